@@ -1,0 +1,12 @@
+# The warning list follows rdma-core's: catch what review misses.
+add_compile_options(
+  -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes
+  -Wpointer-arith -Wwrite-strings -Wundef -Wvla -Wno-unused-parameter)
+add_compile_definitions(_GNU_SOURCE)
+if(RD_WERROR)
+  add_compile_options(-Werror)
+endif()
+if(RD_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+endif()

@@ -1,0 +1,50 @@
+/* The command layer: the only place that joins readers and consumers.
+ *
+ * Adding a command: write src/cmd/<verb>.c with cmd_<verb>(), declare it
+ * here, add a row to the table in src/main.c, and a --help text. */
+#ifndef RD_CMD_CMD_H
+#define RD_CMD_CMD_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "../model/inventory.h"
+#include "../sysfs/root.h"
+
+/* Exit codes, for every command (DESIGN.md section 2). */
+enum {
+	EXIT_OK = 0,		/* ran, nothing at error severity */
+	EXIT_PROBLEMS = 1,	/* ran and found problems */
+	EXIT_USAGE = 2,
+	EXIT_RUNTIME = 3,	/* could not run */
+};
+
+struct ctx {
+	const char *root_dir;	/* --root, default "/" */
+	bool json;
+	bool verbose, quiet;
+	const char *prog;
+};
+
+typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
+
+int cmd_inventory(struct ctx *c, int argc, char **argv);
+int cmd_gids(struct ctx *c, int argc, char **argv);
+int cmd_topo(struct ctx *c, int argc, char **argv);
+int cmd_snapshot(struct ctx *c, int argc, char **argv);
+
+/* Open the root and read the inventory; prints the error itself.
+ * Returns EXIT_OK or EXIT_RUNTIME.  record: keep a tape for snapshot. */
+int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record);
+/* The -v notes: what could not be read and why. */
+void ctx_print_notes(const struct ctx *c, const struct root *r);
+/* Write a JSON document to stdout; EXIT_OK or EXIT_RUNTIME. */
+int ctx_emit_json(struct ctx *c, json_t *doc);
+/* When a command takes no arguments but --help: EXIT_OK after printing
+ * help, EXIT_USAGE on anything else, -1 to go on. */
+int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);
+/* Said once when the machine has no RDMA device. */
+void ctx_hint_no_devices(const struct ctx *c);
+
+#endif

@@ -1,0 +1,85 @@
+/* What every command does the same way: open the root, read, report notes,
+ * write JSON, check its arguments. */
+#include "cmd.h"
+#include "../out/json.h"
+#include "../sysfs/collect.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record)
+{
+	int rc = root_open(r, c->root_dir);
+
+	memset(inv, 0, sizeof(*inv));
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, c->root_dir,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	if (record && root_record(r) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	rc = inventory_collect(r, inv);
+	ctx_print_notes(c, r);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot read the inventory under '%s': %s\n", c->prog,
+			c->root_dir, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+void ctx_print_notes(const struct ctx *c, const struct root *r)
+{
+	if (!c->verbose)
+		return;
+	for (size_t i = 0; i < r->n_notes; i++)
+		fprintf(stderr, "%s: note: %s: %s\n", c->prog, r->notes[i].path,
+			r->notes[i].what);
+}
+
+int ctx_emit_json(struct ctx *c, json_t *doc)
+{
+	int rc = json_write(stdout, doc);
+
+	json_decref(doc);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot write JSON to standard output: %s\n", c->prog,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			c->json = true;	/* also accepted after the command */
+			continue;
+		}
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		fprintf(stderr, "%s %s: unexpected argument '%s'\n\n%s", c->prog, argv[0],
+			argv[i], help);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+void ctx_hint_no_devices(const struct ctx *c)
+{
+	if (c->quiet)
+		return;
+	fprintf(stderr,
+		"%s: no RDMA devices under '%s%ssys/class/infiniband' (no RDMA NIC, or its driver\n"
+		"  (mlx5_ib, bnxt_re, irdma, rdma_rxe...) is not loaded).\n"
+		"  To see what rdmadoctor shows on a GPU machine, try a bundled example:\n"
+		"    %s --root examples/dgx-h100 inventory\n",
+		c->prog, c->root_dir, c->root_dir[strlen(c->root_dir) - 1] == '/' ? "" : "/",
+		c->prog);
+}

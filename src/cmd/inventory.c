@@ -1,0 +1,45 @@
+#include "cmd.h"
+#include "../out/json.h"
+#include "../out/text.h"
+
+#include <stdio.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] [--json] [-v] inventory\n"
+	"\n"
+	"Show what is here: every RDMA device with its model, firmware, ports\n"
+	"(state, rate, MTU, netdev, GIDs, counters), its PCIe link and every bridge\n"
+	"above it; every NVIDIA GPU; and which GPU sits next to which NIC.\n"
+	"\n"
+	"Everything is read from the kernel's own files (/sys, /proc) plus the\n"
+	"verbs port query for the active MTU.  Values that cannot be read are\n"
+	"shown as '?' (null in JSON); -v says why.\n"
+	"\n"
+	"  --json     one JSON document on stdout (stable keys: DESIGN.md section 4)\n"
+	"  --root DIR read a captured machine (see `rdmadoctor snapshot`) instead of /\n"
+	"\n"
+	"examples:\n"
+	"  rdmadoctor inventory\n"
+	"  rdmadoctor --root examples/dgx-h100 inventory --json\n";
+
+int cmd_inventory(struct ctx *c, int argc, char **argv)
+{
+	struct inventory inv;
+	struct root r;
+	int rc = ctx_no_args(c, argc, argv, help);
+
+	if (rc >= 0)
+		return rc;
+	rc = ctx_collect(c, &r, &inv, false);
+	if (rc == EXIT_OK) {
+		if (!inv.n_nics)
+			ctx_hint_no_devices(c);
+		if (c->json)
+			rc = ctx_emit_json(c, inventory_to_json(&inv));
+		else
+			text_inventory(stdout, &inv);
+	}
+	inventory_free(&inv);
+	root_close(&r);
+	return rc;
+}

@@ -1,0 +1,179 @@
+#include "cmd.h"
+#include "../sysfs/ib.h"
+#include "../sysfs/tape.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] [--json] snapshot OUTDIR\n"
+	"\n"
+	"Capture this machine for replay elsewhere: copies every file the readers\n"
+	"read (sysfs, procfs), byte for byte and with its symlinks, into OUTDIR,\n"
+	"plus what only a live query can tell (verbs port attributes such as the\n"
+	"active MTU; the memlock limit and kernel name come from /proc files).\n"
+	"A file the kernel refused to read becomes an empty directory, so the\n"
+	"replay sees the same refusal.\n"
+	"\n"
+	"  rdmadoctor --root OUTDIR inventory --json\n"
+	"\n"
+	"then gives the same document as `rdmadoctor inventory --json` gave here.\n"
+	"OUTDIR must not exist; it appears only once complete.  Attach it to a\n"
+	"bug report, or keep it as the record of an accepted machine.\n";
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+static void remove_tree(const char *dir)
+{
+	/* best effort: what is left is a directory named .partial */
+	(void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The live-only values go onto the tape as files under .rdmadoctor/. */
+static int tape_verbs(struct tape *t, const struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+
+		for (size_t p = 0; p < n->n_ports; p++) {
+			const struct port *pt = &n->ports[p];
+			const struct { const char *name; int64_t v; } vals[] = {
+				{ "active_mtu", pt->active_mtu }, { "max_mtu", pt->max_mtu },
+			};
+
+			for (size_t k = 0; k < 2; k++) {
+				char *path, text[32];
+				int rc, len;
+
+				if (IS_NA(vals[k].v))
+					continue;
+				len = snprintf(text, sizeof(text), "%lld\n", (long long)vals[k].v);
+				if (asprintf(&path, "%s/%s/%d/%s", VERBS_SNAPSHOT_DIR, n->name,
+					     pt->num, vals[k].name) < 0)
+					return -ENOMEM;
+				rc = tape_file(t, path, text, (size_t)len);
+				free(path);
+				if (rc < 0)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Written beside the target and renamed at the end: a full disk or a crash
+ * leaves no half snapshot under the name the user asked for. */
+static char *partial_dir(const char *out)
+{
+	char *tmpl = NULL;
+
+	if (asprintf(&tmpl, "%s.partial-XXXXXX", out) < 0)
+		tmpl = NULL;
+	if (tmpl && !mkdtemp(tmpl)) {
+		free(tmpl);
+		tmpl = NULL;
+	}
+	return tmpl;
+}
+
+static int write_snapshot(struct ctx *c, struct root *r, const struct inventory *inv,
+			  const char *out)
+{
+	char *tmp;
+	int dirfd, rc = 0;
+
+	if (r->live && tape_verbs(r->tape, inv) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	tmp = partial_dir(out);
+	if (!tmp) {
+		fprintf(stderr, "%s: cannot create a directory next to '%s': %s\n", c->prog,
+			out, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	dirfd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		rc = -errno;
+	else
+		rc = tape_write(r->tape, dirfd);
+	if (dirfd >= 0)
+		close(dirfd);
+	if (rc == 0 && rename(tmp, out) < 0)
+		rc = -errno;
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot write snapshot '%s': %s\n", c->prog, out,
+			strerror(-rc));
+		remove_tree(tmp);
+		free(tmp);
+		return EXIT_RUNTIME;
+	}
+	free(tmp);
+	return EXIT_OK;
+}
+
+int cmd_snapshot(struct ctx *c, int argc, char **argv)
+{
+	const char *out = NULL;
+	struct inventory inv;
+	struct root r;
+	struct stat st;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			c->json = true;
+		} else if (!out && argv[i][0] != '-') {
+			out = argv[i];
+		} else {
+			fprintf(stderr, "%s snapshot: unexpected argument '%s'\n\n%s", c->prog,
+				argv[i], help);
+			return EXIT_USAGE;
+		}
+	}
+	if (!out) {
+		fprintf(stderr, "%s snapshot: missing OUTDIR\n\n%s", c->prog, help);
+		return EXIT_USAGE;
+	}
+	if (lstat(out, &st) == 0) {
+		fprintf(stderr, "%s snapshot: '%s' already exists (choose a new directory)\n",
+			c->prog, out);
+		return EXIT_USAGE;
+	}
+	rc = ctx_collect(c, &r, &inv, true);
+	if (rc == EXIT_OK)
+		rc = write_snapshot(c, &r, &inv, out);
+	if (rc == EXIT_OK) {
+		size_t files = tape_count(r.tape);
+
+		if (c->json)
+			rc = ctx_emit_json(c, json_pack("{s:i, s:s, s:I, s:I, s:b}", "schema", 1,
+				"snapshot", out, "entries", (json_int_t)files, "nics", (json_int_t)inv.n_nics,
+				"live", r.live));
+		else if (!c->quiet)
+			printf("snapshot of %zu RDMA devices and %zu GPUs (%zu entries) in '%s'\n"
+			       "replay it with: %s --root %s inventory\n",
+			       inv.n_nics, inv.n_gpus, files, out, c->prog, out);
+	}
+	inventory_free(&inv);
+	root_close(&r);
+	return rc;
+}

@@ -1,0 +1,87 @@
+#include "inventory.h"
+
+#include <stdlib.h>
+
+void pci_func_free(struct pci_func *f)
+{
+	free(f->bdf);
+	free(f->sysfs_path);
+	free(f->driver);
+	for (size_t i = 0; i < f->n_upstream; i++)
+		pci_func_free(&f->upstream[i]);
+	free(f->upstream);
+}
+
+static void counters_free(struct counter_set *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+}
+
+static void port_free(struct port *p)
+{
+	free(p->link_layer);
+	free(p->state_name);
+	free(p->phys_state_name);
+	free(p->rate_speed);
+	free(p->netdev);
+	free(p->netdev_operstate);
+	for (size_t i = 0; i < p->n_gids; i++) {
+		free(p->gids[i].text);
+		free(p->gids[i].type);
+		free(p->gids[i].netdev);
+	}
+	free(p->gids);
+	counters_free(&p->counters);
+	counters_free(&p->hw_counters);
+}
+
+static void nic_free(struct nic *n)
+{
+	free(n->name);
+	free(n->driver);
+	free(n->model);
+	free(n->hca_type);
+	free(n->fw_ver);
+	free(n->board_id);
+	free(n->node_guid);
+	free(n->node_desc);
+	free(n->netdev_parent);
+	pci_func_free(&n->pci);
+	for (size_t i = 0; i < n->n_ports; i++)
+		port_free(&n->ports[i]);
+	free(n->ports);
+}
+
+void inventory_free(struct inventory *inv)
+{
+	struct host *h = &inv->host;
+
+	free(h->hostname);
+	free(h->kernel);
+	free(h->dmi_product);
+	free(h->iommu_domain);
+	free(h->iommu_cmdline);
+	free(h->stack);
+	free(h->ofed_version);
+	free(h->nvidia_driver);
+	for (int i = 0; i < MOD_COUNT; i++) {
+		free(h->modules[i].initstate);
+		free(h->modules[i].version);
+	}
+	for (size_t i = 0; i < inv->n_gpus; i++)
+		pci_func_free(&inv->gpus[i].pci);
+	free(inv->gpus);
+	for (size_t i = 0; i < inv->n_nics; i++)
+		nic_free(&inv->nics[i]);
+	free(inv->nics);
+	free(inv->affinity);
+}
+
+const char *path_type_name(enum path_type p)
+{
+	static const char *const names[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS" };
+
+	return names[p];
+}

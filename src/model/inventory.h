@@ -1,0 +1,143 @@
+/* The model: plain structs describing one machine's RDMA network.
+ *
+ * Readers (src/sysfs, src/verbs) fill it; consumers (src/out, later
+ * src/check) only read it.  A value that could not be read is "not
+ * available": NULL for strings, NA for integers, NAN for rates.  Never a
+ * made-up default.
+ */
+#ifndef RD_MODEL_INVENTORY_H
+#define RD_MODEL_INVENTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NA INT64_MIN
+#define IS_NA(v) ((v) == NA)
+
+struct pci_link {
+	double speed_gts, max_speed_gts;	/* NAN when not available */
+	int64_t width, max_width;
+};
+
+struct pci_func {
+	char *bdf;		/* "0000:1b:00.0" */
+	char *sysfs_path;	/* canonical root-relative directory */
+	int64_t vendor, device, subsystem_vendor, subsystem_device, class_code;
+	int64_t numa_node;
+	char *driver;		/* basename of the driver symlink */
+	struct pci_link link;
+	/* bridges from the root port (index 0) down to the one just above */
+	struct pci_func *upstream;
+	size_t n_upstream;
+};
+
+struct gid {
+	int index;
+	uint8_t raw[16];
+	char *text;	/* as the kernel wrote it */
+	char *type;	/* "IB/RoCE v1", "RoCE v2"; NULL when unreadable */
+	char *netdev;
+	char ipv4[16];	/* "" when not IPv4-mapped */
+};
+
+struct counter {
+	char *name;
+	uint64_t value;
+	bool ok;	/* false: the file exists but could not be read */
+};
+
+struct counter_set {
+	struct counter *v;
+	size_t n;
+};
+
+struct port {
+	int num;
+	char *link_layer;	/* "InfiniBand", "Ethernet" */
+	int64_t state;
+	char *state_name;
+	int64_t phys_state;
+	char *phys_state_name;
+	double rate_gbps;
+	int64_t lanes;
+	char *rate_speed;	/* "NDR"... */
+	int64_t lid, sm_lid;
+	int64_t active_mtu, max_mtu;	/* bytes, from verbs */
+	char *netdev;
+	int64_t netdev_mtu, netdev_speed_mbps, carrier_changes;
+	char *netdev_operstate;
+	struct gid *gids;
+	size_t n_gids;
+	struct counter_set counters;	/* IB PMA, data in bytes */
+	struct counter_set hw_counters;
+};
+
+struct nic {
+	char *name;		/* RDMA device name: mlx5_0, rocep65s0f0, rxe0 */
+	char *driver;		/* mlx5_core, bnxt_en, rdma_rxe */
+	char *model;		/* "ConnectX-7" */
+	char *hca_type, *fw_ver, *board_id, *node_guid, *node_desc;
+	char *netdev_parent;	/* software devices: the netdev they sit on */
+	bool has_pci;
+	struct pci_func pci;
+	struct port *ports;
+	size_t n_ports;
+};
+
+enum gpu_kind { GPU_DATACENTER, GPU_WORKSTATION, GPU_GEFORCE, GPU_UNKNOWN };
+
+struct gpu {
+	struct pci_func pci;
+	const char *model;	/* static table string, NULL if unknown */
+	enum gpu_kind kind;
+};
+
+enum path_type { PATH_X, PATH_PIX, PATH_PXB, PATH_PHB, PATH_NODE, PATH_SYS };
+
+struct affinity {
+	size_t gpu, nic;	/* indices into inventory arrays */
+	enum path_type path;
+};
+
+struct module_state {
+	const char *name;	/* static */
+	bool loaded;		/* in /proc/modules or /sys/module/<m>/initstate live */
+	char *initstate;	/* "live", "coming", ... NULL when absent */
+	char *version;
+};
+
+enum { MOD_NVIDIA_PEERMEM, MOD_NV_PEER_MEM, MOD_IB_UVERBS, MOD_IB_CORE,
+       MOD_MLX5_CORE, MOD_MLX5_IB, MOD_RDMA_RXE, MOD_NVIDIA, MOD_COUNT };
+
+struct host {
+	char *hostname, *kernel, *dmi_product;
+	int64_t memlock_bytes;	/* NA when unknown or unlimited */
+	int memlock_unlimited;	/* 1, 0, or -1 unknown */
+	/* IOMMU */
+	int iommu_present;	/* /sys/class/iommu has entries; -1 unknown */
+	char *iommu_domain;	/* default domain type: identity, DMA, DMA-FQ */
+	char *iommu_cmdline;	/* iommu-related /proc/cmdline tokens */
+	struct module_state modules[MOD_COUNT];
+	char *stack;		/* "inbox" or "ofed" */
+	char *ofed_version;
+	char *nvidia_driver;
+	bool peermem_memory_peers;	/* OFED <= 23.10 nv_mem client dir */
+};
+
+struct inventory {
+	struct host host;
+	struct gpu *gpus;
+	size_t n_gpus;
+	struct nic *nics;
+	size_t n_nics;
+	struct affinity *affinity;
+	size_t n_affinity;
+};
+
+void inventory_free(struct inventory *inv);
+void pci_func_free(struct pci_func *f);
+
+const char *path_type_name(enum path_type p);
+
+#endif

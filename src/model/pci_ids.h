@@ -1,0 +1,30 @@
+/* What a PCI vendor:device pair is, from reference/machines.md and the
+ * kernel's driver tables (kernel-interfaces.md section 10). */
+#ifndef RD_MODEL_PCI_IDS_H
+#define RD_MODEL_PCI_IDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "inventory.h"
+
+#define PCI_VENDOR_MELLANOX 0x15b3
+#define PCI_VENDOR_NVIDIA 0x10de
+#define PCI_VENDOR_BROADCOM_PLX 0x1000
+
+/* "ConnectX-7", "BlueField-3", "Broadcom BCM57508"...; NULL if unknown. */
+const char *nic_model_name(uint64_t vendor, uint64_t device);
+
+/* Functions of NIC vendors that are not NICs: ConnectX bridge functions,
+ * the ConnectX-8 Data Direct DMA function, BlueField SoC management. */
+bool pci_is_nic_helper_function(uint64_t vendor, uint64_t device);
+
+/* NVIDIA GPU: vendor 10de, base class 03 (not NVSwitch, not HDMI audio). */
+bool pci_is_gpu(uint64_t vendor, uint64_t class_code);
+const char *gpu_model_name(uint64_t device, enum gpu_kind *kind);
+
+/* Broadcom PEX switches that enumerate as two bridge levels (NCCL flattens
+ * them so that devices on one physical switch are PIX, not PXB). */
+bool pci_is_bcm_two_level_switch(uint64_t vendor, uint64_t device);
+
+#endif

@@ -1,0 +1,279 @@
+#include "json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *json_int_or_null(int64_t v)
+{
+	return IS_NA(v) ? json_null() : json_integer(v);
+}
+
+json_t *json_number_or_null(double v)
+{
+	if (isnan(v))
+		return json_null();
+	/* 400 Gb/s prints as 400, 2.5 GT/s as 2.5 */
+	if (v == floor(v) && fabs(v) < 1e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+json_t *json_string_or_null(const char *s)
+{
+	json_t *j;
+	char *clean;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	/* Not UTF-8 (a hostile or corrupt file): keep the ASCII, mark the
+	 * rest, and still emit a valid document. */
+	clean = strdup(s);
+	if (!clean)
+		return json_null();
+	for (char *c = clean; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	j = json_string(clean);
+	free(clean);
+	return j ? j : json_null();
+}
+
+static json_t *code_name(int64_t code, const char *name)
+{
+	if (IS_NA(code))
+		return json_null();
+	return json_pack("{s:I, s:o}", "code", (json_int_t)code, "name",
+			 json_string_or_null(name));
+}
+
+static json_t *link_json(const struct pci_link *l)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "speed_gts", json_number_or_null(l->speed_gts),
+			 "width", json_int_or_null(l->width),
+			 "max_speed_gts", json_number_or_null(l->max_speed_gts),
+			 "max_width", json_int_or_null(l->max_width));
+}
+
+static json_t *hex_or_null(int64_t v, int digits)
+{
+	char buf[24];
+
+	if (IS_NA(v))
+		return json_null();
+	snprintf(buf, sizeof(buf), "%0*llx", digits, (unsigned long long)v);
+	return json_string(buf);
+}
+
+static json_t *bridge_json(const struct pci_func *f)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "bdf", json_string_or_null(f->bdf),
+			 "vendor", hex_or_null(f->vendor, 4),
+			 "device", hex_or_null(f->device, 4),
+			 "speed_gts", json_number_or_null(f->link.speed_gts),
+			 "width", json_int_or_null(f->link.width),
+			 "max_speed_gts", json_number_or_null(f->link.max_speed_gts),
+			 "max_width", json_int_or_null(f->link.max_width),
+			 "driver", json_string_or_null(f->driver));
+}
+
+static json_t *pci_json(const struct pci_func *f)
+{
+	json_t *up = json_array();
+
+	for (size_t i = 0; i < f->n_upstream; i++)
+		json_array_append_new(up, bridge_json(&f->upstream[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "bdf", json_string_or_null(f->bdf),
+			 "vendor", hex_or_null(f->vendor, 4),
+			 "device", hex_or_null(f->device, 4),
+			 "subsystem_vendor", hex_or_null(f->subsystem_vendor, 4),
+			 "subsystem_device", hex_or_null(f->subsystem_device, 4),
+			 "class", hex_or_null(f->class_code, 6),
+			 "numa_node", json_int_or_null(f->numa_node),
+			 "driver", json_string_or_null(f->driver),
+			 "link", link_json(&f->link),
+			 "upstream", up);
+}
+
+static json_t *counters_json(const struct counter_set *set)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < set->n; i++)
+		json_object_set_new(o, set->v[i].name,
+				    set->v[i].ok ? json_integer((json_int_t)(set->v[i].value > INT64_MAX ? INT64_MAX : set->v[i].value))
+						 : json_null());
+	return o;
+}
+
+static json_t *gids_json(const struct port *p)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < p->n_gids; i++) {
+		const struct gid *g = &p->gids[i];
+
+		json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:o, s:o}",
+			"index", g->index, "gid", json_string_or_null(g->text),
+			"type", json_string_or_null(g->type),
+			"netdev", json_string_or_null(g->netdev),
+			"ipv4", g->ipv4[0] ? json_string(g->ipv4) : json_null()));
+	}
+	return a;
+}
+
+static json_t *port_json(const struct port *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "port", json_integer(p->num));
+	json_object_set_new(o, "link_layer", json_string_or_null(p->link_layer));
+	json_object_set_new(o, "state", code_name(p->state, p->state_name));
+	json_object_set_new(o, "phys_state", code_name(p->phys_state, p->phys_state_name));
+	json_object_set_new(o, "rate_gbps", json_number_or_null(p->rate_gbps));
+	json_object_set_new(o, "lanes", json_int_or_null(p->lanes));
+	json_object_set_new(o, "lane_speed", json_string_or_null(p->rate_speed));
+	json_object_set_new(o, "lid", json_int_or_null(p->lid));
+	json_object_set_new(o, "sm_lid", json_int_or_null(p->sm_lid));
+	json_object_set_new(o, "active_mtu", json_int_or_null(p->active_mtu));
+	json_object_set_new(o, "max_mtu", json_int_or_null(p->max_mtu));
+	json_object_set_new(o, "netdev", json_string_or_null(p->netdev));
+	json_object_set_new(o, "netdev_mtu", json_int_or_null(p->netdev_mtu));
+	json_object_set_new(o, "netdev_operstate", json_string_or_null(p->netdev_operstate));
+	json_object_set_new(o, "netdev_speed_mbps", json_int_or_null(p->netdev_speed_mbps));
+	json_object_set_new(o, "carrier_changes", json_int_or_null(p->carrier_changes));
+	json_object_set_new(o, "gids", gids_json(p));
+	json_object_set_new(o, "counters", counters_json(&p->counters));
+	json_object_set_new(o, "hw_counters", counters_json(&p->hw_counters));
+	/* RoCE QoS is read by a later reader (DCB netlink); not yet known. */
+	json_object_set_new(o, "qos", json_null());
+	return o;
+}
+
+static json_t *nic_json(const struct nic *n)
+{
+	json_t *o = json_object(), *ports = json_array();
+
+	json_object_set_new(o, "name", json_string_or_null(n->name));
+	json_object_set_new(o, "driver", json_string_or_null(n->driver));
+	json_object_set_new(o, "model", json_string_or_null(n->model));
+	json_object_set_new(o, "hca_type", json_string_or_null(n->hca_type));
+	json_object_set_new(o, "fw_ver", json_string_or_null(n->fw_ver));
+	json_object_set_new(o, "board_id", json_string_or_null(n->board_id));
+	json_object_set_new(o, "node_guid", json_string_or_null(n->node_guid));
+	json_object_set_new(o, "node_desc", json_string_or_null(n->node_desc));
+	json_object_set_new(o, "netdev_parent", json_string_or_null(n->netdev_parent));
+	json_object_set_new(o, "pci", n->has_pci ? pci_json(&n->pci) : json_null());
+	for (size_t i = 0; i < n->n_ports; i++)
+		json_array_append_new(ports, port_json(&n->ports[i]));
+	json_object_set_new(o, "ports", ports);
+	return o;
+}
+
+static const char *gpu_kind_name(enum gpu_kind k)
+{
+	switch (k) {
+	case GPU_DATACENTER: return "datacenter";
+	case GPU_WORKSTATION: return "workstation";
+	case GPU_GEFORCE: return "geforce";
+	default: return NULL;
+	}
+}
+
+static json_t *gpu_json(const struct gpu *g)
+{
+	json_t *up = json_array();
+
+	for (size_t i = 0; i < g->pci.n_upstream; i++)
+		json_array_append_new(up, bridge_json(&g->pci.upstream[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "bdf", json_string_or_null(g->pci.bdf),
+			 "vendor", hex_or_null(g->pci.vendor, 4),
+			 "device", hex_or_null(g->pci.device, 4),
+			 "model", json_string_or_null(g->model),
+			 "kind", json_string_or_null(gpu_kind_name(g->kind)),
+			 "numa_node", json_int_or_null(g->pci.numa_node),
+			 "link", link_json(&g->pci.link),
+			 "upstream", up);
+}
+
+static json_t *tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *host_json(const struct host *h)
+{
+	json_t *mods = json_object();
+
+	for (int i = 0; i < MOD_COUNT; i++)
+		json_object_set_new(mods, h->modules[i].name,
+				    json_boolean(h->modules[i].loaded));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:b}}",
+		"hostname", json_string_or_null(h->hostname),
+		"kernel", json_string_or_null(h->kernel),
+		"dmi_product", json_string_or_null(h->dmi_product),
+		"memlock_bytes", json_int_or_null(h->memlock_bytes),
+		"memlock_unlimited", tristate(h->memlock_unlimited),
+		"iommu",
+		  "present", tristate(h->iommu_present),
+		  "default_domain", json_string_or_null(h->iommu_domain),
+		  "cmdline", json_string_or_null(h->iommu_cmdline),
+		"modules", mods,
+		"drivers",
+		  "stack", json_string_or_null(h->stack),
+		  "ofed_version", json_string_or_null(h->ofed_version),
+		  "nvidia", json_string_or_null(h->nvidia_driver),
+		  "nvidia_peermem_initstate",
+		    json_string_or_null(h->modules[MOD_NVIDIA_PEERMEM].initstate),
+		  "nv_peer_mem_initstate",
+		    json_string_or_null(h->modules[MOD_NV_PEER_MEM].initstate),
+		  "memory_peers_nv_mem", h->peermem_memory_peers);
+}
+
+json_t *inventory_to_json(const struct inventory *inv)
+{
+	json_t *gpus = json_array(), *nics = json_array(), *aff = json_array();
+
+	for (size_t i = 0; i < inv->n_gpus; i++)
+		json_array_append_new(gpus, gpu_json(&inv->gpus[i]));
+	for (size_t i = 0; i < inv->n_nics; i++)
+		json_array_append_new(nics, nic_json(&inv->nics[i]));
+	for (size_t i = 0; i < inv->n_affinity; i++) {
+		const struct affinity *a = &inv->affinity[i];
+
+		json_array_append_new(aff, json_pack("{s:o, s:o, s:s}",
+			"gpu", json_string_or_null(inv->gpus[a->gpu].pci.bdf),
+			"nic", json_string_or_null(inv->nics[a->nic].name),
+			"path", path_type_name(a->path)));
+	}
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+			 "host", host_json(&inv->host), "gpus", gpus, "nics", nics,
+			 "affinity", aff);
+}
+
+int json_write(FILE *out, const json_t *doc)
+{
+	char *text;
+	size_t len;
+	int rc = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!text)
+		return -ENOMEM;
+	len = strlen(text);
+	if (fwrite(text, 1, len, out) != len || fputc('\n', out) == EOF ||
+	    fflush(out) != 0)
+		rc = errno ? -errno : -EIO;
+	free(text);
+	return rc;
+}

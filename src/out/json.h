@@ -1,0 +1,30 @@
+/* Machine output: the inventory as the JSON document of DESIGN.md section 4.
+ * Key names are the stable interface. */
+#ifndef RD_OUT_JSON_H
+#define RD_OUT_JSON_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "../model/inventory.h"
+
+#define INVENTORY_SCHEMA 1
+
+json_t *inventory_to_json(const struct inventory *inv);
+
+/* Nullable scalars: NA / NAN / NULL become JSON null. */
+json_t *json_int_or_null(int64_t v);
+json_t *json_number_or_null(double v);
+json_t *json_string_or_null(const char *s);
+
+/* Write doc (and a newline) to out in one piece; 0 or -errno.  The document
+ * is rendered whole before the first byte goes out, so a failure never
+ * leaves half a document behind our own output. */
+int json_write(FILE *out, const json_t *doc);
+
+
+
+/* `gids --json` and `topo --json` documents. */
+json_t *gids_to_json(const struct inventory *inv);
+json_t *topo_to_json(const struct inventory *inv);
+#endif

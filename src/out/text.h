@@ -1,0 +1,14 @@
+/* Text output for people: inventory, GID table, GPU x NIC matrix.  The
+ * layout may change between versions; scripts use --json. */
+#ifndef RD_OUT_TEXT_H
+#define RD_OUT_TEXT_H
+
+#include <stdio.h>
+
+#include "../model/inventory.h"
+
+void text_inventory(FILE *out, const struct inventory *inv);
+void text_gids(FILE *out, const struct inventory *inv);
+void text_topo(FILE *out, const struct inventory *inv);
+
+#endif

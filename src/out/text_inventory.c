@@ -1,0 +1,155 @@
+#include "text.h"
+#include "../model/gid_choice.h"
+#include "../sysfs/parse.h"
+
+#include <math.h>
+#include <string.h>
+
+#define OR_NA(s) ((s) ? (s) : "?")
+
+static void print_gen_width(FILE *out, double gts, int64_t width)
+{
+	int gen = isnan(gts) ? 0 : pcie_gen(gts);
+
+	if (gen)
+		fprintf(out, "Gen%d", gen);
+	else
+		fputs("Gen?", out);
+	if (IS_NA(width))
+		fputs(" x?", out);
+	else
+		fprintf(out, " x%lld", (long long)width);
+}
+
+static void print_link(FILE *out, const struct pci_link *l)
+{
+	print_gen_width(out, l->speed_gts, l->width);
+	if ((isnan(l->speed_gts) != isnan(l->max_speed_gts)) ||
+	    (!isnan(l->speed_gts) && l->speed_gts != l->max_speed_gts) ||
+	    l->width != l->max_width) {
+		fputs(" (capable ", out);
+		print_gen_width(out, l->max_speed_gts, l->max_width);
+		fputc(')', out);
+	}
+}
+
+static void print_host(FILE *out, const struct host *h)
+{
+	fprintf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
+		OR_NA(h->kernel), OR_NA(h->dmi_product));
+	fputs("  memlock ", out);
+	if (h->memlock_unlimited == 1)
+		fputs("unlimited", out);
+	else if (!IS_NA(h->memlock_bytes))
+		fprintf(out, "%lld bytes", (long long)h->memlock_bytes);
+	else
+		fputs("?", out);
+	fprintf(out, "  iommu %s", h->iommu_present < 0 ? "?" : h->iommu_present ? "on" : "off");
+	if (h->iommu_domain)
+		fprintf(out, " (%s)", h->iommu_domain);
+	fprintf(out, "  stack %s", OR_NA(h->stack));
+	if (h->ofed_version)
+		fprintf(out, " %s", h->ofed_version);
+	if (h->nvidia_driver)
+		fprintf(out, "  nvidia %s", h->nvidia_driver);
+	fputs("\n  modules", out);
+	for (int i = 0; i < MOD_COUNT; i++)
+		if (h->modules[i].loaded)
+			fprintf(out, " %s", h->modules[i].name);
+	fputc('\n', out);
+}
+
+static bool is_error_counter(const char *name)
+{
+	static const char *const data[] = {
+		"port_xmit_data", "port_rcv_data", "port_xmit_packets",
+		"port_rcv_packets", "unicast_xmit_packets", "unicast_rcv_packets",
+		"multicast_xmit_packets", "multicast_rcv_packets", "port_xmit_wait",
+	};
+
+	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
+		if (strcmp(name, data[i]) == 0)
+			return false;
+	return true;
+}
+
+static void print_port(FILE *out, const struct port *p)
+{
+	const struct gid *rec = gid_recommended(p);
+	bool first = true;
+
+	fprintf(out, "    port %d  %-10s  %s/%s  ", p->num, OR_NA(p->link_layer),
+		OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	if (isnan(p->rate_gbps))
+		fputs("rate ?", out);
+	else
+		fprintf(out, "%g Gb/s (%lldX %s)", p->rate_gbps, (long long)p->lanes,
+			p->rate_speed ? p->rate_speed : "");
+	if (!IS_NA(p->active_mtu))
+		fprintf(out, "  mtu %lld", (long long)p->active_mtu);
+	fputc('\n', out);
+	if (p->netdev) {
+		fprintf(out, "      netdev %s", p->netdev);
+		if (!IS_NA(p->netdev_mtu))
+			fprintf(out, " mtu %lld", (long long)p->netdev_mtu);
+		if (p->netdev_operstate)
+			fprintf(out, " %s", p->netdev_operstate);
+		if (!IS_NA(p->netdev_speed_mbps))
+			fprintf(out, " %lld Mb/s", (long long)p->netdev_speed_mbps);
+		if (!IS_NA(p->carrier_changes))
+			fprintf(out, " carrier_changes %lld", (long long)p->carrier_changes);
+		fputc('\n', out);
+	}
+	if (rec)
+		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
+	for (size_t i = 0; i < p->counters.n; i++) {
+		const struct counter *c = &p->counters.v[i];
+
+		if (!c->ok || !c->value || !is_error_counter(c->name))
+			continue;
+		fprintf(out, "%s%s %llu", first ? "      errors: " : ", ", c->name,
+			(unsigned long long)c->value);
+		first = false;
+	}
+	if (!first)
+		fputc('\n', out);
+}
+
+void text_inventory(FILE *out, const struct inventory *inv)
+{
+	print_host(out, &inv->host);
+	fprintf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+
+		fprintf(out, "  %s  %s  driver %s  fw %s  board %s\n", n->name,
+			OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
+			OR_NA(n->board_id));
+		if (n->has_pci) {
+			fprintf(out, "    pci %s  numa %s  ", n->pci.bdf,
+				IS_NA(n->pci.numa_node) ? "?" : "");
+			if (!IS_NA(n->pci.numa_node))
+				fprintf(out, "%lld  ", (long long)n->pci.numa_node);
+			print_link(out, &n->pci.link);
+			for (size_t b = 0; b < n->pci.n_upstream; b++) {
+				fprintf(out, b ? " <- " : "  via ");
+				fputs(n->pci.upstream[n->pci.n_upstream - 1 - b].bdf, out);
+			}
+			fputc('\n', out);
+		}
+		for (size_t p = 0; p < n->n_ports; p++)
+			print_port(out, &n->ports[p]);
+	}
+	fprintf(out, "\nGPUs (%zu)\n", inv->n_gpus);
+	for (size_t i = 0; i < inv->n_gpus; i++) {
+		const struct gpu *g = &inv->gpus[i];
+
+		fprintf(out, "  %s  %s  numa ", g->pci.bdf, OR_NA(g->model));
+		if (IS_NA(g->pci.numa_node))
+			fputs("?  ", out);
+		else
+			fprintf(out, "%lld  ", (long long)g->pci.numa_node);
+		print_link(out, &g->pci.link);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,22 @@
+#include "collect.h"
+#include "host.h"
+#include "ib.h"
+#include "pci.h"
+#include "../model/affinity.h"
+
+#include <string.h>
+
+int inventory_collect(struct root *r, struct inventory *inv)
+{
+	int rc;
+
+	memset(inv, 0, sizeof(*inv));
+	rc = ib_read_nics(r, &inv->nics, &inv->n_nics);
+	if (rc == 0)
+		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
+	if (rc == 0)
+		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
+	if (rc == 0)
+		rc = affinity_compute(inv);
+	return rc;
+}

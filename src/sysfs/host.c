@@ -1,0 +1,174 @@
+#include "host.h"
+#include "attr.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const module_names[MOD_COUNT] = {
+	[MOD_NVIDIA_PEERMEM] = "nvidia_peermem",
+	[MOD_NV_PEER_MEM] = "nv_peer_mem",
+	[MOD_IB_UVERBS] = "ib_uverbs",
+	[MOD_IB_CORE] = "ib_core",
+	[MOD_MLX5_CORE] = "mlx5_core",
+	[MOD_MLX5_IB] = "mlx5_ib",
+	[MOD_RDMA_RXE] = "rdma_rxe",
+	[MOD_NVIDIA] = "nvidia",
+};
+
+static void read_memlock(struct root *r, struct host *h)
+{
+	char *text;
+	uint64_t bytes;
+	bool unlimited;
+
+	h->memlock_bytes = NA;
+	h->memlock_unlimited = -1;
+	/* proc/self is a symlink; resolved in the root it is this process on a
+	 * live machine and the captured process in a snapshot. */
+	if (root_read(r, "proc/self/limits", &text) < 0)
+		return;
+	if (parse_limits_memlock(text, &bytes, &unlimited) < 0) {
+		root_note(r, "proc/self/limits", "no \"Max locked memory\" line");
+	} else {
+		h->memlock_unlimited = unlimited;
+		if (!unlimited && bytes <= INT64_MAX)
+			h->memlock_bytes = (int64_t)bytes;
+	}
+	free(text);
+}
+
+static bool is_iommu_token(const char *t, size_t len)
+{
+	static const char *const prefixes[] = {
+		"iommu", "intel_iommu", "amd_iommu", "pci=",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t plen = strlen(prefixes[i]);
+
+		if (len >= plen && strncmp(t, prefixes[i], plen) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
+		       struct host *h)
+{
+	char **names, *cmdline;
+	size_t n;
+
+	h->iommu_present = -1;
+	if (root_list(r, "sys/class/iommu", &names, &n) == 0) {
+		h->iommu_present = n > 0;
+		/* Resolve each entry so a snapshot keeps it. */
+		for (size_t i = 0; i < n; i++) {
+			char *path, *canon;
+
+			if (asprintf(&path, "sys/class/iommu/%s", names[i]) < 0)
+				continue;
+			if (root_resolve(r, path, &canon) == 0)
+				free(canon);
+			free(path);
+		}
+		root_free_list(names, n);
+	}
+	for (size_t i = 0; i < n_nics && !h->iommu_domain; i++) {
+		char *link, *group;
+
+		if (!nics[i].has_pci ||
+		    asprintf(&link, "%s/iommu_group", nics[i].pci.sysfs_path) < 0)
+			continue;
+		if (root_exists(r, link) && root_resolve(r, link, &group) == 0) {
+			h->iommu_domain = attr_str(r, group, "type");
+			free(group);
+		}
+		free(link);
+	}
+	if (root_read(r, "proc/cmdline", &cmdline) == 0) {
+		size_t cap = strlen(cmdline) + 1, used = 0;
+		char *out = calloc(cap, 1);
+
+		for (char *t = cmdline; out && *t;) {
+			size_t len = strcspn(t, " \t\n");
+
+			if (len && is_iommu_token(t, len)) {
+				if (used)
+					out[used++] = ' ';
+				memcpy(out + used, t, len);
+				used += len;
+			}
+			t += len;
+			t += strspn(t, " \t\n");
+		}
+		if (out && !used) {
+			free(out);
+			out = NULL;
+		}
+		h->iommu_cmdline = out;
+		free(cmdline);
+	}
+}
+
+static void read_modules(struct root *r, struct host *h)
+{
+	char *modules = NULL;
+
+	if (root_read(r, "proc/modules", &modules) < 0)
+		modules = NULL;
+	for (int i = 0; i < MOD_COUNT; i++) {
+		struct module_state *m = &h->modules[i];
+		const char *state;
+		int len;
+		char *dir;
+
+		m->name = module_names[i];
+		if (asprintf(&dir, "sys/module/%s", m->name) < 0)
+			continue;
+		/* initstate exists only for loadable modules: "live" once
+		 * init returned 0 (nvidia_peermem built against an ib_core
+		 * without PeerDirect fails init and never gets here). */
+		m->initstate = attr_str(r, dir, "initstate");
+		m->version = attr_str(r, dir, "version");
+		free(dir);
+		if (m->initstate)
+			m->loaded = strcmp(m->initstate, "live") == 0;
+		else if (modules && modules_find(modules, m->name, &state, &len))
+			m->loaded = len == 4 && strncmp(state, "Live", 4) == 0;
+	}
+	free(modules);
+}
+
+int host_read(struct root *r, const struct nic *nics, size_t n_nics, struct host *h)
+{
+	const struct module_state *mlx5;
+
+	h->hostname = attr_str(r, "proc/sys/kernel", "hostname");
+	h->kernel = attr_str(r, "proc/sys/kernel", "osrelease");
+	h->dmi_product = attr_str(r, "sys/class/dmi/id", "product_name");
+	read_memlock(r, h);
+	read_iommu(r, nics, n_nics, h);
+	read_modules(r, h);
+
+	/* MLNX_OFED's mlx5_core carries MODULE_VERSION; the in-kernel one has
+	 * none (kernel-interfaces.md section 9). */
+	mlx5 = &h->modules[MOD_MLX5_CORE];
+	if (mlx5->version) {
+		h->stack = strdup("ofed");
+		h->ofed_version = strdup(mlx5->version);
+	} else if (mlx5->loaded || h->modules[MOD_IB_CORE].loaded) {
+		h->stack = strdup("inbox");
+	}
+	if (h->modules[MOD_NVIDIA].version)
+		h->nvidia_driver = strdup(h->modules[MOD_NVIDIA].version);
+	{
+		char *v = attr_str(r, "sys/kernel/mm/memory_peers/nv_mem", "version");
+
+		h->peermem_memory_peers = v != NULL;
+		free(v);
+	}
+	return 0;
+}

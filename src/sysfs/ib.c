@@ -1,0 +1,380 @@
+#include "ib.h"
+#include "attr.h"
+#include "net.h"
+#include "parse.h"
+#include "pci.h"
+#include "../model/pci_ids.h"
+#include "../verbs/port_attr.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PMA data counters count 4-byte words ("divided by 4 (lanes)"). */
+static bool is_pma_data_counter(const char *name)
+{
+	return strcmp(name, "port_xmit_data") == 0 || strcmp(name, "port_rcv_data") == 0;
+}
+
+static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			    bool pma)
+{
+	char **names;
+	size_t n;
+	int rc = root_list(r, dir, &names, &n);
+
+	set->v = NULL;
+	set->n = 0;
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : 0;	/* no PMA / no hw counters */
+	set->v = calloc(n ? n : 1, sizeof(*set->v));
+	if (!set->v) {
+		root_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct counter *c = &set->v[set->n];
+		char *text;
+
+		/* lifespan is the cache lifetime in ms, a setting, not a count */
+		if (!pma && strcmp(names[i], "lifespan") == 0)
+			continue;
+		c->name = names[i];
+		names[i] = NULL;
+		set->n++;
+		text = attr_str(r, dir, c->name);
+		if (!text)
+			continue;
+		if (parse_u64(text, &c->value) < 0) {
+			/* old kernels print "N/A (no PMA)" */
+			root_note(r, dir, "malformed '%s': \"%.40s\" (expected a count)",
+				  c->name, text);
+		} else {
+			c->ok = true;
+			if (pma && is_pma_data_counter(c->name))
+				c->value = c->value > UINT64_MAX / 4 ? UINT64_MAX : c->value * 4;
+		}
+		free(text);
+	}
+	root_free_list(names, n);
+	return 0;
+}
+
+static int read_gids(struct root *r, const char *portdir, struct port *p)
+{
+	char *gdir, **names;
+	size_t n;
+	int rc;
+
+	if (asprintf(&gdir, "%s/gids", portdir) < 0)
+		return -ENOMEM;
+	rc = root_list(r, gdir, &names, &n);
+	if (rc < 0) {
+		free(gdir);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	p->gids = calloc(n ? n : 1, sizeof(*p->gids));
+	if (!p->gids)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct gid *g = &p->gids[p->n_gids];
+		int64_t index;
+		char *text, *attrs;
+
+		if (parse_s64(names[i], &index) < 0 || index < 0 || index > 65535)
+			continue;
+		text = attr_str(r, gdir, names[i]);
+		if (!text)
+			continue;
+		if (parse_gid(text, g->raw) < 0) {
+			root_note(r, gdir, "malformed '%s': \"%.40s\" (expected a GID)",
+				  names[i], text);
+			free(text);
+			continue;
+		}
+		/* Unused entries: their gid_attrs fail with EINVAL anyway,
+		 * and show_gids and hwloc skip them too. */
+		if (gid_is_unused(g->raw)) {
+			free(text);
+			continue;
+		}
+		g->index = (int)index;
+		g->text = text;
+		gid_ipv4(g->raw, g->ipv4);
+		if (asprintf(&attrs, "%s/gid_attrs", portdir) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		{
+			char *tdir, *ndir;
+
+			if (asprintf(&tdir, "%s/types", attrs) >= 0) {
+				g->type = attr_str(r, tdir, names[i]);
+				free(tdir);
+			}
+			if (asprintf(&ndir, "%s/ndevs", attrs) >= 0) {
+				g->netdev = attr_str(r, ndir, names[i]);
+				free(ndir);
+			}
+		}
+		free(attrs);
+		p->n_gids++;
+	}
+	root_free_list(names, n);
+	free(gdir);
+	return rc;
+}
+
+static void read_rate(struct root *r, const char *portdir, struct port *p)
+{
+	char *text = attr_str(r, portdir, "rate");
+	struct ib_rate rate;
+
+	p->rate_gbps = NAN;
+	p->lanes = NA;
+	if (!text)
+		return;
+	if (parse_ib_rate(text, &rate) < 0) {
+		root_note(r, portdir, "malformed 'rate': \"%.40s\" (expected like \"400 Gb/sec (4X NDR)\")",
+			  text);
+	} else {
+		p->rate_gbps = rate.gbps;
+		p->lanes = rate.lanes;
+		if (rate.speed[0])
+			p->rate_speed = strdup(rate.speed);
+	}
+	free(text);
+}
+
+static void read_state(struct root *r, const char *portdir, const char *file,
+		       int64_t *code, char **name)
+{
+	char *text = attr_str(r, portdir, file);
+	const char *n;
+	int c;
+
+	*code = NA;
+	if (!text)
+		return;
+	if (parse_code_name(text, &c, &n) < 0) {
+		root_note(r, portdir, "malformed '%s': \"%.40s\" (expected like \"4: ACTIVE\")",
+			  file, text);
+	} else {
+		*code = c;
+		*name = strdup(n);
+	}
+	free(text);
+}
+
+static void read_verbs(struct root *r, struct verbs_session *vs, const char *dev,
+		       struct port *p)
+{
+	struct verbs_port vp;
+	char *dir;
+
+	p->active_mtu = p->max_mtu = NA;
+	if (r->live) {
+		int rc = verbs_query_port(vs, dev, p->num, &vp);
+
+		if (rc < 0) {
+			root_note(r, dev, "cannot query port %d through verbs: %s",
+				  p->num, strerror(-rc));
+			return;
+		}
+		p->active_mtu = vp.active_mtu;
+		p->max_mtu = vp.max_mtu;
+		return;
+	}
+	if (asprintf(&dir, "%s/%s/%d", VERBS_SNAPSHOT_DIR, dev, p->num) < 0)
+		return;
+	p->active_mtu = attr_s64(r, dir, "active_mtu");
+	p->max_mtu = attr_s64(r, dir, "max_mtu");
+	free(dir);
+}
+
+static int read_port(struct root *r, struct verbs_session *vs, const struct nic *nic,
+		     const char *devdir, const char *pci_dir, struct port *p)
+{
+	char *portdir, *dir;
+	int rc;
+
+	if (asprintf(&portdir, "%s/ports/%d", devdir, p->num) < 0)
+		return -ENOMEM;
+	p->link_layer = attr_str(r, portdir, "link_layer");
+	read_state(r, portdir, "state", &p->state, &p->state_name);
+	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name);
+	read_rate(r, portdir, p);
+	p->lid = attr_hex(r, portdir, "lid");
+	p->sm_lid = attr_hex(r, portdir, "sm_lid");
+	rc = read_gids(r, portdir, p);
+
+	/* The port's netdev: RoCE names it in the GID table (for a LAG the
+	 * bond master); IPoIB sits on the PCI function with dev_port. */
+	for (size_t i = 0; rc == 0 && i < p->n_gids && !p->netdev; i++)
+		if (p->gids[i].netdev)
+			p->netdev = strdup(p->gids[i].netdev);
+	if (rc == 0 && !p->netdev && pci_dir && p->link_layer &&
+	    strcmp(p->link_layer, "InfiniBand") == 0)
+		p->netdev = net_find_ipoib(r, pci_dir, p->num);
+	net_read_port_netdev(r, p);
+	read_verbs(r, vs, nic->name, p);
+
+	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
+		rc = read_counter_dir(r, dir, &p->counters, true);
+		free(dir);
+	}
+	if (rc == 0 && asprintf(&dir, "%s/hw_counters", portdir) >= 0) {
+		rc = read_counter_dir(r, dir, &p->hw_counters, false);
+		free(dir);
+	}
+	free(portdir);
+	return rc;
+}
+
+static int read_ports(struct root *r, struct verbs_session *vs, struct nic *nic,
+		      const char *devdir, const char *pci_dir)
+{
+	char *pdir, **names;
+	size_t n;
+	int rc;
+
+	if (asprintf(&pdir, "%s/ports", devdir) < 0)
+		return -ENOMEM;
+	rc = root_list(r, pdir, &names, &n);
+	free(pdir);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : 0;
+	nic->ports = calloc(n ? n : 1, sizeof(*nic->ports));
+	if (!nic->ports)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		int64_t num;
+
+		if (parse_s64(names[i], &num) < 0 || num < 1 || num > 255)
+			continue;
+		nic->ports[nic->n_ports].num = (int)num;
+		rc = read_port(r, vs, nic, devdir, pci_dir, &nic->ports[nic->n_ports]);
+		nic->n_ports++;
+	}
+	root_free_list(names, n);
+	return rc;
+}
+
+/* Software devices (rxe, siw) have no PCI parent: they sit on a netdev,
+ * and take the PCI function that netdev sits on. */
+static char *software_pci_dir(struct root *r, struct nic *nic, const char *devdir)
+{
+	char *link, *canon, *pci_dir = NULL;
+
+	nic->netdev_parent = attr_str(r, devdir, "parent");
+	if (!nic->netdev_parent)
+		return NULL;
+	if (asprintf(&link, "sys/class/net/%s/device", nic->netdev_parent) < 0)
+		return NULL;
+	if (root_exists(r, link) && root_resolve(r, link, &canon) == 0) {
+		pci_dir = pci_function_dir(canon);
+		free(canon);
+	}
+	free(link);
+	return pci_dir;
+}
+
+static const char *software_model(const char *name)
+{
+	if (strncmp(name, "rxe", 3) == 0)
+		return "Soft-RoCE";
+	if (strncmp(name, "siw", 3) == 0)
+		return "Soft-iWARP";
+	return NULL;
+}
+
+static int read_nic(struct root *r, struct verbs_session *vs, const char *name,
+		    struct nic *nic)
+{
+	char *link, *devdir, *pci_dir = NULL;
+	int rc;
+
+	nic->name = strdup(name);
+	if (!nic->name || asprintf(&link, "sys/class/infiniband/%s", name) < 0)
+		return -ENOMEM;
+	rc = root_resolve(r, link, &devdir);
+	free(link);
+	if (rc < 0)
+		return rc;
+	nic->fw_ver = attr_str(r, devdir, "fw_ver");
+	nic->hca_type = attr_str(r, devdir, "hca_type");
+	nic->board_id = attr_str(r, devdir, "board_id");
+	nic->node_guid = attr_str(r, devdir, "node_guid");
+	nic->node_desc = attr_str(r, devdir, "node_desc");
+	if (nic->fw_ver && !*nic->fw_ver) {
+		free(nic->fw_ver);	/* drivers without firmware print "" */
+		nic->fw_ver = NULL;
+	}
+
+	if (asprintf(&link, "%s/device", devdir) < 0) {
+		free(devdir);
+		return -ENOMEM;
+	}
+	if (root_exists(r, link)) {
+		char *canon;
+
+		if (root_resolve(r, link, &canon) == 0) {
+			/* mlx5 sub-functions hang below an auxiliary device */
+			pci_dir = pci_function_dir(canon);
+			free(canon);
+		}
+	} else {
+		pci_dir = software_pci_dir(r, nic, devdir);
+	}
+	free(link);
+
+	if (pci_dir) {
+		rc = pci_read_func(r, pci_dir, &nic->pci, true);
+		nic->has_pci = true;
+	}
+	if (nic->netdev_parent) {
+		const char *m = software_model(name);
+
+		nic->driver = strdup(strncmp(name, "siw", 3) == 0 ? "siw" : "rdma_rxe");
+		nic->model = m ? strdup(m) : NULL;
+	} else if (nic->has_pci) {
+		const char *m = IS_NA(nic->pci.vendor) || IS_NA(nic->pci.device) ? NULL :
+			nic_model_name((uint64_t)nic->pci.vendor, (uint64_t)nic->pci.device);
+
+		nic->driver = nic->pci.driver ? strdup(nic->pci.driver) : NULL;
+		nic->model = m ? strdup(m) : NULL;
+	}
+	if (rc == 0)
+		rc = read_ports(r, vs, nic, devdir, pci_dir);
+	free(pci_dir);
+	free(devdir);
+	return rc;
+}
+
+int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
+{
+	struct verbs_session *vs = NULL;
+	char **names;
+	size_t count;
+	int rc;
+
+	*nics = NULL;
+	*n = 0;
+	rc = root_list(r, "sys/class/infiniband", &names, &count);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;
+	if (count && r->live)
+		vs = verbs_open();
+	*nics = calloc(count ? count : 1, sizeof(**nics));
+	if (!*nics)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		rc = read_nic(r, vs, names[i], &(*nics)[*n]);
+		(*n)++;
+	}
+	verbs_close(vs);
+	root_free_list(names, count);
+	return rc;
+}

@@ -1,0 +1,14 @@
+/* RDMA devices from /sys/class/infiniband (kernel-interfaces.md sections
+ * 1 and 2): attributes, ports, GIDs, counters, netdev and PCI function. */
+#ifndef RD_SYSFS_IB_H
+#define RD_SYSFS_IB_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Where a snapshot keeps what only verbs can tell, inside the root. */
+#define VERBS_SNAPSHOT_DIR ".rdmadoctor/verbs"
+
+int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
+
+#endif

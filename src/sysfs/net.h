@@ -1,0 +1,16 @@
+/* Network interfaces under /sys/class/net (kernel-interfaces.md section 4)
+ * and how an RDMA port finds its own (section 2.2). */
+#ifndef RD_SYSFS_NET_H
+#define RD_SYSFS_NET_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Fill the netdev_* fields of a port whose netdev name is already set. */
+void net_read_port_netdev(struct root *r, struct port *p);
+
+/* IPoIB: the netdev of the PCI function with type 32 and dev_port = port-1
+ * (ipoib_main.c sets both); a pkey child ("ib0.8001") only if nothing else. */
+char *net_find_ipoib(struct root *r, const char *pci_dir, int port);
+
+#endif

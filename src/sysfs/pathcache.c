@@ -1,0 +1,117 @@
+#include "pathcache.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct slot {
+	char *key;
+	char *value;
+	int tag;
+};
+
+struct pathcache {
+	struct slot *slots;
+	size_t cap;	/* power of two */
+	size_t used;
+};
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+struct pathcache *pathcache_new(void)
+{
+	struct pathcache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cap = 256;
+	c->slots = calloc(c->cap, sizeof(*c->slots));
+	if (!c->slots) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void pathcache_free(struct pathcache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++) {
+		free(c->slots[i].key);
+		free(c->slots[i].value);
+	}
+	free(c->slots);
+	free(c);
+}
+
+static struct slot *find(struct slot *slots, size_t cap, const char *key)
+{
+	size_t i = hash(key) & (cap - 1);
+
+	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+const char *pathcache_get(const struct pathcache *c, const char *key, int *tag)
+{
+	const struct slot *s = find(c->slots, c->cap, key);
+
+	if (s->key && tag)
+		*tag = s->tag;
+	return s->key ? s->value : NULL;
+}
+
+static int grow(struct pathcache *c)
+{
+	size_t cap = c->cap * 2;
+	struct slot *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->slots[i].key)
+			*find(slots, cap, c->slots[i].key) = c->slots[i];
+	free(c->slots);
+	c->slots = slots;
+	c->cap = cap;
+	return 0;
+}
+
+int pathcache_put(struct pathcache *c, const char *key, const char *value, int tag)
+{
+	struct slot *s;
+	char *k, *v;
+
+	if ((c->used + 1) * 2 > c->cap && grow(c) < 0)
+		return -ENOMEM;
+	s = find(c->slots, c->cap, key);
+	v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	if (s->key) {
+		free(s->value);
+		s->value = v;
+		s->tag = tag;
+		return 0;
+	}
+	k = strdup(key);
+	if (!k) {
+		free(v);
+		return -ENOMEM;
+	}
+	s->key = k;
+	s->value = v;
+	s->tag = tag;
+	c->used++;
+	return 0;
+}

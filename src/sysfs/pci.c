@@ -1,0 +1,165 @@
+#include "pci.h"
+#include "attr.h"
+#include "parse.h"
+#include "../model/pci_ids.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void read_link(struct root *r, const char *dir, struct pci_link *l)
+{
+	/* Present only for PCIe functions (pcie_dev_attrs_are_visible). */
+	l->speed_gts = attr_pcie_speed(r, dir, "current_link_speed");
+	l->max_speed_gts = attr_pcie_speed(r, dir, "max_link_speed");
+	l->width = attr_s64(r, dir, "current_link_width");
+	l->max_width = attr_s64(r, dir, "max_link_width");
+}
+
+static int read_one(struct root *r, const char *dir, struct pci_func *f)
+{
+	const char *base = strrchr(dir, '/');
+
+	memset(f, 0, sizeof(*f));
+	f->bdf = strdup(base ? base + 1 : dir);
+	f->sysfs_path = strdup(dir);
+	if (!f->bdf || !f->sysfs_path)
+		return -ENOMEM;
+	f->vendor = attr_hex(r, dir, "vendor");
+	f->device = attr_hex(r, dir, "device");
+	f->subsystem_vendor = attr_hex(r, dir, "subsystem_vendor");
+	f->subsystem_device = attr_hex(r, dir, "subsystem_device");
+	f->class_code = attr_hex(r, dir, "class");
+	f->numa_node = attr_s64(r, dir, "numa_node");
+	f->driver = attr_link_name(r, dir, "driver");
+	read_link(r, dir, &f->link);
+	return 0;
+}
+
+int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upstream)
+{
+	char *path;
+	size_t n = 0;
+	int rc = read_one(r, dir, f);
+
+	if (rc < 0 || !upstream)
+		return rc;
+	/* Bridges are the BDF components between "pciDDDD:BB" and the device. */
+	path = strdup(dir);
+	if (!path)
+		return -ENOMEM;
+	for (char *c = strtok(path, "/"); c; c = strtok(NULL, "/"))
+		if (is_bdf(c))
+			n++;
+	free(path);
+	if (n <= 1)
+		return 0;
+	f->upstream = calloc(n - 1, sizeof(*f->upstream));
+	if (!f->upstream)
+		return -ENOMEM;
+	for (const char *p = strstr(dir, "/pci"); p && f->n_upstream < n - 1;) {
+		const char *next = strchr(p + 1, '/');
+		char *bridge_dir;
+
+		if (!next)
+			break;
+		/* p+1 .. next is one component; a BDF is 12 characters */
+		if (next - (p + 1) == 12) {
+			char comp[13];
+
+			memcpy(comp, p + 1, 12);
+			comp[12] = '\0';
+			if (is_bdf(comp)) {
+				bridge_dir = strndup(dir, (size_t)(next - dir));
+				if (!bridge_dir)
+					return -ENOMEM;
+				rc = read_one(r, bridge_dir, &f->upstream[f->n_upstream]);
+				free(bridge_dir);
+				f->n_upstream++;
+				if (rc < 0)
+					return rc;
+			}
+		}
+		p = next;
+	}
+	return 0;
+}
+
+char *pci_function_dir(const char *canonical)
+{
+	char *dir = strdup(canonical);
+
+	while (dir) {
+		char *slash = strrchr(dir, '/');
+		const char *last = slash ? slash + 1 : dir;
+
+		if (is_bdf(last))
+			return dir;
+		if (!slash || strncmp(last, "pci", 3) == 0)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return NULL;
+}
+
+static int cmp_gpu(const void *a, const void *b)
+{
+	return strcmp(((const struct gpu *)a)->pci.bdf, ((const struct gpu *)b)->pci.bdf);
+}
+
+int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
+{
+	static const char devices[] = "sys/bus/pci/devices";
+	char **names;
+	size_t count;
+	int rc;
+
+	*gpus = NULL;
+	*n = 0;
+	rc = root_list(r, devices, &names, &count);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		char *link, *dir;
+		int64_t vendor, cls;
+		struct gpu *g;
+
+		if (asprintf(&link, "%s/%s", devices, names[i]) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		vendor = attr_hex(r, link, "vendor");
+		cls = vendor == PCI_VENDOR_NVIDIA ? attr_hex(r, link, "class") : NA;
+		if (IS_NA(cls) || !pci_is_gpu((uint64_t)vendor, (uint64_t)cls)) {
+			free(link);
+			continue;
+		}
+		rc = root_resolve(r, link, &dir);
+		free(link);
+		if (rc < 0)
+			break;
+		g = realloc(*gpus, (*n + 1) * sizeof(*g));
+		if (!g) {
+			free(dir);
+			rc = -ENOMEM;
+			break;
+		}
+		*gpus = g;
+		g = &(*gpus)[*n];
+		memset(g, 0, sizeof(*g));
+		(*n)++;
+		rc = pci_read_func(r, dir, &g->pci, true);
+		free(dir);
+		if (rc == 0 && !IS_NA(g->pci.device))
+			g->model = gpu_model_name((uint64_t)g->pci.device, &g->kind);
+		else
+			g->kind = GPU_UNKNOWN;
+	}
+	root_free_list(names, count);
+	if (*n)
+		qsort(*gpus, *n, sizeof(**gpus), cmp_gpu);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* PCI functions and the bridges above them, from /sys/bus/pci/devices and
+ * /sys/devices/pci* (kernel-interfaces.md section 3). */
+#ifndef RD_SYSFS_PCI_H
+#define RD_SYSFS_PCI_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Fill f from a canonical device directory ("sys/devices/pci0000:17/.../0000:1b:00.0").
+ * With upstream, also every bridge on the path up to the root port. */
+int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upstream);
+
+/* The PCI function at or above a canonical path: the deepest component that
+ * is a bus/device/function ("mlx5_core.sf.2" and "virtio0" sit below one).
+ * Returns a malloc'd canonical directory, or NULL. */
+char *pci_function_dir(const char *canonical);
+
+/* Every NVIDIA GPU under sys/bus/pci/devices, sorted by BDF. */
+int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n);
+
+#endif

@@ -1,0 +1,78 @@
+/* The root handle: every file rdmadoctor reads goes through here.
+ *
+ * A root is a directory that looks like "/" on the machine being examined:
+ * "/" itself on a live machine, or a fixture tree / snapshot for replay
+ * (hwloc's HWLOC_FSROOT does the same).  Paths given to these functions are
+ * relative to the root ("sys/class/infiniband"), never absolute.  Symlinks
+ * are resolved by hand inside the root, so a hostile snapshot cannot point
+ * a reader outside it.
+ *
+ * Every function returns 0 or a negative errno.  A value that cannot be read
+ * is "not available"; the reason goes into the note list so that -v can say
+ * why, and the caller carries on.
+ */
+#ifndef RD_SYSFS_ROOT_H
+#define RD_SYSFS_ROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tape;
+struct pathcache;
+
+struct root_note {
+	char *path;	/* root-relative path the note is about */
+	char *what;	/* "malformed: ..." or strerror text */
+};
+
+struct root {
+	int fd;			/* O_PATH directory of the root */
+	char *dir;		/* as the user gave it, for messages */
+	bool live;		/* the root is "/": live-only data may be queried */
+	struct pathcache *dirs;	/* directory path -> canonical path */
+	struct pathcache *files; /* canonical file -> content or errno, so no
+				  * file is read twice (root_forget_files) */
+	struct tape *tape;	/* what was read, when snapshot records it */
+	unsigned long opens;	/* files opened, for the benchmark */
+	struct root_note *notes;
+	size_t n_notes, cap_notes;
+};
+
+/* Largest file we accept: sysfs attributes are one page, /proc/modules and
+ * /proc/self/limits a few KiB.  Anything longer is malformed, not data. */
+#define ROOT_MAX_FILE (1u << 20)
+
+int root_open(struct root *r, const char *dir);
+/* Forget what was read, so that the next read of a counter sees it anew. */
+void root_forget_files(struct root *r);
+void root_close(struct root *r);
+
+/* Turn on recording of every file, symlink and directory the readers touch
+ * (for `snapshot`). */
+int root_record(struct root *r);
+
+/* Read a text attribute.  On success *out is a malloc'd string with one
+ * trailing newline removed (sysfs_emit always adds one; tolerate none). */
+int root_read(struct root *r, const char *path, char **out);
+int root_readf(struct root *r, char **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Resolve every symlink in path inside the root; *out is the canonical
+ * root-relative path ("sys/devices/pci0000:17/..."). */
+int root_resolve(struct root *r, const char *path, char **out);
+
+/* Target of one symlink, as stored (e.g. "../../../bus/pci/drivers/nvidia"). */
+int root_readlink(struct root *r, const char *path, char **out);
+
+/* Entries of a directory (no "." or ".."), sorted by strverscmp so that
+ * "ports/10" follows "ports/9".  Free with root_free_list. */
+int root_list(struct root *r, const char *path, char ***names, size_t *n);
+void root_free_list(char **names, size_t n);
+
+bool root_exists(struct root *r, const char *path);
+
+/* Record why a value was not used; shown under -v. */
+void root_note(struct root *r, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,193 @@
+#include "tape.h"
+#include "pathcache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum kind { K_FILE, K_ERROR, K_SYMLINK, K_DIR };
+
+struct entry {
+	enum kind kind;
+	char *path;
+	char *data;	/* file bytes or symlink target */
+	size_t len;
+};
+
+struct tape {
+	struct entry *e;
+	size_t n, cap;
+	struct pathcache *seen;	/* each path once: the first read wins */
+};
+
+struct tape *tape_new(void)
+{
+	struct tape *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->seen = pathcache_new();
+	if (!t->seen) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void tape_free(struct tape *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->e[i].path);
+		free(t->e[i].data);
+	}
+	free(t->e);
+	pathcache_free(t->seen);
+	free(t);
+}
+
+size_t tape_count(const struct tape *t)
+{
+	return t->n;
+}
+
+static int add(struct tape *t, enum kind kind, const char *path,
+	       const char *data, size_t len)
+{
+	struct entry *e;
+
+	if (pathcache_get(t->seen, path, NULL))
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct entry *n = realloc(t->e, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->e = n;
+		t->cap = cap;
+	}
+	e = &t->e[t->n];
+	e->kind = kind;
+	e->len = len;
+	e->path = strdup(path);
+	e->data = NULL;
+	if (data) {
+		e->data = malloc(len + 1);
+		if (e->data) {
+			memcpy(e->data, data, len);
+			e->data[len] = '\0';
+		}
+	}
+	if (!e->path || (data && !e->data) || pathcache_put(t->seen, path, "", 0) < 0) {
+		free(e->path);
+		free(e->data);
+		return -ENOMEM;
+	}
+	t->n++;
+	return 0;
+}
+
+int tape_file(struct tape *t, const char *path, const char *data, size_t len)
+{
+	return add(t, K_FILE, path, data, len);
+}
+
+int tape_error(struct tape *t, const char *path, int err)
+{
+	(void)err;
+	return add(t, K_ERROR, path, NULL, 0);
+}
+
+int tape_symlink(struct tape *t, const char *path, const char *target)
+{
+	return add(t, K_SYMLINK, path, target, strlen(target));
+}
+
+int tape_dir(struct tape *t, const char *path)
+{
+	return add(t, K_DIR, path, NULL, 0);
+}
+
+/* mkdir -p of every directory above path (and path itself if whole). */
+static int make_dirs(int dirfd, const char *path, int whole)
+{
+	char *p = strdup(path);
+	char *end;
+	int rc = 0;
+
+	if (!p)
+		return -ENOMEM;
+	end = whole ? p + strlen(p) : strrchr(p, '/');
+	for (char *s = p; end && s <= end; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		if (s == p)
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdirat(dirfd, p, 0755) < 0 && errno != EEXIST) {
+			rc = -errno;
+			break;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+static int write_file(int dirfd, const struct entry *e)
+{
+	int fd = openat(dirfd, e->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	size_t off = 0;
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < e->len) {
+		ssize_t w = write(fd, e->data + off, e->len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+int tape_write(const struct tape *t, int dirfd)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct entry *e = &t->e[i];
+		int rc = make_dirs(dirfd, e->path, e->kind == K_DIR || e->kind == K_ERROR);
+
+		if (rc < 0)
+			return rc;
+		switch (e->kind) {
+		case K_FILE:
+			rc = write_file(dirfd, e);
+			break;
+		case K_SYMLINK:
+			rc = symlinkat(e->data, dirfd, e->path) < 0 ? -errno : 0;
+			break;
+		case K_DIR:
+		case K_ERROR:
+			break;
+		}
+		if (rc < 0 && rc != -EEXIST)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* The tape: what the readers touched, kept so that `snapshot` can lay the
+ * same files, symlinks and read errors out in a new directory.  Replaying
+ * that directory with --root then gives the readers exactly the same bytes.
+ */
+#ifndef RD_SYSFS_TAPE_H
+#define RD_SYSFS_TAPE_H
+
+#include <stddef.h>
+
+struct tape;
+
+struct tape *tape_new(void);
+void tape_free(struct tape *t);
+
+/* Each returns 0 or -ENOMEM.  Paths are canonical and root-relative. */
+int tape_file(struct tape *t, const char *path, const char *data, size_t len);
+/* A file the kernel refused to read (EINVAL on an unused GID's type...). */
+int tape_error(struct tape *t, const char *path, int err);
+int tape_symlink(struct tape *t, const char *path, const char *target);
+int tape_dir(struct tape *t, const char *path);
+
+/* Lay the tape out under the directory dirfd.  Read errors become empty
+ * directories (read() then fails with EISDIR: "not available" again). */
+int tape_write(const struct tape *t, int dirfd);
+
+size_t tape_count(const struct tape *t);
+
+#endif
