@@ -1,0 +1,246 @@
+/* The root handle: symlinks resolved inside the root, hostile trees
+ * (escaping links, loops, FIFOs, huge files), the read cache and the tape
+ * that snapshot writes out. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sysfs/root.h"
+#include "sysfs/tape.h"
+
+static char tmpl[64];
+
+static void put(const char *path, const char *text)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", tmpl, path);
+	for (char *s = full + strlen(tmpl) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(full, 0755);
+		*s = '/';
+	}
+	f = fopen(full, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void link_(const char *target, const char *path)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s/%s", tmpl, path);
+	assert_int_equal(symlink(target, full), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(tmpl, "/tmp/rdroot-XXXXXX");
+	if (!mkdtemp(tmpl))
+		return -1;
+	put("sys/devices/pci0000:17/0000:17:01.0/0000:1b:00.0/vendor", "0x15b3\n");
+	put("sys/devices/pci0000:17/0000:17:01.0/0000:1b:00.0/nonewline", "4: ACTIVE");
+	put("sys/class/placeholder", "");
+	put("sys/bus/pci/devices/.keep", "");
+	link_("../../../devices/pci0000:17/0000:17:01.0/0000:1b:00.0",
+	      "sys/bus/pci/devices/0000:1b:00.0");
+	link_("/sys/devices/pci0000:17", "sys/class/abs");
+	link_("../../../../../../../../etc", "sys/class/evil");
+	link_("loop2", "sys/class/loop1");
+	link_("loop1", "sys/class/loop2");
+	put("proc/1234/limits", "Max locked memory         unlimited\n");
+	link_("1234", "proc/self");
+	put("list/10", "");
+	put("list/2", "");
+	put("list/1", "");
+	put("errdir/.keep", "");
+	{
+		char fifo[512];
+
+		snprintf(fifo, sizeof(fifo), "%s/sys/class/fifo", tmpl);
+		assert_int_equal(mkfifo(fifo, 0644), 0);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void reads_through_symlinks(void **state)
+{
+	struct root r;
+	char *v, *canon;
+	(void)state;
+
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_false(r.live);
+	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+	assert_string_equal(v, "0x15b3");	/* one trailing newline removed */
+	free(v);
+	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/nonewline", &v), 0);
+	assert_string_equal(v, "4: ACTIVE");
+	free(v);
+	assert_int_equal(root_resolve(&r, "sys/bus/pci/devices/0000:1b:00.0", &canon), 0);
+	assert_string_equal(canon, "sys/devices/pci0000:17/0000:17:01.0/0000:1b:00.0");
+	free(canon);
+	/* an absolute target means the examined machine's root */
+	assert_int_equal(root_resolve(&r, "sys/class/abs/0000:17:01.0", &canon), 0);
+	assert_string_equal(canon, "sys/devices/pci0000:17/0000:17:01.0");
+	free(canon);
+	assert_int_equal(root_read(&r, "proc/self/limits", &v), 0);
+	free(v);
+	root_close(&r);
+}
+
+static void hostile_trees(void **state)
+{
+	struct root r;
+	char *v = NULL, *canon;
+	(void)state;
+
+	assert_int_equal(root_open(&r, tmpl), 0);
+	/* ../ beyond the root stops at the root: no /etc/passwd of the host */
+	assert_int_equal(root_resolve(&r, "sys/class/evil", &canon), 0);
+	assert_string_equal(canon, "etc");
+	free(canon);
+	assert_int_equal(root_read(&r, "sys/class/evil/passwd", &v), -ENOENT);
+	assert_int_equal(root_read(&r, "sys/class/loop1/x", &v), -ELOOP);
+	/* a FIFO would block a plain read(); it must not */
+	assert_int_equal(root_read(&r, "sys/class/fifo", &v), -EINVAL);
+	/* an empty directory is how fixtures say "the kernel returned an error" */
+	assert_int_equal(root_read(&r, "errdir", &v), -EISDIR);
+	assert_int_equal(root_read(&r, "nothing/here", &v), -ENOENT);
+	assert_null(v);
+	root_close(&r);
+}
+
+static void huge_file(void **state)
+{
+	char path[512];
+	struct root r;
+	char *v;
+	FILE *f;
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/huge", tmpl);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < (2 << 20) / 64; i++)
+		fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+	fclose(f);
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_int_equal(root_read(&r, "huge", &v), -EFBIG);
+	root_close(&r);
+	unlink(path);
+}
+
+static void listing_is_version_sorted(void **state)
+{
+	struct root r;
+	char **names;
+	size_t n;
+	(void)state;
+
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_int_equal(root_list(&r, "list", &names, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "1");
+	assert_string_equal(names[1], "2");
+	assert_string_equal(names[2], "10");
+	root_free_list(names, n);
+	assert_int_equal(root_list(&r, "nope", &names, &n), -ENOENT);
+	root_close(&r);
+}
+
+static void each_file_read_once(void **state)
+{
+	struct root r;
+	char *v;
+	(void)state;
+
+	assert_int_equal(root_open(&r, tmpl), 0);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+		free(v);
+	}
+	assert_int_equal(r.opens, 1);
+	put("sys/devices/pci0000:17/0000:17:01.0/0000:1b:00.0/vendor", "0x10de\n");
+	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+	assert_string_equal(v, "0x15b3");
+	free(v);
+	root_forget_files(&r);
+	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+	assert_string_equal(v, "0x10de");
+	free(v);
+	root_close(&r);
+	put("sys/devices/pci0000:17/0000:17:01.0/0000:1b:00.0/vendor", "0x15b3\n");
+}
+
+static void tape_round_trip(void **state)
+{
+	char out[64] = "/tmp/rdtape-XXXXXX", cmd[160];
+	struct root r, replay;
+	char *v;
+	int fd;
+	(void)state;
+
+	assert_non_null(mkdtemp(out));
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_int_equal(root_record(&r), 0);
+	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+	free(v);
+	assert_int_equal(root_read(&r, "errdir", &v), -EISDIR);
+	assert_int_equal(root_read(&r, "proc/self/limits", &v), 0);
+	free(v);
+	fd = open(out, O_PATH | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(tape_write(r.tape, fd), 0);
+	close(fd);
+	root_close(&r);
+
+	assert_int_equal(root_open(&replay, out), 0);
+	assert_int_equal(root_read(&replay, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
+	assert_string_equal(v, "0x15b3");
+	free(v);
+	assert_int_equal(root_read(&replay, "errdir", &v), -EISDIR);
+	assert_int_equal(root_read(&replay, "proc/self/limits", &v), 0);
+	free(v);
+	/* only what was read travels: the sibling file was never touched */
+	assert_int_equal(root_read(&replay, "sys/bus/pci/devices/0000:1b:00.0/nonewline", &v),
+			 -ENOENT);
+	root_close(&replay);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", out);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_through_symlinks),
+		cmocka_unit_test(hostile_trees),
+		cmocka_unit_test(huge_file),
+		cmocka_unit_test(listing_is_version_sorted),
+		cmocka_unit_test(each_file_read_once),
+		cmocka_unit_test(tape_round_trip),
+	};
+
+	return cmocka_run_group_tests_name("root", tests, setup, teardown);
+}
