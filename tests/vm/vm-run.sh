@@ -138,7 +138,7 @@ cwd=$(pwd -P)
 # The NIC uses slirp with restrict=on: the guest reaches only its own
 # user-mode network, nothing outside.
 qemu_args=(
-	-M q35 -accel tcg -cpu max -smp 1 -m "${VM_MEM:-1024}"
+	-M q35 -accel tcg -cpu "${VM_CPU:-max}" -smp 1 -m "${VM_MEM:-1024}"
 	-nodefaults -no-user-config -display none -monitor none -no-reboot
 	-serial "file:${outdir//,/,,}/vm-console.log"
 	-kernel "$kernel" -initrd "$initrd"

@@ -1,0 +1,53 @@
+/* libFuzzer target: every parser of kernel-written text gets the same
+ * bytes.  Built with clang -fsanitize=fuzzer (RD_FUZZ=ON); replay_main.c
+ * runs the saved corpus under gcc as an ordinary test. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysfs/parse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	struct ib_rate rate;
+	const char *name, *state;
+	uint8_t gid[16];
+	char ip[16];
+	uint64_t u;
+	int64_t i;
+	double d;
+	bool unl;
+	int code, len;
+
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+
+	if (parse_ib_rate(s, &rate) == 0 && (rate.gbps <= 0 || rate.lanes <= 0))
+		abort();
+	if (parse_code_name(s, &code, &name) == 0 && (code < 0 || !name))
+		abort();
+	if (parse_pcie_speed(s, &d) == 0) {
+		(void)pcie_gen(d);
+		(void)pcie_raw_gbytes(d, 16);
+	}
+	if (parse_gid(s, gid) == 0) {
+		(void)gid_is_unused(gid);
+		(void)gid_ipv4(gid, ip);
+	}
+	(void)parse_guid(s, &u);
+	(void)parse_u64(s, &u);
+	(void)parse_s64(s, &i);
+	(void)parse_hex(s, &u);
+	(void)is_bdf(s);
+	(void)parse_limits_memlock(s, &u, &unl);
+	if (modules_find(s, "mlx5_ib", &state, &len) && (len < 0 || state < s ||
+							   state + len > s + size))
+		abort();
+	free(s);
+	return 0;
+}
