@@ -37,7 +37,7 @@ static void port_free(struct port *p)
 	counters_free(&p->hw_counters);
 }
 
-static void nic_free(struct nic *n)
+void nic_free(struct nic *n)
 {
 	free(n->name);
 	free(n->driver);

@@ -137,6 +137,7 @@ struct inventory {
 
 void inventory_free(struct inventory *inv);
 void pci_func_free(struct pci_func *f);
+void nic_free(struct nic *n);
 
 const char *path_type_name(enum path_type p);
 

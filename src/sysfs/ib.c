@@ -303,6 +303,10 @@ static int read_nic(struct root *r, struct verbs_session *vs, const char *name,
 	free(link);
 	if (rc < 0)
 		return rc;
+	if (!root_is_dir(r, devdir)) {
+		free(devdir);
+		return -ENOENT;	/* a dangling link, or one out of the root */
+	}
 	nic->fw_ver = attr_str(r, devdir, "fw_ver");
 	nic->hca_type = attr_str(r, devdir, "hca_type");
 	nic->board_id = attr_str(r, devdir, "board_id");
@@ -371,7 +375,18 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 	if (!*nics)
 		rc = -ENOMEM;
 	for (size_t i = 0; i < count && rc == 0; i++) {
-		rc = read_nic(r, vs, names[i], &(*nics)[*n]);
+		struct nic *nic = &(*nics)[*n];
+
+		rc = read_nic(r, vs, names[i], nic);
+		if (rc < 0 && rc != -ENOMEM) {
+			/* a link loop or a vanished device: skip it, say why */
+			root_note(r, "sys/class/infiniband", "skipped '%s': %s", names[i],
+				  strerror(-rc));
+			nic_free(nic);
+			memset(nic, 0, sizeof(*nic));
+			rc = 0;
+			continue;
+		}
 		(*n)++;
 	}
 	verbs_close(vs);

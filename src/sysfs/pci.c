@@ -139,8 +139,13 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		}
 		rc = root_resolve(r, link, &dir);
 		free(link);
-		if (rc < 0)
-			break;
+		if (rc < 0) {
+			if (rc == -ENOMEM)
+				break;
+			root_note(r, devices, "skipped '%s': %s", names[i], strerror(-rc));
+			rc = 0;
+			continue;
+		}
 		g = realloc(*gpus, (*n + 1) * sizeof(*g));
 		if (!g) {
 			free(dir);

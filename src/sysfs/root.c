@@ -508,3 +508,17 @@ bool root_exists(struct root *r, const char *path)
 	free(cpath);
 	return ok;
 }
+
+bool root_is_dir(struct root *r, const char *path)
+{
+	struct stat st;
+	char *cpath;
+	bool ok;
+
+	if (root_resolve(r, path, &cpath) < 0)
+		return false;
+	ok = fstatat(r->fd, *cpath ? cpath : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	     S_ISDIR(st.st_mode);
+	free(cpath);
+	return ok;
+}

@@ -70,6 +70,7 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n);
 void root_free_list(char **names, size_t n);
 
 bool root_exists(struct root *r, const char *path);
+bool root_is_dir(struct root *r, const char *path);
 
 /* Record why a value was not used; shown under -v. */
 void root_note(struct root *r, const char *path, const char *fmt, ...)

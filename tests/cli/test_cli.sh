@@ -1,0 +1,103 @@
+#!/bin/bash
+# The command line as a user meets it: usage errors, --help, exit codes,
+# hostile trees, a full disk, a full stdout.  Usage: test_cli.sh BINARY SRCDIR
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'umount "$tmp/tiny" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# expect RC CMD...: run with a time limit, keep stdout/stderr for later asserts
+expect() {
+	want=$1; shift
+	timeout 20 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$* exited $got, wanted $want"; cat "$tmp/err"; fi
+}
+stderr_has() { if grep -q -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; cat "$tmp/err"; fi; }
+stdout_has() { if grep -q -- "$1" "$tmp/out"; then ok; else bad "stdout lacks '$1'"; head "$tmp/out"; fi; }
+valid_json() { if python3 -m json.tool "$tmp/out" >/dev/null 2>&1; then ok; else bad "not one JSON document: $1"; head -c 300 "$tmp/out"; fi; }
+
+# usage
+expect 2 "$bin";				stderr_has "usage:"
+expect 0 "$bin" --help;				stdout_has "inventory"
+expect 0 "$bin" --version;			stdout_has "rdmadoctor"
+expect 2 "$bin" frobnicate;			stderr_has "unknown command 'frobnicate'"
+expect 2 "$bin" --frob inventory;		stderr_has "unknown option"
+expect 2 "$bin" --root;				stderr_has "needs a directory"
+expect 2 "$bin" inventory extra;		stderr_has "unexpected argument 'extra'"
+for c in inventory gids topo snapshot; do
+	expect 0 "$bin" "$c" --help;		stdout_has "usage: rdmadoctor"
+done
+expect 2 "$bin" snapshot;			stderr_has "missing OUTDIR"
+
+# a root that is not there: could not run
+expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
+
+# an empty root: no devices, says so, points at the examples, still valid JSON
+mkdir -p "$tmp/empty"
+expect 0 "$bin" --root "$tmp/empty" --json inventory
+valid_json "empty root"
+stderr_has "examples/dgx-h100"
+expect 0 "$bin" --root "$tmp/empty" -q --json inventory
+if [ -s "$tmp/err" ]; then bad "-q still printed: $(cat "$tmp/err")"; else ok; fi
+
+# a hostile tree: links out of the root and in circles, a FIFO where a
+# value should be, bytes that are not UTF-8, numbers out of range
+h=$tmp/hostile
+dev=$h/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0
+mkdir -p "$dev/infiniband/mlx5_0/ports/1/gids" "$dev/infiniband/mlx5_0/ports/1/counters" \
+	"$h/sys/class/infiniband" "$h/sys/bus/pci/devices" "$h/sys/class/net" "$h/proc/sys/kernel"
+ln -s ../../devices/pci0000:00/0000:00:01.0/0000:01:00.0/infiniband/mlx5_0 "$h/sys/class/infiniband/mlx5_0"
+ln -s ../../../../../../../../../../etc "$h/sys/class/infiniband/escape"
+ln -s loop "$h/sys/class/infiniband/loop"
+ln -s ../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0 "$h/sys/bus/pci/devices/0000:01:00.0"
+ln -s ../../../../.. "$dev/infiniband/mlx5_0/device"
+mkfifo "$dev/infiniband/mlx5_0/ports/1/rate"
+printf 'caf\xe9 \xff\xfe\n' >"$dev/infiniband/mlx5_0/node_desc"
+printf '99999999999999999999999\n' >"$dev/infiniband/mlx5_0/ports/1/counters/symbol_error"
+printf '4: ACTIVE' >"$dev/infiniband/mlx5_0/ports/1/state"
+printf 'not-a-gid\n' >"$dev/infiniband/mlx5_0/ports/1/gids/0"
+printf '0x10de\n' >"$dev/vendor"; printf '0x030200\n' >"$dev/class"
+printf 'Garbage\n' >"$dev/current_link_speed"
+printf '%s\n' "-99999999999999999999" >"$dev/numa_node"
+expect 0 "$bin" --root "$h" -v --json inventory
+valid_json "hostile tree"
+stderr_has "malformed"
+if grep -q "root:" "$tmp/out"; then bad "read /etc/passwd of the host"; else ok; fi
+names=$(python3 -c 'import json,sys; print(" ".join(n["name"] for n in json.load(open(sys.argv[1]))["nics"]))' "$tmp/out")
+if [ "$names" = "mlx5_0" ]; then ok; else bad "hostile tree listed '$names', wanted only mlx5_0"; fi
+stderr_has "skipped 'loop': Too many levels of symbolic links"
+stderr_has "skipped 'escape'"
+expect 0 "$bin" --root "$h" inventory
+expect 0 "$bin" --root "$h" --json gids;	valid_json "hostile gids"
+expect 0 "$bin" --root "$h" --json topo;	valid_json "hostile topo"
+
+# stdout that cannot take the document: an error, not silence
+expect 3 sh -c "'$bin' --root '$tmp/empty' -q --json inventory >/dev/full"
+stderr_has "cannot write JSON"
+
+# snapshot: refuses to overwrite, and a full disk leaves nothing behind
+mkdir -p "$tmp/exists"
+expect 2 "$bin" --root "$h" snapshot "$tmp/exists";	stderr_has "already exists"
+expect 0 "$bin" --root "$h" snapshot "$tmp/snap";	stdout_has "replay it with"
+if ls -d "$tmp"/snap.partial-* >/dev/null 2>&1; then bad "partial snapshot left"; else ok; fi
+mkdir -p "$tmp/tiny"
+if mount -t tmpfs -o size=8k tmpfs "$tmp/tiny" 2>/dev/null; then
+	big=$src/tests/fixtures/dgx-h100/root
+	[ -d "$big" ] || big=$h
+	expect 3 "$bin" --root "$big" snapshot "$tmp/tiny/snap"
+	stderr_has "No space left on device"
+	if [ -n "$(ls -A "$tmp/tiny")" ]; then bad "full disk left: $(ls "$tmp/tiny")"; else ok; fi
+	umount "$tmp/tiny"
+else
+	echo "note: cannot mount a tmpfs here (not root?): full-disk case not run"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
