@@ -33,6 +33,15 @@ static void print_link(FILE *out, const struct pci_link *l)
 	}
 }
 
+static void print_numa(FILE *out, int64_t node)
+{
+	/* -1: the firmware gave no proximity domain */
+	if (IS_NA(node) || node < 0)
+		fputs("numa ?  ", out);
+	else
+		fprintf(out, "numa %lld  ", (long long)node);
+}
+
 static void print_host(FILE *out, const struct host *h)
 {
 	fprintf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
@@ -126,10 +135,8 @@ void text_inventory(FILE *out, const struct inventory *inv)
 			OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
 			OR_NA(n->board_id));
 		if (n->has_pci) {
-			fprintf(out, "    pci %s  numa %s  ", n->pci.bdf,
-				IS_NA(n->pci.numa_node) ? "?" : "");
-			if (!IS_NA(n->pci.numa_node))
-				fprintf(out, "%lld  ", (long long)n->pci.numa_node);
+			fprintf(out, "    pci %s  ", n->pci.bdf);
+			print_numa(out, n->pci.numa_node);
 			print_link(out, &n->pci.link);
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
 				fprintf(out, b ? " <- " : "  via ");
@@ -144,11 +151,8 @@ void text_inventory(FILE *out, const struct inventory *inv)
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu *g = &inv->gpus[i];
 
-		fprintf(out, "  %s  %s  numa ", g->pci.bdf, OR_NA(g->model));
-		if (IS_NA(g->pci.numa_node))
-			fputs("?  ", out);
-		else
-			fprintf(out, "%lld  ", (long long)g->pci.numa_node);
+		fprintf(out, "  %s  %s  ", g->pci.bdf, OR_NA(g->model));
+		print_numa(out, g->pci.numa_node);
 		print_link(out, &g->pci.link);
 		fputc('\n', out);
 	}

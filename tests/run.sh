@@ -1,0 +1,66 @@
+#!/bin/bash
+# The whole test suite, as CI runs it:
+#   1. a -Werror build and every ctest test (unit, CLI, fixtures, the
+#      Soft-RoCE VM, valgrind on the largest fixture);
+#   2. the same tests again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. the libFuzzer target for a short while (when clang is there).
+# Build trees go to build-test/ and build-asan/ beside the sources.
+set -u
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+status=0
+total_pass=0
+total_fail=0
+
+run_ctest() {	# build-dir label
+	local out
+	out=$(cd "$1" && ctest --output-on-failure -j "$jobs" 2>&1)
+	echo "$out" | tail -n 40
+	local line
+	line=$(echo "$out" | grep -E "tests passed, [0-9]+ tests failed out of [0-9]+")
+	local failed total
+	failed=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/')
+	total=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/')
+	if [ -z "$line" ]; then
+		echo "$2: ctest printed no summary"; status=1; total_fail=$((total_fail + 1)); return
+	fi
+	total_pass=$((total_pass + total - failed))
+	total_fail=$((total_fail + failed))
+	[ "$failed" -eq 0 ] || status=1
+}
+
+echo "== build with -Werror"
+cmake -S . -B build-test -DRD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+	cmake --build build-test -j "$jobs" >/dev/null || { echo "build failed"; cmake --build build-test 2>&1 | tail -30; exit 1; }
+echo "== tests"
+run_ctest build-test "tests"
+
+echo "== build with ASan + UBSan"
+cmake -S . -B build-asan -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+	cmake --build build-asan -j "$jobs" >/dev/null || { echo "sanitizer build failed"; exit 1; }
+echo "== tests under ASan + UBSan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	run_ctest build-asan "sanitizer tests"
+
+if command -v clang >/dev/null; then
+	echo "== fuzzing the sysfs parsers for ${FUZZ_SECONDS:-30} s"
+	CC=clang cmake -S . -B build-fuzz -DRD_FUZZ=ON >/dev/null &&
+		cmake --build build-fuzz --target fuzz_parse -j "$jobs" >/dev/null || { echo "fuzz build failed"; exit 1; }
+	corpus=$(mktemp -d)
+	cp tests/fuzz/corpus/parse/* "$corpus/"
+	if ./build-fuzz/tests/fuzz_parse "$corpus" -max_total_time="${FUZZ_SECONDS:-30}" \
+		-print_final_stats=1 >build-fuzz/fuzz.log 2>&1; then
+		grep -E "stat::number_of_executed_units" build-fuzz/fuzz.log
+		total_pass=$((total_pass + 1))
+	else
+		tail -n 30 build-fuzz/fuzz.log
+		total_fail=$((total_fail + 1)); status=1
+	fi
+	rm -rf "$corpus"
+else
+	echo "note: no clang, the fuzzer did not run (its corpus still ran as a test)"
+fi
+
+echo
+echo "suite: $total_pass passed, $total_fail failed"
+exit $status
