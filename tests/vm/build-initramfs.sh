@@ -73,7 +73,7 @@ done
 
 mkdir -p "$cachedir"
 cachedir=$(cd "$cachedir" && pwd)
-stage= vmlinux=
+stage='' vmlinux=''
 trap 'rm -rf ${stage:+"$stage"} "$cachedir"/*.tmp.$$' EXIT
 
 # --- an uncompressed kernel for PVH boot --------------------------------------

@@ -78,24 +78,24 @@ run netdev.txt ip addr show "$nd"
 run netdev.txt ip -6 addr show "$nd"
 
 # --- sysfs: listings ----------------------------------------------------------------
-run sysfs-ls.txt ls -l /sys/class/infiniband/
-run sysfs-ls.txt ls -l "$ib/"
-run sysfs-ls.txt ls -l "$ib/ports/"
-run sysfs-ls.txt ls -l "$ib/ports/1/"
-run sysfs-ls.txt ls -l "$ib/ports/1/gid_attrs/"
+run sysfs-ls.txt ls -l --time-style=+ /sys/class/infiniband/
+run sysfs-ls.txt ls -l --time-style=+ "$ib/"
+run sysfs-ls.txt ls -l --time-style=+ "$ib/ports/"
+run sysfs-ls.txt ls -l --time-style=+ "$ib/ports/1/"
+run sysfs-ls.txt ls -l --time-style=+ "$ib/ports/1/gid_attrs/"
 # gids/, pkeys/ and gid_attrs/{types,ndevs}/ hold one file per table slot:
 # record how many and the first few.
 for d in gids pkeys gid_attrs/types gid_attrs/ndevs; do
-	run sysfs-ls.txt sh -c "ls $ib/ports/1/$d | wc -l; ls -l $ib/ports/1/$d | sort -k9n | head -n 5"
+	run sysfs-ls.txt sh -c "ls $ib/ports/1/$d | wc -l; ls -l --time-style=+ $ib/ports/1/$d | sort -k6n | head -n 5"
 done
-run sysfs-ls.txt ls -l "$ib/ports/1/counters/" "$ib/ports/1/hw_counters/" "$ib/hw_counters/"
-run sysfs-ls.txt ls -l "$ib/ports/1/cm_rx_msgs/"
-run sysfs-ls.txt ls -l "$ib/power/"
-run sysfs-ls.txt ls -l /sys/class/infiniband_verbs/ /sys/class/infiniband_verbs/uverbs0/
-run sysfs-ls.txt ls -l /sys/class/infiniband_mad/
-run sysfs-ls.txt ls -l /dev/infiniband/
-run sysfs-ls.txt ls -l /sys/class/net/ "/sys/class/net/$nd/"
-run sysfs-ls.txt ls -l /sys/bus/pci/devices/
+run sysfs-ls.txt ls -l --time-style=+ "$ib/ports/1/counters/" "$ib/ports/1/hw_counters/" "$ib/hw_counters/"
+run sysfs-ls.txt ls -l --time-style=+ "$ib/ports/1/cm_rx_msgs/"
+run sysfs-ls.txt ls -l --time-style=+ "$ib/power/"
+run sysfs-ls.txt ls -l --time-style=+ /sys/class/infiniband_verbs/ /sys/class/infiniband_verbs/uverbs0/
+run sysfs-ls.txt ls -l --time-style=+ /sys/class/infiniband_mad/
+run sysfs-ls.txt ls -l --time-style=+ /dev/infiniband/
+run sysfs-ls.txt ls -l --time-style=+ /sys/class/net/ "/sys/class/net/$nd/"
+run sysfs-ls.txt ls -l --time-style=+ /sys/bus/pci/devices/
 run sysfs-tree.txt find "$ib/" -maxdepth 4 \( -path "*/gids" -o -path "*/pkeys" -o -path "*/gid_attrs/*" -o -path "*/cm_*" \) -prune -o \( -type l -printf '%y %M %p -> %l\n' -o -printf '%y %M %p\n' \)
 run sysfs-tree.txt find /sys/devices/virtual/infiniband/ -maxdepth 1
 
@@ -183,6 +183,8 @@ if command -v ib_write_bw >/dev/null; then
 		wait $srv
 		echo "[server exit $?]" >>"$out/perftest-server.log"
 		mv "$out/perftest-server.log" "$out/perftest-server.txt"
+		echo "hw_counters after the test:" >>"$out/perftest.txt"
+		show perftest.txt "$p"/hw_counters/*
 	fi
 fi
 # --- active_mtu follows the netdev MTU ---------------------------------------------------

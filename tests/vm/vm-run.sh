@@ -27,6 +27,9 @@
 # The command's stdout and stderr are also replayed on this script's stdout
 # and stderr.
 #
+# Environment: VM_KERNEL (a /boot/vmlinuz-*), VM_QEMU, VM_MEM (MiB, 1024),
+# VM_CPU (max), VM_TIMEOUT, VM_CACHE_DIR.
+#
 # Exit status: the command's; 77 (skip) when the VM cannot start (no qemu,
 # no kernel, no modules, qemu refused to start); 124 when the VM or the
 # command ran out of time; 125 when the VM started but could not set up
@@ -137,6 +140,7 @@ cwd=$(pwd -P)
 # what the virtio NIC below it negotiates, like a badly seated card.
 # The NIC uses slirp with restrict=on: the guest reaches only its own
 # user-mode network, nothing outside.
+# shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu_args=(
 	-M q35 -accel tcg -cpu "${VM_CPU:-max}" -smp 1 -m "${VM_MEM:-1024}"
 	-nodefaults -no-user-config -display none -monitor none -no-reboot

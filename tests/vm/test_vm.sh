@@ -1,0 +1,25 @@
+#!/bin/bash
+# A real RDMA kernel: boot Debian's kernel with Soft-RoCE in QEMU, compare
+# rdmadoctor's inventory with ibv_devinfo, rdma link, the GID files and
+# lspci inside it, snapshot there and replay the snapshot here.
+# usage: test_vm.sh RDMADOCTOR        (exit 77: the VM cannot start here)
+set -u
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$here/vm-run.sh" --outdir "$out" --timeout 240 -- python3 "$here/check_inventory.py" "$bin" "$out"
+rc=$?
+[ $rc -eq 77 ] && exit 77
+[ $rc -eq 0 ] || { echo "in-VM comparison failed (exit $rc)"; exit 1; }
+
+# the VM's snapshot, replayed on the host, gives the VM's document
+"$bin" --root "$out/snap" --json inventory >"$out/replay.json"
+if cmp -s "$out/inventory.json" "$out/replay.json"; then
+	echo "snapshot taken in the VM replays to the same inventory: 1 passed, 0 failed"
+else
+	diff -u "$out/inventory.json" "$out/replay.json" | head -40
+	echo "snapshot replay: 0 passed, 1 failed"
+	exit 1
+fi
