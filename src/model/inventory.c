@@ -27,6 +27,7 @@ static void port_free(struct port *p)
 	free(p->rate_speed);
 	free(p->netdev);
 	free(p->netdev_operstate);
+	free(p->bond_slaves);
 	for (size_t i = 0; i < p->n_gids; i++) {
 		free(p->gids[i].text);
 		free(p->gids[i].type);

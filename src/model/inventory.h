@@ -67,6 +67,7 @@ struct port {
 	char *netdev;
 	int64_t netdev_mtu, netdev_speed_mbps, carrier_changes;
 	char *netdev_operstate;
+	char *bond_slaves;	/* RoCE LAG: the bond's slaves, space separated */
 	struct gid *gids;
 	size_t n_gids;
 	struct counter_set counters;	/* IB PMA, data in bytes */

@@ -129,6 +129,28 @@ static json_t *gids_json(const struct port *p)
 	return a;
 }
 
+static json_t *split_words(const char *s)
+{
+	json_t *a;
+
+	if (!s)
+		return json_null();
+	a = json_array();
+	for (const char *w = s; *w;) {
+		size_t len = strcspn(w, " \t\n");
+
+		if (len) {
+			char *word = strndup(w, len);
+
+			json_array_append_new(a, json_string_or_null(word));
+			free(word);
+		}
+		w += len;
+		w += strspn(w, " \t\n");
+	}
+	return a;
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -149,6 +171,7 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "netdev_operstate", json_string_or_null(p->netdev_operstate));
 	json_object_set_new(o, "netdev_speed_mbps", json_int_or_null(p->netdev_speed_mbps));
 	json_object_set_new(o, "carrier_changes", json_int_or_null(p->carrier_changes));
+	json_object_set_new(o, "bond_slaves", split_words(p->bond_slaves));
 	json_object_set_new(o, "gids", gids_json(p));
 	json_object_set_new(o, "counters", counters_json(&p->counters));
 	json_object_set_new(o, "hw_counters", counters_json(&p->hw_counters));

@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../model/gid_choice.h"
+#include "../model/pcie_link.h"
 #include "../sysfs/parse.h"
 
 #include <math.h>
@@ -107,6 +108,8 @@ static void print_port(FILE *out, const struct port *p)
 			fprintf(out, " %lld Mb/s", (long long)p->netdev_speed_mbps);
 		if (!IS_NA(p->carrier_changes))
 			fprintf(out, " carrier_changes %lld", (long long)p->carrier_changes);
+		if (p->bond_slaves)
+			fprintf(out, " (bond of %s)", p->bond_slaves);
 		fputc('\n', out);
 	}
 	if (rec)
@@ -143,6 +146,15 @@ void text_inventory(FILE *out, const struct inventory *inv)
 				fputs(n->pci.upstream[n->pci.n_upstream - 1 - b].bdf, out);
 			}
 			fputc('\n', out);
+			for (size_t b = 0; b < n->pci.n_upstream; b++) {
+				const struct pci_func *br = &n->pci.upstream[b];
+
+				if (!pcie_link_degraded(br, pcie_link_partner(&n->pci, b)))
+					continue;
+				fprintf(out, "    bridge %s above it runs ", br->bdf);
+				print_link(out, &br->link);
+				fputc('\n', out);
+			}
 		}
 		for (size_t p = 0; p < n->n_ports; p++)
 			print_port(out, &n->ports[p]);

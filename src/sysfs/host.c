@@ -62,7 +62,11 @@ static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 	size_t n;
 
 	h->iommu_present = -1;
-	if (root_list(r, "sys/class/iommu", &names, &n) == 0) {
+	/* The class directory exists once the IOMMU core is up; empty (or
+	 * absent, in a tree git stored) means no IOMMU registered. */
+	if (root_list(r, "sys/class/iommu", &names, &n) == -ENOENT && root_is_dir(r, "sys/class"))
+		h->iommu_present = 0;
+	else if (root_list(r, "sys/class/iommu", &names, &n) == 0) {
 		h->iommu_present = n > 0;
 		/* Resolve each entry so a snapshot keeps it. */
 		for (size_t i = 0; i < n; i++) {

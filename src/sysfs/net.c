@@ -23,6 +23,11 @@ void net_read_port_netdev(struct root *r, struct port *p)
 		p->netdev_speed_mbps = NA;
 	p->carrier_changes = attr_s64(r, dir, "carrier_changes");
 	free(dir);
+	/* RoCE LAG: the RDMA device follows a bond master (mlx5_bond_N) */
+	if (asprintf(&dir, "sys/class/net/%s/bonding", p->netdev) >= 0) {
+		p->bond_slaves = attr_str(r, dir, "slaves");
+		free(dir);
+	}
 }
 
 char *net_find_ipoib(struct root *r, const char *pci_dir, int port)

@@ -262,12 +262,14 @@ int root_readlink(struct root *r, const char *path, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Read a whole regular file; never blocks on a FIFO or device a hostile
- * tree might hold. */
+/* Read a whole file.  O_NONBLOCK keeps a FIFO or a terminal that a hostile
+ * tree might hold from blocking (they read as empty or EAGAIN), and the size
+ * cap bounds /dev/zero; a directory fails with EISDIR, which is how fixtures
+ * spell "the kernel refused this read".  No fstat: a third of the syscalls
+ * on a 4096-GID machine. */
 static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
-	struct stat st;
 	char *b;
 	int fd, rc = 0;
 
@@ -275,15 +277,6 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 	if (fd < 0)
 		return -errno;
 	r->opens++;
-	if (fstat(fd, &st) < 0) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
 	b = malloc(cap + 1);
 	if (!b) {
 		close(fd);
@@ -314,9 +307,12 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 			rc = -errno;
 			break;
 		}
-		if (got == 0)
-			break;
 		n += (size_t)got;
+		/* A short read is the end: sysfs hands out an attribute in one
+		 * read, seq_file fills the buffer it is given, local files too.
+		 * Saves a second read() per file: 4096 of them for 4096 GIDs. */
+		if (got == 0 || n < cap)
+			break;
 	}
 	close(fd);
 	if (rc < 0) {

@@ -1,0 +1,22 @@
+/* PCIe links along a device's path.  Both ends of a link report it: a root
+ * port or switch downstream port describes the link below it, a switch
+ * upstream port the link above it.  A link can only train as fast and as
+ * wide as the weaker end allows, so "degraded" compares against the lower
+ * capability of the two ends, not against one end alone. */
+#ifndef RD_MODEL_PCIE_LINK_H
+#define RD_MODEL_PCIE_LINK_H
+
+#include <stdbool.h>
+
+#include "inventory.h"
+
+/* The far end of the link that upstream bridge i reports (NULL: unknown). */
+const struct pci_func *pcie_link_partner(const struct pci_func *dev, size_t i);
+
+/* What the link reported by f (with partner p, may be NULL) can reach. */
+struct pci_link pcie_link_reachable(const struct pci_func *f, const struct pci_func *p);
+
+/* The link runs slower or narrower than both ends can do. */
+bool pcie_link_degraded(const struct pci_func *f, const struct pci_func *p);
+
+#endif
