@@ -60,13 +60,15 @@ static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 {
 	char **names, *cmdline;
 	size_t n;
+	int rc;
 
 	h->iommu_present = -1;
 	/* The class directory exists once the IOMMU core is up; empty (or
 	 * absent, in a tree git stored) means no IOMMU registered. */
-	if (root_list(r, "sys/class/iommu", &names, &n) == -ENOENT && root_is_dir(r, "sys/class"))
+	rc = root_list(r, "sys/class/iommu", &names, &n);
+	if (rc == -ENOENT && root_is_dir(r, "sys/class"))
 		h->iommu_present = 0;
-	else if (root_list(r, "sys/class/iommu", &names, &n) == 0) {
+	else if (rc == 0) {
 		h->iommu_present = n > 0;
 		/* Resolve each entry so a snapshot keeps it. */
 		for (size_t i = 0; i < n; i++) {

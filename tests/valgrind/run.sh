@@ -1,0 +1,30 @@
+#!/bin/sh
+# rdmadoctor under valgrind on the largest fixtures and a snapshot: no
+# invalid access, no uninitialised read, no leak.  usage: run.sh BINARY SRCDIR
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+vg() {
+	if valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect "$@" >/dev/null 2>"$tmp/vg"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: valgrind $*"; cat "$tmp/vg"; fail=$((fail + 1))
+	fi
+}
+for shape in dgx-h100 broken hgx-roce-lag; do
+	root=$src/tests/fixtures/$shape/root
+	vg "$bin" --root "$root" -v --json inventory
+	vg "$bin" --root "$root" inventory
+	vg "$bin" --root "$root" gids
+	vg "$bin" --root "$root" --json topo
+done
+vg "$bin" --root "$src/tests/fixtures/broken/root" snapshot "$tmp/snap"
+vg "$bin" --root "$tmp/snap" --json inventory
+vg "$bin" inventory
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
