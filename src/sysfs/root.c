@@ -492,29 +492,29 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n)
 	return 0;
 }
 
+/* lstat inside the root: the path's own symlinks resolved, not its last. */
+static int stat_in_root(struct root *r, const char *path, struct stat *st)
+{
+	char *cpath;
+	int rc;
+
+	if (root_resolve(r, path, &cpath) < 0)
+		return -1;
+	rc = fstatat(r->fd, *cpath ? cpath : ".", st, AT_SYMLINK_NOFOLLOW);
+	free(cpath);
+	return rc;
+}
+
 bool root_exists(struct root *r, const char *path)
 {
 	struct stat st;
-	char *cpath;
-	bool ok;
 
-	if (root_resolve(r, path, &cpath) < 0)
-		return false;
-	ok = fstatat(r->fd, *cpath ? cpath : ".", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	free(cpath);
-	return ok;
+	return stat_in_root(r, path, &st) == 0;
 }
 
 bool root_is_dir(struct root *r, const char *path)
 {
 	struct stat st;
-	char *cpath;
-	bool ok;
 
-	if (root_resolve(r, path, &cpath) < 0)
-		return false;
-	ok = fstatat(r->fd, *cpath ? cpath : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	     S_ISDIR(st.st_mode);
-	free(cpath);
-	return ok;
+	return stat_in_root(r, path, &st) == 0 && S_ISDIR(st.st_mode);
 }
