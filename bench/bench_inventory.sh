@@ -70,10 +70,10 @@ awk -v t="$us_tool" -v s="$us_shell" -v n="$runs" 'BEGIN {
 
 # Files opened per inventory against distinct files: no file read twice.
 if command -v strace >/dev/null; then
-	strace -f -qq -e trace=openat -o "$tmp/trace" "$bin" --root "$root" --json inventory >/dev/null 2>&1
+	strace -f -qq -e trace=openat,openat2 -o "$tmp/trace" "$bin" --root "$root" --json inventory >/dev/null 2>&1
 	# the readers open relative to the root's directory descriptor
-	grep -E 'openat\([0-9]+, "' "$tmp/trace" | grep -v ' = -1 ' |
-		sed -E 's/.*openat\([0-9]+, "([^"]*)".*/\1/' >"$tmp/opened"
+	grep -E 'openat2?\([0-9]+, "' "$tmp/trace" | grep -v ' = -1 ' |
+		sed -E 's/.*openat2?\([0-9]+, "([^"]*)".*/\1/' >"$tmp/opened"
 	opened=$(wc -l <"$tmp/opened")
 	distinct=$(sort -u "$tmp/opened" | wc -l)
 	echo "files and directories opened: $opened, distinct: $distinct, opened twice: $((opened - distinct))"

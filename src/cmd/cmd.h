@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "../model/inventory.h"
 #include "../sysfs/root.h"
@@ -41,6 +42,10 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 void ctx_print_notes(const struct ctx *c, const struct root *r);
 /* Write a JSON document to stdout; EXIT_OK or EXIT_RUNTIME. */
 int ctx_emit_json(struct ctx *c, json_t *doc);
+/* Write text for people to stdout through a filter of control characters;
+ * EXIT_OK or EXIT_RUNTIME when stdout cannot take it. */
+int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
+		  const struct inventory *inv);
 /* When a command takes no arguments but --help: EXIT_OK after printing
  * help, EXIT_USAGE on anything else, -1 to go on. */
 int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);

@@ -2,8 +2,11 @@
  * write JSON, check its arguments. */
 #include "cmd.h"
 #include "../out/json.h"
+#include "../out/safe_stream.h"
+#include "../model/affinity.h"
 #include "../sysfs/collect.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +25,8 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 		return EXIT_RUNTIME;
 	}
 	rc = inventory_collect(r, inv);
+	if (rc == 0)
+		rc = affinity_compute(inv);
 	ctx_print_notes(c, r);
 	if (rc < 0) {
 		fprintf(stderr, "%s: cannot read the inventory under '%s': %s\n", c->prog,
@@ -33,11 +38,39 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 
 void ctx_print_notes(const struct ctx *c, const struct root *r)
 {
-	if (!c->verbose)
+	FILE *err;
+
+	if (!c->verbose || !r->n_notes)
+		return;
+	/* notes quote file contents: filter them like any text output */
+	err = safe_stream(stderr);
+	if (!err)
 		return;
 	for (size_t i = 0; i < r->n_notes; i++)
-		fprintf(stderr, "%s: note: %s: %s\n", c->prog, r->notes[i].path,
+		fprintf(err, "%s: note: %s: %s\n", c->prog, r->notes[i].path,
 			r->notes[i].what);
+	fclose(err);
+}
+
+int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
+		  const struct inventory *inv)
+{
+	FILE *out = safe_stream(stdout);
+	int rc = 0;
+
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	print(out, inv);
+	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
+		rc = errno ? errno : EIO;
+	if (rc) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 int ctx_emit_json(struct ctx *c, json_t *doc)

@@ -28,7 +28,7 @@ int cmd_gids(struct ctx *c, int argc, char **argv)
 		if (c->json)
 			rc = ctx_emit_json(c, gids_to_json(&inv));
 		else
-			text_gids(stdout, &inv);
+			rc = ctx_emit_text(c, text_gids, &inv);
 	}
 	inventory_free(&inv);
 	root_close(&r);

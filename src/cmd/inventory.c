@@ -37,7 +37,7 @@ int cmd_inventory(struct ctx *c, int argc, char **argv)
 		if (c->json)
 			rc = ctx_emit_json(c, inventory_to_json(&inv));
 		else
-			text_inventory(stdout, &inv);
+			rc = ctx_emit_text(c, text_inventory, &inv);
 	}
 	inventory_free(&inv);
 	root_close(&r);

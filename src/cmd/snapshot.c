@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "../out/json.h"
 #include "../sysfs/ib.h"
 #include "../sysfs/tape.h"
 
@@ -165,8 +166,8 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 		size_t files = tape_count(r.tape);
 
 		if (c->json)
-			rc = ctx_emit_json(c, json_pack("{s:i, s:s, s:I, s:I, s:b}", "schema", 1,
-				"snapshot", out, "entries", (json_int_t)files, "nics", (json_int_t)inv.n_nics,
+			rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I, s:b}", "schema", 1,
+				"snapshot", json_string_or_null(out), "entries", (json_int_t)files, "nics", (json_int_t)inv.n_nics,
 				"live", r.live));
 		else if (!c->quiet)
 			printf("snapshot of %zu RDMA devices and %zu GPUs (%zu entries) in '%s'\n"

@@ -30,7 +30,7 @@ int cmd_topo(struct ctx *c, int argc, char **argv)
 		if (c->json)
 			rc = ctx_emit_json(c, topo_to_json(&inv));
 		else
-			text_topo(stdout, &inv);
+			rc = ctx_emit_text(c, text_topo, &inv);
 	}
 	inventory_free(&inv);
 	root_close(&r);

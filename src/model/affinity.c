@@ -47,9 +47,10 @@ static void build_chain(const struct pci_func *dev, struct chain *c)
 	c->f[c->n++] = dev;
 }
 
+/* NODE needs both nodes known and equal; unknown is not "the same". */
 static bool same_numa(const struct pci_func *a, const struct pci_func *b)
 {
-	return a->numa_node == b->numa_node;
+	return !IS_NA(a->numa_node) && a->numa_node >= 0 && a->numa_node == b->numa_node;
 }
 
 enum path_type affinity_classify(const struct pci_func *a, const struct pci_func *b)

@@ -50,3 +50,37 @@ bool pcie_link_degraded(const struct pci_func *f, const struct pci_func *p)
 		l.speed_gts < l.max_speed_gts) ||
 	       (!IS_NA(l.width) && !IS_NA(l.max_width) && l.width < l.max_width);
 }
+
+int pcie_gen(double gts)
+{
+	static const double rates[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	for (int i = 0; i < 6; i++)
+		if (fabs(gts - rates[i]) < 0.01)
+			return i + 1;
+	return 0;
+}
+
+double pcie_raw_gbytes(double gts, int width)
+{
+	double per_lane;
+
+	switch (pcie_gen(gts)) {
+	case 1:
+	case 2:
+		per_lane = gts * 8.0 / 10.0 / 8.0;
+		break;
+	case 3:
+	case 4:
+	case 5:
+		per_lane = gts * 128.0 / 130.0 / 8.0;
+		break;
+	case 6:
+		/* 256-byte FLIT carries 236 bytes of TLPs */
+		per_lane = gts / 8.0 * 236.0 / 256.0;
+		break;
+	default:
+		return 0;
+	}
+	return per_lane * width;
+}

@@ -10,6 +10,13 @@
 
 #include "inventory.h"
 
+/* PCIe generation of a transfer rate: 2.5 -> 1 ... 64 -> 6; 0 if none. */
+int pcie_gen(double gts);
+
+/* Bandwidth per direction in GB/s after line coding (8b/10b for Gen1-2,
+ * 128b/130b for Gen3-5, FLIT for Gen6), before TLP overhead. */
+double pcie_raw_gbytes(double gts, int width);
+
 /* The far end of the link that upstream bridge i reports (NULL: unknown). */
 const struct pci_func *pcie_link_partner(const struct pci_func *dev, size_t i);
 

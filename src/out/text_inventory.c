@@ -1,7 +1,6 @@
 #include "text.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
-#include "../sysfs/parse.h"
 
 #include <math.h>
 #include <string.h>

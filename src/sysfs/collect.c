@@ -2,7 +2,6 @@
 #include "host.h"
 #include "ib.h"
 #include "pci.h"
-#include "../model/affinity.h"
 
 #include <string.h>
 
@@ -16,7 +15,5 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
-	if (rc == 0)
-		rc = affinity_compute(inv);
 	return rc;
 }

@@ -139,11 +139,13 @@ static void read_modules(struct root *r, struct host *h)
 		 * without PeerDirect fails init and never gets here). */
 		m->initstate = attr_str(r, dir, "initstate");
 		m->version = attr_str(r, dir, "version");
-		free(dir);
 		if (m->initstate)
 			m->loaded = strcmp(m->initstate, "live") == 0;
 		else if (modules && modules_find(modules, m->name, &state, &len))
 			m->loaded = len == 4 && strncmp(state, "Live", 4) == 0;
+		else	/* built in (=y): a directory without initstate */
+			m->loaded = root_is_dir(r, dir);
+		free(dir);
 	}
 	free(modules);
 }

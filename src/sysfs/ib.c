@@ -28,7 +28,7 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 	set->v = NULL;
 	set->n = 0;
 	if (rc < 0)
-		return rc == -ENOENT ? 0 : 0;	/* no PMA / no hw counters */
+		return rc == -ENOMEM ? rc : 0;	/* no PMA / no hw counters */
 	set->v = calloc(n ? n : 1, sizeof(*set->v));
 	if (!set->v) {
 		root_free_list(names, n);
@@ -53,8 +53,13 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 				  c->name, text);
 		} else {
 			c->ok = true;
-			if (pma && is_pma_data_counter(c->name))
-				c->value = c->value > UINT64_MAX / 4 ? UINT64_MAX : c->value * 4;
+			if (pma && is_pma_data_counter(c->name)) {
+				if (c->value > UINT64_MAX / 4) {
+					root_note(r, dir, "'%s' too large to count in bytes", c->name);
+					c->ok = false;
+				}
+				c->value *= 4;
+			}
 		}
 		free(text);
 	}
@@ -83,7 +88,9 @@ static int read_gids(struct root *r, const char *portdir, struct port *p)
 		int64_t index;
 		char *text, *attrs;
 
-		if (parse_s64(names[i], &index) < 0 || index < 0 || index > 65535)
+		/* the kernel names them 0, 1, ... 255: "03" is not one of them */
+		if (parse_s64(names[i], &index) < 0 || index < 0 || index > 65535 ||
+		    (names[i][0] == '0' && names[i][1]))
 			continue;
 		text = attr_str(r, gdir, names[i]);
 		if (!text)
@@ -103,6 +110,7 @@ static int read_gids(struct root *r, const char *portdir, struct port *p)
 		g->index = (int)index;
 		g->text = text;
 		gid_ipv4(g->raw, g->ipv4);
+		p->n_gids++;	/* counted now, so that it is freed on any path */
 		if (asprintf(&attrs, "%s/gid_attrs", portdir) < 0) {
 			rc = -ENOMEM;
 			break;
@@ -120,7 +128,6 @@ static int read_gids(struct root *r, const char *portdir, struct port *p)
 			}
 		}
 		free(attrs);
-		p->n_gids++;
 	}
 	root_free_list(names, n);
 	free(gdir);
@@ -206,6 +213,16 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	read_state(r, portdir, "state", &p->state, &p->state_name);
 	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name);
 	read_rate(r, portdir, p);
+	/* mlx5 prints a made-up "40 Gb/sec (4X QDR)" for a RoCE port whose
+	 * link is down: not a rate (kernel-interfaces.md pitfall 2). */
+	if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0 &&
+	    (p->state != 4 || p->phys_state != 5) && !isnan(p->rate_gbps)) {
+		root_note(r, portdir, "rate of a RoCE port that is not up is a placeholder: ignored");
+		p->rate_gbps = NAN;
+		p->lanes = NA;
+		free(p->rate_speed);
+		p->rate_speed = NULL;
+	}
 	p->lid = attr_hex(r, portdir, "lid");
 	p->sm_lid = attr_hex(r, portdir, "sm_lid");
 	rc = read_gids(r, portdir, p);
@@ -378,7 +395,11 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 		struct nic *nic = &(*nics)[*n];
 
 		rc = read_nic(r, vs, names[i], nic);
-		if (rc < 0 && rc != -ENOMEM) {
+		if (rc == -ENOMEM) {
+			nic_free(nic);
+			break;
+		}
+		if (rc < 0) {
 			/* a link loop or a vanished device: skip it, say why */
 			root_note(r, "sys/class/infiniband", "skipped '%s': %s", names[i],
 				  strerror(-rc));

@@ -27,13 +27,6 @@ int parse_code_name(const char *s, int *code, const char **name);
 /* "32.0 GT/s PCIe", "8 GT/s", "2.5 GT/s PCIe"; "Unknown" is -EINVAL. */
 int parse_pcie_speed(const char *s, double *gts);
 
-/* PCIe generation of a transfer rate: 2.5 -> 1 ... 64 -> 6; 0 if none. */
-int pcie_gen(double gts);
-
-/* Usable-before-TLP-overhead bandwidth per direction in GB/s (line coding
- * applied: 8b/10b for Gen1-2, 128b/130b for Gen3-5, FLIT for Gen6). */
-double pcie_raw_gbytes(double gts, int width);
-
 /* "fe80:0000:0000:0000:0002:c903:00f9:bfa1" (the only form the kernel
  * prints); also tolerates the compressed form some captures use. */
 int parse_gid(const char *s, uint8_t gid[16]);

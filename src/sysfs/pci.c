@@ -33,6 +33,8 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f)
 	f->subsystem_device = attr_hex(r, dir, "subsystem_device");
 	f->class_code = attr_hex(r, dir, "class");
 	f->numa_node = attr_s64(r, dir, "numa_node");
+	if (!IS_NA(f->numa_node) && f->numa_node < 0)
+		f->numa_node = NA;	/* -1: the firmware gave no proximity domain */
 	f->driver = attr_link_name(r, dir, "driver");
 	read_link(r, dir, &f->link);
 	return 0;
@@ -155,10 +157,14 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		*gpus = g;
 		g = &(*gpus)[*n];
 		memset(g, 0, sizeof(*g));
-		(*n)++;
 		rc = pci_read_func(r, dir, &g->pci, true);
 		free(dir);
-		if (rc == 0 && !IS_NA(g->pci.device))
+		if (rc < 0) {
+			pci_func_free(&g->pci);
+			break;
+		}
+		(*n)++;
+		if (!IS_NA(g->pci.device))
 			g->model = gpu_model_name((uint64_t)g->pci.device, &g->kind);
 		else
 			g->kind = GPU_UNKNOWN;

@@ -7,10 +7,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Linux gives up after 40 symlinks in one lookup; so do we. */
@@ -136,95 +139,142 @@ static char *split_parent(const char *path, const char **name)
 	return strndup(path, (size_t)(slash - path));
 }
 
-static int resolve(struct root *r, const char *path, char **out, int *links);
-
-/* Canonical path of parent/name where parent is already canonical. */
-static int resolve_step(struct root *r, const char *parent, const char *name,
-			char **out, int *links)
+/* The canonical form of the longest prefix of path (cut at a '/') that an
+ * earlier call resolved; *used is how much of path it covers. */
+static char *cached_prefix(struct root *r, const char *path, size_t *used)
 {
-	char target[PATH_MAX];
-	char *cand, *via;
-	ssize_t len;
-	int rc;
+	char *buf = strdup(path), *canon = NULL;
 
-	if (!*name || strcmp(name, ".") == 0) {
-		*out = strdup(parent);
-		return *out ? 0 : -ENOMEM;
-	}
-	if (strcmp(name, "..") == 0) {
-		const char *slash = strrchr(parent, '/');
+	*used = 0;
+	if (!buf)
+		return NULL;
+	for (;;) {
+		const char *hit = pathcache_get(r->dirs, buf, NULL);
+		char *slash;
 
-		*out = slash ? strndup(parent, (size_t)(slash - parent)) : strdup("");
-		return *out ? 0 : -ENOMEM;
+		if (hit) {
+			canon = strdup(hit);
+			*used = strlen(buf);
+			break;
+		}
+		slash = strrchr(buf, '/');
+		if (!slash) {
+			canon = strdup("");
+			break;
+		}
+		*slash = '\0';
 	}
-	cand = join(parent, name);
-	if (!cand)
-		return -ENOMEM;
-	len = readlinkat(r->fd, cand, target, sizeof(target) - 1);
-	if (len < 0) {
-		/* Not a symlink (EINVAL) or not there (ENOENT): the path is
-		 * canonical as it stands; opening it will say the rest. */
-		*out = cand;
-		return 0;
-	}
-	target[len] = '\0';
-	if (r->tape && tape_symlink(r->tape, cand, target) < 0) {
-		free(cand);
-		return -ENOMEM;
-	}
-	free(cand);
-	if (++*links > MAX_SYMLINKS)
-		return -ELOOP;
-	if (target[0] == '/') {
-		/* Absolute targets mean the root of the examined machine. */
-		return resolve(r, target + strspn(target, "/"), out, links);
-	}
-	via = join(parent, target);
-	if (!via)
-		return -ENOMEM;
-	rc = resolve(r, via, out, links);
-	free(via);
-	return rc;
+	free(buf);
+	return canon;
 }
 
-static int resolve(struct root *r, const char *path, char **out, int *links)
+/* Walk the path one component at a time, as the kernel does, with the root
+ * as "/": no recursion (a crafted chain of links cannot exhaust the stack),
+ * at most MAX_SYMLINKS links, nothing longer than PATH_MAX, ".." stops at
+ * the root.  Only whole results are cached, one entry per path asked for. */
+int root_resolve(struct root *r, const char *path, char **out)
 {
-	const char *cached, *name;
-	char *parent, *cparent;
-	int rc;
+	char target[PATH_MAX];
+	const char *cached, *p;
+	char *canon, *rest;
+	size_t used;
+	int links = 0, rc = 0;
 
 	while (path[0] == '/')
 		path++;
-	if (!*path) {
-		*out = strdup("");
-		return *out ? 0 : -ENOMEM;
-	}
 	cached = pathcache_get(r->dirs, path, NULL);
 	if (cached) {
 		*out = strdup(cached);
 		return *out ? 0 : -ENOMEM;
 	}
-	parent = split_parent(path, &name);
-	if (!parent)
-		return -ENOMEM;
-	rc = resolve(r, parent, &cparent, links);
-	free(parent);
-	if (rc < 0)
-		return rc;
-	rc = resolve_step(r, cparent, name, out, links);
-	free(cparent);
-	if (rc == 0 && pathcache_put(r->dirs, path, *out, 0) < 0) {
-		free(*out);
-		return -ENOMEM;
+	canon = cached_prefix(r, path, &used);
+	rest = strdup(path + used);
+	if (!canon || !rest) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	return rc;
-}
+	for (p = rest;;) {
+		size_t len;
+		ssize_t tlen;
+		char *cand, *next;
 
-int root_resolve(struct root *r, const char *path, char **out)
-{
-	int links = 0;
+		p += strspn(p, "/");
+		if (!*p)
+			break;
+		len = strcspn(p, "/");
+		if (len == 1 && p[0] == '.') {
+			p += len;
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(canon, '/');
 
-	return resolve(r, path, out, &links);
+			*(slash ? slash : canon) = '\0';
+			p += len;
+			continue;
+		}
+		if (asprintf(&cand, "%s%s%.*s", canon, *canon ? "/" : "", (int)len, p) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		p += len;
+		if (strlen(cand) >= PATH_MAX) {
+			free(cand);
+			rc = -ENAMETOOLONG;
+			break;
+		}
+		tlen = readlinkat(r->fd, cand, target, sizeof(target) - 1);
+		if (tlen < 0) {
+			/* Not a symlink (EINVAL) or not there (ENOENT): the path
+			 * stands as it is; opening it will say the rest. */
+			free(canon);
+			canon = cand;
+			continue;
+		}
+		target[tlen] = '\0';
+		if (r->tape && tape_symlink(r->tape, cand, target) < 0) {
+			free(cand);
+			rc = -ENOMEM;
+			break;
+		}
+		if (++links > MAX_SYMLINKS) {
+			free(cand);
+			rc = -ELOOP;
+			break;
+		}
+		/* Continue with the target, then what was left; an absolute
+		 * target starts again at the root of the examined machine. */
+		if (target[0] == '/') {
+			canon[0] = '\0';
+		} else {
+			char *slash = strrchr(cand, '/');
+
+			free(canon);
+			canon = slash ? strndup(cand, (size_t)(slash - cand)) : strdup("");
+		}
+		free(cand);
+		if (!canon || asprintf(&next, "%s/%s", target, p) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		free(rest);
+		rest = next;
+		p = rest;
+		if (strlen(rest) >= PATH_MAX) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
+	}
+	if (rc == 0 && pathcache_put(r->dirs, path, canon, 0) < 0)
+		rc = -ENOMEM;
+out:
+	free(rest);
+	if (rc < 0) {
+		free(canon);
+		return rc;
+	}
+	*out = canon;
+	return 0;
 }
 
 int root_readlink(struct root *r, const char *path, char **out)
@@ -262,6 +312,29 @@ int root_readlink(struct root *r, const char *path, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
+/* Open a canonical path.  openat2(RESOLVE_IN_ROOT) keeps the kernel's own
+ * lookup inside the root even if the tree changes under us between
+ * root_resolve and here (a directory swapped for a symlink); kernels before
+ * 5.6 lack it and get the plain openat of an already resolved path. */
+static int open_in_root(struct root *r, const char *cpath, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)flags,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	if (!*cpath)
+		cpath = ".";
+	if (!r->no_openat2) {
+		fd = (int)syscall(SYS_openat2, r->fd, cpath, &how, sizeof(how));
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		r->no_openat2 = true;
+	}
+	return openat(r->fd, cpath, flags);
+}
+
 /* Read a whole file.  O_NONBLOCK keeps a FIFO or a terminal that a hostile
  * tree might hold from blocking (they read as empty or EAGAIN), and the size
  * cap bounds /dev/zero; a directory fails with EISDIR, which is how fixtures
@@ -269,11 +342,12 @@ int root_readlink(struct root *r, const char *path, char **out)
  * on a 4096-GID machine. */
 static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 {
+	bool short_is_eof = strncmp(cpath, "sys/", 4) == 0;
 	size_t cap = 4096, n = 0;
 	char *b;
 	int fd, rc = 0;
 
-	fd = openat(r->fd, cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = open_in_root(r, cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	r->opens++;
@@ -308,10 +382,11 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 			break;
 		}
 		n += (size_t)got;
-		/* A short read is the end: sysfs hands out an attribute in one
-		 * read, seq_file fills the buffer it is given, local files too.
-		 * Saves a second read() per file: 4096 of them for 4096 GIDs. */
-		if (got == 0 || n < cap)
+		/* sysfs hands out an attribute in one read (at most a page), so
+		 * a short read there is the end: that saves a second read() per
+		 * file, 4096 of them on a 4096-GID machine.  procfs seq files
+		 * may return short reads before the end: read those to EOF. */
+		if (got == 0 || (short_is_eof && n < cap))
 			break;
 	}
 	close(fd);
@@ -441,8 +516,7 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n)
 	rc = root_resolve(r, path, &cpath);
 	if (rc < 0)
 		return rc;
-	fd = openat(r->fd, *cpath ? cpath : ".",
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open_in_root(r, cpath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		free(cpath);
@@ -501,6 +575,9 @@ static int stat_in_root(struct root *r, const char *path, struct stat *st)
 	if (root_resolve(r, path, &cpath) < 0)
 		return -1;
 	rc = fstatat(r->fd, *cpath ? cpath : ".", st, AT_SYMLINK_NOFOLLOW);
+	/* What a reader learnt by looking must replay the same way. */
+	if (rc == 0 && S_ISDIR(st->st_mode) && r->tape && tape_dir(r->tape, cpath) < 0)
+		rc = -1;
 	free(cpath);
 	return rc;
 }

@@ -29,6 +29,7 @@ struct root {
 	int fd;			/* O_PATH directory of the root */
 	char *dir;		/* as the user gave it, for messages */
 	bool live;		/* the root is "/": live-only data may be queried */
+	bool no_openat2;	/* kernel older than 5.6 */
 	struct pathcache *dirs;	/* directory path -> canonical path */
 	struct pathcache *files; /* canonical file -> content or errno, so no
 				  * file is read twice (root_forget_files) */
@@ -38,9 +39,10 @@ struct root {
 	size_t n_notes, cap_notes;
 };
 
-/* Largest file we accept: sysfs attributes are one page, /proc/modules and
- * /proc/self/limits a few KiB.  Anything longer is malformed, not data. */
-#define ROOT_MAX_FILE (1u << 20)
+/* Largest file we accept: sysfs attributes are one page, /proc/modules a
+ * few tens of KiB.  Anything longer is malformed, not data (and every file
+ * read stays cached for the run, so this also bounds memory per file). */
+#define ROOT_MAX_FILE (256u << 10)
 
 int root_open(struct root *r, const char *dir);
 /* Forget what was read, so that the next read of a counter sees it anew. */

@@ -60,6 +60,7 @@ ln -s ../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0 "$h/sys/bus/pci/devi
 ln -s ../../../../.. "$dev/infiniband/mlx5_0/device"
 mkfifo "$dev/infiniband/mlx5_0/ports/1/rate"
 printf 'caf\xe9 \xff\xfe\n' >"$dev/infiniband/mlx5_0/node_desc"
+printf '28.\033[31mRED\n' >"$dev/infiniband/mlx5_0/fw_ver"
 printf '99999999999999999999999\n' >"$dev/infiniband/mlx5_0/ports/1/counters/symbol_error"
 printf '4: ACTIVE' >"$dev/infiniband/mlx5_0/ports/1/state"
 printf 'not-a-gid\n' >"$dev/infiniband/mlx5_0/ports/1/gids/0"
@@ -75,12 +76,28 @@ if [ "$names" = "mlx5_0" ]; then ok; else bad "hostile tree listed '$names', wan
 stderr_has "skipped 'loop': Too many levels of symbolic links"
 stderr_has "skipped 'escape'"
 expect 0 "$bin" --root "$h" inventory
+# a value must not reach the terminal as an escape sequence
+if grep -q "$(printf '\033')" "$tmp/out"; then bad "an ESC byte reached the text output"; else ok; fi
+stdout_has "28.?\[31mRED"
 expect 0 "$bin" --root "$h" --json gids;	valid_json "hostile gids"
 expect 0 "$bin" --root "$h" --json topo;	valid_json "hostile topo"
+
+# a RoCE port that is down: mlx5 writes a placeholder rate, not a rate
+d=$tmp/rocedown
+pd=$d/sys/devices/pci0000:00/0000:00:02.0/0000:02:00.0/infiniband/mlx5_0/ports/1
+mkdir -p "$pd" "$d/sys/class/infiniband"
+ln -s ../../devices/pci0000:00/0000:00:02.0/0000:02:00.0/infiniband/mlx5_0 "$d/sys/class/infiniband/mlx5_0"
+printf 'Ethernet\n' >"$pd/link_layer"; printf '1: DOWN\n' >"$pd/state"
+printf '3: Disabled\n' >"$pd/phys_state"; printf '40 Gb/sec (4X QDR)\n' >"$pd/rate"
+expect 0 "$bin" --root "$d" --json inventory
+rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nics"][0]["ports"][0]["rate_gbps"])' "$tmp/out")
+if [ "$rate" = None ]; then ok; else bad "down RoCE port reported rate $rate"; fi
 
 # stdout that cannot take the document: an error, not silence
 expect 3 sh -c "'$bin' --root '$tmp/empty' -q --json inventory >/dev/full"
 stderr_has "cannot write JSON"
+expect 3 sh -c "'$bin' --root '$h' inventory >/dev/full"
+stderr_has "cannot write to standard output"
 
 # snapshot: refuses to overwrite, and a full disk leaves nothing behind
 mkdir -p "$tmp/exists"

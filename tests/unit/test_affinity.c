@@ -78,6 +78,10 @@ static void classify(void **state)
 	assert_int_equal(affinity_classify(&gpu_sw, &node), PATH_NODE);
 	assert_int_equal(affinity_classify(&gpu_sw, &sys), PATH_SYS);
 	assert_int_equal(affinity_classify(&gpu_sw, &gpu_sw), PATH_X);
+	/* NUMA node unknown on both sides is not "the same node" */
+	node.numa_node = NA;
+	gpu_sw.numa_node = NA;
+	assert_int_equal(affinity_classify(&gpu_sw, &node), PATH_SYS);
 
 	put_dev(&gpu_sw);
 	put_dev(&nic_sw);

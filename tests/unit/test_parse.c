@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/pcie_link.h"
 #include "sysfs/parse.h"
 
 /* Every speed x width cell of the kernel's rate table. */

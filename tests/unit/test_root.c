@@ -135,6 +135,41 @@ static void hostile_trees(void **state)
 	root_close(&r);
 }
 
+/* 39 links in a chain, then thousands of slashes: neither the stack nor
+ * the path cache may grow with the length of what a tree can spell. */
+static void crafted_chain(void **state)
+{
+	char name[64], target[64], *path, *canon = NULL;
+	struct root r;
+	size_t len;
+	int rc;
+	(void)state;
+
+	for (int i = 0; i < 39; i++) {
+		snprintf(name, sizeof(name), "chain/l%d", i);
+		snprintf(target, sizeof(target), "l%d", i + 1);
+		if (i == 0)
+			put("chain/.keep", "");
+		link_(target, name);
+	}
+	put("chain/l39", "end\n");
+	len = strlen("chain/l0") + 8000 + 2;
+	path = malloc(len);
+	assert_non_null(path);
+	strcpy(path, "chain/l0");
+	memset(path + 8, '/', 8000);
+	strcpy(path + 8008, "x");
+	assert_int_equal(root_open(&r, tmpl), 0);
+	rc = root_resolve(&r, path, &canon);
+	assert_true(rc == -ENAMETOOLONG || rc == -ENOTDIR || rc == 0);
+	free(canon);
+	assert_int_equal(root_resolve(&r, "chain/l0", &canon), 0);
+	assert_string_equal(canon, "chain/l39");
+	free(canon);
+	root_close(&r);
+	free(path);
+}
+
 static void huge_file(void **state)
 {
 	char path[512];
@@ -239,6 +274,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_through_symlinks),
 		cmocka_unit_test(hostile_trees),
+		cmocka_unit_test(crafted_chain),
 		cmocka_unit_test(huge_file),
 		cmocka_unit_test(listing_is_version_sorted),
 		cmocka_unit_test(each_file_read_once),

@@ -1,0 +1,12 @@
+/* A stdio stream that passes text through to another one with control
+ * characters (other than newline and tab) replaced by '?': values read from
+ * a captured machine must not be able to drive the user's terminal. */
+#ifndef RD_OUT_SAFE_STREAM_H
+#define RD_OUT_SAFE_STREAM_H
+
+#include <stdio.h>
+
+/* NULL when out of memory; fclose() it to flush (under stays open). */
+FILE *safe_stream(FILE *under);
+
+#endif
