@@ -20,13 +20,22 @@ struct pathcache {
 	size_t used;
 };
 
+/* Eight bytes at a time: keys are 100-byte sysfs paths, hashed on every
+ * read, and a byte-wise hash showed as a tenth of a run in a profile. */
 static uint64_t hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+	size_t len = strlen(s);
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
 }
 
 struct pathcache *pathcache_new(void)

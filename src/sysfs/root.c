@@ -400,11 +400,13 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 	return 0;
 }
 
-/* Read through the per-run cache: a file read once is not opened again. */
-static int read_cached(struct root *r, char **full, char **buf, size_t *len)
+/* Read through the per-run cache: a file read once is not opened again.
+ * full is canonical up to its last component. */
+static int read_cached(struct root *r, const char *full, char **buf, size_t *len)
 {
+	char *target = NULL;
 	int err = 0;
-	const char *hit = pathcache_get(r->files, *full, &err);
+	const char *hit = pathcache_get(r->files, full, &err);
 	int rc;
 
 	if (hit) {
@@ -414,58 +416,64 @@ static int read_cached(struct root *r, char **full, char **buf, size_t *len)
 		*buf = strdup(hit);
 		return *buf ? 0 : -ENOMEM;
 	}
-	rc = slurp(r, *full, buf, len);
+	rc = slurp(r, full, buf, len);
 	if (rc == -ELOOP) {
 		/* The attribute itself is a symlink: follow it inside the root. */
-		char *target;
-
-		rc = root_resolve(r, *full, &target);
+		rc = root_resolve(r, full, &target);
 		if (rc < 0)
 			return rc;
-		free(*full);
-		*full = target;
-		rc = slurp(r, *full, buf, len);
+		full = target;
+		rc = slurp(r, full, buf, len);
 	}
 	if (r->tape) {
 		int trc = 0;
 
 		if (rc == 0)
-			trc = tape_file(r->tape, *full, *buf, *len);
+			trc = tape_file(r->tape, full, *buf, *len);
 		else if (rc != -ENOENT && rc != -ENOTDIR)
-			trc = tape_error(r->tape, *full, -rc);
+			trc = tape_error(r->tape, full, -rc);
 		if (trc < 0) {
 			if (rc == 0)
 				free(*buf);
+			free(target);
 			return trc;
 		}
 	}
 	/* Only the success or failure matters to callers; a cache miss on
 	 * ENOMEM here just means the file is read again later. */
-	(void)pathcache_put(r->files, *full, rc == 0 ? *buf : "", rc < 0 ? -rc : 0);
+	(void)pathcache_put(r->files, full, rc == 0 ? *buf : "", rc < 0 ? -rc : 0);
+	free(target);
 	return rc;
 }
 
+/* Paths are built on the stack: a read costs no allocation but the
+ * content.  Anything longer than PATH_MAX the kernel would refuse too. */
 int root_read(struct root *r, const char *path, char **out)
 {
-	const char *name;
-	char *parent, *cparent, *full;
+	char parent[PATH_MAX], full[PATH_MAX], *resolved = NULL;
+	const char *slash = strrchr(path, '/'), *name, *cparent;
+	size_t plen = slash ? (size_t)(slash - path) : 0;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc;
+	int rc, n;
 
-	parent = split_parent(path, &name);
-	if (!parent)
-		return -ENOMEM;
-	rc = root_resolve(r, parent, &cparent);
-	free(parent);
-	if (rc < 0)
-		return rc;
-	full = join(cparent, name);
-	free(cparent);
-	if (!full)
-		return -ENOMEM;
-	rc = read_cached(r, &full, &buf, &len);
-	free(full);
+	if (plen >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, path, plen);
+	parent[plen] = '\0';
+	name = slash ? slash + 1 : path;
+	cparent = pathcache_get(r->dirs, parent, NULL);
+	if (!cparent) {
+		rc = root_resolve(r, parent, &resolved);
+		if (rc < 0)
+			return rc;
+		cparent = resolved;
+	}
+	n = snprintf(full, sizeof(full), "%s%s%s", cparent, *cparent ? "/" : "", name);
+	free(resolved);
+	if (n < 0 || (size_t)n >= sizeof(full))
+		return -ENAMETOOLONG;
+	rc = read_cached(r, full, &buf, &len);
 	if (rc < 0)
 		return rc;
 	if (len && buf[len - 1] == '\n')
@@ -476,18 +484,16 @@ int root_read(struct root *r, const char *path, char **out)
 
 int root_readf(struct root *r, char **out, const char *fmt, ...)
 {
+	char path[PATH_MAX];
 	va_list ap;
-	char *path;
-	int rc;
+	int n;
 
 	va_start(ap, fmt);
-	rc = vasprintf(&path, fmt, ap);
+	n = vsnprintf(path, sizeof(path), fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		return -ENOMEM;
-	rc = root_read(r, path, out);
-	free(path);
-	return rc;
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return root_read(r, path, out);
 }
 
 static int cmp_names(const void *a, const void *b)
