@@ -21,6 +21,10 @@ static void counters_free(struct counter_set *c)
 
 static void port_free(struct port *p)
 {
+	if (p->qos) {
+		free(p->qos->trust);
+		free(p->qos);
+	}
 	free(p->link_layer);
 	free(p->state_name);
 	free(p->phys_state_name);
@@ -49,6 +53,8 @@ void nic_free(struct nic *n)
 	free(n->node_guid);
 	free(n->node_desc);
 	free(n->netdev_parent);
+	free(n->uverbs);
+	free(n->uverbs_dev);
 	pci_func_free(&n->pci);
 	for (size_t i = 0; i < n->n_ports; i++)
 		port_free(&n->ports[i]);

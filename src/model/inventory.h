@@ -27,6 +27,10 @@ struct pci_func {
 	int64_t numa_node;
 	char *driver;		/* basename of the driver symlink */
 	struct pci_link link;
+	/* ACS control register (PCI_EXT_CAP_ID_ACS, cap+6) of a bridge: NA when
+	 * config space past 64 bytes is unreadable (not root) or has no ACS */
+	int64_t acs_ctrl;
+	bool config_full;	/* config space past the first 64 bytes was readable */
 	/* bridges from the root port (index 0) down to the one just above */
 	struct pci_func *upstream;
 	size_t n_upstream;
@@ -72,6 +76,16 @@ struct port {
 	size_t n_gids;
 	struct counter_set counters;	/* IB PMA, data in bytes */
 	struct counter_set hw_counters;
+	/* RoCE QoS (NULL: not known).  ECN from MLNX_OFED's
+	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust and PFC
+	 * come from DCB netlink (a later reader). */
+	struct qos *qos;
+};
+
+struct qos {
+	char *trust;		/* "dscp", "pcp", NULL unknown */
+	int pfc_enabled[8];	/* 1, 0, -1 unknown */
+	int ecn_np[8], ecn_rp[8];	/* 1, 0, -1 unknown / file absent */
 };
 
 struct nic {
@@ -82,6 +96,9 @@ struct nic {
 	char *netdev_parent;	/* software devices: the netdev they sit on */
 	bool has_pci;
 	struct pci_func pci;
+	char *uverbs;		/* "uverbs0": its /sys/class/infiniband_verbs entry */
+	/* /dev/infiniband/<uverbs>: "ok", "missing", "no access"; NULL unknown */
+	char *uverbs_dev;
 	struct port *ports;
 	size_t n_ports;
 };

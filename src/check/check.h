@@ -1,0 +1,48 @@
+/* Checks: the inventory judged against a profile.  Consumers only: they
+ * read the model and never touch the system (DESIGN.md section 5 has the
+ * ids and when each fires). */
+#ifndef RD_CHECK_CHECK_H
+#define RD_CHECK_CHECK_H
+
+#include <stdarg.h>
+
+#include "../model/inventory.h"
+#include "../profiles/profile.h"
+
+enum severity { SEV_INFO, SEV_WARN, SEV_ERROR };
+
+struct finding {
+	const char *id;		/* stable id, static: "port.rate_low" */
+	enum severity severity;
+	char *subject;		/* "mlx5_0 port 1", "mlx5_0", "GPU 0000:1b:00.0", "host" */
+	char *observed;
+	char *expected;
+	const char *why;	/* one sentence, static */
+	char *fix;		/* the first thing an engineer tries */
+};
+
+struct findings {
+	struct finding *v;
+	size_t n, cap;
+};
+
+/* Add a finding; observed/expected/fix are printf formats joined by the
+ * caller with finding_set.  Returns the new finding or NULL (no memory). */
+struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
+			    const char *why);
+/* *field = formatted string (replacing any old one). */
+void finding_set(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void findings_free(struct findings *fs);
+const char *severity_name(enum severity s);
+
+/* The role of each NIC under a profile (rail or storage). */
+void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles);
+
+/* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
+ * then by id, then by subject. */
+int check_run(const struct inventory *inv, const struct profile *p, struct findings *out);
+
+/* "fail" if any error, "warn" if any warning, else "pass". */
+const char *check_verdict(const struct findings *fs);
+
+#endif
