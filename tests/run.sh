@@ -43,20 +43,24 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 	run_ctest build-asan "sanitizer tests"
 
 if command -v clang >/dev/null; then
-	echo "== fuzzing the sysfs parsers for ${FUZZ_SECONDS:-30} s"
 	CC=clang cmake -S . -B build-fuzz -DRD_FUZZ=ON >/dev/null &&
-		cmake --build build-fuzz --target fuzz_parse -j "$jobs" >/dev/null || { echo "fuzz build failed"; exit 1; }
-	corpus=$(mktemp -d)
-	cp tests/fuzz/corpus/parse/* "$corpus/"
-	if ./build-fuzz/tests/fuzz_parse "$corpus" -max_total_time="${FUZZ_SECONDS:-30}" \
-		-print_final_stats=1 >build-fuzz/fuzz.log 2>&1; then
-		grep -E "stat::number_of_executed_units" build-fuzz/fuzz.log
-		total_pass=$((total_pass + 1))
-	else
-		tail -n 30 build-fuzz/fuzz.log
-		total_fail=$((total_fail + 1)); status=1
-	fi
-	rm -rf "$corpus"
+		cmake --build build-fuzz -j "$jobs" >/dev/null || { echo "fuzz build failed"; exit 1; }
+	for src in tests/fuzz/fuzz_*.c; do
+		t=$(basename "$src" .c)
+		name=${t#fuzz_}
+		echo "== fuzzing $name for ${FUZZ_SECONDS:-30} s"
+		corpus=$(mktemp -d)
+		cp tests/fuzz/corpus/"$name"/* "$corpus/"
+		if ./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-30}" \
+			-print_final_stats=1 >build-fuzz/"$t".log 2>&1; then
+			grep -E "stat::number_of_executed_units" build-fuzz/"$t".log
+			total_pass=$((total_pass + 1))
+		else
+			tail -n 30 build-fuzz/"$t".log
+			total_fail=$((total_fail + 1)); status=1
+		fi
+		rm -rf "$corpus"
+	done
 else
 	echo "note: no clang, the fuzzer did not run (its corpus still ran as a test)"
 fi
