@@ -62,8 +62,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--json") == 0) {
 			c.json = true;
 		} else if (strncmp(a, "--color=", 8) == 0 && parse_color(a + 8)) {
-			/* text output has no colour yet; the option is accepted so
-			 * that scripts written against DESIGN.md keep working */
+			c.color = strcmp(a + 8, "always") == 0 ? COLOR_ALWAYS :
+				  strcmp(a + 8, "never") == 0 ? COLOR_NEVER : COLOR_AUTO;
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			c.quiet = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {

@@ -21,9 +21,12 @@ enum {
 	EXIT_RUNTIME = 3,	/* could not run */
 };
 
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
 struct ctx {
 	const char *root_dir;	/* --root, default "/" */
 	bool json;
+	enum color_mode color;
 	bool verbose, quiet;
 	const char *prog;
 };
@@ -34,6 +37,7 @@ int cmd_inventory(struct ctx *c, int argc, char **argv);
 int cmd_gids(struct ctx *c, int argc, char **argv);
 int cmd_topo(struct ctx *c, int argc, char **argv);
 int cmd_snapshot(struct ctx *c, int argc, char **argv);
+int cmd_check(struct ctx *c, int argc, char **argv);
 
 /* Open the root and read the inventory; prints the error itself.
  * Returns EXIT_OK or EXIT_RUNTIME.  record: keep a tape for snapshot. */

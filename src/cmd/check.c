@@ -1,0 +1,150 @@
+#include "cmd.h"
+#include "../check/check.h"
+#include "../out/check_out.h"
+#include "../out/json.h"
+#include "../profiles/profile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] [--json] check [--profile NAME|FILE] [--nhc]\n"
+	"\n"
+	"Is this machine's RDMA network fit for training?  Reads the inventory and\n"
+	"judges it against the profile of its machine model: every NIC, port, PCIe\n"
+	"link and bridge, MTU, GID, counter, GPUDirect and GPU-NIC placement, with\n"
+	"what was observed, what was expected, why it matters and the fix to try\n"
+	"first.\n"
+	"\n"
+	"  --profile NAME|FILE  judge against this profile instead of the one picked\n"
+	"                       from the DMI product name, GPUs and NICs\n"
+	"                       (`rdmadoctor profiles` lists the built-in ones)\n"
+	"  --nhc                Slurm HealthCheckProgram / NHC mode: print nothing when\n"
+	"                       healthy, one 'ERROR: ...' line when not\n"
+	"  --json               the verdict, findings and inventory as one document\n"
+	"\n"
+	"exit: 0 nothing at error severity, 1 errors found, 2 usage or a broken\n"
+	"profile, 3 could not run.\n";
+
+struct check_args {
+	const char *profile;
+	bool nhc;
+};
+
+static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(argv[i], "--json") == 0) {
+			c->json = true;
+		} else if (strcmp(argv[i], "--nhc") == 0) {
+			a->nhc = true;
+		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+			a->profile = argv[++i];
+		} else if (strncmp(argv[i], "--profile=", 10) == 0) {
+			a->profile = argv[i] + 10;
+		} else {
+			fprintf(stderr, "%s check: unexpected argument '%s'\n\n%s", c->prog,
+				argv[i], help);
+			return EXIT_USAGE;
+		}
+	}
+	if (a->nhc && c->json) {
+		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* A built-in name, else a file; a broken file stops everything. */
+static int load_profile(struct ctx *c, const char *arg, struct profile *loaded,
+			const struct profile **out)
+{
+	struct profile_error err;
+	int rc;
+
+	*out = profile_builtin(arg);
+	if (*out)
+		return -1;
+	if (access(arg, F_OK) != 0) {
+		fprintf(stderr, "%s check: no built-in profile '%s' and no such file "
+			"(`%s profiles` lists them)\n", c->prog, arg, c->prog);
+		return EXIT_USAGE;
+	}
+	memset(&err, 0, sizeof(err));
+	rc = profile_load_file(arg, loaded, &err);
+	if (rc < 0) {
+		if (err.line)
+			fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
+		else
+			fprintf(stderr, "%s: %s\n", err.file[0] ? err.file : arg,
+				err.message[0] ? err.message : strerror(-rc));
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	*out = loaded;
+	return -1;
+}
+
+static bool want_color(const struct ctx *c)
+{
+	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+}
+
+int cmd_check(struct ctx *c, int argc, char **argv)
+{
+	struct check_args a = { 0 };
+	struct profile loaded;
+	const struct profile *profile = NULL;
+	struct findings findings = { 0 };
+	struct inventory inv;
+	struct root r;
+	char reason[256] = "";
+	int rc = parse_args(c, argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	memset(&loaded, 0, sizeof(loaded));
+	if (a.profile) {
+		rc = load_profile(c, a.profile, &loaded, &profile);
+		if (rc >= 0)
+			return rc;
+		snprintf(reason, sizeof(reason), "chosen with --profile");
+	}
+	rc = ctx_collect(c, &r, &inv, false);
+	if (rc == EXIT_OK && !profile)
+		profile = profile_select(&inv, reason, sizeof(reason));
+	if (rc == EXIT_OK && check_run(&inv, profile, &findings) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK) {
+		struct check_report rep = { &inv, profile, reason, &findings };
+
+		if (!inv.n_nics && !a.nhc)
+			ctx_hint_no_devices(c);
+		if (c->json) {
+			rc = ctx_emit_json(c, check_to_json(&rep));
+		} else if (a.nhc) {
+			nhc_check(stdout, &rep);
+		} else {
+			text_check(stdout, &rep, want_color(c));
+		}
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+				strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		if (rc == EXIT_OK && strcmp(check_verdict(&findings), "fail") == 0)
+			rc = EXIT_PROBLEMS;
+	}
+	findings_free(&findings);
+	if (profile == &loaded)
+		profile_free(&loaded);
+	inventory_free(&inv);
+	root_close(&r);
+	return rc;
+}

@@ -1,0 +1,99 @@
+#include "check_out.h"
+#include "json.h"
+
+#include <string.h>
+
+json_t *check_to_json(const struct check_report *rep)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		const struct finding *f = &rep->findings->v[i];
+
+		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
+			"id", f->id, "severity", severity_name(f->severity),
+			"subject", json_string_or_null(f->subject),
+			"observed", json_string_or_null(f->observed),
+			"expected", json_string_or_null(f->expected),
+			"why", json_string_or_null(f->why),
+			"fix", json_string_or_null(f->fix)));
+	}
+	return json_pack("{s:i, s:o, s:o, s:s, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+			 "profile", json_string_or_null(rep->profile->name),
+			 "profile_reason", json_string_or_null(rep->reason),
+			 "verdict", check_verdict(rep->findings),
+			 "findings", list, "inventory", inventory_to_json(rep->inv));
+}
+
+static const char *sev_color(enum severity s, bool color)
+{
+	if (!color)
+		return "";
+	switch (s) {
+	case SEV_ERROR: return "\033[1;31m";
+	case SEV_WARN: return "\033[1;33m";
+	default: return "\033[36m";
+	}
+}
+
+static void print_field(FILE *out, const char *label, const char *value)
+{
+	if (value && *value)
+		fprintf(out, "      %-9s %s\n", label, value);
+}
+
+void text_check(FILE *out, const struct check_report *rep, bool color)
+{
+	const char *verdict = check_verdict(rep->findings);
+	const char *reset = color ? "\033[0m" : "";
+	size_t count[3] = { 0 };
+
+	for (size_t i = 0; i < rep->findings->n; i++)
+		count[rep->findings->v[i].severity]++;
+	fprintf(out, "%s%s%s  profile %s (%s)\n",
+		color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
+			 strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
+		strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
+		reset, rep->profile->name, rep->reason ? rep->reason : "chosen by --profile");
+	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
+		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
+		count[SEV_INFO]);
+	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
+		for (size_t i = 0; i < rep->findings->n; i++) {
+			const struct finding *f = &rep->findings->v[i];
+
+			if ((int)f->severity != sev)
+				continue;
+			fprintf(out, "\n  %s%-5s%s %s  %s\n", sev_color(f->severity, color),
+				sev == SEV_ERROR ? "ERROR" : sev == SEV_WARN ? "WARN" : "INFO",
+				reset, f->id, f->subject ? f->subject : "");
+			print_field(out, "observed", f->observed);
+			print_field(out, "expected", f->expected);
+			print_field(out, "why", f->why);
+			print_field(out, "fix", f->fix);
+		}
+	}
+}
+
+void nhc_check(FILE *out, const struct check_report *rep)
+{
+	const struct finding *first = NULL;
+	size_t errors = 0;
+
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		if (rep->findings->v[i].severity != SEV_ERROR)
+			continue;
+		if (!first)
+			first = &rep->findings->v[i];
+		errors++;
+	}
+	if (!first)
+		return;
+	/* NHC's own form, so that node-mark-offline and drain reasons work */
+	fprintf(out, "ERROR: rdmadoctor: Health check failed: %s %s: %s (expected %s)",
+		first->id, first->subject ? first->subject : "",
+		first->observed ? first->observed : "?", first->expected ? first->expected : "?");
+	if (errors > 1)
+		fprintf(out, " and %zu more errors", errors - 1);
+	fputc('\n', out);
+}

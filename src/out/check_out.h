@@ -1,0 +1,25 @@
+/* `check` output: the verdict and findings for people (text, colour only on
+ * a terminal), for machines (JSON, DESIGN.md section 4) and for Slurm
+ * (one NHC line). */
+#ifndef RD_OUT_CHECK_OUT_H
+#define RD_OUT_CHECK_OUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../check/check.h"
+
+struct check_report {
+	const struct inventory *inv;
+	const struct profile *profile;
+	const char *reason;		/* why this profile */
+	const struct findings *findings;
+};
+
+json_t *check_to_json(const struct check_report *rep);
+void text_check(FILE *out, const struct check_report *rep, bool color);
+/* Nothing when no error finding; else one line in NHC's form. */
+void nhc_check(FILE *out, const struct check_report *rep);
+
+#endif
