@@ -20,7 +20,8 @@ static const char help[] =
 	"Capture this machine for replay elsewhere: copies every file the readers\n"
 	"read (sysfs, procfs), byte for byte and with its symlinks, into OUTDIR,\n"
 	"plus what only a live query can tell (verbs port attributes such as the\n"
-	"active MTU; the memlock limit and kernel name come from /proc files).\n"
+	"active MTU, whether /dev/infiniband/uverbsN can be opened; the memlock\n"
+	"limit and kernel name come from /proc files).\n"
 	"A file the kernel refused to read becomes an empty directory, so the\n"
 	"replay sees the same refusal.\n"
 	"\n"
@@ -49,6 +50,24 @@ static int tape_verbs(struct tape *t, const struct inventory *inv)
 {
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
+
+		/* what stat and access said of /dev/infiniband/<uverbsN> */
+		if (n->uverbs && n->uverbs_dev) {
+			char *path, *text;
+			int rc;
+
+			if (asprintf(&path, "%s/%s", UVERBS_DEV_SNAPSHOT_DIR, n->uverbs) < 0)
+				return -ENOMEM;
+			if (asprintf(&text, "%s\n", n->uverbs_dev) < 0) {
+				free(path);
+				return -ENOMEM;
+			}
+			rc = tape_file(t, path, text, strlen(text));
+			free(path);
+			free(text);
+			if (rc < 0)
+				return rc;
+		}
 
 		for (size_t p = 0; p < n->n_ports; p++) {
 			const struct port *pt = &n->ports[p];

@@ -140,6 +140,9 @@ struct host {
 	char *stack;		/* "inbox" or "ofed" */
 	char *ofed_version;
 	char *nvidia_driver;
+	/* /proc/driver/nvidia/version: 1 open kernel modules, 0 proprietary,
+	 * -1 unknown */
+	int nvidia_open;
 	bool peermem_memory_peers;	/* OFED <= 23.10 nv_mem client dir */
 };
 

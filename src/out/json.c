@@ -72,7 +72,9 @@ static json_t *hex_or_null(int64_t v, int digits)
 
 static json_t *bridge_json(const struct pci_func *f)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	/* acs_ctrl: the ACS control register; null without root (config_full
+	 * false) or when the bridge has no ACS capability */
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
 			 "bdf", json_string_or_null(f->bdf),
 			 "vendor", hex_or_null(f->vendor, 4),
 			 "device", hex_or_null(f->device, 4),
@@ -80,7 +82,9 @@ static json_t *bridge_json(const struct pci_func *f)
 			 "width", json_int_or_null(f->link.width),
 			 "max_speed_gts", json_number_or_null(f->link.max_speed_gts),
 			 "max_width", json_int_or_null(f->link.max_width),
-			 "driver", json_string_or_null(f->driver));
+			 "driver", json_string_or_null(f->driver),
+			 "acs_ctrl", json_int_or_null(f->acs_ctrl),
+			 "config_full", f->config_full);
 }
 
 static json_t *pci_json(const struct pci_func *f)
@@ -161,6 +165,53 @@ static json_t *split_words(const char *s)
 	return a;
 }
 
+static json_t *tristate(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+/* Eight per-priority flags: true/false/null each, or null when none is known. */
+static json_t *prio_flags(const int v[8])
+{
+	json_t *a;
+	bool any = false;
+
+	for (int i = 0; i < 8; i++)
+		any |= v[i] >= 0;
+	if (!any)
+		return json_null();
+	a = json_array();
+	for (int i = 0; i < 8; i++)
+		json_array_append_new(a, tristate(v[i]));
+	return a;
+}
+
+/* The priorities with PFC on, or null unless all eight are known. */
+static json_t *prio_list(const int v[8])
+{
+	json_t *a;
+
+	for (int i = 0; i < 8; i++)
+		if (v[i] < 0)
+			return json_null();
+	a = json_array();
+	for (int i = 0; i < 8; i++)
+		if (v[i])
+			json_array_append_new(a, json_integer(i));
+	return a;
+}
+
+static json_t *qos_json(const struct qos *q)
+{
+	if (!q)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "trust", json_string_or_null(q->trust),
+			 "pfc_enabled", prio_list(q->pfc_enabled),
+			 "ecn_np", prio_flags(q->ecn_np),
+			 "ecn_rp", prio_flags(q->ecn_rp));
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -185,8 +236,8 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "gids", gids_json(p));
 	json_object_set_new(o, "counters", counters_json(&p->counters));
 	json_object_set_new(o, "hw_counters", counters_json(&p->hw_counters));
-	/* RoCE QoS is read by a later reader (DCB netlink); not yet known. */
-	json_object_set_new(o, "qos", json_null());
+	/* ECN from sysfs (MLNX_OFED); trust and PFC from DCB netlink */
+	json_object_set_new(o, "qos", qos_json(p->qos));
 	return o;
 }
 
@@ -204,6 +255,8 @@ static json_t *nic_json(const struct nic *n)
 	json_object_set_new(o, "node_desc", json_string_or_null(n->node_desc));
 	json_object_set_new(o, "netdev_parent", json_string_or_null(n->netdev_parent));
 	json_object_set_new(o, "pci", n->has_pci ? pci_json(&n->pci) : json_null());
+	json_object_set_new(o, "uverbs", json_string_or_null(n->uverbs));
+	json_object_set_new(o, "uverbs_dev", json_string_or_null(n->uverbs_dev));
 	for (size_t i = 0; i < n->n_ports; i++)
 		json_array_append_new(ports, port_json(&n->ports[i]));
 	json_object_set_new(o, "ports", ports);
@@ -237,11 +290,6 @@ static json_t *gpu_json(const struct gpu *g)
 			 "upstream", up);
 }
 
-static json_t *tristate(int v)
-{
-	return v < 0 ? json_null() : json_boolean(v);
-}
-
 static json_t *host_json(const struct host *h)
 {
 	json_t *mods = json_object();
@@ -249,7 +297,7 @@ static json_t *host_json(const struct host *h)
 	for (int i = 0; i < MOD_COUNT; i++)
 		json_object_set_new(mods, h->modules[i].name,
 				    json_boolean(h->modules[i].loaded));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:b}}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
 		"hostname", json_string_or_null(h->hostname),
 		"kernel", json_string_or_null(h->kernel),
 		"dmi_product", json_string_or_null(h->dmi_product),
@@ -264,6 +312,7 @@ static json_t *host_json(const struct host *h)
 		  "stack", json_string_or_null(h->stack),
 		  "ofed_version", json_string_or_null(h->ofed_version),
 		  "nvidia", json_string_or_null(h->nvidia_driver),
+		  "nvidia_open", tristate(h->nvidia_open),
 		  "nvidia_peermem_initstate",
 		    json_string_or_null(h->modules[MOD_NVIDIA_PEERMEM].initstate),
 		  "nv_peer_mem_initstate",

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #define OR_NA(s) ((s) ? (s) : "?")
+/* ACS P2P request and completion redirect (kernel-interfaces.md 3.4) */
+#define ACS_REDIRECT 0x000c
 
 static void print_gen_width(FILE *out, double gts, int64_t width)
 {
@@ -61,6 +63,9 @@ static void print_host(FILE *out, const struct host *h)
 		fprintf(out, " %s", h->ofed_version);
 	if (h->nvidia_driver)
 		fprintf(out, "  nvidia %s", h->nvidia_driver);
+	if (h->nvidia_open >= 0)
+		fprintf(out, h->nvidia_driver ? " (%s)" : "  nvidia (%s)",
+			h->nvidia_open ? "open" : "proprietary");
 	fputs("\n  modules", out);
 	for (int i = 0; i < MOD_COUNT; i++)
 		if (h->modules[i].loaded)
@@ -80,6 +85,30 @@ static bool is_error_counter(const char *name)
 		if (strcmp(name, data[i]) == 0)
 			return false;
 	return true;
+}
+
+/* "prio 3", "prio 0,3", "all", "off" or "?": where a flag is on. */
+static void print_prios(FILE *out, const char *what, const int v[8])
+{
+	bool known = false, any = false, all = true;
+
+	for (int i = 0; i < 8; i++) {
+		known |= v[i] >= 0;
+		all &= v[i] == 1;
+	}
+	fprintf(out, " %s ", what);
+	if (!known || all) {
+		fputs(all ? "all" : "?", out);
+		return;
+	}
+	for (int i = 0; i < 8; i++) {
+		if (v[i] != 1)
+			continue;
+		fprintf(out, "%s%d", any ? "," : "prio ", i);
+		any = true;
+	}
+	if (!any)
+		fputs("off", out);
 }
 
 static void print_port(FILE *out, const struct port *p)
@@ -113,6 +142,12 @@ static void print_port(FILE *out, const struct port *p)
 	}
 	if (rec)
 		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
+	if (p->qos) {
+		fputs("      ecn", out);
+		print_prios(out, "np", p->qos->ecn_np);
+		print_prios(out, " rp", p->qos->ecn_rp);
+		fputc('\n', out);
+	}
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
 
@@ -148,6 +183,12 @@ void text_inventory(FILE *out, const struct inventory *inv)
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
 				const struct pci_func *br = &n->pci.upstream[b];
 
+				/* on a root port it redirects nothing a GPU and a NIC
+				 * share: they never sit below the same one */
+				if (b > 0 && !IS_NA(br->acs_ctrl) && (br->acs_ctrl & ACS_REDIRECT))
+					fprintf(out, "    bridge %s above it redirects peer-to-peer "
+						"(ACS control 0x%04llx)\n", br->bdf,
+						(unsigned long long)br->acs_ctrl);
 				if (!pcie_link_degraded(br, pcie_link_partner(&n->pci, b)))
 					continue;
 				fprintf(out, "    bridge %s above it runs ", br->bdf);
@@ -155,6 +196,9 @@ void text_inventory(FILE *out, const struct inventory *inv)
 				fputc('\n', out);
 			}
 		}
+		if (n->uverbs)
+			fprintf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
+				OR_NA(n->uverbs_dev));
 		for (size_t p = 0; p < n->n_ports; p++)
 			print_port(out, &n->ports[p]);
 	}

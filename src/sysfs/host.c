@@ -150,6 +150,32 @@ static void read_modules(struct root *r, struct host *h)
 	free(modules);
 }
 
+/* Open or proprietary kernel modules: the first line of the driver's
+ * version file says (kernel-interfaces.md section 3.5). */
+static void read_nvidia_flavour(struct root *r, struct host *h)
+{
+	static const char path[] = "proc/driver/nvidia/version";
+	char *text;
+	int rc;
+
+	h->nvidia_open = -1;
+	rc = root_read(r, path, &text);
+	if (rc < 0) {
+		if (rc != -ENOENT)
+			root_note(r, path, "cannot read: %s", strerror(-rc));
+		return;
+	}
+	rc = parse_nvidia_version_open(text);
+	if (rc >= 0) {
+		h->nvidia_open = rc;
+	} else {
+		int len = (int)strcspn(text, "\n");
+
+		root_note(r, path, "malformed first line: \"%.*s\"", len < 60 ? len : 60, text);
+	}
+	free(text);
+}
+
 int host_read(struct root *r, const struct nic *nics, size_t n_nics, struct host *h)
 {
 	const struct module_state *mlx5;
@@ -172,6 +198,7 @@ int host_read(struct root *r, const struct nic *nics, size_t n_nics, struct host
 	}
 	if (h->modules[MOD_NVIDIA].version)
 		h->nvidia_driver = strdup(h->modules[MOD_NVIDIA].version);
+	read_nvidia_flavour(r, h);
 	{
 		char *v = attr_str(r, "sys/kernel/mm/memory_peers/nv_mem", "version");
 

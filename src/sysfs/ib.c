@@ -7,10 +7,12 @@
 #include "../verbs/port_attr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* PMA data counters count 4-byte words ("divided by 4 (lanes)"). */
 static bool is_pma_data_counter(const char *name)
@@ -236,6 +238,8 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	    strcmp(p->link_layer, "InfiniBand") == 0)
 		p->netdev = net_find_ipoib(r, pci_dir, p->num);
 	net_read_port_netdev(r, p);
+	if (rc == 0)
+		rc = net_read_ecn(r, p);
 	read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
@@ -374,6 +378,86 @@ static int read_nic(struct root *r, struct verbs_session *vs, const char *name,
 	return rc;
 }
 
+/* /dev/infiniband/<uverbs>: on a live machine, what stat and access say;
+ * in replay, what the snapshot recorded.  NULL when not known. */
+static char *uverbs_dev_state(struct root *r, const char *uverbs)
+{
+	static const char *const words[] = {
+		UVERBS_DEV_OK, UVERBS_DEV_MISSING, UVERBS_DEV_NO_ACCESS,
+	};
+	char path[PATH_MAX], *text;
+	const char *word = NULL;
+	int rc;
+
+	if (r->live) {
+		snprintf(path, sizeof(path), "dev/infiniband/%s", uverbs);
+		rc = root_access(r, path, true, R_OK | W_OK);
+		if (rc == 0)
+			word = UVERBS_DEV_OK;
+		else if (rc == -ENOENT || rc == -ENODEV)
+			word = UVERBS_DEV_MISSING;	/* libibverbs skips the device */
+		else if (rc == -EACCES || rc == -EPERM)
+			word = UVERBS_DEV_NO_ACCESS;
+		else
+			root_note(r, path, "cannot check: %s", strerror(-rc));
+		return word ? strdup(word) : NULL;
+	}
+	text = attr_str(r, UVERBS_DEV_SNAPSHOT_DIR, uverbs);
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(text, words[i]) == 0)
+			word = words[i];
+	if (!word)
+		root_note(r, UVERBS_DEV_SNAPSHOT_DIR, "malformed '%s': \"%.40s\" (expected "
+			  "\"ok\", \"missing\" or \"no access\")", uverbs, text);
+	free(text);
+	return word ? strdup(word) : NULL;
+}
+
+/* uverbsN numbering is independent of device names: map each entry of
+ * /sys/class/infiniband_verbs to its device through its ibdev file. */
+static int read_uverbs(struct root *r, struct nic *nics, size_t n)
+{
+	static const char class[] = "sys/class/infiniband_verbs";
+	char **names;
+	size_t count;
+	int rc;
+
+	if (!n)
+		return 0;
+	rc = root_list(r, class, &names, &count);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : 0;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		char dir[PATH_MAX], *ibdev;
+
+		/* abi_version sits beside the uverbsN entries */
+		if (strncmp(names[i], "uverbs", 6) != 0)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", class, names[i]);
+		ibdev = attr_str(r, dir, "ibdev");
+		if (!ibdev)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			struct nic *nic = &nics[k];
+
+			if (nic->uverbs || strcmp(nic->name, ibdev) != 0)
+				continue;
+			nic->uverbs = strdup(names[i]);
+			if (!nic->uverbs) {
+				rc = -ENOMEM;
+				break;
+			}
+			nic->uverbs_dev = uverbs_dev_state(r, nic->uverbs);
+			break;
+		}
+		free(ibdev);
+	}
+	root_free_list(names, count);
+	return rc;
+}
+
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 {
 	struct verbs_session *vs = NULL;
@@ -412,5 +496,7 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 	}
 	verbs_close(vs);
 	root_free_list(names, count);
+	if (rc == 0)
+		rc = read_uverbs(r, *nics, *n);
 	return rc;
 }

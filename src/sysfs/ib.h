@@ -8,6 +8,13 @@
 
 /* Where a snapshot keeps what only verbs can tell, inside the root. */
 #define VERBS_SNAPSHOT_DIR ".rdmadoctor/verbs"
+/* ... and what a live run saw of /dev/infiniband/<uverbsN>: one word,
+ * "ok", "missing" or "no access" (UVERBS_DEV_* below). */
+#define UVERBS_DEV_SNAPSHOT_DIR ".rdmadoctor/dev/infiniband"
+
+#define UVERBS_DEV_OK "ok"
+#define UVERBS_DEV_MISSING "missing"
+#define UVERBS_DEV_NO_ACCESS "no access"
 
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
 

@@ -1,6 +1,9 @@
 #include "net.h"
 #include "attr.h"
+#include "parse.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +64,52 @@ char *net_find_ipoib(struct root *r, const char *pci_dir, int port)
 	root_free_list(names, n);
 	free(netdir);
 	return best;
+}
+
+/* One enable/<prio> file: 1, 0, or -1 when absent, unreadable, malformed or
+ * empty (mlx5 writes nothing when the firmware query fails). */
+static int read_ecn_enable(struct root *r, const char *dir, int prio)
+{
+	char name[4], *text;
+	int64_t v;
+	int out = -1;
+
+	snprintf(name, sizeof(name), "%d", prio);
+	text = attr_str(r, dir, name);
+	if (!text)
+		return -1;
+	if (!*text)
+		root_note(r, dir, "'%s' is empty: the firmware query failed", name);
+	else if (parse_s64(text, &v) < 0 || (v != 0 && v != 1))
+		root_note(r, dir, "malformed '%s': \"%.40s\" (expected 0 or 1)", name, text);
+	else
+		out = (int)v;
+	free(text);
+	return out;
+}
+
+int net_read_ecn(struct root *r, struct port *p)
+{
+	char np[PATH_MAX], rp[PATH_MAX];
+	bool has_np, has_rp;
+	struct qos *q;
+
+	if (!p->netdev || !p->link_layer || strcmp(p->link_layer, "Ethernet") != 0)
+		return 0;
+	snprintf(np, sizeof(np), "sys/class/net/%s/ecn/roce_np/enable", p->netdev);
+	snprintf(rp, sizeof(rp), "sys/class/net/%s/ecn/roce_rp/enable", p->netdev);
+	has_np = root_is_dir(r, np);
+	has_rp = root_is_dir(r, rp);
+	if (!has_np && !has_rp)
+		return 0;	/* the inbox driver, a VF, a bond master */
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	for (int prio = 0; prio < 8; prio++) {
+		q->pfc_enabled[prio] = -1;	/* DCB netlink, not sysfs */
+		q->ecn_np[prio] = has_np ? read_ecn_enable(r, np, prio) : -1;
+		q->ecn_rp[prio] = has_rp ? read_ecn_enable(r, rp, prio) : -1;
+	}
+	p->qos = q;
+	return 0;
 }

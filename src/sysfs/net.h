@@ -9,6 +9,11 @@
 /* Fill the netdev_* fields of a port whose netdev name is already set. */
 void net_read_port_netdev(struct root *r, struct port *p);
 
+/* RoCE ECN from MLNX_OFED's ecn/roce_{np,rp}/enable/<prio> (section 4.1):
+ * allocates p->qos when the netdev has them, trust and PFC left unknown.
+ * 0 or -ENOMEM. */
+int net_read_ecn(struct root *r, struct port *p);
+
 /* IPoIB: the netdev of the PCI function with type 32 and dev_port = port-1
  * (ipoib_main.c sets both); a pkey child ("ib0.8001") only if nothing else. */
 char *net_find_ipoib(struct root *r, const char *pci_dir, int port);

@@ -326,3 +326,27 @@ bool modules_find(const char *text, const char *name, const char **state,
 	}
 	return false;
 }
+
+/* Is needle within the first len bytes of s (which has no NUL before)? */
+static bool line_has(const char *s, size_t len, const char *needle)
+{
+	size_t nlen = strlen(needle);
+
+	for (size_t i = 0; i + nlen <= len; i++)
+		if (memcmp(s + i, needle, nlen) == 0)
+			return true;
+	return false;
+}
+
+int parse_nvidia_version_open(const char *text)
+{
+	size_t len = strcspn(text, "\n");
+
+	if (strncmp(text, "NVRM version:", 13) != 0)
+		return -EINVAL;
+	if (line_has(text, len, " Open Kernel Module "))
+		return 1;
+	if (line_has(text, len, " Kernel Module "))
+		return 0;
+	return -EINVAL;
+}

@@ -57,4 +57,9 @@ int parse_limits_memlock(const char *text, uint64_t *bytes, bool *unlimited);
 bool modules_find(const char *text, const char *name, const char **state,
 		  int *state_len);
 
+/* First line of /proc/driver/nvidia/version: 1 for "NVIDIA UNIX Open Kernel
+ * Module for x86_64  580.95.05 ...", 0 for the proprietary "NVIDIA UNIX
+ * x86_64 Kernel Module  550.135 ...", -EINVAL for anything else. */
+int parse_nvidia_version_open(const char *text);
+
 #endif

@@ -1,9 +1,11 @@
 #include "pci.h"
 #include "attr.h"
 #include "parse.h"
+#include "pci_config.h"
 #include "../model/pci_ids.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +20,43 @@ static void read_link(struct root *r, const char *dir, struct pci_link *l)
 	l->max_width = attr_s64(r, dir, "max_link_width");
 }
 
-static int read_one(struct root *r, const char *dir, struct pci_func *f)
+/* The ACS control register of a bridge, from its binary config file.
+ * Without CAP_SYS_ADMIN the kernel hands out the first 64 bytes only. */
+static void read_acs(struct root *r, const char *dir, struct pci_func *f)
+{
+	uint8_t cfg[PCI_CFG_SPACE_EXP_SIZE];
+	char path[PATH_MAX];
+	uint16_t ctrl;
+	size_t len;
+	int rc, n = snprintf(path, sizeof(path), "%s/config", dir);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return;
+	rc = root_read_bin(r, path, cfg, sizeof(cfg), &len);
+	if (rc < 0) {
+		if (rc != -ENOENT)
+			root_note(r, dir, "cannot read 'config': %s", strerror(-rc));
+		return;
+	}
+	f->config_full = len > PCI_CFG_UNPRIVILEGED;
+	if (!f->config_full) {
+		root_note(r, dir, "only %zu bytes of 'config' readable (needs root): "
+			  "ACS not known", len);
+		return;
+	}
+	rc = pci_config_acs_ctrl(cfg, len, &ctrl);
+	if (rc == 0)
+		f->acs_ctrl = ctrl;
+	else if (rc == -ENODATA && len >= PCI_CFG_SPACE_EXP_SIZE)
+		root_note(r, dir, "'config': extended capability chain is malformed");
+}
+
+static int read_one(struct root *r, const char *dir, struct pci_func *f, bool bridge)
 {
 	const char *base = strrchr(dir, '/');
 
 	memset(f, 0, sizeof(*f));
+	f->acs_ctrl = NA;
 	f->bdf = strdup(base ? base + 1 : dir);
 	f->sysfs_path = strdup(dir);
 	if (!f->bdf || !f->sysfs_path)
@@ -37,6 +71,8 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f)
 		f->numa_node = NA;	/* -1: the firmware gave no proximity domain */
 	f->driver = attr_link_name(r, dir, "driver");
 	read_link(r, dir, &f->link);
+	if (bridge)
+		read_acs(r, dir, f);
 	return 0;
 }
 
@@ -44,7 +80,7 @@ int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upst
 {
 	char *path;
 	size_t n = 0;
-	int rc = read_one(r, dir, f);
+	int rc = read_one(r, dir, f, false);
 
 	if (rc < 0 || !upstream)
 		return rc;
@@ -77,7 +113,7 @@ int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upst
 				bridge_dir = strndup(dir, (size_t)(next - dir));
 				if (!bridge_dir)
 					return -ENOMEM;
-				rc = read_one(r, bridge_dir, &f->upstream[f->n_upstream]);
+				rc = read_one(r, bridge_dir, &f->upstream[f->n_upstream], true);
 				free(bridge_dir);
 				f->n_upstream++;
 				if (rc < 0)

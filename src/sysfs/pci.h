@@ -7,7 +7,9 @@
 #include "../model/inventory.h"
 
 /* Fill f from a canonical device directory ("sys/devices/pci0000:17/.../0000:1b:00.0").
- * With upstream, also every bridge on the path up to the root port. */
+ * With upstream, also every bridge on the path up to the root port, each
+ * with its ACS control from the binary config file (acs_ctrl, config_full);
+ * the device's own config is not read (its acs_ctrl NA, config_full false). */
 int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upstream);
 
 /* The PCI function at or above a canonical path: the deepest component that

@@ -28,7 +28,8 @@ int root_open(struct root *r, const char *dir)
 	r->dir = strdup(dir);
 	r->dirs = pathcache_new();
 	r->files = pathcache_new();
-	if (!r->dir || !r->dirs || !r->files) {
+	r->noted = pathcache_new();
+	if (!r->dir || !r->dirs || !r->files || !r->noted) {
 		root_close(r);
 		return -ENOMEM;
 	}
@@ -56,6 +57,8 @@ void root_close(struct root *r)
 	r->dirs = NULL;
 	pathcache_free(r->files);
 	r->files = NULL;
+	pathcache_free(r->noted);
+	r->noted = NULL;
 	tape_free(r->tape);
 	r->tape = NULL;
 	for (size_t i = 0; i < r->n_notes; i++) {
@@ -88,7 +91,7 @@ void root_note(struct root *r, const char *path, const char *fmt, ...)
 {
 	struct root_note *n;
 	va_list ap;
-	char *what;
+	char *what, *key;
 
 	if (r->n_notes == r->cap_notes) {
 		size_t cap = r->cap_notes ? r->cap_notes * 2 : 16;
@@ -103,6 +106,19 @@ void root_note(struct root *r, const char *path, const char *fmt, ...)
 	if (vasprintf(&what, fmt, ap) < 0)
 		what = NULL;
 	va_end(ap);
+	if (!what)
+		return;
+	if (r->noted && asprintf(&key, "%s\n%s", path, what) >= 0) {
+		bool seen = pathcache_get(r->noted, key, NULL) != NULL;
+
+		if (!seen)
+			(void)pathcache_put(r->noted, key, "", 0);
+		free(key);
+		if (seen) {
+			free(what);
+			return;
+		}
+	}
 	n = &r->notes[r->n_notes];
 	n->path = strdup(path);
 	n->what = what;
@@ -446,18 +462,17 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 	return rc;
 }
 
-/* Paths are built on the stack: a read costs no allocation but the
- * content.  Anything longer than PATH_MAX the kernel would refuse too. */
-int root_read(struct root *r, const char *path, char **out)
+/* The canonical form of path up to its last component, into full.  Paths
+ * are built on the stack: a read costs no allocation but the content.
+ * Anything longer than PATH_MAX the kernel would refuse too. */
+static int file_path(struct root *r, const char *path, char full[PATH_MAX])
 {
-	char parent[PATH_MAX], full[PATH_MAX], *resolved = NULL;
+	char parent[PATH_MAX], *resolved = NULL;
 	const char *slash = strrchr(path, '/'), *name, *cparent;
 	size_t plen = slash ? (size_t)(slash - path) : 0;
-	char *buf = NULL;
-	size_t len = 0;
 	int rc, n;
 
-	if (plen >= sizeof(parent))
+	if (plen >= PATH_MAX)
 		return -ENAMETOOLONG;
 	memcpy(parent, path, plen);
 	parent[plen] = '\0';
@@ -469,10 +484,22 @@ int root_read(struct root *r, const char *path, char **out)
 			return rc;
 		cparent = resolved;
 	}
-	n = snprintf(full, sizeof(full), "%s%s%s", cparent, *cparent ? "/" : "", name);
+	n = snprintf(full, PATH_MAX, "%s%s%s", cparent, *cparent ? "/" : "", name);
 	free(resolved);
-	if (n < 0 || (size_t)n >= sizeof(full))
+	if (n < 0 || n >= PATH_MAX)
 		return -ENAMETOOLONG;
+	return 0;
+}
+
+int root_read(struct root *r, const char *path, char **out)
+{
+	char full[PATH_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = file_path(r, path, full);
+
+	if (rc < 0)
+		return rc;
 	rc = read_cached(r, full, &buf, &len);
 	if (rc < 0)
 		return rc;
@@ -480,6 +507,70 @@ int root_read(struct root *r, const char *path, char **out)
 		buf[len - 1] = '\0';
 	*out = buf;
 	return 0;
+}
+
+/* Read at most cap bytes of a binary file into buf: to EOF (sysfs may hand
+ * a bin attribute out in pieces) or until buf is full. */
+static int slurp_bin(struct root *r, const char *cpath, void *buf, size_t cap, size_t *len)
+{
+	size_t n = 0;
+	int fd, rc = 0;
+
+	fd = open_in_root(r, cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r->opens++;
+	while (n < cap) {
+		ssize_t got = read(fd, (char *)buf + n, cap - n);
+
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (rc == 0)
+		*len = n;
+	return rc;
+}
+
+int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_t *len)
+{
+	char full[PATH_MAX], *target = NULL;
+	const char *cpath = full;
+	int rc = file_path(r, path, full);
+
+	*len = 0;
+	if (rc < 0)
+		return rc;
+	rc = slurp_bin(r, cpath, buf, cap, len);
+	if (rc == -ELOOP) {
+		/* the file itself is a symlink: follow it inside the root */
+		rc = root_resolve(r, full, &target);
+		if (rc < 0)
+			return rc;
+		cpath = target;
+		rc = slurp_bin(r, cpath, buf, cap, len);
+	}
+	if (r->tape) {
+		int trc = 0;
+
+		if (rc == 0)
+			trc = tape_file(r->tape, cpath, buf, *len);
+		else if (rc != -ENOENT && rc != -ENOTDIR)
+			trc = tape_error(r->tape, cpath, -rc);
+		if (trc < 0)
+			rc = trc;
+	}
+	free(target);
+	if (rc < 0)
+		*len = 0;
+	return rc;
 }
 
 int root_readf(struct root *r, char **out, const char *fmt, ...)
@@ -576,14 +667,33 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n)
 static int stat_in_root(struct root *r, const char *path, struct stat *st)
 {
 	char *cpath;
-	int rc;
+	int rc = root_resolve(r, path, &cpath);
 
-	if (root_resolve(r, path, &cpath) < 0)
-		return -1;
-	rc = fstatat(r->fd, *cpath ? cpath : ".", st, AT_SYMLINK_NOFOLLOW);
+	if (rc < 0)
+		return rc;
+	rc = fstatat(r->fd, *cpath ? cpath : ".", st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 	/* What a reader learnt by looking must replay the same way. */
 	if (rc == 0 && S_ISDIR(st->st_mode) && r->tape && tape_dir(r->tape, cpath) < 0)
-		rc = -1;
+		rc = -ENOMEM;
+	free(cpath);
+	return rc;
+}
+
+int root_access(struct root *r, const char *path, bool want_chr, int mode)
+{
+	struct stat st;
+	char *cpath;
+	int rc;
+
+	rc = stat_in_root(r, path, &st);
+	if (rc < 0)
+		return rc;
+	if (want_chr && !S_ISCHR(st.st_mode))
+		return -ENODEV;
+	rc = root_resolve(r, path, &cpath);
+	if (rc < 0)
+		return rc;
+	rc = faccessat(r->fd, *cpath ? cpath : ".", mode, 0) < 0 ? -errno : 0;
 	free(cpath);
 	return rc;
 }

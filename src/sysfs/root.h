@@ -37,6 +37,7 @@ struct root {
 	unsigned long opens;	/* files opened, for the benchmark */
 	struct root_note *notes;
 	size_t n_notes, cap_notes;
+	struct pathcache *noted; /* "path\nwhat" of each note, so each is kept once */
 };
 
 /* Largest file we accept: sysfs attributes are one page, /proc/modules a
@@ -59,6 +60,12 @@ int root_read(struct root *r, const char *path, char **out);
 int root_readf(struct root *r, char **out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Read a binary file (PCI config space): at most cap bytes into buf, *len
+ * what was read.  Recorded on the tape byte for byte; not cached (the text
+ * cache holds strings), so a second call reads the file again.  A file
+ * longer than cap gives its first cap bytes. */
+int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_t *len);
+
 /* Resolve every symlink in path inside the root; *out is the canonical
  * root-relative path ("sys/devices/pci0000:17/..."). */
 int root_resolve(struct root *r, const char *path, char **out);
@@ -74,7 +81,15 @@ void root_free_list(char **names, size_t n);
 bool root_exists(struct root *r, const char *path);
 bool root_is_dir(struct root *r, const char *path);
 
-/* Record why a value was not used; shown under -v. */
+/* faccessat(mode) of a path inside the root, its own symlinks resolved
+ * there: 0, -ENOENT when absent, -EACCES when refused; with want_chr,
+ * -ENODEV for anything but a character device.  For live device nodes
+ * (/dev/infiniband/uverbsN): nothing is recorded for them but symlinks on
+ * the way, so callers write what they learnt into the snapshot themselves. */
+int root_access(struct root *r, const char *path, bool want_chr, int mode);
+
+/* Record why a value was not used; shown under -v.  The same note on the
+ * same path (a bridge above both a GPU and a NIC) is kept once. */
 void root_note(struct root *r, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sysfs/parse.h"
+#include "sysfs/pci_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -20,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t i;
 	double d;
 	bool unl;
-	int code, len;
+	int code, len, pos;
+	uint16_t acs;
 
 	if (!s)
 		return 0;
@@ -46,6 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (modules_find(s, "mlx5_ib", &state, &len) && (len < 0 || state < s ||
 							   state + len > s + size))
 		abort();
+	(void)parse_nvidia_version_open(s);
 	free(s);
+
+	/* the same bytes as PCI config space (binary: data, not s) */
+	pos = pci_config_ext_cap(data, size, PCI_EXT_CAP_ID_ACS);
+	if (pos >= 0 && ((size_t)pos + 4 > size || pos < 0x100 || pos > 0xffc || pos % 4))
+		abort();
+	if (pci_config_acs_ctrl(data, size, &acs) == 0 && pos < 0)
+		abort();
 	return 0;
 }

@@ -269,6 +269,23 @@ static void tape_round_trip(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static void notes_kept_once(void **state)
+{
+	struct root r;
+	(void)state;
+
+	assert_int_equal(root_open(&r, tmpl), 0);
+	/* a bridge above both a GPU and a NIC is read twice: one note */
+	root_note(&r, "sys/devices/pci0000:17/0000:17:01.0", "only %d bytes", 64);
+	root_note(&r, "sys/devices/pci0000:17/0000:17:01.0", "only %d bytes", 64);
+	assert_int_equal(r.n_notes, 1);
+	root_note(&r, "sys/devices/pci0000:17/0000:17:01.0", "only %d bytes", 32);
+	root_note(&r, "sys/devices/pci0000:18/0000:18:01.0", "only %d bytes", 64);
+	assert_int_equal(r.n_notes, 3);
+	assert_string_equal(r.notes[2].what, "only 64 bytes");
+	root_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +296,7 @@ int main(void)
 		cmocka_unit_test(listing_is_version_sorted),
 		cmocka_unit_test(each_file_read_once),
 		cmocka_unit_test(tape_round_trip),
+		cmocka_unit_test(notes_kept_once),
 	};
 
 	return cmocka_run_group_tests_name("root", tests, setup, teardown);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Inside the Soft-RoCE VM: compare `rdmadoctor inventory --json` with the
 tools engineers trust on the same kernel: ibv_devinfo -v, rdma link, the GID
-files themselves and lspci -vv (LnkCap/LnkSta) for the NIC's PCI function and
-every bridge above it.  Then take a snapshot for the host to replay.
+files themselves, lspci -vv (LnkCap/LnkSta) and setpci (ACS control) for the
+NIC's PCI function and every bridge above it, /dev/infiniband.  Then take a snapshot for the host to replay.
 
 usage: check_inventory.py RDMADOCTOR OUTDIR
 """
@@ -112,6 +112,35 @@ for name, nic in nics.items():
         same(f"{name} {dev['bdf']} LnkCap", (num(dev["max_speed_gts"]), dev["max_width"]), peer["LnkCap"])
         same(f"{name} {dev['bdf']} LnkSta", (num(dev["speed_gts"]), dev["width"]), peer["LnkSta"])
     same(f"{name} upstream bridges", len(pci["upstream"]) >= 1, True)
+
+# ACS control of every bridge above a NIC, as setpci reads it (the VM runs
+# as root: the whole config space is readable); no ACS capability is null
+def setpci_acs(bdf):
+    r = subprocess.run(["setpci", "-s", bdf, "ECAP_ACS+6.w"], capture_output=True, text=True)
+    return int(r.stdout.strip(), 16) if r.returncode == 0 and r.stdout.strip() else None
+
+
+for name, nic in nics.items():
+    for br in (nic["pci"] or {}).get("upstream", []):
+        same(f"{name} {br['bdf']} config_full", br["config_full"], os.geteuid() == 0)
+        same(f"{name} {br['bdf']} ACS control", br["acs_ctrl"], setpci_acs(br["bdf"]))
+
+# uverbsN: the infiniband_verbs entry whose ibdev is the device, and whether
+# /dev/infiniband/uverbsN opens for reading and writing
+verbs_class = "/sys/class/infiniband_verbs"
+for name, nic in nics.items():
+    entry = None
+    for e in sorted(os.listdir(verbs_class)):
+        if e.startswith("uverbs"):
+            with open(os.path.join(verbs_class, e, "ibdev")) as f:
+                if f.read().strip() == name:
+                    entry = e
+    same(f"{name} uverbs", nic["uverbs"], entry)
+    if entry:
+        dev = "/dev/infiniband/" + entry
+        want = ("ok" if os.access(dev, os.R_OK | os.W_OK) else
+                "missing" if not os.path.exists(dev) else "no access")
+        same(f"{name} uverbs_dev", nic["uverbs_dev"], want)
 
 # memlock: what this process may lock
 soft = run("sh", "-c", "ulimit -l").strip()
