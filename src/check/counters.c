@@ -1,0 +1,166 @@
+/* counters.errors: non-zero lifetime error counters (a one-shot check
+ *   cannot know since when, so a warning at most).
+ * counters.saturated: an IB PMA error counter stuck at its width's maximum
+ *   (they saturate instead of wrapping; kernel-interfaces.md 1.5). */
+#include "families.h"
+
+#include <string.h>
+
+struct pma_error {
+	const char *name;
+	uint64_t max;
+};
+
+static const struct pma_error pma_errors[] = {
+	{ "symbol_error", 65535 },
+	{ "link_error_recovery", 255 },
+	{ "link_downed", 255 },
+	{ "port_rcv_errors", 65535 },
+	{ "port_rcv_remote_physical_errors", 65535 },
+	{ "port_rcv_switch_relay_errors", 65535 },
+	{ "port_xmit_discards", 65535 },
+	{ "port_xmit_constraint_errors", 255 },
+	{ "port_rcv_constraint_errors", 255 },
+	{ "local_link_integrity_errors", 15 },
+	{ "excessive_buffer_overrun_errors", 15 },
+	{ "VL15_dropped", 65535 },
+};
+
+/* Transport counters (hw_counters).  Retries (out of sequence, sequence
+ * NAKs, ACK timeouts) build up on any busy fabric over a lifetime, from a
+ * peer that rebooted mid-transfer for one: alone they are context, an info;
+ * they matter when they grow, which `watch` sees.  ICRC errors are
+ * corrupted packets, as much a fault as a symbol error. */
+struct hw_error {
+	const char *name;
+	bool retry;
+};
+
+static const struct hw_error hw_errors[] = {
+	{ "out_of_sequence", true },
+	{ "packet_seq_err", true },
+	{ "local_ack_timeout_err", true },
+	{ "rx_icrc_encapsulated", false },
+};
+
+#define N_PMA (sizeof(pma_errors) / sizeof(pma_errors[0]))
+#define N_HW (sizeof(hw_errors) / sizeof(hw_errors[0]))
+
+static const struct counter *find(const struct counter_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].ok && s->v[i].name && strcmp(s->v[i].name, name) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+static void errors(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		   const struct port *pt)
+{
+	struct check_buf obs = { 0 };
+	bool link = false, fault = false;
+	size_t nz = 0;
+	struct finding *f;
+
+	for (size_t i = 0; i < N_PMA; i++) {
+		const struct counter *ct = find(&pt->counters, pma_errors[i].name);
+
+		if (!ct || !ct->value)
+			continue;
+		check_buf_printf(&obs, "%s%s %llu%s", nz ? ", " : "", ct->name,
+				 (unsigned long long)ct->value,
+				 ct->value >= pma_errors[i].max ? " (saturated)" : "");
+		nz++;
+		fault = true;
+		/* physical-layer errors, as opposed to discards */
+		if (i <= 4 || i == 9)
+			link = true;
+	}
+	for (size_t i = 0; i < N_HW; i++) {
+		const struct counter *ct = find(&pt->hw_counters, hw_errors[i].name);
+
+		if (!ct || !ct->value)
+			continue;
+		check_buf_printf(&obs, "%s%s %llu", nz ? ", " : "", ct->name,
+				 (unsigned long long)ct->value);
+		nz++;
+		if (!hw_errors[i].retry)
+			fault = link = true;
+	}
+	if (!nz)
+		return;
+	f = check_add(c, out, "counters.errors", fault ? SEV_WARN : SEV_INFO,
+		      "Error counts mean lost or retried packets; when they keep growing they "
+		      "cause the intermittent stalls that slow training.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected,
+		    "0, or at least not growing (lifetime counts: the time since they were "
+		    "cleared is unknown)");
+	if (link)
+		finding_set(&f->fix,
+			    "watch whether they grow (`rdmadoctor watch`, or clear them with "
+			    "`perfquery -x -R` and look again); if they do, reseat then replace the "
+			    "cable and module, check the module's temperature and optical power "
+			    "(`mlxlink -d %s -p %d -m`), then the switch port",
+			    n->name, pt->num);
+	else
+		finding_set(&f->fix,
+			    "watch whether they grow (`rdmadoctor watch`); growing discards, "
+			    "sequence errors or ACK timeouts point at congestion or a lossy "
+			    "fabric: check PFC and ECN on the NIC and the switch ports");
+}
+
+static void saturated(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		      const struct port *pt)
+{
+	struct check_buf obs = { 0 }, want = { 0 };
+	size_t nz = 0;
+	struct finding *f;
+
+	for (size_t i = 0; i < N_PMA; i++) {
+		const struct counter *ct = find(&pt->counters, pma_errors[i].name);
+
+		if (!ct || ct->value < pma_errors[i].max)
+			continue;
+		check_buf_printf(&obs, "%s%s %llu", nz ? ", " : "", ct->name,
+				 (unsigned long long)ct->value);
+		check_buf_printf(&want, "%s%s below %llu", nz ? ", " : "", ct->name,
+				 (unsigned long long)pma_errors[i].max);
+		nz++;
+	}
+	if (!nz)
+		return;
+	f = check_add(c, out, "counters.saturated", SEV_WARN,
+		      "A PMA error counter stops at its maximum instead of wrapping: it no "
+		      "longer shows new errors, so neither this tool nor anyone else can see "
+		      "whether the link still has them.");
+	if (!f) {
+		check_buf_free(&obs);
+		check_buf_free(&want);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(c, &want, &f->expected);
+	finding_set(&f->fix,
+		    "clear the counters (`perfquery -x -R -C %s -P %d`) and watch whether they "
+		    "rise again (`rdmadoctor watch`); if they do, reseat then replace the cable "
+		    "and module",
+		    n->name, pt->num);
+}
+
+void check_counters(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
+			errors(c, out, &inv->nics[i], &inv->nics[i].ports[k]);
+			saturated(c, out, &inv->nics[i], &inv->nics[i].ports[k]);
+		}
+}

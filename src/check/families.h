@@ -1,0 +1,84 @@
+/* Private to src/check: what every check family shares.  One file per
+ * family (nic.c, port.c, pcie.c, ...), each exporting one function that
+ * appends its findings; run.c calls them all and sorts. */
+#ifndef RD_CHECK_FAMILIES_H
+#define RD_CHECK_FAMILIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "check.h"
+
+struct check_ctx {
+	const struct inventory *inv;
+	const struct profile *p;	/* NULL: generic */
+	const enum nic_role *roles;	/* one per NIC */
+	bool generic;			/* the profile defines no [rail] role */
+	bool *nomem;			/* set when a finding could not be stored */
+	/* each GPU's rail NIC ((size_t)-1: none) and the path to it */
+	const size_t *gpu_nic;
+	const enum path_type *gpu_path;
+};
+
+/* finding_add, remembering a failure in *c->nomem; the caller fills
+ * subject, observed, expected and fix with finding_set. */
+struct finding *check_add(const struct check_ctx *c, struct findings *out, const char *id,
+			  enum severity sev, const char *why);
+
+/* A growing string for lists ("mlx5_0:3 mlx5_1:5"); s is NULL until the
+ * first append, and stays NULL-safe (check_buf_str gives "" then). */
+struct check_buf {
+	char *s;
+	size_t len, cap;
+	bool nomem;
+};
+
+void check_buf_printf(struct check_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const char *check_buf_str(const struct check_buf *b);
+/* Move the text into *field (freeing what was there); a failed buffer
+ * leaves NULL and sets *c->nomem. */
+void check_buf_take(const struct check_ctx *c, struct check_buf *b, char **field);
+void check_buf_free(struct check_buf *b);
+
+/* The role's expectations, or one that judges nothing when the profile has
+ * no section for it (generic, or no [storage]). */
+const struct role_spec *check_role_spec(const struct check_ctx *c, size_t nic);
+bool check_is_rail(const struct check_ctx *c, size_t nic);
+/* Rail findings are errors, storage ones warnings. */
+enum severity check_role_sev(const struct check_ctx *c, size_t nic);
+
+/* ACTIVE and (when known) LinkUp. */
+bool check_port_up(const struct port *pt);
+bool check_port_is_ib(const struct port *pt);
+bool check_port_is_eth(const struct port *pt);
+/* The NIC's link layer: that of its first port that says; NULL unknown. */
+const char *check_nic_link_layer(const struct nic *n);
+/* rxe, siw: RDMA on top of an ordinary netdev. */
+bool check_nic_is_software(const struct nic *n);
+/* Two PCI functions of one device: same domain:bus:device. */
+bool check_same_pci_device(const char *bdf_a, const char *bdf_b);
+/* "Gen5 x16", "Gen5", "x8", "16 GT/s x8" (speed NAN / width NA left out). */
+void check_link_str(char *buf, size_t len, double gts, int64_t width);
+/* "400", "12.5": a rate or size without trailing zeros. */
+void check_num_str(char *buf, size_t len, double v);
+
+/* Give every GPU its rail NIC: the nearest one (software devices never);
+ * among equally near ones the one with the fewest GPUs so far, then the
+ * lowest index, so that two GPUs and two NICs under one switch pair up
+ * instead of both GPUs taking the first NIC.  (size_t)-1: no NIC with a
+ * path.  Arrays of inv->n_gpus. */
+void check_map_gpus(const struct check_ctx *c, size_t *nic, enum path_type *path);
+
+void check_nic(const struct check_ctx *c, struct findings *out);
+void check_port(const struct check_ctx *c, struct findings *out);
+void check_pcie(const struct check_ctx *c, struct findings *out);
+void check_mtu(const struct check_ctx *c, struct findings *out);
+void check_gid(const struct check_ctx *c, struct findings *out);
+void check_counters(const struct check_ctx *c, struct findings *out);
+void check_gdr(const struct check_ctx *c, struct findings *out);
+void check_topo(const struct check_ctx *c, struct findings *out);
+void check_sys(const struct check_ctx *c, struct findings *out);
+void check_roce(const struct check_ctx *c, struct findings *out);
+
+#endif

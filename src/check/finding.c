@@ -1,0 +1,157 @@
+/* Findings: the list every check appends to, and the verdict over it. */
+#include "check.h"
+#include "families.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
+			    const char *why)
+{
+	struct finding *f;
+
+	if (fs->n == fs->cap) {
+		size_t cap = fs->cap ? fs->cap * 2 : 16;
+		struct finding *v = realloc(fs->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		fs->v = v;
+		fs->cap = cap;
+	}
+	f = &fs->v[fs->n++];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->severity = sev;
+	f->why = why;
+	return f;
+}
+
+void finding_set(char **field, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	free(*field);
+	*field = s;
+}
+
+void findings_free(struct findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		free(fs->v[i].subject);
+		free(fs->v[i].observed);
+		free(fs->v[i].expected);
+		free(fs->v[i].fix);
+	}
+	free(fs->v);
+	fs->v = NULL;
+	fs->n = fs->cap = 0;
+}
+
+const char *severity_name(enum severity s)
+{
+	switch (s) {
+	case SEV_ERROR:
+		return "error";
+	case SEV_WARN:
+		return "warn";
+	case SEV_INFO:
+		return "info";
+	}
+	return "info";
+}
+
+const char *check_verdict(const struct findings *fs)
+{
+	bool warn = false;
+
+	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->v[i].severity == SEV_ERROR)
+			return "fail";
+		if (fs->v[i].severity == SEV_WARN)
+			warn = true;
+	}
+	return warn ? "warn" : "pass";
+}
+
+struct finding *check_add(const struct check_ctx *c, struct findings *out, const char *id,
+			  enum severity sev, const char *why)
+{
+	struct finding *f = finding_add(out, id, sev, why);
+
+	if (!f)
+		*c->nomem = true;
+	return f;
+}
+
+void check_buf_printf(struct check_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->nomem)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->nomem = true;
+			return;
+		}
+		if (b->s && (size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = b->cap ? b->cap : 64;
+
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+
+		if (!s) {
+			b->nomem = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+}
+
+const char *check_buf_str(const struct check_buf *b)
+{
+	return b->s && !b->nomem ? b->s : "";
+}
+
+void check_buf_free(struct check_buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+	b->nomem = false;
+}
+
+void check_buf_take(const struct check_ctx *c, struct check_buf *b, char **field)
+{
+	free(*field);
+	*field = NULL;
+	if (b->nomem || !b->s) {
+		if (b->nomem)
+			*c->nomem = true;
+		else
+			*field = strdup("");
+		check_buf_free(b);
+		return;
+	}
+	*field = b->s;
+	b->s = NULL;
+	check_buf_free(b);
+}

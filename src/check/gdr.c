@@ -1,0 +1,98 @@
+/* gdr.missing: datacenter / workstation GPUs without a peer-memory path.
+ * gdr.unsupported: GeForce GPUs, which have no GPUDirect RDMA (info). */
+#include "families.h"
+
+static const char *first_model(const struct inventory *inv, bool geforce)
+{
+	for (size_t g = 0; g < inv->n_gpus; g++) {
+		const struct gpu *gp = &inv->gpus[g];
+
+		if ((gp->kind == GPU_GEFORCE) == geforce && gp->kind != GPU_UNKNOWN && gp->model)
+			return gp->model;
+	}
+	return NULL;
+}
+
+/* ERROR when the profile requires GPUDirect RDMA, WARN where nothing says
+ * (generic, or a profile that leaves it unjudged), none where the profile
+ * says this machine does without it. */
+static bool gdr_severity(const struct check_ctx *c, enum severity *sev)
+{
+	int want = c->generic || !c->p ? -1 : c->p->role[ROLE_RAIL].gpudirect;
+
+	if (want == 0)
+		return false;
+	*sev = want == 1 ? SEV_ERROR : SEV_WARN;
+	return true;
+}
+
+static void missing(const struct check_ctx *c, struct findings *out, size_t n)
+{
+	const struct host *h = &c->inv->host;
+	const char *model = first_model(c->inv, false);
+	const struct module_state *pm = &h->modules[MOD_NVIDIA_PEERMEM];
+	enum severity sev;
+	struct finding *f;
+
+	if (!gdr_severity(c, &sev))
+		return;
+	f = check_add(c, out, "gdr.missing", sev,
+		      "Without a peer-memory path the NIC cannot read GPU memory directly: "
+		      "every transfer is staged through host memory, at a fraction of the "
+		      "bandwidth and with extra latency.");
+	if (!f)
+		return;
+	finding_set(&f->subject, "host");
+	if (pm->initstate)
+		finding_set(&f->observed, "%zu %s GPU%s; nvidia_peermem is '%s', not live; "
+			    "no nv_peer_mem, no OFED memory peer",
+			    n, model ? model : "datacenter", n == 1 ? "" : "s", pm->initstate);
+	else
+		finding_set(&f->observed, "%zu %s GPU%s; no nvidia_peermem or nv_peer_mem "
+			    "loaded, no OFED memory peer",
+			    n, model ? model : "datacenter", n == 1 ? "" : "s");
+	finding_set(&f->expected, "nvidia_peermem loaded (or DMA-BUF)");
+	finding_set(&f->fix,
+		    "modprobe nvidia_peermem; if that fails with 'Invalid argument', rebuild "
+		    "it against the running kernel and MLNX_OFED (it must be rebuilt after "
+		    "every kernel update), or use DMA-BUF (kernel >= 5.12 with NVIDIA's open "
+		    "kernel modules)");
+}
+
+static void unsupported(const struct check_ctx *c, struct findings *out, size_t n)
+{
+	const char *model = first_model(c->inv, true);
+	struct finding *f = check_add(c, out, "gdr.unsupported", SEV_INFO,
+				      "GPUDirect RDMA is not available on GeForce GPUs: RDMA "
+				      "traffic is staged through host memory, which is expected "
+				      "here, not a fault.");
+
+	if (!f)
+		return;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "%zu %s GPU%s", n, model ? model : "GeForce", n == 1 ? "" : "s");
+	finding_set(&f->expected, "RDMA through host memory (no GPUDirect RDMA on GeForce)");
+	finding_set(&f->fix,
+		    "nothing to fix; keep NCCL_NET_GDR_LEVEL unset and size for host-staged "
+		    "bandwidth, or use datacenter or workstation GPUs where GPUDirect RDMA "
+		    "is needed");
+}
+
+void check_gdr(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+	const struct host *h = &inv->host;
+	size_t dc = 0, geforce = 0;
+
+	for (size_t g = 0; g < inv->n_gpus; g++) {
+		if (inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION)
+			dc++;
+		else if (inv->gpus[g].kind == GPU_GEFORCE)
+			geforce++;
+	}
+	if (dc && !h->modules[MOD_NVIDIA_PEERMEM].loaded &&
+	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers)
+		missing(c, out, dc);
+	if (geforce)
+		unsupported(c, out, geforce);
+}

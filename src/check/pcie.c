@@ -1,0 +1,348 @@
+/* pcie.link_degraded: the NIC's own link below what both ends can do, or
+ *   below the profile's generation / width.
+ * pcie.upstream_degraded: a link higher up the NIC's path runs degraded.
+ * pcie.bottleneck: the ports of one PCI device need more than its link.
+ * pcie.acs: ACS redirect on a bridge between a GPU and its NIC. */
+#include "families.h"
+#include "../model/pcie_link.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ACS_RR 0x04	/* P2P Request Redirect */
+#define ACS_CR 0x08	/* P2P Completion Redirect */
+
+static const char why_link[] =
+	"A NIC link that trained slower or narrower than its slot allows cannot feed "
+	"the ports at line rate: the card runs at a fraction of its bandwidth.";
+
+static bool judged(const struct nic *n)
+{
+	return n->has_pci && !check_nic_is_software(n) && n->pci.bdf;
+}
+
+static double max_known(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return a > b ? a : b;
+}
+
+/* A transfer rate for a generation (the inverse of pcie_gen). */
+static double gen_gts(int gen)
+{
+	static const double rates[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	return gen >= 1 && gen <= 6 ? rates[gen - 1] : NAN;
+}
+
+static void link_degraded(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const struct role_spec *rs = check_role_spec(c, i);
+	const struct pci_func *f = &n->pci;
+	const struct pci_func *partner = f->n_upstream ? &f->upstream[f->n_upstream - 1] : NULL;
+	struct pci_link reach = pcie_link_reachable(f, partner);
+	bool below_cap = pcie_link_degraded(f, partner), below_profile = false;
+	double want_gts = reach.max_speed_gts;
+	int64_t want_width = reach.max_width;
+	char have[32], want[32], cap[32];
+	struct finding *f_;
+
+	if (rs->pcie_gen > 0 && !isnan(f->link.speed_gts) &&
+	    pcie_gen(f->link.speed_gts) < rs->pcie_gen) {
+		below_profile = true;
+		want_gts = max_known(want_gts, gen_gts(rs->pcie_gen));
+	}
+	if (rs->pcie_width > 0 && !IS_NA(f->link.width) && f->link.width < rs->pcie_width) {
+		below_profile = true;
+		if (IS_NA(want_width) || want_width < rs->pcie_width)
+			want_width = rs->pcie_width;
+	}
+	if (!below_cap && !below_profile)
+		return;
+	f_ = check_add(c, out, "pcie.link_degraded", check_role_sev(c, i), why_link);
+	if (!f_)
+		return;
+	check_link_str(have, sizeof(have), f->link.speed_gts, f->link.width);
+	check_link_str(want, sizeof(want), want_gts, want_width);
+	check_link_str(cap, sizeof(cap), reach.max_speed_gts, reach.max_width);
+	finding_set(&f_->subject, "%s", n->name);
+	finding_set(&f_->observed, "%s", have);
+	finding_set(&f_->expected, "%s", want);
+	if (below_cap)
+		finding_set(&f_->fix,
+			    "reseat the card (%s) and check its riser; then check the BIOS "
+			    "settings for this slot (bifurcation, link speed); `lspci -vv -s %s` "
+			    "shows LnkCap against LnkSta",
+			    f->bdf, f->bdf);
+	else
+		finding_set(&f_->fix,
+			    "the link runs as fast as the card and slot allow (%s): move the card "
+			    "to a slot that gives %s, or check it is the card model this machine "
+			    "should have",
+			    cap, want);
+}
+
+static bool link_known(const struct pci_link *l)
+{
+	return !isnan(l->speed_gts) || !IS_NA(l->width);
+}
+
+static void upstream_degraded(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const struct pci_func *f = &n->pci;
+
+	for (size_t k = 0; k < f->n_upstream; k++) {
+		const struct pci_func *b = &f->upstream[k];
+		const struct pci_func *partner = pcie_link_partner(f, k);
+		struct pci_link reach;
+		char have[32], want[32];
+		struct finding *fd;
+
+		/* the link into the NIC is pcie.link_degraded's */
+		if (partner == f)
+			continue;
+		/* both ends report one link: judge it at the downstream /
+		 * root port, at the upstream port only when that one is mute */
+		if (k % 2 == 1 && link_known(&f->upstream[k - 1].link))
+			continue;
+		if (!pcie_link_degraded(b, partner))
+			continue;
+		fd = check_add(c, out, "pcie.upstream_degraded", check_role_sev(c, i),
+			       "A degraded link above the NIC caps everything below it: the NIC "
+			       "and any GPU behind the same switch share a slower path to the host.");
+		if (!fd)
+			return;
+		reach = pcie_link_reachable(b, partner);
+		check_link_str(have, sizeof(have), b->link.speed_gts, b->link.width);
+		check_link_str(want, sizeof(want), reach.max_speed_gts, reach.max_width);
+		finding_set(&fd->subject, "%s via bridge %s", n->name, b->bdf);
+		finding_set(&fd->observed, "%s", have);
+		finding_set(&fd->expected, "%s", want);
+		finding_set(&fd->fix,
+			    "reseat the PCIe switch board or riser (and its cable) that carries "
+			    "this link; then check the BIOS link speed and bifurcation settings; "
+			    "`lspci -vv -s %s` shows LnkCap against LnkSta",
+			    b->bdf);
+	}
+}
+
+/* Rate of one port for the bottleneck sum: the profile's, else what an up
+ * port reports; NAN when neither is known. */
+static double port_need(const struct role_spec *rs, const struct port *pt)
+{
+	if (rs->rate_gbps > 0)
+		return rs->rate_gbps;
+	if (check_port_up(pt) && !isnan(pt->rate_gbps) && pt->rate_gbps > 0)
+		return pt->rate_gbps;
+	return NAN;
+}
+
+/* The smallest link at or above the current generation that carries need
+ * GB/s with 10 % headroom: "Gen4 x16". */
+static void link_for(char *buf, size_t len, double gts, double need)
+{
+	static const int widths[] = { 1, 2, 4, 8, 16 };
+
+	buf[0] = '\0';
+	for (int gen = pcie_gen(gts); gen >= 1 && gen <= 6; gen++)
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			if (pcie_raw_gbytes(gen_gts(gen), widths[w]) * 0.9 >= need) {
+				snprintf(buf, len, "Gen%d x%d", gen, widths[w]);
+				return;
+			}
+}
+
+static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct inventory *inv = c->inv;
+	const struct pci_link *l = NULL;
+	struct check_buf names = { 0 }, rates = { 0 }, want = { 0 };
+	double sum = 0, first_rate = NAN, raw, need;
+	size_t nports = 0;
+	bool same = true, rail = false;
+	char have[32], raw_s[32], need_s[32], rate_s[32], better[32];
+	const char *dot;
+	struct finding *f;
+
+	for (size_t j = 0; j < i; j++)
+		if (judged(&inv->nics[j]) &&
+		    check_same_pci_device(inv->nics[j].pci.bdf, inv->nics[i].pci.bdf))
+			return;	/* this device was summed at its first NIC */
+	for (size_t j = i; j < inv->n_nics; j++) {
+		const struct nic *n = &inv->nics[j];
+		const struct role_spec *rs;
+
+		if (!judged(n) || !check_same_pci_device(n->pci.bdf, inv->nics[i].pci.bdf))
+			continue;
+		rs = check_role_spec(c, j);
+		rail |= check_is_rail(c, j);
+		if (!l && !isnan(n->pci.link.speed_gts) && !IS_NA(n->pci.link.width))
+			l = &n->pci.link;
+		check_buf_printf(&names, "%s%s", names.len ? ", " : "", n->name);
+		for (size_t k = 0; k < n->n_ports; k++) {
+			double r = port_need(rs, &n->ports[k]);
+
+			if (isnan(r))
+				continue;
+			check_num_str(rate_s, sizeof(rate_s), r);
+			check_buf_printf(&rates, "%s%s", nports ? " + " : "", rate_s);
+			if (nports && r != first_rate)
+				same = false;
+			if (!nports)
+				first_rate = r;
+			sum += r;
+			nports++;
+		}
+	}
+	/* storage cards seldom run every port at line rate at once: judged
+	 * only where a rail shares the device (every NIC under generic) */
+	if (!l || !nports || !rail)
+		goto done;
+	raw = pcie_raw_gbytes(l->speed_gts, (int)l->width);
+	need = sum / 8.0;
+	if (raw <= 0 || need <= 0.9 * raw)
+		goto done;
+	f = check_add(c, out, "pcie.bottleneck", SEV_WARN,
+		      "The ports can move more data than the PCIe link carries, so the NIC "
+		      "never reaches line rate however good the network is.");
+	if (!f)
+		goto done;
+	check_link_str(have, sizeof(have), l->speed_gts, l->width);
+	check_num_str(raw_s, sizeof(raw_s), raw);
+	check_num_str(need_s, sizeof(need_s), need);
+	check_num_str(rate_s, sizeof(rate_s), first_rate);
+	/* "rocep65s0f0, rocep65s0f1 (0000:41:00)": the NICs and the device */
+	dot = strrchr(inv->nics[i].pci.bdf, '.');
+	check_buf_printf(&names, " (%.*s)",
+			 dot ? (int)(dot - inv->nics[i].pci.bdf) : (int)strlen(inv->nics[i].pci.bdf),
+			 inv->nics[i].pci.bdf);
+	check_buf_take(c, &names, &f->subject);
+	finding_set(&f->observed, "%s carries about %s GB/s", have, raw_s);
+	if (nports == 1)
+		check_buf_printf(&want, "the port needs %s GB/s (%s Gb/s)", need_s, rate_s);
+	else if (same)
+		check_buf_printf(&want, "the ports need %s GB/s (%zu x %s Gb/s)", need_s, nports,
+				 rate_s);
+	else
+		check_buf_printf(&want, "the ports need %s GB/s (%s Gb/s)", need_s,
+				 check_buf_str(&rates));
+	check_buf_take(c, &want, &f->expected);
+	link_for(better, sizeof(better), l->speed_gts, need);
+	finding_set(&f->fix,
+		    "put the card in a slot that trains %s or better (check the BIOS "
+		    "bifurcation and slot speed settings, and that the slot is wired for "
+		    "x16, not only shaped for it); where no such slot is free, expect the "
+		    "ports to share about %s GB/s",
+		    better[0] ? better : "faster or wider", raw_s);
+done:
+	check_buf_free(&names);
+	check_buf_free(&rates);
+	check_buf_free(&want);
+}
+
+/* Already named in list (" bdf " entries)? */
+static bool listed(const struct check_buf *list, const char *bdf)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), " %s ", bdf);
+	return list->s && strstr(list->s, key);
+}
+
+static const char why_acs[] =
+	"ACS redirect sends every peer-to-peer transfer between a GPU and its NIC up "
+	"to the root complex, which cuts GPUDirect RDMA bandwidth or breaks it.";
+
+static void acs_bridge(const struct check_ctx *c, struct findings *out, size_t gpu,
+		       size_t nic, const struct pci_func *b, struct check_buf *reported,
+		       size_t *unknown)
+{
+	struct finding *f;
+	int64_t v = b->acs_ctrl;
+
+	if (!b->config_full) {
+		(*unknown)++;
+		return;
+	}
+	if (IS_NA(v) || !(v & (ACS_RR | ACS_CR)) || !b->bdf || listed(reported, b->bdf))
+		return;
+	check_buf_printf(reported, " %s ", b->bdf);
+	f = check_add(c, out, "pcie.acs", SEV_ERROR, why_acs);
+	if (!f)
+		return;
+	finding_set(&f->subject, "%s via bridge %s", c->inv->nics[nic].name, b->bdf);
+	finding_set(&f->observed, "ACS control 0x%04llx: %s%s%s on, on the path to GPU %s",
+		    (long long)v, v & ACS_RR ? "Request Redirect" : "",
+		    (v & ACS_RR) && (v & ACS_CR) ? " and " : "",
+		    v & ACS_CR ? "Completion Redirect" : "",
+		    c->inv->gpus[gpu].pci.bdf ? c->inv->gpus[gpu].pci.bdf : "?");
+	finding_set(&f->expected,
+		    "Request and Completion Redirect off, so GPU-NIC traffic stays below the switch");
+	finding_set(&f->fix,
+		    "turn ACS off in the BIOS (PCIe / ACS control), or clear it at every boot "
+		    "with `setpci -s %s ECAP_ACS+0x6.w=0000` (NVIDIA's DGX images do this); "
+		    "keep it on only where VMs need IOMMU isolation",
+		    b->bdf);
+}
+
+static void acs(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+	struct check_buf reported = { 0 };
+	size_t unknown = 0;
+	struct finding *f;
+
+	for (size_t g = 0; g < inv->n_gpus; g++) {
+		const struct pci_func *gp = &inv->gpus[g].pci;
+		const struct pci_func *np;
+		enum path_type path = c->gpu_path[g];
+		size_t nic = c->gpu_nic[g], common = 0;
+
+		if (nic == (size_t)-1 || path > PATH_PXB)
+			continue;	/* through the host bridge anyway */
+		np = &inv->nics[nic].pci;
+		while (common < gp->n_upstream && common < np->n_upstream &&
+		       gp->upstream[common].bdf && np->upstream[common].bdf &&
+		       strcmp(gp->upstream[common].bdf, np->upstream[common].bdf) == 0)
+			common++;
+		if (!common)
+			continue;
+		for (size_t k = common; k < gp->n_upstream; k++)
+			acs_bridge(c, out, g, nic, &gp->upstream[k], &reported, &unknown);
+		for (size_t k = common; k < np->n_upstream; k++)
+			acs_bridge(c, out, g, nic, &np->upstream[k], &reported, &unknown);
+	}
+	if (reported.nomem)
+		*c->nomem = true;
+	check_buf_free(&reported);
+	if (!unknown)
+		return;
+	f = check_add(c, out, "pcie.acs", SEV_INFO, why_acs);
+	if (!f)
+		return;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "ACS could not be checked (PCI config space needs root)");
+	finding_set(&f->expected,
+		    "Request and Completion Redirect off on the bridges between each GPU and its NIC");
+	finding_set(&f->fix,
+		    "run rdmadoctor as root, or look by hand: `sudo lspci -vvv | grep ACSCtl` "
+		    "shows ReqRedir- CmpltRedir- when redirect is off");
+}
+
+void check_pcie(const struct check_ctx *c, struct findings *out)
+{
+	for (size_t i = 0; i < c->inv->n_nics; i++) {
+		if (!judged(&c->inv->nics[i]))
+			continue;
+		link_degraded(c, out, i);
+		upstream_degraded(c, out, i);
+		bottleneck(c, out, i);
+	}
+	acs(c, out);
+}

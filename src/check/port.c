@@ -1,0 +1,205 @@
+/* port.down, port.no_sm: the port is not ACTIVE / LinkUp.
+ * port.rate_low: trained below the role's rate.
+ * port.width_low: an InfiniBand port running on fewer than 4 lanes. */
+#include "families.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool is_mellanox(const struct nic *n)
+{
+	return (n->driver && strncmp(n->driver, "mlx", 3) == 0) ||
+	       (n->model && (strncmp(n->model, "ConnectX", 8) == 0 ||
+			     strncmp(n->model, "BlueField", 9) == 0));
+}
+
+/* The tool that shows lanes, FEC and speed for this port. */
+static void link_tool(char *buf, size_t len, const struct nic *n, const struct port *pt)
+{
+	if (is_mellanox(n))
+		snprintf(buf, len, "`mlxlink -d %s -p %d` (module, active lanes, FEC, speed)",
+			 n->name, pt->num);
+	else if (pt->netdev)
+		snprintf(buf, len, "`ethtool %s` and `ethtool -m %s` (speed, lanes, module)",
+			 pt->netdev, pt->netdev);
+	else
+		snprintf(buf, len, "`ibstat %s %d` and the vendor's link tool", n->name, pt->num);
+}
+
+static const char *state_text(char *buf, size_t len, int64_t code, const char *name)
+{
+	if (name)
+		return name;
+	if (IS_NA(code))
+		return "unknown";
+	snprintf(buf, len, "%lld", (long long)code);
+	return buf;
+}
+
+static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
+		      const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	char s1[24], s2[24], tool[200];
+	bool ib = check_port_is_ib(pt);
+	struct finding *f;
+
+	link_tool(tool, sizeof(tool), n, pt);
+	if (ib && pt->state == 2 && pt->phys_state == 5) {
+		f = check_add(c, out, "port.no_sm", check_role_sev(c, i),
+			      "The link is up but no subnet manager has given the port a LID, so "
+			      "it cannot carry any RDMA traffic.");
+		if (!f)
+			return;
+		finding_set(&f->subject, "%s port %d", n->name, pt->num);
+		finding_set(&f->observed, "state INIT, physical state LinkUp: no subnet manager");
+		finding_set(&f->expected, "ACTIVE, LinkUp");
+		finding_set(&f->fix,
+			    "start a subnet manager on the fabric (`opensm`, or the switch's or "
+			    "UFM's SM) and check it sees this port (`sminfo`, `ibstat %s %d` shows "
+			    "the SM lid); if one runs, check the port's partition (pkey) "
+			    "membership in its configuration",
+			    n->name, pt->num);
+		return;
+	}
+	f = check_add(c, out, "port.down", check_role_sev(c, i),
+		      "A port that is not up carries no RDMA traffic: jobs that expect this "
+		      "NIC fail or fall back to slower paths.");
+	if (!f)
+		return;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "state %s, physical state %s%s%s",
+		    state_text(s1, sizeof(s1), pt->state, pt->state_name),
+		    state_text(s2, sizeof(s2), pt->phys_state, pt->phys_state_name),
+		    pt->netdev ? ", netdev " : "", pt->netdev ? pt->netdev : "");
+	finding_set(&f->expected, "ACTIVE, LinkUp");
+	switch (IS_NA(pt->phys_state) ? -1 : (int)pt->phys_state) {
+	case 2:	/* Polling: no signal from the other end */
+		finding_set(&f->fix,
+			    "no signal from the other end: reseat the cable at both ends, then "
+			    "swap the cable and module; then %s; then check the switch port is "
+			    "enabled and set for this speed",
+			    tool);
+		break;
+	case 3:	/* Disabled */
+		if (ib)
+			finding_set(&f->fix,
+				    "the port is disabled: enable it (`ibportstate -D 0 %d enable` "
+				    "on this host, or on the switch port), then check the cable and %s",
+				    pt->num, tool);
+		else
+			finding_set(&f->fix,
+				    "the port is disabled: `ip link set dev %s up` (and in its "
+				    "network configuration), then check the cable and %s",
+				    pt->netdev ? pt->netdev : "<netdev>", tool);
+		break;
+	case 5:	/* LinkUp, logical state not ACTIVE */
+		if (ib)
+			finding_set(&f->fix,
+				    "the link is up but the subnet manager has not activated the "
+				    "port: check the SM log (opensm, UFM) for this port's GUID and "
+				    "its partition membership");
+		else
+			finding_set(&f->fix,
+				    "the link is up but the port is not active: `ip link set dev %s "
+				    "up`, then `rdma link show %s/%d`",
+				    pt->netdev ? pt->netdev : "<netdev>", n->name, pt->num);
+		break;
+	default:
+		finding_set(&f->fix,
+			    "reseat the cable and module at both ends, then swap them; then %s; "
+			    "then check the switch port's state and configuration",
+			    tool);
+		break;
+	}
+}
+
+static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
+		     const struct port *pt, double want)
+{
+	const struct nic *n = &c->inv->nics[i];
+	char have[32], exp[32], tool[200];
+	struct finding *f;
+
+	f = check_add(c, out, "port.rate_low", check_role_sev(c, i),
+		      "A port that trained below its rate caps every collective that crosses "
+		      "this NIC at that rate, and the slowest rail sets the pace of the job.");
+	if (!f)
+		return;
+	check_num_str(have, sizeof(have), pt->rate_gbps);
+	check_num_str(exp, sizeof(exp), want);
+	link_tool(tool, sizeof(tool), n, pt);
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	if (!IS_NA(pt->lanes) && pt->rate_speed)
+		finding_set(&f->observed, "%s Gb/s (%lldX %s)", have, (long long)pt->lanes,
+			    pt->rate_speed);
+	else
+		finding_set(&f->observed, "%s Gb/s", have);
+	finding_set(&f->expected, "%s Gb/s", exp);
+	finding_set(&f->fix,
+		    "swap the cable and module first (one rated for a lower speed caps the "
+		    "link: an EDR module tops out at 100 Gb/s); then %s; then check the switch "
+		    "port is not forced to a lower speed",
+		    tool);
+}
+
+static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
+		      const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	char rate[32], tool[200];
+	struct finding *f;
+
+	f = check_add(c, out, "port.width_low", check_role_sev(c, i),
+		      "An InfiniBand port that trained on fewer than its 4 lanes runs at a "
+		      "fraction of its speed, usually because of a damaged cable or module lane.");
+	if (!f)
+		return;
+	link_tool(tool, sizeof(tool), n, pt);
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	if (!isnan(pt->rate_gbps)) {
+		check_num_str(rate, sizeof(rate), pt->rate_gbps);
+		finding_set(&f->observed, "%lldX (%s Gb/s%s%s)", (long long)pt->lanes, rate,
+			    pt->rate_speed ? " " : "", pt->rate_speed ? pt->rate_speed : "");
+	} else {
+		finding_set(&f->observed, "%lldX", (long long)pt->lanes);
+	}
+	finding_set(&f->expected, "4X");
+	finding_set(&f->fix,
+		    "reseat, then swap the cable and module (a bad lane drops the link to "
+		    "fewer lanes); then %s; then check the switch port's width setting",
+		    tool);
+}
+
+void check_port(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		const struct role_spec *rs = check_role_spec(c, i);
+
+		for (size_t k = 0; k < n->n_ports; k++) {
+			const struct port *pt = &n->ports[k];
+			bool down = (!IS_NA(pt->state) && pt->state != 4) ||
+				    (!IS_NA(pt->phys_state) && pt->phys_state != 5);
+
+			if (down) {
+				port_down(c, out, i, pt);
+				continue;
+			}
+			if (!check_port_up(pt))
+				continue;	/* state unknown */
+			if (rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
+			    pt->rate_gbps < rs->rate_gbps)
+				rate_low(c, out, i, pt, rs->rate_gbps);
+			/* HDR100 / NDR200 ports are 2X by design: a narrow port
+			 * that gives the profile's rate is not a fault */
+			if (check_port_is_ib(pt) && !IS_NA(pt->lanes) && pt->lanes < 4 &&
+			    !(rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
+			      pt->rate_gbps >= rs->rate_gbps))
+				width_low(c, out, i, pt);
+		}
+	}
+}

@@ -1,0 +1,79 @@
+/* check_run: roles, then every family, then one order for the output. */
+#include "check.h"
+#include "families.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*const families[])(const struct check_ctx *, struct findings *) = {
+	check_nic, check_port, check_pcie, check_mtu, check_gid,
+	check_counters, check_gdr, check_topo, check_sys, check_roce,
+};
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strverscmp(a ? a : "", b ? b : "");
+}
+
+/* errors, warnings, infos; then id; then subject (mlx5_2 before mlx5_10);
+ * observed and expected only to make the order total. */
+static int by_severity_id_subject(const void *pa, const void *pb)
+{
+	const struct finding *a = pa, *b = pb;
+	int r;
+
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	if ((r = strcmp(a->id, b->id)) != 0)
+		return r;
+	if ((r = cmp_str(a->subject, b->subject)) != 0)
+		return r;
+	if ((r = cmp_str(a->observed, b->observed)) != 0)
+		return r;
+	return cmp_str(a->expected, b->expected);
+}
+
+int check_run(const struct inventory *inv, const struct profile *p, struct findings *out)
+{
+	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
+	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
+	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
+	bool nomem = false;
+	struct check_ctx c = {
+		.inv = inv,
+		.p = p,
+		.roles = roles,
+		.generic = !p || !p->role[ROLE_RAIL].defined,
+		.nomem = &nomem,
+		.gpu_nic = gpu_nic,
+		.gpu_path = gpu_path,
+	};
+	size_t first = out->n;
+
+	if (!roles || !gpu_nic || !gpu_path) {
+		free(roles);
+		free(gpu_nic);
+		free(gpu_path);
+		return -ENOMEM;
+	}
+	roles_assign(inv, p, roles);
+	check_map_gpus(&c, gpu_nic, gpu_path);
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		families[i](&c, out);
+	free(roles);
+	free(gpu_nic);
+	free(gpu_path);
+	/* every family fills all four texts: a NULL one is a failed allocation */
+	for (size_t i = first; i < out->n; i++) {
+		const struct finding *f = &out->v[i];
+
+		if (!f->subject || !f->observed || !f->expected || !f->fix)
+			nomem = true;
+	}
+	if (nomem)
+		return -ENOMEM;
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), by_severity_id_subject);
+	return 0;
+}

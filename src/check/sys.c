@@ -1,0 +1,97 @@
+/* sys.memlock: RLIMIT_MEMLOCK not unlimited.
+ * sys.uverbs: a NIC's /dev/infiniband/uverbsN missing or not accessible. */
+#include "families.h"
+
+#include <string.h>
+
+static void memlock(const struct check_ctx *c, struct findings *out)
+{
+	const struct host *h = &c->inv->host;
+	struct finding *f;
+
+	if (h->memlock_unlimited != 0)
+		return;	/* unlimited, or unknown */
+	f = check_add(c, out, "sys.memlock", SEV_WARN,
+		      "RDMA pins every buffer it registers: under a memlock limit large "
+		      "registrations fail (ibv_reg_mr: Cannot allocate memory) and NCCL aborts "
+		      "or falls back to slower paths.");
+	if (!f)
+		return;
+	finding_set(&f->subject, "host");
+	if (!IS_NA(h->memlock_bytes))
+		finding_set(&f->observed, "RLIMIT_MEMLOCK is %lld bytes", (long long)h->memlock_bytes);
+	else
+		finding_set(&f->observed, "RLIMIT_MEMLOCK is limited");
+	finding_set(&f->expected, "unlimited");
+	finding_set(&f->fix,
+		    "ulimit -l unlimited / LimitMEMLOCK=infinity in the slurmd unit / "
+		    "--ulimit memlock=-1 for containers");
+}
+
+static void uverbs(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+	struct check_buf unknown = { 0 };
+	struct finding *f;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		const char *dev = n->uverbs ? n->uverbs : "uverbs?";
+		bool missing;
+
+		if (!n->uverbs_dev) {
+			check_buf_printf(&unknown, "%s%s", unknown.len ? " " : "", n->name);
+			continue;
+		}
+		missing = strcmp(n->uverbs_dev, "missing") == 0;
+		if (!missing && strcmp(n->uverbs_dev, "no access") != 0)
+			continue;
+		f = check_add(c, out, "sys.uverbs", SEV_ERROR,
+			      "Applications reach an RDMA device only through its "
+			      "/dev/infiniband/uverbs node: without it the NIC is invisible to "
+			      "NCCL and every verbs program.");
+		if (!f)
+			break;
+		finding_set(&f->subject, "%s", n->name);
+		finding_set(&f->observed, "/dev/infiniband/%s %s", dev,
+			    missing ? "missing" : "not accessible");
+		finding_set(&f->expected, "/dev/infiniband/%s present and readable and writable",
+			    dev);
+		if (missing)
+			finding_set(&f->fix,
+				    "`modprobe ib_uverbs` (and load it at boot); in a container "
+				    "pass the device in (`--device=/dev/infiniband/%s`, or the "
+				    "RDMA device plugin in Kubernetes)",
+				    dev);
+		else
+			finding_set(&f->fix,
+				    "rdma-core's udev rules give /dev/infiniband/uverbs* mode 0666: "
+				    "check they are installed and not overridden (`ls -l "
+				    "/dev/infiniband`), or add the user to the group that owns it");
+	}
+	if (!unknown.len || unknown.nomem) {
+		if (unknown.nomem)
+			*c->nomem = true;
+		check_buf_free(&unknown);
+		return;
+	}
+	f = check_add(c, out, "sys.uverbs", SEV_INFO,
+		      "Applications reach an RDMA device only through its /dev/infiniband/uverbs "
+		      "node; whether it is there could not be read.");
+	if (!f) {
+		check_buf_free(&unknown);
+		return;
+	}
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "/dev/infiniband not checked for %s", check_buf_str(&unknown));
+	finding_set(&f->expected, "a readable and writable uverbs node for every RDMA device");
+	finding_set(&f->fix, "run the check on the live host (a snapshot does not hold /dev), "
+			     "or look with `ls -l /dev/infiniband`");
+	check_buf_free(&unknown);
+}
+
+void check_sys(const struct check_ctx *c, struct findings *out)
+{
+	memlock(c, out);
+	uverbs(c, out);
+}

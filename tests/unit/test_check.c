@@ -1,0 +1,1296 @@
+/* Checks against small machines built in C: each check id fires on the
+ * shape it is about, with the subject and observed text an engineer reads,
+ * and a healthy machine gives no finding at all. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check/check.h"
+#include "model/affinity.h"
+#include "sysfs/parse.h"
+
+#define S(x) ((char *)(x))
+#define MAXDEV 16
+
+/* ---- building machines the way the readers fill them ------------------ */
+
+static void set_link(struct pci_link *l, double gts, int64_t width)
+{
+	l->speed_gts = l->max_speed_gts = gts;
+	l->width = l->max_width = width;
+}
+
+static void func_init(struct pci_func *f, const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+
+	memset(f, 0, sizeof(*f));
+	f->bdf = strdup(base + 1);
+	f->sysfs_path = strdup(dir);
+	f->vendor = f->device = f->subsystem_vendor = f->subsystem_device = NA;
+	f->class_code = NA;
+	f->numa_node = 0;
+	f->acs_ctrl = 0;
+	f->config_full = true;
+	set_link(&f->link, 16, 16);	/* Gen4 x16 */
+}
+
+/* A function and the bridges above it, from its canonical sysfs path. */
+static void mkfunc(struct pci_func *f, const char *path, int numa)
+{
+	char *copy = strdup(path), *save = NULL;
+	char *comps[16];
+	size_t n = 0;
+
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
+		if (is_bdf(c) && n < 16)
+			comps[n++] = c;
+	func_init(f, path);
+	f->numa_node = numa;
+	f->upstream = calloc(n ? n : 1, sizeof(*f->upstream));
+	for (size_t i = 0; i + 1 < n; i++) {
+		/* the bridge's directory: path up to its own component */
+		const char *at = strstr(path, comps[i]);
+		char *dir = strndup(path, (size_t)(at - path) + strlen(comps[i]));
+
+		func_init(&f->upstream[i], dir);
+		f->upstream[i].numa_node = numa;
+		free(dir);
+		f->n_upstream++;
+	}
+	free(copy);
+}
+
+struct machine {
+	struct inventory inv;
+};
+
+static void machine_init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->inv.gpus = calloc(MAXDEV, sizeof(*m->inv.gpus));
+	m->inv.nics = calloc(MAXDEV, sizeof(*m->inv.nics));
+	m->inv.host.memlock_unlimited = 1;
+	m->inv.host.memlock_bytes = NA;
+	m->inv.host.modules[MOD_NVIDIA_PEERMEM].name = "nvidia_peermem";
+	m->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = true;
+	m->inv.host.modules[MOD_NV_PEER_MEM].name = "nv_peer_mem";
+}
+
+static struct gpu *add_gpu(struct machine *m, const char *path, int numa)
+{
+	struct gpu *g = &m->inv.gpus[m->inv.n_gpus++];
+
+	mkfunc(&g->pci, path, numa);
+	g->pci.vendor = 0x10de;
+	g->pci.device = 0x20b2;
+	g->model = "A100-SXM4-80GB";
+	g->kind = GPU_DATACENTER;
+	return g;
+}
+
+static void add_counter(struct counter_set *s, const char *name, uint64_t v)
+{
+	s->v = realloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n].name = strdup(name);
+	s->v[s->n].value = v;
+	s->v[s->n].ok = true;
+	s->n++;
+}
+
+static void add_gid(struct port *p, int index, const char *type, const char *ipv4)
+{
+	struct gid *g;
+
+	p->gids = realloc(p->gids, (p->n_gids + 1) * sizeof(*p->gids));
+	g = &p->gids[p->n_gids++];
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->type = strdup(type);
+	g->text = strdup(ipv4 ? "0000:0000:0000:0000:0000:ffff:0a00:0001"
+			      : "fe80:0000:0000:0000:0000:0000:0000:0001");
+	g->netdev = p->netdev ? strdup(p->netdev) : NULL;
+	snprintf(g->ipv4, sizeof(g->ipv4), "%s", ipv4 ? ipv4 : "");
+}
+
+/* A healthy port: ACTIVE LinkUp at rate, 4X, MTU 4096 (RoCE: netdev 9000,
+ * RoCE v2 IPv4 GID at index 3). */
+static void port_init(struct port *p, const char *nic, int num, const char *ll, double rate)
+{
+	char nd[64];
+
+	memset(p, 0, sizeof(*p));
+	p->num = num;
+	p->link_layer = strdup(ll);
+	p->state = 4;
+	p->state_name = strdup("ACTIVE");
+	p->phys_state = 5;
+	p->phys_state_name = strdup("LinkUp");
+	p->rate_gbps = rate;
+	p->lanes = 4;
+	p->rate_speed = strdup(rate >= 400 ? "NDR" : rate >= 200 ? "HDR" : "EDR");
+	p->lid = p->sm_lid = NA;
+	p->active_mtu = p->max_mtu = 4096;
+	p->netdev_mtu = p->netdev_speed_mbps = p->carrier_changes = NA;
+	snprintf(nd, sizeof(nd), "%s_p%d", nic, num);
+	if (strcmp(ll, "Ethernet") == 0) {
+		p->netdev = strdup(nd);
+		p->netdev_mtu = 9000;
+		add_gid(p, 0, "IB/RoCE v1", NULL);
+		add_gid(p, 1, "RoCE v2", NULL);
+		add_gid(p, 2, "IB/RoCE v1", "10.0.0.1");
+		add_gid(p, 3, "RoCE v2", "10.0.0.1");
+	} else {
+		p->lid = 1;
+		p->sm_lid = 1;
+		add_gid(p, 0, "IB/RoCE v1", NULL);
+		add_counter(&p->counters, "symbol_error", 0);
+		add_counter(&p->counters, "link_downed", 0);
+		add_counter(&p->counters, "port_xmit_data", 123456789);
+	}
+}
+
+static struct nic *add_nic(struct machine *m, const char *name, const char *path, int numa,
+			   const char *model, const char *ll, size_t nports, double rate)
+{
+	struct nic *n = &m->inv.nics[m->inv.n_nics++];
+
+	memset(n, 0, sizeof(*n));
+	n->name = strdup(name);
+	n->driver = strdup("mlx5_core");
+	n->model = strdup(model);
+	n->fw_ver = strdup("20.40.1000");
+	n->uverbs = strdup("uverbs0");
+	n->uverbs_dev = strdup("ok");
+	n->has_pci = true;
+	mkfunc(&n->pci, path, numa);
+	n->pci.vendor = 0x15b3;
+	n->pci.device = 0x101b;
+	n->ports = calloc(nports, sizeof(*n->ports));
+	n->n_ports = nports;
+	for (size_t i = 0; i < nports; i++)
+		port_init(&n->ports[i], name, (int)i + 1, ll, rate);
+	return n;
+}
+
+/* Switch s: root port 0000:H:01.0, upstream port (H+1):00.0, downstream
+ * ports (H+2):08.0 (GPU, at (H+3):00.0) and (H+2):0c.0 (NIC, (H+4):00.0),
+ * H = 0x10 * (s + 1), host bridge pci0000:H. */
+static void sw_path(char *buf, size_t len, int s, bool nic)
+{
+	int h = 0x10 * (s + 1);
+
+	snprintf(buf, len,
+		 "sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0/0000:%02x:%s.0/0000:%02x:00.0",
+		 h, h, h + 1, h + 2, nic ? "0c" : "08", h + (nic ? 4 : 3));
+}
+
+/* A DGX A100 in small: 4 GPUs, each with a ConnectX-6 HDR rail NIC under
+ * its own PCIe switch (PIX), and a dual-port ConnectX-6 storage card in
+ * Ethernet mode on a CPU root port (functions .0 and .1). */
+static void healthy(struct machine *m)
+{
+	char path[256], name[16];
+
+	machine_init(m);
+	for (int s = 0; s < 4; s++) {
+		sw_path(path, sizeof(path), s, false);
+		add_gpu(m, path, s / 2);
+	}
+	for (int s = 0; s < 4; s++) {
+		sw_path(path, sizeof(path), s, true);
+		snprintf(name, sizeof(name), "mlx5_%d", s);
+		add_nic(m, name, path, s / 2, "ConnectX-6", "InfiniBand", 1, 200);
+	}
+	add_nic(m, "mlx5_4", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.0", 1, "ConnectX-6",
+		"Ethernet", 1, 100);
+	add_nic(m, "mlx5_5", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.1", 1, "ConnectX-6",
+		"Ethernet", 1, 100);
+	assert_int_equal(affinity_compute(&m->inv), 0);
+}
+
+static void machine_free(struct machine *m)
+{
+	inventory_free(&m->inv);
+}
+
+/* What the DGX A100 profile would say, for the shape above. */
+static struct profile a100_profile(void)
+{
+	struct profile p = {
+		.name = S("test-a100"),
+		.role[ROLE_RAIL] = {
+			.defined = true, .count = 4, .model_family = S("ConnectX-6"),
+			.link_layer = S("InfiniBand"), .rate_gbps = 200, .pcie_gen = 4,
+			.pcie_width = 16, .mtu = 4096, .pfc_priority = -1, .ecn = -1,
+			.gpudirect = 1, .gpus_per_nic = 1, .placement = PATH_PXB,
+		},
+		.role[ROLE_STORAGE] = {
+			.defined = true, .count = 2, .link_layer = S("Ethernet"),
+			.rate_gbps = 100, .mtu = 9000, .pfc_priority = -1, .ecn = -1,
+			.gpudirect = -1, .placement = -1,
+		},
+	};
+
+	return p;
+}
+
+static struct profile generic_profile(void)
+{
+	struct profile p = { .name = S("generic") };
+
+	return p;
+}
+
+/* ---- looking at findings ----------------------------------------------- */
+
+static size_t count_id(const struct findings *fs, const char *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		n += strcmp(fs->v[i].id, id) == 0;
+	return n;
+}
+
+static const struct finding *get(const struct findings *fs, const char *id, const char *subject)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (strcmp(fs->v[i].id, id) == 0 && strcmp(fs->v[i].subject, subject) == 0)
+			return &fs->v[i];
+	return NULL;
+}
+
+static void dump(const struct findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		fprintf(stderr, "  %s %s [%s] observed '%s' expected '%s'\n",
+			severity_name(fs->v[i].severity), fs->v[i].id, fs->v[i].subject,
+			fs->v[i].observed, fs->v[i].expected);
+}
+
+static void run(const struct machine *m, const struct profile *p, struct findings *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	assert_int_equal(check_run(&m->inv, p, fs), 0);
+	/* every finding is complete */
+	for (size_t i = 0; i < fs->n; i++) {
+		assert_non_null(fs->v[i].subject);
+		assert_non_null(fs->v[i].observed);
+		assert_non_null(fs->v[i].expected);
+		assert_non_null(fs->v[i].why);
+		assert_non_null(fs->v[i].fix);
+		assert_true(strlen(fs->v[i].fix) > 10);
+	}
+}
+
+static const struct finding *expect(const struct findings *fs, const char *id,
+				    const char *subject, enum severity sev, const char *observed,
+				    const char *expected)
+{
+	const struct finding *f = get(fs, id, subject);
+
+	if (!f) {
+		fprintf(stderr, "no %s about '%s' among:\n", id, subject);
+		dump(fs);
+	}
+	assert_non_null(f);
+	assert_int_equal(f->severity, sev);
+	if (observed)
+		assert_string_equal(f->observed, observed);
+	if (expected)
+		assert_string_equal(f->expected, expected);
+	return f;
+}
+
+/* ---- the healthy shape ------------------------------------------------- */
+
+static void healthy_is_silent(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	enum nic_role roles[6];
+	(void)state;
+
+	healthy(&m);
+	roles_assign(&m.inv, &p, roles);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(roles[i], ROLE_RAIL);
+	assert_int_equal(roles[4], ROLE_STORAGE);
+	assert_int_equal(roles[5], ROLE_STORAGE);
+
+	run(&m, &p, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	assert_string_equal(check_verdict(&fs), "pass");
+	findings_free(&fs);
+
+	run(&m, &g, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_free(&fs);
+	/* no profile at all is the generic one */
+	run(&m, NULL, &fs);
+	assert_int_equal(fs.n, 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- findings, their order and the verdict ----------------------------- */
+
+static void order_and_verdict(void **state)
+{
+	struct findings fs = { 0 };
+	struct finding *f;
+	(void)state;
+
+	assert_string_equal(check_verdict(&fs), "pass");
+	f = finding_add(&fs, "sys.uverbs", SEV_INFO, "why");
+	finding_set(&f->subject, "host");
+	assert_string_equal(check_verdict(&fs), "pass");
+	f = finding_add(&fs, "mtu.roce", SEV_WARN, "why");
+	finding_set(&f->subject, "x");
+	finding_set(&f->subject, "replaced %d", 2);
+	assert_string_equal(f->subject, "replaced 2");
+	assert_string_equal(check_verdict(&fs), "warn");
+	f = finding_add(&fs, "port.down", SEV_ERROR, "why");
+	assert_string_equal(check_verdict(&fs), "fail");
+	assert_string_equal(severity_name(SEV_ERROR), "error");
+	assert_string_equal(severity_name(SEV_WARN), "warn");
+	assert_string_equal(severity_name(SEV_INFO), "info");
+	findings_free(&fs);
+	assert_int_equal(fs.n, 0);
+	assert_null(fs.v);
+	findings_free(&fs);
+}
+
+static void sorted_errors_id_subject(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	/* errors on mlx5_3 and mlx5_1, a warning, an info */
+	for (int i = 3; i >= 1; i -= 2) {
+		m.inv.nics[i].ports[0].state = 1;
+		m.inv.nics[i].ports[0].phys_state = 2;
+	}
+	m.inv.nics[0].ports[0].active_mtu = 2048;
+	m.inv.gpus[0].kind = GPU_GEFORCE;
+	m.inv.gpus[0].model = "GeForce RTX 4090";
+	m.inv.host.memlock_unlimited = 0;
+	run(&m, &p, &fs);
+	assert_true(fs.n >= 5);
+	for (size_t i = 1; i < fs.n; i++) {
+		const struct finding *a = &fs.v[i - 1], *b = &fs.v[i];
+
+		assert_true(a->severity >= b->severity);
+		if (a->severity == b->severity)
+			assert_true(strcmp(a->id, b->id) <= 0);
+	}
+	assert_string_equal(fs.v[0].id, "port.down");
+	assert_string_equal(fs.v[0].subject, "mlx5_1 port 1");
+	assert_string_equal(fs.v[1].subject, "mlx5_3 port 1");
+	assert_string_equal(fs.v[fs.n - 1].id, "gdr.unsupported");
+	assert_string_equal(check_verdict(&fs), "fail");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- roles ------------------------------------------------------------- */
+
+static void roles_generic_and_software(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	enum nic_role roles[8];
+	struct nic *rxe;
+	(void)state;
+
+	healthy(&m);
+	/* Soft-RoCE on the storage card's netdev: same PCI function */
+	rxe = add_nic(&m, "rxe0", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.0", 1,
+		      "Soft-RoCE", "Ethernet", 1, 100);
+	free(rxe->driver);
+	rxe->driver = strdup("rdma_rxe");
+	rxe->netdev_parent = strdup("mlx5_4_p1");
+	assert_int_equal(affinity_compute(&m.inv), 0);
+
+	roles_assign(&m.inv, &g, roles);
+	for (size_t i = 0; i < m.inv.n_nics; i++)
+		assert_int_equal(roles[i], ROLE_RAIL);
+	roles_assign(&m.inv, NULL, roles);
+	assert_int_equal(roles[6], ROLE_RAIL);
+	roles_assign(&m.inv, &p, roles);
+	assert_int_equal(roles[6], ROLE_STORAGE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(roles[i], ROLE_RAIL);
+	machine_free(&m);
+}
+
+/* Rails by placement, a far single-function card promoted to make up the
+ * count, a far dual-function card (storage) never. */
+static void roles_placement_and_promotion(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	enum nic_role roles[8];
+	char path[256];
+	(void)state;
+
+	machine_init(&m);
+	for (int s = 0; s < 4; s++) {
+		sw_path(path, sizeof(path), s, false);
+		add_gpu(&m, path, 0);
+	}
+	for (int s = 0; s < 3; s++) {
+		char name[16];
+
+		sw_path(path, sizeof(path), s, true);
+		snprintf(name, sizeof(name), "mlx5_%d", s);
+		add_nic(&m, name, path, 0, "ConnectX-6", "InfiniBand", 1, 200);
+	}
+	/* a dual-function IB ConnectX-6 far away: storage even though short */
+	add_nic(&m, "mlx5_4", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.0", 1, "ConnectX-6",
+		"InfiniBand", 1, 200);
+	add_nic(&m, "mlx5_5", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.1", 1, "ConnectX-6",
+		"InfiniBand", 1, 200);
+	/* a single-function one: the mis-slotted fourth rail (after the
+	 * storage functions in name order, so those are passed over) */
+	add_nic(&m, "mlx5_6", "sys/devices/pci0000:c0/0000:c0:01.0/0000:c1:00.0", 1, "ConnectX-6",
+		"InfiniBand", 1, 200);
+	assert_int_equal(affinity_compute(&m.inv), 0);
+	roles_assign(&m.inv, &p, roles);
+	assert_int_equal(roles[0], ROLE_RAIL);
+	assert_int_equal(roles[1], ROLE_RAIL);
+	assert_int_equal(roles[2], ROLE_RAIL);
+	assert_int_equal(roles[3], ROLE_STORAGE);
+	assert_int_equal(roles[4], ROLE_STORAGE);
+	assert_int_equal(roles[5], ROLE_RAIL);
+
+	/* the wrong model never is a rail */
+	free(m.inv.nics[5].model);
+	m.inv.nics[5].model = strdup("ConnectX-5");
+	roles_assign(&m.inv, &p, roles);
+	assert_int_equal(roles[5], ROLE_STORAGE);
+	machine_free(&m);
+}
+
+/* No placement in the profile: rails in name order up to the count. */
+static void roles_name_order(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	enum nic_role roles[8];
+	const char *names[] = { "mlx5_10", "mlx5_2", "mlx5_1", "mlx5_9" };
+	(void)state;
+
+	machine_init(&m);
+	for (int i = 0; i < 4; i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "sys/devices/pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0",
+			 0x20 * (i + 1), 0x20 * (i + 1), 0x20 * (i + 1) + 1);
+		add_nic(&m, names[i], path, 0, "ConnectX-6", "Ethernet", 1, 100);
+	}
+	p.role[ROLE_RAIL].placement = -1;
+	p.role[ROLE_RAIL].link_layer = S("Ethernet");
+	p.role[ROLE_RAIL].count = 2;
+	roles_assign(&m.inv, &p, roles);
+	assert_int_equal(roles[0], ROLE_STORAGE);	/* mlx5_10 */
+	assert_int_equal(roles[1], ROLE_RAIL);		/* mlx5_2 */
+	assert_int_equal(roles[2], ROLE_RAIL);		/* mlx5_1 */
+	assert_int_equal(roles[3], ROLE_STORAGE);	/* mlx5_9 */
+	p.role[ROLE_RAIL].count = -1;
+	roles_assign(&m.inv, &p, roles);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(roles[i], ROLE_RAIL);
+	/* a link layer that differs keeps a NIC out */
+	p.role[ROLE_RAIL].link_layer = S("InfiniBand");
+	roles_assign(&m.inv, &p, roles);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(roles[i], ROLE_STORAGE);
+	machine_free(&m);
+}
+
+/* ---- nic.* and fw.* ---------------------------------------------------- */
+
+static void nic_count(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	free(m.inv.nics[1].model);
+	m.inv.nics[1].model = strdup("ConnectX-5");
+	run(&m, &p, &fs);
+	expect(&fs, "nic.count", "rail NICs", SEV_ERROR, "3 (mlx5_0 mlx5_2 mlx5_3)",
+	       "4 ConnectX-6 InfiniBand NICs, each PXB or closer to a GPU");
+	expect(&fs, "nic.count", "storage NICs", SEV_WARN, "3 (mlx5_1 mlx5_4 mlx5_5)", NULL);
+	findings_free(&fs);
+	/* generic counts nothing */
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "nic.count"), 0);
+	findings_free(&fs);
+	/* more rails than the profile has */
+	free(m.inv.nics[1].model);
+	m.inv.nics[1].model = strdup("ConnectX-6");
+	p.role[ROLE_RAIL].count = 3;
+	run(&m, &p, &fs);
+	expect(&fs, "nic.count", "rail NICs", SEV_WARN, "4 (mlx5_0 mlx5_1 mlx5_2 mlx5_3)", NULL);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void fw_mixed(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	free(m.inv.nics[2].fw_ver);
+	m.inv.nics[2].fw_ver = strdup("20.37.1014");
+	free(m.inv.nics[5].fw_ver);
+	m.inv.nics[5].fw_ver = NULL;	/* unknown: left out */
+	run(&m, NULL, &fs);
+	expect(&fs, "fw.mixed", "ConnectX-6", SEV_WARN,
+	       "20.40.1000 (mlx5_0 mlx5_1 mlx5_3 mlx5_4); 20.37.1014 (mlx5_2)",
+	       "one firmware version on every ConnectX-6 (most run 20.40.1000)");
+	assert_int_equal(count_id(&fs, "fw.mixed"), 1);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- port.* ------------------------------------------------------------ */
+
+static void port_down_and_no_sm(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[1].ports[0];
+	pt->state = 1;
+	free(pt->state_name);
+	pt->state_name = strdup("DOWN");
+	pt->phys_state = 2;
+	free(pt->phys_state_name);
+	pt->phys_state_name = strdup("Polling");
+	pt->rate_gbps = NAN;
+	pt = &m.inv.nics[2].ports[0];
+	pt->state = 2;
+	free(pt->state_name);
+	pt->state_name = strdup("INIT");
+	pt = &m.inv.nics[4].ports[0];	/* storage */
+	pt->state = 1;
+	pt->phys_state = 3;
+	free(pt->state_name);
+	free(pt->phys_state_name);
+	pt->state_name = strdup("DOWN");
+	pt->phys_state_name = strdup("Disabled");
+	/* unknown state: nothing */
+	m.inv.nics[3].ports[0].state = NA;
+	m.inv.nics[3].ports[0].phys_state = NA;
+	run(&m, &p, &fs);
+	expect(&fs, "port.down", "mlx5_1 port 1", SEV_ERROR,
+	       "state DOWN, physical state Polling", "ACTIVE, LinkUp");
+	expect(&fs, "port.no_sm", "mlx5_2 port 1", SEV_ERROR,
+	       "state INIT, physical state LinkUp: no subnet manager", "ACTIVE, LinkUp");
+	expect(&fs, "port.down", "mlx5_4 port 1", SEV_WARN,
+	       "state DOWN, physical state Disabled, netdev mlx5_4_p1", NULL);
+	assert_non_null(strstr(get(&fs, "port.down", "mlx5_1 port 1")->fix, "mlxlink -d mlx5_1"));
+	assert_int_equal(count_id(&fs, "port.down"), 2);
+	assert_int_equal(count_id(&fs, "port.no_sm"), 1);
+	assert_null(get(&fs, "port.down", "mlx5_3 port 1"));
+	/* a port that is down has no MTU, GID or rate finding */
+	assert_int_equal(count_id(&fs, "mtu.roce"), 0);
+	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void port_rate_low(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[1].ports[0];
+	pt->rate_gbps = 40;
+	free(pt->rate_speed);
+	pt->rate_speed = strdup("FDR10");
+	m.inv.nics[2].ports[0].rate_gbps = NAN;	/* unreadable: no finding */
+	run(&m, &p, &fs);
+	expect(&fs, "port.rate_low", "mlx5_1 port 1", SEV_ERROR, "40 Gb/s (4X FDR10)", "200 Gb/s");
+	assert_int_equal(count_id(&fs, "port.rate_low"), 1);
+	assert_non_null(strstr(get(&fs, "port.rate_low", "mlx5_1 port 1")->fix, "cable"));
+	findings_free(&fs);
+	/* the generic profile knows no rate */
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void port_width_low(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[0].ports[0];
+	pt->lanes = 2;
+	pt->rate_gbps = 100;
+	/* RoCE ports report lanes too, but width_low is InfiniBand only */
+	m.inv.nics[4].ports[0].lanes = 2;
+	run(&m, &g, &fs);
+	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, "2X (100 Gb/s HDR)", "4X");
+	assert_int_equal(count_id(&fs, "port.width_low"), 1);
+	findings_free(&fs);
+	run(&m, &p, &fs);
+	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, NULL, NULL);
+	expect(&fs, "port.rate_low", "mlx5_0 port 1", SEV_ERROR, "100 Gb/s (2X HDR)", NULL);
+	findings_free(&fs);
+	/* HDR100 by design: a profile that expects 100 Gb/s */
+	p.role[ROLE_RAIL].rate_gbps = 100;
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "port.width_low"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- pcie.* ------------------------------------------------------------ */
+
+static void pcie_link_degraded(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	struct pci_func *f;
+	(void)state;
+
+	healthy(&m);
+	/* trained x8: the switch downstream port above reads the same link */
+	f = &m.inv.nics[2].pci;
+	f->link.width = 8;
+	f->upstream[f->n_upstream - 1].link.width = 8;
+	run(&m, &g, &fs);
+	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_ERROR, "Gen4 x8", "Gen4 x16");
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
+	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 0);
+	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix, "bifurcation"));
+	findings_free(&fs);
+	/* a slot that only has x8 (its port's capability is 8) is no degradation */
+	f->upstream[f->n_upstream - 1].link.max_width = 8;
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	findings_free(&fs);
+	/* ... but the profile wants x16 */
+	run(&m, &p, &fs);
+	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_ERROR, "Gen4 x8", "Gen4 x16");
+	findings_free(&fs);
+	/* a Gen4 card at full speed where the profile wants Gen5 */
+	f->link.width = f->upstream[f->n_upstream - 1].link.width = 16;
+	f->upstream[f->n_upstream - 1].link.max_width = 16;
+	p.role[ROLE_RAIL].pcie_gen = 5;
+	run(&m, &p, &fs);
+	expect(&fs, "pcie.link_degraded", "mlx5_0", SEV_ERROR, "Gen4 x16", "Gen5 x16");
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 4);
+	findings_free(&fs);
+	/* unknown link: no finding */
+	p.role[ROLE_RAIL].pcie_gen = 4;
+	f->link.speed_gts = NAN;
+	f->link.width = NA;
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void pcie_upstream_degraded(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct pci_func *f;
+	(void)state;
+
+	healthy(&m);
+	/* the root port's link to the switch trained at Gen3: both of its
+	 * ends (root port 0000:30:01.0, upstream port 0000:31:00.0) say so */
+	f = &m.inv.nics[2].pci;
+	f->upstream[0].link.speed_gts = 8;
+	f->upstream[1].link.speed_gts = 8;
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.upstream_degraded", "mlx5_2 via bridge 0000:30:01.0", SEV_ERROR,
+	       "Gen3 x16", "Gen4 x16");
+	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 1);
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	findings_free(&fs);
+	/* the root port cannot do more: fine */
+	f->upstream[0].link.max_speed_gts = 8;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* The RTX 4090 box: one dual-port 100G CX-6 Dx in a Gen4 x8 slot. */
+static void pcie_bottleneck(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct nic *n;
+	(void)state;
+
+	machine_init(&m);
+	for (int fn = 0; fn < 2; fn++) {
+		char path[128], name[32];
+
+		snprintf(path, sizeof(path), "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.%d", fn);
+		snprintf(name, sizeof(name), "rocep65s0f%d", fn);
+		n = add_nic(&m, name, path, 0, "ConnectX-6 Dx", "Ethernet", 1, 100);
+		n->pci.link.width = 8;		/* the card can do x16 */
+		n->pci.upstream[0].link.width = 8;
+		n->pci.upstream[0].link.max_width = 8;	/* the slot cannot */
+	}
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "rocep65s0f0, rocep65s0f1 (0000:41:00)", SEV_WARN,
+	       "Gen4 x8 carries about 15.75 GB/s", "the ports need 25 GB/s (2 x 100 Gb/s)");
+	assert_non_null(strstr(get(&fs, "pcie.bottleneck", "rocep65s0f0, rocep65s0f1 (0000:41:00)")->fix,
+			       "Gen4 x16"));
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 1);
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	findings_free(&fs);
+	/* one port down: 12.5 GB/s fits */
+	m.inv.nics[1].ports[0].state = 1;
+	m.inv.nics[1].ports[0].rate_gbps = NAN;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void pcie_acs(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	/* the switch downstream port above mlx5_1: RR and CR on (0x1d) */
+	m.inv.nics[1].pci.upstream[2].acs_ctrl = 0x1d;
+	/* the root port above the switch is above the common ancestor */
+	m.inv.nics[0].pci.upstream[0].acs_ctrl = 0x1d;
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.acs", "mlx5_1 via bridge 0000:22:0c.0", SEV_ERROR,
+	       "ACS control 0x001d: Request Redirect and Completion Redirect on, on the path to "
+	       "GPU 0000:23:00.0",
+	       NULL);
+	assert_int_equal(count_id(&fs, "pcie.acs"), 1);
+	findings_free(&fs);
+	machine_free(&m);
+
+	/* without root: one info for the host, not one per bridge */
+	healthy(&m);
+	for (size_t i = 0; i < m.inv.n_nics; i++)
+		for (size_t k = 0; k < m.inv.nics[i].pci.n_upstream; k++) {
+			m.inv.nics[i].pci.upstream[k].config_full = false;
+			m.inv.nics[i].pci.upstream[k].acs_ctrl = NA;
+		}
+	for (size_t i = 0; i < m.inv.n_gpus; i++)
+		for (size_t k = 0; k < m.inv.gpus[i].pci.n_upstream; k++) {
+			m.inv.gpus[i].pci.upstream[k].config_full = false;
+			m.inv.gpus[i].pci.upstream[k].acs_ctrl = NA;
+		}
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.acs", "host", SEV_INFO,
+	       "ACS could not be checked (PCI config space needs root)", NULL);
+	assert_int_equal(count_id(&fs, "pcie.acs"), 1);
+	assert_string_equal(check_verdict(&fs), "pass");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- mtu.* ------------------------------------------------------------- */
+
+static void mtu_ib_and_roce(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	m.inv.nics[0].ports[0].active_mtu = 2048;
+	m.inv.nics[1].ports[0].active_mtu = NA;	/* unknown: nothing */
+	m.inv.nics[4].ports[0].netdev_mtu = 1500;
+	m.inv.nics[4].ports[0].active_mtu = 1024;
+	m.inv.nics[5].ports[0].netdev_mtu = 4200;	/* enough for 4096 */
+	m.inv.nics[5].ports[0].active_mtu = 4096;
+	run(&m, NULL, &fs);
+	expect(&fs, "mtu.ib", "mlx5_0 port 1", SEV_WARN, "active MTU 2048", "4096");
+	expect(&fs, "mtu.roce", "mlx5_4 port 1", SEV_WARN, "netdev MTU 1500 (RDMA MTU 1024)",
+	       "netdev MTU 4200 or more (9000 usual) for RDMA MTU 4096");
+	assert_int_equal(count_id(&fs, "mtu.ib"), 1);
+	assert_int_equal(count_id(&fs, "mtu.roce"), 1);
+	findings_free(&fs);
+	/* the profile asks 9000 of its storage netdevs */
+	run(&m, &p, &fs);
+	expect(&fs, "mtu.roce", "mlx5_5 port 1", SEV_WARN, "netdev MTU 4200 (RDMA MTU 4096)",
+	       "netdev MTU 9000 or more");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- gid.* ------------------------------------------------------------- */
+
+static void drop_ipv4_gids(struct port *pt)
+{
+	for (size_t i = 0; i < pt->n_gids; i++)
+		pt->gids[i].ipv4[0] = '\0';
+}
+
+static void gid_rocev2_missing(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	drop_ipv4_gids(&m.inv.nics[4].ports[0]);
+	run(&m, NULL, &fs);
+	expect(&fs, "gid.rocev2_missing", "mlx5_4 port 1", SEV_ERROR,
+	       "RoCE v2 GIDs only on IPv6 addresses", NULL);
+	findings_free(&fs);
+	run(&m, &p, &fs);	/* a storage port there */
+	expect(&fs, "gid.rocev2_missing", "mlx5_4 port 1", SEV_WARN, NULL, NULL);
+	assert_int_equal(count_id(&fs, "gid.rocev2_missing"), 1);
+	findings_free(&fs);
+	/* GID types unreadable: not judged */
+	for (size_t i = 0; i < m.inv.nics[4].ports[0].n_gids; i++) {
+		free(m.inv.nics[4].ports[0].gids[i].type);
+		m.inv.nics[4].ports[0].gids[i].type = NULL;
+	}
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "gid.rocev2_missing"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void gid_index_mismatch(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	/* mlx5_5's IPv4 came after an IPv6 address: index 5 */
+	pt = &m.inv.nics[5].ports[0];
+	pt->gids[2].ipv4[0] = '\0';
+	pt->gids[3].ipv4[0] = '\0';
+	add_gid(pt, 4, "IB/RoCE v1", "10.0.1.1");
+	add_gid(pt, 5, "RoCE v2", "10.0.1.1");
+	run(&m, NULL, &fs);
+	expect(&fs, "gid.index_mismatch", "rail RoCE ports", SEV_WARN, "mlx5_4:3 mlx5_5:5",
+	       "one index on every rail");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- counters.* -------------------------------------------------------- */
+
+static void counters_errors_and_saturated(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[0].ports[0];
+	pt->counters.v[0].value = 1234;	/* symbol_error */
+	pt->counters.v[1].value = 3;	/* link_downed */
+	add_counter(&pt->counters, "port_rcv_errors", 17);
+	pt = &m.inv.nics[1].ports[0];
+	pt->counters.v[0].value = 65535;
+	add_counter(&pt->counters, "local_link_integrity_errors", 15);
+	add_counter(&pt->counters, "port_xmit_discards", 9);
+	pt->counters.v[pt->counters.n - 1].ok = false;	/* unreadable: left out */
+	pt = &m.inv.nics[4].ports[0];
+	add_counter(&pt->hw_counters, "out_of_sequence", 42);
+	add_counter(&pt->hw_counters, "local_ack_timeout_err", 7);
+	add_counter(&pt->hw_counters, "rx_write_requests", 1000);	/* not an error */
+	pt = &m.inv.nics[5].ports[0];
+	add_counter(&pt->hw_counters, "rx_icrc_encapsulated", 5);
+	add_counter(&pt->hw_counters, "packet_seq_err", 1);
+	run(&m, NULL, &fs);
+	expect(&fs, "counters.errors", "mlx5_0 port 1", SEV_WARN,
+	       "symbol_error 1234, link_downed 3, port_rcv_errors 17", NULL);
+	expect(&fs, "counters.errors", "mlx5_1 port 1", SEV_WARN,
+	       "symbol_error 65535 (saturated), local_link_integrity_errors 15 (saturated)", NULL);
+	/* lifetime transport retries alone are context; corrupted packets not */
+	expect(&fs, "counters.errors", "mlx5_4 port 1", SEV_INFO,
+	       "out_of_sequence 42, local_ack_timeout_err 7", NULL);
+	expect(&fs, "counters.errors", "mlx5_5 port 1", SEV_WARN,
+	       "packet_seq_err 1, rx_icrc_encapsulated 5", NULL);
+	expect(&fs, "counters.saturated", "mlx5_1 port 1", SEV_WARN,
+	       "symbol_error 65535, local_link_integrity_errors 15",
+	       "symbol_error below 65535, local_link_integrity_errors below 15");
+	assert_int_equal(count_id(&fs, "counters.errors"), 4);
+	assert_int_equal(count_id(&fs, "counters.saturated"), 1);
+	/* a one-shot check never fails on lifetime counts */
+	assert_string_equal(check_verdict(&fs), "warn");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- gdr.* ------------------------------------------------------------- */
+
+static void gdr_missing(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	m.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = false;
+	run(&m, &p, &fs);
+	f = expect(&fs, "gdr.missing", "host", SEV_ERROR, NULL, "nvidia_peermem loaded (or DMA-BUF)");
+	assert_non_null(strstr(f->observed, "4 A100-SXM4-80GB GPUs"));
+	assert_non_null(strstr(f->fix, "modprobe nvidia_peermem"));
+	findings_free(&fs);
+	run(&m, NULL, &fs);
+	expect(&fs, "gdr.missing", "host", SEV_WARN, NULL, NULL);
+	findings_free(&fs);
+	/* a profile that does without it */
+	p.role[ROLE_RAIL].gpudirect = 0;
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "gdr.missing"), 0);
+	findings_free(&fs);
+	/* OFED's memory peer client, or the old module, is a path */
+	m.inv.host.peermem_memory_peers = true;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "gdr.missing"), 0);
+	findings_free(&fs);
+	m.inv.host.peermem_memory_peers = false;
+	m.inv.host.modules[MOD_NV_PEER_MEM].loaded = true;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "gdr.missing"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void gdr_unsupported(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	m.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = false;
+	for (size_t g = 0; g < m.inv.n_gpus; g++) {
+		m.inv.gpus[g].kind = GPU_GEFORCE;
+		m.inv.gpus[g].model = "GeForce RTX 4090";
+	}
+	run(&m, NULL, &fs);
+	expect(&fs, "gdr.unsupported", "host", SEV_INFO, "4 GeForce RTX 4090 GPUs", NULL);
+	/* GeForce only: no peer-memory module to miss */
+	assert_int_equal(count_id(&fs, "gdr.missing"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- topo.* ------------------------------------------------------------ */
+
+static void topo_nic_far(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile(), g = generic_profile();
+	struct findings fs;
+	struct nic *n;
+	(void)state;
+
+	healthy(&m);
+	/* the rail NIC of GPU 3 on a socket-1 root port, far from every GPU */
+	n = &m.inv.nics[3];
+	pci_func_free(&n->pci);
+	mkfunc(&n->pci, "sys/devices/pci0000:c0/0000:c0:01.0/0000:c1:00.0", 2);
+	assert_int_equal(affinity_compute(&m.inv), 0);
+	run(&m, &p, &fs);
+	expect(&fs, "topo.nic_far", "mlx5_3", SEV_ERROR, "SYS to its nearest GPU (0000:13:00.0)",
+	       "PXB or closer to a GPU");
+	/* it still counts as a rail: no nic.count */
+	assert_int_equal(count_id(&fs, "nic.count"), 0);
+	/* GPU 3 now shares mlx5_2, the rail on its NUMA node (NODE) */
+	expect(&fs, "topo.nic_shared", "mlx5_2", SEV_WARN, "2 GPUs: 0000:33:00.0 0000:43:00.0",
+	       "at most 1 GPU per NIC");
+	findings_free(&fs);
+	/* grace trays and the generic profile have no placement rule */
+	p.grace = true;
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	findings_free(&fs);
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	assert_int_equal(count_id(&fs, "topo.nic_shared"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* The budget build: one NIC for four GPUs. */
+static void topo_nic_shared(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	for (size_t i = 1; i < 4; i++)
+		nic_free(&m.inv.nics[i]);
+	m.inv.nics[1] = m.inv.nics[4];
+	m.inv.nics[2] = m.inv.nics[5];
+	m.inv.n_nics = 3;
+	assert_int_equal(affinity_compute(&m.inv), 0);
+	p.role[ROLE_RAIL].count = 1;
+	p.role[ROLE_RAIL].gpus_per_nic = 2;
+	run(&m, &p, &fs);
+	expect(&fs, "topo.nic_shared", "mlx5_0", SEV_WARN,
+	       "4 GPUs: 0000:13:00.0 0000:23:00.0 0000:33:00.0 0000:43:00.0",
+	       "at most 2 GPUs per NIC");
+	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* DGX A100: two GPUs and two NICs under one switch, each GPU as near to
+ * either NIC.  They pair up; neither NIC is shared. */
+static void topo_pairs_under_one_switch(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	const char *sw = "sys/devices/pci0000:10/0000:10:01.0/0000:11:00.0";
+	char path[256];
+	(void)state;
+
+	machine_init(&m);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/0000:12:%02x.0/0000:%02x:00.0", sw, i, 0x13 + i);
+		add_gpu(&m, path, 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		char name[16];
+
+		snprintf(path, sizeof(path), "%s/0000:12:%02x.0/0000:%02x:00.0", sw, 8 + i, 0x15 + i);
+		snprintf(name, sizeof(name), "mlx5_%d", i);
+		add_nic(&m, name, path, 0, "ConnectX-6", "InfiniBand", 1, 200);
+	}
+	assert_int_equal(affinity_compute(&m.inv), 0);
+	p.role[ROLE_RAIL].count = 2;
+	p.role[ROLE_STORAGE].count = 0;
+	run(&m, &p, &fs);
+	if (fs.n)
+		dump(&fs);
+	assert_int_equal(fs.n, 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- sys.* ------------------------------------------------------------- */
+
+static void sys_memlock(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	m.inv.host.memlock_unlimited = 0;
+	m.inv.host.memlock_bytes = 65536;
+	run(&m, NULL, &fs);
+	expect(&fs, "sys.memlock", "host", SEV_WARN, "RLIMIT_MEMLOCK is 65536 bytes", "unlimited");
+	assert_non_null(strstr(get(&fs, "sys.memlock", "host")->fix, "LimitMEMLOCK=infinity"));
+	findings_free(&fs);
+	m.inv.host.memlock_unlimited = -1;	/* unknown */
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "sys.memlock"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+static void sys_uverbs(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	(void)state;
+
+	healthy(&m);
+	free(m.inv.nics[1].uverbs_dev);
+	m.inv.nics[1].uverbs_dev = strdup("missing");
+	free(m.inv.nics[1].uverbs);
+	m.inv.nics[1].uverbs = strdup("uverbs1");
+	free(m.inv.nics[2].uverbs_dev);
+	m.inv.nics[2].uverbs_dev = strdup("no access");
+	free(m.inv.nics[3].uverbs_dev);
+	m.inv.nics[3].uverbs_dev = NULL;
+	free(m.inv.nics[4].uverbs_dev);
+	m.inv.nics[4].uverbs_dev = NULL;
+	run(&m, NULL, &fs);
+	expect(&fs, "sys.uverbs", "mlx5_1", SEV_ERROR, "/dev/infiniband/uverbs1 missing", NULL);
+	expect(&fs, "sys.uverbs", "mlx5_2", SEV_ERROR, "/dev/infiniband/uverbs0 not accessible",
+	       NULL);
+	expect(&fs, "sys.uverbs", "host", SEV_INFO, "/dev/infiniband not checked for mlx5_3 mlx5_4",
+	       NULL);
+	assert_int_equal(count_id(&fs, "sys.uverbs"), 3);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- roce.* ------------------------------------------------------------ */
+
+static void roce_ecn(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	struct qos *q;
+	(void)state;
+
+	healthy(&m);
+	for (int i = 4; i < 6; i++) {
+		q = calloc(1, sizeof(*q));
+		for (int k = 0; k < 8; k++)
+			q->pfc_enabled[k] = q->ecn_np[k] = q->ecn_rp[k] = -1;
+		q->ecn_np[3] = i == 4 ? 0 : 1;
+		q->ecn_rp[3] = 1;
+		m.inv.nics[i].ports[0].qos = q;
+	}
+	run(&m, NULL, &fs);	/* generic: every NIC a rail, priority 3 */
+	expect(&fs, "roce.ecn", "mlx5_4 port 1", SEV_WARN,
+	       "ECN on priority 3: notification point off, reaction point on",
+	       "notification and reaction point on for priority 3");
+	assert_int_equal(count_id(&fs, "roce.ecn"), 1);
+	findings_free(&fs);
+	/* storage ports are not judged */
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "roce.ecn"), 0);
+	findings_free(&fs);
+	/* a RoCE rail profile on priority 5, which mlx5_5 leaves unknown */
+	p.role[ROLE_RAIL].link_layer = S("Ethernet");
+	p.role[ROLE_RAIL].model_family = NULL;
+	p.role[ROLE_RAIL].placement = -1;
+	p.role[ROLE_RAIL].count = -1;
+	p.role[ROLE_RAIL].pfc_priority = 5;
+	m.inv.nics[4].ports[0].qos->ecn_rp[5] = 0;
+	m.inv.nics[4].ports[0].qos->ecn_np[5] = 1;
+	run(&m, &p, &fs);
+	expect(&fs, "roce.ecn", "mlx5_4 port 1", SEV_WARN,
+	       "ECN on priority 5: notification point on, reaction point off", NULL);
+	assert_int_equal(count_id(&fs, "roce.ecn"), 1);
+	findings_free(&fs);
+	/* ecn = 0: the profile does not want it */
+	p.role[ROLE_RAIL].ecn = 0;
+	run(&m, &p, &fs);
+	assert_int_equal(count_id(&fs, "roce.ecn"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* ---- what the generic profile judges ------------------------------------ */
+
+static void generic_profile_judges_what_needs_no_expectation(void **state)
+{
+	struct machine m;
+	struct profile g = generic_profile();
+	struct findings fs;
+	struct nic *rxe;
+	(void)state;
+
+	healthy(&m);
+	/* a Soft-RoCE device on a 1500-byte netdev without an IPv4 address */
+	rxe = add_nic(&m, "rxe0", "sys/devices/pci0000:e0/0000:e0:01.0/0000:e1:00.0", 1,
+		      "Soft-RoCE", "Ethernet", 1, 100);
+	rxe->netdev_parent = strdup("mlx5_4_p1");
+	rxe->ports[0].netdev_mtu = 1500;
+	drop_ipv4_gids(&rxe->ports[0]);
+	assert_int_equal(affinity_compute(&m.inv), 0);
+	/* a far NIC and mixed counts: not judged without a profile */
+	m.inv.nics[1].ports[0].rate_gbps = 25;
+	run(&m, &g, &fs);
+	expect(&fs, "mtu.roce", "rxe0 port 1", SEV_WARN, "netdev MTU 1500 (RDMA MTU 4096)", NULL);
+	expect(&fs, "gid.rocev2_missing", "rxe0 port 1", SEV_ERROR, NULL, NULL);
+	assert_int_equal(count_id(&fs, "nic.count"), 0);
+	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
+	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	assert_int_equal(count_id(&fs, "topo.nic_shared"), 0);
+	/* software devices share their parent's PCI function: not a second
+	 * link to judge, and not a firmware to compare */
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
+	assert_int_equal(count_id(&fs, "fw.mixed"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(healthy_is_silent),
+		cmocka_unit_test(order_and_verdict),
+		cmocka_unit_test(sorted_errors_id_subject),
+		cmocka_unit_test(roles_generic_and_software),
+		cmocka_unit_test(roles_placement_and_promotion),
+		cmocka_unit_test(roles_name_order),
+		cmocka_unit_test(nic_count),
+		cmocka_unit_test(fw_mixed),
+		cmocka_unit_test(port_down_and_no_sm),
+		cmocka_unit_test(port_rate_low),
+		cmocka_unit_test(port_width_low),
+		cmocka_unit_test(pcie_link_degraded),
+		cmocka_unit_test(pcie_upstream_degraded),
+		cmocka_unit_test(pcie_bottleneck),
+		cmocka_unit_test(pcie_acs),
+		cmocka_unit_test(mtu_ib_and_roce),
+		cmocka_unit_test(gid_rocev2_missing),
+		cmocka_unit_test(gid_index_mismatch),
+		cmocka_unit_test(counters_errors_and_saturated),
+		cmocka_unit_test(gdr_missing),
+		cmocka_unit_test(gdr_unsupported),
+		cmocka_unit_test(topo_nic_far),
+		cmocka_unit_test(topo_nic_shared),
+		cmocka_unit_test(topo_pairs_under_one_switch),
+		cmocka_unit_test(sys_memlock),
+		cmocka_unit_test(sys_uverbs),
+		cmocka_unit_test(roce_ecn),
+		cmocka_unit_test(generic_profile_judges_what_needs_no_expectation),
+	};
+
+	return cmocka_run_group_tests_name("check", tests, NULL, NULL);
+}
