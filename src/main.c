@@ -14,10 +14,12 @@ static const struct command {
 	cmd_fn fn;
 	const char *summary;
 } commands[] = {
+	{ "check", cmd_check, "inventory judged against a profile: findings, verdict, exit code" },
 	{ "inventory", cmd_inventory, "what is here: NICs, ports, PCIe path, netdevs, GIDs, counters, GPUs" },
 	{ "gids", cmd_gids, "RoCE/IB GID table (what show_gids prints, plus the recommended index)" },
 	{ "topo", cmd_topo, "GPU x NIC matrix (PIX, PXB, PHB, NODE, SYS) and each NIC's nearest GPU" },
 	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR" },
+	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)" },
 };
 
 static void usage(FILE *out)

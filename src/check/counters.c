@@ -28,9 +28,11 @@ static const struct pma_error pma_errors[] = {
 
 /* Transport counters (hw_counters).  Retries (out of sequence, sequence
  * NAKs, ACK timeouts) build up on any busy fabric over a lifetime, from a
- * peer that rebooted mid-transfer for one: alone they are context, an info;
- * they matter when they grow, which `watch` sees.  ICRC errors are
- * corrupted packets, as much a fault as a symbol error. */
+ * peer that rebooted mid-transfer for one: alone they say nothing in a
+ * one-shot check (listing them on every healthy port only buries real
+ * findings); they matter when they grow within a window.  They are listed
+ * next to a real fault.  ICRC errors are corrupted packets, as much a
+ * fault as a symbol error. */
 struct hw_error {
 	const char *name;
 	bool retry;
@@ -87,9 +89,11 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 		if (!hw_errors[i].retry)
 			fault = link = true;
 	}
-	if (!nz)
+	if (!nz || !fault) {
+		check_buf_free(&obs);
 		return;
-	f = check_add(c, out, "counters.errors", fault ? SEV_WARN : SEV_INFO,
+	}
+	f = check_add(c, out, "counters.errors", SEV_WARN,
 		      "Error counts mean lost or retried packets; when they keep growing they "
 		      "cause the intermittent stalls that slow training.");
 	if (!f) {
@@ -103,14 +107,15 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 		    "cleared is unknown)");
 	if (link)
 		finding_set(&f->fix,
-			    "watch whether they grow (`rdmadoctor watch`, or clear them with "
-			    "`perfquery -x -R` and look again); if they do, reseat then replace the "
+			    "find out whether they grow: clear them (`perfquery -x -R -C %s -P %d`) "
+			    "and look again after a while; if they do, reseat then replace the "
 			    "cable and module, check the module's temperature and optical power "
 			    "(`mlxlink -d %s -p %d -m`), then the switch port",
-			    n->name, pt->num);
+			    n->name, pt->num, n->name, pt->num);
 	else
 		finding_set(&f->fix,
-			    "watch whether they grow (`rdmadoctor watch`); growing discards, "
+			    "find out whether they grow (clear them with `perfquery -x -R` and look "
+			    "again after a while); growing discards, "
 			    "sequence errors or ACK timeouts point at congestion or a lossy "
 			    "fabric: check PFC and ECN on the NIC and the switch ports");
 }
@@ -148,8 +153,8 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 	check_buf_take(c, &obs, &f->observed);
 	check_buf_take(c, &want, &f->expected);
 	finding_set(&f->fix,
-		    "clear the counters (`perfquery -x -R -C %s -P %d`) and watch whether they "
-		    "rise again (`rdmadoctor watch`); if they do, reseat then replace the cable "
+		    "clear the counters (`perfquery -x -R -C %s -P %d`) and look again after a "
+		    "while; if they rise, reseat then replace the cable "
 		    "and module",
 		    n->name, pt->num);
 }

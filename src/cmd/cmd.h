@@ -37,6 +37,7 @@ int cmd_inventory(struct ctx *c, int argc, char **argv);
 int cmd_gids(struct ctx *c, int argc, char **argv);
 int cmd_topo(struct ctx *c, int argc, char **argv);
 int cmd_snapshot(struct ctx *c, int argc, char **argv);
+int cmd_profiles(struct ctx *c, int argc, char **argv);
 int cmd_check(struct ctx *c, int argc, char **argv);
 
 /* Open the root and read the inventory; prints the error itself.

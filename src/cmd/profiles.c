@@ -1,0 +1,321 @@
+/* `rdmadoctor profiles`: the built-in machine profiles, and a user's
+ * profile file checked and shown with its based_on brought in. */
+#include "cmd.h"
+#include "../out/json.h"
+#include "../out/safe_stream.h"
+#include "../profiles/profile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--json] profiles\n"
+	"       rdmadoctor [--json] profiles show NAME|FILE\n"
+	"\n"
+	"A profile says what a machine model should have: for its rail (compute\n"
+	"fabric) and storage NICs the count, model, link layer, rate, PCIe link,\n"
+	"MTU, RoCE QoS, GPUDirect and GPU placement.  `check` judges the machine\n"
+	"against one: it picks a built-in by DMI product name, then by GPU model and\n"
+	"count and NIC models, and falls back to `generic`, which judges only what\n"
+	"needs no expectation (down ports, degraded PCIe, errors, RoCE v2 GIDs).\n"
+	"\n"
+	"  profiles             list the built-in profiles\n"
+	"  profiles show NAME   print a built-in profile in the file format\n"
+	"  profiles show FILE   check a profile file and print it with based_on\n"
+	"                       resolved; a broken file gives 'FILE:LINE: message'\n"
+	"                       and exit code 2 (a built-in NAME wins over a file of\n"
+	"                       that name: write ./NAME for the file)\n"
+	"  --json               one JSON document on stdout\n"
+	"\n"
+	"Writing your own: an INI file with a [profile] section and a [rail] and a\n"
+	"[storage] section for the two NIC roles.  Start from a built-in and\n"
+	"override what differs:\n"
+	"\n"
+	"  # site-h100.ini: our HGX H100 boxes run 400G RoCE, lossless on priority 3\n"
+	"  [profile]\n"
+	"  name = site-h100\n"
+	"  description = HGX H100, 8 x 400G RoCE at MTU 9000\n"
+	"  based_on = hgx-8x400g\n"
+	"\n"
+	"  [rail]\n"
+	"  link_layer = Ethernet\n"
+	"  mtu = 9000\n"
+	"  pfc_priority = 3\n"
+	"  trust = dscp\n"
+	"  ecn = yes\n"
+	"\n"
+	"based_on may stand anywhere in [profile]: the built-in is copied first and\n"
+	"every key in the file overrides it, whatever the order.  name is required;\n"
+	"a key given twice is an error; 'any' leaves a value unjudged.  Comments\n"
+	"start with '#' or ';', at the start of a line or after a blank.\n"
+	"\n"
+	"[profile] keys:\n"
+	"  name, description, based_on\n"
+	"  match_dmi        DMI product names, comma-separated (case, blanks ignored)\n"
+	"  match_gpu        GPU model words, comma-separated (H100, H200)\n"
+	"  match_gpu_count  number of GPUs\n"
+	"  match_nic        rail NIC models, comma-separated (ConnectX-7)\n"
+	"  grace            yes on Grace trays: no PCIe placement rule\n"
+	"[rail] and [storage] keys:\n"
+	"  count            RDMA devices (PCI functions, not cards) of the role\n"
+	"  model            NIC model family (ConnectX-7)\n"
+	"  link_layer       InfiniBand or Ethernet\n"
+	"  rate_gbps        port rate in Gb/s\n"
+	"  pcie_gen         1 to 6\n"
+	"  pcie_width       1, 2, 4, 8, 16 or 32\n"
+	"  mtu              InfiniBand active MTU, or the smallest RoCE netdev MTU\n"
+	"  pfc_priority     0 to 7 (RoCE)\n"
+	"  trust            dscp or pcp (RoCE)\n"
+	"  ecn              yes, no or any (RoCE)\n"
+	"  gpudirect        yes, no or any\n"
+	"  gpus_per_nic     most GPUs that may share one NIC\n"
+	"  placement        worst acceptable GPU-NIC path: PIX, PXB, PHB, NODE, SYS\n"
+	"  bw_floor_gbps    bandwidth test floor per port in Gb/s\n"
+	"\n"
+	"examples:\n"
+	"  rdmadoctor profiles\n"
+	"  rdmadoctor profiles show dgx-h100 > site.ini\n"
+	"  rdmadoctor profiles show ./site-h100.ini\n"
+	"  rdmadoctor check --profile ./site-h100.ini\n";
+
+static const char usage[] =
+	"usage: rdmadoctor [--json] profiles\n"
+	"       rdmadoctor [--json] profiles show NAME|FILE\n"
+	"`rdmadoctor profiles --help` explains the profile file format.\n";
+
+static int usage_error(struct ctx *c, const char *what, const char *arg, const char *tail)
+{
+	fprintf(stderr, "%s profiles: %s%s%s%s%s\n\n%s", c->prog, what, arg ? " '" : "",
+		arg ? arg : "", arg ? "'" : "", tail, usage);
+	return EXIT_USAGE;
+}
+
+static int write_failed(struct ctx *c, int err)
+{
+	fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog, strerror(err));
+	return EXIT_RUNTIME;
+}
+
+static int list_text(struct ctx *c)
+{
+	FILE *out = safe_stream(stdout);
+	int rc = 0;
+
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct profile *p = profile_builtin_at(i);
+
+		if (!p) {
+			fclose(out);
+			fprintf(stderr, "%s: cannot load the built-in profiles: out of memory\n",
+				c->prog);
+			return EXIT_RUNTIME;
+		}
+		fprintf(out, "%-20s %s\n", p->name, p->description ? p->description : "");
+	}
+	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
+		rc = errno ? errno : EIO;
+	return rc ? write_failed(c, rc) : EXIT_OK;
+}
+
+static json_t *opt_string(const char *s)
+{
+	return json_string_or_null(s);
+}
+
+static json_t *opt_int(int v, int any)
+{
+	return v == any ? json_null() : json_integer(v);
+}
+
+static json_t *role_to_json(const struct role_spec *r)
+{
+	json_t *o;
+
+	if (!r->defined)
+		return json_null();
+	o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "count", opt_int(r->count, -1));
+	json_object_set_new(o, "model", opt_string(r->model_family));
+	json_object_set_new(o, "link_layer", opt_string(r->link_layer));
+	json_object_set_new(o, "rate_gbps", r->rate_gbps > 0 ? json_real(r->rate_gbps) : json_null());
+	json_object_set_new(o, "pcie_gen", opt_int(r->pcie_gen, 0));
+	json_object_set_new(o, "pcie_width", opt_int(r->pcie_width, 0));
+	json_object_set_new(o, "mtu", opt_int(r->mtu, 0));
+	json_object_set_new(o, "pfc_priority", opt_int(r->pfc_priority, -1));
+	json_object_set_new(o, "trust", opt_string(r->trust));
+	json_object_set_new(o, "ecn", r->ecn < 0 ? json_null() : json_boolean(r->ecn));
+	json_object_set_new(o, "gpudirect", r->gpudirect < 0 ? json_null() :
+					    json_boolean(r->gpudirect));
+	json_object_set_new(o, "gpus_per_nic", opt_int(r->gpus_per_nic, 0));
+	json_object_set_new(o, "placement", r->placement >= PATH_PIX && r->placement <= PATH_SYS ?
+					    json_string(path_type_name(r->placement)) :
+					    json_null());
+	json_object_set_new(o, "bw_floor_gbps", r->bw_floor_gbps > 0 ?
+						json_real(r->bw_floor_gbps) : json_null());
+	return o;
+}
+
+/* Not judged ("any") is null, as everywhere in the JSON output. */
+static json_t *profile_to_json(const struct profile *p)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "name", opt_string(p->name));
+	json_object_set_new(o, "description", opt_string(p->description));
+	json_object_set_new(o, "based_on", opt_string(p->based_on));
+	json_object_set_new(o, "match_dmi", opt_string(p->match_dmi));
+	json_object_set_new(o, "match_gpu", opt_string(p->match_gpu));
+	json_object_set_new(o, "match_gpu_count", opt_int(p->match_gpu_count, 0));
+	json_object_set_new(o, "match_nic", opt_string(p->match_nic));
+	json_object_set_new(o, "grace", json_boolean(p->grace));
+	json_object_set_new(o, "rail", role_to_json(&p->role[ROLE_RAIL]));
+	json_object_set_new(o, "storage", role_to_json(&p->role[ROLE_STORAGE]));
+	return o;
+}
+
+static int emit(struct ctx *c, json_t *doc)
+{
+	if (!doc) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	return ctx_emit_json(c, doc);
+}
+
+static int list_json(struct ctx *c)
+{
+	json_t *doc = json_object(), *list = json_array();
+
+	if (!doc || !list) {
+		json_decref(doc);
+		json_decref(list);
+		return emit(c, NULL);
+	}
+	json_object_set_new(doc, "schema", json_integer(1));
+	json_object_set_new(doc, "profiles", list);
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct profile *p = profile_builtin_at(i);
+		json_t *e = json_object();
+
+		if (!p || !e) {
+			json_decref(e);
+			json_decref(doc);
+			return emit(c, NULL);
+		}
+		json_object_set_new(e, "name", json_string(p->name));
+		json_object_set_new(e, "description", opt_string(p->description));
+		json_array_append_new(list, e);
+	}
+	return emit(c, doc);
+}
+
+static int show(struct ctx *c, const struct profile *p)
+{
+	json_t *doc;
+	FILE *out;
+	int rc;
+
+	if (c->json) {
+		doc = json_object();
+		if (doc) {
+			json_object_set_new(doc, "schema", json_integer(1));
+			json_object_set_new(doc, "profile", profile_to_json(p));
+		}
+		return emit(c, doc);
+	}
+	out = safe_stream(stdout);
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	rc = profile_write(out, p) < 0 ? (errno ? errno : EIO) : 0;
+	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
+		rc = errno ? errno : EIO;
+	return rc ? write_failed(c, rc) : EXIT_OK;
+}
+
+/* "FILE:LINE: message", filtered: the file name and the quoted value are
+ * the user's bytes, and must not drive the terminal. */
+static void print_profile_error(const struct profile_error *err)
+{
+	FILE *out = safe_stream(stderr);
+
+	if (!out)
+		out = stderr;
+	if (err->line > 0)
+		fprintf(out, "%s:%d: %s\n", err->file, err->line, err->message);
+	else
+		fprintf(out, "%s: %s\n", err->file, err->message);
+	if (out != stderr)
+		fclose(out);
+}
+
+/* A built-in by name, else a file; nothing runs after a broken one. */
+static int show_arg(struct ctx *c, const char *arg)
+{
+	const struct profile *b = profile_builtin(arg);
+	struct profile_error err;
+	struct profile p;
+	int rc;
+
+	if (b)
+		return show(c, b);
+	if (profile_builtin_at(0) == NULL) {
+		fprintf(stderr, "%s: cannot load the built-in profiles: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	rc = profile_load_file(arg, &p, &err);
+	if (rc == -ENOENT && !strchr(arg, '/')) {
+		fprintf(stderr, "%s profiles: no built-in profile or file '%s' "
+			"(`%s profiles` lists the built-ins)\n", c->prog, arg, c->prog);
+		return EXIT_USAGE;
+	}
+	if (rc < 0) {
+		print_profile_error(&err);
+		/* a broken profile is the user's input, like a usage error;
+		 * a file we cannot read or memory we cannot get is not */
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	rc = show(c, &p);
+	profile_free(&p);
+	return rc;
+}
+
+int cmd_profiles(struct ctx *c, int argc, char **argv)
+{
+	const char *words[2] = { NULL };
+	int n = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			c->json = true;		/* also accepted after the command */
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			/* a file whose name starts with '-' is ./-name */
+			return usage_error(c, "unknown option", argv[i], "");
+		} else if (n == 2) {
+			return usage_error(c, "unexpected argument", argv[i], "");
+		} else {
+			words[n++] = argv[i];
+		}
+	}
+	if (n == 0 || (n == 1 && strcmp(words[0], "list") == 0))
+		return c->json ? list_json(c) : list_text(c);
+	if (strcmp(words[0], "show") != 0)
+		return usage_error(c, n == 1 ? "unknown subcommand" : "unexpected argument",
+				   words[n - 1], n == 1 ? " (list or show)" : "");
+	if (n == 1)
+		return usage_error(c, "show needs a profile NAME or FILE", NULL, "");
+	return show_arg(c, words[1]);
+}

@@ -1,0 +1,339 @@
+/* The built-in machine profiles.  They are kept as profile files, parsed by
+ * the same parser at first use, so that what ships is what a user could
+ * have written (and `rdmadoctor profiles show NAME` prints the same keys).
+ *
+ * Figures come from reference/machines.md ("machines" below): section 1 is
+ * the per-machine table, 2 the NIC table, 4 the bandwidth pass lines, 5
+ * the MTU rules.  Conventions shared by all of them:
+ *   - bw_floor_gbps is 90 % of the port rate: NVIDIA's ngc_multinode_perf
+ *     fails a device below 90 % of ports/1/rate (machines section 4, V);
+ *   - InfiniBand: mtu 4096, IB's largest, set by the SM (machines section 5);
+ *   - RoCE: mtu 4200 is the smallest netdev MTU that still carries a 4096
+ *     RDMA MTU (the kernel takes 96 bytes of headers off first; machines
+ *     section 5, V); 9000 is usual, so 4200 is a floor, not a target.
+ *     pfc_priority 3, trust dscp and ecn yes: the lossless RoCE setup of
+ *     reference/field-guide.md item 5 ("priority 3", trust DSCP, ECN on).
+ *   - no built-in uses based_on: each one reads on its own. */
+#include "profile.h"
+
+#include <string.h>
+
+struct builtin_text {
+	const char *name;
+	const char *text;
+};
+
+static const struct builtin_text texts[] = {
+	{ "generic",
+	  "[profile]\n"
+	  "name = generic\n"
+	  "description = any machine: judges only what needs no expectation (down ports, "
+	  "degraded PCIe, errors, RoCE v2 GIDs)\n"
+	  "# no [rail] or [storage]: nothing here says what the machine should have\n" },
+
+	{ "dgx-a100",
+	  "[profile]\n"
+	  "name = dgx-a100\n"
+	  "description = NVIDIA DGX A100: 8 x A100, 8 x ConnectX-6 HDR 200G InfiniBand rails\n"
+	  "# fixtures and field systems write 'DGXA100 920-23687-2530-000'\n"
+	  "match_dmi = DGXA100\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1, DGX A100 row (V): 8 single-port ConnectX-6 VPI, 200 Gb/s HDR, IB by default\n"
+	  "count = 8\n"
+	  "model = ConnectX-6\n"
+	  "link_layer = InfiniBand\n"
+	  "rate_gbps = 200\n"
+	  "# machines 1 (V): Gen4 x16, behind 4 PCIe Gen4 switches\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = 16\n"
+	  "mtu = 4096\n"
+	  "gpudirect = yes\n"
+	  "# machines 1 (V): 2 GPUs + 2 NICs per switch, 1:1; the switch is two bridge levels\n"
+	  "# (PEX88096), so a GPU and its NIC are PXB on the raw tree\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PXB\n"
+	  "bw_floor_gbps = 180\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1 (V/U): one dual-port ConnectX-6 VPI (10-200 Gb/s), a 2nd card on the\n"
+	  "# 640 GB model: 2 or 4 functions, IB or Ethernet, so count and rate are not judged\n"
+	  "model = ConnectX-6\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = 16\n" },
+
+	{ "dgx-h100",
+	  "[profile]\n"
+	  "name = dgx-h100\n"
+	  "description = NVIDIA DGX H100 / H200: 8 x ConnectX-7 NDR 400G InfiniBand rails, "
+	  "1 per GPU\n"
+	  "# the DGX H200 keeps the H100 network (machines 1, one row for both)\n"
+	  "match_dmi = DGXH100, DGXH200\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1, DGX H100 / H200 row (V, DGX H100 User Guide 1.2.3): 8 ConnectX-7\n"
+	  "# single-port functions on 4 twin-port OSFP cages, NDR 400 Gb/s, IB by default\n"
+	  "count = 8\n"
+	  "model = ConnectX-7\n"
+	  "link_layer = InfiniBand\n"
+	  "rate_gbps = 400\n"
+	  "# machines 1 (V, MLCommons dgx-h100.md): PCIe Gen5 x16 per GPU-NIC pair\n"
+	  "pcie_gen = 5\n"
+	  "pcie_width = 16\n"
+	  "mtu = 4096\n"
+	  "gpudirect = yes\n"
+	  "# machines 1 note 1 and the port map (V): each NIC shares a switch with its GPU\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PIX\n"
+	  "bw_floor_gbps = 360\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1 (V) and note 4: 2 dual-port ConnectX-7 (QSFP112, up to 400 Gb/s) for\n"
+	  "# storage and in-band management = 4 functions; port 1 IB or Ethernet, port 2\n"
+	  "# often bonded Ethernet, so link layer and rate are not judged\n"
+	  "count = 4\n"
+	  "model = ConnectX-7\n"
+	  "pcie_gen = 5\n"
+	  "pcie_width = 16\n" },
+
+	{ "dgx-b200",
+	  "[profile]\n"
+	  "name = dgx-b200\n"
+	  "description = NVIDIA DGX B200: 8 x ConnectX-7 400G InfiniBand rails, "
+	  "BlueField-3 storage\n"
+	  "match_dmi = DGXB200\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1, DGX B200 row (V, DGX B200 User Guide): 8 ConnectX-7 single-port\n"
+	  "# cards via 4 OSFP cages, 400 Gb/s, IB by default, Gen5 host\n"
+	  "count = 8\n"
+	  "model = ConnectX-7\n"
+	  "link_layer = InfiniBand\n"
+	  "rate_gbps = 400\n"
+	  "pcie_gen = 5\n"
+	  "pcie_width = 16\n"
+	  "mtu = 4096\n"
+	  "gpudirect = yes\n"
+	  "# machines 1 (V): 1:1.  The PCIe tree is not documented there: PXB accepts any\n"
+	  "# switch shared with the GPU (machines note 1)\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PXB\n"
+	  "bw_floor_gbps = 360\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1 (V): 2 dual-port BlueField-3 (QSFP112, up to 400 Gb/s, NIC mode) for\n"
+	  "# storage and in-band = 4 functions\n"
+	  "count = 4\n"
+	  "model = BlueField-3\n"
+	  "pcie_gen = 5\n"
+	  "pcie_width = 16\n" },
+
+	{ "hgx-8x400g",
+	  "[profile]\n"
+	  "name = hgx-8x400g\n"
+	  "description = OEM HGX H100 / H200 / H800 / H20: 8 GPUs with 8 x ConnectX-7 400G rails "
+	  "(IB or RoCE)\n"
+	  "# machines 1, HGX H100/H200, 8x H800, 8x H20 and HGX H200 rows (V)\n"
+	  "match_gpu = H100, H200, H800, H20\n"
+	  "match_gpu_count = 8\n"
+	  "match_nic = ConnectX-7\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1 (V/U): typically 8 ConnectX-7 400G, IB NDR or 400GbE RoCE (buyer's\n"
+	  "# choice, so the link layer and the RoCE-only keys are not judged)\n"
+	  "count = 8\n"
+	  "model = ConnectX-7\n"
+	  "rate_gbps = 400\n"
+	  "# machines 1 (V/U): Gen5 x16\n"
+	  "pcie_gen = 5\n"
+	  "pcie_width = 16\n"
+	  "gpudirect = yes\n"
+	  "# machines 1 (V, Supermicro smc_lspci.py): NIC slots behind the GPU-side PCIe\n"
+	  "# switches, one NIC per GPU\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PXB\n"
+	  "bw_floor_gbps = 360\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1 (U): typically 2 ConnectX-7 or BlueField-3; nothing is judged\n" },
+
+	{ "a100-8x200g",
+	  "[profile]\n"
+	  "name = a100-8x200g\n"
+	  "description = OEM HGX A100 / A800: 8 GPUs with 8 x ConnectX-6 200G rails (IB or RoCE)\n"
+	  "# machines 1, HGX A100 (Inspur NF5688M6, Supermicro) and 8x A800 rows (V)\n"
+	  "match_gpu = A100, A800\n"
+	  "match_gpu_count = 8\n"
+	  "match_nic = ConnectX-6\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1 (V, MLCommons Inspur): one 200 Gb/s NIC per GPU under the GPU's Gen4\n"
+	  "# switch; IB or RoCE\n"
+	  "count = 8\n"
+	  "model = ConnectX-6\n"
+	  "rate_gbps = 200\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = 16\n"
+	  "gpudirect = yes\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PXB\n"
+	  "bw_floor_gbps = 180\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1: not stated; nothing is judged\n" },
+
+	{ "a800-8x100g-roce",
+	  "[profile]\n"
+	  "name = a800-8x100g-roce\n"
+	  "description = 8 x A800 / A100 with 8 x ConnectX-6 Dx 100G RoCE rails (Chinese "
+	  "public-cloud build)\n"
+	  "# machines 1, 8x A800 row (V, ArthurChiao): 'public-cloud 8-GPU hosts are basically\n"
+	  "# RoCEv2, e.g. CX6 8*100Gbps'\n"
+	  "match_gpu = A800, A100\n"
+	  "match_gpu_count = 8\n"
+	  "match_nic = ConnectX-6 Dx\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 2 (V): ConnectX-6 Dx is Ethernet only; 50/100/200G SKUs are Gen4 x16\n"
+	  "count = 8\n"
+	  "model = ConnectX-6 Dx\n"
+	  "link_layer = Ethernet\n"
+	  "rate_gbps = 100\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = 16\n"
+	  "mtu = 4200\n"
+	  "pfc_priority = 3\n"
+	  "trust = dscp\n"
+	  "ecn = yes\n"
+	  "gpudirect = yes\n"
+	  "# machines 1 (V): 1:1 in this build (rails bonded in pairs also exist: see the\n"
+	  "# mlx5_bond_* note there; write your own profile for those)\n"
+	  "gpus_per_nic = 1\n"
+	  "placement = PXB\n"
+	  "bw_floor_gbps = 90\n"
+	  "\n"
+	  "[storage]\n"
+	  "# machines 1 (V): 2 storage NICs on the CPUs; model and speed vary: not judged\n" },
+
+	{ "budget-2x100g-roce",
+	  "[profile]\n"
+	  "name = budget-2x100g-roce\n"
+	  "description = 8 datacenter GPUs with only 2 x 100G RoCE rails on the CPUs (4 GPUs "
+	  "per NIC)\n"
+	  "# 8 datacenter GPUs (pci_ids.c names) and exactly 2 Ethernet RDMA devices\n"
+	  "match_gpu = A100, A800, H100, H200, H800, H20, B200, L40, L40S, L4, Tesla V100\n"
+	  "match_gpu_count = 8\n"
+	  "\n"
+	  "[rail]\n"
+	  "# machines 1, 8x A800 row (V): 100 Gb/s RoCE per port is the mainstream figure;\n"
+	  "# the budget build has 2 such ports for 8 GPUs (the Inspur NF5688M6 fixture has\n"
+	  "# 2 ConnectX-6 Dx on CPU root ports).  Any model.\n"
+	  "count = 2\n"
+	  "link_layer = Ethernet\n"
+	  "rate_gbps = 100\n"
+	  "# machines 3e (D): 100G needs Gen4 x16 (or Gen3 x16 near its ceiling)\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = 16\n"
+	  "mtu = 4200\n"
+	  "pfc_priority = 3\n"
+	  "trust = dscp\n"
+	  "ecn = yes\n"
+	  "# datacenter GPUs can do GPUDirect RDMA; NCCL uses it past PXB when told\n"
+	  "# (NCCL_NET_GDR_LEVEL), so nvidia_peermem is still expected\n"
+	  "gpudirect = yes\n"
+	  "# 8 GPUs over 2 NICs; the NICs hang off the CPUs, so placement is not judged\n"
+	  "gpus_per_nic = 4\n"
+	  "bw_floor_gbps = 90\n" },
+
+	{ "rtx-1x100g-roce",
+	  "[profile]\n"
+	  "name = rtx-1x100g-roce\n"
+	  "description = GeForce RTX 4090 / 3090 box with one dual-port 100G RoCE card "
+	  "(no GPUDirect)\n"
+	  "# machines 1, DIY 8x RTX row (V): GeForce GPUs, usually 1-2 100G cards\n"
+	  "match_gpu = GeForce\n"
+	  "\n"
+	  "[rail]\n"
+	  "# one dual-port card (typically ConnectX-6 Dx, machines 2: Ethernet only) = 2 RDMA\n"
+	  "# devices; CX-5 and CX-6 cards appear too, so the model is not judged\n"
+	  "count = 2\n"
+	  "link_layer = Ethernet\n"
+	  "rate_gbps = 100\n"
+	  "# machines 2 (V): ConnectX-6 Dx 100G SKUs are Gen4 x16; desktop boards often give\n"
+	  "# x8 (machines 1).  The width is the slot's, not a fault of the card: not judged\n"
+	  "# here, and pcie.bottleneck says what an x8 slot costs 2 x 100G (machines 3e)\n"
+	  "pcie_gen = 4\n"
+	  "pcie_width = any\n"
+	  "mtu = 4200\n"
+	  "pfc_priority = 3\n"
+	  "trust = dscp\n"
+	  "ecn = yes\n"
+	  "# GeForce GPUs have no GPUDirect RDMA (DESIGN.md gdr.unsupported)\n"
+	  "gpudirect = no\n"
+	  "# machines 1 (V): 4:1 to 8:1; one card may serve all 8 GPUs.  Slots are wherever\n"
+	  "# they fit, so placement is not judged\n"
+	  "gpus_per_nic = 8\n"
+	  "bw_floor_gbps = 90\n" },
+};
+
+#define N_BUILTIN (sizeof(texts) / sizeof(texts[0]))
+
+static struct profile loaded[N_BUILTIN];
+/* 0 not loaded, 1 loading (a built-in that used based_on would come back
+ * here: it finds nothing, and the unit test fails), 2 loaded */
+static int state;
+
+static void unload(size_t upto)
+{
+	for (size_t i = 0; i < upto; i++)
+		profile_free(&loaded[i]);
+}
+
+/* Parse every built-in once, at first use (the tool is single-threaded;
+ * a threaded caller would have to call profile_builtin_at(0) first).  Only
+ * memory can make this fail (the unit test parses each one), and then the
+ * next call tries again. */
+static bool load(void)
+{
+	struct profile_error err;
+	char origin[80];
+
+	if (state == 2)
+		return true;
+	if (state == 1)
+		return false;
+	state = 1;
+	for (size_t i = 0; i < N_BUILTIN; i++) {
+		snprintf(origin, sizeof(origin), "built-in %s", texts[i].name);
+		if (profile_parse(texts[i].text, strlen(texts[i].text), origin, &loaded[i],
+				  &err) < 0 || strcmp(loaded[i].name, texts[i].name) != 0) {
+			unload(i + 1);
+			state = 0;
+			return false;
+		}
+	}
+	state = 2;
+	return true;
+}
+
+size_t profile_builtin_count(void)
+{
+	return N_BUILTIN;
+}
+
+const struct profile *profile_builtin_at(size_t i)
+{
+	if (i >= N_BUILTIN || !load())
+		return NULL;
+	return &loaded[i];
+}
+
+const struct profile *profile_builtin(const char *name)
+{
+	if (!name || !load())
+		return NULL;
+	for (size_t i = 0; i < N_BUILTIN; i++)
+		if (strcmp(loaded[i].name, name) == 0)
+			return &loaded[i];
+	return NULL;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Every check id against the fixture machines.
+
+For each id: a fixture (and, where needed, a profile) where it must fire,
+with the subject and a piece of the observed value it must name.  Then the
+healthy fixtures of the built-in profiles: no error and no warning at all.
+
+usage: table.py RDMADOCTOR FIXTURES_DIR
+"""
+import json
+import subprocess
+import sys
+
+binary, fixtures = sys.argv[1], sys.argv[2]
+
+# id, fixture, profile (None: the one check picks), subject part, observed part
+FIRES = [
+    ("nic.count", "roce-broken", None, "", "7"),
+    ("port.down", "broken", None, "ibp152s0", "DOWN"),
+    ("port.down", "roce-broken", None, "", "DOWN"),
+    ("port.no_sm", "broken", None, "ibp169s0", "INIT"),
+    ("port.rate_low", "broken", None, "ibp57s0", "40"),
+    ("port.width_low", "broken", None, "ibp202s0", "2X"),
+    ("pcie.link_degraded", "broken", None, "ibp74s0", "x8"),
+    ("pcie.upstream_degraded", "broken", None, "ibp221s0", "Gen4"),
+    ("pcie.bottleneck", "rtx4090-cx6dx-x8", None, "0000:41:00", "15.75"),
+    ("mtu.ib", "broken", None, "", "2048"),
+    ("mtu.roce", "rtx4090-cx6dx-x8", None, "rocep65s0f0", "1500"),
+    ("mtu.roce", "roce-broken", None, "", "1500"),
+    ("gid.rocev2_missing", "roce-broken", None, "", ""),
+    ("gid.index_mismatch", "roce-broken", None, "", "5"),
+    ("counters.errors", "broken", None, "ibp24s0", "symbol_error"),
+    ("counters.saturated", "broken", None, "ibp202s0", "65535"),
+    ("gdr.missing", "broken", None, "", ""),
+    ("gdr.missing", "a800-2x100g-roce", None, "", "A800"),
+    ("gdr.unsupported", "rtx4090-cx6dx-x8", None, "", "GeForce"),
+    ("topo.nic_far", "broken", None, "ibp229s0", "NODE"),
+    ("topo.nic_shared", "a800-2x100g-roce", "a800-8x100g-roce", "", "4"),
+    ("pcie.acs", "broken", None, "", ""),
+    ("pcie.acs", "roce-broken", None, "", ""),
+    ("sys.memlock", "broken", None, "", "65536"),
+    ("sys.uverbs", "broken", None, "", "missing"),
+    ("fw.mixed", "broken", None, "ConnectX-7", "28.37.1014"),
+    ("roce.ecn", "roce-broken", None, "", ""),
+]
+
+# healthy machines of the built-in profiles: nothing at error or warn
+# (a800-2x100g-roce lacks nvidia_peermem on purpose: gdr.missing above)
+HEALTHY = ["dgx-h100", "dgx-a100", "hgx-roce-lag"]
+
+passed = failed = 0
+cache = {}
+
+
+def check(fixture, profile):
+    key = (fixture, profile)
+    if key not in cache:
+        cmd = [binary, "--root", f"{fixtures}/{fixture}/root", "--json", "check"]
+        if profile:
+            cmd += ["--profile", profile]
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        if res.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} exited {res.returncode}: {res.stderr}")
+        doc = json.loads(res.stdout)
+        # the exit code agrees with the verdict
+        want = 1 if doc["verdict"] == "fail" else 0
+        if res.returncode != want:
+            raise SystemExit(f"{fixture}: verdict {doc['verdict']} but exit {res.returncode}")
+        cache[key] = doc
+    return cache[key]
+
+
+for cid, fixture, profile, subject, observed in FIRES:
+    doc = check(fixture, profile)
+    hits = [f for f in doc["findings"] if f["id"] == cid]
+    ok = any(subject in (f["subject"] or "") and observed in (f["observed"] or "") for f in hits)
+    if ok and all(f["why"] and f["fix"] and f["expected"] is not None for f in hits):
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {cid} on {fixture}: wanted subject~'{subject}' observed~'{observed}', got:")
+        for f in hits or [{"subject": "(no finding with this id)", "observed": ""}]:
+            print(f"    {f['subject']!r}: {f['observed']!r}")
+
+for fixture in HEALTHY:
+    doc = check(fixture, None)
+    bad = [f for f in doc["findings"] if f["severity"] in ("error", "warn")]
+    if bad or doc["verdict"] != "pass":
+        failed += 1
+        print(f"FAIL: healthy {fixture} (profile {doc['profile']}): {doc['verdict']}")
+        for f in bad:
+            print(f"    {f['severity']} {f['id']} {f['subject']}: {f['observed']}")
+    else:
+        passed += 1
+
+# every id of DESIGN.md section 5 that the inventory can judge is covered
+ids = {c[0] for c in FIRES}
+need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low",
+        "pcie.link_degraded", "pcie.upstream_degraded", "pcie.bottleneck", "mtu.ib",
+        "mtu.roce", "gid.rocev2_missing", "gid.index_mismatch", "counters.errors",
+        "counters.saturated", "gdr.missing", "gdr.unsupported", "topo.nic_far",
+        "topo.nic_shared", "pcie.acs", "sys.memlock", "sys.uverbs", "fw.mixed", "roce.ecn"}
+if need - ids:
+    failed += 1
+    print("FAIL: no fixture for", sorted(need - ids))
+else:
+    passed += 1
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

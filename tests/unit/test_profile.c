@@ -1,0 +1,574 @@
+/* Machine profiles: every built-in parses and survives a write and a read
+ * back unchanged; broken files are refused at the right line with a message
+ * that says what was expected; based_on copies a built-in wherever it
+ * stands; and the committed fixture machines get the profile they are. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "profiles/profile.h"
+#include "sysfs/collect.h"
+#include "sysfs/root.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static void assert_same_role(const struct role_spec *a, const struct role_spec *b)
+{
+	assert_int_equal(a->defined, b->defined);
+	assert_int_equal(a->count, b->count);
+	assert_true(same_str(a->model_family, b->model_family));
+	assert_true(same_str(a->link_layer, b->link_layer));
+	assert_true(a->rate_gbps == b->rate_gbps);
+	assert_int_equal(a->pcie_gen, b->pcie_gen);
+	assert_int_equal(a->pcie_width, b->pcie_width);
+	assert_int_equal(a->mtu, b->mtu);
+	assert_int_equal(a->pfc_priority, b->pfc_priority);
+	assert_true(same_str(a->trust, b->trust));
+	assert_int_equal(a->ecn, b->ecn);
+	assert_int_equal(a->gpudirect, b->gpudirect);
+	assert_int_equal(a->gpus_per_nic, b->gpus_per_nic);
+	assert_int_equal(a->placement, b->placement);
+	assert_true(a->bw_floor_gbps == b->bw_floor_gbps);
+}
+
+static void assert_same_profile(const struct profile *a, const struct profile *b)
+{
+	assert_true(same_str(a->name, b->name));
+	assert_true(same_str(a->description, b->description));
+	assert_true(same_str(a->based_on, b->based_on));
+	assert_true(same_str(a->match_dmi, b->match_dmi));
+	assert_true(same_str(a->match_gpu, b->match_gpu));
+	assert_int_equal(a->match_gpu_count, b->match_gpu_count);
+	assert_true(same_str(a->match_nic, b->match_nic));
+	assert_int_equal(a->grace, b->grace);
+	for (int r = 0; r < ROLE_COUNT; r++)
+		assert_same_role(&a->role[r], &b->role[r]);
+}
+
+/* profile_write into a malloc'd string */
+static char *written(const struct profile *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	assert_int_equal(profile_write(f, p), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static int parse(const char *text, struct profile *p, struct profile_error *err)
+{
+	return profile_parse(text, strlen(text), "test.ini", p, err);
+}
+
+/* ---- built-ins ------------------------------------------------------------ */
+
+static void builtins_round_trip(void **state)
+{
+	(void)state;
+	assert_true(profile_builtin_count() >= 9);
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct profile *b = profile_builtin_at(i);
+		struct profile_error err;
+		struct profile p;
+		size_t n1, n2;
+		char *t1, *t2;
+
+		assert_non_null(b);
+		assert_ptr_equal(profile_builtin(b->name), b);
+		assert_null(b->based_on);
+		t1 = written(b, &n1);
+		if (profile_parse(t1, n1, b->name, &p, &err) != 0)
+			fail_msg("%s does not read back: line %d: %s", b->name, err.line,
+				 err.message);
+		assert_same_profile(b, &p);
+		/* and the text is a fixed point */
+		t2 = written(&p, &n2);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(t1, t2, n1);
+		profile_free(&p);
+		free(t1);
+		free(t2);
+	}
+	assert_null(profile_builtin_at(profile_builtin_count()));
+	assert_null(profile_builtin("dgx-z100"));
+	assert_null(profile_builtin(NULL));
+}
+
+static void builtin_values(void **state)
+{
+	const struct profile *g = profile_builtin("generic");
+	const struct profile *h = profile_builtin("dgx-h100");
+	const struct profile *a = profile_builtin("dgx-a100");
+	const struct profile *r = profile_builtin("a800-8x100g-roce");
+	const struct profile *x = profile_builtin("rtx-1x100g-roce");
+	const struct profile *bud = profile_builtin("budget-2x100g-roce");
+	const struct role_spec *rail;
+
+	(void)state;
+	assert_ptr_equal(profile_builtin_at(0), g);
+	assert_false(g->role[ROLE_RAIL].defined);
+	assert_false(g->role[ROLE_STORAGE].defined);
+	assert_null(g->match_dmi);
+
+	rail = &h->role[ROLE_RAIL];
+	assert_int_equal(rail->count, 8);
+	assert_string_equal(rail->model_family, "ConnectX-7");
+	assert_string_equal(rail->link_layer, "InfiniBand");
+	assert_true(rail->rate_gbps == 400 && rail->bw_floor_gbps == 360);
+	assert_int_equal(rail->pcie_gen, 5);
+	assert_int_equal(rail->pcie_width, 16);
+	assert_int_equal(rail->mtu, 4096);
+	assert_int_equal(rail->placement, PATH_PIX);
+	assert_int_equal(rail->gpus_per_nic, 1);
+	assert_int_equal(rail->gpudirect, 1);
+	assert_int_equal(rail->pfc_priority, -1);
+	assert_null(rail->trust);
+	assert_int_equal(rail->ecn, -1);
+	assert_int_equal(h->role[ROLE_STORAGE].count, 4);
+
+	assert_int_equal(a->role[ROLE_RAIL].placement, PATH_PXB);
+	assert_int_equal(a->role[ROLE_RAIL].pcie_gen, 4);
+	assert_int_equal(a->role[ROLE_STORAGE].count, -1);
+
+	rail = &r->role[ROLE_RAIL];
+	assert_string_equal(rail->link_layer, "Ethernet");
+	assert_int_equal(rail->mtu, 4200);
+	assert_int_equal(rail->pfc_priority, 3);
+	assert_string_equal(rail->trust, "dscp");
+	assert_int_equal(rail->ecn, 1);
+	assert_true(rail->bw_floor_gbps == 90);
+
+	assert_int_equal(x->role[ROLE_RAIL].gpudirect, 0);
+	assert_int_equal(x->role[ROLE_RAIL].placement, -1);
+	assert_int_equal(bud->role[ROLE_RAIL].gpus_per_nic, 4);
+	assert_int_equal(bud->role[ROLE_RAIL].count, 2);
+
+	/* every profile that defines a rate has its 90 % floor */
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct profile *p = profile_builtin_at(i);
+
+		for (int k = 0; k < ROLE_COUNT; k++) {
+			const struct role_spec *s = &p->role[k];
+
+			if (s->defined && s->rate_gbps > 0)
+				assert_true(s->bw_floor_gbps == s->rate_gbps * 0.9);
+		}
+	}
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static const struct bad {
+	const char *text;
+	int line;
+	const char *says;
+} bad[] = {
+	{ "[profile]\nname = x\n\n[rail]\ncount = 8\n# NDR\nrate_gbps = fast\n", 7,
+	  "rate_gbps: expected a number of Gb/s like 400 (or any), got 'fast'" },
+	{ "[profile]\nname = x\nfoo = 1\n", 3, "unknown key 'foo' in [profile]" },
+	{ "[profile]\nname = x\n[gpu]\ncount = 8\n", 3,
+	  "unknown section [gpu]: expected [profile], [rail] or [storage]" },
+	{ "[profile]\nname = x\n[rail]\npfc_priority = 9\n", 4,
+	  "pfc_priority: 9 is out of range (0 to 7, or any)" },
+	{ "[profile]\nname = x\n[rail]\npcie_width = 12\n", 4, "not a PCIe link width" },
+	{ "[profile]\nname = x\n[rail]\nrate_gbps = 0\n", 4, "out of range (1 to 3200" },
+	{ "[profile]\nname = x\n[rail]\nrate_gbps = 1e3\n", 4, "expected a number of Gb/s" },
+	{ "[profile]\nname = x\n[storage]\ncount = -1\n", 4, "count: expected a number" },
+	{ "[profile]\nname = x\nbased_on = dgx-z100\n", 3,
+	  "based_on: no built-in profile 'dgx-z100' (there are: generic, dgx-a100" },
+	{ "[profile]\ndescription = no name\n", 0, "missing 'name = ...' in [profile]" },
+	{ "", 0, "missing 'name" },
+	{ "[profile]\nname = a\n\nname = b\n", 4, "'name' given twice in [profile] (first on line 2)" },
+	{ "name = x\n[profile]\n", 1, "'name' comes before any section: put it under [profile]" },
+	{ "[profile]\nname = x\n[rail]\nmatch_gpu = H100\n", 4, "'match_gpu' belongs in [profile]" },
+	{ "[profile]\nname = x\nmtu = 4096\n", 3, "'mtu' belongs in [rail] or [storage]" },
+	{ "[profile]\nname = x\njust some words\n", 3,
+	  "expected 'key = value', a [section] or a comment, got 'just some words'" },
+	{ "[profile]\nname = x\n[rail\n", 3, "closing ']'" },
+	{ "[profile]\nname = x\n[rail] count = 8\n", 3, "unexpected text after ']'" },
+	{ "[profile]\nname = x\n[rail]\nlink_layer = roce\n", 4,
+	  "link_layer: expected InfiniBand or Ethernet (or any), got 'roce'" },
+	{ "[profile]\nname = x\n[rail]\necn = maybe\n", 4, "ecn: expected yes, no or any" },
+	{ "[profile]\nname = x\ngrace = any\n", 3, "grace: expected yes or no" },
+	{ "[profile]\nname = x\n[rail]\nmodel =\n", 4, "model: expected a NIC model like ConnectX-7, got nothing" },
+	{ "[profile]\nname = x\n[rail]\nplacement = near\n", 4,
+	  "placement: expected PIX, PXB, PHB, NODE or SYS (or any)" },
+	{ "[profile]\nname = -x\n", 2, "name: expected a name like my-h100" },
+	{ "[profile]\nname = a b\n", 2, "name: expected a name" },
+	{ "[profile]\nname = x\ndescription = red \033[31m\n", 3, "control character 0x1b" },
+	{ "[profile]\nname = x\nmatch_gpu = H100,,H200\n", 3, "an empty alternative in 'H100,,H200'" },
+	{ "[profile]\nname = x\nmatch_gpu_count = 0\n", 3, "out of range (1 to 64, or any)" },
+	{ "[profile]\nname = x\n[rail]\nrate_gbps = 400\nbw_floor_gbps = 450\n", 5,
+	  "bw_floor_gbps: 450 Gb/s is above rate_gbps 400 in [rail]" },
+	{ "[profile]\nname = x\n[rail]\nmtu = 9000\nlink_layer = InfiniBand\n", 5,
+	  "mtu: 9000 is more than InfiniBand's largest MTU, 4096" },
+	{ "[profile]\nname = x\nbased_on = dgx-h100\n[rail]\nbw_floor_gbps = 401\n", 5,
+	  "above rate_gbps 400" },
+	{ "[profile]\nname = x\ndescription = a;b\n", 3, "';' and '#' start comments" },
+	/* the first broken line wins, whatever comes after it */
+	{ "[profile]\nname = x\n[rail]\ncount = many\n[profile]\nbased_on = nope\n", 4,
+	  "count: expected" },
+	{ "[profile]\nname = x\nbased_on = nope\n[rail]\ncount = many\n", 3, "no built-in profile 'nope'" },
+	{ "[profile]\nname = x\n[rail]\ncount = many\njunk\n", 4, "count: expected" },
+	{ "[profile]\nname = x\njunk\n[rail]\ncount = many\n", 3, "expected 'key = value'" },
+};
+
+static void broken_profiles(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct profile_error err;
+		struct profile p;
+		int rc = parse(bad[i].text, &p, &err);
+
+		if (rc != -EINVAL || err.line != bad[i].line || !strstr(err.message, bad[i].says))
+			fail_msg("case %zu: rc %d, line %d: '%s'; wanted line %d: '%s'", i, rc,
+				 err.line, err.message, bad[i].line, bad[i].says);
+		assert_string_equal(err.file, "test.ini");
+		/* nothing is left behind in a refused profile */
+		assert_null(p.name);
+		assert_false(p.role[ROLE_RAIL].defined);
+	}
+}
+
+static void bytes_that_are_not_text(void **state)
+{
+	static const char nul[] = "[profile]\nname = x\ndescr\0iption = y\n";
+	struct profile_error err;
+	struct profile p;
+	char *big, *long_line;
+
+	(void)state;
+	assert_int_equal(profile_parse(nul, sizeof(nul) - 1, "nul.ini", &p, &err), -EINVAL);
+	assert_int_equal(err.line, 3);
+	assert_non_null(strstr(err.message, "NUL byte"));
+
+	long_line = calloc(1, 400);
+	assert_non_null(long_line);
+	strcpy(long_line, "[profile]\nname = x\ndescription = ");
+	memset(long_line + strlen(long_line), 'a', 250);
+	assert_int_equal(parse(long_line, &p, &err), -EINVAL);
+	assert_int_equal(err.line, 3);
+	assert_non_null(strstr(err.message, "longer than"));
+	free(long_line);
+
+	big = malloc(70000);
+	assert_non_null(big);
+	memset(big, '#', 70000);
+	assert_int_equal(profile_parse(big, 70000, "big.ini", &p, &err), -EINVAL);
+	assert_int_equal(err.line, 0);
+	assert_non_null(strstr(err.message, "larger than 64 KiB"));
+	free(big);
+
+	/* the quoted value is cut short, and so says */
+	assert_int_equal(parse("[profile]\nname = x\n[rail]\ncount = "
+			       "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn\n",
+			       &p, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "nnn...'"));
+}
+
+/* ---- what parses ---------------------------------------------------------- */
+
+static void based_on_anywhere(void **state)
+{
+	/* based_on last, after [rail] keys and in a second [profile]: the
+	 * built-in is still copied first and the file's values win */
+	static const char text[] =
+		"; our HGX boxes run RoCE\n"
+		"[profile]\n"
+		"name = site-h100\n"
+		"[rail]\n"
+		"link_layer = Ethernet   # RoCE\n"
+		"mtu = 9000\n"
+		"pfc_priority = 3\n"
+		"placement = any\n"
+		"[profile]\n"
+		"based_on = hgx-8x400g\n";
+	const struct profile *base = profile_builtin("hgx-8x400g");
+	struct profile_error err;
+	struct profile p, q;
+	size_t n;
+	char *t;
+
+	(void)state;
+	assert_int_equal(parse(text, &p, &err), 0);
+	assert_string_equal(p.name, "site-h100");
+	assert_string_equal(p.based_on, "hgx-8x400g");
+	assert_string_equal(p.description, base->description);
+	assert_string_equal(p.match_gpu, base->match_gpu);
+	assert_int_equal(p.role[ROLE_RAIL].count, 8);
+	assert_string_equal(p.role[ROLE_RAIL].model_family, "ConnectX-7");
+	assert_true(p.role[ROLE_RAIL].rate_gbps == 400);
+	assert_string_equal(p.role[ROLE_RAIL].link_layer, "Ethernet");
+	assert_int_equal(p.role[ROLE_RAIL].mtu, 9000);
+	assert_int_equal(p.role[ROLE_RAIL].pfc_priority, 3);
+	assert_int_equal(p.role[ROLE_RAIL].placement, -1);
+	assert_true(p.role[ROLE_STORAGE].defined);
+	/* the built-in itself is untouched */
+	assert_null(base->role[ROLE_RAIL].link_layer);
+	assert_int_equal(base->role[ROLE_RAIL].placement, PATH_PXB);
+
+	/* written resolved, it reads back the same */
+	t = written(&p, &n);
+	assert_non_null(strstr(t, "based_on = hgx-8x400g\n"));
+	assert_int_equal(profile_parse(t, n, "again", &q, &err), 0);
+	assert_same_profile(&p, &q);
+	free(t);
+	profile_free(&q);
+	profile_free(&p);
+	profile_free(&p);	/* twice is harmless */
+	profile_free(NULL);
+}
+
+static void forms_people_write(void **state)
+{
+	/* a byte order mark, CRLF, indentation, both comment styles, case in
+	 * the words, an empty role section, a value with '=' and ':' in it */
+	static const char text[] =
+		"\xef\xbb\xbf# site profile\r\n"
+		"[profile]\r\n"
+		"   name = lab-1\r\n"
+		"\tdescription = lab: rack 3 = the old one ; comment\r\n"
+		"match_dmi = PowerEdge XE9680, SYS-821GE-TNHR\r\n"
+		"grace = NO\r\n"
+		"[ rail ]\n"
+		"link_layer = infiniband\n"
+		"trust = DSCP\n"
+		"placement = pxb\n"
+		"ecn = Any\n"
+		"rate_gbps = 12.5\n"
+		"[storage]\n";
+	struct profile_error err;
+	struct profile p, q;
+	size_t n;
+	char *t;
+
+	(void)state;
+	assert_int_equal(parse(text, &p, &err), 0);
+	assert_string_equal(p.name, "lab-1");
+	assert_string_equal(p.description, "lab: rack 3 = the old one");
+	assert_string_equal(p.match_dmi, "PowerEdge XE9680, SYS-821GE-TNHR");
+	assert_false(p.grace);
+	assert_string_equal(p.role[ROLE_RAIL].link_layer, "InfiniBand");
+	assert_string_equal(p.role[ROLE_RAIL].trust, "dscp");
+	assert_int_equal(p.role[ROLE_RAIL].placement, PATH_PXB);
+	assert_int_equal(p.role[ROLE_RAIL].ecn, -1);
+	assert_int_equal(p.role[ROLE_RAIL].count, -1);
+	assert_true(p.role[ROLE_RAIL].rate_gbps == 12.5);
+	assert_true(p.role[ROLE_STORAGE].defined);
+	assert_int_equal(p.role[ROLE_STORAGE].count, -1);
+	assert_int_equal(p.role[ROLE_STORAGE].placement, -1);
+
+	t = written(&p, &n);
+	assert_int_equal(profile_parse(t, n, "again", &q, &err), 0);
+	assert_same_profile(&p, &q);
+	free(t);
+	profile_free(&q);
+	profile_free(&p);
+}
+
+static void load_file(void **state)
+{
+	char path[] = "/tmp/rd-profile-XXXXXX";
+	struct profile_error err;
+	struct profile p;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs("[profile]\nname = mine\nbased_on = dgx-a100\n[rail]\nrate_gbps = slow\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(profile_load_file(path, &p, &err), -EINVAL);
+	assert_string_equal(err.file, path);
+	assert_int_equal(err.line, 5);
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[profile]\nname = mine\nbased_on = dgx-a100\n[rail]\nrate_gbps = 100\n"
+	      "bw_floor_gbps = 90\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(profile_load_file(path, &p, &err), 0);
+	assert_true(p.role[ROLE_RAIL].rate_gbps == 100);
+	assert_int_equal(p.role[ROLE_RAIL].count, 8);
+	profile_free(&p);
+	assert_int_equal(unlink(path), 0);
+
+	assert_int_equal(profile_load_file(path, &p, &err), -ENOENT);
+	assert_string_equal(err.file, path);
+	assert_int_equal(err.line, 0);
+	assert_non_null(strstr(err.message, "cannot open"));
+	assert_int_equal(profile_load_file("/", &p, &err), -EISDIR);
+}
+
+/* ---- selection ------------------------------------------------------------ */
+
+static void select_fixtures(void **state)
+{
+	static const struct {
+		const char *shape, *profile, *reason;
+	} want[] = {
+		{ "dgx-h100", "dgx-h100", "DMI product 'DGXH100' matches dgx-h100" },
+		{ "dgx-a100", "dgx-a100",
+		  "DMI product 'DGXA100 920-23687-2530-000' matches dgx-a100" },
+		{ "hgx-roce-lag", "hgx-8x400g", "8 x H100 SXM5 80GB and 8 ConnectX-7: hgx-8x400g" },
+		{ "a800-2x100g-roce", "budget-2x100g-roce",
+		  "8 x A800 SXM4 80GB and 2 Ethernet RDMA devices: budget-2x100g-roce" },
+		{ "rtx4090-cx6dx-x8", "rtx-1x100g-roce",
+		  "8 x GeForce RTX 4090 and 2 Ethernet RDMA devices: rtx-1x100g-roce" },
+		{ "broken", "hgx-8x400g", "8 x H100 SXM5 80GB and 8 ConnectX-7: hgx-8x400g" },
+	};
+	const char *dir = getenv("RD_FIXTURES");
+
+	(void)state;
+	if (!dir)
+		skip();
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct profile *p;
+		struct inventory inv;
+		char path[4096], reason[256];
+		struct root r;
+
+		snprintf(path, sizeof(path), "%s/%s/root", dir, want[i].shape);
+		assert_int_equal(root_open(&r, path), 0);
+		assert_int_equal(inventory_collect(&r, &inv), 0);
+		p = profile_select(&inv, reason, sizeof(reason));
+		assert_non_null(p);
+		if (strcmp(p->name, want[i].profile) != 0 || strcmp(reason, want[i].reason) != 0)
+			fail_msg("%s: got %s ('%s'), wanted %s ('%s')", want[i].shape, p->name,
+				 reason, want[i].profile, want[i].reason);
+		inventory_free(&inv);
+		root_close(&r);
+	}
+}
+
+static struct gpu gpus[8];
+static struct nic nics[12];
+static struct port ports[12];
+
+static struct inventory machine(const char *dmi, const char *gpu, size_t n_gpus,
+				const char *nic, const char *link, size_t n_nics)
+{
+	struct inventory inv = { 0 };
+
+	inv.host.dmi_product = (char *)dmi;
+	for (size_t i = 0; i < n_gpus; i++) {
+		memset(&gpus[i], 0, sizeof(gpus[i]));
+		gpus[i].model = gpu;
+		gpus[i].kind = GPU_DATACENTER;
+	}
+	for (size_t i = 0; i < n_nics; i++) {
+		memset(&nics[i], 0, sizeof(nics[i]));
+		memset(&ports[i], 0, sizeof(ports[i]));
+		ports[i].num = 1;
+		ports[i].link_layer = (char *)link;
+		nics[i].model = (char *)nic;
+		nics[i].ports = &ports[i];
+		nics[i].n_ports = 1;
+	}
+	inv.gpus = gpus;
+	inv.n_gpus = n_gpus;
+	inv.nics = nics;
+	inv.n_nics = n_nics;
+	return inv;
+}
+
+static const char *pick(struct inventory inv, char *reason, size_t len)
+{
+	const struct profile *p = profile_select(&inv, reason, len);
+
+	assert_non_null(p);
+	return p->name;
+}
+
+static void select_rules(void **state)
+{
+	char why[256];
+
+	(void)state;
+	/* DMI first, blanks and case ignored, even on other hardware */
+	assert_string_equal(pick(machine("DGX H100", "A100 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 8),
+				 why, sizeof(why)), "dgx-h100");
+	assert_string_equal(why, "DMI product 'DGX H100' matches dgx-h100");
+	assert_string_equal(pick(machine("dgxh200", NULL, 0, NULL, NULL, 0), why, sizeof(why)),
+			    "dgx-h100");
+	assert_string_equal(pick(machine("NVIDIA DGX B200", NULL, 0, NULL, NULL, 0), why,
+				 sizeof(why)), "dgx-b200");
+	assert_string_equal(pick(machine("DGXA100", NULL, 0, NULL, NULL, 0), why, sizeof(why)),
+			    "dgx-a100");
+
+	/* then hardware */
+	assert_string_equal(pick(machine(NULL, "H20", 8, "ConnectX-7", "Ethernet", 10), why,
+				 sizeof(why)), "hgx-8x400g");
+	assert_string_equal(pick(machine("X", "H200 SXM 141GB", 8, "ConnectX-7", "InfiniBand", 8),
+				 why, sizeof(why)), "hgx-8x400g");
+	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 8),
+				 why, sizeof(why)), "a100-8x200g");
+	assert_string_equal(why, "8 x A800 SXM4 80GB and 8 ConnectX-6: a100-8x200g");
+	assert_string_equal(pick(machine(NULL, "A100 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 8),
+				 why, sizeof(why)), "a800-8x100g-roce");
+	assert_string_equal(why, "8 x A100 SXM4 80GB and 8 ConnectX-6 Dx (Ethernet): a800-8x100g-roce");
+	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-6 Dx", "Ethernet", 2),
+				 why, sizeof(why)), "budget-2x100g-roce");
+
+	/* 7 CX-7 are an HGX with a rail missing (nic.count says so); 4 of 8
+	 * are not more than half; 4 RoCE NICs are not the 2-NIC build; IB is
+	 * not RoCE */
+	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 7),
+				 why, sizeof(why)), "hgx-8x400g");
+	assert_string_equal(why, "8 x H100 SXM5 80GB and 7 ConnectX-7: hgx-8x400g");
+	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 4),
+				 why, sizeof(why)), "generic");
+	assert_string_equal(why, "no profile matches (8 GPUs, 4 NICs): generic");
+	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 4),
+				 why, sizeof(why)), "generic");
+	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 2),
+				 why, sizeof(why)), "generic");
+	/* H20 is a word: an H200 box does not become an H20 one, nor 4 GPUs 8 */
+	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 4, "ConnectX-7", "InfiniBand", 1),
+				 why, sizeof(why)), "generic");
+	assert_string_equal(why, "no profile matches (4 GPUs, 1 NIC): generic");
+	assert_string_equal(pick(machine(NULL, NULL, 8, "ConnectX-7", "InfiniBand", 8), why,
+				 sizeof(why)), "generic");
+	assert_string_equal(pick(machine(NULL, NULL, 0, NULL, NULL, 0), why, sizeof(why)),
+			    "generic");
+	assert_string_equal(why, "no profile matches (0 GPUs, 0 NICs): generic");
+
+	/* a short buffer is cut and says so; none at all is fine */
+	assert_string_equal(pick(machine("DGXH100", NULL, 0, NULL, NULL, 0), why, 12), "dgx-h100");
+	assert_string_equal(why, "DMI prod...");
+	assert_string_equal(pick(machine("DGXH100", NULL, 0, NULL, NULL, 0), NULL, 0), "dgx-h100");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(builtins_round_trip),
+		cmocka_unit_test(builtin_values),
+		cmocka_unit_test(broken_profiles),
+		cmocka_unit_test(bytes_that_are_not_text),
+		cmocka_unit_test(based_on_anywhere),
+		cmocka_unit_test(forms_people_write),
+		cmocka_unit_test(load_file),
+		cmocka_unit_test(select_fixtures),
+		cmocka_unit_test(select_rules),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
