@@ -14,6 +14,11 @@ rc=$?
 [ $rc -eq 77 ] && exit 77
 [ $rc -eq 0 ] || { echo "in-VM comparison failed (exit $rc)"; exit 1; }
 
+# `check` on the live RoCE setup, as the kernel's state changes
+"$here/vm-run.sh" --timeout 240 -- "$here/check_roce.sh" "$bin"
+rc=$?
+[ $rc -eq 0 ] || { echo "in-VM check test failed (exit $rc)"; exit 1; }
+
 # the VM's snapshot, replayed on the host, gives the VM's document
 "$bin" --root "$out/snap" --json inventory >"$out/replay.json"
 if cmp -s "$out/inventory.json" "$out/replay.json"; then

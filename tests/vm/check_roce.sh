@@ -1,0 +1,30 @@
+#!/bin/bash
+# Inside the Soft-RoCE VM: `check` judges the live RoCE setup and changes
+# its verdict as the kernel's state changes.
+#   netdev MTU 1500 -> mtu.roce fires on rxe0 port 1
+#   netdev MTU 9000 -> it does not
+#   IPv4 address removed -> gid.rocev2_missing fires
+# usage (inside the VM): check_roce.sh RDMADOCTOR
+set -u
+bin=$1
+pass=0
+fail=0
+fires() {	# id: is there a finding with this id on rxe0?
+	"$bin" --json check >/tmp/check.json 2>/tmp/check.err
+	python3 -c 'import json,sys
+d = json.load(open("/tmp/check.json"))
+sys.exit(0 if any(f["id"] == sys.argv[1] and "rxe0" in (f["subject"] or "") for f in d["findings"]) else 1)' "$1"
+}
+expect_fires() { if fires "$1"; then pass=$((pass + 1)); else echo "FAIL: $1 did not fire ($2)"; cat /tmp/check.json | head -c 2000; fail=$((fail + 1)); fi; }
+expect_silent() { if fires "$1"; then echo "FAIL: $1 fired ($2)"; fail=$((fail + 1)); else pass=$((pass + 1)); fi; }
+
+ip link set "$VM_NETDEV" mtu 1500
+expect_fires mtu.roce "netdev MTU 1500"
+ip link set "$VM_NETDEV" mtu 9000
+expect_silent mtu.roce "netdev MTU 9000"
+expect_silent gid.rocev2_missing "IPv4 address present"
+ip addr flush dev "$VM_NETDEV"
+sleep 1
+expect_fires gid.rocev2_missing "IPv4 address removed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
