@@ -8,6 +8,7 @@
 struct slot {
 	char *key;
 	char *value;
+	size_t len;	/* of value, which is also NUL-terminated */
 	uint64_t hash;	/* compared first: paths share long prefixes, and a
 			 * strcmp that runs 100 bytes before it differs is
 			 * what a probe would cost otherwise */
@@ -99,7 +100,8 @@ static int grow(struct pathcache *c)
 	return 0;
 }
 
-int pathcache_put(struct pathcache *c, const char *key, const char *value, int tag)
+int pathcache_put_bytes(struct pathcache *c, const char *key, const void *value,
+			size_t len, int tag)
 {
 	uint64_t h = hash(key);
 	struct slot *s;
@@ -108,12 +110,15 @@ int pathcache_put(struct pathcache *c, const char *key, const char *value, int t
 	if ((c->used + 1) * 2 > c->cap && grow(c) < 0)
 		return -ENOMEM;
 	s = find(c->slots, c->cap, key, h);
-	v = strdup(value);
+	v = malloc(len + 1);
 	if (!v)
 		return -ENOMEM;
+	memcpy(v, value, len);
+	v[len] = '\0';
 	if (s->key) {
 		free(s->value);
 		s->value = v;
+		s->len = len;
 		s->tag = tag;
 		return 0;
 	}
@@ -124,8 +129,27 @@ int pathcache_put(struct pathcache *c, const char *key, const char *value, int t
 	}
 	s->key = k;
 	s->value = v;
+	s->len = len;
 	s->hash = h;
 	s->tag = tag;
 	c->used++;
 	return 0;
+}
+
+int pathcache_put(struct pathcache *c, const char *key, const char *value, int tag)
+{
+	return pathcache_put_bytes(c, key, value, strlen(value), tag);
+}
+
+const char *pathcache_get_bytes(const struct pathcache *c, const char *key, int *tag,
+				size_t *len)
+{
+	const struct slot *s = find(c->slots, c->cap, key, hash(key));
+
+	if (!s->key)
+		return NULL;
+	if (tag)
+		*tag = s->tag;
+	*len = s->len;
+	return s->value;
 }

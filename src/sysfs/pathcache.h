@@ -15,5 +15,10 @@ void pathcache_free(struct pathcache *c);
 const char *pathcache_get(const struct pathcache *c, const char *key, int *tag);
 /* Copies key and value.  Returns 0 or -ENOMEM. */
 int pathcache_put(struct pathcache *c, const char *key, const char *value, int tag);
+/* The same for bytes that may hold NULs (PCI config space). */
+int pathcache_put_bytes(struct pathcache *c, const char *key, const void *value,
+			size_t len, int tag);
+const char *pathcache_get_bytes(const struct pathcache *c, const char *key, int *tag,
+				size_t *len);
 
 #endif

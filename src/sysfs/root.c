@@ -511,11 +511,14 @@ int root_read(struct root *r, const char *path, char **out)
 
 /* Read at most cap bytes of a binary file into buf: to EOF (sysfs may hand
  * a bin attribute out in pieces) or until buf is full. */
-static int slurp_bin(struct root *r, const char *cpath, void *buf, size_t cap, size_t *len)
+/* *whole: the file ended within cap (so the bytes may be cached). */
+static int slurp_bin(struct root *r, const char *cpath, void *buf, size_t cap, size_t *len,
+		     bool *whole)
 {
 	size_t n = 0;
 	int fd, rc = 0;
 
+	*whole = false;
 	fd = open_in_root(r, cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -529,9 +532,16 @@ static int slurp_bin(struct root *r, const char *cpath, void *buf, size_t cap, s
 			rc = -errno;
 			break;
 		}
-		if (got == 0)
+		if (got == 0) {
+			*whole = true;
 			break;
+		}
 		n += (size_t)got;
+	}
+	if (rc == 0 && !*whole) {
+		char probe;
+
+		*whole = read(fd, &probe, 1) == 0;
 	}
 	close(fd);
 	if (rc == 0)
@@ -544,18 +554,33 @@ int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_
 	char full[PATH_MAX], *target = NULL;
 	const char *cpath = full;
 	int rc = file_path(r, path, full);
+	bool whole = false;
 
 	*len = 0;
 	if (rc < 0)
 		return rc;
-	rc = slurp_bin(r, cpath, buf, cap, len);
+	/* bridges above a GPU and above its NIC are the same bridges: read once */
+	{
+		int err = 0;
+		size_t have;
+		const char *hit = pathcache_get_bytes(r->files, full, &err, &have);
+
+		if (hit) {
+			if (err)
+				return -err;
+			*len = have < cap ? have : cap;
+			memcpy(buf, hit, *len);
+			return 0;
+		}
+	}
+	rc = slurp_bin(r, cpath, buf, cap, len, &whole);
 	if (rc == -ELOOP) {
 		/* the file itself is a symlink: follow it inside the root */
 		rc = root_resolve(r, full, &target);
 		if (rc < 0)
 			return rc;
 		cpath = target;
-		rc = slurp_bin(r, cpath, buf, cap, len);
+		rc = slurp_bin(r, cpath, buf, cap, len, &whole);
 	}
 	if (r->tape) {
 		int trc = 0;
@@ -567,6 +592,11 @@ int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_
 		if (trc < 0)
 			rc = trc;
 	}
+	/* a miss on ENOMEM only means reading it again later; a file longer
+	 * than this caller's buffer is not cached whole, so not at all */
+	if (rc < 0 || whole)
+		(void)pathcache_put_bytes(r->files, full, buf, rc == 0 ? *len : 0,
+					  rc < 0 ? -rc : 0);
 	free(target);
 	if (rc < 0)
 		*len = 0;
