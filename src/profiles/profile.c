@@ -94,7 +94,7 @@ static const struct key keys[] = {
 	  "... there are exactly this many GPUs" },
 	{ "match_nic", false, K_ALTS, P(match_nic), 0, 0, 0, NULL,
 	  "NIC models separated by commas, like ConnectX-7; or any",
-	  "... and at least [rail] count RDMA devices are one of these models "
+	  "... and more than half the [rail] count of RDMA devices are one of these models "
 	  "(any: exactly [rail] count of the [rail] link_layer)" },
 	{ "grace", false, K_BOOL, P(grace), 0, 0, 0, NULL, "yes or no",
 	  "Grace tray: GPUs reach the NICs over C2C, so PCIe placement is not judged" },

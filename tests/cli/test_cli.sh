@@ -93,6 +93,40 @@ expect 0 "$bin" --root "$d" --json inventory
 rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nics"][0]["ports"][0]["rate_gbps"])' "$tmp/out")
 if [ "$rate" = None ]; then ok; else bad "down RoCE port reported rate $rate"; fi
 
+# check: exit codes, NHC mode, profiles from files, colour only when asked
+fx=$src/tests/fixtures
+expect 0 "$bin" --root "$fx/dgx-h100/root" check --nhc
+if [ -s "$tmp/out" ]; then bad "--nhc printed on a healthy machine: $(cat "$tmp/out")"; else ok; fi
+expect 1 "$bin" --root "$fx/broken/root" check --nhc
+if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^ERROR: rdmadoctor: Health check failed: ' "$tmp/out"; then ok
+else bad "--nhc is not one NHC line: $(cat "$tmp/out")"; fi
+expect 2 "$bin" --root "$fx/broken/root" --json check --nhc;	stderr_has "do not go together"
+expect 1 "$bin" --root "$fx/broken/root" --json check;	valid_json "check --json"
+expect 1 "$bin" --root "$fx/broken/root" check --profile generic --nhc
+stdout_has "and 7 more errors"
+expect 2 "$bin" --root "$fx/broken/root" check --profile no-such-profile
+stderr_has "no built-in profile 'no-such-profile'"
+printf '[profile]\nname = mine\nbased_on = dgx-h100\n\n[rail]\nrate_gbps = fast\n' >"$tmp/bad.ini"
+expect 2 "$bin" --root "$fx/dgx-h100/root" check --profile "$tmp/bad.ini"
+stderr_has "$tmp/bad.ini:6: rate_gbps"
+if [ -s "$tmp/out" ]; then bad "a broken profile still ran the check"; else ok; fi
+printf '[profile]\nname = mine\nbased_on = dgx-h100\n\n[rail]\nrate_gbps = 800\n' >"$tmp/mine.ini"
+expect 1 "$bin" --root "$fx/dgx-h100/root" check --profile "$tmp/mine.ini"
+stdout_has "profile mine"
+stdout_has "port.rate_low"
+expect 0 "$bin" profiles;			stdout_has "dgx-h100"
+expect 0 "$bin" profiles show dgx-h100
+cp "$tmp/out" "$tmp/shown.ini"
+expect 0 "$bin" --root "$fx/dgx-h100/root" check --profile "$tmp/shown.ini"
+stdout_has "profile dgx-h100"
+expect 2 "$bin" profiles show no-such-profile
+expect 1 "$bin" --root "$fx/broken/root" --color=always check
+if grep -q "$(printf '\033')\[" "$tmp/out"; then ok; else bad "--color=always gave no colour"; fi
+expect 1 "$bin" --root "$fx/broken/root" check
+if grep -q "$(printf '\033')" "$tmp/out"; then bad "colour in a pipe"; else ok; fi
+expect 0 "$bin" --root "$h" check --profile generic
+expect 0 "$bin" --root "$h" --json check;	valid_json "check on the hostile tree"
+
 # stdout that cannot take the document: an error, not silence
 expect 3 sh -c "'$bin' --root '$tmp/empty' -q --json inventory >/dev/full"
 stderr_has "cannot write JSON"
