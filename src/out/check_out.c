@@ -36,10 +36,25 @@ static const char *sev_color(enum severity s, bool color)
 	}
 }
 
+/* Values come from the examined machine (names, DMI strings, firmware):
+ * this output writes colour codes itself, so it cannot go through the
+ * control-character filter and filters the values instead. */
+static void put_clean(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c, out);
+	}
+}
+
 static void print_field(FILE *out, const char *label, const char *value)
 {
-	if (value && *value)
-		fprintf(out, "      %-9s %s\n", label, value);
+	if (!value || !*value)
+		return;
+	fprintf(out, "      %-9s ", label);
+	put_clean(out, value);
+	fputc('\n', out);
 }
 
 void text_check(FILE *out, const struct check_report *rep, bool color)
@@ -50,11 +65,15 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 
 	for (size_t i = 0; i < rep->findings->n; i++)
 		count[rep->findings->v[i].severity]++;
-	fprintf(out, "%s%s%s  profile %s (%s)\n",
+	fprintf(out, "%s%s%s  profile ",
 		color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
 			 strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
 		strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
-		reset, rep->profile->name, rep->reason ? rep->reason : "chosen by --profile");
+		reset);
+	put_clean(out, rep->profile->name);
+	fputs(" (", out);
+	put_clean(out, rep->reason ? rep->reason : "chosen by --profile");
+	fputs(")\n", out);
 	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
 		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
 		count[SEV_INFO]);
@@ -64,9 +83,11 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 
 			if ((int)f->severity != sev)
 				continue;
-			fprintf(out, "\n  %s%-5s%s %s  %s\n", sev_color(f->severity, color),
+			fprintf(out, "\n  %s%-5s%s %s  ", sev_color(f->severity, color),
 				sev == SEV_ERROR ? "ERROR" : sev == SEV_WARN ? "WARN" : "INFO",
-				reset, f->id, f->subject ? f->subject : "");
+				reset, f->id);
+			put_clean(out, f->subject);
+			fputc('\n', out);
 			print_field(out, "observed", f->observed);
 			print_field(out, "expected", f->expected);
 			print_field(out, "why", f->why);
@@ -90,9 +111,13 @@ void nhc_check(FILE *out, const struct check_report *rep)
 	if (!first)
 		return;
 	/* NHC's own form, so that node-mark-offline and drain reasons work */
-	fprintf(out, "ERROR: rdmadoctor: Health check failed: %s %s: %s (expected %s)",
-		first->id, first->subject ? first->subject : "",
-		first->observed ? first->observed : "?", first->expected ? first->expected : "?");
+	fprintf(out, "ERROR: rdmadoctor: Health check failed: %s ", first->id);
+	put_clean(out, first->subject);
+	fputs(": ", out);
+	put_clean(out, first->observed ? first->observed : "?");
+	fputs(" (expected ", out);
+	put_clean(out, first->expected ? first->expected : "?");
+	fputc(')', out);
 	if (errors > 1)
 		fprintf(out, " and %zu more errors", errors - 1);
 	fputc('\n', out);
