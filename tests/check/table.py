@@ -32,7 +32,6 @@ FIRES = [
     ("counters.errors", "broken", None, "ibp24s0", "symbol_error"),
     ("counters.saturated", "broken", None, "ibp202s0", "65535"),
     ("gdr.missing", "broken", None, "", ""),
-    ("gdr.missing", "a800-2x100g-roce", None, "", "A800"),
     ("gdr.unsupported", "rtx4090-cx6dx-x8", None, "", "GeForce"),
     ("topo.nic_far", "broken", None, "ibp229s0", "NODE"),
     ("topo.nic_shared", "a800-2x100g-roce", "a800-8x100g-roce", "", "4"),
@@ -45,8 +44,8 @@ FIRES = [
 ]
 
 # healthy machines of the built-in profiles: nothing at error or warn
-# (a800-2x100g-roce lacks nvidia_peermem on purpose: gdr.missing above)
-HEALTHY = ["dgx-h100", "dgx-a100", "hgx-roce-lag"]
+HEALTHY = ["dgx-h100", "dgx-a100", "hgx-roce-lag", "a800-2x100g-roce", "dgx-b200",
+           "hgx-a100-8x200g", "a800-8x100g-roce", "rtx3090-x16"]
 
 passed = failed = 0
 cache = {}

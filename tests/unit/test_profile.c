@@ -433,6 +433,14 @@ static void select_fixtures(void **state)
 		{ "rtx4090-cx6dx-x8", "rtx-1x100g-roce",
 		  "8 x GeForce RTX 4090 and 2 Ethernet RDMA devices: rtx-1x100g-roce" },
 		{ "broken", "hgx-8x400g", "8 x H100 SXM5 80GB and 8 ConnectX-7: hgx-8x400g" },
+		{ "roce-broken", "hgx-8x400g", "8 x H100 SXM5 80GB and 7 ConnectX-7: hgx-8x400g" },
+		{ "dgx-b200", "dgx-b200", "DMI product 'DGXB200' matches dgx-b200" },
+		{ "hgx-a100-8x200g", "a100-8x200g",
+		  "8 x A100 SXM4 80GB and 8 ConnectX-6: a100-8x200g" },
+		{ "a800-8x100g-roce", "a800-8x100g-roce",
+		  "8 x A800 SXM4 80GB and 10 ConnectX-6 Dx (Ethernet): a800-8x100g-roce" },
+		{ "rtx3090-x16", "rtx-1x100g-roce",
+		  "8 x GeForce RTX 3090 and 2 Ethernet RDMA devices: rtx-1x100g-roce" },
 	};
 	const char *dir = getenv("RD_FIXTURES");
 
