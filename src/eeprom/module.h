@@ -1,0 +1,137 @@
+/* Transceiver EEPROM decoders: identifier, vendor strings, live monitors
+ * (DOM) and the module's own alarm/warning thresholds, for SFF-8472 (SFP),
+ * SFF-8636/8436 (QSFP, QSFP+, QSFP28) and CMIS (QSFP-DD, OSFP, QSFP112 ...).
+ * Pure functions over byte buffers, no I/O (like ethtool's parsers):
+ * reference/kernel-interfaces.md section 6.4 has the offsets and units.
+ *
+ * Input, either or both of:
+ *  - `lower`: the bytes at I2C 0x50 page 0 from offset 0.  128 bytes is the
+ *    lower page only (a netlink read); a longer buffer is a legacy flat
+ *    ETHTOOL_GMODULEEEPROM dump, mapped by the identifier byte:
+ *      SFF-8636 (640): 0-127 lower, 128-255 upper 00h, 256-383 page 01h,
+ *                      384-511 page 02h, 512-639 page 03h;
+ *      SFF-8472 (512): 0-255 A0h (0x50), 256-511 A2h (0x51);
+ *      CMIS     (384): 0-127 lower, 128-255 upper 00h, 256-383 page 01h.
+ *  - `pages`: netlink MODULE_EEPROM_GET reads, each keyed by (I2C address,
+ *    page, bank, offset) exactly as requested from the kernel.  These win
+ *    over the flat buffer where both hold an address.
+ * Every access is bounds-checked: what was not read, or was read short,
+ * decodes as unknown (NAN, "" or false), never as a read past the end.
+ */
+#ifndef RD_EEPROM_MODULE_H
+#define RD_EEPROM_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODULE_PAGE_SIZE	128
+#define MODULE_MAX_PAGES	16
+#define MODULE_MAX_LANES	8
+#define MODULE_I2C_A0		0x50	/* SFF-8472 A0h; the only address of QSFP/CMIS */
+#define MODULE_I2C_A2		0x51	/* SFF-8472 A2h: diagnostics */
+
+/* Legacy ioctl (ETHTOOL_GMODULEINFO) lengths */
+#define MODULE_SFF8079_LEN	256
+#define MODULE_SFF8472_LEN	512
+#define MODULE_SFF8636_LEN	640
+
+/* One netlink read: `len` bytes at `offset` (0-255) of (i2c, page, bank).
+ * The kernel only returns reads within one half page: offset 0-127 (lower
+ * memory, the same for every page) or 128-255 (the upper page). */
+struct module_page {
+	uint8_t i2c;
+	uint8_t page;
+	uint8_t bank;
+	uint8_t offset;
+	const uint8_t *data;
+	size_t len;
+};
+
+struct module_pages {
+	size_t n;
+	struct module_page page[MODULE_MAX_PAGES];
+};
+
+void module_pages_init(struct module_pages *p);
+/* Adds a read (data is borrowed, not copied).  -EINVAL when data is NULL or
+ * offset + len runs past 256; -ENOSPC when MODULE_MAX_PAGES are held. */
+int module_pages_add(struct module_pages *p, uint8_t i2c, uint8_t page, uint8_t bank,
+		     uint8_t offset, const uint8_t *data, size_t len);
+
+enum module_spec {
+	MODULE_SPEC_UNKNOWN = 0,
+	MODULE_SPEC_SFF8472,	/* SFP / SFP+ / SFP28 */
+	MODULE_SPEC_SFF8636,	/* QSFP, QSFP+, QSFP28 (SFF-8436 shares the map) */
+	MODULE_SPEC_CMIS,	/* QSFP-DD, OSFP, DSFP, QSFP+/SFP-DD/SFP+ CMIS */
+};
+
+struct module_threshold {
+	double high_alarm, low_alarm, high_warn, low_warn;	/* NAN: unknown */
+};
+
+struct module_info {
+	int id;			/* SFF-8024 identifier byte, -1 when not read */
+	const char *type;	/* "SFP", "QSFP28", "QSFP-DD", "OSFP", ... "unknown" */
+	enum module_spec spec;
+	char vendor[17], part[17], serial[17];	/* trimmed; non-printables -> '?' */
+	bool dom;		/* the module advertises monitoring */
+	double temp_c, vcc_v;	/* NAN: unknown */
+	int lanes;		/* SFP 1, QSFP 4, CMIS media lane count (8 if unsaid) */
+	double tx_bias_ma[MODULE_MAX_LANES];	/* NAN: unknown or lane >= lanes */
+	double tx_power_mw[MODULE_MAX_LANES];
+	double rx_power_mw[MODULE_MAX_LANES];
+	bool has_thresholds;	/* the module's own alarm/warning thresholds read */
+	struct module_threshold temp, vcc, tx_bias, tx_power, rx_power;
+	/* same units as the values: degC, V, mA, mW */
+};
+
+/* Decodes whatever the buffers hold.  0 on success (fields not present stay
+ * unknown); -EINVAL when out is NULL or no identifier byte was read;
+ * -EOPNOTSUPP for an identifier that is none of the three maps (out->id and
+ * out->type are still set). */
+int module_decode(const uint8_t *lower, size_t lower_len, const struct module_pages *pages,
+		  struct module_info *out);
+
+const char *module_type_name(int id);
+
+/* Out-of-threshold flags, for each quantity in the order HIGH_ALARM,
+ * HIGH_WARN, LOW_ALARM, LOW_WARN.  Alarm and warning are exclusive per value: a
+ * value beyond its alarm threshold sets only the ALARM bit. */
+enum {
+	MODULE_DOM_TEMP_HIGH_ALARM = 1u << 0,
+	MODULE_DOM_TEMP_HIGH_WARN = 1u << 1,
+	MODULE_DOM_TEMP_LOW_ALARM = 1u << 2,
+	MODULE_DOM_TEMP_LOW_WARN = 1u << 3,
+	MODULE_DOM_VCC_HIGH_ALARM = 1u << 4,
+	MODULE_DOM_VCC_HIGH_WARN = 1u << 5,
+	MODULE_DOM_VCC_LOW_ALARM = 1u << 6,
+	MODULE_DOM_VCC_LOW_WARN = 1u << 7,
+	/* lane flags: also in lane[] for the lane concerned */
+	MODULE_DOM_RX_POWER_HIGH_ALARM = 1u << 8,
+	MODULE_DOM_RX_POWER_HIGH_WARN = 1u << 9,
+	MODULE_DOM_RX_POWER_LOW_ALARM = 1u << 10,
+	MODULE_DOM_RX_POWER_LOW_WARN = 1u << 11,
+	MODULE_DOM_TX_POWER_HIGH_ALARM = 1u << 12,
+	MODULE_DOM_TX_POWER_HIGH_WARN = 1u << 13,
+	MODULE_DOM_TX_POWER_LOW_ALARM = 1u << 14,
+	MODULE_DOM_TX_POWER_LOW_WARN = 1u << 15,
+	MODULE_DOM_TX_BIAS_HIGH_ALARM = 1u << 16,
+	MODULE_DOM_TX_BIAS_HIGH_WARN = 1u << 17,
+	MODULE_DOM_TX_BIAS_LOW_ALARM = 1u << 18,
+	MODULE_DOM_TX_BIAS_LOW_WARN = 1u << 19,
+};
+
+struct module_dom_status {
+	unsigned flags;				/* module-level flags | every lane's */
+	unsigned lane[MODULE_MAX_LANES];	/* lane n+1's lane flags */
+};
+
+/* Compares each known value with the module's own thresholds (strictly
+ * above high / below low).  Skips unknown values and thresholds, and a
+ * quantity whose high alarm is not above its low alarm (a blank page).
+ * Returns how many values are out (0: all within or no thresholds), or
+ * -EINVAL on NULL arguments. */
+int module_dom_check(const struct module_info *m, struct module_dom_status *st);
+
+#endif
