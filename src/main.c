@@ -20,6 +20,7 @@ static const struct command {
 	{ "topo", cmd_topo, "GPU x NIC matrix (PIX, PXB, PHB, NODE, SYS) and each NIC's nearest GPU" },
 	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR" },
 	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)" },
+	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps" },
 };
 
 static void usage(FILE *out)

@@ -42,6 +42,13 @@ void roles_assign(const struct inventory *inv, const struct profile *p, enum nic
  * then by id, then by subject. */
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out);
 
+/* Only the counter checks (counters.errors, counters.saturated, link.flaps)
+ * for `watch`, sorted the same way; 0 or -ENOMEM. */
+int check_run_counters(const struct inventory *inv, struct findings *out);
+/* One of the error counters the counter checks judge (hw: a hw_counters
+ * name, else a PMA counters name). */
+bool check_counter_is_error(const char *name, bool hw);
+
 /* "fail" if any error, "warn" if any warning, else "pass". */
 const char *check_verdict(const struct findings *fs);
 

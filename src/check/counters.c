@@ -1,9 +1,15 @@
 /* counters.errors: non-zero lifetime error counters (a one-shot check
- *   cannot know since when, so a warning at most).
+ *   cannot know since when, so a warning at most); with a window of
+ *   samples (inv->window_s, model/window.h): error counters that grew
+ *   within it, an error (only retries: a warning).
+ * link.flaps: link_downed or the netdev's carrier_changes grew within a
+ *   window.
  * counters.saturated: an IB PMA error counter stuck at its width's maximum
  *   (they saturate instead of wrapping; kernel-interfaces.md 1.5). */
 #include "families.h"
+#include "../model/window.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct pma_error {
@@ -159,13 +165,146 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 		    n->name, pt->num);
 }
 
+bool check_counter_is_error(const char *name, bool hw)
+{
+	if (hw) {
+		for (size_t i = 0; i < N_HW; i++)
+			if (strcmp(hw_errors[i].name, name) == 0)
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < N_PMA; i++)
+		if (strcmp(pma_errors[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* "symbol_error grew by 12 in 60 s (0 to 12)" */
+static void grew(const struct check_ctx *c, struct check_buf *obs, size_t *nz,
+		 const char *name, const struct counter_change *ch)
+{
+	char secs[32];
+
+	check_num_str(secs, sizeof(secs), c->inv->window_s);
+	check_buf_printf(obs, "%s%s grew by %llu in %s s (%llu to %llu)", *nz ? ", " : "",
+			 name, (unsigned long long)ch->delta, secs,
+			 (unsigned long long)ch->start, (unsigned long long)ch->end);
+	(*nz)++;
+}
+
+/* With a window: what grew within it, whatever the lifetime counts. */
+static void errors_window(const struct check_ctx *c, struct findings *out,
+			  const struct nic *n, const struct port *pt)
+{
+	struct check_buf obs = { 0 };
+	bool link = false, fault = false;
+	size_t nz = 0;
+	struct counter_change ch;
+	struct finding *f;
+	char secs[32];
+
+	for (size_t i = 0; i < N_PMA; i++) {
+		/* link_downed growing is a flap: link.flaps says so */
+		if (strcmp(pma_errors[i].name, "link_downed") == 0 ||
+		    !window_change(pt, false, pma_errors[i].name, &ch) || !ch.delta)
+			continue;
+		grew(c, &obs, &nz, pma_errors[i].name, &ch);
+		if (ch.end >= pma_errors[i].max)
+			check_buf_printf(&obs, " (saturated)");
+		fault = true;
+		if (i <= 4 || i == 9)
+			link = true;
+	}
+	for (size_t i = 0; i < N_HW; i++) {
+		if (!window_change(pt, true, hw_errors[i].name, &ch) || !ch.delta)
+			continue;
+		grew(c, &obs, &nz, hw_errors[i].name, &ch);
+		if (!hw_errors[i].retry)
+			fault = link = true;
+	}
+	if (!nz) {
+		check_buf_free(&obs);
+		return;
+	}
+	check_num_str(secs, sizeof(secs), c->inv->window_s);
+	f = check_add(c, out, "counters.errors", fault ? SEV_ERROR : SEV_WARN,
+		      "Error counters growing now mean packets lost or retried now: the "
+		      "intermittent stalls that slow training.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "no growth within the %s s window", secs);
+	if (link)
+		finding_set(&f->fix,
+			    "reseat then replace the cable and module, check the module's "
+			    "temperature and optical power (`mlxlink -d %s -p %d -m`), then the "
+			    "switch port",
+			    n->name, pt->num);
+	else
+		finding_set(&f->fix,
+			    "growing discards, sequence errors or ACK timeouts point at congestion "
+			    "or a lossy fabric: check PFC and ECN on the NIC and the switch ports");
+}
+
+static void flaps(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		  const struct port *pt)
+{
+	struct check_buf obs = { 0 };
+	struct counter_change ch;
+	size_t nz = 0;
+	struct finding *f;
+	char secs[32];
+
+	if (window_change(pt, false, "link_downed", &ch) && ch.delta)
+		grew(c, &obs, &nz, "link_downed", &ch);
+	if (window_carrier(pt, &ch) && ch.delta) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s carrier_changes",
+			 pt->netdev ? pt->netdev : "netdev");
+		grew(c, &obs, &nz, label, &ch);
+	}
+	if (!nz) {
+		check_buf_free(&obs);
+		return;
+	}
+	check_num_str(secs, sizeof(secs), c->inv->window_s);
+	f = check_add(c, out, "link.flaps", SEV_ERROR,
+		      "A link that goes down and up drops every connection over it: "
+		      "collectives stall or fail, and a job may hang until its timeout.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "the link stays up (no link_downed or carrier changes) "
+		    "within the %s s window", secs);
+	finding_set(&f->fix,
+		    "if nobody took the port down on purpose: reseat then replace the cable "
+		    "and module (`mlxlink -d %s -p %d -m` shows its errors and temperature), "
+		    "then look at the switch port's log",
+		    n->name, pt->num);
+}
+
 void check_counters(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
-			errors(c, out, &inv->nics[i], &inv->nics[i].ports[k]);
-			saturated(c, out, &inv->nics[i], &inv->nics[i].ports[k]);
+			const struct nic *n = &inv->nics[i];
+			const struct port *pt = &n->ports[k];
+
+			if (inv->window_s > 0) {
+				errors_window(c, out, n, pt);
+				flaps(c, out, n, pt);
+			} else {
+				errors(c, out, n, pt);
+			}
+			saturated(c, out, n, pt);
 		}
 }

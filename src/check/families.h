@@ -80,5 +80,6 @@ void check_gdr(const struct check_ctx *c, struct findings *out);
 void check_topo(const struct check_ctx *c, struct findings *out);
 void check_sys(const struct check_ctx *c, struct findings *out);
 void check_roce(const struct check_ctx *c, struct findings *out);
+void check_qos(const struct check_ctx *c, struct findings *out);
 
 #endif

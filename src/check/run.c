@@ -8,7 +8,7 @@
 
 static void (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
-	check_counters, check_gdr, check_topo, check_sys, check_roce,
+	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -65,6 +65,26 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 	free(gpu_nic);
 	free(gpu_path);
 	/* every family fills all four texts: a NULL one is a failed allocation */
+	for (size_t i = first; i < out->n; i++) {
+		const struct finding *f = &out->v[i];
+
+		if (!f->subject || !f->observed || !f->expected || !f->fix)
+			nomem = true;
+	}
+	if (nomem)
+		return -ENOMEM;
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), by_severity_id_subject);
+	return 0;
+}
+
+int check_run_counters(const struct inventory *inv, struct findings *out)
+{
+	bool nomem = false;
+	struct check_ctx c = { .inv = inv, .generic = true, .nomem = &nomem };
+	size_t first = out->n;
+
+	check_counters(&c, out);
 	for (size_t i = first; i < out->n; i++) {
 		const struct finding *f = &out->v[i];
 

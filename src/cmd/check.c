@@ -11,6 +11,7 @@
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] [--json] check [--profile NAME|FILE] [--nhc]\n"
+	"                  [--window S [--until DIR2]]\n"
 	"\n"
 	"Is this machine's RDMA network fit for training?  Reads the inventory and\n"
 	"judges it against the profile of its machine model: every NIC, port, PCIe\n"
@@ -23,6 +24,11 @@ static const char help[] =
 	"                       (`rdmadoctor profiles` lists the built-in ones)\n"
 	"  --nhc                Slurm HealthCheckProgram / NHC mode: print nothing when\n"
 	"                       healthy, one 'ERROR: ...' line when not\n"
+	"  --window S           read the counters again after S seconds (at most\n"
+	"                       3600): counters.errors then means grew within the\n"
+	"                       window (error), and link.flaps is judged\n"
+	"  --until DIR2         with --root and --window: the second reading from\n"
+	"                       DIR2, a snapshot taken S seconds after the first\n"
 	"  --json               the verdict, findings and inventory as one document\n"
 	"\n"
 	"exit: 0 nothing at error severity, 1 errors found, 2 usage or a broken\n"
@@ -31,6 +37,8 @@ static const char help[] =
 struct check_args {
 	const char *profile;
 	bool nhc;
+	double window;		/* 0: none */
+	const char *until;
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a)
@@ -47,6 +55,19 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 			a->profile = argv[++i];
 		} else if (strncmp(argv[i], "--profile=", 10) == 0) {
 			a->profile = argv[i] + 10;
+		} else if ((strcmp(argv[i], "--window") == 0 && i + 1 < argc) ||
+			   strncmp(argv[i], "--window=", 9) == 0) {
+			const char *v = argv[i][8] ? argv[i] + 9 : argv[++i];
+
+			if (!ctx_parse_seconds(v, 0.1, 3600, &a->window)) {
+				fprintf(stderr, "%s check: --window '%s': give seconds from 0.1 "
+					"to 3600\n", c->prog, v);
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(argv[i], "--until") == 0 && i + 1 < argc && *argv[i + 1]) {
+			a->until = argv[++i];
+		} else if (strncmp(argv[i], "--until=", 8) == 0 && argv[i][8]) {
+			a->until = argv[i] + 8;
 		} else {
 			fprintf(stderr, "%s check: unexpected argument '%s'\n\n%s", c->prog,
 				argv[i], help);
@@ -55,6 +76,11 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 	}
 	if (a->nhc && c->json) {
 		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->until && !a->window) {
+		fprintf(stderr, "%s check: --until needs --window S: how much later the "
+			"second snapshot was taken\n", c->prog);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -115,6 +141,13 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		snprintf(reason, sizeof(reason), "chosen with --profile");
 	}
 	rc = ctx_collect(c, &r, &inv, false);
+	if (rc == EXIT_OK && a.window && !r.live && !a.until) {
+		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
+			"give --until DIR2 with --window\n", c->prog, c->root_dir);
+		rc = EXIT_USAGE;
+	}
+	if (rc == EXIT_OK && a.window)
+		rc = ctx_window(c, &r, &inv, a.window, a.until);
 	if (rc == EXIT_OK && !profile)
 		profile = profile_select(&inv, reason, sizeof(reason));
 	if (rc == EXIT_OK && check_run(&inv, profile, &findings) < 0) {

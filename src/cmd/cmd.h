@@ -39,6 +39,16 @@ int cmd_topo(struct ctx *c, int argc, char **argv);
 int cmd_snapshot(struct ctx *c, int argc, char **argv);
 int cmd_profiles(struct ctx *c, int argc, char **argv);
 int cmd_check(struct ctx *c, int argc, char **argv);
+int cmd_watch(struct ctx *c, int argc, char **argv);
+
+/* A window of samples for check --window (cmd/watch.c): the inventory's
+ * counters become the start; then either wait window_s seconds and read
+ * them again from r (live), or read them from the root until (a later
+ * snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
+int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
+	       const char *until);
+/* A number of seconds in [min, max] ("0.5", "60"); false if not. */
+bool ctx_parse_seconds(const char *s, double min, double max, double *out);
 
 /* Open the root and read the inventory; prints the error itself.
  * Returns EXIT_OK or EXIT_RUNTIME.  record: keep a tape for snapshot. */

@@ -1,4 +1,5 @@
 #include "inventory.h"
+#include "window.h"
 
 #include <stdlib.h>
 
@@ -17,6 +18,19 @@ static void counters_free(struct counter_set *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i].name);
 	free(c->v);
+}
+
+void qos_init(struct qos *q)
+{
+	q->trust = NULL;
+	q->dcb_supported = -1;
+	q->dcbx = -1;
+	for (int i = 0; i < 8; i++) {
+		q->pfc_enabled[i] = q->ecn_np[i] = q->ecn_rp[i] = q->prio_tc[i] = -1;
+		q->pause_tx[i] = q->pause_rx[i] = NA;
+	}
+	for (int i = 0; i < 64; i++)
+		q->dscp_to_prio[i] = -1;
 }
 
 static void port_free(struct port *p)
@@ -40,6 +54,7 @@ static void port_free(struct port *p)
 	free(p->gids);
 	counters_free(&p->counters);
 	counters_free(&p->hw_counters);
+	port_start_free(p->start);
 }
 
 void nic_free(struct nic *n)

@@ -77,16 +77,29 @@ struct port {
 	struct counter_set counters;	/* IB PMA, data in bytes */
 	struct counter_set hw_counters;
 	/* RoCE QoS (NULL: not known).  ECN from MLNX_OFED's
-	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust and PFC
-	 * come from DCB netlink (a later reader). */
+	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust, PFC and
+	 * the DSCP map from DCB netlink (sysfs/qos.c). */
 	struct qos *qos;
+	/* A window of samples (watch, check --window; model/window.h): the
+	 * values at its start, the counters above being those at its end.
+	 * NULL: one sample, no window. */
+	struct port_start *start;
 };
 
 struct qos {
 	char *trust;		/* "dscp", "pcp", NULL unknown */
 	int pfc_enabled[8];	/* 1, 0, -1 unknown */
 	int ecn_np[8], ecn_rp[8];	/* 1, 0, -1 unknown / file absent */
+	/* From DCB netlink (src/nl/dcb.c); qos_init sets all unknown. */
+	int dcb_supported;	/* 1 answered, 0 no DCB on the netdev, -1 unknown */
+	int dscp_to_prio[64];	/* priority of each DSCP when trust is dscp; -1 */
+	int64_t pause_tx[8], pause_rx[8];	/* PFC pause frames per priority; NA */
+	int prio_tc[8];		/* ETS traffic class of each priority; -1 */
+	int dcbx;		/* DCB_ATTR_DCBX flags (0x1 host/OS managed); -1 */
 };
+
+/* Everything unknown (-1, NA, NULL). */
+void qos_init(struct qos *q);
 
 struct nic {
 	char *name;		/* RDMA device name: mlx5_0, rocep65s0f0, rxe0 */
@@ -154,6 +167,8 @@ struct inventory {
 	size_t n_nics;
 	struct affinity *affinity;
 	size_t n_affinity;
+	/* seconds between the start and end samples of a window; 0: none */
+	double window_s;
 };
 
 void inventory_free(struct inventory *inv);

@@ -3,12 +3,12 @@
 
 #include <string.h>
 
-json_t *check_to_json(const struct check_report *rep)
+json_t *findings_to_json(const struct findings *fs)
 {
 	json_t *list = json_array();
 
-	for (size_t i = 0; i < rep->findings->n; i++) {
-		const struct finding *f = &rep->findings->v[i];
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->v[i];
 
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
 			"id", f->id, "severity", severity_name(f->severity),
@@ -18,6 +18,13 @@ json_t *check_to_json(const struct check_report *rep)
 			"why", json_string_or_null(f->why),
 			"fix", json_string_or_null(f->fix)));
 	}
+	return list;
+}
+
+json_t *check_to_json(const struct check_report *rep)
+{
+	json_t *list = findings_to_json(rep->findings);
+
 	return json_pack("{s:i, s:o, s:o, s:s, s:o, s:o}", "schema", INVENTORY_SCHEMA,
 			 "profile", json_string_or_null(rep->profile->name),
 			 "profile_reason", json_string_or_null(rep->reason),
@@ -77,9 +84,16 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
 		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
 		count[SEV_INFO]);
+	text_findings(out, rep->findings, color);
+}
+
+void text_findings(FILE *out, const struct findings *fs, bool color)
+{
+	const char *reset = color ? "\033[0m" : "";
+
 	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
-		for (size_t i = 0; i < rep->findings->n; i++) {
-			const struct finding *f = &rep->findings->v[i];
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct finding *f = &fs->v[i];
 
 			if ((int)f->severity != sev)
 				continue;

@@ -18,6 +18,10 @@ struct check_report {
 };
 
 json_t *check_to_json(const struct check_report *rep);
+/* The findings list alone (`watch` uses the same shape). */
+json_t *findings_to_json(const struct findings *fs);
+/* Each finding with observed, expected, why and fix, errors first. */
+void text_findings(FILE *out, const struct findings *fs, bool color);
 void text_check(FILE *out, const struct check_report *rep, bool color);
 /* Nothing when no error finding; else one line in NHC's form. */
 void nhc_check(FILE *out, const struct check_report *rep);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,15 +202,58 @@ static json_t *prio_list(const int v[8])
 	return a;
 }
 
+/* Eight counters, or null unless all eight are known. */
+static json_t *prio_counts(const int64_t v[8])
+{
+	json_t *a;
+
+	for (int i = 0; i < 8; i++)
+		if (IS_NA(v[i]))
+			return json_null();
+	a = json_array();
+	for (int i = 0; i < 8; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+/* {"26": 3, ...}: the DSCP values the APP table maps, as strings. */
+static json_t *dscp_map(const int v[64])
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < 64; i++) {
+		char key[4];
+
+		if (v[i] < 0)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		json_object_set_new(o, key, json_integer(v[i]));
+	}
+	return o;
+}
+
 static json_t *qos_json(const struct qos *q)
 {
+	json_t *o;
+
 	if (!q)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o}",
-			 "trust", json_string_or_null(q->trust),
-			 "pfc_enabled", prio_list(q->pfc_enabled),
-			 "ecn_np", prio_flags(q->ecn_np),
-			 "ecn_rp", prio_flags(q->ecn_rp));
+	o = json_pack("{s:o, s:o, s:o, s:o}",
+		      "trust", json_string_or_null(q->trust),
+		      "pfc_enabled", prio_list(q->pfc_enabled),
+		      "ecn_np", prio_flags(q->ecn_np),
+		      "ecn_rp", prio_flags(q->ecn_rp));
+	if (!o)
+		return json_null();
+	/* DCB netlink (kernel-interfaces.md section 5) */
+	if (q->trust && strcmp(q->trust, "dscp") == 0)
+		json_object_set_new(o, "dscp_map", dscp_map(q->dscp_to_prio));
+	json_object_set_new(o, "pfc_pause_tx", prio_counts(q->pause_tx));
+	json_object_set_new(o, "pfc_pause_rx", prio_counts(q->pause_rx));
+	json_object_set_new(o, "dcb", q->dcb_supported == 1 ? json_string("supported") :
+				      q->dcb_supported == 0 ? json_string("not supported") :
+				      json_null());
+	return o;
 }
 
 static json_t *port_json(const struct port *p)

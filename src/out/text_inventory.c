@@ -147,6 +147,15 @@ static void print_port(FILE *out, const struct port *p)
 		print_prios(out, "np", p->qos->ecn_np);
 		print_prios(out, " rp", p->qos->ecn_rp);
 		fputc('\n', out);
+		if (p->qos->dcb_supported == 0)
+			fputs("      dcb not supported\n", out);
+		if (p->qos->dcb_supported == 1) {
+			fprintf(out, "      dcb trust %s", p->qos->trust ? p->qos->trust : "?");
+			print_prios(out, "pfc", p->qos->pfc_enabled);
+			if (p->qos->dscp_to_prio[26] >= 0)
+				fprintf(out, " dscp 26->prio %d", p->qos->dscp_to_prio[26]);
+			fputc('\n', out);
+		}
 	}
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];

@@ -3,6 +3,7 @@
 #include "net.h"
 #include "parse.h"
 #include "pci.h"
+#include "qos.h"
 #include "../model/pci_ids.h"
 #include "../verbs/port_attr.h"
 
@@ -20,8 +21,8 @@ static bool is_pma_data_counter(const char *name)
 	return strcmp(name, "port_xmit_data") == 0 || strcmp(name, "port_rcv_data") == 0;
 }
 
-static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
-			    bool pma)
+int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			bool pma)
 {
 	char **names;
 	size_t n;
@@ -240,14 +241,16 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	net_read_port_netdev(r, p);
 	if (rc == 0)
 		rc = net_read_ecn(r, p);
+	if (rc == 0)
+		rc = qos_read_dcb(r, p);
 	read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
-		rc = read_counter_dir(r, dir, &p->counters, true);
+		rc = ib_read_counter_dir(r, dir, &p->counters, true);
 		free(dir);
 	}
 	if (rc == 0 && asprintf(&dir, "%s/hw_counters", portdir) >= 0) {
-		rc = read_counter_dir(r, dir, &p->hw_counters, false);
+		rc = ib_read_counter_dir(r, dir, &p->hw_counters, false);
 		free(dir);
 	}
 	free(portdir);

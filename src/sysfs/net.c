@@ -105,8 +105,8 @@ int net_read_ecn(struct root *r, struct port *p)
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
+	qos_init(q);	/* trust and PFC: DCB netlink (qos.c), not sysfs */
 	for (int prio = 0; prio < 8; prio++) {
-		q->pfc_enabled[prio] = -1;	/* DCB netlink, not sysfs */
 		q->ecn_np[prio] = has_np ? read_ecn_enable(r, np, prio) : -1;
 		q->ecn_rp[prio] = has_rp ? read_ecn_enable(r, rp, prio) : -1;
 	}

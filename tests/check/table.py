@@ -8,6 +8,7 @@ healthy fixtures of the built-in profiles: no error and no warning at all.
 usage: table.py RDMADOCTOR FIXTURES_DIR
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -41,6 +42,11 @@ FIRES = [
     ("sys.uverbs", "broken", None, "", "missing"),
     ("fw.mixed", "broken", None, "ConnectX-7", "28.37.1014"),
     ("roce.ecn", "roce-broken", None, "", ""),
+    # DCB netlink replies in roce-broken/root/.rdmadoctor/dcb/ (gen_fixtures.py)
+    ("roce.pfc", "roce-broken", "roce-qos.ini", "mlx5_1 port 1", "none"),
+    ("roce.trust", "roce-broken", "roce-qos.ini", "mlx5_2 port 1", "pcp"),
+    ("roce.qos_mismatch", "roce-broken", "roce-qos.ini", "mlx5_6 port 1", "priority 4"),
+    ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
 ]
 
 # healthy machines of the built-in profiles: nothing at error or warn
@@ -56,6 +62,9 @@ def check(fixture, profile):
     if key not in cache:
         cmd = [binary, "--root", f"{fixtures}/{fixture}/root", "--json", "check"]
         if profile:
+            # a profile file beside this script, or a built-in name
+            if profile.endswith(".ini"):
+                profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), profile)
             cmd += ["--profile", profile]
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         if res.returncode not in (0, 1):

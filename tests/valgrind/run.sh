@@ -33,5 +33,11 @@ vg "$bin" profiles show dgx-h100
 vg "$bin" --root "$src/tests/fixtures/broken/root" snapshot "$tmp/snap"
 vg "$bin" --root "$tmp/snap" --json inventory
 vg "$bin" inventory
+# counters over time: a second root (another shape: ports that went away)
+fx=$src/tests/fixtures
+vg "$bin" --root "$fx/dgx-h100/root" watch --until "$fx/dgx-h100/root" --duration 60
+vg "$bin" --root "$fx/dgx-h100/root" --json watch --until "$fx/broken/root" --duration 60
+vg "$bin" --root "$fx/hgx-roce-lag/root" check --window 60 --until "$fx/dgx-h100/root"
+vg "$bin" watch --interval 0.2 --duration 0.5 --json
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,180 @@
+/* roce.pfc, roce.trust, roce.qos_mismatch: the lossless RoCE setup read
+ * from DCB netlink (trust, PFC, the DSCP map) against the profile and
+ * against itself.  Unknown values are never judged: a netdev without DCB
+ * gives an info when the profile names a PFC priority, nothing else. */
+#include "families.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* RoCE v2 data is usually marked DSCP 26 (AF31); CNPs DSCP 48. */
+#define ROCE_DSCP 26
+
+static const char *dev_of(const struct port *pt)
+{
+	return pt->netdev ? pt->netdev : "<netdev>";
+}
+
+/* "3", "3 4", "none" */
+static void pfc_list(char *buf, size_t len, const int v[8])
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 8 && n < len; i++)
+		if (v[i] == 1)
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? " " : "", i);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+static bool pfc_known(const struct qos *q)
+{
+	for (int i = 0; i < 8; i++)
+		if (q->pfc_enabled[i] < 0)
+			return false;
+	return true;
+}
+
+static void pfc(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		const struct port *pt, int prio)
+{
+	const struct qos *q = pt->qos;
+	char on[32], vec[16];
+	bool any = false;
+	struct finding *f;
+
+	if (q->dcb_supported == 0) {
+		f = check_add(c, out, "roce.pfc", SEV_INFO,
+			      "Without DCB on the netdev rdmadoctor cannot see PFC or the trust "
+			      "mode, so the lossless setup was not checked.");
+		if (!f)
+			return;
+		finding_set(&f->subject, "%s port %d", n->name, pt->num);
+		finding_set(&f->observed, "%s does not support DCB netlink", dev_of(pt));
+		finding_set(&f->expected, "PFC on priority %d (not checked)", prio);
+		finding_set(&f->fix,
+			    "check PFC where it is configured (the PF, the bond's slaves, or the "
+			    "switch): `mlnx_qos -i <pf>`");
+		return;
+	}
+	if (!pfc_known(q) || q->pfc_enabled[prio] == 1)
+		return;
+	for (int i = 0; i < 8; i++)
+		any |= q->pfc_enabled[i] == 1;
+	pfc_list(on, sizeof(on), q->pfc_enabled);
+	for (int i = 0; i < 8; i++) {
+		vec[2 * i] = i == prio ? '1' : '0';
+		vec[2 * i + 1] = i < 7 ? ',' : '\0';
+	}
+	f = check_add(c, out, "roce.pfc", any ? SEV_WARN : SEV_ERROR,
+		      "RoCE needs a lossless priority: without PFC on the priority its "
+		      "traffic uses, drops under load turn into go-back-N retransmissions "
+		      "and collapsing bandwidth.");
+	if (!f)
+		return;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "PFC enabled on priorities: %s", on);
+	finding_set(&f->expected, "PFC on priority %d", prio);
+	finding_set(&f->fix,
+		    "`mlnx_qos -i %s --pfc %s` (or `dcb pfc set dev %s prio-pfc %d:on`), "
+		    "the same on the switch port, and at every boot",
+		    dev_of(pt), vec, dev_of(pt), prio);
+}
+
+static void trust(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		  const struct port *pt, const char *want)
+{
+	const struct qos *q = pt->qos;
+	struct finding *f;
+
+	if (!q->trust || strcmp(q->trust, want) == 0)
+		return;
+	f = check_add(c, out, "roce.trust", SEV_WARN,
+		      "With the wrong trust mode the NIC ignores how RoCE packets are "
+		      "marked, so they land on a priority without PFC or ECN.");
+	if (!f)
+		return;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "trust %s", q->trust);
+	finding_set(&f->expected, "trust %s", want);
+	finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)", dev_of(pt),
+		    want);
+}
+
+/* PFC priority, the priority DSCP 26 maps to and the ECN priority must be
+ * one and the same; say which piece disagrees. */
+static void mismatch(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		     const struct port *pt, int want, bool judge_ecn)
+{
+	const struct qos *q = pt->qos;
+	struct check_buf obs = { 0 };
+	enum severity sev = SEV_WARN;
+	int d;
+	struct finding *f;
+
+	if (!q->trust || strcmp(q->trust, "dscp") != 0 || q->dscp_to_prio[ROCE_DSCP] < 0)
+		return;
+	d = q->dscp_to_prio[ROCE_DSCP];
+	if (q->pfc_enabled[d] == 0) {
+		check_buf_printf(&obs, "DSCP %d goes to priority %d, which has no PFC",
+				 ROCE_DSCP, d);
+		sev = SEV_ERROR;
+	}
+	if (want >= 0 && d != want)
+		check_buf_printf(&obs, "%sDSCP %d goes to priority %d, not the RoCE priority %d",
+				 obs.s ? "; " : "", ROCE_DSCP, d, want);
+	if (judge_ecn && (q->ecn_np[d] == 0 || q->ecn_rp[d] == 0))
+		check_buf_printf(&obs, "%sECN is off on priority %d (notification point %s, "
+				 "reaction point %s)", obs.s ? "; " : "", d,
+				 q->ecn_np[d] == 1 ? "on" : q->ecn_np[d] == 0 ? "off" : "unknown",
+				 q->ecn_rp[d] == 1 ? "on" : q->ecn_rp[d] == 0 ? "off" : "unknown");
+	if (!obs.s && !obs.nomem)
+		return;
+	f = check_add(c, out, "roce.qos_mismatch", sev,
+		      "PFC, the DSCP map and ECN must name the same priority: RoCE traffic "
+		      "on a priority without PFC is dropped under load, and without ECN "
+		      "there is no congestion control before the pauses.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	check_buf_take(c, &obs, &f->observed);
+	if (want >= 0)
+		finding_set(&f->expected, "DSCP %d -> priority %d, with PFC and ECN on it",
+			    ROCE_DSCP, want);
+	else
+		finding_set(&f->expected, "DSCP %d -> a priority with PFC and ECN on", ROCE_DSCP);
+	finding_set(&f->fix,
+		    "make the three agree on %s: `mlnx_qos -i %s --dscp2prio set,%d,%d`, PFC "
+		    "and ECN (ecn/roce_np and roce_rp enable/%d) on that priority",
+		    dev_of(pt), dev_of(pt), ROCE_DSCP, want >= 0 ? want : d, want >= 0 ? want : d);
+}
+
+void check_qos(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		const struct role_spec *rs = check_role_spec(c, i);
+		int prio = rs->pfc_priority >= 0 && rs->pfc_priority <= 7 ? rs->pfc_priority : -1;
+
+		if (!check_is_rail(c, i))
+			continue;
+		for (size_t k = 0; k < n->n_ports; k++) {
+			const struct port *pt = &n->ports[k];
+
+			if (!check_port_is_eth(pt) || !pt->qos)
+				continue;
+			if (prio >= 0)
+				pfc(c, out, n, pt, prio);
+			if (pt->qos->dcb_supported != 1)
+				continue;
+			if (rs->trust)
+				trust(c, out, n, pt, rs->trust);
+			mismatch(c, out, n, pt, prio, rs->ecn != 0);
+		}
+	}
+}

@@ -1,0 +1,377 @@
+/* watch: counters over time.  The inventory once, then the counters (PMA,
+ * hw_counters, carrier_changes) again every interval; the report compares
+ * the first sample with the last.  Replay: the end sample comes from a
+ * later snapshot (--until). */
+#include "cmd.h"
+#include "../check/check.h"
+#include "../model/window.h"
+#include "../out/check_out.h"
+#include "../out/safe_stream.h"
+#include "../out/watch_out.h"
+#include "../sysfs/counters.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SECONDS 3600.0
+#define MIN_INTERVAL 0.1
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] [--json] watch [--interval S] [--duration S]\n"
+	"       rdmadoctor --root DIR watch --until DIR2 --duration S [--json]\n"
+	"\n"
+	"Counters over a window: reads the inventory, then every interval the port\n"
+	"counters, hw_counters and the netdev's carrier_changes again, and reports\n"
+	"each counter's start, end, change and rate per second.  Error counters\n"
+	"that grew are counters.errors (error), a counter stuck at its maximum\n"
+	"counters.saturated, link_downed or carrier changes that grew link.flaps\n"
+	"(error).  Ctrl-C ends the window early and still gives the report.\n"
+	"\n"
+	"  --interval S   seconds between samples (default 1, at least 0.1)\n"
+	"  --duration S   length of the window (default 10, at most 3600)\n"
+	"  --until DIR2   replay: the end sample from DIR2, a later snapshot of the\n"
+	"                 machine under --root; --duration says how much later\n"
+	"  --json         one document: schema, interval_s, duration_s, samples,\n"
+	"                 ports [{nic, port, counters: {name: {start, end, delta,\n"
+	"                 per_s}}, hw_counters, carrier_changes}], findings\n"
+	"\n"
+	"exit: 0 no error counter grew, 1 one did (or the link flapped), 2 usage,\n"
+	"3 could not run.\n";
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Ctrl-C ends the window early; the report still comes. */
+static void catch_sigint(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	stop = 0;
+	sigaction(SIGINT, &sa, old);
+}
+
+bool ctx_parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(v) || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until the monotonic time t; false when a signal asked to stop. */
+static bool sleep_until(double t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec >= 1000000000L)
+		ts.tv_nsec = 999999999L;
+	while (!stop) {
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (rc == 0)
+			return !stop;
+		if (rc != EINTR)
+			return false;
+	}
+	return false;
+}
+
+/* Error counters that grew since the start, and all counters that did. */
+static void count_growing(const struct inventory *inv, size_t *errors, size_t *all)
+{
+	*errors = *all = 0;
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
+			const struct port *pt = &inv->nics[i].ports[k];
+
+			for (int hw = 0; hw < 2; hw++) {
+				const struct counter_set *s = hw ? &pt->hw_counters : &pt->counters;
+
+				for (size_t j = 0; j < s->n; j++) {
+					struct counter_change ch;
+
+					if (!s->v[j].name ||
+					    !window_change(pt, hw, s->v[j].name, &ch) || !ch.delta)
+						continue;
+					(*all)++;
+					if (check_counter_is_error(s->v[j].name, hw))
+						(*errors)++;
+				}
+			}
+		}
+}
+
+struct loop {
+	double interval, duration;
+	bool progress;
+	unsigned long samples;
+	double elapsed;
+	bool interrupted;
+};
+
+/* The inventory's counters are the first sample; sample again every
+ * interval until the duration is over or a signal stops it. */
+static int sample_loop(struct ctx *c, struct root *r, struct inventory *inv, struct loop *l)
+{
+	double t0 = now_s(), next = t0;
+	int rc = 0;
+
+	l->samples = 1;
+	l->elapsed = 0;
+	while (rc == 0 && l->elapsed < l->duration - 1e-9) {
+		size_t errors, all;
+
+		next += l->interval;
+		if (next > t0 + l->duration)
+			next = t0 + l->duration;
+		if (!sleep_until(next)) {
+			l->interrupted = true;
+			break;
+		}
+		rc = counters_sample(r, inv);
+		l->elapsed = now_s() - t0;
+		l->samples++;
+		if (rc == 0 && l->progress) {
+			count_growing(inv, &errors, &all);
+			fprintf(stderr, "%s watch: %.1f of %g s: %zu counters growing, %zu of them "
+				"error counters\n", c->prog, l->elapsed, l->duration, all, errors);
+		}
+	}
+	/* stopped before the first interval ended: sample now, so that the
+	 * window has an end and a length */
+	if (rc == 0 && l->samples == 1) {
+		rc = counters_sample(r, inv);
+		l->elapsed = now_s() - t0;
+		l->samples++;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
+			c->root_dir, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	if (l->elapsed <= 0)
+		l->elapsed = 1e-6;
+	inv->window_s = l->elapsed;
+	return EXIT_OK;
+}
+
+/* The end sample from a later snapshot. */
+static int sample_until(struct ctx *c, struct inventory *inv, const char *until,
+			double duration)
+{
+	struct root later;
+	struct ctx lc = *c;
+	int rc = root_open(&later, until);
+
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, until,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	rc = counters_sample(&later, inv);
+	lc.root_dir = until;
+	ctx_print_notes(&lc, &later);
+	root_close(&later);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog, until,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	inv->window_s = duration;
+	return EXIT_OK;
+}
+
+int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
+	       const char *until)
+{
+	struct loop l = { .interval = window_s, .duration = window_s };
+	struct sigaction old;
+	int rc;
+
+	if (window_start(inv) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	if (until)
+		return sample_until(c, inv, until, window_s);
+	catch_sigint(&old);
+	rc = sample_loop(c, r, inv, &l);
+	sigaction(SIGINT, &old, NULL);
+	return rc;
+}
+
+struct watch_args {
+	double interval, duration;
+	bool have_duration;
+	const char *until;
+};
+
+static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a)
+{
+	a->interval = 1;
+	a->duration = 10;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v = NULL;
+
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(arg, "--json") == 0) {
+			c->json = true;
+			continue;
+		}
+		if (strcmp(arg, "--interval") == 0 || strcmp(arg, "--duration") == 0 ||
+		    strcmp(arg, "--until") == 0) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "%s watch: %s needs a value\n", c->prog, arg);
+				return EXIT_USAGE;
+			}
+			v = argv[++i];
+		} else if (strncmp(arg, "--interval=", 11) == 0 ||
+			   strncmp(arg, "--duration=", 11) == 0) {
+			v = arg + 11;
+		} else if (strncmp(arg, "--until=", 8) == 0) {
+			v = arg + 8;
+		} else {
+			fprintf(stderr, "%s watch: unexpected argument '%s'\n\n%s", c->prog, arg,
+				help);
+			return EXIT_USAGE;
+		}
+		if (strncmp(arg, "--interval", 10) == 0) {
+			if (!ctx_parse_seconds(v, MIN_INTERVAL, MAX_SECONDS, &a->interval)) {
+				fprintf(stderr, "%s watch: --interval '%s': give seconds from %g "
+					"to %g\n", c->prog, v, MIN_INTERVAL, MAX_SECONDS);
+				return EXIT_USAGE;
+			}
+		} else if (strncmp(arg, "--duration", 10) == 0) {
+			if (!ctx_parse_seconds(v, MIN_INTERVAL, MAX_SECONDS, &a->duration)) {
+				fprintf(stderr, "%s watch: --duration '%s': give seconds from %g "
+					"to %g\n", c->prog, v, MIN_INTERVAL, MAX_SECONDS);
+				return EXIT_USAGE;
+			}
+			a->have_duration = true;
+		} else {
+			if (!*v) {
+				fprintf(stderr, "%s watch: --until needs a directory\n", c->prog);
+				return EXIT_USAGE;
+			}
+			a->until = v;
+		}
+	}
+	if (a->until && !a->have_duration) {
+		fprintf(stderr, "%s watch: --until needs --duration S: how much later the "
+			"second snapshot was taken\n", c->prog);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int emit_text(struct ctx *c, const struct watch_report *rep)
+{
+	FILE *out = safe_stream(stdout);
+	int err = 0;
+
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	text_watch(out, rep);
+	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (err) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int cmd_watch(struct ctx *c, int argc, char **argv)
+{
+	struct watch_args a = { 0 };
+	struct findings findings = { 0 };
+	struct inventory inv;
+	struct root r;
+	struct loop l = { 0 };
+	struct sigaction old;
+	int rc = parse_args(c, argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	catch_sigint(&old);
+	rc = ctx_collect(c, &r, &inv, false);
+	if (rc == EXIT_OK && !r.live && !a.until) {
+		fprintf(stderr, "%s watch: the counters of a snapshot ('%s') do not change: "
+			"give --until DIR2, a later snapshot, and --duration S\n", c->prog,
+			c->root_dir);
+		rc = EXIT_USAGE;
+	}
+	if (rc == EXIT_OK && window_start(&inv) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK && !inv.n_nics)
+		ctx_hint_no_devices(c);
+	if (rc == EXIT_OK && a.until) {
+		rc = sample_until(c, &inv, a.until, a.duration);
+		l.interval = l.elapsed = a.duration;
+		l.samples = 2;
+	} else if (rc == EXIT_OK) {
+		l.interval = a.interval;
+		l.duration = a.duration;
+		l.progress = !c->quiet && isatty(STDERR_FILENO);
+		rc = sample_loop(c, &r, &inv, &l);
+	}
+	if (rc == EXIT_OK && check_run_counters(&inv, &findings) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK) {
+		struct watch_report rep = {
+			.inv = &inv, .interval_s = l.interval, .duration_s = inv.window_s,
+			.samples = l.samples, .interrupted = l.interrupted,
+			.findings = &findings,
+		};
+
+		rc = c->json ? ctx_emit_json(c, watch_to_json(&rep)) : emit_text(c, &rep);
+		if (rc == EXIT_OK && strcmp(check_verdict(&findings), "fail") == 0)
+			rc = EXIT_PROBLEMS;
+	}
+	sigaction(SIGINT, &old, NULL);
+	findings_free(&findings);
+	inventory_free(&inv);
+	root_close(&r);
+	return rc;
+}

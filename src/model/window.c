@@ -1,0 +1,105 @@
+#include "window.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void counter_set_clear(struct counter_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].name);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+void port_start_free(struct port_start *s)
+{
+	if (!s)
+		return;
+	counter_set_clear(&s->counters);
+	counter_set_clear(&s->hw_counters);
+	free(s);
+}
+
+int counter_set_copy(struct counter_set *dst, const struct counter_set *src)
+{
+	dst->n = 0;
+	dst->v = calloc(src->n ? src->n : 1, sizeof(*dst->v));
+	if (!dst->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->n; i++) {
+		struct counter *c = &dst->v[dst->n];
+
+		if (!src->v[i].name)
+			continue;
+		c->name = strdup(src->v[i].name);
+		if (!c->name) {
+			counter_set_clear(dst);
+			return -ENOMEM;
+		}
+		c->value = src->v[i].value;
+		c->ok = src->v[i].ok;
+		dst->n++;
+	}
+	return 0;
+}
+
+const struct counter *counter_find(const struct counter_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].ok && s->v[i].name && strcmp(s->v[i].name, name) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+int window_start(struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
+			struct port *pt = &inv->nics[i].ports[k];
+			struct port_start *s = calloc(1, sizeof(*s));
+
+			if (!s || counter_set_copy(&s->counters, &pt->counters) < 0 ||
+			    counter_set_copy(&s->hw_counters, &pt->hw_counters) < 0) {
+				port_start_free(s);
+				return -ENOMEM;
+			}
+			s->carrier_changes = pt->carrier_changes;
+			port_start_free(pt->start);
+			pt->start = s;
+		}
+	return 0;
+}
+
+static void change(uint64_t a, uint64_t b, struct counter_change *out)
+{
+	out->start = a;
+	out->end = b;
+	out->reset = b < a;
+	out->delta = out->reset ? 0 : b - a;
+}
+
+bool window_change(const struct port *pt, bool hw, const char *name,
+		   struct counter_change *out)
+{
+	const struct counter *a, *b;
+
+	if (!pt->start)
+		return false;
+	a = counter_find(hw ? &pt->start->hw_counters : &pt->start->counters, name);
+	b = counter_find(hw ? &pt->hw_counters : &pt->counters, name);
+	if (!a || !b)
+		return false;
+	change(a->value, b->value, out);
+	return true;
+}
+
+bool window_carrier(const struct port *pt, struct counter_change *out)
+{
+	if (!pt->start || IS_NA(pt->start->carrier_changes) || IS_NA(pt->carrier_changes) ||
+	    pt->start->carrier_changes < 0 || pt->carrier_changes < 0)
+		return false;
+	change((uint64_t)pt->start->carrier_changes, (uint64_t)pt->carrier_changes, out);
+	return true;
+}

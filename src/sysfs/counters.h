@@ -1,0 +1,15 @@
+/* Counters again: re-read what changes over time (watch, check --window). */
+#ifndef RD_SYSFS_COUNTERS_H
+#define RD_SYSFS_COUNTERS_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Re-fill counters, hw_counters and carrier_changes of every port of the
+ * inventory from r (the same machine, or a later snapshot of it), reading
+ * each file anew (root_forget_files first).  Nothing else in the inventory
+ * changes.  A port or counter that has gone gives an empty set / NA.
+ * 0 or -ENOMEM. */
+int counters_sample(struct root *r, struct inventory *inv);
+
+#endif

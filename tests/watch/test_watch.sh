@@ -1,0 +1,160 @@
+#!/bin/bash
+# Counters over time: two snapshots of one machine a minute apart (a
+# committed fixture copied twice, counters edited in the second), fed to
+# `watch --until` and `check --window --until`; usage errors; a live run.
+# Usage: test_watch.sh BINARY SRCDIR
+set -u
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+expect() {
+	want=$1; shift
+	timeout 30 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$* exited $got, wanted $want"; cat "$tmp/err"; fi
+}
+stderr_has() { if grep -q -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; cat "$tmp/err"; fi; }
+stdout_has() { if grep -q -- "$1" "$tmp/out"; then ok; else bad "stdout lacks '$1'"; head -40 "$tmp/out"; fi; }
+# py 'python expression over d (the JSON document on stdout)' 'what it checks'
+py() {
+	if python3 - "$tmp/out" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def port(nic, num=1):
+    return next(p for p in d["ports"] if p["nic"] == nic and p["port"] == num)
+def fs(id, subject=None):
+    return [f for f in d["findings"] if f["id"] == id and (subject is None or f["subject"] == subject)]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+	then ok; else bad "$2"; head -c 3000 "$tmp/out"; echo; fi
+}
+
+# --- two snapshots, a minute apart ------------------------------------------
+fx=$src/tests/fixtures/dgx-h100/root
+a=$tmp/a
+b=$tmp/b
+cp -a "$fx" "$a" && cp -a "$fx" "$b" || { echo "cannot copy $fx"; exit 1; }
+ib=sys/class/infiniband
+set_counter() {	# ROOT NIC FILE VALUE (port 1's PMA counters)
+	printf '%s\n' "$4" >"$1/$ib/$2/ports/1/counters/$3"
+}
+add_counter() {	# ROOT NIC FILE DELTA
+	local f=$1/$ib/$2/ports/1/counters/$3
+	printf '%s\n' $(( $(cat "$f") + $4 )) >"$f"
+}
+add_counter "$b" mlx5_0 symbol_error 12
+add_counter "$b" mlx5_0 port_xmit_data 250000000	# 4-byte words: 1e9 bytes
+set_counter "$b" mlx5_1 symbol_error 65535		# saturated
+add_counter "$b" mlx5_3 link_downed 1			# an IB flap
+net=sys/class/net/enp41s0f1np1				# mlx5_2, RoCE: a carrier flap
+echo 3 >"$a/$net/carrier_changes"
+echo 5 >"$b/$net/carrier_changes"
+set_counter "$a" mlx5_4 symbol_error 5			# old errors, not growing
+set_counter "$b" mlx5_4 symbol_error 5
+set_counter "$a" mlx5_5 port_rcv_errors 7		# cleared in between
+set_counter "$b" mlx5_5 port_rcv_errors 2
+
+expect 1 "$bin" --root "$a" watch --until "$b" --duration 60 --json
+py 'd["schema"] == 1 and d["samples"] == 2 and d["duration_s"] == 60 and d["interval_s"] == 60' "document header"
+py 'len(d["ports"]) == 12 and all(set(p) >= {"nic", "port", "counters"} for p in d["ports"])' "every port listed"
+py 'port("mlx5_0")["counters"]["symbol_error"] == {"start": 0, "end": 12, "delta": 12, "per_s": 0.2, "reset": False}' "mlx5_0 symbol_error +12"
+py 'port("mlx5_0")["counters"]["port_xmit_data"]["delta"] == 1000000000' "port_xmit_data delta in bytes"
+py 'abs(port("mlx5_0")["errors_per_xmit_bit"] - 12 / 8e9) < 1e-15' "errors per transmitted bit"
+py 'port("mlx5_1")["errors_per_xmit_bit"] is None' "no errors per bit without traffic"
+py 'port("mlx5_2")["carrier_changes"]["delta"] == 2' "carrier_changes delta"
+py 'port("mlx5_5")["counters"]["symbol_error"]["delta"] == 0' "unchanged counter"
+py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1 and fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error"' "counters.errors error on mlx5_0 port 1"
+py '"symbol_error grew by 12" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"] and "in 60 s" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"]' "counters.errors says the delta and the window"
+py 'len(fs("counters.saturated", "mlx5_1 port 1")) == 1' "counters.saturated on mlx5_1 port 1"
+py '"(saturated)" in fs("counters.errors", "mlx5_1 port 1")[0]["observed"]' "saturated counter that grew"
+py 'fs("link.flaps", "mlx5_3 port 1")[0]["severity"] == "error" and "link_downed grew by 1" in fs("link.flaps", "mlx5_3 port 1")[0]["observed"]' "link.flaps from link_downed"
+py '"enp41s0f1np1 carrier_changes grew by 2" in fs("link.flaps", "mlx5_2 port 1")[0]["observed"]' "link.flaps from carrier_changes"
+py 'not fs("counters.errors", "mlx5_3 port 1")' "link_downed is a flap, not counters.errors"
+py 'not fs("counters.errors", "mlx5_4 port 1")' "old errors that do not grow: nothing"
+py 'port("mlx5_5")["counters"]["port_rcv_errors"] == {"start": 7, "end": 2, "delta": None, "per_s": None, "reset": True}' "a cleared counter: no delta"
+py 'not fs("counters.errors", "mlx5_5 port 1")' "a cleared counter: no finding"
+py 'len(d["findings"]) == 5 and d["verdict"] == "fail"' "exactly these findings"
+py 'all(set(f) == {"id", "severity", "subject", "observed", "expected", "why", "fix"} for f in d["findings"])' "findings shaped as check's"
+
+# text: a row per moving counter, the findings
+expect 1 "$bin" --root "$a" watch --until "$b" --duration 60
+stdout_has "mlx5_0 port 1"
+stdout_has "symbol_error .* 12 .* 0.2"
+stdout_has "counters.errors"
+stdout_has "link.flaps"
+stdout_has "no counter changed"
+
+# nothing grew: exit 0, no findings
+expect 0 "$bin" --root "$a" watch --until "$a" --duration 60 --json
+py 'd["findings"] == [] and d["verdict"] == "pass"' "no findings when nothing grew"
+
+# check --window: growth is an error; without it a lifetime count a warning
+expect 1 "$bin" --root "$a" check --window 60 --until "$b" --json
+py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error" and "grew by 12 in 60 s" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"]' "check --window: counters.errors error"
+py 'len(fs("link.flaps", "mlx5_3 port 1")) == 1 and len(fs("link.flaps", "mlx5_2 port 1")) == 1' "check --window: link.flaps"
+py 'len(fs("counters.saturated", "mlx5_1 port 1")) == 1' "check --window: counters.saturated"
+py 'not fs("counters.errors", "mlx5_4 port 1")' "check --window: no finding for old errors"
+expect 0 "$bin" --root "$a" check --window 60 --until "$a" --json
+py 'not fs("counters.errors") and not fs("link.flaps")' "check --window, nothing grew: no counter findings"
+expect 0 "$bin" --root "$b" check --json
+py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "warn"' "one-shot check: lifetime counts a warning"
+py 'not fs("link.flaps")' "one-shot check: no link.flaps"
+expect 1 "$bin" --root "$a" check --window=60 --until="$b" --nhc
+stdout_has "ERROR: rdmadoctor: Health check failed: counters.errors mlx5_0 port 1"
+
+# --- usage and runtime errors -------------------------------------------------
+expect 2 "$bin" watch --interval 0;			stderr_has "interval '0'"
+expect 2 "$bin" watch --interval 0.05;			stderr_has "interval"
+expect 2 "$bin" watch --duration 100000;		stderr_has "duration '100000'"
+expect 2 "$bin" watch --duration abc;			stderr_has "duration 'abc'"
+expect 2 "$bin" watch --duration nan;			stderr_has "duration"
+expect 2 "$bin" watch --interval;			stderr_has "needs a value"
+expect 2 "$bin" --root "$a" watch --until "$b";		stderr_has "needs --duration"
+expect 2 "$bin" --root "$a" watch --duration 5;		stderr_has "do not change"
+expect 2 "$bin" watch --frob;				stderr_has "unexpected argument"
+expect 0 "$bin" watch --help;				stdout_has "usage: rdmadoctor"
+expect 3 "$bin" --root "$a" watch --until "$tmp/nope" --duration 60;	stderr_has "cannot open root"
+expect 2 "$bin" --root "$a" check --until "$b";		stderr_has "needs --window"
+expect 2 "$bin" --root "$a" check --window 0 --until "$b";	stderr_has "window '0'"
+expect 2 "$bin" --root "$a" check --window 60;		stderr_has "do not change"
+
+# --- live: this machine (no RDMA devices on a build host: an empty list) -----
+expect 0 "$bin" watch --interval 0.2 --duration 1 --json
+py 'd["schema"] == 1 and d["samples"] >= 2 and 0.9 < d["duration_s"] < 5 and isinstance(d["ports"], list)' "live watch document"
+if [ ! -e /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	py 'd["ports"] == [] and d["findings"] == []' "live watch with no devices: empty"
+fi
+# progress goes to a terminal only: none in the pipe
+if [ ! -s "$tmp/err" ] || ! grep -q "counters growing" "$tmp/err"; then ok; else bad "progress on a non-terminal"; fi
+
+# check --window, live (on a machine without RDMA devices nothing to find)
+if [ ! -e /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+	expect 0 "$bin" check --window 0.3 --json
+	py 'd["verdict"] in ("pass", "warn") and not fs("link.flaps")' "live check --window"
+fi
+
+# Ctrl-C finishes the report
+"$bin" watch --interval 0.2 --duration 60 --json >"$tmp/out" 2>"$tmp/err" </dev/null &
+pid=$!
+# once it catches SIGINT (SigCgt bit 2), and a little into the window
+for i in $(seq 100); do
+	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	[ -n "$m" ] && [ $(( 0x$m & 2 )) -ne 0 ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+got=$?
+if [ "$got" -eq 0 ]; then ok; else bad "watch after SIGINT exited $got"; fi
+py 'd["interrupted"] is True and d["duration_s"] < 10' "SIGINT: the report, interrupted"
+
+echo "watch: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
