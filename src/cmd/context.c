@@ -112,7 +112,7 @@ void ctx_hint_no_devices(const struct ctx *c)
 		"%s: no RDMA devices under '%s%ssys/class/infiniband' (no RDMA NIC, or its driver\n"
 		"  (mlx5_ib, bnxt_re, irdma, rdma_rxe...) is not loaded).\n"
 		"  To see what rdmadoctor shows on a GPU machine, try a bundled example:\n"
-		"    %s --root examples/dgx-h100 inventory\n",
+		"    %s --root examples/dgx-h100 check\n",
 		c->prog, c->root_dir, c->root_dir[strlen(c->root_dir) - 1] == '/' ? "" : "/",
 		c->prog);
 }

@@ -393,7 +393,7 @@ int json_write(FILE *out, const json_t *doc)
 
 	if (!doc)
 		return -ENOMEM;
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text)
 		return -ENOMEM;
 	len = strlen(text);
