@@ -113,14 +113,14 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 		    "cleared is unknown)");
 	if (link)
 		finding_set(&f->fix,
-			    "find out whether they grow: clear them (`perfquery -x -R -C %s -P %d`) "
+			    "find out whether they grow: clear them (`perfquery -R -C %s -P %d`) "
 			    "and look again after a while; if they do, reseat then replace the "
 			    "cable and module, check the module's temperature and optical power "
 			    "(`mlxlink -d %s -p %d -m`), then the switch port",
 			    n->name, pt->num, n->name, pt->num);
 	else
 		finding_set(&f->fix,
-			    "find out whether they grow (clear them with `perfquery -x -R` and look "
+			    "find out whether they grow (clear them with `perfquery -R` (IB) or note them (RoCE) and look "
 			    "again after a while); growing discards, "
 			    "sequence errors or ACK timeouts point at congestion or a lossy "
 			    "fabric: check PFC and ECN on the NIC and the switch ports");
@@ -159,7 +159,7 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 	check_buf_take(c, &obs, &f->observed);
 	check_buf_take(c, &want, &f->expected);
 	finding_set(&f->fix,
-		    "clear the counters (`perfquery -x -R -C %s -P %d`) and look again after a "
+		    "clear the counters (`perfquery -R -C %s -P %d`) and look again after a "
 		    "while; if they rise, reseat then replace the cable "
 		    "and module",
 		    n->name, pt->num);

@@ -2,6 +2,9 @@
  * gdr.unsupported: GeForce GPUs, which have no GPUDirect RDMA (info). */
 #include "families.h"
 
+#include <stdio.h>
+#include <string.h>
+
 static const char *first_model(const struct inventory *inv, bool geforce)
 {
 	for (size_t g = 0; g < inv->n_gpus; g++) {
@@ -51,12 +54,31 @@ static void missing(const struct check_ctx *c, struct findings *out, size_t n)
 		finding_set(&f->observed, "%zu %s GPU%s; no nvidia_peermem or nv_peer_mem "
 			    "loaded, no OFED memory peer",
 			    n, model ? model : "datacenter", n == 1 ? "" : "s");
-	finding_set(&f->expected, "nvidia_peermem loaded (or DMA-BUF)");
-	finding_set(&f->fix,
-		    "modprobe nvidia_peermem; if that fails with 'Invalid argument', rebuild "
-		    "it against the running kernel and MLNX_OFED (it must be rebuilt after "
-		    "every kernel update), or use DMA-BUF (kernel >= 5.12 with NVIDIA's open "
-		    "kernel modules)");
+	finding_set(&f->expected, "nvidia_peermem loaded, or DMA-BUF (NVIDIA's open "
+		    "kernel modules on kernel 5.12 or later)");
+	/* nvidia_peermem needs MLNX_OFED's PeerDirect API: on the in-kernel
+	 * stack modprobe fails with EINVAL, and DMA-BUF is the way */
+	if (c->inv->host.stack && strcmp(c->inv->host.stack, "inbox") == 0)
+		finding_set(&f->fix,
+			    "on the in-kernel RDMA stack use DMA-BUF: install NVIDIA's open "
+			    "kernel modules (kernel 5.12 or later; NCCL and perftest use it "
+			    "on their own); nvidia_peermem would need MLNX_OFED");
+	else
+		finding_set(&f->fix,
+			    "modprobe nvidia_peermem; if that fails with 'Invalid argument', "
+			    "rebuild it against the running kernel and MLNX_OFED (it must be "
+			    "rebuilt after every kernel update), or use DMA-BUF (kernel 5.12 "
+			    "or later with NVIDIA's open kernel modules)");
+}
+
+/* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
+static bool kernel_at_least(const char *release, int major, int minor)
+{
+	int ma, mi;
+
+	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 static void unsupported(const struct check_ctx *c, struct findings *out, size_t n)
@@ -90,8 +112,11 @@ void check_gdr(const struct check_ctx *c, struct findings *out)
 		else if (inv->gpus[g].kind == GPU_GEFORCE)
 			geforce++;
 	}
+	/* DMA-BUF: the open kernel modules export GPU memory, kernel 5.12+
+	 * imports it (ib_umem_dmabuf); no peer-memory module needed */
 	if (dc && !h->modules[MOD_NVIDIA_PEERMEM].loaded &&
-	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers)
+	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers &&
+	    !(h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12)))
 		missing(c, out, dc);
 	if (geforce)
 		unsupported(c, out, geforce);

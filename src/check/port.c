@@ -196,9 +196,11 @@ void check_port(const struct check_ctx *c, struct findings *out)
 				rate_low(c, out, i, pt, rs->rate_gbps);
 			/* HDR100 / NDR200 ports are 2X by design: a narrow port
 			 * that gives the profile's rate is not a fault */
+			/* without an expected rate, 2X may be the product
+			 * (HDR100, NDR200): only 1X is surely a lost lane */
 			if (check_port_is_ib(pt) && !IS_NA(pt->lanes) && pt->lanes < 4 &&
-			    !(rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
-			      pt->rate_gbps >= rs->rate_gbps))
+			    (rs->rate_gbps > 0 ? !isnan(pt->rate_gbps) && pt->rate_gbps < rs->rate_gbps
+					       : pt->lanes < 2))
 				width_low(c, out, i, pt);
 		}
 	}

@@ -32,8 +32,13 @@ bool check_is_rail(const struct check_ctx *c, size_t nic)
 	return c->roles[nic] == ROLE_RAIL;
 }
 
+/* Error on a rail the profile expects; a warning on storage NICs, and on
+ * every NIC under a profile that names no rails (generic): there nothing
+ * says a port is meant to be used (the spare port of a dual-port card). */
 enum severity check_role_sev(const struct check_ctx *c, size_t nic)
 {
+	if (!c->p || !c->p->role[ROLE_RAIL].defined)
+		return SEV_WARN;
 	return check_is_rail(c, nic) ? SEV_ERROR : SEV_WARN;
 }
 

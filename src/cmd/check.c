@@ -148,8 +148,13 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	}
 	if (rc == EXIT_OK && a.window)
 		rc = ctx_window(c, &r, &inv, a.window, a.until);
-	if (rc == EXIT_OK && !profile)
+	if (rc == EXIT_OK && !profile) {
 		profile = profile_select(&inv, reason, sizeof(reason));
+		if (!profile) {
+			fprintf(stderr, "%s: %s\n", c->prog, reason);
+			rc = EXIT_RUNTIME;
+		}
+	}
 	if (rc == EXIT_OK && check_run(&inv, profile, &findings) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;

@@ -51,6 +51,13 @@ static void put_clean(FILE *out, const char *s)
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		/* C1 controls written as UTF-8 (U+0080..U+009F: C2 80..C2 9F)
+		 * are escape sequences to some terminals too */
+		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+			fputs("??", out);
+			s++;
+			continue;
+		}
 		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c, out);
 	}
 }
@@ -115,12 +122,28 @@ void nhc_check(FILE *out, const struct check_report *rep)
 	const struct finding *first = NULL;
 	size_t errors = 0;
 
+	/* The drain reason names the error that explains the most: a NIC or
+	 * port that is missing or down before what follows from it. */
+	static const char *const rank[] = {
+		"nic.count", "port.down", "port.no_sm", "sys.uverbs", "link.flaps",
+		"port.rate_low", "port.width_low", "pcie.link_degraded",
+		"pcie.upstream_degraded", "gid.rocev2_missing", "counters.errors",
+	};
+	size_t best = sizeof(rank) / sizeof(rank[0]);
+
 	for (size_t i = 0; i < rep->findings->n; i++) {
-		if (rep->findings->v[i].severity != SEV_ERROR)
+		const struct finding *f = &rep->findings->v[i];
+		size_t r = 0;
+
+		if (f->severity != SEV_ERROR)
 			continue;
-		if (!first)
-			first = &rep->findings->v[i];
 		errors++;
+		while (r < sizeof(rank) / sizeof(rank[0]) && strcmp(rank[r], f->id) != 0)
+			r++;
+		if (!first || r < best) {
+			first = f;
+			best = r;
+		}
 	}
 	if (!first)
 		return;

@@ -232,6 +232,19 @@ const struct profile *profile_select(const struct inventory *inv, char *reason,
 			return p;
 		}
 	}
+	/* GPUs of a known machine and no RDMA device at all: the NICs' driver
+	 * did not load (after a kernel update, typically).  Judge the machine
+	 * as what its GPUs say it is, so that nic.count fails it, rather than
+	 * passing it under generic. */
+	for (size_t i = 0; !inv->n_nics && inv->n_gpus && i < n; i++) {
+		const struct profile *p = profile_builtin_at(i);
+
+		if (p && p->match_gpu && gpus_fit(p, inv)) {
+			say(reason, reason_len, "%zu x %.64s and no RDMA device: %s", inv->n_gpus,
+			    inv->gpus[0].model ? inv->gpus[0].model : "GPU", p->name);
+			return p;
+		}
+	}
 	say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s): generic", inv->n_gpus,
 	    inv->n_gpus == 1 ? "" : "s", inv->n_nics, inv->n_nics == 1 ? "" : "s");
 	return generic;

@@ -667,9 +667,16 @@ static void port_width_low(void **state)
 	/* RoCE ports report lanes too, but width_low is InfiniBand only */
 	m.inv.nics[4].ports[0].lanes = 2;
 	run(&m, &g, &fs);
-	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, "2X (100 Gb/s HDR)", "4X");
-	assert_int_equal(count_id(&fs, "port.width_low"), 1);
+	/* with no expected rate, 2X may be the product (HDR100): not judged */
+	assert_int_equal(count_id(&fs, "port.width_low"), 0);
 	findings_free(&fs);
+	pt->lanes = 1;
+	pt->rate_gbps = 50;
+	run(&m, &g, &fs);
+	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_WARN, "1X (50 Gb/s HDR)", "4X");
+	findings_free(&fs);
+	pt->lanes = 2;
+	pt->rate_gbps = 100;
 	run(&m, &p, &fs);
 	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, NULL, NULL);
 	expect(&fs, "port.rate_low", "mlx5_0 port 1", SEV_ERROR, "100 Gb/s (2X HDR)", NULL);
@@ -698,7 +705,7 @@ static void pcie_link_degraded(void **state)
 	f->link.width = 8;
 	f->upstream[f->n_upstream - 1].link.width = 8;
 	run(&m, &g, &fs);
-	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_ERROR, "Gen4 x8", "Gen4 x16");
+	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_WARN, "Gen4 x8", "Gen4 x16");
 	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
 	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 0);
 	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix, "bifurcation"));
@@ -744,7 +751,7 @@ static void pcie_upstream_degraded(void **state)
 	f->upstream[0].link.speed_gts = 8;
 	f->upstream[1].link.speed_gts = 8;
 	run(&m, NULL, &fs);
-	expect(&fs, "pcie.upstream_degraded", "mlx5_2 via bridge 0000:30:01.0", SEV_ERROR,
+	expect(&fs, "pcie.upstream_degraded", "mlx5_2 via bridge 0000:30:01.0", SEV_WARN,
 	       "Gen3 x16", "Gen4 x16");
 	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 1);
 	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
@@ -883,7 +890,7 @@ static void gid_rocev2_missing(void **state)
 	healthy(&m);
 	drop_ipv4_gids(&m.inv.nics[4].ports[0]);
 	run(&m, NULL, &fs);
-	expect(&fs, "gid.rocev2_missing", "mlx5_4 port 1", SEV_ERROR,
+	expect(&fs, "gid.rocev2_missing", "mlx5_4 port 1", SEV_WARN,
 	       "RoCE v2 GIDs only on IPv6 addresses", NULL);
 	findings_free(&fs);
 	run(&m, &p, &fs);	/* a storage port there */
@@ -981,7 +988,7 @@ static void gdr_missing(void **state)
 	healthy(&m);
 	m.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = false;
 	run(&m, &p, &fs);
-	f = expect(&fs, "gdr.missing", "host", SEV_ERROR, NULL, "nvidia_peermem loaded (or DMA-BUF)");
+	f = expect(&fs, "gdr.missing", "host", SEV_ERROR, NULL, "nvidia_peermem loaded, or DMA-BUF (NVIDIA's open kernel modules on kernel 5.12 or later)");
 	assert_non_null(strstr(f->observed, "4 A100-SXM4-80GB GPUs"));
 	assert_non_null(strstr(f->fix, "modprobe nvidia_peermem"));
 	findings_free(&fs);
@@ -1245,7 +1252,7 @@ static void generic_profile_judges_what_needs_no_expectation(void **state)
 	m.inv.nics[1].ports[0].rate_gbps = 25;
 	run(&m, &g, &fs);
 	expect(&fs, "mtu.roce", "rxe0 port 1", SEV_WARN, "netdev MTU 1500 (RDMA MTU 4096)", NULL);
-	expect(&fs, "gid.rocev2_missing", "rxe0 port 1", SEV_ERROR, NULL, NULL);
+	expect(&fs, "gid.rocev2_missing", "rxe0 port 1", SEV_WARN, NULL, NULL);
 	assert_int_equal(count_id(&fs, "nic.count"), 0);
 	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
 	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);

@@ -544,6 +544,11 @@ static void select_rules(void **state)
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 4),
 				 why, sizeof(why)), "generic");
 	assert_string_equal(why, "no profile matches (8 GPUs, 4 NICs): generic");
+	/* known GPUs and no RDMA device at all: the NIC driver did not load;
+	 * judged as the machine its GPUs say, so nic.count fails it */
+	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 0),
+				 why, sizeof(why)), "hgx-8x400g");
+	assert_string_equal(why, "8 x H100 SXM5 80GB and no RDMA device: hgx-8x400g");
 	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 4),
 				 why, sizeof(why)), "generic");
 	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 2),
