@@ -21,6 +21,7 @@ static const struct command {
 	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR" },
 	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)" },
 	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps" },
+	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it" },
 };
 
 static void usage(FILE *out)

@@ -81,5 +81,6 @@ void check_topo(const struct check_ctx *c, struct findings *out);
 void check_sys(const struct check_ctx *c, struct findings *out);
 void check_roce(const struct check_ctx *c, struct findings *out);
 void check_qos(const struct check_ctx *c, struct findings *out);
+void check_module(const struct check_ctx *c, struct findings *out);
 
 #endif

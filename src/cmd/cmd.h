@@ -40,6 +40,7 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv);
 int cmd_profiles(struct ctx *c, int argc, char **argv);
 int cmd_check(struct ctx *c, int argc, char **argv);
 int cmd_watch(struct ctx *c, int argc, char **argv);
+int cmd_ethtool_stats(struct ctx *c, int argc, char **argv);
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read

@@ -35,6 +35,7 @@ void qos_init(struct qos *q)
 
 static void port_free(struct port *p)
 {
+	free(p->module);
 	if (p->qos) {
 		free(p->qos->trust);
 		free(p->qos);
@@ -54,6 +55,7 @@ static void port_free(struct port *p)
 	free(p->gids);
 	counters_free(&p->counters);
 	counters_free(&p->hw_counters);
+	counters_free(&p->eth_stats);
 	port_start_free(p->start);
 }
 

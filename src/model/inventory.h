@@ -56,6 +56,8 @@ struct counter_set {
 	size_t n;
 };
 
+struct module_info;	/* eeprom/module.h */
+
 struct port {
 	int num;
 	char *link_layer;	/* "InfiniBand", "Ethernet" */
@@ -76,10 +78,16 @@ struct port {
 	size_t n_gids;
 	struct counter_set counters;	/* IB PMA, data in bytes */
 	struct counter_set hw_counters;
+	/* `ethtool -S` of the netdev (sysfs/ethtool.c); v NULL: not known
+	 * (no netdev, no statistics, not in the snapshot). */
+	struct counter_set eth_stats;
 	/* RoCE QoS (NULL: not known).  ECN from MLNX_OFED's
 	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust, PFC and
 	 * the DSCP map from DCB netlink (sysfs/qos.c). */
 	struct qos *qos;
+	/* The transceiver from its EEPROM over ethtool netlink (sysfs/module.c,
+	 * eeprom/module.h); NULL: not read. */
+	struct module_info *module;
 	/* A window of samples (watch, check --window; model/window.h): the
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */

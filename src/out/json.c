@@ -1,4 +1,5 @@
 #include "json.h"
+#include "../eeprom/module.h"
 
 #include <errno.h>
 #include <math.h>
@@ -256,6 +257,52 @@ static json_t *qos_json(const struct qos *q)
 	return o;
 }
 
+static json_t *lane_values(const double *v, int lanes)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < lanes && i < MODULE_MAX_LANES; i++)
+		json_array_append_new(a, json_number_or_null(v[i]));
+	return a;
+}
+
+static json_t *threshold_json(const struct module_threshold *t)
+{
+	return json_pack("{s:o, s:o, s:o, s:o}",
+			 "high_alarm", json_number_or_null(t->high_alarm),
+			 "low_alarm", json_number_or_null(t->low_alarm),
+			 "high_warn", json_number_or_null(t->high_warn),
+			 "low_warn", json_number_or_null(t->low_warn));
+}
+
+/* The transceiver (ethtool netlink MODULE_EEPROM_GET, eeprom/module.h) */
+static json_t *module_json(const struct module_info *m)
+{
+	json_t *o;
+
+	if (!m)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "type", json_string_or_null(m->type));
+	json_object_set_new(o, "vendor", json_string_or_null(m->vendor[0] ? m->vendor : NULL));
+	json_object_set_new(o, "part", json_string_or_null(m->part[0] ? m->part : NULL));
+	json_object_set_new(o, "serial", json_string_or_null(m->serial[0] ? m->serial : NULL));
+	json_object_set_new(o, "temp_c", json_number_or_null(m->temp_c));
+	json_object_set_new(o, "vcc_v", json_number_or_null(m->vcc_v));
+	json_object_set_new(o, "lanes", json_integer(m->lanes));
+	json_object_set_new(o, "tx_bias_ma", lane_values(m->tx_bias_ma, m->lanes));
+	json_object_set_new(o, "tx_power_mw", lane_values(m->tx_power_mw, m->lanes));
+	json_object_set_new(o, "rx_power_mw", lane_values(m->rx_power_mw, m->lanes));
+	json_object_set_new(o, "thresholds", !m->has_thresholds ? json_null() :
+			    json_pack("{s:o, s:o, s:o, s:o, s:o}",
+				      "temp_c", threshold_json(&m->temp),
+				      "vcc_v", threshold_json(&m->vcc),
+				      "tx_bias_ma", threshold_json(&m->tx_bias),
+				      "tx_power_mw", threshold_json(&m->tx_power),
+				      "rx_power_mw", threshold_json(&m->rx_power)));
+	return o;
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -280,8 +327,12 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "gids", gids_json(p));
 	json_object_set_new(o, "counters", counters_json(&p->counters));
 	json_object_set_new(o, "hw_counters", counters_json(&p->hw_counters));
+	/* `ethtool -S` of the netdev; null when not known */
+	json_object_set_new(o, "ethtool_stats",
+			    p->eth_stats.v ? counters_json(&p->eth_stats) : json_null());
 	/* ECN from sysfs (MLNX_OFED); trust and PFC from DCB netlink */
 	json_object_set_new(o, "qos", qos_json(p->qos));
+	json_object_set_new(o, "module", module_json(p->module));
 	return o;
 }
 

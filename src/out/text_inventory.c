@@ -1,4 +1,5 @@
 #include "text.h"
+#include "../eeprom/module.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
 
@@ -111,6 +112,36 @@ static void print_prios(FILE *out, const char *what, const int v[8])
 		fputs("off", out);
 }
 
+/* "module QSFP112 NVIDIA MMA1Z00-NS400 SN MT2312FT01234 45.2 C rx -2.1..-1.8 dBm" */
+static void print_module(FILE *out, const struct module_info *m)
+{
+	double lo = NAN, hi = NAN;
+
+	fprintf(out, "      module %s", m->type ? m->type : "unknown");
+	if (m->vendor[0])
+		fprintf(out, " %s", m->vendor);
+	if (m->part[0])
+		fprintf(out, " %s", m->part);
+	if (m->serial[0])
+		fprintf(out, " SN %s", m->serial);
+	if (!isnan(m->temp_c))
+		fprintf(out, " %.1f C", m->temp_c);
+	for (int i = 0; i < m->lanes && i < MODULE_MAX_LANES; i++) {
+		double v = m->rx_power_mw[i];
+
+		if (isnan(v) || v <= 0)
+			continue;
+		v = 10 * log10(v);
+		if (isnan(lo) || v < lo)
+			lo = v;
+		if (isnan(hi) || v > hi)
+			hi = v;
+	}
+	if (!isnan(lo))
+		fprintf(out, " rx %.1f..%.1f dBm", lo, hi);
+	fputc('\n', out);
+}
+
 static void print_port(FILE *out, const struct port *p)
 {
 	const struct gid *rec = gid_recommended(p);
@@ -157,6 +188,8 @@ static void print_port(FILE *out, const struct port *p)
 			fputc('\n', out);
 		}
 	}
+	if (p->module)
+		print_module(out, p->module);
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
 

@@ -3,7 +3,9 @@
 #include "net.h"
 #include "parse.h"
 #include "pci.h"
+#include "module.h"
 #include "qos.h"
+#include "ethtool.h"
 #include "../model/pci_ids.h"
 #include "../verbs/port_attr.h"
 
@@ -243,6 +245,10 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 		rc = net_read_ecn(r, p);
 	if (rc == 0)
 		rc = qos_read_dcb(r, p);
+	if (rc == 0)
+		rc = ethtool_read_port_stats(r, p);
+	if (rc == 0)
+		rc = module_read_port(r, p);
 	read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {

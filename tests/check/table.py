@@ -47,6 +47,8 @@ FIRES = [
     ("roce.trust", "roce-broken", "roce-qos.ini", "mlx5_2 port 1", "pcp"),
     ("roce.qos_mismatch", "roce-broken", "roce-qos.ini", "mlx5_6 port 1", "priority 4"),
     ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
+    # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)
+    ("module.dom", "roce-broken", None, "mlx5_0 port 1", "lane 3 RX power"),
 ]
 
 # healthy machines of the built-in profiles: nothing at error or warn

@@ -1,0 +1,82 @@
+/* `rdmadoctor ethtool-stats IFNAME`: a debug entry to the ethtool
+ * statistics reader (sysfs/ethtool.c, nl/ethtool_stats.c) for any netdev,
+ * not only those of RDMA ports: what the inventory's "ethtool_stats" of a
+ * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
+ * `ethtool -S` on a veth. */
+#include "cmd.h"
+#include "../sysfs/ethtool.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] [--json] ethtool-stats IFNAME\n"
+	"\n"
+	"Debugging aid: the ethtool statistics (ETH_SS_STATS, what `ethtool -S`\n"
+	"prints) of one netdev, read the way inventory reads those of an RDMA\n"
+	"port's netdev (\"ethtool_stats\" in inventory --json).  Live over the\n"
+	"SIOCETHTOOL ioctl, no privileges needed; with --root, from the\n"
+	"snapshot's .rdmadoctor/ethtool/IFNAME/{strings,stats}.\n"
+	"Text: one 'name value' line per statistic, in the driver's order.\n"
+	"JSON: {name: value}, or null when the netdev has none.\n"
+	"Exit 0 when read, 1 when not available (-v says why).\n";
+
+int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
+{
+	const char *ifname = NULL;
+	struct counter_set set = { 0 };
+	struct root r;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			c->json = true;
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		} else if (!ifname && argv[i][0] != '-') {
+			ifname = argv[i];
+		} else {
+			fprintf(stderr, "%s %s: unexpected argument '%s'\n\n%s", c->prog, argv[0],
+				argv[i], help);
+			return EXIT_USAGE;
+		}
+	}
+	if (!ifname) {
+		fprintf(stderr, "%s %s: missing IFNAME\n\n%s", c->prog, argv[0], help);
+		return EXIT_USAGE;
+	}
+	if (root_open(&r, c->root_dir) < 0) {
+		fprintf(stderr, "%s: cannot open root '%s'\n", c->prog, c->root_dir);
+		return EXIT_RUNTIME;
+	}
+	rc = ethtool_read_stats(&r, ifname, &set);
+	if (rc < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	} else if (c->json && !set.v) {
+		/* a document that is not an object: jansson will not dump it */
+		rc = puts("null") >= 0 && fflush(stdout) == 0 ? EXIT_PROBLEMS : EXIT_RUNTIME;
+	} else if (c->json) {
+		json_t *o = json_object();
+
+		for (size_t i = 0; set.v && i < set.n; i++)
+			json_object_set_new(o, set.v[i].name,
+					    set.v[i].value > INT64_MAX ?
+					    json_real((double)set.v[i].value) :
+					    json_integer((json_int_t)set.v[i].value));
+		rc = ctx_emit_json(c, o);
+	} else {
+		for (size_t i = 0; i < set.n; i++)
+			printf("%s %llu\n", set.v[i].name, (unsigned long long)set.v[i].value);
+		rc = fflush(stdout) == 0 ? (set.v ? EXIT_OK : EXIT_PROBLEMS) : EXIT_RUNTIME;
+	}
+	ctx_print_notes(c, &r);
+	for (size_t i = 0; i < set.n; i++)
+		free(set.v[i].name);
+	free(set.v);
+	root_close(&r);
+	return rc;
+}

@@ -1,0 +1,25 @@
+/* ethtool statistics (`ethtool -S`) of a port's netdev, live over
+ * SIOCETHTOOL (src/nl/ethtool_stats.c) or from a snapshot. */
+#ifndef RD_SYSFS_ETHTOOL_H
+#define RD_SYSFS_ETHTOOL_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Where `snapshot` keeps the raw payloads: <dir>/<netdev>/strings (the
+ * struct ethtool_gstrings answer) and <dir>/<netdev>/stats (the struct
+ * ethtool_stats answer); their own headers carry the count. */
+#define ETHTOOL_SNAPSHOT_DIR ".rdmadoctor/ethtool"
+
+/* ifname's statistics into out (which must be empty): live, ask the
+ * kernel (and put both payloads on the tape when snapshotting); replay,
+ * read them from the snapshot.  0 with out->v set, 1 when not available
+ * (no statistics on that netdev, no snapshot files, unusable bytes: out
+ * stays empty, a note says why), -ENOMEM. */
+int ethtool_read_stats(struct root *r, const char *ifname, struct counter_set *out);
+
+/* For a port with a netdev (RoCE, IPoIB): fills p->eth_stats.  0 or
+ * -ENOMEM. */
+int ethtool_read_port_stats(struct root *r, struct port *p);
+
+#endif

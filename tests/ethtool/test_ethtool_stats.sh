@@ -1,0 +1,93 @@
+#!/bin/bash
+# The live ethtool statistics reader (src/nl/ethtool_stats.c) against
+# `ethtool -S` on a veth pair between two network namespaces, through the
+# debug command `rdmadoctor ethtool-stats IFNAME --json`.
+#
+# Needs root, `ip netns` and ethtool; exits 77 (skipped) otherwise.  The
+# addresses (10.231.x.x/30) live only inside the two namespaces; everything
+# is removed on exit.  usage: test_ethtool_stats.sh path/to/rdmadoctor
+set -u
+bin=${1:?usage: $0 path/to/rdmadoctor}
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "not root (network namespaces need CAP_SYS_ADMIN)"
+command -v ip >/dev/null || skip "no ip (iproute2)"
+command -v ethtool >/dev/null || skip "no ethtool (package ethtool)"
+command -v python3 >/dev/null || skip "no python3"
+
+ns1=rdet1_$$ ns2=rdet2_$$ va=rdva$$ vb=rdvb$$
+tmp=$(mktemp -d) || exit 1
+cleanup() {
+	ip netns del "$ns1" 2>/dev/null
+	ip netns del "$ns2" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ip netns add "$ns1" 2>/dev/null || skip "ip netns unavailable (cannot add a namespace)"
+ip netns add "$ns2" || skip "ip netns unavailable"
+ip link add "$va" netns "$ns1" type veth peer name "$vb" netns "$ns2" ||
+	skip "cannot create a veth pair"
+oct=$(( $$ % 64 * 4 ))
+n1() { ip netns exec "$ns1" "$@"; }
+n2() { ip netns exec "$ns2" "$@"; }
+n1 ip addr add "10.231.$(( $$ / 64 % 256 )).$((oct + 1))/30" dev "$va" || exit 1
+n2 ip addr add "10.231.$(( $$ / 64 % 256 )).$((oct + 2))/30" dev "$vb" || exit 1
+n1 ip link set "$va" up && n2 ip link set "$vb" up && n1 ip link set lo up || exit 1
+peer=10.231.$(( $$ / 64 % 256 )).$((oct + 2))
+
+# a bounded amount of traffic
+if command -v ping >/dev/null; then
+	n1 ping -q -c 20 -i 0.05 -W 1 "$peer" >/dev/null 2>&1
+else
+	n1 bash -c "for i in \$(seq 20); do echo x > /dev/udp/$peer/9; sleep 0.05; done" 2>/dev/null
+fi
+
+fail=0
+# veth counters move only with traffic: read both sides with none in between
+n1 "$bin" --json ethtool-stats "$va" > "$tmp/ours.json" || { echo "FAIL: rdmadoctor ethtool-stats $va"; fail=1; }
+n1 ethtool -S "$va" > "$tmp/theirs.txt" || { echo "FAIL: ethtool -S $va"; fail=1; }
+[ $fail = 0 ] || exit 1
+
+python3 - "$tmp/ours.json" "$tmp/theirs.txt" <<'PY' || fail=1
+import json, sys
+ours = json.load(open(sys.argv[1]))
+theirs = {}
+for line in open(sys.argv[2]).read().splitlines()[1:]:   # "NIC statistics:"
+    name, _, value = line.strip().rpartition(":")
+    theirs[name.strip()] = int(value)
+if not isinstance(ours, dict) or not ours:
+    sys.exit("FAIL: no statistics from rdmadoctor: %r" % (ours,))
+if set(ours) != set(theirs):
+    sys.exit("FAIL: names differ: only ours %s, only ethtool %s"
+             % (sorted(set(ours) - set(theirs)), sorted(set(theirs) - set(ours))))
+bad = {k: (ours[k], theirs[k]) for k in ours if ours[k] != theirs[k]}
+if bad:
+    sys.exit("FAIL: values differ: %s" % bad)
+if "peer_ifindex" not in ours or ours["peer_ifindex"] == 0:
+    sys.exit("FAIL: veth peer_ifindex missing or 0")
+print("ok: %d statistics match ethtool -S" % len(ours))
+PY
+
+# text output: the same names, one 'name value' per line
+n1 "$bin" ethtool-stats "$va" > "$tmp/ours.txt" || { echo "FAIL: text output"; fail=1; }
+grep -q '^peer_ifindex [0-9]' "$tmp/ours.txt" || { echo "FAIL: text lacks peer_ifindex"; fail=1; }
+
+# replay from a tree without .rdmadoctor/ethtool/<if>: null and exit 1
+mkdir -p "$tmp/root"
+"$bin" --root "$tmp/root" --json ethtool-stats "$va" > "$tmp/none.json"
+rc=$?
+[ $rc = 1 ] && [ "$(tr -d ' \n' < "$tmp/none.json")" = null ] ||
+	{ echo "FAIL: replay without files: rc $rc, $(cat "$tmp/none.json")"; fail=1; }
+
+# no such netdev: null, exit 1, not a crash
+n1 "$bin" --json ethtool-stats "nosuch$$" > "$tmp/nosuch.json"
+rc=$?
+[ $rc = 1 ] || { echo "FAIL: missing netdev: rc $rc"; fail=1; }
+# lo has no ETH_SS_STATS: null, not an error beyond exit 1
+n1 "$bin" --json ethtool-stats lo > "$tmp/lo.json"
+[ "$(tr -d ' \n' < "$tmp/lo.json")" = null ] || { echo "FAIL: lo: $(cat "$tmp/lo.json")"; fail=1; }
+
+[ $fail = 0 ] && echo "PASS"
+exit $fail
