@@ -195,8 +195,11 @@ int module_eeprom_parse_reply(const void *msg, size_t len, uint16_t family, uint
 	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		if (type != ETHTOOL_A_MODULE_EEPROM_DATA)
 			continue;
-		if (found || plen == 0)
+		/* a second DATA attribute is malformed: forget the first */
+		if (found || plen == 0) {
+			*dlen = 0;
 			return -EINVAL;
+		}
 		if (plen > cap)
 			return -EMSGSIZE;
 		memcpy(data, pl, plen);
