@@ -148,5 +148,8 @@ same("memlock", inv["host"]["memlock_bytes"], None if soft == "unlimited" else i
 same("rdma_rxe module", inv["host"]["modules"]["rdma_rxe"], True)
 
 subprocess.run([binary, "-q", "snapshot", os.path.join(outdir, "snap")], check=True)
+# the snapshot replayed here, for the host to compare byte for byte
+with open(os.path.join(outdir, "replay-vm.json"), "w") as f:
+    f.write(run(binary, "--root", os.path.join(outdir, "snap"), "--json", "inventory"))
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
