@@ -7,6 +7,7 @@
  * with NLA_TYPE_MASK and nests are recognised by their type; payloads are
  * taken at nla_len (the 59-byte ieee_ets is not a multiple of 4). */
 #include "dcb.h"
+#include "attr.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -21,31 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One attribute in [*pos, end): its masked type and payload.  1 when one
- * was taken, 0 at the end, -EINVAL when it runs past the end. */
-static int next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
-		     const uint8_t **payload, size_t *plen)
-{
-	size_t left = (size_t)(end - *pos), alen, step;
-	struct nlattr a;
-
-	if (left == 0)
-		return 0;
-	if (left < sizeof(a))
-		return -EINVAL;
-	memcpy(&a, *pos, sizeof(a));
-	alen = a.nla_len;
-	if (alen < sizeof(a) || alen > left)
-		return -EINVAL;
-	*type = a.nla_type & NLA_TYPE_MASK;
-	*payload = *pos + NLA_HDRLEN;
-	*plen = alen - NLA_HDRLEN;
-	step = NLA_ALIGN(alen);
-	/* the last attribute's padding may be missing */
-	*pos += step < left ? step : left;
-	return 1;
-}
-
 static int parse_app_table(const uint8_t *p, size_t len, struct dcb_info *out)
 {
 	const uint8_t *end = p + len, *pl;
@@ -54,7 +30,7 @@ static int parse_app_table(const uint8_t *p, size_t len, struct dcb_info *out)
 	int rc;
 
 	out->has_app_table = 1;
-	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
+	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		struct dcb_app app;
 
 		/* DCB_ATTR_IEEE_APP (IEEE selectors), DCB_ATTR_DCB_APP (PCP
@@ -81,7 +57,7 @@ static int parse_ieee(const uint8_t *p, size_t len, struct dcb_info *out)
 	size_t plen;
 	int rc;
 
-	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
+	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		switch (type) {
 		case DCB_ATTR_IEEE_ETS: {
 			struct ieee_ets ets;
@@ -160,7 +136,7 @@ int dcb_parse_ieee(const void *msg, size_t len, struct dcb_info *out)
 		return -EINVAL;
 	p = base + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(dm));
 	end = base + h.nlmsg_len;
-	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
+	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		if (type == DCB_ATTR_IEEE) {
 			has_ieee = true;
 			if ((rc = parse_ieee(pl, plen, out)) < 0)

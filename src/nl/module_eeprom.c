@@ -2,6 +2,7 @@
  * net/ethtool/eeprom.c).  The parsers walk the bytes by hand, checking
  * every length: a snapshot file is as untrusted as any other. */
 #include "module_eeprom.h"
+#include "attr.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -120,30 +121,6 @@ int module_eeprom_build_request(void *buf, size_t cap, uint16_t family, const ch
 	return (int)nlh->nlmsg_len;
 }
 
-/* One attribute in [*pos, end): its masked type and payload.  1 when one
- * was taken, 0 at the end, -EINVAL when it runs past the end. */
-static int next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
-		     const uint8_t **payload, size_t *plen)
-{
-	size_t left = (size_t)(end - *pos), alen, step;
-	struct nlattr a;
-
-	if (left == 0)
-		return 0;
-	if (left < sizeof(a))
-		return -EINVAL;
-	memcpy(&a, *pos, sizeof(a));
-	alen = a.nla_len;
-	if (alen < sizeof(a) || alen > left)
-		return -EINVAL;
-	*type = a.nla_type & NLA_TYPE_MASK;
-	*payload = *pos + NLA_HDRLEN;
-	*plen = alen - NLA_HDRLEN;
-	step = NLA_ALIGN(alen);
-	*pos += step < left ? step : left;
-	return 1;
-}
-
 /* The header checks shared by both replies: the attributes of a genl
  * message of `type` and `cmd` in [*p, *end), or the kernel's error. */
 static int genl_body(const void *msg, size_t len, uint16_t type, uint8_t cmd,
@@ -192,7 +169,7 @@ int module_eeprom_parse_reply(const void *msg, size_t len, uint16_t family, uint
 	rc = genl_body(msg, len, family, ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY, &p, &end);
 	if (rc < 0)
 		return rc;
-	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
+	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		if (type != ETHTOOL_A_MODULE_EEPROM_DATA)
 			continue;
 		/* a second DATA attribute is malformed: forget the first */
@@ -226,7 +203,7 @@ int module_eeprom_parse_family(const void *msg, size_t len, uint16_t *id)
 	rc = genl_body(msg, len, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, &p, &end);
 	if (rc < 0)
 		return rc;
-	while ((rc = next_attr(&p, end, &type, &pl, &plen)) > 0) {
+	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		if (type != CTRL_ATTR_FAMILY_ID)
 			continue;
 		if (plen < 2)

@@ -1,0 +1,15 @@
+/* Walking netlink attributes in a reply held as bytes, shared by the DCB
+ * and module-EEPROM parsers: every length checked before it is used. */
+#ifndef RD_NL_ATTR_H
+#define RD_NL_ATTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One attribute in [*pos, end): its type (NLA_TYPE_MASK applied) and
+ * payload.  1 when one was taken, 0 at the end, -EINVAL when it runs past
+ * the end.  The last attribute's padding may be missing. */
+int nl_next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
+		 const uint8_t **payload, size_t *plen);
+
+#endif
