@@ -21,6 +21,11 @@ static const struct command {
 	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR" },
 	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)" },
 	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps" },
+	{ "bw", cmd_bw, "bandwidth test: `bw server` on one host, `bw client HOST` on the other" },
+	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other" },
+	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
+	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
+	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)" },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it" },
 };
 
@@ -31,7 +36,7 @@ static void usage(FILE *out)
 	      "Checks, measures and records the RDMA network of a GPU machine.\n\n"
 	      "commands:\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\noptions:\n"
 	      "  --root DIR  read DIR as if it were / (a snapshot or a fixture tree)\n"
 	      "  --json      one JSON document on stdout\n"

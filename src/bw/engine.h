@@ -1,0 +1,132 @@
+/* The bandwidth and latency test: what one side of a test is asked to do,
+ * and the interface every transport (tcp, verbs) implements.
+ *
+ * Flow (cmd/bw.c joins it all; DESIGN.md section 7):
+ *   client                              server
+ *   connect control channel  ------->   accept (one test at a time)
+ *   HELLO(bw_params)         ------->   validate, cap, answer OK or ERROR
+ *   prepare(): endpoint bytes <------>  prepare(): endpoint bytes
+ *   connect(peer endpoint)              connect(peer endpoint)
+ *   GO barrier               <------->  GO barrier
+ *   run() on both sides (a side that only receives runs too: it may serve
+ *   RDMA read, post receives, or answer ping-pong)
+ *   RESULT exchange          <------->  (so both sides print both figures)
+ *
+ * The control protocol (bw/proto.c) carries bw_params and the endpoint
+ * bytes; it never interprets the endpoint bytes, which belong to the
+ * transport (a TCP port for tcp; QPN/PSN/rkey/address/GID per QP for
+ * verbs).  Each transport validates its own endpoint bytes: they come from
+ * the network. */
+#ifndef RD_BW_ENGINE_H
+#define RD_BW_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum bw_transport { BW_TRANSPORT_TCP, BW_TRANSPORT_VERBS };
+enum bw_op { BW_OP_WRITE, BW_OP_READ, BW_OP_SEND };
+enum bw_mode { BW_MODE_BW, BW_MODE_LAT };
+
+/* What the client asks for; sent to the server, which checks every field
+ * against its caps (bw_params_validate in bw/params.c). */
+struct bw_params {
+	enum bw_mode mode;
+	enum bw_transport transport;
+	enum bw_op op;
+	uint64_t size;		/* bytes per message */
+	uint32_t qps;		/* verbs queue pairs, or TCP streams */
+	uint32_t tx_depth;	/* outstanding work requests per QP */
+	uint32_t post_list;	/* WRs chained per post call */
+	uint32_t cq_mod;	/* one signaled WR in cq_mod */
+	uint32_t inline_size;	/* messages up to this many bytes go inline */
+	uint32_t duration_ms;	/* measured window; 0 = iterations mode */
+	uint32_t warmup_ms;	/* before the window, excluded from figures */
+	uint64_t iters;		/* iterations mode: messages per QP */
+	uint32_t interval_ms;	/* per-interval samples (default 1000) */
+	bool bidir;		/* both sides send */
+};
+
+/* What stays on this side (never sent): the device, its port and GID, GPU. */
+struct bw_local {
+	const char *device;	/* RDMA device name, or NULL: the first one */
+	int ib_port;		/* 1-based */
+	int gid_index;		/* -1: choose (RoCE v2 IPv4 on the netdev that reaches the peer) */
+	int gpu;		/* -1: host memory; otherwise the CUDA device ordinal */
+	int numa_node;		/* -1: do not bind */
+	const char *peer_addr;	/* the peer's control address (client: the HOST argument;
+				 * server: the accepted client's address), for GID choice */
+};
+
+/* One side's measurement.  Intervals are in the order they ended. */
+struct bw_interval {
+	double seconds;		/* length of this interval */
+	uint64_t bytes;		/* payload bytes completed (sent, or read) in it */
+	uint64_t msgs;
+};
+
+struct bw_result {
+	/* bandwidth: the measured window only (warm-up and drain excluded) */
+	double seconds;
+	uint64_t bytes, msgs;
+	struct bw_interval *intervals;	/* malloc'd, n_intervals */
+	size_t n_intervals;
+	double cpu_user_s, cpu_sys_s;	/* CPU time this side used in the window */
+	/* latency: one-way samples in microseconds (round trip / 2), malloc'd */
+	double *lat_usec;
+	size_t n_lat;
+	/* what the transport actually used, for the report (may be 0 / "") */
+	uint32_t mtu;
+	int gid_index;
+	char gid[64];
+	char device[64];
+	int numa_node;
+};
+
+struct bw_err {
+	char msg[256];		/* lower-case, says what failed and what to do */
+};
+
+/* A transport.  Every function returns 0, or -1 with e->msg set.  A
+ * transport must honour the timeouts in the params (run() returns at the
+ * latest duration + warm-up + a few seconds after it starts, even when the
+ * peer vanished) and release everything in destroy(). */
+struct bw_engine_ops {
+	const char *name;	/* "tcp", "verbs" */
+	/* Allocate resources for p on this side and describe them as endpoint
+	 * bytes for the peer (at most BW_ENDPOINT_MAX). */
+	int (*prepare)(void **state, const struct bw_params *p, const struct bw_local *l,
+		       bool is_server, uint8_t *ep, size_t *ep_len, struct bw_err *e);
+	/* Take the peer's endpoint bytes (untrusted: validate them). */
+	int (*connect)(void *state, const uint8_t *peer_ep, size_t peer_len, struct bw_err *e);
+	/* Run the test after the GO barrier; fill *out. */
+	int (*run)(void *state, struct bw_result *out, struct bw_err *e);
+	void (*destroy)(void *state);
+};
+
+#define BW_ENDPOINT_MAX 65536
+
+extern const struct bw_engine_ops bw_tcp_engine;	/* bw/tcp_engine.c */
+extern const struct bw_engine_ops bw_verbs_engine;	/* bw/verbs_engine.c */
+
+void bw_result_free(struct bw_result *r);
+
+/* Time sampling shared by the engines (bw/sampler.c): the loop calls
+ * bw_sampler_tick with its running totals; the sampler keeps warm-up out,
+ * cuts intervals, and says when the run is over. */
+struct bw_sampler {
+	const struct bw_params *p;
+	double t0, window_start, last_cut;
+	uint64_t bytes_at_start, msgs_at_start, bytes_at_cut, msgs_at_cut;
+	int phase;		/* 0 warm-up, 1 measuring, 2 done */
+	struct bw_result *out;
+	size_t cap;
+};
+double bw_now(void);	/* CLOCK_MONOTONIC seconds */
+void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw_result *out);
+/* false once the window is over (the loop then drains and returns). */
+bool bw_sampler_tick(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
+/* Close the window (iterations mode ends here); fills out->seconds/bytes/msgs/cpu. */
+void bw_sampler_finish(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
+
+#endif

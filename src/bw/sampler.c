@@ -1,0 +1,131 @@
+/* Time sampling for the test loops: warm-up excluded, per-interval samples,
+ * the measured window's totals and CPU time.  The engines call tick() with
+ * running totals as often as they like; one clock read per call. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "engine.h"
+
+double bw_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of the calling thread: each rail runs in its own thread. */
+static void thread_cpu(double *user, double *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0) {
+		*user = *sys = 0;
+		return;
+	}
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void push_interval(struct bw_sampler *s, double now, uint64_t bytes, uint64_t msgs)
+{
+	struct bw_result *o = s->out;
+
+	if (o->n_intervals == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct bw_interval *n = realloc(o->intervals, cap * sizeof(*n));
+
+		if (!n)
+			return;	/* keep the totals; lose this sample */
+		o->intervals = n;
+		s->cap = cap;
+	}
+	o->intervals[o->n_intervals++] = (struct bw_interval){
+		.seconds = now - s->last_cut,
+		.bytes = bytes - s->bytes_at_cut,
+		.msgs = msgs - s->msgs_at_cut,
+	};
+	s->last_cut = now;
+	s->bytes_at_cut = bytes;
+	s->msgs_at_cut = msgs;
+}
+
+static void begin_window(struct bw_sampler *s, double now, uint64_t bytes, uint64_t msgs)
+{
+	s->phase = 1;
+	s->window_start = s->last_cut = now;
+	s->bytes_at_start = s->bytes_at_cut = bytes;
+	s->msgs_at_start = s->msgs_at_cut = msgs;
+	thread_cpu(&s->out->cpu_user_s, &s->out->cpu_sys_s);
+}
+
+static void end_window(struct bw_sampler *s, double now, uint64_t bytes, uint64_t msgs)
+{
+	struct bw_result *o = s->out;
+	double user, sys;
+
+	/* A tail shorter than a tenth of an interval says nothing about the
+	 * link (it is mostly timer slack); keep it in the totals only. */
+	if (now - s->last_cut >= (double)s->p->interval_ms / 1e4 || o->n_intervals == 0)
+		push_interval(s, now, bytes, msgs);
+	o->seconds = now - s->window_start;
+	o->bytes = bytes - s->bytes_at_start;
+	o->msgs = msgs - s->msgs_at_start;
+	thread_cpu(&user, &sys);
+	o->cpu_user_s = user - o->cpu_user_s;
+	o->cpu_sys_s = sys - o->cpu_sys_s;
+	s->phase = 2;
+}
+
+void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw_result *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->out = out;
+	s->t0 = bw_now();
+	if (p->warmup_ms == 0)
+		begin_window(s, s->t0, 0, 0);
+}
+
+bool bw_sampler_tick(struct bw_sampler *s, uint64_t bytes, uint64_t msgs)
+{
+	double now;
+
+	if (s->phase == 2)
+		return false;
+	now = bw_now();
+	if (s->phase == 0) {
+		if (now - s->t0 >= (double)s->p->warmup_ms / 1e3)
+			begin_window(s, now, bytes, msgs);
+		return true;
+	}
+	if (s->p->interval_ms && now - s->last_cut >= (double)s->p->interval_ms / 1e3)
+		push_interval(s, now, bytes, msgs);
+	if (s->p->duration_ms && now - s->window_start >= (double)s->p->duration_ms / 1e3) {
+		end_window(s, now, bytes, msgs);
+		return false;
+	}
+	return true;
+}
+
+void bw_sampler_finish(struct bw_sampler *s, uint64_t bytes, uint64_t msgs)
+{
+	double now = bw_now();
+
+	if (s->phase == 2)
+		return;
+	if (s->phase == 0)	/* ended inside the warm-up: measure all of it */
+		begin_window(s, s->t0, 0, 0);
+	end_window(s, now, bytes, msgs);
+}
+
+void bw_result_free(struct bw_result *r)
+{
+	free(r->intervals);
+	free(r->lat_usec);
+	r->intervals = NULL;
+	r->lat_usec = NULL;
+	r->n_intervals = r->n_lat = 0;
+}

@@ -1,0 +1,12 @@
+/* PLACEHOLDER until the fleet issue lands: replaced by the real command. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+int cmd_record(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "%s: record: not built yet\n", c->prog);
+	return EXIT_RUNTIME;
+}
