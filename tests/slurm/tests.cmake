@@ -1,0 +1,25 @@
+# contrib/slurm/rdmadoctor-healthcheck (issue 6, Slurm).
+
+# Against a real one-node cluster (munged, slurmctld, slurmd on localhost,
+# started and stopped by the script; about 10 s).  Skipped, exit 77, only when
+# not root or Slurm/munge are not installed: the script says which.
+add_test(NAME slurm_healthcheck COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_slurm.sh
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(slurm_healthcheck PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180
+  RUN_SERIAL TRUE)
+
+# Its settings and usage errors: needs neither root nor Slurm.
+add_test(NAME slurm_wrapper_settings COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_wrapper_settings.sh
+  ${PROJECT_SOURCE_DIR})
+set_tests_properties(slurm_wrapper_settings PROPERTIES TIMEOUT 30)
+
+# The wrapper and the test scripts are shellcheck-clean (Debian shellcheck;
+# the test exists only where shellcheck is installed).
+find_program(SHELLCHECK shellcheck)
+if(SHELLCHECK)
+  add_test(NAME slurm_shellcheck COMMAND ${SHELLCHECK}
+    ${PROJECT_SOURCE_DIR}/contrib/slurm/rdmadoctor-healthcheck
+    ${CMAKE_CURRENT_LIST_DIR}/test_slurm.sh
+    ${CMAKE_CURRENT_LIST_DIR}/test_wrapper_settings.sh)
+  set_tests_properties(slurm_shellcheck PROPERTIES TIMEOUT 60)
+endif()
