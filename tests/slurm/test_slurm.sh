@@ -41,6 +41,8 @@ T=$(mktemp -d /tmp/rd-slurm.XXXXXX)
 chmod 711 "$T"
 CTLD_PID=
 SLURMD_PID=
+JOB=
+LAST_JOB=
 STEP=setup
 
 fail() {
@@ -62,13 +64,22 @@ stop_pid() {
 }
 
 cleanup() {
-	local rc=$? left
+	local rc=$? left i
 	trap - EXIT INT TERM
+	# a job step outlives slurmd: cancel it and let it end first
+	if [ -n "$JOB" ]; then
+		scancel "$JOB" 2>/dev/null
+		for ((i = 0; i < 100; i++)); do
+			[ -z "$(squeue -h -j "$JOB" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+	fi
 	stop_pid "$SLURMD_PID"
 	stop_pid "$CTLD_PID"
 	[ -s "$T/run-munge/munged.pid" ] && stop_pid "$(cat "$T/run-munge/munged.pid")"
 	wait 2>/dev/null
 	left=$(pgrep -af -- "$T/" || true)
+	[ -n "$LAST_JOB" ] && left="$left$(pgrep -af "^slurmstepd: \[$LAST_JOB\." || true)"
 	if [ -n "$left" ]; then
 		echo "FAIL: processes left behind:" >&2
 		echo "$left" >&2
@@ -268,6 +279,27 @@ hc RDMADOCTOR_ARGS="--root $PASSING"
 expect_rc 0
 echo "ok: passing check resumed the node; a second pass does nothing"
 
+STEP="node running a job"
+# drain while busy: ALLOCATED+DRAIN (draining) keeps the job; resume from it
+JOB=$(sbatch --parsable -o /dev/null -N1 -t 2 --wrap "sleep 100") || fail "sbatch"
+LAST_JOB=$JOB
+job_running() { [ "$(squeue -h -j "$JOB" -o %T 2>/dev/null)" = RUNNING ]; }
+wait_for 20 "job $JOB running" job_running
+hc RDMADOCTOR_ARGS="--root $FAILING"
+expect_rc 1
+case $(node_state) in ALLOCATED+DRAIN* | MIXED+DRAIN*) ;; *) fail "state $(node_state) while draining" ;; esac
+expect_reason "$REASON_FAIL"
+job_running || fail "draining stopped the job"
+hc RDMADOCTOR_ARGS="--root $PASSING"
+expect_rc 0
+expect_in_service "draining node not resumed"
+job_running || fail "resuming stopped the job"
+scancel "$JOB" || fail "scancel"
+job_gone() { [ -z "$(squeue -h -j "$JOB" -o %T 2>/dev/null)" ] && [ "$(node_state)" = IDLE ]; }
+wait_for 30 "job $JOB cancelled and the node idle" job_gone
+JOB=
+echo "ok: a node running a job is drained (draining) and resumed, the job untouched"
+
 STEP="hostile finding text"
 cat >"$T/hostile.ini" <<EOF
 [profile]
@@ -319,6 +351,18 @@ expect_rc 3
 expect_reason "rdmadoctor: could not run: no rdmadoctor binary '$T/no-such-rdmadoctor' (set RDMADOCTOR)"
 hc RDMADOCTOR_ARGS="--root $PASSING"
 expect_rc 0
+expect_in_service "not resumed after could-not-run"
+# could-not-run gives way to a finding once the check runs (and not back)
+hc RDMADOCTOR="$T/no-such-rdmadoctor" RDMADOCTOR_ON_ERROR=drain
+expect_rc 3
+hc RDMADOCTOR_ARGS="--root $FAILING"
+expect_rc 1
+expect_reason "$REASON_FAIL"
+hc RDMADOCTOR="$T/no-such-rdmadoctor" RDMADOCTOR_ON_ERROR=drain
+expect_rc 3
+expect_reason "$REASON_FAIL"
+hc RDMADOCTOR_ARGS="--root $PASSING"
+expect_rc 0
 expect_in_service "not resumed"
 echo "ok: missing binary leaves the node (default) or drains it (RDMADOCTOR_ON_ERROR=drain)"
 
@@ -354,6 +398,9 @@ expect_in_service "environment did not win over the file"
 echo "ok: settings from a file; the environment wins"
 
 STEP="down node"
+# a resume pings the node; let that answer arrive before it is set down
+node_idle() { [ "$(node_state)" = IDLE ]; }
+wait_for 20 "node idle and responding" node_idle
 scontrol update nodename="$H" state=down reason="admin: reseat cable" || fail "scontrol down"
 hc RDMADOCTOR_ARGS="--root $FAILING"
 expect_rc 1
