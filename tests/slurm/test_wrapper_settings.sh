@@ -55,6 +55,11 @@ run 2 "RDMADOCTOR_ON_ERROR 'panic'" RDMADOCTOR_HEALTHCHECK_CONF="$T/quoted.conf"
 printf 'RDMADOCTOR_TIMEOUT=7\n' >"$T/ok.conf"
 run 2 "RDMADOCTOR_TIMEOUT 'x'" RDMADOCTOR_HEALTHCHECK_CONF="$T/ok.conf" RDMADOCTOR_TIMEOUT=x "$WRAPPER"
 run 2 'RDMADOCTOR_ARGS: --root needs a directory' RDMADOCTOR_ARGS='-v --root' "$WRAPPER"
+# the example settings file parses and its values are valid: the run gets as
+# far as the node name (the last setting checked), which is made bad here
+run 2 "node name 'not one' is not one node" \
+	RDMADOCTOR_HEALTHCHECK_CONF="$1/contrib/slurm/healthcheck.conf.example" \
+	RDMADOCTOR_NODENAME='not one' "$WRAPPER"
 
 [ $failures -eq 0 ] && echo "ok: wrapper settings" && exit 0
 echo "$failures failures" >&2
