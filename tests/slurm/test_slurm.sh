@@ -397,6 +397,24 @@ expect_rc 0
 expect_in_service "environment did not win over the file"
 echo "ok: settings from a file; the environment wins"
 
+STEP="slurmctld unreachable"
+# a slurm.conf naming a port nobody listens on: the wrapper says so, exit 3
+read -r DEAD_PORT < <(python3 -c '
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+sed "s/^SlurmctldPort=.*/SlurmctldPort=$DEAD_PORT/" "$SLURM_CONF" >"$T/dead.conf"
+START=$SECONDS
+hc RDMADOCTOR_ARGS="--root $FAILING" SLURM_CONF="$T/dead.conf"
+expect_rc 3
+grep -q "cannot read node '$H' from Slurm" "$T/wrapper.err" || fail "no message for an unreachable slurmctld"
+expect_in_service "unreachable slurmctld"
+hc SCONTROL="$T/no-such-scontrol"
+expect_rc 3
+grep -q "needs 'timeout' (coreutils) and '$T/no-such-scontrol'" "$T/wrapper.err" || fail "no message for a missing scontrol"
+echo "ok: an unreachable slurmctld or a missing scontrol: exit 3 in $((SECONDS - START))s, node untouched"
+
 STEP="down node"
 # a resume pings the node; let that answer arrive before it is set down
 node_idle() { [ "$(node_state)" = IDLE ]; }
