@@ -16,13 +16,14 @@ const char *fleet_record_host(const json_t *record)
 	return str_or_unknown(json_object_get(record, "host"));
 }
 
-/* A finite number: JSON integers and reals both count. */
+/* A figure a test could have measured: JSON integers and reals both count,
+ * within +-FLEET_BW_MAX_GBPS, so sums and means of them stay finite. */
 static bool number(const json_t *v, double *out)
 {
 	if (!json_is_number(v))
 		return false;
 	*out = json_number_value(v);
-	return isfinite(*out);
+	return isfinite(*out) && fabs(*out) <= FLEET_BW_MAX_GBPS;
 }
 
 /* The result with the largest size_bytes; without any sizes, the last. */
@@ -39,7 +40,8 @@ static const json_t *largest_result(const json_t *doc)
 
 		if (!json_is_object(r))
 			continue;
-		if (!number(json_object_get(r, "size_bytes"), &size))
+		size = json_number_value(json_object_get(r, "size_bytes"));
+		if (!json_is_number(json_object_get(r, "size_bytes")) || !isfinite(size))
 			size = -1;
 		if (!best || size >= best_size) {
 			best = r;

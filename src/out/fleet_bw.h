@@ -4,14 +4,17 @@
  *                    the host's client documents, averaged over documents;
  *   a pair (a, b)  = total.gbps.avg of that result in a's client documents
  *                    whose remote is b, averaged over documents.
- * Server documents and documents with no usable number are left out; a
- * missing name reads as "unknown".  Strings are borrowed from the records,
+ * Server documents and figures that are not numbers within
+ * +-FLEET_BW_MAX_GBPS are left out; a missing name reads as "unknown".  Strings are borrowed from the records,
  * which must outlive the figures. */
 #ifndef RD_OUT_FLEET_BW_H
 #define RD_OUT_FLEET_BW_H
 
 #include <jansson.h>
 #include <stddef.h>
+
+/* A petabit per second: no link measures more; beyond is a broken document. */
+#define FLEET_BW_MAX_GBPS 1e6
 
 struct fleet_rail_bw {
 	const char *host;

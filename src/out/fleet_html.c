@@ -29,7 +29,7 @@ static const char STYLE[] =
 	"tr.sev-warn td:first-child{color:#8a5a00;font-weight:600}"
 	"details{margin:6px 0}summary{cursor:pointer;font-weight:600}"
 	".empty,.note{color:#5a6272;font-style:italic}"
-	"code{background:#f2f4f8;padding:0 3px}"
+	"code{background:#f2f4f8;padding:0 3px}.base{margin-right:8px;white-space:nowrap}"
 	"svg text{font:12px monospace;fill:#1d2330}"
 	"svg .grid{stroke:#e3e6ee}svg .axis{stroke:#1d2330}"
 	"svg .unmeasured{fill:#eceef3}"

@@ -2,7 +2,9 @@
 """Check a fleet report page as the browser shows it (the DOM headless
 Chromium dumped after loading it) against the documents it was made from.
 
-usage: check_page.py DOM.html RECORDS.json DIFF.json|-
+usage: check_page.py DOM.html RECORDS.json DIFF.json|- [LS.json]
+LS.json, a `fleet ls --json` document, is the database's own word on each
+host (time, profile, verdict, number of findings): the page must agree.
 The expected figures are computed here, independently of the C code, from
 the rules of issue 6: a host's rail = rails[].gbps.avg of the largest-size
 result of each client document, averaged over documents; a pair (local,
@@ -119,7 +121,9 @@ def findings_of(rec):
 
 
 def num(v):
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    """A Gb/s figure within +-1e6 (FLEET_BW_MAX_GBPS), else None."""
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e6
+    return float(v) if ok else None
 
 
 def expected_bw(records):
@@ -136,8 +140,8 @@ def expected_bw(records):
                 continue
             best = None
             for r in res:  # the largest size; without sizes the last
-                size = num(r.get("size_bytes"))
-                size = -1 if size is None else size
+                size = r.get("size_bytes")
+                size = size if isinstance(size, (int, float)) and not isinstance(size, bool) else -1
                 if best is None or size >= best[0]:
                     best = (size, r)
             r = best[1]
@@ -308,6 +312,27 @@ def check_bandwidth(dom, records):
         expect(dom.by_id("pairs-none") is not None or not records, "no pairs, and no note")
 
 
+def check_ls(dom, ls):
+    hosts = ls.get("hosts") if isinstance(ls, dict) else None
+    if not expect(isinstance(hosts, list), "fleet ls --json has no hosts array"):
+        return
+    hc = dom.by_id("host-count")
+    expect(hc is not None and hc.text() == str(len(hosts)),
+           f"page says {hc.text() if hc else None} hosts, fleet ls {len(hosts)}")
+    rows = {tr.attrs.get("data-host"): tr for tr in dom.find("tr", cls="host")}
+    for h in hosts:
+        tr = rows.get(h.get("host"))
+        if not expect(tr is not None, f"fleet ls host {h.get('host')!r} not on the page"):
+            continue
+        cells = {td.attrs.get("data-k") or td.attrs.get("data-count"): td.text() for td in tr.find("td")}
+        for key in ("time", "profile", "verdict"):
+            expect(cells.get(key) == h.get(key),
+                   f"{h['host']!r}: page {key} {cells.get(key)!r}, fleet ls {h.get(key)!r}")
+        shown = sum(int(cells[k]) for k in ("error", "warn", "info") if cells.get(k, "").isdigit())
+        expect(shown == h.get("findings"),
+               f"{h['host']!r}: page counts {shown} findings, fleet ls {h.get('findings')}")
+
+
 def main():
     with open(sys.argv[1], encoding="utf-8") as f:
         t = Tree()
@@ -320,6 +345,9 @@ def main():
         with open(sys.argv[3]) as f:
             diff = json.load(f)
     records = records if isinstance(records, list) else []
+    if len(sys.argv) > 4:
+        with open(sys.argv[4]) as f:
+            check_ls(dom, json.load(f))
     # nothing from the records ran as script or became markup
     expect(not dom.find("script"), "the page has a <script> element")
     expect(not dom.find("img"), "the page has an <img> element (a hostname became markup)")

@@ -7,9 +7,9 @@ out, two message sizes of which only the largest counts).
 
 usage: make_fleet.py RDMADOCTOR SRCDIR OUTDIR
 writes OUTDIR/checks/<n>.json (check documents, for `record --from`),
-OUTDIR/bw/<n>.json (bw documents, for `record --bw`, one file per host with a
-JSON array), OUTDIR/records.json (the records the report is given, in the
-shape of issue 6) and OUTDIR/diff.json (a `fleet diff --json` document
+OUTDIR/bw/<n>.json (the host's bw documents, a JSON array),
+OUTDIR/records.json (the records the report is given, in the shape of issue
+6), OUTDIR/records/<n>.json (the same, one a file, for `record --from`) and OUTDIR/diff.json (a `fleet diff --json` document
 computed here, used until the store's own command renders the page)."""
 import copy
 import json
@@ -145,6 +145,10 @@ def main():
         records.append({"schema": 1, "host": host, "time": f"2026-11-30T07:{n:02d}:00Z",
                         "profile": doc["profile"], "verdict": doc["verdict"],
                         "check": doc, "bw": bw[host]})
+    os.makedirs(os.path.join(outdir, "records"), exist_ok=True)
+    for n, rec in enumerate(records):  # one file each, for `record --from`
+        with open(os.path.join(outdir, "records", f"{n:02d}.json"), "w") as f:
+            json.dump(rec, f)
     with open(os.path.join(outdir, "records.json"), "w") as f:
         json.dump(records, f)
     with open(os.path.join(outdir, "diff.json"), "w") as f:

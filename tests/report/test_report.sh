@@ -124,5 +124,36 @@ if [ -w /dev/full ]; then
 		problem "render_fleet to a full disk exited 0"
 fi
 
+# 5. the whole path: records into the database, `fleet report --html`, and
+# the page against what `fleet ls --json` and `fleet diff --json` say
+if "$bin" fleet --help >/dev/null 2>&1; then
+	db=$tmp/fleet.db
+	"$bin" --json record --db "$db" --from "$tmp"/fleet/records/*.json >"$tmp/stored.json" ||
+		problem "record --from the fleet's records exited $?"
+	"$bin" --json fleet --db "$db" ls >"$tmp/ls.json" || problem "fleet ls exited $?"
+	"$bin" --json fleet --db "$db" diff >"$tmp/db-diff.json"
+	[ $? -le 1 ] || problem "fleet diff could not run"
+	# the records as the database keeps them: each host's latest
+	python3 - "$bin" "$db" "$tmp/ls.json" "$tmp/db-records.json" <<'PY' || problem "fleet show"
+import json, subprocess, sys
+tool, db, ls, out = sys.argv[1:5]
+hosts = [h["host"] for h in json.load(open(ls))["hosts"]]
+recs = [json.loads(subprocess.run([tool, "--json", "fleet", "--db", db, "show", h],
+                                  capture_output=True, check=True, timeout=60).stdout)["latest"]
+        for h in hosts]
+json.dump(recs, open(out, "w"))
+PY
+	if "$bin" fleet --db "$db" report --html "$tmp/db.html"; then
+		chromium_run "$tmp/db.html" "$tmp/db.dom" --dump-dom &&
+			{ python3 "$here/check_page.py" "$tmp/db.dom" "$tmp/db-records.json" \
+				"$tmp/db-diff.json" "$tmp/ls.json" ||
+				problem "fleet report: the page differs from fleet ls / fleet diff"; }
+	else
+		problem "fleet report --html exited $?"
+	fi
+else
+	echo "note: this build has no \`rdmadoctor fleet\` yet: the database path is not checked"
+fi
+
 [ $fail -eq 0 ] && echo "report_html: all checks passed"
 exit $fail

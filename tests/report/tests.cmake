@@ -10,3 +10,12 @@ add_test(NAME report_html COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_report.sh
   ${CMAKE_CURRENT_BINARY_DIR}/report-artifacts)
 # 77: only when chromium is not installed (the script says so)
 set_tests_properties(report_html PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 240)
+
+# The page writer under valgrind (not under the sanitizers, which it cannot
+# run with).
+find_program(VALGRIND valgrind)
+if(VALGRIND AND NOT RD_SANITIZE)
+  add_test(NAME report_valgrind COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_report_valgrind.sh
+    $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:render_fleet> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(report_valgrind PROPERTIES TIMEOUT 300)
+endif()
