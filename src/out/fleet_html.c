@@ -520,6 +520,36 @@ static int pair_speed_cmp(const void *a, const void *b)
 	return strcmp(x->src, y->src) ? strcmp(x->src, y->src) : strcmp(x->dst, y->dst);
 }
 
+static int rail_speed_cmp(const void *a, const void *b)
+{
+	const struct fleet_rail_bw *x = a, *y = b;
+	int c;
+
+	if (x->gbps != y->gbps)
+		return x->gbps < y->gbps ? -1 : 1;
+	c = strcmp(x->host, y->host);
+	if (!c)
+		c = strcmp(x->device, y->device);
+	return c ? c : (x->port > y->port) - (x->port < y->port);
+}
+
+/* Too many rails for one chart: the slowest, slowest first. */
+static int slowest_rails(struct html_out *o, const struct fleet_bw *bw)
+{
+	struct fleet_rail_bw *v = calloc(bw->n_rails, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, bw->rails, bw->n_rails * sizeof(*v));
+	qsort(v, bw->n_rails, sizeof(*v), rail_speed_cmp);
+	html_printf(o, "<p id=\"bw-slowest\" class=\"note\" data-shown=\"%d\" data-of=\"%zu\">"
+		    "The %d slowest of %zu rails, slowest first:</p>\n",
+		    FLEET_BARS_MAX, bw->n_rails, FLEET_BARS_MAX, bw->n_rails);
+	fleet_svg_bars(o, v, FLEET_BARS_MAX);
+	free(v);
+	return 0;
+}
+
 /* Too many hosts for a heatmap: the slowest pairs as a table. */
 static int slowest_pairs(struct html_out *o, const struct fleet_bw *bw)
 {
@@ -551,7 +581,7 @@ static int slowest_pairs(struct html_out *o, const struct fleet_bw *bw)
 static int bandwidth(struct html_out *o, const json_t *records)
 {
 	struct fleet_bw bw;
-	int rc;
+	int rc = 0;
 
 	if (fleet_bw_collect(records, &bw))
 		return -ENOMEM;
@@ -563,11 +593,15 @@ static int bandwidth(struct html_out *o, const json_t *records)
 	} else {
 		html_raw(o, "<p class=\"note\">Mean of each rail's average over the host's client "
 			 "runs (the largest message size of each run).</p>\n");
-		fleet_svg_bars(o, bw.rails, bw.n_rails);
+		if (bw.n_rails > FLEET_BARS_MAX)
+			rc = slowest_rails(o, &bw);
+		else
+			fleet_svg_bars(o, bw.rails, bw.n_rails);
 	}
 	html_raw(o, "</section>\n<section id=\"pairs\"><h2>Bandwidth between hosts</h2>\n");
-	rc = 0;
-	if (!bw.n_pairs) {
+	if (rc) {
+		/* out of memory: the page is not whole either way */
+	} else if (!bw.n_pairs) {
 		html_raw(o, "<p id=\"pairs-none\" class=\"note\">No pair results recorded.</p>\n");
 	} else {
 		html_raw(o, "<p class=\"note\">Rows: the client; columns: the server; each cell "

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put(struct html_out *o, const char *s, size_t n)
@@ -111,4 +112,34 @@ size_t html_text_width(const char *s)
 		w++;
 	}
 	return w;
+}
+
+void html_text_clip(struct html_out *o, const char *s, size_t max)
+{
+	const unsigned char *p;
+	size_t w = 0;
+	char *head;
+
+	if (!s)
+		s = "unknown";
+	p = (const unsigned char *)s;
+
+	while (*p && w < max) {
+		size_t n = utf8_seq_len(p);
+
+		p += n ? n : 1;
+		w++;
+	}
+	if (!*p) {
+		html_text(o, s);
+		return;
+	}
+	head = strndup(s, (size_t)(p - (const unsigned char *)s));
+	if (!head) {
+		o->failed = true;	/* the page could not be whole */
+		return;
+	}
+	html_text(o, head);
+	html_raw(o, "\xe2\x80\xa6");
+	free(head);
 }

@@ -24,6 +24,10 @@ void html_printf(struct html_out *o, const char *fmt, ...)
  * writes "unknown". */
 void html_text(struct html_out *o, const char *s);
 
+/* html_text of at most max characters of s, the rest replaced by U+2026
+ * (an ellipsis): for labels that must fit a figure. */
+void html_text_clip(struct html_out *o, const char *s, size_t max);
+
 /* Characters (UTF-8 code points; an invalid byte counts as one) in s, for
  * sizing SVG labels. */
 size_t html_text_width(const char *s);

@@ -13,6 +13,10 @@
  * slowest pairs instead (fleet_html.c). */
 #define FLEET_HEATMAP_MAX_HOSTS 64
 
+/* Bars beyond this many make a chart no one reads (and a page of megabytes):
+ * the page draws the slowest rails instead (fleet_html.c). */
+#define FLEET_BARS_MAX 512
+
 /* The colour of every bar, for the screenshot test to find. */
 #define FLEET_BAR_COLOUR "#2f6bd8"
 

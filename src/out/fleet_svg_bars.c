@@ -3,12 +3,15 @@
 #include "fleet_svg.h"
 
 #include <math.h>
+#include <stdint.h>
 
 #define ROW_H 18		/* px per bar */
 #define BAR_H 14
 #define PLOT_W 640		/* px of the axis */
 #define CHAR_W 7		/* px per label character at 12px monospace */
-#define LABEL_MAX 60		/* characters a label column is sized for */
+#define HOST_MAX 32		/* characters of a host name in a label */
+#define DEVICE_MAX 16		/* characters of a device name in a label */
+#define LABEL_MAX (HOST_MAX + DEVICE_MAX + 12)	/* with a space, "/" and port */
 #define VALUE_W 70		/* px right of the plot for the value text */
 #define AXIS_H 36		/* px under the bars for ticks and the unit */
 
@@ -35,11 +38,12 @@ void fleet_axis_for(double max, struct fleet_axis *ax)
 		ax->ticks = 2, ax->step = top;
 }
 
-static void rail_label(struct html_out *o, const struct fleet_rail_bw *r)
+/* "host device/port"; clipped (the visible label) or whole (the title). */
+static void rail_label(struct html_out *o, const struct fleet_rail_bw *r, bool clip)
 {
-	html_text(o, r->host);
+	html_text_clip(o, r->host, clip ? HOST_MAX : SIZE_MAX);
 	html_raw(o, " ");
-	html_text(o, r->device);
+	html_text_clip(o, r->device, clip ? DEVICE_MAX : SIZE_MAX);
 	if (r->port >= 0)
 		html_printf(o, "/%lld", r->port);
 	else
@@ -84,7 +88,8 @@ void fleet_svg_bars(struct html_out *o, const struct fleet_rail_bw *rails, size_
 	int x0, w, h;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t l = html_text_width(rails[i].host) + html_text_width(rails[i].device) + 8;
+		size_t hw = html_text_width(rails[i].host), dw = html_text_width(rails[i].device);
+		size_t l = (hw <= HOST_MAX ? hw : HOST_MAX + 1) + (dw <= DEVICE_MAX ? dw : DEVICE_MAX + 1) + 8;
 
 		if (l > label)
 			label = l;
@@ -110,11 +115,11 @@ void fleet_svg_bars(struct html_out *o, const struct fleet_rail_bw *rails, size_
 		html_raw(o, "<g class=\"bar\"");
 		rail_attr(o, r);
 		html_printf(o, " data-gbps=\"%.2f\" data-samples=\"%zu\"><title>", r->gbps, r->n);
-		rail_label(o, r);
+		rail_label(o, r, false);
 		html_printf(o, ": %.2f Gb/s (mean of %zu)</title>", r->gbps, r->n);
 		html_printf(o, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			    x0 - 6, y + 11);
-		rail_label(o, r);
+		rail_label(o, r, true);
 		html_printf(o, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
 			    x0, y, bw, BAR_H, FLEET_BAR_COLOUR);
 		html_printf(o, "<text class=\"value\" x=\"%.1f\" y=\"%d\">%.2f</text></g>\n",

@@ -87,10 +87,10 @@ static void labels(struct html_out *o, const char **hosts, size_t n, int x0, int
 
 		html_printf(o, "<text class=\"row\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			    x0 - 6, y);
-		html_text(o, hosts[i]);
+		html_text_clip(o, hosts[i], LABEL_MAX);
 		html_printf(o, "</text><text class=\"col\" x=\"%d\" y=\"%d\" "
 			    "transform=\"rotate(-45 %d %d)\">", x, y0 - 6, x, y0 - 6);
-		html_text(o, hosts[i]);
+		html_text_clip(o, hosts[i], LABEL_MAX);
 		html_raw(o, "</text>\n");
 	}
 }
@@ -125,7 +125,7 @@ int fleet_svg_heatmap(struct html_out *o, const struct fleet_pair_bw *pairs, siz
 		if (html_text_width(hosts[i]) > label)
 			label = html_text_width(hosts[i]);
 	if (label > LABEL_MAX)
-		label = LABEL_MAX;
+		label = LABEL_MAX + 1;
 	for (size_t i = 0; i < n; i++)
 		if (pairs[i].gbps > max)
 			max = pairs[i].gbps;

@@ -67,6 +67,33 @@ static void escaping(void **state)
 	assert_int_equal(html_text_width(NULL), 7);
 }
 
+static void clipping(void **state)
+{
+	struct html_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	(void)state;
+
+	o.f = open_memstream(&buf, &len);
+	o.failed = false;
+	assert_non_null(o.f);
+	html_text_clip(&o, "abc", 3);
+	html_raw(&o, "|");
+	html_text_clip(&o, "abcd", 3);
+	html_raw(&o, "|");
+	/* whole characters and whole entities only */
+	html_text_clip(&o, "\xc3\xa9\xc3\xa9\xc3\xa9", 2);
+	html_raw(&o, "|");
+	html_text_clip(&o, "<<<", 1);
+	html_raw(&o, "|");
+	html_text_clip(&o, NULL, 3);
+	assert_false(o.failed);
+	assert_int_equal(fclose(o.f), 0);
+	assert_string_equal(buf, "abc|abc\xe2\x80\xa6|\xc3\xa9\xc3\xa9\xe2\x80\xa6|"
+			    "&lt;\xe2\x80\xa6|unk\xe2\x80\xa6");
+	free(buf);
+}
+
 /* The page for records and diff given as JSON text; asserts a 0 return. */
 static char *page(const char *records_json, const char *diff_json)
 {
@@ -302,6 +329,46 @@ static void many_pairs(void **state)
 	json_decref(records);
 }
 
+/* More rails than a chart holds: the slowest FLEET_BARS_MAX, slowest first. */
+static void many_rails(void **state)
+{
+	json_t *rails = json_array(), *records;
+	const char *first;
+	char *buf = NULL, *p, *q;
+	size_t len = 0, bars = 0;
+	FILE *f;
+	(void)state;
+
+	for (int i = 0; i < FLEET_BARS_MAX + 88; i++) {
+		char dev[16];
+
+		snprintf(dev, sizeof(dev), "mlx5_%d", i);
+		json_array_append_new(rails, json_pack("{s:s, s:i, s:{s:f}}", "device", dev,
+						       "port", 1, "gbps", "avg", 1000.0 - i));
+	}
+	records = json_pack("[{s:s, s:[{s:s, s:[{s:o}]}]}]", "host", "big", "bw", "role",
+			    "client", "results", "rails", rails);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fleet_html_write(f, records, NULL), 0);
+	assert_int_equal(fclose(f), 0);
+	p = strstr(buf, "id=\"bw-slowest\"");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "data-shown=\"512\" data-of=\"600\""));
+	for (q = p; (q = strstr(q, "<g class=\"bar\"")); q++)
+		bars++;
+	assert_int_equal(bars, FLEET_BARS_MAX);
+	/* the slowest (mlx5_599, 401 Gb/s) first; the fastest 88 left out */
+	q = strstr(p, "<g class=\"bar\"");
+	first = "<g class=\"bar\" data-host=\"big\" data-rail=\"mlx5_599/1\" data-gbps=\"401.00\"";
+	assert_non_null(q);
+	assert_memory_equal(q, first, strlen(first));
+	assert_null(strstr(buf, "data-rail=\"mlx5_87/1\""));
+	assert_non_null(strstr(buf, "data-rail=\"mlx5_88/1\""));
+	free(buf);
+	json_decref(records);
+}
+
 static void write_error(void **state)
 {
 	json_t *records = json_loads("[{\"host\":\"a\"}]", 0, NULL);
@@ -319,6 +386,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escaping),
+		cmocka_unit_test(clipping),
 		cmocka_unit_test(empty_fleet),
 		cmocka_unit_test(hostile_strings),
 		cmocka_unit_test(odd_records),
@@ -326,6 +394,7 @@ int main(void)
 		cmocka_unit_test(axis),
 		cmocka_unit_test(heatmap_limit),
 		cmocka_unit_test(many_pairs),
+		cmocka_unit_test(many_rails),
 		cmocka_unit_test(write_error),
 	};
 
