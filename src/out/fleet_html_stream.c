@@ -1,0 +1,145 @@
+#include "fleet_html_stream.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put(struct html_out *o, const char *s, size_t n)
+{
+	if (o->failed || !n)
+		return;
+	if (fwrite(s, 1, n, o->f) != n)
+		o->failed = true;
+}
+
+void html_raw(struct html_out *o, const char *markup)
+{
+	put(o, markup, strlen(markup));
+}
+
+void html_printf(struct html_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->failed)
+		return;
+	va_start(ap, fmt);
+	if (vfprintf(o->f, fmt, ap) < 0)
+		o->failed = true;
+	va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there
+ * are not one (overlong forms, surrogates and values past U+10FFFF
+ * included, as RFC 3629 says). */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static const char *entity(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	default: return NULL;
+	}
+}
+
+void html_text(struct html_out *o, const char *s)
+{
+	const unsigned char *p, *run;
+
+	if (!s)
+		s = "unknown";
+	p = run = (const unsigned char *)s;
+	while (*p) {
+		const char *ent = entity(*p);
+		size_t n = utf8_seq_len(p);
+		bool control = *p < 0x20 ? (*p != '\t' && *p != '\n') : *p == 0x7f;
+
+		if (!ent && n && !control) {
+			p += n;
+			continue;
+		}
+		put(o, (const char *)run, (size_t)(p - run));
+		html_raw(o, ent ? ent : "&#xFFFD;");
+		p += n ? n : 1;
+		run = p;
+	}
+	put(o, (const char *)run, (size_t)(p - run));
+}
+
+size_t html_text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "unknown");
+	size_t w = 0;
+
+	while (*p) {
+		size_t n = utf8_seq_len(p);
+
+		p += n ? n : 1;
+		w++;
+	}
+	return w;
+}
+
+void html_text_clip(struct html_out *o, const char *s, size_t max)
+{
+	const unsigned char *p;
+	size_t w = 0;
+	char *head;
+
+	if (!s)
+		s = "unknown";
+	p = (const unsigned char *)s;
+
+	while (*p && w < max) {
+		size_t n = utf8_seq_len(p);
+
+		p += n ? n : 1;
+		w++;
+	}
+	if (!*p) {
+		html_text(o, s);
+		return;
+	}
+	head = strndup(s, (size_t)(p - (const unsigned char *)s));
+	if (!head) {
+		o->failed = true;	/* the page could not be whole */
+		return;
+	}
+	html_text(o, head);
+	html_raw(o, "\xe2\x80\xa6");
+	free(head);
+}

@@ -1,0 +1,47 @@
+/* libFuzzer target: the fleet report page writer (src/out/fleet_html.c) on
+ * any JSON: {"records": [...], "diff": {...}}, or any other document given
+ * as both records and diff.  Records come from a database other hosts wrote
+ * to, so nothing in them may crash the writer, cut the page short or put
+ * markup of its own on it.  Seeds in corpus/fleet_html/. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out/fleet_html.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char END[] = "</body></html>\n";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_t *doc = json_loadb((const char *)data, size, JSON_DECODE_ANY, NULL);
+	json_t *records = doc, *diff = doc;
+	char *page = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!doc)
+		return 0;
+	if (json_is_object(doc) && json_object_get(doc, "records")) {
+		records = json_object_get(doc, "records");
+		diff = json_object_get(doc, "diff");
+	}
+	f = open_memstream(&page, &len);
+	if (!f)
+		abort();
+	if (fleet_html_write(f, records, diff) != 0)
+		abort();	/* memory only: no write can fail */
+	if (fclose(f))
+		abort();
+	if (strncmp(page, "<!DOCTYPE html>\n", 16) || len < sizeof(END) ||
+	    strcmp(page + len - (sizeof(END) - 1), END))
+		abort();	/* not a whole page */
+	if (strstr(page, "<script") || strstr(page, "<img"))
+		abort();	/* a string from the input became markup */
+	free(page);
+	json_decref(doc);
+	return 0;
+}
