@@ -36,8 +36,10 @@
 #define DEFAULT_LISTEN "127.0.0.1:9879"
 #define DEFAULT_CACHE_S 10.0
 #define DEFAULT_TIMEOUT_S 10
-#define MAX_CONNECTIONS 256
+#define MAX_CONNECTIONS 512
 #define MAX_PER_IP 128
+/* threads answering: a scrape reading the machine holds only its own */
+#define THREADS 4
 /* a request's headers and the answer's headers must fit: 32 KiB is eight
  * times what a browser sends, and what is larger is answered 431 */
 #define CONNECTION_MEMORY (32u << 10)
@@ -98,10 +100,12 @@ struct server {
 	const struct profile *profile;	/* NULL: picked at each reading */
 	double cache_s, timeout_s;
 
-	pthread_mutex_t cache_lock;	/* everything below up to conns_lock */
+	pthread_mutex_t cache_lock;	/* the three below */
 	struct MHD_Response *metrics;	/* the last reading, rendered */
 	double read_at;			/* monotonic; when metrics was read */
-	uint64_t refreshes, failures;
+	bool refreshing;		/* a scrape is reading the machine */
+	pthread_cond_t refreshed;	/* ... and has finished */
+	uint64_t refreshes, failures;	/* only the one reading touches these */
 
 	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
 
@@ -340,30 +344,53 @@ static struct MHD_Response *refresh(struct server *s, bool *ok)
 	return resp;
 }
 
-/* The cached text, read again when older than --cache; the lock makes one
- * reading at a time, and scrapes that wait for it get its result. */
+static enum MHD_Result queue_current(struct server *s, struct MHD_Connection *conn)
+{
+	if (s->metrics)
+		return MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
+	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
+}
+
+/* The cached text, read again when older than --cache.  One reading at a
+ * time: the scrape that finds the text old reads the machine (outside the
+ * lock, so the other threads keep serving); scrapes meanwhile get the
+ * text being replaced, and only a scrape with no text at all waits. */
 static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
 {
+	struct MHD_Response *fresh;
 	enum MHD_Result ret;
 	double now;
+	bool ok;
 
 	pthread_mutex_lock(&s->cache_lock);
 	now = mono_now();
-	if (!s->metrics || now - s->read_at >= s->cache_s) {
-		bool ok;
-		struct MHD_Response *fresh = refresh(s, &ok);
-
-		if (fresh) {
-			if (s->metrics)
-				MHD_destroy_response(s->metrics);	/* queued ones hold theirs */
-			s->metrics = fresh;
-			s->read_at = now;
-		}
+	if ((s->metrics && now - s->read_at < s->cache_s) || (s->metrics && s->refreshing)) {
+		ret = queue_current(s, conn);
+		pthread_mutex_unlock(&s->cache_lock);
+		return ret;
 	}
-	if (s->metrics)
-		ret = MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
-	else
-		ret = MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
+	if (s->refreshing) {
+		while (s->refreshing)
+			pthread_cond_wait(&s->refreshed, &s->cache_lock);
+		ret = queue_current(s, conn);
+		pthread_mutex_unlock(&s->cache_lock);
+		return ret;
+	}
+	s->refreshing = true;
+	pthread_mutex_unlock(&s->cache_lock);
+
+	fresh = refresh(s, &ok);
+
+	pthread_mutex_lock(&s->cache_lock);
+	if (fresh) {
+		if (s->metrics)
+			MHD_destroy_response(s->metrics);	/* queued ones hold theirs */
+		s->metrics = fresh;
+		s->read_at = now;
+	}
+	s->refreshing = false;
+	pthread_cond_broadcast(&s->refreshed);
+	ret = queue_current(s, conn);
 	pthread_mutex_unlock(&s->cache_lock);
 	return ret;
 }
@@ -608,6 +635,7 @@ static int run(struct server *s, int listen_fd)
 			     on_request, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
 			     MHD_OPTION_LISTEN_SOCKET, listen_fd,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->timeout_s,
@@ -648,6 +676,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	s.cache_s = a.cache_s;
 	s.timeout_s = a.timeout_s;
 	pthread_mutex_init(&s.cache_lock, NULL);
+	pthread_cond_init(&s.refreshed, NULL);
 	pthread_mutex_init(&s.conns_lock, NULL);
 	if (a.profile)
 		rc = load_profile(c, a.profile, &loaded, &s.profile);
@@ -671,6 +700,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	if (s.profile == &loaded)
 		profile_free(&loaded);
 	pthread_mutex_destroy(&s.conns_lock);
+	pthread_cond_destroy(&s.refreshed);
 	pthread_mutex_destroy(&s.cache_lock);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -195,6 +195,10 @@ def test_per_ip_limit(srv):
 
 
 def test_concurrent(srv, n=100):
+    """All answered, whole; and the storm reads the machine once per cache
+    period (10 s by default), not once per scrape."""
+    before = one(parse(scrape_ok(srv)), "rdmadoctor_refreshes_total")
+    t0 = time.monotonic()
     barrier = threading.Barrier(n)
     results = [None] * n
 
@@ -217,7 +221,12 @@ def test_concurrent(srv, n=100):
         t.join(60)
     bad = [r for r in results if not r or r[0] != 200 or r[1] != r[2]]
     check(not bad, "%d of %d concurrent scrapes failed: %s" % (len(bad), n, bad[:5]))
-    print("%d concurrent scrapes: all 200, whole bodies" % n)
+    after = one(parse(scrape_ok(srv)), "rdmadoctor_refreshes_total")
+    periods = int((time.monotonic() - t0) / 10) + 1
+    check(after - before <= periods, "%d scrapes read the machine %d times in %d cache periods"
+          % (n, after - before, periods))
+    print("%d concurrent scrapes: all 200, whole bodies; %d reading(s) of the machine"
+          % (n, after - before))
 
 
 def test_keep_alive(srv):
