@@ -33,6 +33,10 @@
 #define RD_VERSION "unknown"	/* only main.c is told the version today */
 #endif
 
+/* Loopback unless told otherwise.  9879: the exporter range of the
+ * Prometheus port allocation list (9100-9999) is all taken, so any default
+ * there is also some listed exporter's; 9879 is none of the Prometheus
+ * stack's own (9090-9094) nor node_exporter's (9100).  Not registered. */
 #define DEFAULT_LISTEN "127.0.0.1:9879"
 #define DEFAULT_CACHE_S 10.0
 #define DEFAULT_TIMEOUT_S 10
@@ -651,9 +655,12 @@ static int run(struct server *s, int listen_fd)
 		return EXIT_RUNTIME;
 	}
 	bound_name(listen_fd, name, sizeof(name));
-	if (!s->c->quiet)
+	if (!s->c->quiet && s->cache_s > 0)
 		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at most "
 			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->cache_s);
+	else if (!s->c->quiet)
+		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at every "
+			"scrape)\n", s->c->prog, name, s->c->root_dir);
 	wait_for_signal(s, &stop);
 	MHD_stop_daemon(d);	/* closes the listening socket too */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
