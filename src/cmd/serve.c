@@ -6,26 +6,23 @@
  * What the internet sends is bounded here: a connection limit, a per-IP
  * limit, a memory limit per connection (which rejects huge headers), an
  * idle timeout, and a deadline on each request from its first byte to its
- * answer (libmicrohttpd's timeout only counts idle time, so a client
- * sending one byte a second would hold a connection for ever; the main
- * thread shuts such sockets down). */
+ * answer (serve_deadline.c).  The listening socket: serve_listen.c. */
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
 #include "../profiles/profile.h"
+#include "serve_deadline.h"
+#include "serve_listen.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,10 +73,14 @@ static const char help[] =
 	"    - job_name: rdmadoctor\n"
 	"      static_configs: [{targets: ['HOST:9879']}]\n"
 	"\n"
-	"Metrics: rdmadoctor_port_up, _port_rate_bytes_per_second,\n"
-	"_pcie_link_speed_transfers_per_second, _counter_<name>_total,\n"
-	"_hw_counter_<name>_total, _findings{id,severity}, _check_verdict, ...;\n"
-	"curl http://127.0.0.1:9879/metrics shows them all with their help.\n"
+	"Metrics, all rdmadoctor_*, labels device, port, netdev, pci:\n"
+	"  port_up, port_state, port_rate_bytes_per_second, port_active_mtu_bytes,\n"
+	"  pcie_link_speed_transfers_per_second, pcie_link_width_lanes (and _max_),\n"
+	"  port_<counter>_total (port counters; data ones in bytes),\n"
+	"  hw_<counter>_total, netdev_carrier_changes_total, findings{id,severity},\n"
+	"  check_verdict, last_check_timestamp_seconds, refresh_duration_seconds;\n"
+	"  `curl http://127.0.0.1:9879/metrics` shows each with its help.  A value\n"
+	"  the machine does not give is left out, never shown as 0.\n"
 	"\n"
 	"exit: 0 stopped by a signal, 2 usage, 3 could not read the machine or\n"
 	"listen.\n";
@@ -91,20 +92,12 @@ struct serve_args {
 	double timeout_s;
 };
 
-/* A connection being served, for its deadline. */
-struct conn_entry {
-	struct conn_entry *prev, *next;
-	int fd;			/* owned by libmicrohttpd; only shut down here */
-	double since;		/* monotonic start of the current request */
-	bool cut;
-};
-
 struct server {
 	struct ctx *c;
 	const struct profile *profile;	/* NULL: picked at each reading */
 	double cache_s, timeout_s;
 
-	pthread_mutex_t cache_lock;	/* the three below */
+	pthread_mutex_t cache_lock;	/* metrics, read_at, refreshing */
 	struct MHD_Response *metrics;	/* the last reading, rendered */
 	double read_at;			/* monotonic; when metrics was read */
 	bool refreshing;		/* a scrape is reading the machine */
@@ -113,8 +106,7 @@ struct server {
 
 	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
 
-	pthread_mutex_t conns_lock;
-	struct conn_entry *conns;
+	struct serve_deadline deadline;
 };
 
 static double mono_now(void)
@@ -134,59 +126,6 @@ static double wall_now(void)
 }
 
 /* ---- arguments ---- */
-
-/* "127.0.0.1:9879", "[::1]:9879": numeric only, names are not resolved. */
-static bool parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t *len)
-{
-	char host[INET6_ADDRSTRLEN + 2];
-	const char *colon, *port_s;
-	char *end;
-	size_t hlen;
-	long port;
-
-	memset(ss, 0, sizeof(*ss));
-	if (arg[0] == '[') {
-		const char *close = strchr(arg, ']');
-
-		if (!close || close[1] != ':')
-			return false;
-		hlen = (size_t)(close - arg - 1);
-		if (hlen == 0 || hlen >= sizeof(host))
-			return false;
-		memcpy(host, arg + 1, hlen);
-		port_s = close + 2;
-	} else {
-		colon = strrchr(arg, ':');
-		if (!colon || colon == arg)
-			return false;
-		hlen = (size_t)(colon - arg);
-		if (hlen >= sizeof(host))
-			return false;
-		memcpy(host, arg, hlen);
-		port_s = colon + 1;
-	}
-	host[hlen] = '\0';
-	errno = 0;
-	port = strtol(port_s, &end, 10);
-	if (!*port_s || *end || errno || port < 0 || port > 65535 || port_s[0] == '-' ||
-	    port_s[0] == '+' || port_s[0] == ' ')
-		return false;
-	if (arg[0] == '[') {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons((uint16_t)port);
-		*len = sizeof(*a);
-		return inet_pton(AF_INET6, host, &a->sin6_addr) == 1;
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)ss;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons((uint16_t)port);
-		*len = sizeof(*a);
-		return inet_pton(AF_INET, host, &a->sin_addr) == 1;
-	}
-}
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a)
 {
@@ -420,90 +359,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
 }
 
-/* ---- deadlines ---- */
-
-static struct conn_entry *entry_of(struct MHD_Connection *conn)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-
-	return ci ? ci->socket_context : NULL;
-}
-
-/* Started: track the socket; closed: forget it.  libmicrohttpd says
- * "closed" before it closes the socket, so a tracked fd is never one that
- * was closed and reused. */
-static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			  enum MHD_ConnectionNotificationCode code)
-{
-	struct server *s = cls;
-	struct conn_entry *c;
-
-	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-
-		c = calloc(1, sizeof(*c));
-		if (!c || !ci) {
-			free(c);	/* untracked: the idle timeout still holds */
-			return;
-		}
-		c->fd = ci->connect_fd;
-		c->since = mono_now();
-		pthread_mutex_lock(&s->conns_lock);
-		c->next = s->conns;
-		if (s->conns)
-			s->conns->prev = c;
-		s->conns = c;
-		pthread_mutex_unlock(&s->conns_lock);
-		*socket_context = c;
-	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
-		c = *socket_context;
-		pthread_mutex_lock(&s->conns_lock);
-		if (c->prev)
-			c->prev->next = c->next;
-		else
-			s->conns = c->next;
-		if (c->next)
-			c->next->prev = c->prev;
-		pthread_mutex_unlock(&s->conns_lock);
-		free(c);
-		*socket_context = NULL;
-	}
-}
-
-/* An answer went out (or the request ended): the next request on a
- * kept-alive connection gets its own deadline. */
-static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
-			 enum MHD_RequestTerminationCode toe)
-{
-	struct server *s = cls;
-	struct conn_entry *c = entry_of(conn);
-
-	(void)req_cls;
-	(void)toe;
-	if (!c)
-		return;
-	pthread_mutex_lock(&s->conns_lock);
-	c->since = mono_now();
-	pthread_mutex_unlock(&s->conns_lock);
-}
-
-/* Shut down the sockets past their deadline; libmicrohttpd then reads the
- * end of the stream and closes the connection itself. */
-static void sweep(struct server *s)
-{
-	double now = mono_now();
-
-	pthread_mutex_lock(&s->conns_lock);
-	for (struct conn_entry *c = s->conns; c; c = c->next)
-		if (!c->cut && now - c->since > s->timeout_s) {
-			shutdown(c->fd, SHUT_RDWR);
-			c->cut = true;
-		}
-	pthread_mutex_unlock(&s->conns_lock);
-}
-
 /* libmicrohttpd's own messages are about clients misbehaving: noise unless
  * -v asks. */
 static void on_log(void *cls, const char *fmt, va_list ap)
@@ -555,60 +410,6 @@ static void free_responses(struct server *s)
 	}
 }
 
-/* Our own socket, so that a failure to listen says why (address in use,
- * permission, no such address). */
-static int open_listener(struct ctx *c, const char *listen_arg, int *fd_out)
-{
-	struct sockaddr_storage ss;
-	socklen_t len;
-	int one = 1, fd;
-
-	if (!parse_listen(listen_arg, &ss, &len)) {
-		fprintf(stderr, "%s serve: --listen '%s': give an IP address and a port, "
-			"e.g. 127.0.0.1:9879 or [::1]:9879 (names are not resolved)\n",
-			c->prog, listen_arg);
-		return EXIT_USAGE;
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 1024) < 0) {
-		int err = errno;
-
-		fprintf(stderr, "%s serve: cannot listen on '%s': %s%s\n", c->prog, listen_arg,
-			strerror(err), err == EADDRINUSE ? " (another server has this port: "
-			"give another with --listen)" : err == EADDRNOTAVAIL ?
-			" (not an address of this machine)" : "");
-		if (fd >= 0)
-			close(fd);
-		return EXIT_RUNTIME;
-	}
-	*fd_out = fd;
-	return EXIT_OK;
-}
-
-/* "127.0.0.1:9879" or "[::1]:9879" of the bound socket. */
-static void bound_name(int fd, char *out, size_t cap)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char host[INET6_ADDRSTRLEN];
-
-	snprintf(out, cap, "?");
-	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0)
-		return;
-	if (ss.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&ss;
-
-		if (inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host)))
-			snprintf(out, cap, "[%s]:%u", host, ntohs(a->sin6_port));
-	} else {
-		const struct sockaddr_in *a = (const struct sockaddr_in *)&ss;
-
-		if (inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host)))
-			snprintf(out, cap, "%s:%u", host, ntohs(a->sin_port));
-	}
-}
-
 /* Until SIGINT or SIGTERM (blocked in every thread, taken here), looking
  * at the deadlines in between. */
 static void wait_for_signal(struct server *s, const sigset_t *stop)
@@ -620,7 +421,7 @@ static void wait_for_signal(struct server *s, const sigset_t *stop)
 
 		if (sig == SIGINT || sig == SIGTERM)
 			return;
-		sweep(s);
+		serve_deadline_sweep(&s->deadline);
 	}
 }
 
@@ -628,7 +429,7 @@ static int run(struct server *s, int listen_fd)
 {
 	struct MHD_Daemon *d;
 	sigset_t stop, old;
-	char name[INET6_ADDRSTRLEN + 10];
+	char name[SERVE_LISTEN_NAME_MAX];
 
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
@@ -644,8 +445,8 @@ static int run(struct server *s, int listen_fd)
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->timeout_s,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+			     MHD_OPTION_NOTIFY_CONNECTION, serve_deadline_on_connection, &s->deadline,
+			     MHD_OPTION_NOTIFY_COMPLETED, serve_deadline_on_completed, &s->deadline,
 			     MHD_OPTION_END);
 	if (!d) {
 		fprintf(stderr, "%s serve: cannot start the HTTP server (libmicrohttpd %s)\n",
@@ -654,7 +455,7 @@ static int run(struct server *s, int listen_fd)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return EXIT_RUNTIME;
 	}
-	bound_name(listen_fd, name, sizeof(name));
+	serve_listen_name(listen_fd, name, sizeof(name));
 	if (!s->c->quiet && s->cache_s > 0)
 		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at most "
 			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->cache_s);
@@ -684,7 +485,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	s.timeout_s = a.timeout_s;
 	pthread_mutex_init(&s.cache_lock, NULL);
 	pthread_cond_init(&s.refreshed, NULL);
-	pthread_mutex_init(&s.conns_lock, NULL);
+	serve_deadline_init(&s.deadline, a.timeout_s);
 	if (a.profile)
 		rc = load_profile(c, a.profile, &loaded, &s.profile);
 	if (rc < 0 && make_static_responses(&s) < 0) {
@@ -700,13 +501,13 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 			rc = EXIT_RUNTIME;
 	}
 	if (rc < 0)
-		rc = open_listener(c, a.listen, &fd);
+		rc = serve_listen_open(c, a.listen, &fd);
 	if (rc == EXIT_OK)
 		rc = run(&s, fd);
 	free_responses(&s);
 	if (s.profile == &loaded)
 		profile_free(&loaded);
-	pthread_mutex_destroy(&s.conns_lock);
+	serve_deadline_destroy(&s.deadline);
 	pthread_cond_destroy(&s.refreshed);
 	pthread_mutex_destroy(&s.cache_lock);
 	return rc < 0 ? EXIT_OK : rc;
