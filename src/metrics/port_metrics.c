@@ -1,5 +1,5 @@
 /* One series per port (labels device, port, netdev, pci): state, rate,
- * MTU, the netdev on it, PFC. */
+ * MTU, the netdev on it, RoCE QoS per priority. */
 #include "families.h"
 
 #include <math.h>
@@ -146,11 +146,88 @@ static void port_info(struct expo *e, const struct inventory *inv)
 	}
 }
 
-/* PFC per priority, as DCB reports it (RoCE ports whose QoS was read). */
-static void port_pfc(struct expo *e, const struct inventory *inv)
+/* RoCE QoS per priority, as DCB and the ECN files report it (ports whose
+ * QoS was read): one value of a port and priority, NAN when not known
+ * (the pause counts themselves are written exactly, as integers). */
+enum prio_value { PFC_ON, PAUSE_TX, PAUSE_RX, ECN_NP, ECN_RP };
+
+static double prio_value(const struct qos *q, enum prio_value which, int prio)
 {
-	struct expo_fam f = { "rdmadoctor_port_pfc_enabled", "gauge",
-			      "1 when priority flow control is on for the priority (DCB), else 0", false };
+	switch (which) {
+	case PFC_ON:
+		return q->pfc_enabled[prio] < 0 ? NAN : q->pfc_enabled[prio] > 0;
+	case PAUSE_TX:
+		return IS_NA(q->pause_tx[prio]) || q->pause_tx[prio] < 0 ? NAN : 0;
+	case PAUSE_RX:
+		return IS_NA(q->pause_rx[prio]) || q->pause_rx[prio] < 0 ? NAN : 0;
+	case ECN_NP:
+		return q->ecn_np[prio] < 0 ? NAN : q->ecn_np[prio] > 0;
+	case ECN_RP:
+		return q->ecn_rp[prio] < 0 ? NAN : q->ecn_rp[prio] > 0;
+	}
+	return NAN;
+}
+
+static void port_prio(struct expo *e, const struct inventory *inv)
+{
+	static const struct {
+		const char *name, *type, *help;
+		enum prio_value which;
+	} fams[] = {
+		{ "rdmadoctor_port_pfc_enabled", "gauge",
+		  "1 when priority flow control is on for the priority (DCB), else 0", PFC_ON },
+		{ "rdmadoctor_port_pfc_pause_frames_sent_total", "counter",
+		  "PFC pause frames the port sent for the priority", PAUSE_TX },
+		{ "rdmadoctor_port_pfc_pause_frames_received_total", "counter",
+		  "PFC pause frames the port received for the priority", PAUSE_RX },
+		{ "rdmadoctor_port_ecn_np_enabled", "gauge",
+		  "1 when ECN is on for the priority as notification point (marks CNPs), "
+		  "else 0", ECN_NP },
+		{ "rdmadoctor_port_ecn_rp_enabled", "gauge",
+		  "1 when ECN is on for the priority as reaction point (slows down on "
+		  "CNPs), else 0", ECN_RP },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		struct expo_fam f = { fams[k].name, fams[k].type, fams[k].help, false };
+
+		for (size_t i = 0; i < inv->n_nics; i++) {
+			const struct nic *n = &inv->nics[i];
+
+			for (size_t j = 0; j < n->n_ports; j++) {
+				const struct qos *q = n->ports[j].qos;
+				struct port_labels pl;
+
+				if (!q)
+					continue;
+				port_labels_init(&pl, n, &n->ports[j]);
+				for (int prio = 0; prio < 8; prio++) {
+					char num[2] = { (char)('0' + prio), '\0' };
+					double v = prio_value(q, fams[k].which, prio);
+
+					if (isnan(v))
+						continue;
+					pl.l[PORT_LABELS] = (struct expo_label){ "priority", num };
+					if (fams[k].which == PAUSE_TX || fams[k].which == PAUSE_RX)
+						/* counts: exact past 2^53 */
+						expo_fam_sample_u64(e, &f, pl.l, PORT_LABELS + 1,
+							(uint64_t)(fams[k].which == PAUSE_TX ?
+								   q->pause_tx[prio] :
+								   q->pause_rx[prio]));
+					else
+						expo_fam_sample(e, &f, pl.l, PORT_LABELS + 1, v);
+				}
+			}
+		}
+	}
+}
+
+/* How the port classifies RoCE traffic (DCB): "dscp" or "pcp". */
+static void port_trust(struct expo *e, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_port_qos_info", "gauge",
+			      "RoCE QoS of the port, always 1: the trust mode (dscp or pcp) "
+			      "in a label", false };
 
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
@@ -159,18 +236,11 @@ static void port_pfc(struct expo *e, const struct inventory *inv)
 			const struct qos *q = n->ports[j].qos;
 			struct port_labels pl;
 
-			if (!q)
+			if (!q || !q->trust)
 				continue;
 			port_labels_init(&pl, n, &n->ports[j]);
-			for (int prio = 0; prio < 8; prio++) {
-				char num[2] = { (char)('0' + prio), '\0' };
-
-				if (q->pfc_enabled[prio] < 0)
-					continue;
-				pl.l[PORT_LABELS] = (struct expo_label){ "priority", num };
-				expo_fam_sample(e, &f, pl.l, PORT_LABELS + 1,
-						q->pfc_enabled[prio] > 0);
-			}
+			pl.l[PORT_LABELS] = (struct expo_label){ "trust", q->trust };
+			expo_fam_sample(e, &f, pl.l, PORT_LABELS + 1, 1);
 		}
 	}
 }
@@ -181,5 +251,6 @@ void metrics_ports(struct expo *e, const struct inventory *inv)
 	port_states(e, inv, false);
 	port_states(e, inv, true);
 	port_gauges(e, inv);
-	port_pfc(e, inv);
+	port_trust(e, inv);
+	port_prio(e, inv);
 }

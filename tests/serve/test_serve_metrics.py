@@ -34,6 +34,33 @@ def port_labels(nic, port):
                 pci=(nic["pci"] or {}).get("bdf") or "")
 
 
+def compare_qos(metrics, pl, qos):
+    """PFC, pause counts, ECN and trust of a port as inventory --json has
+    them; a priority not known is absent."""
+    n = 0
+    if qos["trust"]:
+        check(one(metrics, "rdmadoctor_port_qos_info", **pl, trust=qos["trust"]) == 1,
+              "qos_info %s" % pl)
+    for prio in range(8):
+        if qos["pfc_enabled"] is not None:
+            check(one(metrics, "rdmadoctor_port_pfc_enabled", **pl, priority=prio)
+                  == (prio in qos["pfc_enabled"]), "pfc_enabled %s prio %d" % (pl, prio))
+            n += 1
+        for key, metric in (("pfc_pause_tx", "rdmadoctor_port_pfc_pause_frames_sent_total"),
+                            ("pfc_pause_rx", "rdmadoctor_port_pfc_pause_frames_received_total"),
+                            ("ecn_np", "rdmadoctor_port_ecn_np_enabled"),
+                            ("ecn_rp", "rdmadoctor_port_ecn_rp_enabled")):
+            v = qos[key][prio] if qos[key] is not None else None
+            if v is None:
+                check(not series(metrics, metric, **pl, priority=prio),
+                      "%s %s prio %d unknown yet shown" % (metric, pl, prio))
+            else:
+                check(one(metrics, metric, **pl, priority=prio) == float(v),
+                      "%s %s prio %d" % (metric, pl, prio))
+                n += 1
+    return n
+
+
 def compare(metrics, inv, chk):
     """Every value the exposition shows is the inventory's; what the
     inventory does not know is absent."""
@@ -88,6 +115,12 @@ def compare(metrics, inv, chk):
                         check(one(metrics, metric, **pl) == float(value),
                               "%s %s: %s vs %s" % (metric, pl, series(metrics, metric, **pl), value))
                         compared += 1
+            qos = port.get("qos")
+            if qos:
+                compared += compare_qos(metrics, pl, qos)
+            else:
+                check(not series(metrics, "rdmadoctor_port_pfc_enabled", **pl),
+                      "QoS of %s unknown yet shown" % pl)
             if port["netdev"] and port.get("carrier_changes") is not None:
                 check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
                       == port["carrier_changes"], "carrier_changes %s" % pl)

@@ -251,6 +251,9 @@ static char *render(const struct inventory *inv, const struct findings *fs)
 	return expo_take(&e, &len);
 }
 
+/* A line built with printf, in a local buffer named line. */
+#define LINE(fmt, ...) (snprintf(line, sizeof(line), fmt, __VA_ARGS__), line)
+
 /* The line of a series, whole, is in the text. */
 static void expect_line(const char *text, const char *line)
 {
@@ -331,7 +334,6 @@ static void test_render_machine(void **state)
 	expect_line(text, "rdmadoctor_pcie_link_speed_transfers_per_second{device=\"mlx5_0\","
 		    "pci=\"0000:18:00.0\"} 32000000000");
 	expect_line(text, "rdmadoctor_pcie_link_max_width_lanes{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 16");
-#define LINE(fmt, ...) (snprintf(line, sizeof(line), fmt, __VA_ARGS__), line)
 	expect_line(text, LINE("rdmadoctor_port_up{%s} 1", lab));
 	expect_line(text, LINE("rdmadoctor_port_state{%s,state=\"ACTIVE\"} 4", lab));
 	expect_line(text, LINE("rdmadoctor_port_info{%s,link_layer=\"Ethernet\",lane_speed=\"\"} 1", lab));
@@ -399,6 +401,41 @@ static void test_render_findings(void **state)
 }
 
 /* A reading that failed: the server's own families, success 0. */
+/* RoCE QoS: PFC and ECN per priority, pause counts exact, unknown absent. */
+static void test_render_qos(void **state)
+{
+	struct inventory inv;
+	struct nic n;
+	struct port p[2];
+	struct qos q;
+	char *text, line[512];
+	const char *lab = "device=\"mlx5_0\",port=\"1\",netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\"";
+
+	(void)state;
+	machine(&inv, &n, p);
+	qos_init(&q);
+	q.trust = S("dscp");
+	for (int i = 0; i < 8; i++) {
+		q.pfc_enabled[i] = i == 3;
+		q.pause_tx[i] = 0;
+		q.ecn_np[i] = i == 3;
+	}
+	q.pause_tx[3] = (int64_t)1 << 60;	/* past 2^53: still exact */
+	p[0].qos = &q;
+	text = render(&inv, NULL);
+	expect_grouped(text);
+	expect_line(text, LINE("rdmadoctor_port_qos_info{%s,trust=\"dscp\"} 1", lab));
+	expect_line(text, LINE("rdmadoctor_port_pfc_enabled{%s,priority=\"3\"} 1", lab));
+	expect_line(text, LINE("rdmadoctor_port_pfc_enabled{%s,priority=\"0\"} 0", lab));
+	expect_line(text, LINE("rdmadoctor_port_pfc_pause_frames_sent_total{%s,priority=\"3\"} "
+			       "1152921504606846976", lab));
+	expect_line(text, LINE("rdmadoctor_port_ecn_np_enabled{%s,priority=\"3\"} 1", lab));
+	/* received counts and the reaction point were not read */
+	expect_no(text, "rdmadoctor_port_pfc_pause_frames_received_total");
+	expect_no(text, "rdmadoctor_port_ecn_rp_enabled");
+	free(text);
+}
+
 static void test_render_failed_reading(void **state)
 {
 	char *text;
@@ -425,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_render_machine),
 		cmocka_unit_test(test_render_findings),
+		cmocka_unit_test(test_render_qos),
 		cmocka_unit_test(test_render_failed_reading),
 	};
 
