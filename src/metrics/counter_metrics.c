@@ -6,6 +6,8 @@
  *   counters/<x>        rdmadoctor_port_<x>_total      the two data ones in
  *                                   bytes: rdmadoctor_port_xmit_data_bytes_total)
  *   hw_counters/<x>     rdmadoctor_hw_<x>_total
+ *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
+ *                                   per-queue ones, hundreds on a ConnectX)
  *   carrier_changes     rdmadoctor_netdev_carrier_changes_total
  *
  * (promtool will not have "counter" in a counter's name.)
@@ -18,11 +20,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum set_kind { PMA, HW };
+enum set_kind { PMA, HW, ETH };
 
 static const struct counter_set *set_of(const struct port *p, enum set_kind k)
 {
-	return k == PMA ? &p->counters : &p->hw_counters;
+	return k == PMA ? &p->counters : k == HW ? &p->hw_counters : &p->eth_stats;
+}
+
+static const char *const prefix[] = { "port", "hw", "ethtool" };
+static const char *const help_what[] = { "Port counter", "Hardware counter",
+					  "Network interface statistic" };
+static const char *const help_where[] = { "sysfs counters/", "sysfs hw_counters/",
+					  "ethtool -S " };
+
+/* A statistic of one queue or channel ("rx12_packets", "ch3_events",
+ * "tx_queue_5_bytes"): a NIC has hundreds, and the port totals say what
+ * monitoring needs. */
+static bool per_queue(const char *name)
+{
+	const char *p = name;
+
+	if (strncmp(p, "rx", 2) == 0 || strncmp(p, "tx", 2) == 0 || strncmp(p, "ch", 2) == 0) {
+		p += 2;
+		if (*p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (*p == '_')
+				return true;
+		}
+	}
+	for (p = strstr(name, "_queue_"); p; p = strstr(p + 1, "_queue_"))
+		if (p[7] >= '0' && p[7] <= '9')
+			return true;
+	return false;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -65,7 +95,8 @@ static int distinct_names(const struct inventory *inv, enum set_kind k, const ch
 			const struct counter_set *s = set_of(&inv->nics[i].ports[j], k);
 
 			for (size_t c = 0; c < s->n; c++)
-				if (s->v[c].name && name_ok(s->v[c].name))
+				if (s->v[c].name && name_ok(s->v[c].name) &&
+				    !(k == ETH && per_queue(s->v[c].name)))
 					names[kept++] = s->v[c].name;
 		}
 	if (kept)
@@ -92,7 +123,7 @@ static bool metric_name(enum set_kind k, const char *name, char *out, size_t cap
 
 	if (k == PMA && strncmp(name, "port_", 5) == 0 && name[5])
 		base = name + 5;
-	len = snprintf(out, cap, "rdmadoctor_%s_%s%s_total", k == PMA ? "port" : "hw", base,
+	len = snprintf(out, cap, "rdmadoctor_%s_%s%s_total", prefix[k], base,
 		       is_data(k, name) ? "_bytes" : "");
 	return len > 0 && (size_t)len < cap;
 }
@@ -122,10 +153,8 @@ static void one_family(struct expo *e, const struct inventory *inv, enum set_kin
 	char help[300];
 	struct expo_fam f = { metric, "counter", help, false };
 
-	snprintf(help, sizeof(help), "%s %s of the port (sysfs %s/%s)%s",
-		 k == PMA ? "Port counter" : "Hardware counter", name,
-		 k == PMA ? "counters" : "hw_counters", name,
-		 is_data(k, name) ? ", bytes" : "");
+	snprintf(help, sizeof(help), "%s %s of the port (%s%s)%s", help_what[k], name,
+		 help_where[k], name, is_data(k, name) ? ", bytes" : "");
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
@@ -204,6 +233,8 @@ int metrics_counters(struct expo *e, const struct inventory *inv)
 
 	if (rc == 0)
 		rc = counter_families(e, inv, HW);
+	if (rc == 0)
+		rc = counter_families(e, inv, ETH);
 	if (rc == 0)
 		carrier_changes(e, inv);
 	return rc;

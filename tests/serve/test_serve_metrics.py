@@ -104,8 +104,12 @@ def compare(metrics, inv, chk):
                     check(one(metrics, metric, **pl) == port[key] * scale,
                           "%s %s: %s vs %s" % (metric, pl, series(metrics, metric, **pl), port[key]))
                     compared += 1
-            for group, prefix in (("counters", "rdmadoctor_port_"), ("hw_counters", "rdmadoctor_hw_")):
-                for name, value in port[group].items():
+            for group, prefix in (("counters", "rdmadoctor_port_"), ("hw_counters", "rdmadoctor_hw_"),
+                                  ("ethtool_stats", "rdmadoctor_ethtool_")):
+                for name, value in (port.get(group) or {}).items():
+                    if group == "ethtool_stats" and re.match(r"(rx|tx|ch)\d+_|.*_queue_\d", name):
+                        check(not any(name in m for m in metrics), "per-queue %s shown" % name)
+                        continue
                     base = name[5:] if group == "counters" and name.startswith("port_") else name
                     data = group == "counters" and name in ("port_xmit_data", "port_rcv_data")
                     metric = prefix + base + ("_bytes" if data else "") + "_total"

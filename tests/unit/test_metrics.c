@@ -188,6 +188,15 @@ static struct counter hw[] = {
 	{ S("rp_cnp_handled"), 18446744073709551615u, true },
 };
 
+static struct counter eth[] = {
+	{ S("rx_prio3_pause"), 5, true },
+	{ S("rx_bytes"), 1000, true },
+	{ S("rx12_packets"), 3, true },		/* one queue's: left out */
+	{ S("ch0_events"), 3, true },
+	{ S("tx_queue_3_bytes"), 3, true },
+	{ S("rx_pcs_symbol_err_phy"), 0, false },	/* unreadable */
+};
+
 static void machine(struct inventory *inv, struct nic *n, struct port *p)
 {
 	memset(inv, 0, sizeof(*inv));
@@ -220,6 +229,7 @@ static void machine(struct inventory *inv, struct nic *n, struct port *p)
 	p[0].carrier_changes = 2;
 	p[0].counters = (struct counter_set){ pma, sizeof(pma) / sizeof(pma[0]) };
 	p[0].hw_counters = (struct counter_set){ hw, sizeof(hw) / sizeof(hw[0]) };
+	p[0].eth_stats = (struct counter_set){ eth, sizeof(eth) / sizeof(eth[0]) };
 	/* port 2: down, nothing else known */
 	p[1].num = 2;
 	p[1].state = 1;
@@ -346,6 +356,12 @@ static void test_render_machine(void **state)
 	expect_line(text, LINE("rdmadoctor_hw_out_of_buffer_total{%s} 7", lab));
 	expect_line(text, LINE("rdmadoctor_hw_rp_cnp_handled_total{%s} 18446744073709551615", lab));
 	expect_line(text, LINE("rdmadoctor_netdev_carrier_changes_total{%s} 2", lab));
+	expect_line(text, LINE("rdmadoctor_ethtool_rx_prio3_pause_total{%s} 5", lab));
+	expect_line(text, LINE("rdmadoctor_ethtool_rx_bytes_total{%s} 1000", lab));
+	expect_no(text, "rx12_packets");
+	expect_no(text, "ch0_events");
+	expect_no(text, "tx_queue_3");
+	expect_no(text, "pcs_symbol");
 	/* the down port: state known, nothing made up for the rest */
 	expect_line(text, "rdmadoctor_port_up{device=\"mlx5_0\",port=\"2\",netdev=\"\","
 		    "pci=\"0000:18:00.0\"} 0");
