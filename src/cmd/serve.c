@@ -365,6 +365,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 /* libmicrohttpd's own messages are about clients misbehaving: noise unless
  * -v asks. */
+__attribute__((format(printf, 2, 0)))
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
 	struct server *s = cls;
