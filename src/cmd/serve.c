@@ -1,12 +1,519 @@
-/* PLACEHOLDER until the fleet issue lands: replaced by the real command. */
-#include <stdio.h>
-
+/* serve: the Prometheus exporter.  libmicrohttpd answers; this file reads
+ * the machine (the inventory and the check, as `check` does), has
+ * src/metrics render the text, and keeps it for --cache seconds so that a
+ * scrape storm reads sysfs once per period.
+ *
+ * What the internet sends is bounded here: a connection limit, a per-IP
+ * limit, a memory limit per connection (which rejects huge headers), an
+ * idle timeout, and a deadline on each request from its first byte to its
+ * answer (serve_deadline.c).  The listening socket: serve_listen.c. */
 #include "cmd.h"
+#include "../check/check.h"
+#include "../metrics/metrics.h"
+#include "../profiles/profile.h"
+#include "serve_deadline.h"
+#include "serve_listen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef RD_VERSION
+#define RD_VERSION "unknown"	/* only main.c is told the version today */
+#endif
+
+/* Loopback unless told otherwise.  9879: the exporter range of the
+ * Prometheus port allocation list (9100-9999) is all taken, so any default
+ * there is also some listed exporter's; 9879 is none of the Prometheus
+ * stack's own (9090-9094) nor node_exporter's (9100).  Not registered. */
+#define DEFAULT_LISTEN "127.0.0.1:9879"
+#define DEFAULT_CACHE_S 10.0
+#define DEFAULT_TIMEOUT_S 10
+#define MAX_CONNECTIONS 512
+#define MAX_PER_IP 128
+/* threads answering: a scrape reading the machine holds only its own */
+#define THREADS 4
+/* a request's headers and the answer's headers must fit: 32 KiB is eight
+ * times what a browser sends, and what is larger is answered 431 */
+#define CONNECTION_MEMORY (32u << 10)
+#define SWEEP_NS 200000000L	/* how often deadlines are looked at */
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] serve [--listen ADDR:PORT] [--cache S]\n"
+	"                  [--profile NAME|FILE] [--timeout S]\n"
+	"\n"
+	"A Prometheus exporter: answers GET /metrics with the machine's RDMA\n"
+	"network in the text format (port state, rate and MTU, PCIe link, port\n"
+	"counters and hw_counters, the check's verdict and findings by id and\n"
+	"severity).  Each reading is kept for --cache seconds, so scrapes in\n"
+	"between cost no sysfs reads; one reading runs at a time.  Ctrl-C or\n"
+	"SIGTERM stop it.\n"
+	"\n"
+	"  --listen ADDR:PORT  where to listen (default " DEFAULT_LISTEN "; loopback\n"
+	"                      unless told otherwise: 0.0.0.0:9879 or [::]:9879 for\n"
+	"                      every interface; port 0 picks a free one, printed)\n"
+	"  --cache S           seconds a reading is reused (default 10; 0: every\n"
+	"                      scrape reads the machine again)\n"
+	"  --profile NAME|FILE judge against this profile (default: the one picked\n"
+	"                      from the machine, as `check` does)\n"
+	"  --timeout S         a client has S seconds for each request, from its\n"
+	"                      first byte to the end of the answer, and may be idle\n"
+	"                      that long (default 10)\n"
+	"\n"
+	"Prometheus scrape config:\n"
+	"  scrape_configs:\n"
+	"    - job_name: rdmadoctor\n"
+	"      static_configs: [{targets: ['HOST:9879']}]\n"
+	"\n"
+	"Metrics, all rdmadoctor_*, labels device, port, netdev, pci:\n"
+	"  port_up, port_state, port_rate_bytes_per_second, port_active_mtu_bytes,\n"
+	"  pcie_link_speed_transfers_per_second, pcie_link_width_lanes (and _max_),\n"
+	"  port_<counter>_total (port counters; data ones in bytes),\n"
+	"  hw_<counter>_total, ethtool_<statistic>_total (not per queue),\n"
+	"  port_pfc_pause_frames_sent_total{priority}, netdev_carrier_changes_total,\n"
+	"  findings{id,severity}, check_verdict, last_check_timestamp_seconds,\n"
+	"  refresh_duration_seconds.  `curl http://127.0.0.1:9879/metrics` shows\n"
+	"  each with its help.  A value the machine does not give is left out,\n"
+	"  never shown as 0.\n"
+	"\n"
+	"exit: 0 stopped by a signal, 2 usage, 3 could not read the machine or\n"
+	"listen.\n";
+
+struct serve_args {
+	const char *listen;
+	double cache_s;
+	const char *profile;
+	double timeout_s;
+};
+
+struct server {
+	struct ctx *c;
+	const struct profile *profile;	/* NULL: picked at each reading */
+	double cache_s, timeout_s;
+
+	pthread_mutex_t cache_lock;	/* metrics, read_at, refreshing */
+	struct MHD_Response *metrics;	/* the last reading, rendered */
+	double read_at;			/* monotonic; when metrics was read */
+	bool refreshing;		/* a scrape is reading the machine */
+	pthread_cond_t refreshed;	/* ... and has finished */
+	uint64_t refreshes, failures;	/* only the one reading touches these */
+
+	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
+
+	struct serve_deadline deadline;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- arguments ---- */
+
+static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		for (const char *const *o = (const char *const[]){ "--listen", "--cache",
+				"--profile", "--timeout", NULL }; *o; o++) {
+			size_t n = strlen(*o);
+
+			if (strcmp(argv[i], *o) == 0 && i + 1 < argc)
+				v = argv[++i];
+			else if (strncmp(argv[i], *o, n) == 0 && argv[i][n] == '=')
+				v = argv[i] + n + 1;
+			else
+				continue;
+			if (strcmp(*o, "--listen") == 0) {
+				a->listen = v;
+			} else if (strcmp(*o, "--profile") == 0) {
+				a->profile = v;
+			} else if (strcmp(*o, "--cache") == 0) {
+				if (!ctx_parse_seconds(v, 0, 3600, &a->cache_s)) {
+					fprintf(stderr, "%s serve: --cache '%s': give seconds from 0 "
+						"to 3600\n", c->prog, v);
+					return EXIT_USAGE;
+				}
+			} else if (!ctx_parse_seconds(v, 1, 300, &a->timeout_s) ||
+				   a->timeout_s != floor(a->timeout_s)) {
+				fprintf(stderr, "%s serve: --timeout '%s': give whole seconds from "
+					"1 to 300\n", c->prog, v);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		if (!v) {
+			fprintf(stderr, "%s serve: unexpected argument '%s'\n\n%s", c->prog,
+				argv[i], help);
+			return EXIT_USAGE;
+		}
+	}
+	if (c->json) {
+		fprintf(stderr, "%s serve: --json does not apply: serve answers in the "
+			"Prometheus text format\n", c->prog);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* A built-in name, else a file (as `check --profile` takes it). */
+static int load_profile(struct ctx *c, const char *arg, struct profile *loaded,
+			const struct profile **out)
+{
+	struct profile_error err;
+	int rc;
+
+	*out = profile_builtin(arg);
+	if (*out)
+		return -1;
+	if (access(arg, F_OK) != 0) {
+		fprintf(stderr, "%s serve: no built-in profile '%s' and no such file "
+			"(`%s profiles` lists them)\n", c->prog, arg, c->prog);
+		return EXIT_USAGE;
+	}
+	memset(&err, 0, sizeof(err));
+	rc = profile_load_file(arg, loaded, &err);
+	if (rc < 0) {
+		if (err.line)
+			fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
+		else
+			fprintf(stderr, "%s: %s\n", err.file[0] ? err.file : arg,
+				err.message[0] ? err.message : strerror(-rc));
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	*out = loaded;
+	return -1;
+}
+
+/* ---- the reading ---- */
+
+/* Read the machine, check it, render the text; the reading failing is
+ * itself rendered (rdmadoctor_refresh_success 0).  NULL: no memory. */
+static char *read_and_render(struct server *s, size_t *len, bool *ok)
+{
+	double t0 = mono_now(), when = wall_now();
+	const struct profile *p = s->profile;
+	struct findings fs = { 0 };
+	struct metrics_report rep = { 0 };
+	struct inventory inv;
+	struct root r;
+	struct expo e;
+	char reason[256] = "";
+	int rc = ctx_collect(s->c, &r, &inv, false);
+
+	if (rc == EXIT_OK && !p) {
+		p = profile_select(&inv, reason, sizeof(reason));
+		if (!p) {
+			fprintf(stderr, "%s serve: %s\n", s->c->prog, reason);
+			rc = EXIT_RUNTIME;
+		}
+	}
+	if (rc == EXIT_OK && check_run(&inv, p, &fs) < 0) {
+		fprintf(stderr, "%s serve: out of memory checking the machine\n", s->c->prog);
+		rc = EXIT_RUNTIME;
+	}
+	if (rc == EXIT_OK && !inv.n_nics && s->refreshes == 0)
+		ctx_hint_no_devices(s->c);	/* said once, at the start */
+	s->refreshes++;
+	*ok = rc == EXIT_OK;
+	if (*ok) {
+		rep.inv = &inv;
+		rep.findings = &fs;
+		rep.profile = p->name;
+	} else {
+		s->failures++;
+	}
+	rep.check_time = when;
+	rep.refresh_seconds = mono_now() - t0;
+	rep.version = RD_VERSION;
+	rep.http_version = MHD_get_version();
+	rep.refreshes = s->refreshes;
+	rep.refresh_failures = s->failures;
+	expo_init(&e);
+	metrics_render(&rep, &e);
+	findings_free(&fs);
+	inventory_free(&inv);
+	root_close(&r);
+	return expo_take(&e, len);
+}
+
+static struct MHD_Response *text_response(char *text, size_t len, enum MHD_ResponseMemoryMode mode,
+					  const char *type)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(len, text, mode);
+
+	if (!resp)
+		return NULL;
+	if (MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type) != MHD_YES ||
+	    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff") != MHD_YES) {
+		MHD_destroy_response(resp);
+		return NULL;
+	}
+	return resp;
+}
+
+/* A fresh response, or NULL (no memory: the caller keeps the old one). */
+static struct MHD_Response *refresh(struct server *s, bool *ok)
+{
+	size_t len;
+	char *text = read_and_render(s, &len, ok);
+	struct MHD_Response *resp;
+
+	if (!text)
+		return NULL;
+	resp = text_response(text, len, MHD_RESPMEM_MUST_FREE, EXPO_CONTENT_TYPE);
+	if (!resp)
+		free(text);
+	return resp;
+}
+
+static enum MHD_Result queue_current(struct server *s, struct MHD_Connection *conn)
+{
+	if (s->metrics)
+		return MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
+	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
+}
+
+/* The cached text, read again when older than --cache.  One reading at a
+ * time: the scrape that finds the text old reads the machine (outside the
+ * lock, so the other threads keep serving); scrapes meanwhile get the
+ * text being replaced, and only a scrape with no text at all waits. */
+static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
+{
+	struct MHD_Response *fresh;
+	enum MHD_Result ret;
+	double now;
+	bool ok;
+
+	pthread_mutex_lock(&s->cache_lock);
+	now = mono_now();
+	if ((s->metrics && now - s->read_at < s->cache_s) || (s->metrics && s->refreshing)) {
+		ret = queue_current(s, conn);
+		pthread_mutex_unlock(&s->cache_lock);
+		return ret;
+	}
+	if (s->refreshing) {
+		while (s->refreshing)
+			pthread_cond_wait(&s->refreshed, &s->cache_lock);
+		ret = queue_current(s, conn);
+		pthread_mutex_unlock(&s->cache_lock);
+		return ret;
+	}
+	s->refreshing = true;
+	pthread_mutex_unlock(&s->cache_lock);
+
+	fresh = refresh(s, &ok);
+
+	pthread_mutex_lock(&s->cache_lock);
+	if (fresh) {
+		if (s->metrics)
+			MHD_destroy_response(s->metrics);	/* queued ones hold theirs */
+		s->metrics = fresh;
+		s->read_at = now;
+	}
+	s->refreshing = false;
+	pthread_cond_broadcast(&s->refreshed);
+	ret = queue_current(s, conn);
+	pthread_mutex_unlock(&s->cache_lock);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_data_size,
+				  void **req_cls)
+{
+	struct server *s = cls;
+
+	(void)version;
+	(void)upload_data;
+	(void)upload_data_size;
+	(void)req_cls;
+	/* answered at the first call, before any body: nothing here takes one */
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	if (strcmp(url, "/metrics") == 0)
+		return serve_metrics(s, conn);
+	if (strcmp(url, "/") == 0)
+		return MHD_queue_response(conn, MHD_HTTP_OK, s->index);
+	return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
+}
+
+/* libmicrohttpd's own messages are about clients misbehaving: noise unless
+ * -v asks. */
+__attribute__((format(printf, 2, 0)))
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+	struct server *s = cls;
+
+	if (!s->c->verbose)
+		return;
+	fprintf(stderr, "%s serve: ", s->c->prog);
+	vfprintf(stderr, fmt, ap);
+}
+
+/* ---- setup ---- */
+
+static const char index_page[] =
+	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rdmadoctor</title>"
+	"</head>\n<body><h1>rdmadoctor</h1>\n<p>The RDMA network of this machine for "
+	"Prometheus: <a href=\"/metrics\">/metrics</a>.</p></body></html>\n";
+static const char not_found_text[] = "not found: the metrics are at /metrics\n";
+static const char not_allowed_text[] = "method not allowed: use GET (or HEAD)\n";
+static const char no_memory_text[] = "out of memory rendering the metrics\n";
+
+static int make_static_responses(struct server *s)
+{
+	s->index = text_response((char *)index_page, sizeof(index_page) - 1,
+				 MHD_RESPMEM_PERSISTENT, "text/html; charset=utf-8");
+	s->not_found = text_response((char *)not_found_text, sizeof(not_found_text) - 1,
+				     MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
+	s->not_allowed = text_response((char *)not_allowed_text, sizeof(not_allowed_text) - 1,
+				       MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
+	s->no_memory = text_response((char *)no_memory_text, sizeof(no_memory_text) - 1,
+				     MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
+	if (!s->index || !s->not_found || !s->not_allowed || !s->no_memory)
+		return -ENOMEM;
+	if (MHD_add_response_header(s->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD") != MHD_YES)
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_responses(struct server *s)
+{
+	struct MHD_Response **all[] = { &s->metrics, &s->index, &s->not_found,
+					&s->not_allowed, &s->no_memory };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (*all[i])
+			MHD_destroy_response(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
+/* Until SIGINT or SIGTERM (blocked in every thread, taken here), looking
+ * at the deadlines in between. */
+static void wait_for_signal(struct server *s, const sigset_t *stop)
+{
+	const struct timespec tick = { 0, SWEEP_NS };
+
+	for (;;) {
+		int sig = sigtimedwait(stop, NULL, &tick);
+
+		if (sig == SIGINT || sig == SIGTERM)
+			return;
+		serve_deadline_sweep(&s->deadline);
+	}
+}
+
+static int run(struct server *s, int listen_fd)
+{
+	struct MHD_Daemon *d;
+	sigset_t stop, old;
+	char name[SERVE_LISTEN_NAME_MAX];
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	/* blocked before the server's thread starts, so that it inherits it */
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+			     on_request, s,
+			     MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
+			     MHD_OPTION_LISTEN_SOCKET, listen_fd,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->timeout_s,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+			     MHD_OPTION_NOTIFY_CONNECTION, serve_deadline_on_connection, &s->deadline,
+			     MHD_OPTION_NOTIFY_COMPLETED, serve_deadline_on_completed, &s->deadline,
+			     MHD_OPTION_END);
+	if (!d) {
+		fprintf(stderr, "%s serve: cannot start the HTTP server (libmicrohttpd %s)\n",
+			s->c->prog, MHD_get_version());
+		close(listen_fd);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return EXIT_RUNTIME;
+	}
+	serve_listen_name(listen_fd, name, sizeof(name));
+	if (!s->c->quiet && s->cache_s > 0)
+		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at most "
+			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->cache_s);
+	else if (!s->c->quiet)
+		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at every "
+			"scrape)\n", s->c->prog, name, s->c->root_dir);
+	wait_for_signal(s, &stop);
+	MHD_stop_daemon(d);	/* closes the listening socket too */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return EXIT_OK;
+}
 
 int cmd_serve(struct ctx *c, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "%s: serve: not built yet\n", c->prog);
-	return EXIT_RUNTIME;
+	struct serve_args a = { DEFAULT_LISTEN, DEFAULT_CACHE_S, NULL, DEFAULT_TIMEOUT_S };
+	struct server s;
+	struct profile loaded;
+	bool ok = false;
+	int fd = -1, rc = parse_args(c, argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	memset(&s, 0, sizeof(s));
+	memset(&loaded, 0, sizeof(loaded));
+	s.c = c;
+	s.cache_s = a.cache_s;
+	s.timeout_s = a.timeout_s;
+	pthread_mutex_init(&s.cache_lock, NULL);
+	pthread_cond_init(&s.refreshed, NULL);
+	serve_deadline_init(&s.deadline, a.timeout_s);
+	if (a.profile)
+		rc = load_profile(c, a.profile, &loaded, &s.profile);
+	if (rc < 0 && make_static_responses(&s) < 0) {
+		fprintf(stderr, "%s serve: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	}
+	/* the first reading before listening: a root that cannot be read is
+	 * said now, not at the first scrape */
+	if (rc < 0) {
+		s.metrics = refresh(&s, &ok);
+		s.read_at = mono_now();
+		if (!ok)
+			rc = EXIT_RUNTIME;
+	}
+	if (rc < 0)
+		rc = serve_listen_open(c, a.listen, &fd);
+	if (rc == EXIT_OK)
+		rc = run(&s, fd);
+	free_responses(&s);
+	if (s.profile == &loaded)
+		profile_free(&loaded);
+	serve_deadline_destroy(&s.deadline);
+	pthread_cond_destroy(&s.refreshed);
+	pthread_mutex_destroy(&s.cache_lock);
+	return rc < 0 ? EXIT_OK : rc;
 }

@@ -1,0 +1,114 @@
+/* serve: per-request deadlines (serve_deadline.h says why). */
+#include "serve_deadline.h"
+
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+
+struct serve_conn {
+	struct serve_conn *prev, *next;
+	int fd;			/* owned by libmicrohttpd; only shut down here */
+	double since;		/* monotonic start of the current request */
+	bool cut;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void serve_deadline_init(struct serve_deadline *d, double timeout_s)
+{
+	d->timeout_s = timeout_s;
+	d->conns = NULL;
+	pthread_mutex_init(&d->lock, NULL);
+}
+
+/* After MHD_stop_daemon, which has said "closed" for every connection. */
+void serve_deadline_destroy(struct serve_deadline *d)
+{
+	while (d->conns) {
+		struct serve_conn *c = d->conns;
+
+		d->conns = c->next;
+		free(c);
+	}
+	pthread_mutex_destroy(&d->lock);
+}
+
+/* Started: track the socket; closed: forget it.  libmicrohttpd says
+ * "closed" before it closes the socket, and the sweep shuts sockets down
+ * under the same lock, so a tracked fd is never one closed and reused. */
+void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+				  enum MHD_ConnectionNotificationCode code)
+{
+	struct serve_deadline *d = cls;
+	struct serve_conn *c;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		c = calloc(1, sizeof(*c));
+		if (!c || !ci) {
+			free(c);	/* untracked: the idle timeout still holds */
+			return;
+		}
+		c->fd = ci->connect_fd;
+		c->since = mono_now();
+		pthread_mutex_lock(&d->lock);
+		c->next = d->conns;
+		if (d->conns)
+			d->conns->prev = c;
+		d->conns = c;
+		pthread_mutex_unlock(&d->lock);
+		*socket_context = c;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+		c = *socket_context;
+		pthread_mutex_lock(&d->lock);
+		if (c->prev)
+			c->prev->next = c->next;
+		else
+			d->conns = c->next;
+		if (c->next)
+			c->next->prev = c->prev;
+		pthread_mutex_unlock(&d->lock);
+		free(c);
+		*socket_context = NULL;
+	}
+}
+
+/* An answer went out (or the request ended): the next request on a
+ * kept-alive connection gets its own deadline. */
+void serve_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+				 enum MHD_RequestTerminationCode toe)
+{
+	struct serve_deadline *d = cls;
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct serve_conn *c = ci ? ci->socket_context : NULL;
+
+	(void)req_cls;
+	(void)toe;
+	if (!c)
+		return;
+	pthread_mutex_lock(&d->lock);
+	c->since = mono_now();
+	pthread_mutex_unlock(&d->lock);
+}
+
+void serve_deadline_sweep(struct serve_deadline *d)
+{
+	double now = mono_now();
+
+	pthread_mutex_lock(&d->lock);
+	for (struct serve_conn *c = d->conns; c; c = c->next)
+		if (!c->cut && now - c->since > d->timeout_s) {
+			shutdown(c->fd, SHUT_RDWR);
+			c->cut = true;
+		}
+	pthread_mutex_unlock(&d->lock);
+}

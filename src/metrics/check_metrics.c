@@ -1,0 +1,72 @@
+/* The check: its verdict under the profile and its findings, counted. */
+#include "families.h"
+
+#include <string.h>
+
+static const char *const verdicts[] = { "pass", "warn", "fail" };
+static const enum severity severities[] = { SEV_ERROR, SEV_WARN, SEV_INFO };
+
+static void verdict(struct expo *e, const struct findings *fs, const char *profile)
+{
+	struct expo_fam f = { "rdmadoctor_check_verdict", "gauge",
+			      "1 for the verdict of the last check (pass, warn, fail), "
+			      "0 for the others", false };
+	const char *v = check_verdict(fs);
+
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++) {
+		struct expo_label l[] = { { "profile", profile }, { "verdict", verdicts[i] } };
+
+		expo_fam_sample(e, &f, l, 2, strcmp(v, verdicts[i]) == 0);
+	}
+}
+
+/* Every severity, 0 included, so that an alert can say "> 0". */
+static void by_severity(struct expo *e, const struct findings *fs)
+{
+	struct expo_fam f = { "rdmadoctor_findings_by_severity", "gauge",
+			      "Findings of the last check at each severity", false };
+
+	for (size_t i = 0; i < sizeof(severities) / sizeof(severities[0]); i++) {
+		struct expo_label l[] = { { "severity", severity_name(severities[i]) } };
+		size_t count = 0;
+
+		for (size_t k = 0; k < fs->n; k++)
+			count += fs->v[k].severity == severities[i];
+		expo_fam_sample(e, &f, l, 1, (double)count);
+	}
+}
+
+static bool same(const struct finding *a, const struct finding *b)
+{
+	return a->severity == b->severity && strcmp(a->id, b->id) == 0;
+}
+
+/* One series per id and severity found, in the check's order. */
+static void by_id(struct expo *e, const struct findings *fs)
+{
+	struct expo_fam f = { "rdmadoctor_findings", "gauge",
+			      "Findings of the last check with this id and severity "
+			      "(`rdmadoctor check` tells which subjects)", false };
+
+	for (size_t i = 0; i < fs->n; i++) {
+		struct expo_label l[] = { { "id", fs->v[i].id },
+					  { "severity", severity_name(fs->v[i].severity) } };
+		size_t count = 0;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = same(&fs->v[k], &fs->v[i]);
+		if (seen)
+			continue;
+		for (size_t k = i; k < fs->n; k++)
+			count += same(&fs->v[k], &fs->v[i]);
+		expo_fam_sample(e, &f, l, 2, (double)count);
+	}
+}
+
+void metrics_findings(struct expo *e, const struct findings *fs, const char *profile)
+{
+	verdict(e, fs, profile);
+	by_severity(e, fs);
+	by_id(e, fs);
+}

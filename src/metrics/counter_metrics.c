@@ -1,0 +1,241 @@
+/* Port counters as Prometheus counters: one family per counter name, the
+ * series of every port in it (the format wants a family's lines together,
+ * and ports of different drivers have different hw_counters).
+ *
+ *   counters/port_<x>   rdmadoctor_port_<x>_total     (the IB PMA counters;
+ *   counters/<x>        rdmadoctor_port_<x>_total      the two data ones in
+ *                                   bytes: rdmadoctor_port_xmit_data_bytes_total)
+ *   hw_counters/<x>     rdmadoctor_hw_<x>_total
+ *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
+ *                                   per-queue ones, hundreds on a ConnectX)
+ *   carrier_changes     rdmadoctor_netdev_carrier_changes_total
+ *
+ * (promtool will not have "counter" in a counter's name.)
+ *
+ * A counter the kernel would not give is left out, never 0. */
+#include "families.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum set_kind { PMA, HW, ETH };
+
+static const struct counter_set *set_of(const struct port *p, enum set_kind k)
+{
+	return k == PMA ? &p->counters : k == HW ? &p->hw_counters : &p->eth_stats;
+}
+
+static const char *const prefix[] = { "port", "hw", "ethtool" };
+static const char *const help_what[] = { "Port counter", "Hardware counter",
+					  "Network interface statistic" };
+static const char *const help_where[] = { "sysfs counters/", "sysfs hw_counters/",
+					  "ethtool -S " };
+
+/* A statistic of one queue or channel ("rx12_packets", "ch3_events",
+ * "tx_queue_5_bytes"): a NIC has hundreds, and the port totals say what
+ * monitoring needs. */
+static bool per_queue(const char *name)
+{
+	const char *p = name;
+
+	if (strncmp(p, "rx", 2) == 0 || strncmp(p, "tx", 2) == 0 || strncmp(p, "ch", 2) == 0) {
+		p += 2;
+		if (*p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (*p == '_')
+				return true;
+		}
+	}
+	for (p = strstr(name, "_queue_"); p; p = strstr(p + 1, "_queue_"))
+		if (p[7] >= '0' && p[7] <= '9')
+			return true;
+	return false;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A counter name that makes a metric name as it is; others are left out
+ * rather than mangled into a name that could mean another counter. */
+static bool name_ok(const char *name)
+{
+	size_t len = 0;
+
+	for (const char *p = name; *p; p++, len++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return len > 0 && len <= 128;
+}
+
+/* Every counter name under any port, sorted, each once; *n 0 when none. */
+static int distinct_names(const struct inventory *inv, enum set_kind k, const char ***out,
+			  size_t *n)
+{
+	size_t total = 0, kept = 0;
+	const char **names;
+
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t j = 0; j < inv->nics[i].n_ports; j++)
+			total += set_of(&inv->nics[i].ports[j], k)->n;
+	*out = NULL;
+	*n = 0;
+	if (!total)
+		return 0;
+	names = calloc(total, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t j = 0; j < inv->nics[i].n_ports; j++) {
+			const struct counter_set *s = set_of(&inv->nics[i].ports[j], k);
+
+			for (size_t c = 0; c < s->n; c++)
+				if (s->v[c].name && name_ok(s->v[c].name) &&
+				    !(k == ETH && per_queue(s->v[c].name)))
+					names[kept++] = s->v[c].name;
+		}
+	if (kept)
+		qsort(names, kept, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < kept; i++)
+		if (*n == 0 || strcmp(names[*n - 1], names[i]) != 0)
+			names[(*n)++] = names[i];
+	*out = names;
+	return 0;
+}
+
+/* port_xmit_data and port_rcv_data: the reader made them bytes. */
+static bool is_data(enum set_kind k, const char *name)
+{
+	return k == PMA && (strcmp(name, "port_xmit_data") == 0 ||
+			    strcmp(name, "port_rcv_data") == 0);
+}
+
+/* The metric of a counter; false when its name does not fit. */
+static bool metric_name(enum set_kind k, const char *name, char *out, size_t cap)
+{
+	const char *base = name;
+	int len;
+
+	if (k == PMA && strncmp(name, "port_", 5) == 0 && name[5])
+		base = name + 5;
+	len = snprintf(out, cap, "rdmadoctor_%s_%s%s_total", prefix[k], base,
+		       is_data(k, name) ? "_bytes" : "");
+	return len > 0 && (size_t)len < cap;
+}
+
+struct family_name {
+	const char *counter;
+	char metric[200];
+};
+
+static int cmp_metrics(const void *a, const void *b)
+{
+	return strcmp(((const struct family_name *)a)->metric,
+		      ((const struct family_name *)b)->metric);
+}
+
+static const struct counter *find(const struct counter_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].name && strcmp(s->v[i].name, name) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+static void one_family(struct expo *e, const struct inventory *inv, enum set_kind k,
+		       const char *name, const char *metric)
+{
+	char help[300];
+	struct expo_fam f = { metric, "counter", help, false };
+
+	snprintf(help, sizeof(help), "%s %s of the port (%s%s)%s", help_what[k], name,
+		 help_where[k], name, is_data(k, name) ? ", bytes" : "");
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+
+		for (size_t j = 0; j < n->n_ports; j++) {
+			const struct counter *c = find(set_of(&n->ports[j], k), name);
+			struct port_labels pl;
+
+			if (!c || !c->ok)
+				continue;
+			port_labels_init(&pl, n, &n->ports[j]);
+			expo_fam_sample_u64(e, &f, pl.l, PORT_LABELS, c->value);
+		}
+	}
+}
+
+/* One family per metric name; two counters that would share one (only a
+ * made-up tree has both "port_x" and "x") are both left out, rather than
+ * one family written twice or one counter passed off as the other. */
+static int counter_families(struct expo *e, const struct inventory *inv, enum set_kind k)
+{
+	struct family_name *fams;
+	const char **names;
+	size_t n, m = 0;
+	int rc = distinct_names(inv, k, &names, &n);
+
+	if (rc < 0 || n == 0) {
+		free(names);
+		return rc;
+	}
+	fams = calloc(n, sizeof(*fams));
+	if (!fams) {
+		free(names);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (metric_name(k, names[i], fams[m].metric, sizeof(fams[m].metric)))
+			fams[m++].counter = names[i];
+	qsort(fams, m, sizeof(*fams), cmp_metrics);
+	for (size_t i = 0; i < m; i++) {
+		bool twin = (i > 0 && strcmp(fams[i - 1].metric, fams[i].metric) == 0) ||
+			    (i + 1 < m && strcmp(fams[i + 1].metric, fams[i].metric) == 0);
+
+		if (!twin)
+			one_family(e, inv, k, fams[i].counter, fams[i].metric);
+	}
+	free(fams);
+	free(names);
+	return 0;
+}
+
+static void carrier_changes(struct expo *e, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_netdev_carrier_changes_total", "counter",
+			      "Times the port's network interface lost or gained carrier "
+			      "(link flaps count two)", false };
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+
+		for (size_t j = 0; j < n->n_ports; j++) {
+			const struct port *p = &n->ports[j];
+			struct port_labels pl;
+
+			if (!p->netdev || IS_NA(p->carrier_changes) || p->carrier_changes < 0)
+				continue;
+			port_labels_init(&pl, n, p);
+			expo_fam_sample_u64(e, &f, pl.l, PORT_LABELS,
+					    (uint64_t)p->carrier_changes);
+		}
+	}
+}
+
+int metrics_counters(struct expo *e, const struct inventory *inv)
+{
+	int rc = counter_families(e, inv, PMA);
+
+	if (rc == 0)
+		rc = counter_families(e, inv, HW);
+	if (rc == 0)
+		rc = counter_families(e, inv, ETH);
+	if (rc == 0)
+		carrier_changes(e, inv);
+	return rc;
+}

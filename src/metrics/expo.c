@@ -1,0 +1,251 @@
+/* The Prometheus text format 0.0.4 (exposition_formats.md): lines of
+ * "# HELP", "# TYPE" and samples; all lines of a family together. */
+#include "expo.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void expo_init(struct expo *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+void expo_free(struct expo *e)
+{
+	free(e->buf);
+	expo_init(e);
+}
+
+bool expo_failed(const struct expo *e)
+{
+	return e->failed;
+}
+
+char *expo_take(struct expo *e, size_t *len)
+{
+	char *text = e->buf;
+
+	if (e->failed || !text) {
+		expo_free(e);
+		/* an empty exposition is still a valid one */
+		text = e->failed ? NULL : calloc(1, 1);
+		*len = 0;
+		return text;
+	}
+	*len = e->len;
+	expo_init(e);
+	return text;
+}
+
+/* Room for n more bytes and the NUL. */
+static bool reserve(struct expo *e, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (e->failed)
+		return false;
+	if (n < e->cap - e->len)
+		return true;
+	if (n > SIZE_MAX / 2 - e->len - 1) {
+		e->failed = true;
+		return false;
+	}
+	cap = e->cap ? e->cap : 4096;
+	while (cap - e->len <= n)
+		cap *= 2;
+	p = realloc(e->buf, cap);
+	if (!p) {
+		e->failed = true;
+		return false;
+	}
+	e->buf = p;
+	e->cap = cap;
+	return true;
+}
+
+static void put(struct expo *e, const char *s, size_t n)
+{
+	if (!reserve(e, n))
+		return;
+	memcpy(e->buf + e->len, s, n);
+	e->len += n;
+	e->buf[e->len] = '\0';
+}
+
+static void puts_(struct expo *e, const char *s)
+{
+	put(e, s, strlen(s));
+}
+
+static void putc_(struct expo *e, char c)
+{
+	put(e, &c, 1);
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Text with backslash and newline escaped, and the double quote too when
+ * in a label value; broken UTF-8 replaced. */
+static void put_escaped(struct expo *e, const char *s, bool quote)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n == 0) {
+			puts_(e, "\xef\xbf\xbd");	/* U+FFFD */
+			p++;
+		} else if (*p == '\\') {
+			puts_(e, "\\\\");
+			p++;
+		} else if (*p == '\n') {
+			puts_(e, "\\n");
+			p++;
+		} else if (*p == '"' && quote) {
+			puts_(e, "\\\"");
+			p++;
+		} else {
+			put(e, (const char *)p, n);
+			p += n;
+		}
+	}
+}
+
+void expo_label_value(struct expo *e, const char *value)
+{
+	put_escaped(e, value ? value : "", true);
+}
+
+bool expo_metric_name_ok(const char *name)
+{
+	if (!name || !*name || (name[0] >= '0' && name[0] <= '9'))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == ':'))
+			return false;
+	return true;
+}
+
+void expo_family(struct expo *e, const char *name, const char *type, const char *help)
+{
+	puts_(e, "# HELP ");
+	puts_(e, name);
+	putc_(e, ' ');
+	put_escaped(e, help, false);
+	puts_(e, "\n# TYPE ");
+	puts_(e, name);
+	putc_(e, ' ');
+	puts_(e, type);
+	putc_(e, '\n');
+}
+
+void expo_number(struct expo *e, double v)
+{
+	char text[40];
+
+	if (isnan(v)) {
+		puts_(e, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		puts_(e, v > 0 ? "+Inf" : "-Inf");
+		return;
+	}
+	/* %.15g is exact for what people write (400e9, 0.25); %.17g for the
+	 * rest, so that the scraper reads back the very same double */
+	snprintf(text, sizeof(text), "%.15g", v);
+	if (strtod(text, NULL) != v)
+		snprintf(text, sizeof(text), "%.17g", v);
+	puts_(e, text);
+}
+
+static void put_series(struct expo *e, const char *name, const struct expo_label *labels,
+		       size_t n_labels)
+{
+	puts_(e, name);
+	if (!n_labels)
+		return;
+	putc_(e, '{');
+	for (size_t i = 0; i < n_labels; i++) {
+		if (i)
+			putc_(e, ',');
+		puts_(e, labels[i].name);
+		puts_(e, "=\"");
+		expo_label_value(e, labels[i].value);
+		putc_(e, '"');
+	}
+	putc_(e, '}');
+}
+
+void expo_sample(struct expo *e, const char *name, const struct expo_label *labels,
+		 size_t n_labels, double value)
+{
+	put_series(e, name, labels, n_labels);
+	putc_(e, ' ');
+	expo_number(e, value);
+	putc_(e, '\n');
+}
+
+void expo_sample_u64(struct expo *e, const char *name, const struct expo_label *labels,
+		     size_t n_labels, uint64_t value)
+{
+	char text[24];
+
+	put_series(e, name, labels, n_labels);
+	snprintf(text, sizeof(text), " %" PRIu64 "\n", value);
+	puts_(e, text);
+}
+
+static void fam_begin(struct expo *e, struct expo_fam *f)
+{
+	if (!f->begun)
+		expo_family(e, f->name, f->type, f->help);
+	f->begun = true;
+}
+
+void expo_fam_sample(struct expo *e, struct expo_fam *f, const struct expo_label *labels,
+		     size_t n_labels, double value)
+{
+	fam_begin(e, f);
+	expo_sample(e, f->name, labels, n_labels, value);
+}
+
+void expo_fam_sample_u64(struct expo *e, struct expo_fam *f, const struct expo_label *labels,
+			 size_t n_labels, uint64_t value)
+{
+	fam_begin(e, f);
+	expo_sample_u64(e, f->name, labels, n_labels, value);
+}

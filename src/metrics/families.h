@@ -1,0 +1,26 @@
+/* The families of metrics.h, one file each kind: NICs and PCIe
+ * (nic_metrics.c), ports (port_metrics.c), counters (counter_metrics.c),
+ * findings and the check (check_metrics.c).  Internal to src/metrics. */
+#ifndef RD_METRICS_FAMILIES_H
+#define RD_METRICS_FAMILIES_H
+
+#include "expo.h"
+#include "../check/check.h"
+#include "../model/inventory.h"
+
+/* The labels of a port's series: device, port, netdev, pci. */
+#define PORT_LABELS 4
+struct port_labels {
+	struct expo_label l[PORT_LABELS + 2];	/* room for two more */
+	char num[24];
+};
+
+void port_labels_init(struct port_labels *pl, const struct nic *n, const struct port *p);
+
+void metrics_nics(struct expo *e, const struct inventory *inv);
+void metrics_ports(struct expo *e, const struct inventory *inv);
+/* 0 or -ENOMEM */
+int metrics_counters(struct expo *e, const struct inventory *inv);
+void metrics_findings(struct expo *e, const struct findings *fs, const char *profile);
+
+#endif

@@ -1,0 +1,94 @@
+/* One series per NIC (labels device, pci): what it is and its PCIe link. */
+#include "families.h"
+
+#include <math.h>
+
+static const char *pci_of(const struct nic *n)
+{
+	return n->has_pci ? n->pci.bdf : NULL;
+}
+
+static void nic_info(struct expo *e, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_nic_info", "gauge",
+			      "RDMA device, always 1: model, driver, firmware and board in labels", false };
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		struct expo_label l[] = {
+			{ "device", n->name }, { "pci", pci_of(n) }, { "model", n->model },
+			{ "driver", n->driver }, { "fw_ver", n->fw_ver },
+			{ "board_id", n->board_id }, { "hca_type", n->hca_type },
+		};
+
+		expo_fam_sample(e, &f, l, sizeof(l) / sizeof(l[0]), 1);
+	}
+}
+
+/* GT/s to transfers per second, the base unit; NAN stays unknown. */
+static double gts(double v)
+{
+	return isnan(v) ? NAN : v * 1e9;
+}
+
+static double lanes(int64_t v)
+{
+	return IS_NA(v) || v < 0 ? NAN : (double)v;
+}
+
+enum link_value { SPEED, MAX_SPEED, WIDTH, MAX_WIDTH };
+
+static double link_value(const struct pci_link *k, enum link_value which)
+{
+	switch (which) {
+	case SPEED:
+		return gts(k->speed_gts);
+	case MAX_SPEED:
+		return gts(k->max_speed_gts);
+	case WIDTH:
+		return lanes(k->width);
+	case MAX_WIDTH:
+		return lanes(k->max_width);
+	}
+	return NAN;
+}
+
+static void pcie_links(struct expo *e, const struct inventory *inv)
+{
+	static const struct {
+		const char *name, *help;
+		enum link_value which;
+	} fams[] = {
+		{ "rdmadoctor_pcie_link_speed_transfers_per_second",
+		  "PCIe link speed the NIC trained at, transfers per second "
+		  "(16e9 Gen4, 32e9 Gen5: GT/s times 1e9)", SPEED },
+		{ "rdmadoctor_pcie_link_max_speed_transfers_per_second",
+		  "PCIe link speed the NIC can train at, transfers per second", MAX_SPEED },
+		{ "rdmadoctor_pcie_link_width_lanes",
+		  "PCIe link width the NIC trained at, lanes", WIDTH },
+		{ "rdmadoctor_pcie_link_max_width_lanes",
+		  "PCIe link width the NIC can train at, lanes", MAX_WIDTH },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		struct expo_fam f = { fams[k].name, "gauge", fams[k].help, false };
+
+		for (size_t i = 0; i < inv->n_nics; i++) {
+			const struct nic *n = &inv->nics[i];
+			struct expo_label l[] = { { "device", n->name }, { "pci", pci_of(n) } };
+			double v;
+
+			if (!n->has_pci)
+				continue;
+			v = link_value(&n->pci.link, fams[k].which);
+			if (!isnan(v))
+				expo_fam_sample(e, &f, l, 2, v);
+		}
+	}
+}
+
+void metrics_nics(struct expo *e, const struct inventory *inv)
+{
+	nic_info(e, inv);
+	pcie_links(e, inv);
+}

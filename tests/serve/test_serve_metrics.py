@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""serve against every fixture machine: /metrics passes `promtool check metrics`,
+its values are the ones `inventory --json` and `check --json` give, the
+cache holds a reading for --cache seconds and then reads again, / and HEAD
+work, usage errors and an unreadable root are said, signals stop it.
+
+usage: test_serve_metrics.py RDMADOCTOR SOURCE_DIR"""
+import collections
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_common import Server, check, fail, fixture, one, parse, run_json, series  # noqa: E402
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def promtool(text, what):
+    p = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
+          "promtool check metrics on %s: rc %d\n%s%s" % (what, p.returncode, p.stdout,
+                                                          p.stderr))
+
+
+def port_labels(nic, port):
+    return dict(device=nic["name"], port=port["port"], netdev=port["netdev"] or "",
+                pci=(nic["pci"] or {}).get("bdf") or "")
+
+
+def compare_qos(metrics, pl, qos):
+    """PFC, pause counts, ECN and trust of a port as inventory --json has
+    them; a priority not known is absent."""
+    n = 0
+    if qos["trust"]:
+        check(one(metrics, "rdmadoctor_port_qos_info", **pl, trust=qos["trust"]) == 1,
+              "qos_info %s" % pl)
+    for prio in range(8):
+        if qos["pfc_enabled"] is not None:
+            check(one(metrics, "rdmadoctor_port_pfc_enabled", **pl, priority=prio)
+                  == (prio in qos["pfc_enabled"]), "pfc_enabled %s prio %d" % (pl, prio))
+            n += 1
+        for key, metric in (("pfc_pause_tx", "rdmadoctor_port_pfc_pause_frames_sent_total"),
+                            ("pfc_pause_rx", "rdmadoctor_port_pfc_pause_frames_received_total"),
+                            ("ecn_np", "rdmadoctor_port_ecn_np_enabled"),
+                            ("ecn_rp", "rdmadoctor_port_ecn_rp_enabled")):
+            v = qos[key][prio] if qos[key] is not None else None
+            if v is None:
+                check(not series(metrics, metric, **pl, priority=prio),
+                      "%s %s prio %d unknown yet shown" % (metric, pl, prio))
+            else:
+                check(one(metrics, metric, **pl, priority=prio) == float(v),
+                      "%s %s prio %d" % (metric, pl, prio))
+                n += 1
+    return n
+
+
+def compare(metrics, inv, chk):
+    """Every value the exposition shows is the inventory's; what the
+    inventory does not know is absent."""
+    compared = 0
+    for nic in inv["nics"]:
+        link = (nic["pci"] or {}).get("link") or {}
+        nl = dict(device=nic["name"], pci=(nic["pci"] or {}).get("bdf") or "")
+        for key, metric in (("speed_gts", "rdmadoctor_pcie_link_speed_transfers_per_second"),
+                            ("max_speed_gts", "rdmadoctor_pcie_link_max_speed_transfers_per_second")):
+            if link.get(key) is None:
+                check(not series(metrics, metric, **nl), "%s for %s unknown yet shown" % (metric, nl))
+            else:
+                check(one(metrics, metric, **nl) == link[key] * 1e9, "%s %s" % (metric, nl))
+                compared += 1
+        for key, metric in (("width", "rdmadoctor_pcie_link_width_lanes"),
+                            ("max_width", "rdmadoctor_pcie_link_max_width_lanes")):
+            if link.get(key) is not None:
+                check(one(metrics, metric, **nl) == link[key], "%s %s" % (metric, nl))
+                compared += 1
+        check(one(metrics, "rdmadoctor_nic_info", **nl, model=nic["model"] or "",
+                  fw_ver=nic["fw_ver"] or "") == 1, "nic_info %s" % nl)
+        for port in nic["ports"]:
+            pl = port_labels(nic, port)
+            state = port["state"]["code"] if port["state"] else None
+            if state is None:
+                check(not series(metrics, "rdmadoctor_port_up", **pl), "port_up unknown shown")
+            else:
+                check(one(metrics, "rdmadoctor_port_up", **pl) == (state == 4), "port_up %s" % pl)
+                check(one(metrics, "rdmadoctor_port_state", **pl,
+                          state=port["state"]["name"]) == state, "port_state %s" % pl)
+            check(one(metrics, "rdmadoctor_port_info", **pl,
+                      link_layer=port["link_layer"] or "") == 1, "port_info %s" % pl)
+            for key, metric, scale in (
+                    ("rate_gbps", "rdmadoctor_port_rate_bytes_per_second", 1e9 / 8),
+                    ("active_mtu", "rdmadoctor_port_active_mtu_bytes", 1),
+                    ("lanes", "rdmadoctor_port_lanes", 1),
+                    ("netdev_mtu", "rdmadoctor_netdev_mtu_bytes", 1)):
+                if port.get(key) is None:
+                    check(not series(metrics, metric, **pl), "%s %s unknown yet shown" % (metric, pl))
+                else:
+                    check(one(metrics, metric, **pl) == port[key] * scale,
+                          "%s %s: %s vs %s" % (metric, pl, series(metrics, metric, **pl), port[key]))
+                    compared += 1
+            for group, prefix in (("counters", "rdmadoctor_port_"), ("hw_counters", "rdmadoctor_hw_"),
+                                  ("ethtool_stats", "rdmadoctor_ethtool_")):
+                for name, value in (port.get(group) or {}).items():
+                    if group == "ethtool_stats" and re.match(r"(rx|tx|ch)\d+_|.*_queue_\d", name):
+                        check(not any(name in m for m in metrics), "per-queue %s shown" % name)
+                        continue
+                    base = name[5:] if group == "counters" and name.startswith("port_") else name
+                    data = group == "counters" and name in ("port_xmit_data", "port_rcv_data")
+                    metric = prefix + base + ("_bytes" if data else "") + "_total"
+                    if value is None:
+                        check(not series(metrics, metric, **pl), "%s %s unreadable yet shown" % (metric, pl))
+                    else:
+                        check(one(metrics, metric, **pl) == float(value),
+                              "%s %s: %s vs %s" % (metric, pl, series(metrics, metric, **pl), value))
+                        compared += 1
+            qos = port.get("qos")
+            if qos:
+                compared += compare_qos(metrics, pl, qos)
+            else:
+                check(not series(metrics, "rdmadoctor_port_pfc_enabled", **pl),
+                      "QoS of %s unknown yet shown" % pl)
+            if port["netdev"] and port.get("carrier_changes") is not None:
+                check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
+                      == port["carrier_changes"], "carrier_changes %s" % pl)
+    # the check
+    counts = collections.Counter((f["id"], f["severity"]) for f in chk["findings"])
+    shown = {(l["id"], l["severity"]): v for l, v in metrics.get("rdmadoctor_findings", [])}
+    check(shown == counts, "findings: %s vs check --json %s" % (shown, dict(counts)))
+    for sev in ("error", "warn", "info"):
+        check(one(metrics, "rdmadoctor_findings_by_severity", severity=sev)
+              == sum(1 for f in chk["findings"] if f["severity"] == sev), "by severity " + sev)
+    for v in ("pass", "warn", "fail"):
+        check(one(metrics, "rdmadoctor_check_verdict", profile=chk["profile"], verdict=v)
+              == (v == chk["verdict"]), "verdict %s" % v)
+    return compared
+
+
+def test_fixture(binary, src, name, full):
+    root = fixture(src, name)
+    inv = run_json(binary, root, "inventory")
+    chk = run_json(binary, root, "check")
+    srv = Server(binary, root)
+    try:
+        status, headers, body = srv.get("/metrics")
+        check(status == 200, "%s: /metrics status %d" % (name, status))
+        check(headers.get("content-type") == CONTENT_TYPE,
+              "%s: content type %r" % (name, headers.get("content-type")))
+        promtool(body, name)
+        metrics = parse(body)
+        n = compare(metrics, inv, chk)
+        check(n > (100 if full else 10), "%s: only %d values compared" % (name, n))
+        if not full:
+            print("%s: %d values as inventory/check --json say, promtool clean" % (name, n))
+            return
+        check(one(metrics, "rdmadoctor_refresh_success") == 1, "refresh_success")
+        check(abs(one(metrics, "rdmadoctor_last_check_timestamp_seconds") - time.time()) < 600,
+              "last check time is not now")
+        # within --cache (default 10 s) the same reading is served again
+        read_at = one(metrics, "rdmadoctor_last_check_timestamp_seconds")
+        asked = time.time()
+        _, _, again = srv.get("/metrics")
+        if asked < read_at + 9.5:
+            check(again == body, "%s: a second scrape within the cache period read again" % name)
+            check(one(parse(again), "rdmadoctor_refreshes_total") == 1, "refreshes_total")
+        else:
+            fail("%s: this machine took %.1f s to scrape twice" % (name, asked - read_at))
+        # / points to /metrics; HEAD has the headers and no body
+        status, headers, page = srv.get("/")
+        check(status == 200 and 'href="/metrics"' in page and
+              headers["content-type"].startswith("text/html"), "%s: / page" % name)
+        status, headers, empty = srv.get("/metrics", method="HEAD")
+        check(status == 200 and empty == "" and headers["content-type"] == CONTENT_TYPE,
+              "%s: HEAD /metrics" % name)
+        print("%s: %d values as inventory/check --json say, promtool clean, %d bytes"
+              % (name, n, len(body)))
+    finally:
+        srv.kill() if not srv.alive() else srv.stop(signal.SIGINT if name == "dgx-h100" else signal.SIGTERM)
+
+
+def copy_fixture(src, name, tmp):
+    """A writable copy of a fixture machine (its symlinks stay inside)."""
+    dst = os.path.join(tmp, name)
+    shutil.copytree(os.path.realpath(fixture(src, name)), dst, symlinks=True)
+    return dst
+
+
+def test_cache(binary, src, tmp):
+    """A counter that changes is seen only once the cache period is over."""
+    root = copy_fixture(src, "dgx-h100", tmp)
+    path = os.path.join(root, "sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error")
+    with open(path) as f:
+        original = f.read()
+    pl = dict(device="mlx5_0", port=1)
+    for attempt in range(3):
+        srv = Server(binary, root, "--cache", "5")
+        first = parse(srv.get()[2])
+        read_at = one(first, "rdmadoctor_last_check_timestamp_seconds")
+        before = one(first, "rdmadoctor_port_symbol_error_total", **pl)
+        with open(path, "w") as f:
+            f.write("%d\n" % (before + 12345))
+        asked = time.time()
+        cached = parse(srv.get()[2])
+        if asked < read_at + 4.5:	# surely within the period
+            break
+        # a machine so loaded that 5 s went by: once more, from the start
+        with open(path, "w") as f:
+            f.write(original)
+        srv.stop()
+    else:
+        fail("could not scrape twice within 5 s in three tries")
+    try:
+        check(one(cached, "rdmadoctor_port_symbol_error_total", **pl) == before,
+              "a scrape within --cache 5 read the machine again")
+        check(one(cached, "rdmadoctor_refreshes_total") == 1, "refreshes_total within --cache")
+        deadline = time.monotonic() + 60
+        while True:
+            time.sleep(0.5)
+            now = parse(srv.get()[2])
+            if one(now, "rdmadoctor_port_symbol_error_total", **pl) == before + 12345:
+                break
+            check(time.monotonic() < deadline, "the new counter value never came")
+        check(one(now, "rdmadoctor_refreshes_total") == 2, "refreshes_total did not grow by one")
+        check(one(now, "rdmadoctor_last_check_timestamp_seconds") >= read_at + 5,
+              "read again before the period was over")
+        # the machine becomes unreadable: the reading says it failed, and
+        # stale values are not passed off as current
+        shutil.rmtree(os.path.join(root, "sys"))
+        os.rename(root, root + ".gone")
+        deadline = time.monotonic() + 60
+        while True:
+            time.sleep(0.5)
+            status, _, body = srv.get()
+            check(status == 200, "status %d after the root went away" % status)
+            gone = parse(body)
+            if one(gone, "rdmadoctor_refresh_success") == 0:
+                break
+            check(time.monotonic() < deadline, "refresh_success never went to 0")
+        check(not series(gone, "rdmadoctor_port_symbol_error_total"), "stale counters served")
+        check(one(gone, "rdmadoctor_refresh_failures_total") >= 1, "failures_total")
+        promtool(body, "a failed reading")
+    finally:
+        srv.proc.send_signal(signal.SIGTERM)
+        rc = srv.proc.wait(10)
+    # a failed reading is an error worth a line on stderr
+    check(rc == 0, "rc %d" % rc)
+    check(any("cannot" in l for l in srv.lines), "no error said: %s" % "".join(srv.lines))
+    print("cache: a changed counter shows only after --cache; a vanished root reads as failed")
+
+
+def test_usage(binary, src):
+    root = fixture(src, "dgx-h100")
+
+    def run(*args, root=root):
+        p = subprocess.run([binary, "--root", root, "serve", *args], capture_output=True,
+                           text=True, timeout=30)
+        return p.returncode, p.stdout, p.stderr
+
+    rc, out, _ = run("--help")
+    check(rc == 0 and "--listen" in out and "/metrics" in out, "--help")
+    for bad in (["--listen", "localhost:9879"], ["--listen", "127.0.0.1"],
+                ["--listen", "127.0.0.1:65536"], ["--listen", "[::1]9879"],
+                ["--listen", "127.0.0.1:-1"], ["--cache", "-1"], ["--cache", "x"],
+                ["--timeout", "0"], ["--timeout", "1.5"], ["--frobnicate"],
+                ["--profile", "no-such-profile"]):
+        rc, _, err = run(*bad)
+        check(rc == 2 and re.match(r"rdmadoctor serve: [a-z-]", err),
+              "%s: rc %d %r, expected 2 and a lower-case message" % (bad, rc, err))
+    rc, _, err = run(root="/nonexistent-root-dir")
+    check(rc == 3 and "cannot" in err, "unreadable root: rc %d %r" % (rc, err))
+    # a port already taken is said as such
+    srv = Server(binary, root)
+    try:
+        rc, _, err = run("--listen", "127.0.0.1:%d" % srv.port)
+        check(rc == 3 and "in use" in err, "port in use: rc %d %r" % (rc, err))
+    finally:
+        srv.stop()
+    # IPv6 loopback when the machine has it
+    if os.path.exists("/proc/net/if_inet6"):
+        p = subprocess.Popen([binary, "--root", root, "serve", "--listen", "[::1]:0"],
+                             stderr=subprocess.PIPE, text=True)
+        line = p.stderr.readline()
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(10)
+        check(rc == 0 and "http://[::1]:" in line, "[::1]: rc %d %r" % (rc, line))
+    print("usage: --help, bad --listen/--cache/--timeout/--profile, unreadable root, port in use")
+
+
+def test_profile(binary, src):
+    """--profile: the check is the one `check --profile` makes."""
+    root = fixture(src, "roce-broken")
+    inv = run_json(binary, root, "inventory")
+    chk = run_json(binary, root, "check", "--profile", "generic")
+    check(chk["profile"] == "generic", "check --profile generic said %s" % chk["profile"])
+    srv = Server(binary, root, "--profile", "generic")
+    try:
+        compare(parse(srv.get()[2]), inv, chk)
+    finally:
+        srv.stop()
+    print("--profile generic: verdict and findings as `check --profile generic`")
+
+
+def main():
+    binary, src = sys.argv[1], sys.argv[2]
+    if not shutil.which("promtool"):
+        print("SKIP: promtool (Debian prometheus) is not installed")
+        sys.exit(77)
+    # the two the issue names in full; every other machine shape for its
+    # values and promtool (the broken ones hold odd names)
+    for name in ("dgx-h100", "roce-broken"):
+        test_fixture(binary, src, name, True)
+    for name in sorted(os.listdir(os.path.join(src, "examples"))):
+        if name not in ("dgx-h100", "roce-broken"):
+            test_fixture(binary, src, name, False)
+    with tempfile.TemporaryDirectory(prefix="rd-serve-") as tmp:
+        test_cache(binary, src, tmp)
+    test_profile(binary, src)
+    test_usage(binary, src)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+# rdmadoctor serve, the Prometheus exporter (src/cmd/serve.c, src/metrics/).
+# Each test starts its own server on a free loopback port (--listen
+# 127.0.0.1:0; the server prints the port) against the fixture machines.
+
+# /metrics passes `promtool check metrics` and shows what inventory --json
+# and check --json say; the cache; usage errors; signals.
+add_test(NAME serve_metrics COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_metrics.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+# A real Prometheus scrapes it every second; its query API returns the series.
+add_test(NAME serve_prometheus COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_prometheus.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+# Unknown paths, huge headers, slow and idle clients, a connection flood,
+# 100 concurrent scrapers.
+add_test(NAME serve_hostile COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_hostile.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+# 77 only where promtool or prometheus (Debian prometheus) is not installed.
+set_tests_properties(serve_metrics serve_prometheus serve_hostile PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 240)
