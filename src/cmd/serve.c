@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #ifndef RD_VERSION
-#define RD_VERSION "unknown"	/* only main.c is told the version today */
+#define RD_VERSION "unknown"
 #endif
 
 /* Loopback unless told otherwise.  9879: the exporter range of the
