@@ -576,7 +576,7 @@ static int read_all(int fd, uint8_t *p, size_t n, double deadline, const char *w
 			return -1;
 		}
 		r = recv(fd, p, n, MSG_DONTWAIT);
-		if (r == 0) {
+		if (r == 0 || (r < 0 && errno == ECONNRESET)) {
 			bw_errf(e, "the peer closed the connection while %s was expected", what);
 			return -1;
 		}

@@ -473,19 +473,15 @@ static int run_test(struct bw_session *s, bool is_server, const struct bw_rails 
 		jobs[i].ep = malloc(BW_ENDPOINT_MAX);
 		if (!jobs[i].ep) {
 			bw_errf(e, "out of memory");
-			send_error(s, "the peer ran out of memory");
 			goto out;
 		}
 	}
-	if (on_rails(s, jobs, n, prepare_thread, false, e) < 0) {
-		send_error(s, e->msg);
+	if (on_rails(s, jobs, n, prepare_thread, false, e) < 0)
 		goto out;
-	}
 	for (uint32_t i = 0; i < n; i++)
 		if (jobs[i].ep_len > BW_ENDPOINT_MAX) {
 			bw_errf(e, "the %s transport made an endpoint of %zu bytes", r->eng->name,
 				jobs[i].ep_len);
-			send_error(s, e->msg);
 			goto out;
 		}
 	if (exchange_endpoints(s, is_server, jobs, n, peer_ep, peer_len, hold, e) < 0)
@@ -496,17 +492,17 @@ static int run_test(struct bw_session *s, bool is_server, const struct bw_rails 
 				bw_errf(e, "rail %u: %s", i, jobs[i].e.msg);
 			else
 				*e = jobs[i].e;
-			send_error(s, e->msg);
 			goto out;
 		}
 	if (go_barrier(s, is_server, e) < 0)
 		goto out;
-	if (on_rails(s, jobs, n, run_thread, true, e) < 0) {
-		send_error(s, e->msg);
+	if (on_rails(s, jobs, n, run_thread, true, e) < 0)
 		goto out;
-	}
 	rc = exchange_results(s, is_server, o, e);
 out:
+	/* whatever failed here, the peer hears why instead of waiting */
+	if (rc < 0)
+		send_error(s, e->msg);
 	for (uint32_t i = 0; i < n; i++) {
 		if (jobs[i].state)
 			r->eng->destroy(jobs[i].state);

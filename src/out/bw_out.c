@@ -15,6 +15,8 @@ static json_t *nonneg_or_null(int v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/* this side's device: the one named on the command line, else the one the
+ * transport used */
 static const char *rail_device(const struct bw_report *r, uint32_t i, const struct bw_result *f)
 {
 	if (r->rails[i].device)
@@ -33,7 +35,7 @@ static json_t *rail_json(const struct bw_report *r, const struct bw_outcome *o, 
 		json_array_append_new(iv, json_real(bw_gbps_of(f->intervals[k].bytes,
 							       f->intervals[k].seconds)));
 	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:f,s:f,s:f,s:f,s:I,s:I,s:o}",
-			 "device", json_string_or_null(rail_device(r, i, f)),
+			 "device", json_string_or_null(rail_device(r, i, mine)),
 			 "port", rr->port > 0 ? json_integer(rr->port) : json_null(),
 			 "numa_node", nonneg_or_null(rr->numa_node >= 0 ? rr->numa_node :
 						     mine->numa_node),
@@ -213,7 +215,7 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 				char name[16];
 
 				mine[i] = bw_rail_figures(r, o, i, &peer[i]);
-				dev = rail_device(r, i, mine[i]);
+				dev = rail_device(r, i, &o->local[i]);
 				snprintf(name, sizeof(name), "%s", dev ? dev : "-");
 				print_bw_row(out, o->p.size, name, mine[i]->msgs,
 					     bw_result_gbps(mine[i]),
