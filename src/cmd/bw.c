@@ -531,18 +531,21 @@ static int choose_tcp_rails(struct setup *s)
 	return EXIT_OK;
 }
 
-static void fill_locals(struct setup *s, enum bw_transport t, uint32_t n_rails,
-			const char *peer, struct bw_rails *r)
+/* The engine and each rail's local side; rail i of the test runs on
+ * rails[i % n] (a server with fewer devices than the client asks for runs
+ * several rails on one). */
+static void fill_locals(const struct opts *o, const struct bw_report_rail *rails, uint32_t n,
+			enum bw_transport t, uint32_t n_rails, const char *peer, struct bw_rails *r)
 {
 	r->eng = t == BW_TRANSPORT_VERBS ? verbs_engine() : &bw_tcp_engine;
 	r->n = n_rails;
 	for (uint32_t i = 0; i < n_rails; i++) {
-		const struct bw_report_rail *rr = &s->rail[i % s->n];
+		const struct bw_report_rail *rr = &rails[i % n];
 
 		r->local[i] = (struct bw_local){
 			.device = rr->device,
-			.ib_port = s->o->ib_port,
-			.gid_index = s->o->gid_index,
+			.ib_port = o->ib_port,
+			.gid_index = o->gid_index,
 			.gpu = rr->gpu,
 			.numa_node = rr->numa_node,
 			.peer_addr = peer,
@@ -684,7 +687,7 @@ static int run_client(struct ctx *c, const char *cmd, struct opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	fill_locals(&s, o->p.transport, s.n, o->host, &rails);
+	fill_locals(o, s.rail, s.n, o->p.transport, s.n, o->host, &rails);
 	for (size_t k = 0; k < o->n_sizes; k++) {
 		memset(&h, 0, sizeof(h));
 		h.p = o->p;
@@ -736,15 +739,20 @@ out:
 
 /* ---- server ---- */
 
+static const struct bw_report_rail tcp_rail = { NULL, 0, -1, -1, NULL, NAN };
+
 struct server {
 	struct ctx *c;
 	const char *cmd;
 	struct opts *o;
-	struct setup s;
-	struct bw_session *ss;
-	int verbs_rc;		/* rails chosen for verbs: EXIT_OK, or why not */
+	struct setup s;		/* the verbs rails, chosen at the first verbs test */
 	bool verbs_tried;
-	int last_rc;
+	int verbs_rc;
+	struct bw_session *ss;
+	/* the tests of the current client: one report when it leaves */
+	struct bw_hello first;
+	struct bw_outcome *outs;
+	size_t n_outs;
 };
 
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
@@ -752,44 +760,63 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 {
 	struct server *sv = arg;
 
-	if (h->p.transport == BW_TRANSPORT_VERBS) {
-		if (!verbs_engine()) {
-			bw_errf(e, "this server's build has no verbs transport: use --transport tcp");
-			return -1;
-		}
-		if (!sv->verbs_tried) {
-			sv->verbs_tried = true;
-			sv->s.n = 0;
-			sv->verbs_rc = choose_verbs_rails(&sv->s);
-		}
-		if (sv->verbs_rc != EXIT_OK || !sv->s.n) {
-			bw_errf(e, "this server cannot use its RDMA devices (see its messages)");
-			return -1;
-		}
-		if (h->n_rails > sv->s.n && sv->s.n > 1) {
-			bw_errf(e, "the client asks for %u rails, this server has %u devices",
-				h->n_rails, sv->s.n);
-			return -1;
-		}
-	} else {
-		/* tcp: unbound rails */
-		for (uint32_t i = 0; i < BW_RAILS_MAX; i++)
-			sv->s.rail[i] = (struct bw_report_rail){ NULL, 0, -1, -1, NULL, NAN };
-		if (sv->s.n == 0 || sv->verbs_tried)
-			sv->s.n = 1;
-		if (sv->verbs_tried) {
-			sv->verbs_tried = false;	/* rails were overwritten */
-		}
+	if (h->p.transport == BW_TRANSPORT_TCP) {
+		fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails, sv->ss->peer_addr, r);
+		return 0;
 	}
-	fill_locals(&sv->s, h->p.transport, h->n_rails, sv->ss->peer_addr, r);
+	if (!verbs_engine()) {
+		bw_errf(e, "this server's build has no verbs transport: use --transport tcp");
+		return -1;
+	}
+	if (!sv->verbs_tried) {
+		sv->verbs_tried = true;
+		sv->verbs_rc = choose_verbs_rails(&sv->s);
+	}
+	if (sv->verbs_rc != EXIT_OK || !sv->s.n) {
+		bw_errf(e, "this server cannot use its RDMA devices (see its messages)");
+		return -1;
+	}
+	if (h->n_rails > sv->s.n && sv->s.n > 1) {
+		bw_errf(e, "the client asks for %u rails, this server has %u devices", h->n_rails,
+			sv->s.n);
+		return -1;
+	}
+	fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails, sv->ss->peer_addr, r);
 	return 0;
 }
 
+/* Keep each test's outcome (taking it over) for the client's report. */
 static void server_done(void *arg, const struct bw_hello *h, struct bw_outcome *o)
 {
 	struct server *sv = arg;
+	struct bw_outcome *n = realloc(sv->outs, (sv->n_outs + 1) * sizeof(*n));
+
+	if (!n)
+		return;	/* the report lacks this size; the test itself went well */
+	sv->outs = n;
+	if (!sv->n_outs)
+		sv->first = *h;
+	memcpy(&sv->outs[sv->n_outs++], o, sizeof(*o));
+	memset(o, 0, sizeof(*o));
+}
+
+static void server_drop_outcomes(struct server *sv)
+{
+	for (size_t k = 0; k < sv->n_outs; k++)
+		bw_outcome_free(&sv->outs[k]);
+	free(sv->outs);
+	sv->outs = NULL;
+	sv->n_outs = 0;
+}
+
+/* One report for everything the client ran, as the client prints it. */
+static int server_report(struct server *sv)
+{
 	struct bw_report rep;
 	char host[BW_HOST_MAX + 1] = "", why[128];
+	const struct bw_hello *h = &sv->first;
+	bool verbs = h->p.transport == BW_TRANSPORT_VERBS;
+	int rc;
 
 	gethostname(host, sizeof(host) - 1);
 	memset(&rep, 0, sizeof(rep));
@@ -801,14 +828,12 @@ static void server_done(void *arg, const struct bw_hello *h, struct bw_outcome *
 	rep.remote_addr = sv->ss->peer_addr;
 	rep.n_rails = h->n_rails;
 	for (uint32_t i = 0; i < h->n_rails; i++)
-		rep.rails[i] = h->p.transport == BW_TRANSPORT_VERBS ? sv->s.rail[i % sv->s.n] :
-			(struct bw_report_rail){ NULL, 0, -1, -1, NULL, NAN };
-	rep.outcomes = o;
-	rep.n_outcomes = 1;
+		rep.rails[i] = verbs ? sv->s.rail[i % sv->s.n] : tcp_rail;
+	rep.outcomes = sv->outs;
+	rep.n_outcomes = sv->n_outs;
 	expectation(&rep, sv->o, &sv->s, why, sizeof(why));
-	sv->last_rc = emit(sv->c, &rep);
-	if (sv->last_rc == EXIT_OK && !rep.pass)
-		sv->last_rc = EXIT_PROBLEMS;
+	rc = emit(sv->c, &rep);
+	return rc == EXIT_OK && !rep.pass ? EXIT_PROBLEMS : rc;
 }
 
 static int run_server(struct ctx *c, const char *cmd, struct opts *o)
@@ -842,15 +867,17 @@ static int run_server(struct ctx *c, const char *cmd, struct opts *o)
 		}
 		ss.timeout_ms = (int)(o->timeout_s * 1000);
 		sv.ss = &ss;
-		sv.last_rc = EXIT_OK;
 		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
 		if (tests < 0)
 			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr, e.msg);
+		/* what ran, even if a later size failed */
+		rc = sv.n_outs ? server_report(&sv) : EXIT_OK;
+		if (tests < 0)
+			rc = EXIT_RUNTIME;
+		server_drop_outcomes(&sv);
 		bw_session_close(&ss);
-		if (o->once) {
-			rc = tests < 0 ? EXIT_RUNTIME : sv.last_rc;
+		if (o->once)
 			break;
-		}
 	}
 	close(lfd);
 	setup_free(&sv.s);

@@ -157,21 +157,23 @@ grep -q 'avg\[Gb/s\]' "$tmp/text.out" && grep -q 'verdict: pass' "$tmp/text.out"
 # the servers lived through it all and printed each test
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: bw server died"; cat "$tmp/srv.err"; fail=1; }
 kill -0 "$lsrv" 2>/dev/null || { echo "FAIL: lat server died"; fail=1; }
-[ "$(grep -c 'verdict:' "$tmp/srv.out")" -ge 8 ] ||
+[ "$(grep -c 'verdict:' "$tmp/srv.out")" -ge 9 ] ||
 	{ echo "FAIL: the server did not report every test"; cat "$tmp/srv.out" "$tmp/srv.err"; fail=1; }
 kill "$lsrv" 2>/dev/null; wait "$lsrv" 2>/dev/null
 
-# --once --json: the server writes one document and exits with the verdict
+# --once --json: one document for everything the client ran (a sweep of
+# two sizes), then the server exits with the verdict
 n2 timeout 60 "$bin" --json bw server --port $((port + 2)) --once >"$tmp/once.json" 2>"$tmp/once.err" &
 once=$!
 sleep 0.3
-client bw client "$a2" --port $((port + 2)) --duration 0.5 --warmup 0.1 >/dev/null ||
+client bw client "$a2" --port $((port + 2)) --sizes 4K..8K --duration 0.5 --warmup 0.1 >/dev/null ||
 	{ echo "FAIL: client against --once"; fail=1; }
 wait $once || { echo "FAIL: server --once exited $?"; cat "$tmp/once.err"; fail=1; }
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["role"] == "server" and d["results"][0]["rails"][0]["gbps"]["avg"] > 0
+assert [x["size_bytes"] for x in d["results"]] == [4096, 8192], d["results"]
 print("ok: server --once --json")' "$tmp/once.json" || { echo "FAIL: server json"; fail=1; }
 
 [ $fail = 0 ] && echo "bw tcp netns: all passed"
