@@ -532,8 +532,13 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 	bw_buf_free(&b);
 	if (rc < 0)
 		return -1;
-	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0)
+	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0) {
+		if (strstr(e->msg, "timed out"))
+			bw_errf(e, "the server at %s did not answer within %.0f s: busy with "
+				"another client's test? (it runs one at a time; try again, or "
+				"raise --timeout)", s->peer_addr, s->timeout_ms / 1e3);
 		return -1;
+	}
 	rc = bw_text_decode(pl, len, BW_HOST_MAX, s->peer_host, sizeof(s->peer_host), e);
 	free(pl);
 	if (rc < 0)

@@ -58,7 +58,8 @@ static const char help_bw[] =
 	"  --qps N, --streams N   queue pairs (verbs) or TCP connections (default 1)\n"
 	"  --tx-depth N       outstanding work requests per QP (default 128)\n"
 	"  --post-list N      work requests per post call (default 1)\n"
-	"  --cq-mod N         one signaled completion in N (default 1)\n"
+	"  --cq-mod N         one signaled completion in N (default as perftest:\n"
+	"                     100 up to 8 KiB and in a sweep, else 1)\n"
 	"  --inline N         messages up to N bytes go inline (default 0)\n"
 	"  --device NAME      the RDMA device (verbs), or the netdev to bind (tcp)\n"
 	"  --devices all|A,B  one rail per device, all at once: a thread each,\n"
@@ -102,7 +103,7 @@ struct opts {
 	bool server, once;
 	const char *host, *bind, *device, *devices, *gpu;
 	uint16_t port;
-	bool transport_set, warmup_set;
+	bool transport_set, warmup_set, cq_mod_set;
 	struct bw_params p;
 	uint64_t sizes[32];
 	size_t n_sizes;
@@ -323,6 +324,7 @@ static int parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 		} else if (strcmp(a, "--cq-mod") == 0) {
 			ok = parse_u64(v, 1, 65536, &n);
 			o->p.cq_mod = (uint32_t)n;
+			o->cq_mod_set = true;
 		} else if (strcmp(a, "--inline") == 0) {
 			ok = parse_u64(v, 0, 65536, &n) || strcmp(v, "0") == 0;
 			o->p.inline_size = (uint32_t)n;
@@ -692,6 +694,11 @@ static int run_client(struct ctx *c, const char *cmd, struct opts *o)
 		memset(&h, 0, sizeof(h));
 		h.p = o->p;
 		h.p.size = o->sizes[k];
+		/* perftest: one signaled completion in 100 up to 8 KiB, and
+		 * throughout a sweep; every one for a single large size */
+		if (!o->cq_mod_set && h.p.mode == BW_MODE_BW)
+			h.p.cq_mod = h.p.size <= 8192 || o->n_sizes > 1 ?
+				(h.p.tx_depth < 100 ? h.p.tx_depth : 100) : 1;
 		h.n_rails = s.n;
 		snprintf(h.host, sizeof(h.host), "%s", host);
 		if (bw_params_check(&h.p, s.n, NULL, &e) < 0) {
@@ -713,7 +720,7 @@ static int run_client(struct ctx *c, const char *cmd, struct opts *o)
 	bw_session_bye(&ss);
 	memset(&rep, 0, sizeof(rep));
 	rep.is_server = false;
-	rep.p = o->p;
+	rep.p = done ? outs[0].p : o->p;	/* as sent: per-size defaults applied */
 	rep.local_host = host;
 	rep.local_addr = ss.local_addr;
 	rep.remote_host = ss.peer_host;

@@ -185,6 +185,18 @@ sys.exit(1 if failures else 0)
 PY
 
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; cat "$tmp/srv.err"; exit 1; }
+# one test at a time: a second client while a test runs is told the server
+# is busy (and exits 3), the first one is not disturbed
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 3 --warmup 0.1 \
+	>"$tmp/long.out" 2>"$tmp/long.err" &
+long=$!
+sleep 1
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 --timeout 1 \
+	>/dev/null 2>"$tmp/busy.err"
+rc=$?
+[ $rc = 3 ] && grep -q "busy" "$tmp/busy.err" ||
+	{ echo "FAIL: second client exited $rc:"; cat "$tmp/busy.err"; fail=1; }
+wait $long || { echo "FAIL: the running test was disturbed:"; cat "$tmp/long.err"; fail=1; }
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)
 if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \
