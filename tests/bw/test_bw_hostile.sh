@@ -197,6 +197,34 @@ rc=$?
 [ $rc = 3 ] && grep -q "busy" "$tmp/busy.err" ||
 	{ echo "FAIL: second client exited $rc:"; cat "$tmp/busy.err"; fail=1; }
 wait $long || { echo "FAIL: the running test was disturbed:"; cat "$tmp/long.err"; fail=1; }
+# a client killed in the middle of a test: the server notices within its
+# bounds and goes on serving
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --streams 2 --duration 20 \
+	>/dev/null 2>&1 &
+victim=$!
+sleep 1.5
+kill -9 $victim; wait $victim 2>/dev/null
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died with its client"; exit 1; }
+
+# a server killed in the middle of a test: the client ends, bounded in
+# time, exit 3 with a message
+port2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" bw server --bind 127.0.0.1 --port "$port2" >/dev/null 2>&1 &
+srv2=$!
+sleep 0.3
+t0=$(date +%s)
+"$bin" bw client 127.0.0.1 --port "$port2" --transport tcp --duration 20 --warmup 0.1 \
+	>/dev/null 2>"$tmp/orphan.err" &
+orphan=$!
+sleep 1.5
+kill -9 $srv2; wait $srv2 2>/dev/null
+wait $orphan
+rc=$?
+t1=$(date +%s)
+[ $rc = 3 ] && [ $((t1 - t0)) -lt 20 ] && [ -s "$tmp/orphan.err" ] ||
+	{ echo "FAIL: orphaned client exited $rc after $((t1 - t0)) s:"; cat "$tmp/orphan.err"; fail=1; }
+echo "ok: orphaned client ended in $((t1 - t0)) s: $(cat "$tmp/orphan.err")"
+
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)
 if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \

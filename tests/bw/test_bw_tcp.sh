@@ -176,5 +176,24 @@ assert d["role"] == "server" and d["results"][0]["rails"][0]["gbps"]["avg"] > 0
 assert [x["size_bytes"] for x in d["results"]] == [4096, 8192], d["results"]
 print("ok: server --once --json")' "$tmp/once.json" || { echo "FAIL: server json"; fail=1; }
 
+# the peer vanishes without a word (the link goes down mid-test): the
+# client still ends, bounded (no byte for 10 s is a dead peer), exit 3
+t0=$(date +%s)
+n1 timeout 60 "$bin" bw client "$a2" --port $port --transport tcp --duration 30 --warmup 0.1 \
+	>/dev/null 2>"$tmp/cut.err" &
+cut=$!
+sleep 2
+n2 ip link set "$vb" down
+wait $cut
+rc=$? t1=$(date +%s)
+[ $rc = 3 ] && [ $((t1 - t0)) -lt 25 ] && [ -s "$tmp/cut.err" ] &&
+	echo "ok: link cut: client ended in $((t1 - t0)) s: $(cat "$tmp/cut.err")" ||
+	{ echo "FAIL: link cut: client exited $rc after $((t1 - t0)) s"; cat "$tmp/cut.err"; fail=1; }
+n2 ip link set "$vb" up
+sleep 12	# the server gives up on that client too, within its bounds
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: bw server died after the cut"; fail=1; }
+client bw client "$a2" --port $port --duration 0.5 --warmup 0.1 >"$tmp/after.json" &&
+	check "a test after the cut" "$tmp/after.json" || { echo "FAIL: after the cut"; fail=1; }
+
 [ $fail = 0 ] && echo "bw tcp netns: all passed"
 exit $fail
