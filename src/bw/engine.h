@@ -81,6 +81,10 @@ struct bw_result {
 	char gid[64];
 	char device[64];
 	int numa_node;
+	/* The running byte count while run() goes (warm-up included), stored
+	 * by bw_sampler_tick with __atomic_store_n for the progress display in
+	 * another thread; not part of the figures, not sent. */
+	uint64_t live_bytes;
 };
 
 struct bw_err {

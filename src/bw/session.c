@@ -327,7 +327,12 @@ static int on_rails(struct bw_session *s, struct rail_job *jobs, uint32_t n,
 
 			nanosleep(&ts, NULL);
 			if (bw_now() >= next) {
-				s->progress(s->progress_arg, bw_now() - t0);
+				uint64_t bytes = 0;
+
+				for (uint32_t i = 0; i < started; i++)
+					bytes += __atomic_load_n(&jobs[i].out->live_bytes,
+								 __ATOMIC_RELAXED);
+				s->progress(s->progress_arg, bw_now() - t0, bytes);
 				next += 1;
 			}
 		}

@@ -18,8 +18,9 @@ struct bw_session {
 	char local_addr[64], peer_addr[64];	/* numeric */
 	char peer_host[BW_HOST_MAX + 1];	/* as the peer named itself */
 	/* while the rails run: called about once a second from the main thread
-	 * with the seconds since GO (progress display); may be NULL */
-	void (*progress)(void *arg, double elapsed);
+	 * with the seconds since GO and the bytes all rails moved so far
+	 * (progress display); may be NULL */
+	void (*progress)(void *arg, double elapsed, uint64_t bytes);
 	void *progress_arg;
 };
 

@@ -562,19 +562,25 @@ struct progress {
 	const char *cmd;
 	uint64_t size;
 	double total;
+	double last_t;		/* the previous call: the windowed rate */
+	uint64_t last_bytes;
 	bool shown;
 };
 
-static void show_progress(void *arg, double elapsed)
+/* Once a second on stderr (a terminal): the last second's rate and the
+ * average so far, fixed width, as git and curl do. */
+static void show_progress(void *arg, double elapsed, uint64_t bytes)
 {
 	struct progress *pg = arg;
+	double now_gbps = elapsed > pg->last_t ?
+		(double)(bytes - pg->last_bytes) * 8 / 1e9 / (elapsed - pg->last_t) : 0;
+	double avg_gbps = elapsed > 0 ? (double)bytes * 8 / 1e9 / elapsed : 0;
 
-	if (pg->total > 0)
-		fprintf(stderr, "\r%s %s: %llu bytes: %.0f of %.0f s ", pg->c->prog, pg->cmd,
-			(unsigned long long)pg->size, elapsed, pg->total);
-	else
-		fprintf(stderr, "\r%s %s: %llu bytes: %.0f s ", pg->c->prog, pg->cmd,
-			(unsigned long long)pg->size, elapsed);
+	fprintf(stderr, "\r%s %s: %10llu bytes %4.0f/%-4.0f s %9.2f Gb/s now %9.2f Gb/s avg ",
+		pg->c->prog, pg->cmd, (unsigned long long)pg->size, elapsed, pg->total, now_gbps,
+		avg_gbps);
+	pg->last_t = elapsed;
+	pg->last_bytes = bytes;
 	pg->shown = true;
 }
 
@@ -583,6 +589,8 @@ static void end_progress(struct progress *pg)
 	if (pg->shown)
 		fputc('\n', stderr);
 	pg->shown = false;
+	pg->last_t = 0;
+	pg->last_bytes = 0;
 }
 
 /* ---- output ---- */

@@ -137,6 +137,7 @@ static void print_header(FILE *out, const struct bw_report *r)
 		     "------------------\n");
 	fprintf(out, " rdmadoctor %s %s: %s %s%s, %u rail%s, %u %s", p->mode == BW_MODE_LAT ?
 		"lat" : "bw", r->is_server ? "server" : "client", bw_transport_name(p->transport),
+		p->mode == BW_MODE_LAT && p->transport == BW_TRANSPORT_TCP ? "ping-pong" :
 		bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
 		r->n_rails == 1 ? "" : "s", p->qps, unit);
 	if (p->iters)

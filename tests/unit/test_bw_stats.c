@@ -18,6 +18,9 @@ static void gbps_is_decimal(void **state)
 	assert_true(fabs(bw_gbps_of(12500000000ull, 1.0) - 100.0) < 1e-9);
 	assert_true(fabs(bw_gbps_of(125000000ull, 0.5) - 2.0) < 1e-9);
 	assert_true(bw_gbps_of(1000, 0) == 0);
+	/* a peer's tiny time and huge count: no infinity */
+	assert_true(bw_gbps_of(UINT64_MAX, 1e-310) == 0);
+	assert_true(bw_mpps_of(UINT64_MAX, 1e-310) == 0);
 	assert_true(fabs(bw_mpps_of(3000000, 2.0) - 1.5) < 1e-12);
 }
 
