@@ -19,11 +19,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The verbs transport lives in bw/verbs_*.c.  A build without it still
- * links; `--transport verbs` then says so.  (Weak undefined symbols do not
- * pull an object out of a static library: when verbs_engine.c lands, it
- * must be referenced strongly, i.e. drop this attribute.) */
+/* The verbs transport lives in bw/verbs_engine.c (engine.h).  A build
+ * without it still links, and `--transport verbs` says so.  A weak
+ * undefined symbol does not pull an object out of the static library
+ * rdcore, so once the file exists the reference must be strong: it is,
+ * whenever the source is there (a build that predates the file needs
+ * this one recompiled). */
+#if __has_include("../bw/verbs_engine.c")
+extern const struct bw_engine_ops bw_verbs_engine;
+#else
 extern const struct bw_engine_ops bw_verbs_engine __attribute__((weak));
+#endif
 
 static const struct bw_engine_ops *verbs_engine(void)
 {
@@ -697,7 +703,9 @@ static int run_client(struct ctx *c, const char *cmd, struct opts *o)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	fill_locals(o, s.rail, s.n, o->p.transport, s.n, o->host, &rails);
+	/* the numeric address the control channel reached: both sides then
+	 * name the same peer (GID choice, tcp data connections) */
+	fill_locals(o, s.rail, s.n, o->p.transport, s.n, ss.peer_addr, &rails);
 	for (size_t k = 0; k < o->n_sizes; k++) {
 		memset(&h, 0, sizeof(h));
 		h.p = o->p;
