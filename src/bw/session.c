@@ -182,7 +182,8 @@ int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e)
 		rc = getaddrinfo(NULL, portstr, &hints, &res);
 	}
 	if (rc) {
-		bw_errf(e, "cannot resolve '%s': %s", bind_addr ? bind_addr : "*", gai_strerror(rc));
+		bw_errf(e, "cannot resolve '%s': %s", bind_addr ? bind_addr : "*",
+			gai_strerror(rc));
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
@@ -343,7 +344,8 @@ static int on_rails(struct bw_session *s, struct rail_job *jobs, uint32_t n,
 		if (jobs[i].rc != 0) {
 			if (n > 1)
 				bw_errf(e, "rail %u (%s): %s", i,
-					jobs[i].r->local[i].device ? jobs[i].r->local[i].device : "-",
+					jobs[i].r->local[i].device ? jobs[i].r->local[i].device
+								   : "-",
 					jobs[i].e.msg);
 			else
 				*e = jobs[i].e;
@@ -379,9 +381,11 @@ static int exchange_endpoints(struct bw_session *s, bool is_server, struct rail_
 				const uint8_t *ep;
 
 				if (recv_want(s, BW_MSG_ENDPOINT, &hold[i], &len,
-					      BW_ENDPOINT_MAX + 8, s->timeout_ms, "ENDPOINT", e) < 0)
+					      BW_ENDPOINT_MAX + 8, s->timeout_ms, "ENDPOINT",
+					      e) < 0)
 					return -1;
-				if (bw_endpoint_decode(hold[i], len, &rail, &ep, &peer_len[i], e) < 0)
+				if (bw_endpoint_decode(hold[i], len, &rail, &ep, &peer_len[i], e) <
+				    0)
 					return -1;
 				if (rail != i) {
 					bw_errf(e, "ENDPOINT for rail %u came where rail %u was "
@@ -584,7 +588,8 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		}
 		if (type != BW_MSG_HELLO) {
 			free(pl);
-			bw_errf(e, "the client sent message type %u where HELLO was expected", type);
+			bw_errf(e, "the client sent message type %u where HELLO was expected",
+				type);
 			send_error(s, e->msg);
 			return -1;
 		}
@@ -596,7 +601,8 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		}
 		snprintf(s->peer_host, sizeof(s->peer_host), "%s", h.host);
 		memset(&r, 0, sizeof(r));
-		if (bw_params_check(&h.p, h.n_rails, caps, e) < 0 || ops->setup(ops->arg, &h, &r, e) < 0) {
+		if (bw_params_check(&h.p, h.n_rails, caps, e) < 0 ||
+		    ops->setup(ops->arg, &h, &r, e) < 0) {
 			/* refused: say why; the client may ask again */
 			send_error(s, e->msg);
 			continue;

@@ -85,8 +85,8 @@ static int emit(struct ctx *c, struct bw_report *r)
 	return EXIT_OK;
 }
 
-static void expectation(struct bw_report *r, const struct bw_cmd_opts *o, const struct bw_cmd_setup *s,
-			char *why, size_t whysz)
+static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
+			const struct bw_cmd_setup *s, char *why, size_t whysz)
 {
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
@@ -237,7 +237,8 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 	struct server *sv = arg;
 
 	if (h->p.transport == BW_TRANSPORT_TCP) {
-		bw_cmd_fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails, sv->ss->peer_addr, r);
+		bw_cmd_fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails,
+				   sv->ss->peer_addr, r);
 		return 0;
 	}
 	if (!bw_cmd_verbs_engine()) {
@@ -257,7 +258,8 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 			sv->s.n);
 		return -1;
 	}
-	bw_cmd_fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails, sv->ss->peer_addr, r);
+	bw_cmd_fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails,
+			   sv->ss->peer_addr, r);
 	return 0;
 }
 
@@ -345,7 +347,8 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		sv.ss = &ss;
 		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
 		if (tests < 0)
-			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr, e.msg);
+			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr,
+				e.msg);
 		/* what ran, even if a later size failed */
 		rc = sv.n_outs ? server_report(&sv) : EXIT_OK;
 		if (tests < 0)

@@ -72,10 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			report_of(&r);
 			bw_result_free(&r);
 		}
-		if (bw_endpoint_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, &rail, &ep, &el, &e) == 0 &&
+		if (bw_endpoint_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, &rail, &ep, &el, &e) ==
+			    0 &&
 		    (ep + el != m + size || rail >= BW_RAILS_MAX))
 			abort();
-		bw_text_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, BW_ERROR_MAX, text, sizeof(text), &e);
+		bw_text_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, BW_ERROR_MAX, text, sizeof(text),
+			       &e);
 	}
 	free(m);
 	return 0;

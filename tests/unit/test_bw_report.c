@@ -79,8 +79,9 @@ static void verdict(void **state)
 	r.expect_why = "90% of the 100 Gb/s port rate";
 	bw_judge(&r);
 	assert_false(r.pass);
-	assert_non_null(strstr(r.reason, "mlx5_1: 20.00 Gb/s average at 65536 bytes is below "
-					 "the expected 90.00 Gb/s (90% of the 100 Gb/s port rate)"));
+	assert_non_null(strstr(r.reason,
+			       "mlx5_1: 20.00 Gb/s average at 65536 bytes is below "
+			       "the expected 90.00 Gb/s (90% of the 100 Gb/s port rate)"));
 	r.expect_gbps = 20;
 	bw_judge(&r);
 	assert_true(r.pass);
@@ -115,7 +116,8 @@ static void json_shape(void **state)
 	assert_true(json_is_true(json_object_get(d, "bidir")));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "params"),
 							    "size_bytes")), 65536);
-	assert_true(json_number_value(json_object_get(json_object_get(d, "params"), "duration_s")) == 5);
+	assert_true(json_number_value(
+			    json_object_get(json_object_get(d, "params"), "duration_s")) == 5);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "remote"),
 							   "address")), "10.0.0.2");
 	res = json_array_get(json_object_get(d, "results"), 0);
