@@ -322,8 +322,9 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 			if (s->bind_dev[0] &&
 			    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, s->bind_dev,
 				       (socklen_t)strlen(s->bind_dev)) < 0) {
-				bw_errf(e, "cannot bind data connections to '%s': %s (needs "
-					"CAP_NET_RAW)", s->bind_dev, strerror(errno));
+				bw_errf(e, "cannot bind data connections to '%s': %s%s",
+					s->bind_dev, strerror(errno),
+					errno == EPERM ? " (needs CAP_NET_RAW: run as root)" : "");
 				close(fd);
 				freeaddrinfo(res);
 				return -1;

@@ -108,7 +108,7 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 
 static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 {
-	struct bw_cmd_setup s = { .c = c, .o = o, .min_rate = NAN };
+	struct bw_cmd_setup s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN };
 	struct bw_session ss = { .fd = -1 };
 	struct bw_hello h;
 	struct bw_rails rails;
@@ -316,7 +316,7 @@ static int server_report(struct server *sv)
 
 static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 {
-	struct server sv = { .c = c, .cmd = cmd, .o = o, .s = { .c = c, .o = o, .min_rate = NAN } };
+	struct server sv = { .c = c, .cmd = cmd, .o = o, .s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN } };
 	struct bw_server_ops ops = { server_setup, server_done, &sv };
 	struct bw_err e = { "" };
 	int lfd, rc = EXIT_OK;

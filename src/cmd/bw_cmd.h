@@ -34,6 +34,7 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
  * command line (tcp). */
 struct bw_cmd_setup {
 	struct ctx *c;
+	const char *cmd;	/* "bw" or "lat", for messages */
 	struct bw_cmd_opts *o;
 	struct inventory inv;
 	struct root root;

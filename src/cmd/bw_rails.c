@@ -4,6 +4,7 @@
 #include "bw_cmd.h"
 
 #include <math.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	struct bw_report_rail *rr = &s->rail[s->n];
 
 	if (s->n >= BW_RAILS_MAX) {
-		fprintf(stderr, "%s: more than %d rails\n", s->c->prog, BW_RAILS_MAX);
+		fprintf(stderr, "%s %s: more than %d rails\n", s->c->prog, s->cmd, BW_RAILS_MAX);
 		return EXIT_USAGE;
 	}
 	s->nic[s->n] = k;
@@ -114,8 +115,8 @@ int bw_cmd_verbs_rails(struct bw_cmd_setup *s)
 	if (rc != EXIT_OK)
 		return rc;
 	if (!s->inv.n_nics) {
-		fprintf(stderr, "%s: this host has no RDMA device: use --transport tcp\n",
-			s->c->prog);
+		fprintf(stderr, "%s %s: this host has no RDMA device: use --transport tcp\n",
+			s->c->prog, s->cmd);
 		return EXIT_RUNTIME;
 	}
 	if (!list)
@@ -133,8 +134,8 @@ int bw_cmd_verbs_rails(struct bw_cmd_setup *s)
 			    strncmp(s->inv.nics[k].name, p, len) == 0)
 				break;
 		if (k == s->inv.n_nics) {
-			fprintf(stderr, "%s: no RDMA device '%.*s' here (see `%s inventory`)\n",
-				s->c->prog, (int)len, p, s->c->prog);
+			fprintf(stderr, "%s %s: no RDMA device '%.*s' here (see `%s inventory`)\n",
+				s->c->prog, s->cmd, (int)len, p, s->c->prog);
 			return EXIT_RUNTIME;
 		}
 		rc = add_nic(s, k);
@@ -149,14 +150,14 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 	const char *list = s->o->devices ? s->o->devices : s->o->device;
 
 	if (s->o->gpu) {
-		fprintf(stderr, "%s: the tcp transport has no GPU memory: use --transport verbs "
-			"for --gpu\n", s->c->prog);
+		fprintf(stderr, "%s %s: the tcp transport has no GPU memory: use --transport verbs "
+			"for --gpu\n", s->c->prog, s->cmd);
 		return EXIT_USAGE;
 	}
 	if (list && strcmp(list, "all") == 0) {
-		fprintf(stderr, "%s: --devices all is for the verbs transport; with tcp name "
+		fprintf(stderr, "%s %s: --devices all is for the verbs transport; with tcp name "
 			"the network interfaces (--devices eth0,eth1) or use --streams\n",
-			s->c->prog);
+			s->c->prog, s->cmd);
 		return EXIT_USAGE;
 	}
 	if (!list) {
@@ -168,12 +169,20 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 		size_t len = strcspn(p, ",");
 
 		if (s->n >= BW_RAILS_MAX || len == 0 || len >= 16) {
-			fprintf(stderr, "%s: bad interface list '%s'\n", s->c->prog, list);
+			fprintf(stderr, "%s %s: bad interface list '%s'\n", s->c->prog, s->cmd,
+				list);
 			return EXIT_USAGE;
 		}
 		s->names[s->n] = strndup(p, len);
 		if (!s->names[s->n]) {
-			fprintf(stderr, "%s: out of memory\n", s->c->prog);
+			fprintf(stderr, "%s %s: out of memory\n", s->c->prog, s->cmd);
+			return EXIT_RUNTIME;
+		}
+		if (if_nametoindex(s->names[s->n]) == 0) {
+			fprintf(stderr, "%s %s: no network interface '%s' here (see `ip link`)\n",
+				s->c->prog, s->cmd, s->names[s->n]);
+			free(s->names[s->n]);
+			s->names[s->n] = NULL;
 			return EXIT_RUNTIME;
 		}
 		s->rail[s->n] = (struct bw_report_rail){ s->names[s->n], 0, -1, -1, NULL, NAN };
