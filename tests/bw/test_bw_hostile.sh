@@ -21,11 +21,16 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 "$bin" bw server --bind 127.0.0.1 --port "$port" --timeout 1 --max-size 1M --max-qps 8 \
 	--max-duration 30 --max-memory 64M >"$tmp/srv.out" 2>"$tmp/srv.err" &
 srv=$!
-for _ in $(seq 50); do
-	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" \
-		2>/dev/null && break
-	sleep 0.1
-done
+# wait until a server listens on PORT (bounded: 10 s)
+wait_port() {
+	for _ in $(seq 100); do
+		# listening, seen without connecting (a probe would be a client)
+		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: no server on port $1"; return 1
+}
+wait_port "$port" || exit 1
 
 fail=0
 python3 - "$port" <<'PY' || fail=1
@@ -187,10 +192,10 @@ PY
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; cat "$tmp/srv.err"; exit 1; }
 # one test at a time: a second client while a test runs is told the server
 # is busy (and exits 3), the first one is not disturbed
-"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 3 --warmup 0.1 \
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 6 --warmup 0.1 \
 	>"$tmp/long.out" 2>"$tmp/long.err" &
 long=$!
-sleep 1
+sleep 2.5
 "$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 --timeout 1 \
 	>/dev/null 2>"$tmp/busy.err"
 rc=$?
@@ -211,7 +216,7 @@ kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died with its client"; ex
 port2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$bin" bw server --bind 127.0.0.1 --port "$port2" >/dev/null 2>&1 &
 srv2=$!
-sleep 0.3
+wait_port "$port2" || fail=1
 t0=$(date +%s)
 "$bin" bw client 127.0.0.1 --port "$port2" --transport tcp --duration 20 --warmup 0.1 \
 	>/dev/null 2>"$tmp/orphan.err" &

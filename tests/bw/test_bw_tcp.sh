@@ -46,7 +46,16 @@ n2 "$bin" bw server --port "$port" --timeout 5 >"$tmp/srv.out" 2>"$tmp/srv.err" 
 srv=$!
 n2 "$bin" lat server --port $((port + 1)) --timeout 5 >"$tmp/lsrv.out" 2>"$tmp/lsrv.err" &
 lsrv=$!
-sleep 0.5
+# wait until a server in ns2 listens on PORT (bounded: 10 s)
+wait_port() {
+	for _ in $(seq 100); do
+		# listening, seen without connecting (a probe would be a client)
+		[ -n "$(n2 ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: no server on port $1"; return 1
+}
+wait_port $port && wait_port $((port + 1)) || exit 1
 fail=0
 
 # check NAME FILE [python assertions on d, the document]
@@ -165,7 +174,7 @@ kill "$lsrv" 2>/dev/null; wait "$lsrv" 2>/dev/null
 # two sizes), then the server exits with the verdict
 n2 timeout 60 "$bin" --json bw server --port $((port + 2)) --once >"$tmp/once.json" 2>"$tmp/once.err" &
 once=$!
-sleep 0.3
+wait_port $((port + 2)) || fail=1
 client bw client "$a2" --port $((port + 2)) --sizes 4K..8K --duration 0.5 --warmup 0.1 >/dev/null ||
 	{ echo "FAIL: client against --once"; fail=1; }
 wait $once || { echo "FAIL: server --once exited $?"; cat "$tmp/once.err"; fail=1; }
