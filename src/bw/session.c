@@ -421,8 +421,8 @@ static int exchange_results(struct bw_session *s, bool is_server, struct bw_outc
 	double test_s = ((double)o->p.warmup_ms + o->p.duration_ms) / 1e3;
 	int wait_ms = s->timeout_ms + (int)(test_s * 1000) + 15000;
 
-	if (o->p.iters)	/* iterations mode: bounded by the server's duration cap */
-		wait_ms = s->timeout_ms + 3600 * 1000;
+	if (o->p.iters)
+		wait_ms = s->timeout_ms + (s->iters_wait_ms > 0 ? s->iters_wait_ms : 3600 * 1000);
 	for (int phase = 0; phase < 2; phase++) {
 		bool sending = (phase == 0) != is_server;
 

@@ -344,6 +344,7 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			break;
 		}
 		ss.timeout_ms = (int)(o->timeout_s * 1000);
+		ss.iters_wait_ms = (int)o->caps.max_duration_ms;
 		sv.ss = &ss;
 		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
 		if (tests < 0)
