@@ -1,20 +1,387 @@
-/* PLACEHOLDER until the bw/lat issue lands: replaced by the real command. */
-#include <stdio.h>
+/* bw and lat: `server` on one host, `client HOST` on the other.  This file
+ * runs the two sides: the client asks for each size of a sweep, the server
+ * serves one client at a time; both print one report (out/bw_out.c).  The
+ * command line is cmd/bw_opts.c, the choice of rails cmd/bw_rails.c. */
+#include "bw_cmd.h"
+#include "../out/bw_out.h"
+#include "../out/safe_stream.h"
 
-#include "cmd.h"
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- progress ---- */
+
+struct progress {
+	struct ctx *c;
+	const char *cmd;
+	uint64_t size;
+	double total;
+	double last_t;		/* the previous call: the windowed rate */
+	uint64_t last_bytes;
+	bool shown;
+};
+
+/* Once a second on stderr (a terminal): the last second's rate and the
+ * average so far, fixed width, as git and curl do. */
+static void show_progress(void *arg, double elapsed, uint64_t bytes)
+{
+	struct progress *pg = arg;
+	double now_gbps = elapsed > pg->last_t ?
+		(double)(bytes - pg->last_bytes) * 8 / 1e9 / (elapsed - pg->last_t) : 0;
+	double avg_gbps = elapsed > 0 ? (double)bytes * 8 / 1e9 / elapsed : 0;
+
+	fprintf(stderr, "\r%s %s: %10llu bytes %4.0f/%-4.0f s %9.2f Gb/s now %9.2f Gb/s avg ",
+		pg->c->prog, pg->cmd, (unsigned long long)pg->size, elapsed, pg->total, now_gbps,
+		avg_gbps);
+	pg->last_t = elapsed;
+	pg->last_bytes = bytes;
+	pg->shown = true;
+}
+
+static void end_progress(struct progress *pg)
+{
+	if (pg->shown)
+		fputc('\n', stderr);
+	pg->shown = false;
+	pg->last_t = 0;
+	pg->last_bytes = 0;
+}
+
+/* ---- output ---- */
+
+static int emit(struct ctx *c, struct bw_report *r)
+{
+	FILE *out;
+	int rc = 0;
+
+	bw_judge(r);
+	if (c->json) {
+		json_t *doc = bw_report_to_json(r);
+
+		if (!doc) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			return EXIT_RUNTIME;
+		}
+		return ctx_emit_json(c, doc);
+	}
+	out = safe_stream(stdout);	/* peer names come from the network */
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	bw_report_print(out, r);
+	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
+		rc = errno ? errno : EIO;
+	if (rc) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
+			const struct bw_cmd_setup *s, char *why, size_t whysz)
+{
+	r->expect_gbps = o->expect_gbps;
+	r->expect_why = NULL;
+	if (!isnan(o->expect_gbps)) {
+		r->expect_why = "--expect-gbps";
+		return;
+	}
+	/* machines.md section 4: NVIDIA's pass line is 90% of the port rate,
+	 * per direction; tcp has no line rate we can trust */
+	if (r->p.transport == BW_TRANSPORT_VERBS && r->p.mode == BW_MODE_BW &&
+	    !isnan(s->min_rate) && s->min_rate > 0) {
+		r->expect_gbps = 0.9 * s->min_rate;
+		snprintf(why, whysz, "90%% of the %g Gb/s port rate", s->min_rate);
+		r->expect_why = why;
+	}
+}
+
+/* ---- client ---- */
+
+static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
+{
+	struct bw_cmd_setup s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN };
+	struct bw_session ss = { .fd = -1 };
+	struct bw_hello h;
+	struct bw_rails rails;
+	struct bw_report rep;
+	struct bw_outcome *outs = NULL;
+	struct progress pg = { .c = c, .cmd = cmd };
+	struct bw_err e = { "" };
+	char host[BW_HOST_MAX + 1] = "", why[128];
+	size_t done = 0;
+	int rc;
+
+	/* verbs by default when it can run here */
+	if (!o->transport_set) {
+		o->p.transport = BW_TRANSPORT_TCP;
+		if (bw_cmd_verbs_engine() && bw_cmd_collect(&s) == EXIT_OK && s.inv.n_nics)
+			o->p.transport = BW_TRANSPORT_VERBS;
+	}
+	if (o->p.transport == BW_TRANSPORT_VERBS && !bw_cmd_verbs_engine()) {
+		fprintf(stderr, "%s %s: this build has no verbs transport: use --transport tcp\n",
+			c->prog, cmd);
+		bw_cmd_setup_free(&s);
+		return EXIT_RUNTIME;
+	}
+	rc = o->p.transport == BW_TRANSPORT_VERBS ? bw_cmd_verbs_rails(&s) : bw_cmd_tcp_rails(&s);
+	if (rc != EXIT_OK)
+		goto out;
+	if (bw_params_check(&o->p, s.n, NULL, &e) < 0) {
+		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	gethostname(host, sizeof(host) - 1);
+	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0) {
+		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if (isatty(STDERR_FILENO) && !c->json && !c->quiet) {
+		ss.progress = show_progress;
+		ss.progress_arg = &pg;
+	}
+	outs = calloc(o->n_sizes, sizeof(*outs));
+	if (!outs) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	/* the numeric address the control channel reached: both sides then
+	 * name the same peer (GID choice, tcp data connections) */
+	bw_cmd_fill_locals(o, s.rail, s.n, o->p.transport, s.n, ss.peer_addr, &rails);
+	for (size_t k = 0; k < o->n_sizes; k++) {
+		memset(&h, 0, sizeof(h));
+		h.p = o->p;
+		h.p.size = o->sizes[k];
+		/* perftest: one signaled completion in 100 up to 8 KiB, and
+		 * throughout a sweep; every one for a single large size */
+		if (!o->cq_mod_set && h.p.mode == BW_MODE_BW)
+			h.p.cq_mod = h.p.size <= 8192 || o->n_sizes > 1 ?
+				(h.p.tx_depth < 100 ? h.p.tx_depth : 100) : 1;
+		h.n_rails = s.n;
+		snprintf(h.host, sizeof(h.host), "%s", host);
+		if (bw_params_check(&h.p, s.n, NULL, &e) < 0) {
+			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		pg.size = h.p.size;
+		pg.total = ((double)h.p.warmup_ms + h.p.duration_ms) / 1e3;
+		rc = bw_session_test(&ss, &h, &rails, &outs[k], &e);
+		end_progress(&pg);
+		if (rc < 0) {
+			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+			rc = EXIT_RUNTIME;
+			goto out;
+		}
+		done++;
+	}
+	bw_session_bye(&ss);
+	memset(&rep, 0, sizeof(rep));
+	rep.is_server = false;
+	rep.p = done ? outs[0].p : o->p;	/* as sent: per-size defaults applied */
+	rep.local_host = host;
+	rep.local_addr = ss.local_addr;
+	rep.remote_host = ss.peer_host;
+	rep.remote_addr = ss.peer_addr;
+	rep.n_rails = s.n;
+	memcpy(rep.rails, s.rail, sizeof(s.rail));
+	rep.outcomes = outs;
+	rep.n_outcomes = done;
+	expectation(&rep, o, &s, why, sizeof(why));
+	rc = emit(c, &rep);
+	if (rc == EXIT_OK && !rep.pass) {
+		fprintf(stderr, "%s %s: below expectation: %s\n", c->prog, cmd, rep.reason);
+		rc = EXIT_PROBLEMS;
+	}
+out:
+	for (size_t k = 0; outs && k < o->n_sizes; k++)
+		bw_outcome_free(&outs[k]);
+	free(outs);
+	bw_session_close(&ss);
+	bw_cmd_setup_free(&s);
+	return rc;
+}
+
+/* ---- server ---- */
+
+static const struct bw_report_rail tcp_rail = { NULL, 0, -1, -1, NULL, NAN };
+
+struct server {
+	struct ctx *c;
+	const char *cmd;
+	struct bw_cmd_opts *o;
+	struct bw_cmd_setup s;		/* the verbs rails, chosen at the first verbs test */
+	bool verbs_tried;
+	int verbs_rc;
+	struct bw_session *ss;
+	/* the tests of the current client: one report when it leaves */
+	struct bw_hello first;
+	struct bw_outcome *outs;
+	size_t n_outs;
+};
+
+static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
+			struct bw_err *e)
+{
+	struct server *sv = arg;
+
+	if (h->p.transport == BW_TRANSPORT_TCP) {
+		bw_cmd_fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails,
+				   sv->ss->peer_addr, r);
+		return 0;
+	}
+	if (!bw_cmd_verbs_engine()) {
+		bw_errf(e, "this server's build has no verbs transport: use --transport tcp");
+		return -1;
+	}
+	if (!sv->verbs_tried) {
+		sv->verbs_tried = true;
+		sv->verbs_rc = bw_cmd_verbs_rails(&sv->s);
+	}
+	if (sv->verbs_rc != EXIT_OK || !sv->s.n) {
+		bw_errf(e, "this server cannot use its RDMA devices (see its messages)");
+		return -1;
+	}
+	if (h->n_rails > sv->s.n && sv->s.n > 1) {
+		bw_errf(e, "the client asks for %u rails, this server has %u devices", h->n_rails,
+			sv->s.n);
+		return -1;
+	}
+	bw_cmd_fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails,
+			   sv->ss->peer_addr, r);
+	return 0;
+}
+
+/* Keep each test's outcome (taking it over) for the client's report. */
+static void server_done(void *arg, const struct bw_hello *h, struct bw_outcome *o)
+{
+	struct server *sv = arg;
+	struct bw_outcome *n = realloc(sv->outs, (sv->n_outs + 1) * sizeof(*n));
+
+	if (!n)
+		return;	/* the report lacks this size; the test itself went well */
+	sv->outs = n;
+	if (!sv->n_outs)
+		sv->first = *h;
+	memcpy(&sv->outs[sv->n_outs++], o, sizeof(*o));
+	memset(o, 0, sizeof(*o));
+}
+
+static void server_drop_outcomes(struct server *sv)
+{
+	for (size_t k = 0; k < sv->n_outs; k++)
+		bw_outcome_free(&sv->outs[k]);
+	free(sv->outs);
+	sv->outs = NULL;
+	sv->n_outs = 0;
+}
+
+/* One report for everything the client ran, as the client prints it. */
+static int server_report(struct server *sv)
+{
+	struct bw_report rep;
+	char host[BW_HOST_MAX + 1] = "", why[128];
+	const struct bw_hello *h = &sv->first;
+	bool verbs = h->p.transport == BW_TRANSPORT_VERBS;
+	int rc;
+
+	gethostname(host, sizeof(host) - 1);
+	memset(&rep, 0, sizeof(rep));
+	rep.is_server = true;
+	rep.p = h->p;
+	rep.local_host = host;
+	rep.local_addr = sv->ss->local_addr;
+	rep.remote_host = sv->ss->peer_host;
+	rep.remote_addr = sv->ss->peer_addr;
+	rep.n_rails = h->n_rails;
+	for (uint32_t i = 0; i < h->n_rails; i++)
+		rep.rails[i] = verbs ? sv->s.rail[i % sv->s.n] : tcp_rail;
+	rep.outcomes = sv->outs;
+	rep.n_outcomes = sv->n_outs;
+	expectation(&rep, sv->o, &sv->s, why, sizeof(why));
+	rc = emit(sv->c, &rep);
+	return rc == EXIT_OK && !rep.pass ? EXIT_PROBLEMS : rc;
+}
+
+static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
+{
+	struct server sv = { .c = c, .cmd = cmd, .o = o, .s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN } };
+	struct bw_server_ops ops = { server_setup, server_done, &sv };
+	struct bw_err e = { "" };
+	int lfd, rc = EXIT_OK;
+
+	o->caps.has_verbs = bw_cmd_verbs_engine() != NULL;
+	if (o->gpu && !bw_cmd_verbs_engine()) {
+		fprintf(stderr, "%s %s: this build has no verbs transport, so no --gpu\n",
+			c->prog, cmd);
+		return EXIT_RUNTIME;
+	}
+	lfd = bw_listen(o->bind, o->port, &e);
+	if (lfd < 0) {
+		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+		return EXIT_RUNTIME;
+	}
+	if (!c->quiet && !c->json)
+		fprintf(stderr, "%s %s: listening on port %u\n", c->prog, cmd, o->port);
+	for (;;) {
+		struct bw_session ss = { .fd = -1, .timeout_ms = (int)(o->timeout_s * 1000) };
+		int tests;
+
+		if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
+			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
+			rc = EXIT_RUNTIME;
+			break;
+		}
+		ss.timeout_ms = (int)(o->timeout_s * 1000);
+		ss.iters_wait_ms = (int)o->caps.max_duration_ms;
+		sv.ss = &ss;
+		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
+		if (tests < 0)
+			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr,
+				e.msg);
+		/* what ran, even if a later size failed */
+		rc = sv.n_outs ? server_report(&sv) : EXIT_OK;
+		if (tests < 0)
+			rc = EXIT_RUNTIME;
+		server_drop_outcomes(&sv);
+		bw_session_close(&ss);
+		if (o->once)
+			break;
+	}
+	close(lfd);
+	bw_cmd_setup_free(&sv.s);
+	return rc;
+}
+
+static int cmd_bwlat(struct ctx *c, int argc, char **argv, enum bw_mode mode)
+{
+	const char *cmd = mode == BW_MODE_LAT ? "lat" : "bw";
+	struct bw_cmd_opts o;
+	int rc = bw_cmd_parse(c, cmd, mode, argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	signal(SIGPIPE, SIG_IGN);
+	return o.server ? run_server(c, cmd, &o) : run_client(c, cmd, &o);
+}
 
 int cmd_bw(struct ctx *c, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "%s: bw: not built yet\n", c->prog);
-	return EXIT_RUNTIME;
+	return cmd_bwlat(c, argc, argv, BW_MODE_BW);
 }
 
 int cmd_lat(struct ctx *c, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "%s: lat: not built yet\n", c->prog);
-	return EXIT_RUNTIME;
+	return cmd_bwlat(c, argc, argv, BW_MODE_LAT);
 }
