@@ -2,6 +2,7 @@
 #include "window.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void pci_func_free(struct pci_func *f)
 {
@@ -33,9 +34,17 @@ void qos_init(struct qos *q)
 		q->dscp_to_prio[i] = -1;
 }
 
+void link_info_init(struct link_info *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->linkmodes = l->autoneg = l->duplex = l->fec = l->fec_auto = l->fec_active = -1;
+	l->speed_mbps = l->lanes = NA;
+}
+
 static void port_free(struct port *p)
 {
 	free(p->module);
+	free(p->link);
 	if (p->qos) {
 		free(p->qos->trust);
 		free(p->qos);

@@ -58,6 +58,36 @@ struct counter_set {
 
 struct module_info;	/* eeprom/module.h */
 
+/* Link modes: bitmaps of ethtool link-mode bit indices
+ * (ETHTOOL_LINK_MODE_*_BIT, linux/ethtool.h), as many as we keep. */
+#define LINK_MODE_BITS 256u
+#define LINK_MODE_WORDS (LINK_MODE_BITS / 32u)
+
+/* What ethtool netlink says of a netdev's link (src/nl/link_modes.c):
+ * LINKMODES_GET (`ethtool IF`) and FEC_GET (`ethtool --show-fec IF`). */
+struct link_info {
+	int linkmodes;		/* 1 answered, 0 not supported, -1 unknown */
+	int autoneg;		/* 1 on, 0 off, -1 unknown */
+	int64_t speed_mbps;	/* NA unknown (also the kernel's SPEED_UNKNOWN) */
+	int duplex;		/* 1 full, 0 half, -1 unknown */
+	int64_t lanes;		/* NA unknown */
+	uint32_t supported[LINK_MODE_WORDS], advertised[LINK_MODE_WORDS];
+	uint32_t peer[LINK_MODE_WORDS];	/* the link partner's advertised modes */
+	bool has_modes, has_peer;
+	int fec;		/* 1 answered, 0 not supported, -1 unknown */
+	int fec_auto;		/* 1 the driver picks the FEC, 0 not, -1 unknown */
+	/* active FEC as a link-mode bit: 49 None, 50 RS, 51 BASER, 74 LLRS; -1 */
+	int fec_active;
+	uint32_t fec_configured[LINK_MODE_WORDS];	/* the FEC mode bits configured */
+};
+
+/* Everything unknown. */
+void link_info_init(struct link_info *l);
+static inline bool link_mode_has(const uint32_t *set, unsigned bit)
+{
+	return bit < LINK_MODE_BITS && (set[bit / 32] >> (bit % 32)) & 1u;
+}
+
 struct port {
 	int num;
 	char *link_layer;	/* "InfiniBand", "Ethernet" */
@@ -88,6 +118,9 @@ struct port {
 	/* The transceiver from its EEPROM over ethtool netlink (sysfs/module.c,
 	 * eeprom/module.h); NULL: not read. */
 	struct module_info *module;
+	/* Link modes and FEC over ethtool netlink (sysfs/link.c); NULL: not
+	 * read (no netdev, not in the snapshot). */
+	struct link_info *link;
 	/* A window of samples (watch, check --window; model/window.h): the
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */

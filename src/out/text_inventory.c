@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../eeprom/module.h"
+#include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
 
@@ -142,6 +143,67 @@ static void print_module(FILE *out, const struct module_info *m)
 	fputc('\n', out);
 }
 
+/* The speed modes of a set ("400000baseSR4/Full ..."): what a link can
+ * run at, without the port-type, pause and FEC bits. */
+static void print_speed_modes(FILE *out, const char *label, const uint32_t *set)
+{
+	bool any = false;
+
+	for (unsigned b = 0; b < LINK_MODE_BITS; b++) {
+		const char *name = link_mode_name(b);
+
+		if (!link_mode_has(set, b) || !name || !strstr(name, "base"))
+			continue;
+		fprintf(out, "%s %s", any ? "" : label, name);
+		any = true;
+	}
+	if (!any)
+		fprintf(out, "%s none", label);
+}
+
+/* "link 400000 Mb/s full 4 lanes autoneg on fec RS (auto)" and the modes */
+void text_link(FILE *out, const struct link_info *l)
+{
+	fputs("      link", out);
+	if (l->linkmodes == 0)
+		fputs(" modes not supported", out);
+	if (!IS_NA(l->speed_mbps))
+		fprintf(out, " %lld Mb/s", (long long)l->speed_mbps);
+	if (l->duplex >= 0)
+		fprintf(out, " %s", l->duplex ? "full" : "half");
+	if (!IS_NA(l->lanes))
+		fprintf(out, " %lld lanes", (long long)l->lanes);
+	if (l->autoneg >= 0)
+		fprintf(out, " autoneg %s", l->autoneg ? "on" : "off");
+	if (l->fec == 0)
+		fputs(" fec not supported", out);
+	if (l->fec == 1) {
+		const char *active = link_fec_name(l->fec_active);
+		bool any = false;
+
+		fprintf(out, " fec %s (configured", active ? active : "?");
+		if (l->fec_auto == 1) {
+			fputs(" auto", out);
+			any = true;
+		}
+		for (int b = 0; b < (int)LINK_MODE_BITS; b++)
+			if (link_fec_name(b) && link_mode_has(l->fec_configured, (unsigned)b)) {
+				fprintf(out, " %s", link_fec_name(b));
+				any = true;
+			}
+		fprintf(out, "%s)", any ? "" : " none");
+	}
+	fputc('\n', out);
+	if (l->has_modes) {
+		print_speed_modes(out, "      advertised", l->advertised);
+		fputc('\n', out);
+	}
+	if (l->has_peer) {
+		print_speed_modes(out, "      partner", l->peer);
+		fputc('\n', out);
+	}
+}
+
 static void print_port(FILE *out, const struct port *p)
 {
 	const struct gid *rec = gid_recommended(p);
@@ -190,6 +252,8 @@ static void print_port(FILE *out, const struct port *p)
 	}
 	if (p->module)
 		print_module(out, p->module);
+	if (p->link)
+		text_link(out, p->link);
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
 

@@ -4,6 +4,7 @@
 #include "parse.h"
 #include "pci.h"
 #include "module.h"
+#include "link.h"
 #include "qos.h"
 #include "ethtool.h"
 #include "../model/pci_ids.h"
@@ -249,6 +250,8 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 		rc = ethtool_read_port_stats(r, p);
 	if (rc == 0)
 		rc = module_read_port(r, p);
+	if (rc == 0)
+		rc = link_read_port(r, p);
 	read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
