@@ -65,6 +65,7 @@ static void port_free(struct port *p)
 	counters_free(&p->counters);
 	counters_free(&p->hw_counters);
 	counters_free(&p->eth_stats);
+	counters_free(&p->net_stats);
 	port_start_free(p->start);
 }
 

@@ -111,6 +111,9 @@ struct port {
 	/* `ethtool -S` of the netdev (sysfs/ethtool.c); v NULL: not known
 	 * (no netdev, no statistics, not in the snapshot). */
 	struct counter_set eth_stats;
+	/* /sys/class/net/<netdev>/statistics/: read by `watch` only (v NULL
+	 * otherwise), for the byte counters of the kernel's own traffic. */
+	struct counter_set net_stats;
 	/* RoCE QoS (NULL: not known).  ECN from MLNX_OFED's
 	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust, PFC and
 	 * the DSCP map from DCB netlink (sysfs/qos.c). */
