@@ -41,14 +41,41 @@ void link_info_init(struct link_info *l)
 	l->speed_mbps = l->lanes = NA;
 }
 
+void qos_free(struct qos *q)
+{
+	if (!q)
+		return;
+	free(q->trust);
+	free(q);
+}
+
+struct qos *qos_dup(const struct qos *q)
+{
+	struct qos *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	*d = *q;
+	d->trust = NULL;
+	if (q->trust && !(d->trust = strdup(q->trust))) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
 static void port_free(struct port *p)
 {
 	free(p->module);
 	free(p->link);
-	if (p->qos) {
-		free(p->qos->trust);
-		free(p->qos);
+	qos_free(p->qos);
+	for (size_t i = 0; i < p->n_slaves; i++) {
+		free(p->slaves[i].netdev);
+		qos_free(p->slaves[i].qos);
+		free(p->slaves[i].module);
+		free(p->slaves[i].link);
 	}
+	free(p->slaves);
 	free(p->link_layer);
 	free(p->state_name);
 	free(p->phys_state_name);

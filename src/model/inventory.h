@@ -124,10 +124,22 @@ struct port {
 	/* Link modes and FEC over ethtool netlink (sysfs/link.c); NULL: not
 	 * read (no netdev, not in the snapshot). */
 	struct link_info *link;
+	/* RoCE LAG (bond_slaves set): each slave's own view, asked of the
+	 * physical function since the bond has no DCB and no transceiver
+	 * (sysfs/lag.c).  qos above is then the slaves' merged view. */
+	struct lag_slave *slaves;
+	size_t n_slaves;
 	/* A window of samples (watch, check --window; model/window.h): the
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
+};
+
+struct lag_slave {
+	char *netdev;
+	struct qos *qos;		/* ECN and DCB of this PF; NULL unknown */
+	struct module_info *module;	/* its transceiver; NULL not read */
+	struct link_info *link;		/* its link modes and FEC; NULL */
 };
 
 struct qos {
@@ -144,6 +156,9 @@ struct qos {
 
 /* Everything unknown (-1, NA, NULL). */
 void qos_init(struct qos *q);
+void qos_free(struct qos *q);
+/* A deep copy; NULL when out of memory. */
+struct qos *qos_dup(const struct qos *q);
 
 struct nic {
 	char *name;		/* RDMA device name: mlx5_0, rocep65s0f0, rxe0 */

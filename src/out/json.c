@@ -363,6 +363,23 @@ json_t *link_to_json(const struct link_info *l)
 	return o;
 }
 
+/* RoCE LAG: what each slave (physical function) said */
+static json_t *slaves_json(const struct port *p)
+{
+	json_t *a;
+
+	if (!p->slaves)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < p->n_slaves; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
+			"netdev", json_string_or_null(p->slaves[i].netdev),
+			"qos", qos_json(p->slaves[i].qos),
+			"module", module_json(p->slaves[i].module),
+			"link", link_to_json(p->slaves[i].link)));
+	return a;
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -394,6 +411,8 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "qos", qos_json(p->qos));
 	json_object_set_new(o, "module", module_json(p->module));
 	json_object_set_new(o, "link", link_to_json(p->link));
+	/* a bond's qos above merges these */
+	json_object_set_new(o, "bond_members", slaves_json(p));
 	return o;
 }
 

@@ -204,6 +204,23 @@ void text_link(FILE *out, const struct link_info *l)
 	}
 }
 
+static void print_qos(FILE *out, const struct qos *q)
+{
+	fputs("      ecn", out);
+	print_prios(out, "np", q->ecn_np);
+	print_prios(out, " rp", q->ecn_rp);
+	fputc('\n', out);
+	if (q->dcb_supported == 0)
+		fputs("      dcb not supported\n", out);
+	if (q->dcb_supported == 1) {
+		fprintf(out, "      dcb trust %s", q->trust ? q->trust : "?");
+		print_prios(out, "pfc", q->pfc_enabled);
+		if (q->dscp_to_prio[26] >= 0)
+			fprintf(out, " dscp 26->prio %d", q->dscp_to_prio[26]);
+		fputc('\n', out);
+	}
+}
+
 static void print_port(FILE *out, const struct port *p)
 {
 	const struct gid *rec = gid_recommended(p);
@@ -235,25 +252,24 @@ static void print_port(FILE *out, const struct port *p)
 	}
 	if (rec)
 		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
-	if (p->qos) {
-		fputs("      ecn", out);
-		print_prios(out, "np", p->qos->ecn_np);
-		print_prios(out, " rp", p->qos->ecn_rp);
-		fputc('\n', out);
-		if (p->qos->dcb_supported == 0)
-			fputs("      dcb not supported\n", out);
-		if (p->qos->dcb_supported == 1) {
-			fprintf(out, "      dcb trust %s", p->qos->trust ? p->qos->trust : "?");
-			print_prios(out, "pfc", p->qos->pfc_enabled);
-			if (p->qos->dscp_to_prio[26] >= 0)
-				fprintf(out, " dscp 26->prio %d", p->qos->dscp_to_prio[26]);
-			fputc('\n', out);
-		}
-	}
+	if (p->qos)
+		print_qos(out, p->qos);
 	if (p->module)
 		print_module(out, p->module);
 	if (p->link)
 		text_link(out, p->link);
+	/* RoCE LAG: each physical function's own view */
+	for (size_t i = 0; i < p->n_slaves; i++) {
+		const struct lag_slave *s = &p->slaves[i];
+
+		fprintf(out, "      bond member %s\n", s->netdev);
+		if (s->qos)
+			print_qos(out, s->qos);
+		if (s->module)
+			print_module(out, s->module);
+		if (s->link)
+			text_link(out, s->link);
+	}
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
 

@@ -2,6 +2,7 @@
 #include "attr.h"
 #include "ib.h"
 #include "ethtool.h"
+#include "lag.h"
 #include "qos.h"
 #include "../model/window.h"
 
@@ -52,6 +53,8 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 		if (rc < 0)
 			return rc;
 	}
+	if (pt->n_slaves)
+		return lag_sample_pause(r, pt);
 	if (pt->qos && pt->qos->dcb_supported == 1) {
 		for (int p = 0; p < 8; p++)
 			pt->qos->pause_tx[p] = pt->qos->pause_rx[p] = NA;
