@@ -138,7 +138,7 @@ s, v = ethtool_stats([
 open(root + "/ethtool/enp24s0np0/strings", "wb").write(s)
 open(root + "/ethtool/enp24s0np0/stats", "wb").write(v)
 PY
-expect 0 "$bin" --root "$ra" watch --until "$rb" --duration 60 --json
+expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60 --json
 py 'dict(port("mlx5_0")["ethtool_stats"]["rx_crc_errors_phy"], per_s=0) == {"start": 1532, "end": 1542, "delta": 10, "per_s": 0, "reset": False} and abs(port("mlx5_0")["ethtool_stats"]["rx_crc_errors_phy"]["per_s"] - 10 / 60) < 1e-9' "ethtool rx_crc_errors_phy +10"
 py 'port("mlx5_0")["ethtool_stats"]["rx_symbol_err_phy"]["delta"] == 0' "ethtool counter that did not move"
 py '[p["priority"] for p in port("mlx5_0")["pfc"]] == [3]' "pfc: priority 3 only (PFC on 3)"
@@ -148,7 +148,29 @@ py 'port("mlx5_0")["cnp"]["np_cnp_sent"]["delta"] == 40 and port("mlx5_0")["cnp"
 py 'port("mlx5_1")["cnp"]["np_cnp_sent"]["delta"] == 0 and port("mlx5_1")["pfc"] == []' "no CNPs, no PFC on mlx5_1"
 py 'port("mlx5_2")["pfc"][0]["priority"] == 3 and port("mlx5_2")["pfc"][0]["pause_tx"]["delta"] == 0 and port("mlx5_2")["pfc"][0]["ethtool_tx_pause"] is None' "pfc on 3 without ethtool counters"
 py 'port("mlx5_1")["ethtool_stats"] is None and port("mlx5_0")["netdev_stats"] is None' "sets not in the snapshot: null"
-expect 0 "$bin" --root "$ra" watch --until "$rb" --duration 60
+# the PHY's FCS errors growing are an error counter growing
+py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error" and "ethtool rx_crc_errors_phy grew by 10 in 60 s" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"]' "counters.errors from ethtool rx_crc_errors_phy"
+py 'len(d["findings"]) == 1 and d["verdict"] == "fail"' "only that finding"
+expect 1 "$bin" --root "$ra" check --window 60 --until "$rb" --json
+py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1' "check --window: ethtool errors too"
+# a RoCE link that went down and up, seen by the PHY's own count
+rc_=$tmp/rc
+cp -a "$fx" "$rc_" || exit 1
+python3 - "$src/tests/fixtures" "$rc_" <<'PY' || { echo "cannot edit $rc_"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import ethtool_stats
+root = sys.argv[2] + "/.rdmadoctor/ethtool/enp24s0np0/"
+s, v = ethtool_stats([
+    ("rx_crc_errors_phy", 1532), ("rx_symbol_err_phy", 88),
+    ("link_down_events_phy", 4 + 2), ("rx_prio3_pause", 5678),
+    ("tx_prio3_pause", 1234), ("rx_discards_phy", 17)])
+open(root + "strings", "wb").write(s)
+open(root + "stats", "wb").write(v)
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rc_" --duration 60 --json
+py '"ethtool link_down_events_phy grew by 2" in fs("link.flaps", "mlx5_0 port 1")[0]["observed"] and not fs("counters.errors")' "link.flaps from ethtool link_down_events_phy"
+expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60
 stdout_has "ethtool rx_crc_errors_phy .* 10 "
 stdout_has "pfc prio 3: pause tx +300 (5/s) rx +600 (10/s)"
 stdout_has "cnp: sent +40 (0.666667/s), handled +25 (0.416667/s), ecn-marked +90 (1.5/s)"
