@@ -13,31 +13,37 @@
 #include <stdio.h>
 
 /* Per-lane rate in Mb/s: the link's lanes, else the RDMA port's; 0 unknown. */
-static int64_t lane_mbps(const struct port *pt)
+static int64_t lane_mbps(const struct port *pt, const struct link_info *l)
 {
-	int64_t lanes = !IS_NA(pt->link->lanes) ? pt->link->lanes : pt->lanes;
+	int64_t lanes = !IS_NA(l->lanes) ? l->lanes : pt->lanes;
 
-	if (IS_NA(pt->link->speed_mbps) || IS_NA(lanes) || lanes <= 0)
+	if (IS_NA(l->speed_mbps) || IS_NA(lanes) || lanes <= 0)
 		return 0;
-	return pt->link->speed_mbps / lanes;
+	return l->speed_mbps / lanes;
 }
 
+/* l: the port's netdev's link, or (RoCE LAG) a bond member's on dev */
 static void fec_off(const struct check_ctx *c, struct findings *out, size_t i,
-		    const struct port *pt, int64_t per_lane)
+		    const struct port *pt, const struct link_info *l, const char *dev)
 {
 	const struct nic *n = &c->inv->nics[i];
-	const char *dev = pt->netdev ? pt->netdev : "<netdev>";
+	int64_t per_lane = lane_mbps(pt, l);
 	struct finding *f;
 
+	if (l->fec != 1 || l->fec_active != ETHTOOL_LINK_MODE_FEC_NONE_BIT || per_lane < 50000)
+		return;
 	f = check_add(c, out, "port.fec", check_role_sev(c, i),
 		      "PAM4 lanes (50 Gb/s and faster) need RS-FEC: without it the raw bit "
 		      "errors reach the MAC, and RoCE turns them into drops, retransmissions "
 		      "and stalls under load.");
 	if (!f)
 		return;
-	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	if (pt->n_slaves)
+		finding_set(&f->subject, "%s port %d (%s)", n->name, pt->num, dev);
+	else
+		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "FEC off (None) at %lld Mb/s, %lld Gb/s per lane",
-		    (long long)pt->link->speed_mbps, (long long)(per_lane / 1000));
+		    (long long)l->speed_mbps, (long long)(per_lane / 1000));
 	finding_set(&f->expected, "RS");
 	finding_set(&f->fix,
 		    "`ethtool --set-fec %s encoding auto` (or rs), the same FEC on the switch "
@@ -52,14 +58,16 @@ void check_link(const struct check_ctx *c, struct findings *out)
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
-			int64_t per_lane;
 
-			if (!pt->link || pt->link->fec != 1 || !check_port_is_eth(pt) ||
-			    !check_port_up(pt) ||
-			    pt->link->fec_active != ETHTOOL_LINK_MODE_FEC_NONE_BIT)
+			if (!check_port_is_eth(pt) || !check_port_up(pt))
 				continue;
-			per_lane = lane_mbps(pt);
-			if (per_lane >= 50000)
-				fec_off(c, out, i, pt, per_lane);
+			if (pt->link)
+				fec_off(c, out, i, pt, pt->link,
+					pt->netdev ? pt->netdev : "<netdev>");
+			/* RoCE LAG: each physical function's own link */
+			for (size_t m = 0; m < pt->n_slaves; m++)
+				if (pt->slaves[m].link)
+					fec_off(c, out, i, pt, pt->slaves[m].link,
+						pt->slaves[m].netdev);
 		}
 }
