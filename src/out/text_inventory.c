@@ -114,11 +114,11 @@ static void print_prios(FILE *out, const char *what, const int v[8])
 }
 
 /* "module QSFP112 NVIDIA MMA1Z00-NS400 SN MT2312FT01234 45.2 C rx -2.1..-1.8 dBm" */
-static void print_module(FILE *out, const struct module_info *m)
+static void print_module(FILE *out, const char *ind, const struct module_info *m)
 {
 	double lo = NAN, hi = NAN;
 
-	fprintf(out, "      module %s", m->type ? m->type : "unknown");
+	fprintf(out, "%smodule %s", ind, m->type ? m->type : "unknown");
 	if (m->vendor[0])
 		fprintf(out, " %s", m->vendor);
 	if (m->part[0])
@@ -162,9 +162,9 @@ static void print_speed_modes(FILE *out, const char *label, const uint32_t *set)
 }
 
 /* "link 400000 Mb/s full 4 lanes autoneg on fec RS (auto)" and the modes */
-void text_link(FILE *out, const struct link_info *l)
+static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 {
-	fputs("      link", out);
+	fprintf(out, "%slink", ind);
 	if (l->linkmodes == 0)
 		fputs(" modes not supported", out);
 	if (!IS_NA(l->speed_mbps))
@@ -195,25 +195,32 @@ void text_link(FILE *out, const struct link_info *l)
 	}
 	fputc('\n', out);
 	if (l->has_modes) {
-		print_speed_modes(out, "      advertised", l->advertised);
+		fputs(ind, out);
+		print_speed_modes(out, "advertised", l->advertised);
 		fputc('\n', out);
 	}
 	if (l->has_peer) {
-		print_speed_modes(out, "      partner", l->peer);
+		fputs(ind, out);
+		print_speed_modes(out, "partner", l->peer);
 		fputc('\n', out);
 	}
 }
 
-static void print_qos(FILE *out, const struct qos *q)
+void text_link(FILE *out, const struct link_info *l)
 {
-	fputs("      ecn", out);
+	link_lines(out, "      ", l);
+}
+
+static void print_qos(FILE *out, const char *ind, const struct qos *q)
+{
+	fprintf(out, "%secn", ind);
 	print_prios(out, "np", q->ecn_np);
 	print_prios(out, " rp", q->ecn_rp);
 	fputc('\n', out);
 	if (q->dcb_supported == 0)
-		fputs("      dcb not supported\n", out);
+		fprintf(out, "%sdcb not supported\n", ind);
 	if (q->dcb_supported == 1) {
-		fprintf(out, "      dcb trust %s", q->trust ? q->trust : "?");
+		fprintf(out, "%sdcb trust %s", ind, q->trust ? q->trust : "?");
 		print_prios(out, "pfc", q->pfc_enabled);
 		if (q->dscp_to_prio[26] >= 0)
 			fprintf(out, " dscp 26->prio %d", q->dscp_to_prio[26]);
@@ -253,22 +260,22 @@ static void print_port(FILE *out, const struct port *p)
 	if (rec)
 		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
 	if (p->qos)
-		print_qos(out, p->qos);
+		print_qos(out, "      ", p->qos);
 	if (p->module)
-		print_module(out, p->module);
+		print_module(out, "      ", p->module);
 	if (p->link)
-		text_link(out, p->link);
+		link_lines(out, "      ", p->link);
 	/* RoCE LAG: each physical function's own view */
 	for (size_t i = 0; i < p->n_slaves; i++) {
 		const struct lag_slave *s = &p->slaves[i];
 
 		fprintf(out, "      bond member %s\n", s->netdev);
 		if (s->qos)
-			print_qos(out, s->qos);
+			print_qos(out, "        ", s->qos);
 		if (s->module)
-			print_module(out, s->module);
+			print_module(out, "        ", s->module);
 		if (s->link)
-			text_link(out, s->link);
+			link_lines(out, "        ", s->link);
 	}
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
