@@ -173,9 +173,17 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 		    n->name, pt->num);
 }
 
-bool check_counter_is_error(const char *name, bool hw)
+bool check_counter_is_error(const char *name, int set)
 {
-	if (hw) {
+	if (set == WIN_ETH) {
+		for (size_t i = 0; i < N_ETH; i++)
+			if (strcmp(eth_errors[i], name) == 0)
+				return true;
+		return false;
+	}
+	if (set == WIN_NET)
+		return false;
+	if (set == WIN_HW) {
 		for (size_t i = 0; i < N_HW; i++)
 			if (strcmp(hw_errors[i].name, name) == 0)
 				return true;

@@ -130,17 +130,17 @@ static void count_growing(const struct inventory *inv, size_t *errors, size_t *a
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 
-			for (int hw = 0; hw < 2; hw++) {
-				const struct counter_set *s = hw ? &pt->hw_counters : &pt->counters;
+			for (int set = WIN_PMA; set <= WIN_NET; set++) {
+				const struct counter_set *s = window_set_of(pt, set);
 
 				for (size_t j = 0; j < s->n; j++) {
 					struct counter_change ch;
 
 					if (!s->v[j].name ||
-					    !window_change(pt, hw, s->v[j].name, &ch) || !ch.delta)
+					    !window_change(pt, set, s->v[j].name, &ch) || !ch.delta)
 						continue;
 					(*all)++;
-					if (check_counter_is_error(s->v[j].name, hw))
+					if (check_counter_is_error(s->v[j].name, set))
 						(*errors)++;
 				}
 			}
