@@ -45,9 +45,10 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 /* Only the counter checks (counters.errors, counters.saturated, link.flaps)
  * for `watch`, sorted the same way; 0 or -ENOMEM. */
 int check_run_counters(const struct inventory *inv, struct findings *out);
-/* One of the error counters the counter checks judge (hw: a hw_counters
- * name, else a PMA counters name). */
-bool check_counter_is_error(const char *name, bool hw);
+/* One of the error counters the counter checks judge; set as in
+ * model/window.h's enum window_set (false / true: a PMA / hw_counters
+ * name; WIN_ETH an `ethtool -S` name). */
+bool check_counter_is_error(const char *name, int set);
 
 /* "fail" if any error, "warn" if any warning, else "pass". */
 const char *check_verdict(const struct findings *fs);

@@ -51,6 +51,14 @@ static const struct hw_error hw_errors[] = {
 	{ "rx_icrc_encapsulated", false },
 };
 
+/* The PHY's own error counters in `ethtool -S` (mlx5 names,
+ * kernel-interfaces.md 6.2): FCS errors and symbol errors on the wire.
+ * On a RoCE port they are where a bad cable shows first. */
+static const char *const eth_errors[] = {
+	"rx_crc_errors_phy", "rx_symbol_err_phy", "rx_pcs_symbol_err_phy",
+};
+
+#define N_ETH (sizeof(eth_errors) / sizeof(eth_errors[0]))
 #define N_PMA (sizeof(pma_errors) / sizeof(pma_errors[0]))
 #define N_HW (sizeof(hw_errors) / sizeof(hw_errors[0]))
 
@@ -165,9 +173,17 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 		    n->name, pt->num);
 }
 
-bool check_counter_is_error(const char *name, bool hw)
+bool check_counter_is_error(const char *name, int set)
 {
-	if (hw) {
+	if (set == WIN_ETH) {
+		for (size_t i = 0; i < N_ETH; i++)
+			if (strcmp(eth_errors[i], name) == 0)
+				return true;
+		return false;
+	}
+	if (set == WIN_NET)
+		return false;
+	if (set == WIN_HW) {
 		for (size_t i = 0; i < N_HW; i++)
 			if (strcmp(hw_errors[i].name, name) == 0)
 				return true;
@@ -222,6 +238,15 @@ static void errors_window(const struct check_ctx *c, struct findings *out,
 		if (!hw_errors[i].retry)
 			fault = link = true;
 	}
+	for (size_t i = 0; i < N_ETH; i++) {
+		char label[64];
+
+		if (!window_change(pt, WIN_ETH, eth_errors[i], &ch) || !ch.delta)
+			continue;
+		snprintf(label, sizeof(label), "ethtool %s", eth_errors[i]);
+		grew(c, &obs, &nz, label, &ch);
+		fault = link = true;
+	}
 	if (!nz) {
 		check_buf_free(&obs);
 		return;
@@ -260,6 +285,10 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 
 	if (window_change(pt, false, "link_downed", &ch) && ch.delta)
 		grew(c, &obs, &nz, "link_downed", &ch);
+	/* mlx5's PHY link-down count, where the RDMA port has no link_downed
+	 * of its own to say it (RoCE) */
+	if (window_change(pt, WIN_ETH, "link_down_events_phy", &ch) && ch.delta)
+		grew(c, &obs, &nz, "ethtool link_down_events_phy", &ch);
 	if (window_carrier(pt, &ch) && ch.delta) {
 		char label[96];
 

@@ -82,5 +82,7 @@ void check_sys(const struct check_ctx *c, struct findings *out);
 void check_roce(const struct check_ctx *c, struct findings *out);
 void check_qos(const struct check_ctx *c, struct findings *out);
 void check_module(const struct check_ctx *c, struct findings *out);
+/* port.fec (link.c) */
+void check_link(const struct check_ctx *c, struct findings *out);
 
 #endif

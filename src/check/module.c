@@ -73,12 +73,14 @@ static double value_of(const struct module_info *m, size_t q, int lane)
 	}
 }
 
+/* One quantity of module m, on netdev dev (the port's, or a bond
+ * member's: the physical function that holds the module). */
 static void one(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		const struct port *pt, size_t q, int lane, unsigned flags)
+		const struct port *pt, const struct module_info *m, const char *dev, size_t q,
+		int lane, unsigned flags)
 {
 	const struct quantity *qu = &quantities[q];
-	const struct module_threshold *t = thr_of(pt->module, q);
-	const struct module_info *m = pt->module;
+	const struct module_threshold *t = thr_of(m, q);
 	bool ha = flags & (1u << qu->shift), hw = flags & (2u << qu->shift);
 	bool la = flags & (4u << qu->shift), lw = flags & (8u << qu->shift);
 	bool alarm = ha || la, high = ha || hw;
@@ -104,16 +106,29 @@ static void one(const struct check_ctx *c, struct findings *out, const struct ni
 	if (!f)
 		return;
 	if (lane > 0)
-		finding_set(&f->subject, "%s port %d (%s) lane %d", n->name, pt->num,
-			    dev_of(pt), lane);
+		finding_set(&f->subject, "%s port %d (%s) lane %d", n->name, pt->num, dev, lane);
 	else
-		finding_set(&f->subject, "%s port %d (%s)", n->name, pt->num, dev_of(pt));
+		finding_set(&f->subject, "%s port %d (%s)", n->name, pt->num, dev);
 	finding_set(&f->observed, "%s %s: %s", m->type ? m->type : "module",
 		    m->part[0] ? m->part : "?", obs);
 	finding_set(&f->expected, "%s", exp);
 	finding_set(&f->fix,
 		    "clean and reseat the connector and fibre at both ends, then swap the "
 		    "patch cord, then the module; inspect with `mlxlink -d %s -m`", n->name);
+}
+
+static void judge(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		  const struct port *pt, const struct module_info *m, const char *dev)
+{
+	struct module_dom_status st;
+
+	if (!m || !m->has_thresholds || module_dom_check(m, &st) <= 0)
+		return;
+	for (size_t q = 0; q < 2; q++)
+		one(c, out, n, pt, m, dev, q, 0, st.flags);
+	for (size_t q = 2; q < 5; q++)
+		for (int l = 0; l < m->lanes && l < MODULE_MAX_LANES; l++)
+			one(c, out, n, pt, m, dev, q, l + 1, st.lane[l]);
 }
 
 void check_module(const struct check_ctx *c, struct findings *out)
@@ -125,17 +140,11 @@ void check_module(const struct check_ctx *c, struct findings *out)
 
 		for (size_t j = 0; j < n->n_ports; j++) {
 			const struct port *pt = &n->ports[j];
-			struct module_dom_status st;
 
-			if (!pt->module || !pt->module->has_thresholds)
-				continue;
-			if (module_dom_check(pt->module, &st) <= 0)
-				continue;
-			for (size_t q = 0; q < 2; q++)
-				one(c, out, n, pt, q, 0, st.flags);
-			for (size_t q = 2; q < 5; q++)
-				for (int l = 0; l < pt->module->lanes && l < MODULE_MAX_LANES; l++)
-					one(c, out, n, pt, q, l + 1, st.lane[l]);
+			judge(c, out, n, pt, pt->module, dev_of(pt));
+			/* RoCE LAG: every physical function's own module */
+			for (size_t k = 0; k < pt->n_slaves; k++)
+				judge(c, out, n, pt, pt->slaves[k].module, pt->slaves[k].netdev);
 		}
 	}
 }

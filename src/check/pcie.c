@@ -50,6 +50,8 @@ static void link_degraded(const struct check_ctx *c, struct findings *out, size_
 	double want_gts = reach.max_speed_gts;
 	int64_t want_width = reach.max_width;
 	char have[32], want[32], cap[32];
+	struct check_buf names = { 0 };
+	size_t shared = 0;
 	struct finding *f_;
 
 	if (rs->pcie_gen > 0 && !isnan(f->link.speed_gts) &&
@@ -64,13 +66,35 @@ static void link_degraded(const struct check_ctx *c, struct findings *out, size_
 	}
 	if (!below_cap && !below_profile)
 		return;
+	/* the functions of one card (a dual-port NIC) share one link: it is
+	 * reported once, at the first of them, naming them all */
+	for (size_t j = 0; j < c->inv->n_nics; j++) {
+		const struct nic *o = &c->inv->nics[j];
+
+		if (!judged(o) || !check_same_pci_device(o->pci.bdf, f->bdf))
+			continue;
+		if (j < i)
+			return;
+		check_buf_printf(&names, "%s%s", shared++ ? ", " : "", o->name);
+	}
 	f_ = check_add(c, out, "pcie.link_degraded", check_role_sev(c, i), why_link);
-	if (!f_)
+	if (!f_) {
+		check_buf_free(&names);
 		return;
+	}
 	check_link_str(have, sizeof(have), f->link.speed_gts, f->link.width);
 	check_link_str(want, sizeof(want), want_gts, want_width);
 	check_link_str(cap, sizeof(cap), reach.max_speed_gts, reach.max_width);
-	finding_set(&f_->subject, "%s", n->name);
+	if (shared > 1) {
+		const char *dot = strrchr(f->bdf, '.');
+
+		check_buf_printf(&names, " (%.*s)", dot ? (int)(dot - f->bdf) : (int)strlen(f->bdf),
+				 f->bdf);
+		check_buf_take(c, &names, &f_->subject);
+	} else {
+		check_buf_free(&names);
+		finding_set(&f_->subject, "%s", n->name);
+	}
 	finding_set(&f_->observed, "%s", have);
 	finding_set(&f_->expected, "%s", want);
 	if (below_cap)
@@ -144,18 +168,24 @@ static double port_need(const struct role_spec *rs, const struct port *pt)
 }
 
 /* The smallest link at or above the current generation that carries need
- * GB/s with 10 % headroom: "Gen4 x16". */
-static void link_for(char *buf, size_t len, double gts, double need)
+ * GB/s with 10 % headroom, and no faster or wider than the card itself can
+ * train (its max link speed and width): "Gen4 x16".  false when even the
+ * card's own maximum does not carry it. */
+static bool link_for(char *buf, size_t len, const struct pci_link *l, double need)
 {
 	static const int widths[] = { 1, 2, 4, 8, 16 };
+	int maxgen = !isnan(l->max_speed_gts) ? pcie_gen(l->max_speed_gts) : 6;
+	int64_t maxw = !IS_NA(l->max_width) && l->max_width > 0 ? l->max_width : 16;
 
 	buf[0] = '\0';
-	for (int gen = pcie_gen(gts); gen >= 1 && gen <= 6; gen++)
+	for (int gen = pcie_gen(l->speed_gts); gen >= 1 && gen <= 6 && gen <= maxgen; gen++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
-			if (pcie_raw_gbytes(gen_gts(gen), widths[w]) * 0.9 >= need) {
+			if (widths[w] <= maxw &&
+			    pcie_raw_gbytes(gen_gts(gen), widths[w]) * 0.9 >= need) {
 				snprintf(buf, len, "Gen%d x%d", gen, widths[w]);
-				return;
+				return true;
 			}
+	return false;
 }
 
 static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i)
@@ -233,13 +263,32 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 		check_buf_printf(&want, "the ports need %s GB/s (%s Gb/s)", need_s,
 				 check_buf_str(&rates));
 	check_buf_take(c, &want, &f->expected);
-	link_for(better, sizeof(better), l->speed_gts, need);
-	finding_set(&f->fix,
-		    "put the card in a slot that trains %s or better (check the BIOS "
-		    "bifurcation and slot speed settings, and that the slot is wired for "
-		    "x16, not only shaped for it); where no such slot is free, expect the "
-		    "ports to share about %s GB/s",
-		    better[0] ? better : "faster or wider", raw_s);
+	if (link_for(better, sizeof(better), l, need))
+		finding_set(&f->fix,
+			    "put the card in a slot that trains %s or better (check the BIOS "
+			    "bifurcation and slot speed settings, and that the slot is wired "
+			    "for x16, not only shaped for it); where no such slot is free, "
+			    "expect the ports to share about %s GB/s",
+			    better, raw_s);
+	else if (!isnan(l->max_speed_gts) && !IS_NA(l->max_width) && l->max_width > 0) {
+		char top[32], top_raw[32];
+
+		/* no slot helps: the card's own link is the limit */
+		check_link_str(top, sizeof(top), l->max_speed_gts, l->max_width);
+		check_num_str(top_raw, sizeof(top_raw),
+			      pcie_raw_gbytes(l->max_speed_gts, (int)l->max_width));
+		finding_set(&f->fix,
+			    "the card itself tops out at %s (about %s GB/s), so no slot lets "
+			    "all ports run at line rate together: %sexpect them to share that, "
+			    "or use a card of a later PCIe generation for this many ports",
+			    top, top_raw,
+			    strcmp(top, have) != 0 ? "put it in a slot that trains that; " : "");
+	} else
+		finding_set(&f->fix,
+			    "put the card in a faster or wider slot (check the BIOS bifurcation "
+			    "and slot speed settings); where none is free, expect the ports to "
+			    "share about %s GB/s",
+			    raw_s);
 done:
 	check_buf_free(&names);
 	check_buf_free(&rates);

@@ -131,17 +131,27 @@ static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 	check_num_str(exp, sizeof(exp), want);
 	link_tool(tool, sizeof(tool), n, pt);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	if (!IS_NA(pt->lanes) && pt->rate_speed)
+	if (check_port_is_eth(pt) && !IS_NA(pt->lanes) && pt->lanes > 0) {
+		char lane[32];
+
+		/* Ethernet has no IB speed names: mlx5's "4X QDR" of a RoCE
+		 * port is 4 lanes of 10 Gb/s */
+		check_num_str(lane, sizeof(lane), pt->rate_gbps / (double)pt->lanes);
+		finding_set(&f->observed, "%s Gb/s (%lld x %s Gb/s)", have, (long long)pt->lanes,
+			    lane);
+	} else if (!IS_NA(pt->lanes) && pt->rate_speed && !check_port_is_eth(pt)) {
 		finding_set(&f->observed, "%s Gb/s (%lldX %s)", have, (long long)pt->lanes,
 			    pt->rate_speed);
-	else
+	} else {
 		finding_set(&f->observed, "%s Gb/s", have);
+	}
 	finding_set(&f->expected, "%s Gb/s", exp);
 	finding_set(&f->fix,
 		    "swap the cable and module first (one rated for a lower speed caps the "
-		    "link: an EDR module tops out at 100 Gb/s); then %s; then check the switch "
-		    "port is not forced to a lower speed",
-		    tool);
+		    "link: %s); then %s; then check the switch port is not forced to a lower "
+		    "speed",
+		    check_port_is_eth(pt) ? "a 100G module tops out at 100 Gb/s" :
+		    "an EDR module tops out at 100 Gb/s", tool);
 }
 
 static void width_low(const struct check_ctx *c, struct findings *out, size_t i,

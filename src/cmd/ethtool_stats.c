@@ -4,7 +4,10 @@
  * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
  * `ethtool -S` on a veth. */
 #include "cmd.h"
+#include "../out/json.h"
+#include "../out/text.h"
 #include "../sysfs/ethtool.h"
+#include "../sysfs/link.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +15,7 @@
 #include <string.h>
 
 static const char help[] =
-	"usage: rdmadoctor [--root DIR] [--json] ethtool-stats IFNAME\n"
+	"usage: rdmadoctor [--root DIR] [--json] ethtool-stats [--link] IFNAME\n"
 	"\n"
 	"Debugging aid: the ethtool statistics (ETH_SS_STATS, what `ethtool -S`\n"
 	"prints) of one netdev, read the way inventory reads those of an RDMA\n"
@@ -21,11 +24,40 @@ static const char help[] =
 	"snapshot's .rdmadoctor/ethtool/IFNAME/{strings,stats}.\n"
 	"Text: one 'name value' line per statistic, in the driver's order.\n"
 	"JSON: {name: value}, or null when the netdev has none.\n"
+	"  --link   instead: the link modes and FEC over ethtool netlink\n"
+	"           (LINKMODES_GET, FEC_GET: what `ethtool IF` and `ethtool\n"
+	"           --show-fec IF` print), as inventory's \"link\" of a port; with\n"
+	"           --root from .rdmadoctor/ethtool-nl/IFNAME/{linkmodes,fec}\n"
 	"Exit 0 when read, 1 when not available (-v says why).\n";
+
+/* --link: the port's "link" of inventory for any netdev */
+static int show_link(struct ctx *c, struct root *r, const char *ifname)
+{
+	struct link_info *l = NULL;
+	int rc = link_read(r, ifname, &l);
+
+	if (rc < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	if (c->json && !l)
+		rc = puts("null") >= 0 && fflush(stdout) == 0 ? EXIT_PROBLEMS : EXIT_RUNTIME;
+	else if (c->json)
+		rc = ctx_emit_json(c, link_to_json(l));
+	else if (l) {
+		text_link(stdout, l);
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	} else {
+		rc = EXIT_PROBLEMS;
+	}
+	free(l);
+	return rc;
+}
 
 int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 {
 	const char *ifname = NULL;
+	bool link = false;
 	struct counter_set set = { 0 };
 	struct root r;
 	int rc;
@@ -33,6 +65,8 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			c->json = true;
+		} else if (strcmp(argv[i], "--link") == 0) {
+			link = true;
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(help, stdout);
 			return EXIT_OK;
@@ -51,6 +85,12 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 	if (root_open(&r, c->root_dir) < 0) {
 		fprintf(stderr, "%s: cannot open root '%s'\n", c->prog, c->root_dir);
 		return EXIT_RUNTIME;
+	}
+	if (link) {
+		rc = show_link(c, &r, ifname);
+		ctx_print_notes(c, &r);
+		root_close(&r);
+		return rc;
 	}
 	rc = ethtool_read_stats(&r, ifname, &set);
 	if (rc < 0) {

@@ -9,6 +9,7 @@
 #include "../out/safe_stream.h"
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
+#include "../sysfs/ethtool.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,25 +22,39 @@
 
 #define MAX_SECONDS 3600.0
 #define MIN_INTERVAL 0.1
+#define MAX_NETDEVS 16
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] [--json] watch [--interval S] [--duration S]\n"
+	"                  [--netdev IF]...\n"
 	"       rdmadoctor --root DIR watch --until DIR2 --duration S [--json]\n"
 	"\n"
 	"Counters over a window: reads the inventory, then every interval the port\n"
-	"counters, hw_counters and the netdev's carrier_changes again, and reports\n"
-	"each counter's start, end, change and rate per second.  Error counters\n"
-	"that grew are counters.errors (error), a counter stuck at its maximum\n"
+	"counters, hw_counters, the netdev's carrier_changes and statistics/, its\n"
+	"ethtool statistics (`ethtool -S`) and DCB PFC pause counters again, and\n"
+	"reports each counter's start, end, change and rate per second, and per\n"
+	"port the PFC pause frames per priority (DCB and mlx5's rx/tx_prioN_pause)\n"
+	"and the CNP activity (np_cnp_sent, rp_cnp_handled,\n"
+	"np_ecn_marked_roce_packets).  Error counters that grew are\n"
+	"counters.errors (error), a counter stuck at its maximum\n"
 	"counters.saturated, link_downed or carrier changes that grew link.flaps\n"
 	"(error).  Ctrl-C ends the window early and still gives the report.\n"
 	"\n"
 	"  --interval S   seconds between samples (default 1, at least 0.1)\n"
 	"  --duration S   length of the window (default 10, at most 3600)\n"
+	"  --netdev IF    also watch netdev IF, one that no RDMA port uses (a veth,\n"
+	"                 a bond slave, a plain NIC): its statistics/, ethtool\n"
+	"                 statistics and carrier changes, reported as nic IF port 1;\n"
+	"                 up to 16, repeat the option\n"
 	"  --until DIR2   replay: the end sample from DIR2, a later snapshot of the\n"
 	"                 machine under --root; --duration says how much later\n"
 	"  --json         one document: schema, interval_s, duration_s, samples,\n"
-	"                 ports [{nic, port, counters: {name: {start, end, delta,\n"
-	"                 per_s}}, hw_counters, carrier_changes}], findings\n"
+	"                 ports [{nic, port, netdev, counters: {name: {start, end,\n"
+	"                 delta, per_s, reset}}, hw_counters, ethtool_stats,\n"
+	"                 netdev_stats (null: not read), carrier_changes, pfc:\n"
+	"                 [{priority, pause_tx, pause_rx, ethtool_tx_pause,\n"
+	"                 ethtool_rx_pause}], cnp: {np_cnp_sent, rp_cnp_handled,\n"
+	"                 np_ecn_marked_roce_packets}}], findings\n"
 	"\n"
 	"exit: 0 no error counter grew, 1 one did (or the link flapped), 2 usage,\n"
 	"3 could not run.\n";
@@ -115,17 +130,17 @@ static void count_growing(const struct inventory *inv, size_t *errors, size_t *a
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 
-			for (int hw = 0; hw < 2; hw++) {
-				const struct counter_set *s = hw ? &pt->hw_counters : &pt->counters;
+			for (int set = WIN_PMA; set <= WIN_NET; set++) {
+				const struct counter_set *s = window_set_of(pt, set);
 
 				for (size_t j = 0; j < s->n; j++) {
 					struct counter_change ch;
 
 					if (!s->v[j].name ||
-					    !window_change(pt, hw, s->v[j].name, &ch) || !ch.delta)
+					    !window_change(pt, set, s->v[j].name, &ch) || !ch.delta)
 						continue;
 					(*all)++;
-					if (check_counter_is_error(s->v[j].name, hw))
+					if (check_counter_is_error(s->v[j].name, set))
 						(*errors)++;
 				}
 			}
@@ -235,7 +250,71 @@ struct watch_args {
 	double interval, duration;
 	bool have_duration;
 	const char *until;
+	const char *netdevs[MAX_NETDEVS];
+	size_t n_netdevs;
 };
+
+/* A name that is one directory under sys/class/net. */
+static bool netdev_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 &&
+	       strcmp(s, "..") != 0;
+}
+
+/* Each --netdev that no RDMA port already watches becomes a NIC of its
+ * own name with one port on that netdev: no RDMA counters, only the
+ * netdev's.  EXIT_OK, or EXIT_RUNTIME when it does not exist. */
+static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
+		       const struct watch_args *a)
+{
+	for (size_t k = 0; k < a->n_netdevs; k++) {
+		const char *name = a->netdevs[k];
+		bool have = false;
+		char path[64];
+		struct nic *nics, *n;
+
+		for (size_t i = 0; i < inv->n_nics && !have; i++)
+			for (size_t j = 0; j < inv->nics[i].n_ports && !have; j++)
+				have = inv->nics[i].ports[j].netdev &&
+				       strcmp(inv->nics[i].ports[j].netdev, name) == 0;
+		if (have)
+			continue;
+		snprintf(path, sizeof(path), "sys/class/net/%s", name);
+		if (!root_exists(r, path)) {
+			fprintf(stderr, "%s watch: no netdev '%s' under '%s' (see `ip link`)\n",
+				c->prog, name, c->root_dir);
+			return EXIT_RUNTIME;
+		}
+		nics = realloc(inv->nics, (inv->n_nics + 1) * sizeof(*nics));
+		if (!nics)
+			goto nomem;
+		inv->nics = nics;
+		n = &inv->nics[inv->n_nics];
+		memset(n, 0, sizeof(*n));
+		n->name = strdup(name);
+		n->ports = calloc(1, sizeof(*n->ports));
+		inv->n_nics++;
+		if (!n->name || !n->ports)
+			goto nomem;
+		n->n_ports = 1;
+		n->ports[0].num = 1;
+		n->ports[0].state = n->ports[0].phys_state = n->ports[0].lanes = NA;
+		n->ports[0].lid = n->ports[0].sm_lid = NA;
+		n->ports[0].active_mtu = n->ports[0].max_mtu = NA;
+		n->ports[0].netdev_mtu = n->ports[0].netdev_speed_mbps = NA;
+		n->ports[0].carrier_changes = NA;
+		n->ports[0].rate_gbps = NAN;
+		n->ports[0].netdev = strdup(name);
+		if (!n->ports[0].netdev || ethtool_read_port_stats(r, &n->ports[0]) < 0)
+			goto nomem;
+	}
+	return EXIT_OK;
+nomem:
+	fprintf(stderr, "%s: out of memory\n", c->prog);
+	return EXIT_RUNTIME;
+}
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a)
 {
@@ -253,7 +332,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 			continue;
 		}
 		if (strcmp(arg, "--interval") == 0 || strcmp(arg, "--duration") == 0 ||
-		    strcmp(arg, "--until") == 0) {
+		    strcmp(arg, "--until") == 0 || strcmp(arg, "--netdev") == 0) {
 			if (i + 1 == argc) {
 				fprintf(stderr, "%s watch: %s needs a value\n", c->prog, arg);
 				return EXIT_USAGE;
@@ -264,6 +343,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 			v = arg + 11;
 		} else if (strncmp(arg, "--until=", 8) == 0) {
 			v = arg + 8;
+		} else if (strncmp(arg, "--netdev=", 9) == 0) {
+			v = arg + 9;
 		} else {
 			fprintf(stderr, "%s watch: unexpected argument '%s'\n\n%s", c->prog, arg,
 				help);
@@ -282,6 +363,18 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 				return EXIT_USAGE;
 			}
 			a->have_duration = true;
+		} else if (strncmp(arg, "--netdev", 8) == 0) {
+			if (!netdev_name_ok(v)) {
+				fprintf(stderr, "%s watch: --netdev '%s': give a netdev name as `ip "
+					"link` shows it (1 to 15 characters, no '/')\n", c->prog, v);
+				return EXIT_USAGE;
+			}
+			if (a->n_netdevs == MAX_NETDEVS) {
+				fprintf(stderr, "%s watch: at most %d --netdev\n", c->prog,
+					MAX_NETDEVS);
+				return EXIT_USAGE;
+			}
+			a->netdevs[a->n_netdevs++] = v;
 		} else {
 			if (!*v) {
 				fprintf(stderr, "%s watch: --until needs a directory\n", c->prog);
@@ -337,6 +430,15 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 			"give --until DIR2, a later snapshot, and --duration S\n", c->prog,
 			c->root_dir);
 		rc = EXIT_USAGE;
+	}
+	if (rc == EXIT_OK)
+		rc = add_netdevs(c, &r, &inv, &a);
+	/* the first sample: the inventory's counters, with the netdevs'
+	 * statistics/ that only watch reads */
+	if (rc == EXIT_OK && counters_sample(&r, &inv) < 0) {
+		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
+			c->root_dir, strerror(ENOMEM));
+		rc = EXIT_RUNTIME;
 	}
 	if (rc == EXIT_OK && window_start(&inv) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);

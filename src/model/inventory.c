@@ -2,6 +2,7 @@
 #include "window.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void pci_func_free(struct pci_func *f)
 {
@@ -33,13 +34,48 @@ void qos_init(struct qos *q)
 		q->dscp_to_prio[i] = -1;
 }
 
+void link_info_init(struct link_info *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->linkmodes = l->autoneg = l->duplex = l->fec = l->fec_auto = l->fec_active = -1;
+	l->speed_mbps = l->lanes = NA;
+}
+
+void qos_free(struct qos *q)
+{
+	if (!q)
+		return;
+	free(q->trust);
+	free(q);
+}
+
+struct qos *qos_dup(const struct qos *q)
+{
+	struct qos *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	*d = *q;
+	d->trust = NULL;
+	if (q->trust && !(d->trust = strdup(q->trust))) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
 static void port_free(struct port *p)
 {
 	free(p->module);
-	if (p->qos) {
-		free(p->qos->trust);
-		free(p->qos);
+	free(p->link);
+	qos_free(p->qos);
+	for (size_t i = 0; i < p->n_slaves; i++) {
+		free(p->slaves[i].netdev);
+		qos_free(p->slaves[i].qos);
+		free(p->slaves[i].module);
+		free(p->slaves[i].link);
 	}
+	free(p->slaves);
 	free(p->link_layer);
 	free(p->state_name);
 	free(p->phys_state_name);
@@ -56,6 +92,7 @@ static void port_free(struct port *p)
 	counters_free(&p->counters);
 	counters_free(&p->hw_counters);
 	counters_free(&p->eth_stats);
+	counters_free(&p->net_stats);
 	port_start_free(p->start);
 }
 

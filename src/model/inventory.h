@@ -58,6 +58,36 @@ struct counter_set {
 
 struct module_info;	/* eeprom/module.h */
 
+/* Link modes: bitmaps of ethtool link-mode bit indices
+ * (ETHTOOL_LINK_MODE_*_BIT, linux/ethtool.h), as many as we keep. */
+#define LINK_MODE_BITS 256u
+#define LINK_MODE_WORDS (LINK_MODE_BITS / 32u)
+
+/* What ethtool netlink says of a netdev's link (src/nl/link_modes.c):
+ * LINKMODES_GET (`ethtool IF`) and FEC_GET (`ethtool --show-fec IF`). */
+struct link_info {
+	int linkmodes;		/* 1 answered, 0 not supported, -1 unknown */
+	int autoneg;		/* 1 on, 0 off, -1 unknown */
+	int64_t speed_mbps;	/* NA unknown (also the kernel's SPEED_UNKNOWN) */
+	int duplex;		/* 1 full, 0 half, -1 unknown */
+	int64_t lanes;		/* NA unknown */
+	uint32_t supported[LINK_MODE_WORDS], advertised[LINK_MODE_WORDS];
+	uint32_t peer[LINK_MODE_WORDS];	/* the link partner's advertised modes */
+	bool has_modes, has_peer;
+	int fec;		/* 1 answered, 0 not supported, -1 unknown */
+	int fec_auto;		/* 1 the driver picks the FEC, 0 not, -1 unknown */
+	/* active FEC as a link-mode bit: 49 None, 50 RS, 51 BASER, 74 LLRS; -1 */
+	int fec_active;
+	uint32_t fec_configured[LINK_MODE_WORDS];	/* the FEC mode bits configured */
+};
+
+/* Everything unknown. */
+void link_info_init(struct link_info *l);
+static inline bool link_mode_has(const uint32_t *set, unsigned bit)
+{
+	return bit < LINK_MODE_BITS && (set[bit / 32] >> (bit % 32)) & 1u;
+}
+
 struct port {
 	int num;
 	char *link_layer;	/* "InfiniBand", "Ethernet" */
@@ -81,6 +111,9 @@ struct port {
 	/* `ethtool -S` of the netdev (sysfs/ethtool.c); v NULL: not known
 	 * (no netdev, no statistics, not in the snapshot). */
 	struct counter_set eth_stats;
+	/* /sys/class/net/<netdev>/statistics/: read by `watch` only (v NULL
+	 * otherwise), for the byte counters of the kernel's own traffic. */
+	struct counter_set net_stats;
 	/* RoCE QoS (NULL: not known).  ECN from MLNX_OFED's
 	 * /sys/class/net/<if>/ecn/roce_{np,rp}/enable/<prio>; trust, PFC and
 	 * the DSCP map from DCB netlink (sysfs/qos.c). */
@@ -88,10 +121,25 @@ struct port {
 	/* The transceiver from its EEPROM over ethtool netlink (sysfs/module.c,
 	 * eeprom/module.h); NULL: not read. */
 	struct module_info *module;
+	/* Link modes and FEC over ethtool netlink (sysfs/link.c); NULL: not
+	 * read (no netdev, not in the snapshot). */
+	struct link_info *link;
+	/* RoCE LAG (bond_slaves set): each slave's own view, asked of the
+	 * physical function since the bond has no DCB and no transceiver
+	 * (sysfs/lag.c).  qos above is then the slaves' merged view. */
+	struct lag_slave *slaves;
+	size_t n_slaves;
 	/* A window of samples (watch, check --window; model/window.h): the
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
+};
+
+struct lag_slave {
+	char *netdev;
+	struct qos *qos;		/* ECN and DCB of this PF; NULL unknown */
+	struct module_info *module;	/* its transceiver; NULL not read */
+	struct link_info *link;		/* its link modes and FEC; NULL */
 };
 
 struct qos {
@@ -108,6 +156,9 @@ struct qos {
 
 /* Everything unknown (-1, NA, NULL). */
 void qos_init(struct qos *q);
+void qos_free(struct qos *q);
+/* A deep copy; NULL when out of memory. */
+struct qos *qos_dup(const struct qos *q);
 
 struct nic {
 	char *name;		/* RDMA device name: mlx5_0, rocep65s0f0, rxe0 */

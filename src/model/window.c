@@ -19,6 +19,8 @@ void port_start_free(struct port_start *s)
 		return;
 	counter_set_clear(&s->counters);
 	counter_set_clear(&s->hw_counters);
+	counter_set_clear(&s->eth_stats);
+	counter_set_clear(&s->net_stats);
 	free(s);
 }
 
@@ -61,11 +63,19 @@ int window_start(struct inventory *inv)
 			struct port_start *s = calloc(1, sizeof(*s));
 
 			if (!s || counter_set_copy(&s->counters, &pt->counters) < 0 ||
-			    counter_set_copy(&s->hw_counters, &pt->hw_counters) < 0) {
+			    counter_set_copy(&s->hw_counters, &pt->hw_counters) < 0 ||
+			    (pt->eth_stats.v &&
+			     counter_set_copy(&s->eth_stats, &pt->eth_stats) < 0) ||
+			    (pt->net_stats.v &&
+			     counter_set_copy(&s->net_stats, &pt->net_stats) < 0)) {
 				port_start_free(s);
 				return -ENOMEM;
 			}
 			s->carrier_changes = pt->carrier_changes;
+			for (int p = 0; p < 8; p++) {
+				s->pause_tx[p] = pt->qos ? pt->qos->pause_tx[p] : NA;
+				s->pause_rx[p] = pt->qos ? pt->qos->pause_rx[p] : NA;
+			}
 			port_start_free(pt->start);
 			pt->start = s;
 		}
@@ -80,15 +90,43 @@ static void change(uint64_t a, uint64_t b, struct counter_change *out)
 	out->delta = out->reset ? 0 : b - a;
 }
 
-bool window_change(const struct port *pt, bool hw, const char *name,
+const struct counter_set *window_set_of(const struct port *pt, int set)
+{
+	switch (set) {
+	case WIN_HW:
+		return &pt->hw_counters;
+	case WIN_ETH:
+		return &pt->eth_stats;
+	case WIN_NET:
+		return &pt->net_stats;
+	default:
+		return &pt->counters;
+	}
+}
+
+static const struct counter_set *start_set(const struct port_start *s, int set)
+{
+	switch (set) {
+	case WIN_HW:
+		return &s->hw_counters;
+	case WIN_ETH:
+		return &s->eth_stats;
+	case WIN_NET:
+		return &s->net_stats;
+	default:
+		return &s->counters;
+	}
+}
+
+bool window_change(const struct port *pt, int set, const char *name,
 		   struct counter_change *out)
 {
 	const struct counter *a, *b;
 
 	if (!pt->start)
 		return false;
-	a = counter_find(hw ? &pt->start->hw_counters : &pt->start->counters, name);
-	b = counter_find(hw ? &pt->hw_counters : &pt->counters, name);
+	a = counter_find(start_set(pt->start, set), name);
+	b = counter_find(window_set_of(pt, set), name);
 	if (!a || !b)
 		return false;
 	change(a->value, b->value, out);
@@ -101,5 +139,19 @@ bool window_carrier(const struct port *pt, struct counter_change *out)
 	    pt->start->carrier_changes < 0 || pt->carrier_changes < 0)
 		return false;
 	change((uint64_t)pt->start->carrier_changes, (uint64_t)pt->carrier_changes, out);
+	return true;
+}
+
+bool window_pause(const struct port *pt, int prio, bool tx, struct counter_change *out)
+{
+	int64_t a, b;
+
+	if (!pt->start || !pt->qos || prio < 0 || prio > 7)
+		return false;
+	a = tx ? pt->start->pause_tx[prio] : pt->start->pause_rx[prio];
+	b = tx ? pt->qos->pause_tx[prio] : pt->qos->pause_rx[prio];
+	if (IS_NA(a) || IS_NA(b) || a < 0 || b < 0)
+		return false;
+	change((uint64_t)a, (uint64_t)b, out);
 	return true;
 }

@@ -11,8 +11,18 @@
 
 struct port_start {
 	struct counter_set counters, hw_counters;
+	struct counter_set eth_stats, net_stats;	/* v NULL: not read */
 	int64_t carrier_changes;	/* NA when unknown */
+	int64_t pause_tx[8], pause_rx[8];	/* DCB PFC pause frames; NA */
 };
+
+/* Which counters of a port: the PMA counters, hw_counters, `ethtool -S`,
+ * the netdev's statistics/ (the first two as false / true for the bool
+ * callers). */
+enum window_set { WIN_PMA = 0, WIN_HW = 1, WIN_ETH = 2, WIN_NET = 3 };
+
+/* The set of a port (its end values). */
+const struct counter_set *window_set_of(const struct port *pt, int set);
 
 /* One counter from the start to the end of the window.  A counter that
  * went down was cleared (or replaced) within the window: reset is set and
@@ -32,10 +42,13 @@ const struct counter *counter_find(const struct counter_set *s, const char *name
  * any earlier start).  0 or -ENOMEM. */
 int window_start(struct inventory *inv);
 
-/* The change of a named counter of pt (hw: from hw_counters) over the
- * window; false when the port has no window or either sample lacks it. */
-bool window_change(const struct port *pt, bool hw, const char *name,
+/* The change of a named counter of pt's set (enum window_set; false /
+ * true: PMA / hw_counters) over the window; false when the port has no
+ * window or either sample lacks it. */
+bool window_change(const struct port *pt, int set, const char *name,
 		   struct counter_change *out);
+/* The DCB PFC pause frames of one priority (tx: sent, else received). */
+bool window_pause(const struct port *pt, int prio, bool tx, struct counter_change *out);
 /* The same for the netdev's carrier_changes. */
 bool window_carrier(const struct port *pt, struct counter_change *out);
 

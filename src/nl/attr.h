@@ -12,4 +12,11 @@
 int nl_next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
 		 const uint8_t **payload, size_t *plen);
 
+/* The attributes of a generic netlink message of family `type` (0: any
+ * family, as in a snapshot taken where the kernel gave another id) and
+ * command `cmd`, in [*p, *end); or the kernel's error for an NLMSG_ERROR
+ * reply; -EINVAL for anything else. */
+int nl_genl_body(const void *msg, size_t len, uint16_t type, uint8_t cmd, const uint8_t **p,
+		 const uint8_t **end);
+
 #endif

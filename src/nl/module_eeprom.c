@@ -3,6 +3,7 @@
  * every length: a snapshot file is as untrusted as any other. */
 #include "module_eeprom.h"
 #include "attr.h"
+#include "link_modes.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -121,38 +122,6 @@ int module_eeprom_build_request(void *buf, size_t cap, uint16_t family, const ch
 	return (int)nlh->nlmsg_len;
 }
 
-/* The header checks shared by both replies: the attributes of a genl
- * message of `type` and `cmd` in [*p, *end), or the kernel's error. */
-static int genl_body(const void *msg, size_t len, uint16_t type, uint8_t cmd,
-		     const uint8_t **p, const uint8_t **end)
-{
-	const uint8_t *base = msg;
-	struct nlmsghdr h;
-	struct genlmsghdr g;
-
-	if (!msg || len < NLMSG_HDRLEN)
-		return -EINVAL;
-	memcpy(&h, base, sizeof(h));
-	if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len)
-		return -EINVAL;
-	if (h.nlmsg_type == NLMSG_ERROR) {
-		int err;
-
-		if (h.nlmsg_len < NLMSG_HDRLEN + sizeof(err))
-			return -EINVAL;
-		memcpy(&err, base + NLMSG_HDRLEN, sizeof(err));
-		return err < 0 && err > -4096 ? err : -EINVAL;
-	}
-	if (h.nlmsg_type != type || h.nlmsg_len < NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(g)))
-		return -EINVAL;
-	memcpy(&g, base + NLMSG_HDRLEN, sizeof(g));
-	if (g.cmd != cmd)
-		return -EINVAL;
-	*p = base + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(g));
-	*end = base + h.nlmsg_len;
-	return 0;
-}
-
 int module_eeprom_parse_reply(const void *msg, size_t len, uint16_t family, uint8_t *data,
 			      size_t cap, size_t *dlen)
 {
@@ -166,7 +135,7 @@ int module_eeprom_parse_reply(const void *msg, size_t len, uint16_t family, uint
 		*dlen = 0;
 	if (!dlen || (!data && cap))
 		return -EINVAL;
-	rc = genl_body(msg, len, family, ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY, &p, &end);
+	rc = nl_genl_body(msg, len, family, ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY, &p, &end);
 	if (rc < 0)
 		return rc;
 	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
@@ -200,7 +169,7 @@ int module_eeprom_parse_family(const void *msg, size_t len, uint16_t *id)
 	if (!id)
 		return -EINVAL;
 	*id = 0;
-	rc = genl_body(msg, len, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, &p, &end);
+	rc = nl_genl_body(msg, len, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, &p, &end);
 	if (rc < 0)
 		return rc;
 	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
@@ -318,6 +287,29 @@ int module_eeprom_read(struct module_eeprom_sock *s, const char *ifname,
 	if (rc < 0)
 		return rc;
 	return module_eeprom_parse_reply(s->buf, rlen, s->family, buf, cap, got);
+}
+
+int module_eeprom_get_raw(struct module_eeprom_sock *s, uint8_t cmd, const char *ifname,
+			  uint32_t flags, uint8_t *buf, size_t cap, size_t *got)
+{
+	uint8_t msg[128];
+	size_t rlen = 0;
+	int n, rc;
+
+	*got = 0;
+	if (!s)
+		return -EINVAL;
+	n = ethnl_build_get(msg, sizeof(msg), s->family, cmd, ifname, flags, ++s->seq);
+	if (n < 0)
+		return n;
+	rc = transact(s, msg, (size_t)n, s->seq, &rlen);
+	if (rc < 0)
+		return rc;
+	if (rlen > cap)
+		return -EMSGSIZE;
+	memcpy(buf, s->buf, rlen);
+	*got = rlen;
+	return 0;
 }
 
 int module_eeprom_unavailable(int err)

@@ -64,6 +64,13 @@ void module_eeprom_close(struct module_eeprom_sock *s);
 int module_eeprom_read(struct module_eeprom_sock *s, const char *ifname,
 		       const struct module_eeprom_req *req, uint8_t *buf, size_t cap, size_t *got);
 
+/* Any other ethtool GET of one netdev on the same socket (LINKMODES_GET,
+ * FEC_GET: src/nl/link_modes.h builds the request): the reply exactly as
+ * the kernel sent it, an NLMSG_ERROR included, copied into buf (*got
+ * bytes).  0, -EMSGSIZE (cap too small), or the socket's errno. */
+int module_eeprom_get_raw(struct module_eeprom_sock *s, uint8_t cmd, const char *ifname,
+			  uint32_t flags, uint8_t *buf, size_t cap, size_t *got);
+
 /* An errno that means "this netdev has no readable module" rather than a
  * failure: EPERM, EACCES, EOPNOTSUPP, ENODEV, ENOENT, EIO, ENXIO. */
 int module_eeprom_unavailable(int err);

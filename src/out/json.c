@@ -1,5 +1,6 @@
 #include "json.h"
 #include "../eeprom/module.h"
+#include "../nl/link_modes.h"
 
 #include <errno.h>
 #include <math.h>
@@ -303,6 +304,82 @@ static json_t *module_json(const struct module_info *m)
 	return o;
 }
 
+/* The kernel's names of the bits set; an unnamed (newer) bit as "bitN". */
+static json_t *mode_list(const uint32_t *set)
+{
+	json_t *a = json_array();
+
+	for (unsigned b = 0; b < LINK_MODE_BITS; b++) {
+		const char *name = link_mode_name(b);
+		char buf[16];
+
+		if (!link_mode_has(set, b))
+			continue;
+		if (!name) {
+			snprintf(buf, sizeof(buf), "bit%u", b);
+			name = buf;
+		}
+		json_array_append_new(a, json_string(name));
+	}
+	return a;
+}
+
+/* FEC: null unknown, "not supported", or what FEC_GET said */
+static json_t *fec_json(const struct link_info *l)
+{
+	json_t *configured;
+
+	if (l->fec < 0)
+		return json_null();
+	if (l->fec == 0)
+		return json_string("not supported");
+	configured = mode_list(l->fec_configured);
+	return json_pack("{s:o, s:o, s:o}",
+			 "active", json_string_or_null(link_fec_name(l->fec_active)),
+			 "configured", configured, "auto", tristate(l->fec_auto));
+}
+
+/* Link modes and FEC over ethtool netlink (`ethtool IF`, `--show-fec`) */
+json_t *link_to_json(const struct link_info *l)
+{
+	json_t *o;
+
+	if (!l)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "linkmodes", l->linkmodes == 1 ? json_string("supported") :
+				      l->linkmodes == 0 ? json_string("not supported") :
+				      json_null());
+	json_object_set_new(o, "autoneg", tristate(l->autoneg));
+	json_object_set_new(o, "speed_mbps", json_int_or_null(l->speed_mbps));
+	json_object_set_new(o, "duplex", l->duplex < 0 ? json_null() :
+			    json_string(l->duplex ? "full" : "half"));
+	json_object_set_new(o, "lanes", json_int_or_null(l->lanes));
+	json_object_set_new(o, "supported", l->has_modes ? mode_list(l->supported) : json_null());
+	json_object_set_new(o, "advertised", l->has_modes ? mode_list(l->advertised) :
+			    json_null());
+	json_object_set_new(o, "peer", l->has_peer ? mode_list(l->peer) : json_null());
+	json_object_set_new(o, "fec", fec_json(l));
+	return o;
+}
+
+/* RoCE LAG: what each slave (physical function) said */
+static json_t *slaves_json(const struct port *p)
+{
+	json_t *a;
+
+	if (!p->slaves)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < p->n_slaves; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
+			"netdev", json_string_or_null(p->slaves[i].netdev),
+			"qos", qos_json(p->slaves[i].qos),
+			"module", module_json(p->slaves[i].module),
+			"link", link_to_json(p->slaves[i].link)));
+	return a;
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -333,6 +410,9 @@ static json_t *port_json(const struct port *p)
 	/* ECN from sysfs (MLNX_OFED); trust and PFC from DCB netlink */
 	json_object_set_new(o, "qos", qos_json(p->qos));
 	json_object_set_new(o, "module", module_json(p->module));
+	json_object_set_new(o, "link", link_to_json(p->link));
+	/* a bond's qos above merges these */
+	json_object_set_new(o, "bond_members", slaves_json(p));
 	return o;
 }
 

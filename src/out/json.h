@@ -26,5 +26,7 @@ int json_write(FILE *out, const json_t *doc);
 
 /* `gids --json` and `topo --json` documents. */
 json_t *gids_to_json(const struct inventory *inv);
+/* A port's "link" (link modes and FEC); null for NULL. */
+json_t *link_to_json(const struct link_info *l);
 json_t *topo_to_json(const struct inventory *inv);
 #endif

@@ -10,5 +10,7 @@
 void text_inventory(FILE *out, const struct inventory *inv);
 void text_gids(FILE *out, const struct inventory *inv);
 void text_topo(FILE *out, const struct inventory *inv);
+/* A port's link modes and FEC lines ("      link 100000 Mb/s full ..."). */
+void text_link(FILE *out, const struct link_info *l);
 
 #endif

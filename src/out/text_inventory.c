@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../eeprom/module.h"
+#include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
 
@@ -113,11 +114,11 @@ static void print_prios(FILE *out, const char *what, const int v[8])
 }
 
 /* "module QSFP112 NVIDIA MMA1Z00-NS400 SN MT2312FT01234 45.2 C rx -2.1..-1.8 dBm" */
-static void print_module(FILE *out, const struct module_info *m)
+static void print_module(FILE *out, const char *ind, const struct module_info *m)
 {
 	double lo = NAN, hi = NAN;
 
-	fprintf(out, "      module %s", m->type ? m->type : "unknown");
+	fprintf(out, "%smodule %s", ind, m->type ? m->type : "unknown");
 	if (m->vendor[0])
 		fprintf(out, " %s", m->vendor);
 	if (m->part[0])
@@ -140,6 +141,91 @@ static void print_module(FILE *out, const struct module_info *m)
 	if (!isnan(lo))
 		fprintf(out, " rx %.1f..%.1f dBm", lo, hi);
 	fputc('\n', out);
+}
+
+/* The speed modes of a set ("400000baseSR4/Full ..."): what a link can
+ * run at, without the port-type, pause and FEC bits. */
+static void print_speed_modes(FILE *out, const char *label, const uint32_t *set)
+{
+	bool any = false;
+
+	for (unsigned b = 0; b < LINK_MODE_BITS; b++) {
+		const char *name = link_mode_name(b);
+
+		if (!link_mode_has(set, b) || !name || !strstr(name, "base"))
+			continue;
+		fprintf(out, "%s %s", any ? "" : label, name);
+		any = true;
+	}
+	if (!any)
+		fprintf(out, "%s none", label);
+}
+
+/* "link 400000 Mb/s full 4 lanes autoneg on fec RS (auto)" and the modes */
+static void link_lines(FILE *out, const char *ind, const struct link_info *l)
+{
+	fprintf(out, "%slink", ind);
+	if (l->linkmodes == 0)
+		fputs(" modes not supported", out);
+	if (!IS_NA(l->speed_mbps))
+		fprintf(out, " %lld Mb/s", (long long)l->speed_mbps);
+	if (l->duplex >= 0)
+		fprintf(out, " %s", l->duplex ? "full" : "half");
+	if (!IS_NA(l->lanes))
+		fprintf(out, " %lld lanes", (long long)l->lanes);
+	if (l->autoneg >= 0)
+		fprintf(out, " autoneg %s", l->autoneg ? "on" : "off");
+	if (l->fec == 0)
+		fputs(" fec not supported", out);
+	if (l->fec == 1) {
+		const char *active = link_fec_name(l->fec_active);
+		bool any = false;
+
+		fprintf(out, " fec %s (configured", active ? active : "?");
+		if (l->fec_auto == 1) {
+			fputs(" auto", out);
+			any = true;
+		}
+		for (int b = 0; b < (int)LINK_MODE_BITS; b++)
+			if (link_fec_name(b) && link_mode_has(l->fec_configured, (unsigned)b)) {
+				fprintf(out, " %s", link_fec_name(b));
+				any = true;
+			}
+		fprintf(out, "%s)", any ? "" : " none");
+	}
+	fputc('\n', out);
+	if (l->has_modes) {
+		fputs(ind, out);
+		print_speed_modes(out, "advertised", l->advertised);
+		fputc('\n', out);
+	}
+	if (l->has_peer) {
+		fputs(ind, out);
+		print_speed_modes(out, "partner", l->peer);
+		fputc('\n', out);
+	}
+}
+
+void text_link(FILE *out, const struct link_info *l)
+{
+	link_lines(out, "      ", l);
+}
+
+static void print_qos(FILE *out, const char *ind, const struct qos *q)
+{
+	fprintf(out, "%secn", ind);
+	print_prios(out, "np", q->ecn_np);
+	print_prios(out, " rp", q->ecn_rp);
+	fputc('\n', out);
+	if (q->dcb_supported == 0)
+		fprintf(out, "%sdcb not supported\n", ind);
+	if (q->dcb_supported == 1) {
+		fprintf(out, "%sdcb trust %s", ind, q->trust ? q->trust : "?");
+		print_prios(out, "pfc", q->pfc_enabled);
+		if (q->dscp_to_prio[26] >= 0)
+			fprintf(out, " dscp 26->prio %d", q->dscp_to_prio[26]);
+		fputc('\n', out);
+	}
 }
 
 static void print_port(FILE *out, const struct port *p)
@@ -173,23 +259,24 @@ static void print_port(FILE *out, const struct port *p)
 	}
 	if (rec)
 		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
-	if (p->qos) {
-		fputs("      ecn", out);
-		print_prios(out, "np", p->qos->ecn_np);
-		print_prios(out, " rp", p->qos->ecn_rp);
-		fputc('\n', out);
-		if (p->qos->dcb_supported == 0)
-			fputs("      dcb not supported\n", out);
-		if (p->qos->dcb_supported == 1) {
-			fprintf(out, "      dcb trust %s", p->qos->trust ? p->qos->trust : "?");
-			print_prios(out, "pfc", p->qos->pfc_enabled);
-			if (p->qos->dscp_to_prio[26] >= 0)
-				fprintf(out, " dscp 26->prio %d", p->qos->dscp_to_prio[26]);
-			fputc('\n', out);
-		}
-	}
+	if (p->qos)
+		print_qos(out, "      ", p->qos);
 	if (p->module)
-		print_module(out, p->module);
+		print_module(out, "      ", p->module);
+	if (p->link)
+		link_lines(out, "      ", p->link);
+	/* RoCE LAG: each physical function's own view */
+	for (size_t i = 0; i < p->n_slaves; i++) {
+		const struct lag_slave *s = &p->slaves[i];
+
+		fprintf(out, "      bond member %s\n", s->netdev);
+		if (s->qos)
+			print_qos(out, "        ", s->qos);
+		if (s->module)
+			print_module(out, "        ", s->module);
+		if (s->link)
+			link_lines(out, "        ", s->link);
+	}
 	for (size_t i = 0; i < p->counters.n; i++) {
 		const struct counter *c = &p->counters.v[i];
 

@@ -4,6 +4,7 @@
 #include "../model/window.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Errors (the PMA error counters) per transmitted bit over the window:
@@ -37,18 +38,104 @@ static json_t *change_json(const struct counter_change *ch, double secs)
 			 "reset", ch->reset);
 }
 
-static json_t *set_json(const struct port *pt, bool hw, double secs)
+static json_t *set_json(const struct port *pt, int which, double secs)
 {
-	const struct counter_set *set = hw ? &pt->hw_counters : &pt->counters;
+	const struct counter_set *set = window_set_of(pt, which);
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < set->n; i++) {
 		struct counter_change ch;
 
-		if (set->v[i].name && window_change(pt, hw, set->v[i].name, &ch))
+		if (set->v[i].name && window_change(pt, which, set->v[i].name, &ch))
 			json_object_set_new(o, set->v[i].name, change_json(&ch, secs));
 	}
 	return o;
+}
+
+/* A set read at both ends of the window, or null. */
+static json_t *opt_set_json(const struct port *pt, int which, double secs)
+{
+	const struct counter_set *start = which == WIN_ETH ? &pt->start->eth_stats :
+					  &pt->start->net_stats;
+
+	if (!start->v || !window_set_of(pt, which)->v)
+		return json_null();
+	return set_json(pt, which, secs);
+}
+
+/* The RoCE congestion counters of hw_counters (mlx5): CNPs sent as the
+ * notification point, handled as the reaction point, ECN-marked packets. */
+static const char *const cnp_names[] = {
+	"np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets",
+};
+#define N_CNP (sizeof(cnp_names) / sizeof(cnp_names[0]))
+
+static json_t *cnp_json(const struct port *pt, double secs)
+{
+	json_t *o = json_object();
+	bool any = false;
+
+	for (size_t i = 0; i < N_CNP; i++) {
+		struct counter_change ch;
+		bool ok = window_change(pt, WIN_HW, cnp_names[i], &ch);
+
+		json_object_set_new(o, cnp_names[i], ok ? change_json(&ch, secs) : json_null());
+		any |= ok;
+	}
+	if (!any) {
+		json_decref(o);
+		return json_null();
+	}
+	return o;
+}
+
+/* mlx5 `ethtool -S` pause counters of one priority: rx_prio3_pause ... */
+static bool eth_pause(const struct port *pt, int prio, bool tx, struct counter_change *ch)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s_prio%d_pause", tx ? "tx" : "rx", prio);
+	return window_change(pt, WIN_ETH, name, ch);
+}
+
+/* A priority is listed when PFC is on for it, or any of its pause
+ * counters is known to exist (mlx5 names them only for PFC priorities). */
+static bool prio_listed(const struct port *pt, int prio)
+{
+	struct counter_change ch;
+
+	return (pt->qos && pt->qos->pfc_enabled[prio] == 1) || eth_pause(pt, prio, true, &ch) ||
+	       eth_pause(pt, prio, false, &ch);
+}
+
+static json_t *opt_change(bool ok, const struct counter_change *ch, double secs)
+{
+	return ok ? change_json(ch, secs) : json_null();
+}
+
+/* PFC pause frames per priority: DCB's per-priority counters (IEEE PFC
+ * requests = sent, indications = received) and mlx5's ethtool ones. */
+static json_t *pfc_json(const struct port *pt, double secs)
+{
+	json_t *a = json_array();
+
+	for (int p = 0; p < 8; p++) {
+		struct counter_change tx, rx, etx, erx;
+		bool ktx, krx, ketx, kerx;
+
+		if (!prio_listed(pt, p))
+			continue;
+		ktx = window_pause(pt, p, true, &tx);
+		krx = window_pause(pt, p, false, &rx);
+		ketx = eth_pause(pt, p, true, &etx);
+		kerx = eth_pause(pt, p, false, &erx);
+		json_array_append_new(a, json_pack(
+			"{s:i, s:o, s:o, s:o, s:o}", "priority", p,
+			"pause_tx", opt_change(ktx, &tx, secs), "pause_rx", opt_change(krx, &rx, secs),
+			"ethtool_tx_pause", opt_change(ketx, &etx, secs),
+			"ethtool_rx_pause", opt_change(kerx, &erx, secs)));
+	}
+	return a;
 }
 
 json_t *watch_to_json(const struct watch_report *rep)
@@ -62,16 +149,25 @@ json_t *watch_to_json(const struct watch_report *rep)
 			const struct port *pt = &inv->nics[i].ports[k];
 			struct counter_change ch;
 
-			json_array_append_new(ports, json_pack(
+			json_t *o;
+
+			if (!pt->start)
+				continue;
+			o = json_pack(
 				"{s:o, s:i, s:o, s:o, s:o, s:o, s:o}",
 				"nic", json_string_or_null(inv->nics[i].name),
 				"port", pt->num,
 				"netdev", json_string_or_null(pt->netdev),
-				"counters", set_json(pt, false, secs),
-				"hw_counters", set_json(pt, true, secs),
+				"counters", set_json(pt, WIN_PMA, secs),
+				"hw_counters", set_json(pt, WIN_HW, secs),
 				"carrier_changes", window_carrier(pt, &ch) ?
 					change_json(&ch, secs) : json_null(),
-				"errors_per_xmit_bit", json_number_or_null(errors_per_bit(pt))));
+				"errors_per_xmit_bit", json_number_or_null(errors_per_bit(pt)));
+			json_object_set_new(o, "ethtool_stats", opt_set_json(pt, WIN_ETH, secs));
+			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
+			json_object_set_new(o, "pfc", pfc_json(pt, secs));
+			json_object_set_new(o, "cnp", cnp_json(pt, secs));
+			json_array_append_new(ports, o);
 		}
 	return json_pack("{s:i, s:f, s:f, s:I, s:b, s:s, s:o, s:o}",
 			 "schema", INVENTORY_SCHEMA, "interval_s", rep->interval_s,
@@ -81,9 +177,13 @@ json_t *watch_to_json(const struct watch_report *rep)
 			 "ports", ports, "findings", findings_to_json(rep->findings));
 }
 
-static void row(FILE *out, bool *header, const char *name, const struct counter_change *ch,
-		double secs)
+static void row(FILE *out, bool *header, const char *prefix, const char *name,
+		const struct counter_change *ch, double secs)
 {
+	char label[96];
+
+	snprintf(label, sizeof(label), "%s%s", prefix, name);
+	name = label;
 	if (!*header) {
 		fprintf(out, "    %-32s %15s %15s %12s %12s\n", "counter", "start", "end",
 			"delta", "per s");
@@ -99,22 +199,69 @@ static void row(FILE *out, bool *header, const char *name, const struct counter_
 }
 
 /* Only what moved: a port has thirty-odd counters. */
-static size_t rows(FILE *out, bool *header, const struct port *pt, bool hw, double secs)
+static size_t rows(FILE *out, bool *header, const struct port *pt, int which, double secs)
 {
-	const struct counter_set *set = hw ? &pt->hw_counters : &pt->counters;
+	static const char *const prefix[] = { "", "", "ethtool ", "netdev " };
+	const struct counter_set *set = window_set_of(pt, which);
 	size_t still = 0;
 
 	for (size_t i = 0; i < set->n; i++) {
 		struct counter_change ch;
 
-		if (!set->v[i].name || !window_change(pt, hw, set->v[i].name, &ch))
+		if (!set->v[i].name || !window_change(pt, which, set->v[i].name, &ch))
 			continue;
 		if (ch.delta || ch.reset)
-			row(out, header, set->v[i].name, &ch, secs);
+			row(out, header, prefix[which], set->v[i].name, &ch, secs);
 		else
 			still++;
 	}
 	return still;
+}
+
+/* "+N (R/s)", "cleared" or "?" */
+static void delta_str(char *buf, size_t len, bool ok, const struct counter_change *ch,
+		      double secs)
+{
+	if (!ok)
+		snprintf(buf, len, "?");
+	else if (ch->reset)
+		snprintf(buf, len, "cleared");
+	else
+		snprintf(buf, len, "+%llu (%.6g/s)", (unsigned long long)ch->delta,
+			 (double)ch->delta / secs);
+}
+
+/* "pfc prio 3: pause tx +N (r/s) rx +M (r/s)" per listed priority, then
+ * "cnp: sent +N handled +M ecn-marked +K" */
+static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
+{
+	static const char *const cnp_label[] = { "sent", "handled", "ecn-marked" };
+	struct counter_change ch;
+	char a[48], b[48];
+	bool any = false;
+
+	for (int p = 0; p < 8; p++) {
+		bool ok;
+
+		if (!prio_listed(pt, p))
+			continue;
+		ok = window_pause(pt, p, true, &ch) || eth_pause(pt, p, true, &ch);
+		delta_str(a, sizeof(a), ok, &ch, secs);
+		ok = window_pause(pt, p, false, &ch) || eth_pause(pt, p, false, &ch);
+		delta_str(b, sizeof(b), ok, &ch, secs);
+		fprintf(out, "    pfc prio %d: pause tx %s rx %s\n", p, a, b);
+	}
+	for (size_t i = 0; i < N_CNP; i++) {
+		bool ok = window_change(pt, WIN_HW, cnp_names[i], &ch);
+
+		if (!ok)
+			continue;
+		delta_str(a, sizeof(a), ok, &ch, secs);
+		fprintf(out, "%s %s %s", any ? "," : "    cnp:", cnp_label[i], a);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
 }
 
 void text_watch(FILE *out, const struct watch_report *rep)
@@ -138,16 +285,21 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			fprintf(out, "\n  %s port %d%s%s%s\n", inv->nics[i].name, pt->num,
 				pt->netdev ? " (" : "", pt->netdev ? pt->netdev : "",
 				pt->netdev ? ")" : "");
-			still = rows(out, &header, pt, false, secs);
-			still += rows(out, &header, pt, true, secs);
+			if (!pt->start)
+				continue;
+			still = rows(out, &header, pt, WIN_PMA, secs);
+			still += rows(out, &header, pt, WIN_HW, secs);
+			still += rows(out, &header, pt, WIN_ETH, secs);
+			still += rows(out, &header, pt, WIN_NET, secs);
 			if (window_carrier(pt, &ch) && (ch.delta || ch.reset))
-				row(out, &header, "carrier_changes", &ch, secs);
+				row(out, &header, "", "carrier_changes", &ch, secs);
 			if (!header)
 				fprintf(out, "    no counter changed (%zu read)\n", still);
 			else if (still)
 				fprintf(out, "    %zu other counters unchanged\n", still);
 			if (!isnan(epb))
 				fprintf(out, "    errors per transmitted bit: %.3g\n", epb);
+			text_pfc_cnp(out, pt, secs);
 		}
 	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
 	text_findings(out, rep->findings, false);

@@ -1,6 +1,9 @@
 #include "counters.h"
 #include "attr.h"
 #include "ib.h"
+#include "ethtool.h"
+#include "lag.h"
+#include "qos.h"
 #include "../model/window.h"
 
 #include <errno.h>
@@ -28,11 +31,36 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 	if (rc < 0)
 		return rc;
 	pt->carrier_changes = NA;
-	if (pt->netdev) {
-		if (asprintf(&dir, "sys/class/net/%s", pt->netdev) < 0)
-			return -ENOMEM;
-		pt->carrier_changes = attr_s64(r, dir, "carrier_changes");
-		free(dir);
+	counter_set_clear(&pt->net_stats);
+	if (!pt->netdev)
+		return 0;
+	if (asprintf(&dir, "sys/class/net/%s", pt->netdev) < 0)
+		return -ENOMEM;
+	pt->carrier_changes = attr_s64(r, dir, "carrier_changes");
+	free(dir);
+	if (asprintf(&dir, "sys/class/net/%s/statistics", pt->netdev) < 0)
+		return -ENOMEM;
+	rc = ib_read_counter_dir(r, dir, &pt->net_stats, false);
+	free(dir);
+	if (rc < 0)
+		return rc;
+	/* ethtool statistics and DCB pause counters again where the first
+	 * read had them (a netdev without them is noted once, not every
+	 * interval) */
+	if (pt->eth_stats.v) {
+		counter_set_clear(&pt->eth_stats);
+		rc = ethtool_read_stats(r, pt->netdev, &pt->eth_stats);
+		if (rc < 0)
+			return rc;
+	}
+	if (pt->n_slaves)
+		return lag_sample_pause(r, pt);
+	if (pt->qos && pt->qos->dcb_supported == 1) {
+		for (int p = 0; p < 8; p++)
+			pt->qos->pause_tx[p] = pt->qos->pause_rx[p] = NA;
+		rc = qos_read_dcb(r, pt);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }

@@ -4,6 +4,8 @@
 #include "parse.h"
 #include "pci.h"
 #include "module.h"
+#include "lag.h"
+#include "link.h"
 #include "qos.h"
 #include "ethtool.h"
 #include "../model/pci_ids.h"
@@ -210,6 +212,7 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 		     const char *devdir, const char *pci_dir, struct port *p)
 {
 	char *portdir, *dir;
+	bool lag;
 	int rc;
 
 	if (asprintf(&portdir, "%s/ports/%d", devdir, p->num) < 0)
@@ -241,14 +244,20 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	    strcmp(p->link_layer, "InfiniBand") == 0)
 		p->netdev = net_find_ipoib(r, pci_dir, p->num);
 	net_read_port_netdev(r, p);
-	if (rc == 0)
+	/* RoCE LAG: ECN, DCB and the transceiver are the slaves' */
+	lag = p->bond_slaves && p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;
+	if (rc == 0 && lag)
+		rc = lag_read_port(r, p);
+	if (rc == 0 && !lag)
 		rc = net_read_ecn(r, p);
-	if (rc == 0)
+	if (rc == 0 && !lag)
 		rc = qos_read_dcb(r, p);
 	if (rc == 0)
 		rc = ethtool_read_port_stats(r, p);
-	if (rc == 0)
+	if (rc == 0 && !lag)
 		rc = module_read_port(r, p);
+	if (rc == 0)
+		rc = link_read_port(r, p);
 	read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {

@@ -49,6 +49,11 @@ static void read_acs(struct root *r, const char *dir, struct pci_func *f)
 		f->acs_ctrl = ctrl;
 	else if (rc == -ENODATA && len >= PCI_CFG_SPACE_EXP_SIZE)
 		root_note(r, dir, "'config': extended capability chain is malformed");
+	else if (rc == -ENODATA)
+		/* a truncated copy, or a kernel that hands out only the
+		 * conventional 256 bytes (no extended config space) */
+		root_note(r, dir, "only %zu of 4096 bytes of 'config' readable: the extended "
+			  "capabilities end early, ACS not known", len);
 }
 
 static int read_one(struct root *r, const char *dir, struct pci_func *f, bool bridge)

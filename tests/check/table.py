@@ -49,6 +49,9 @@ FIRES = [
     ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
     # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)
     ("module.dom", "roce-broken", None, "mlx5_0 port 1", "lane 3 RX power"),
+    # FEC_GET reply in roce-broken/root/.rdmadoctor/ethtool-nl/ (gen_fixtures.py):
+    # FEC forced off on a 4x100G PAM4 link
+    ("port.fec", "roce-broken", None, "mlx5_3 port 1", "FEC off (None) at 400000 Mb/s"),
 ]
 
 # healthy machines of the built-in profiles: nothing at error or warn
@@ -109,7 +112,7 @@ need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low
         "pcie.link_degraded", "pcie.upstream_degraded", "pcie.bottleneck", "mtu.ib",
         "mtu.roce", "gid.rocev2_missing", "gid.index_mismatch", "counters.errors",
         "counters.saturated", "gdr.missing", "gdr.unsupported", "topo.nic_far",
-        "topo.nic_shared", "pcie.acs", "sys.memlock", "sys.uverbs", "fw.mixed", "roce.ecn"}
+        "topo.nic_shared", "pcie.acs", "sys.memlock", "sys.uverbs", "fw.mixed", "roce.ecn", "port.fec"}
 if need - ids:
     failed += 1
     print("FAIL: no fixture for", sorted(need - ids))

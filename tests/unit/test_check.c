@@ -649,6 +649,18 @@ static void port_rate_low(void **state)
 	run(&m, &g, &fs);
 	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
 	findings_free(&fs);
+	/* a RoCE port: mlx5 names its lanes in IB terms ("4X QDR"), the
+	 * finding in Ethernet's Gb/s */
+	pt = &m.inv.nics[4].ports[0];
+	pt->rate_gbps = 40;
+	free(pt->rate_speed);
+	pt->rate_speed = strdup("QDR");
+	run(&m, &p, &fs);
+	expect(&fs, "port.rate_low", "mlx5_4 port 1", SEV_WARN, "40 Gb/s (4 x 10 Gb/s)",
+	       "100 Gb/s");
+	assert_null(strstr(get(&fs, "port.rate_low", "mlx5_4 port 1")->observed, "QDR"));
+	assert_null(strstr(get(&fs, "port.rate_low", "mlx5_4 port 1")->fix, "EDR"));
+	findings_free(&fs);
 	machine_free(&m);
 }
 
@@ -734,6 +746,18 @@ static void pcie_link_degraded(void **state)
 	run(&m, &p, &fs);
 	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
 	findings_free(&fs);
+	/* the dual-port storage card (mlx5_4, mlx5_5: functions 0 and 1 of
+	 * 0000:e1:00) trained x8: one link, one finding naming both */
+	for (size_t k = 4; k < 6; k++) {
+		f = &m.inv.nics[k].pci;
+		f->link.width = 8;
+		f->upstream[f->n_upstream - 1].link.width = 8;
+	}
+	run(&m, &g, &fs);
+	expect(&fs, "pcie.link_degraded", "mlx5_4, mlx5_5 (0000:e1:00)", SEV_WARN, "Gen4 x8",
+	       "Gen4 x16");
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
+	findings_free(&fs);
 	machine_free(&m);
 }
 
@@ -796,6 +820,132 @@ static void pcie_bottleneck(void **state)
 	m.inv.nics[1].ports[0].rate_gbps = NAN;
 	run(&m, NULL, &fs);
 	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* A link as FEC_GET / LINKMODES_GET describe it. */
+static struct link_info *fec_link(int64_t mbps, int64_t lanes, int active)
+{
+	struct link_info *l = malloc(sizeof(*l));
+
+	assert_non_null(l);
+	link_info_init(l);
+	l->linkmodes = l->fec = 1;
+	l->speed_mbps = mbps;
+	l->lanes = lanes;
+	l->fec_active = active;
+	return l;
+}
+
+/* port.fec: FEC None on PAM4 lanes (50G and up per lane), not on NRZ */
+static void port_fec(void **state)
+{
+	struct machine m;
+	struct profile g = generic_profile();
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[4].ports[0];
+	pt->link = fec_link(200000, 4, 49);	/* 4 x 50G PAM4, FEC None */
+	run(&m, &g, &fs);
+	expect(&fs, "port.fec", "mlx5_4 port 1", SEV_WARN,
+	       "FEC off (None) at 200000 Mb/s, 50 Gb/s per lane", "RS");
+	assert_non_null(strstr(get(&fs, "port.fec", "mlx5_4 port 1")->fix,
+			       "ethtool --set-fec mlx5_4_p1 encoding auto"));
+	findings_free(&fs);
+	/* RS active: fine */
+	pt->link->fec_active = 50;
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "port.fec"), 0);
+	findings_free(&fs);
+	/* 100G on 4 x 25G NRZ without FEC: allowed on short copper */
+	pt->link->fec_active = 49;
+	pt->link->speed_mbps = 100000;
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "port.fec"), 0);
+	findings_free(&fs);
+	/* lanes unknown to ethtool: the RDMA port's (100G as 2 x 50G) */
+	pt->link->lanes = NA;
+	pt->lanes = 2;
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "port.fec"), 1);
+	findings_free(&fs);
+	/* FEC not supported / unknown: not judged */
+	pt->link->fec = 0;
+	run(&m, &g, &fs);
+	assert_int_equal(count_id(&fs, "port.fec"), 0);
+	findings_free(&fs);
+	/* a RoCE LAG member's own link */
+	pt->link->fec = 1;
+	pt->link->fec_active = 50;
+	pt->slaves = calloc(2, sizeof(*pt->slaves));
+	assert_non_null(pt->slaves);
+	pt->n_slaves = 2;
+	pt->slaves[0].netdev = strdup("ens9f0np0");
+	pt->slaves[1].netdev = strdup("ens9f1np1");
+	pt->slaves[0].link = fec_link(400000, 4, 50);
+	pt->slaves[1].link = fec_link(400000, 4, 49);
+	run(&m, &g, &fs);
+	expect(&fs, "port.fec", "mlx5_4 port 1 (ens9f1np1)", SEV_WARN,
+	       "FEC off (None) at 400000 Mb/s, 100 Gb/s per lane", "RS");
+	assert_int_equal(count_id(&fs, "port.fec"), 1);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* A Gen3 card (dual-port 100G ConnectX-5, Gen3 x16 at most) in a Gen3 x8
+ * slot: the suggestion stops at what the card can train, Gen3 x16, which
+ * does not carry 25 GB/s either; never a Gen4 slot the card cannot use. */
+static void pcie_bottleneck_gen3_card(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	struct nic *n;
+	(void)state;
+
+	machine_init(&m);
+	for (int fn = 0; fn < 2; fn++) {
+		char path[128], name[32];
+
+		snprintf(path, sizeof(path), "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.%d", fn);
+		snprintf(name, sizeof(name), "mlx5_%d", fn);
+		n = add_nic(&m, name, path, 0, "ConnectX-5", "Ethernet", 1, 100);
+		n->pci.link.speed_gts = n->pci.link.max_speed_gts = 8;
+		n->pci.link.width = 8;
+		n->pci.link.max_width = 16;
+		n->pci.upstream[0].link.speed_gts = 8;
+		n->pci.upstream[0].link.width = 8;
+		n->pci.upstream[0].link.max_width = 8;
+	}
+	run(&m, NULL, &fs);
+	f = get(&fs, "pcie.bottleneck", "mlx5_0, mlx5_1 (0000:41:00)");
+	assert_non_null(strstr(f->observed, "Gen3 x8"));
+	assert_null(strstr(f->fix, "Gen4"));
+	assert_null(strstr(f->fix, "Gen5"));
+	assert_non_null(strstr(f->fix, "tops out at Gen3 x16"));
+	assert_non_null(strstr(f->fix, "put it in a slot that trains that"));
+	findings_free(&fs);
+	/* already at its own maximum: no slot advice at all */
+	for (int fn = 0; fn < 2; fn++)
+		m.inv.nics[fn].pci.link.width = 16;
+	run(&m, NULL, &fs);
+	f = get(&fs, "pcie.bottleneck", "mlx5_0, mlx5_1 (0000:41:00)");
+	assert_non_null(strstr(f->fix, "tops out at Gen3 x16"));
+	assert_null(strstr(f->fix, "slot that trains"));
+	findings_free(&fs);
+	/* one 100G port on the Gen3 x8 link (~7.9 GB/s) needs 12.5: the
+	 * card's Gen3 x16 carries it, and that is what is suggested */
+	for (int fn = 0; fn < 2; fn++)
+		m.inv.nics[fn].pci.link.width = 8;
+	m.inv.nics[1].ports[0].state = 1;
+	m.inv.nics[1].ports[0].rate_gbps = NAN;
+	run(&m, NULL, &fs);
+	f = get(&fs, "pcie.bottleneck", "mlx5_0, mlx5_1 (0000:41:00)");
+	assert_non_null(strstr(f->fix, "trains Gen3 x16 or better"));
 	findings_free(&fs);
 	machine_free(&m);
 }
@@ -1282,6 +1432,8 @@ int main(void)
 		cmocka_unit_test(pcie_link_degraded),
 		cmocka_unit_test(pcie_upstream_degraded),
 		cmocka_unit_test(pcie_bottleneck),
+		cmocka_unit_test(pcie_bottleneck_gen3_card),
+		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
 		cmocka_unit_test(mtu_ib_and_roce),
 		cmocka_unit_test(gid_rocev2_missing),

@@ -407,6 +407,33 @@ static void bridges_acs(void **state)
 	root_close(&r);
 }
 
+/* A config file between 65 and 4095 bytes (no extended config space, or
+ * cut short): ACS unknown, and a note that says why. */
+static void bridge_short_config(void **state)
+{
+	uint8_t cfg[4096];
+	struct pci_func f;
+	struct root r;
+	bool noted = false;
+	(void)state;
+
+	bridge_cfg(cfg, 0x001d);	/* ACS at 0x148: past the 256 bytes */
+	put_bytes("sys/devices/pci0000:20/0000:20:01.0/config", cfg, 256);
+	put("sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0/vendor", "0x15b3\n");
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_int_equal(pci_read_func(&r, "sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0",
+				       &f, true), 0);
+	assert_int_equal(f.n_upstream, 1);
+	assert_true(f.upstream[0].config_full);
+	assert_true(IS_NA(f.upstream[0].acs_ctrl));
+	for (size_t i = 0; i < r.n_notes; i++)
+		noted |= strstr(r.notes[i].what, "only 256 of 4096 bytes") != NULL &&
+			 strstr(r.notes[i].what, "ACS not known") != NULL;
+	assert_true(noted);
+	pci_func_free(&f);
+	root_close(&r);
+}
+
 static void ecn(void **state)
 {
 	char eth0[] = "eth0", eth1[] = "eth1", ether[] = "Ethernet", ib[] = "InfiniBand";
@@ -503,6 +530,7 @@ int main(void)
 		cmocka_unit_test(read_bin),
 		cmocka_unit_test(read_bin_tape),
 		cmocka_unit_test(bridges_acs),
+		cmocka_unit_test(bridge_short_config),
 		cmocka_unit_test(ecn),
 		cmocka_unit_test(uverbs_map),
 		cmocka_unit_test(device_access),

@@ -39,5 +39,10 @@ vg "$bin" --root "$fx/dgx-h100/root" watch --until "$fx/dgx-h100/root" --duratio
 vg "$bin" --root "$fx/dgx-h100/root" --json watch --until "$fx/broken/root" --duration 60
 vg "$bin" --root "$fx/hgx-roce-lag/root" check --window 60 --until "$fx/dgx-h100/root"
 vg "$bin" watch --interval 0.2 --duration 0.5 --json
+# ethtool statistics, PFC and CNPs over the window; a LAG's slaves; link modes
+vg "$bin" --root "$fx/roce-broken/root" watch --until "$fx/roce-broken/root" --duration 60
+vg "$bin" --root "$fx/hgx-roce-lag/root" --json watch --until "$fx/hgx-roce-lag/root" --duration 60
+vg "$bin" --root "$fx/roce-broken/root" ethtool-stats --link enp91s0np0
+vg "$bin" watch --netdev lo --interval 0.2 --duration 0.4 --json
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

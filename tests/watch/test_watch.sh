@@ -110,6 +110,71 @@ expect 1 "$bin" --root "$a" check --window=60 --until="$b" --nhc
 # the drain reason ranks link flaps before counter growth
 stdout_has "ERROR: rdmadoctor: Health check failed: link.flaps mlx5_2 port 1"
 
+# --- RoCE: ethtool statistics, PFC pause per priority, CNPs ------------------
+# roce-broken twice; in the later copy mlx5_0 (enp24s0np0) has sent and
+# received PFC pause frames on priority 3 (DCB counters and mlx5's ethtool
+# ones), FCS errors, and CNP traffic in hw_counters.
+fx=$src/tests/fixtures/roce-broken/root
+ra=$tmp/ra
+rb=$tmp/rb
+cp -a "$fx" "$ra" && cp -a "$fx" "$rb" || { echo "cannot copy $fx"; exit 1; }
+hw=$rb/sys/class/infiniband/mlx5_0/ports/1/hw_counters
+for c in np_cnp_sent:40 rp_cnp_handled:25 np_ecn_marked_roce_packets:90; do
+	f=$hw/${c%%:*}
+	printf '%s\n' $(( $(cat "$f") + ${c#*:} )) >"$f"
+done
+python3 - "$src/tests/fixtures" "$rb" <<'PY' || { echo "cannot edit $rb"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import dcb_reply, ethtool_stats
+root = sys.argv[2] + "/.rdmadoctor"
+open(root + "/dcb/enp24s0np0", "wb").write(
+    dcb_reply("enp24s0np0", dscp2prio=lambda d: d >> 3, pause_tx=1234 + 300,
+              pause_rx=5678 + 600))
+s, v = ethtool_stats([
+    ("rx_crc_errors_phy", 1532 + 10), ("rx_symbol_err_phy", 88),
+    ("link_down_events_phy", 4), ("rx_prio3_pause", 5678 + 600),
+    ("tx_prio3_pause", 1234 + 300), ("rx_discards_phy", 17)])
+open(root + "/ethtool/enp24s0np0/strings", "wb").write(s)
+open(root + "/ethtool/enp24s0np0/stats", "wb").write(v)
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60 --json
+py 'dict(port("mlx5_0")["ethtool_stats"]["rx_crc_errors_phy"], per_s=0) == {"start": 1532, "end": 1542, "delta": 10, "per_s": 0, "reset": False} and abs(port("mlx5_0")["ethtool_stats"]["rx_crc_errors_phy"]["per_s"] - 10 / 60) < 1e-9' "ethtool rx_crc_errors_phy +10"
+py 'port("mlx5_0")["ethtool_stats"]["rx_symbol_err_phy"]["delta"] == 0' "ethtool counter that did not move"
+py '[p["priority"] for p in port("mlx5_0")["pfc"]] == [3]' "pfc: priority 3 only (PFC on 3)"
+py 'port("mlx5_0")["pfc"][0]["pause_tx"]["delta"] == 300 and port("mlx5_0")["pfc"][0]["pause_rx"]["delta"] == 600' "pfc: DCB pause frames per priority"
+py 'port("mlx5_0")["pfc"][0]["ethtool_tx_pause"]["delta"] == 300 and port("mlx5_0")["pfc"][0]["ethtool_rx_pause"]["per_s"] == 10' "pfc: mlx5 rx/tx_prio3_pause"
+py 'port("mlx5_0")["cnp"]["np_cnp_sent"]["delta"] == 40 and port("mlx5_0")["cnp"]["rp_cnp_handled"]["delta"] == 25 and port("mlx5_0")["cnp"]["np_ecn_marked_roce_packets"]["delta"] == 90' "cnp deltas"
+py 'port("mlx5_1")["cnp"]["np_cnp_sent"]["delta"] == 0 and port("mlx5_1")["pfc"] == []' "no CNPs, no PFC on mlx5_1"
+py 'port("mlx5_2")["pfc"][0]["priority"] == 3 and port("mlx5_2")["pfc"][0]["pause_tx"]["delta"] == 0 and port("mlx5_2")["pfc"][0]["ethtool_tx_pause"] is None' "pfc on 3 without ethtool counters"
+py 'port("mlx5_1")["ethtool_stats"] is None and port("mlx5_0")["netdev_stats"] is None' "sets not in the snapshot: null"
+# the PHY's FCS errors growing are an error counter growing
+py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error" and "ethtool rx_crc_errors_phy grew by 10 in 60 s" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"]' "counters.errors from ethtool rx_crc_errors_phy"
+py 'len(d["findings"]) == 1 and d["verdict"] == "fail"' "only that finding"
+expect 1 "$bin" --root "$ra" check --window 60 --until "$rb" --json
+py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1' "check --window: ethtool errors too"
+# a RoCE link that went down and up, seen by the PHY's own count
+rc_=$tmp/rc
+cp -a "$fx" "$rc_" || exit 1
+python3 - "$src/tests/fixtures" "$rc_" <<'PY' || { echo "cannot edit $rc_"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import ethtool_stats
+root = sys.argv[2] + "/.rdmadoctor/ethtool/enp24s0np0/"
+s, v = ethtool_stats([
+    ("rx_crc_errors_phy", 1532), ("rx_symbol_err_phy", 88),
+    ("link_down_events_phy", 4 + 2), ("rx_prio3_pause", 5678),
+    ("tx_prio3_pause", 1234), ("rx_discards_phy", 17)])
+open(root + "strings", "wb").write(s)
+open(root + "stats", "wb").write(v)
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rc_" --duration 60 --json
+py '"ethtool link_down_events_phy grew by 2" in fs("link.flaps", "mlx5_0 port 1")[0]["observed"] and not fs("counters.errors")' "link.flaps from ethtool link_down_events_phy"
+expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60
+stdout_has "ethtool rx_crc_errors_phy .* 10 "
+stdout_has "pfc prio 3: pause tx +300 (5/s) rx +600 (10/s)"
+stdout_has "cnp: sent +40 (0.666667/s), handled +25 (0.416667/s), ecn-marked +90 (1.5/s)"
+
 # --- usage and runtime errors -------------------------------------------------
 expect 2 "$bin" watch --interval 0;			stderr_has "interval '0'"
 expect 2 "$bin" watch --interval 0.05;			stderr_has "interval"
@@ -120,6 +185,9 @@ expect 2 "$bin" watch --interval;			stderr_has "needs a value"
 expect 2 "$bin" --root "$a" watch --until "$b";		stderr_has "needs --duration"
 expect 2 "$bin" --root "$a" watch --duration 5;		stderr_has "do not change"
 expect 2 "$bin" watch --frob;				stderr_has "unexpected argument"
+expect 2 "$bin" watch --netdev ../etc;			stderr_has "netdev '../etc'"
+expect 2 "$bin" watch --netdev "";			stderr_has "netdev ''"
+expect 3 "$bin" --root "$a" watch --netdev nosuch0 --until "$b" --duration 60;	stderr_has "no netdev 'nosuch0'"
 expect 0 "$bin" watch --help;				stdout_has "usage: rdmadoctor"
 expect 3 "$bin" --root "$a" watch --until "$tmp/nope" --duration 60;	stderr_has "cannot open root"
 expect 2 "$bin" --root "$a" check --until "$b";		stderr_has "needs --window"

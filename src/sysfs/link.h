@@ -1,0 +1,21 @@
+/* Link modes and FEC of a port's netdev over ethtool netlink
+ * (src/nl/link_modes.c), live or replayed from a snapshot. */
+#ifndef RD_SYSFS_LINK_H
+#define RD_SYSFS_LINK_H
+
+#include "root.h"
+#include "../model/inventory.h"
+
+/* Where `snapshot` keeps the replies, byte for byte as the kernel sent
+ * them (an NLMSG_ERROR reply too): <dir>/<netdev>/linkmodes (LINKMODES_GET)
+ * and <dir>/<netdev>/fec (FEC_GET), compact bitsets or verbose. */
+#define LINK_SNAPSHOT_DIR ".rdmadoctor/ethtool-nl"
+
+/* ifname's link modes and FEC into *out (allocated; NULL when neither was
+ * answered nor captured: a note says why).  0 or -ENOMEM. */
+int link_read(struct root *r, const char *ifname, struct link_info **out);
+
+/* For an Ethernet port with a netdev: fills p->link.  0 or -ENOMEM. */
+int link_read_port(struct root *r, struct port *p);
+
+#endif
