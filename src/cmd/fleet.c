@@ -128,7 +128,7 @@ static json_t *show_doc(const char *host, json_t *history)
 	json_array_foreach(history, i, r) {
 		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I}", "time", json_object_get(r, "time"),
 					"profile", json_object_get(r, "profile"),
-					"verdict", json_object_get(r, "verdict"),
+					"verdict", json_object_get(r, "verdict"), "findings",
 					(json_int_t)json_array_size(json_object_get(
 						json_object_get(r, "check"), "findings")));
 
