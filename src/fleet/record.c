@@ -82,7 +82,8 @@ int fleet_check_problem(const json_t *doc, char *why, size_t len)
 	if (json_object_get(doc, "test"))
 		return problem(why, len, "a `bw --json` document, not a check document "
 			       "(give it to record with --bw FILE)");
-	if (json_is_object(inv) && !json_object_get(doc, "findings"))
+	if ((json_is_object(inv) && !json_object_get(doc, "findings")) ||
+	    (!inv && json_object_get(doc, "nics") && json_object_get(doc, "host")))
 		return problem(why, len, "an inventory document, not a check document "
 			       "(run `rdmadoctor check --json` to make one)");
 	if (!json_is_object(inv) || !json_is_array(json_object_get(doc, "findings")))
