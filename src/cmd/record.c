@@ -4,6 +4,7 @@
 #include "check_doc.h"
 #include "fleet_db.h"
 #include "../fleet/record.h"
+#include "../fleet/skim.h"
 #include "../store/store.h"
 
 #include <errno.h>
@@ -114,13 +115,23 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	return -1;
 }
 
-/* Read a whole file (or stdin for "-") and parse it; NULL with why. */
-static json_t *read_doc(const char *file, time_t *mtime, char *why, size_t len)
+/* The bytes of the last document read, kept for the next file: ten
+ * thousand files, one buffer. */
+struct doc_buf {
+	char *buf;
+	size_t used, cap;
+};
+
+/* Read a whole file (or stdin for "-") into b and parse it; NULL with why.
+ * slim: check the whole text but build only the slim copy of fleet/skim.h
+ * (the values no fleet fact reads become null); b keeps the whole text. */
+static json_t *read_doc(struct doc_buf *b, const char *file, bool slim, time_t *mtime,
+			char *why, size_t len)
 {
 	bool in = strcmp(file, "-") == 0;
 	int fd = in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t used = 0, cap = 0;
-	char *buf = NULL;
+	size_t used = 0, cap = b->cap;
+	char *buf = b->buf;
 	json_t *doc = NULL;
 	json_error_t jerr;
 	struct stat st;
@@ -170,7 +181,27 @@ static json_t *read_doc(const char *file, time_t *mtime, char *why, size_t len)
 		snprintf(why, len, "it is empty");
 		goto out;
 	}
-	doc = json_loadb(buf, used, JSON_REJECT_DUPLICATES, &jerr);
+	if (slim) {
+		char *copy, err[200];
+		size_t copy_len;
+		int rc = fleet_skim(buf, used, fleet_skim_drop, &copy, &copy_len, err, sizeof(err));
+
+		if (rc == -ENOMEM) {
+			snprintf(why, len, "out of memory");
+			goto out;
+		}
+		if (rc < 0) {
+			snprintf(why, len, "not valid JSON at %s%s", err,
+				 strstr(err, "premature end") ? " (a truncated file?)" : "");
+			goto out;
+		}
+		doc = json_loadb(copy, copy_len, 0, &jerr);
+		free(copy);
+		if (!doc)	/* fleet_skim and jansson agree; but say so if not */
+			snprintf(why, len, "not valid JSON: %s", jerr.text);
+		goto out;
+	}
+	doc = json_loadb(buf, used, 0, &jerr);
 	if (!doc)
 		snprintf(why, len, "not valid JSON at line %d column %d: %s%s", jerr.line,
 			 jerr.column, jerr.text,
@@ -179,7 +210,9 @@ static json_t *read_doc(const char *file, time_t *mtime, char *why, size_t len)
 out:
 	if (fd >= 0 && !in)
 		close(fd);
-	free(buf);
+	b->buf = buf;
+	b->cap = cap;
+	b->used = doc ? used : 0;
 	return doc;
 }
 
@@ -228,95 +261,182 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	return EXIT_OK;
 }
 
-/* Store records (taken) in one transaction; EXIT_OK or EXIT_RUNTIME. */
-static int store_all(struct ctx *c, struct store *s, json_t *records, struct tally *t)
+static int store_failed(struct ctx *c, struct store *s, struct tally *t)
 {
-	json_t *r;
-	size_t i;
-	int rc = store_begin(s);
+	store_rollback(s);
+	fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
+		store_error(s), c->prog);
+	t->stored = t->already = 0;
+	return EXIT_RUNTIME;
+}
 
-	json_array_foreach(records, i, r) {
+/* Store one record; text: its JSON text or NULL.  0 or the store's error. */
+static int put_one(struct store *s, const json_t *rec, const char *text, struct tally *t)
+{
+	bool dup;
+	int rc = store_put(s, rec, text, &dup);
+
+	if (rc == 0)
+		dup ? t->already++ : t->stored++;
+	return rc;
+}
+
+/* Records read and checked, waiting for the write. */
+struct pending {
+	struct store_row *rows;
+	size_t n, cap, bytes;
+};
+
+/* Prepared rows are written once this much text waits: a batch of a
+ * thousand hosts is parsed before the write lock is taken, so another
+ * writer waits for the writing only; a huge run still fits in memory. */
+#define PENDING_MAX_BYTES (64u << 20)
+
+static int pending_add(struct pending *p, const json_t *rec, char *text)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 256;
+		struct store_row *grown = realloc(p->rows, cap * sizeof(*grown));
+
+		if (!grown) {
+			free(text);
+			return -ENOMEM;
+		}
+		p->rows = grown;
+		p->cap = cap;
+	}
+	if (store_row_make(rec, text, &p->rows[p->n]) < 0)
+		return -ENOMEM;
+	p->bytes += strlen(p->rows[p->n].text);
+	p->n++;
+	return 0;
+}
+
+/* Write what waits, in the run's one transaction (begun on first use). */
+static int pending_flush(struct store *s, struct pending *p, bool *begun, struct tally *t)
+{
+	int rc = 0;
+
+	if (p->n && !*begun) {
+		rc = store_begin(s);
+		*begun = rc == 0;
+	}
+	for (size_t i = 0; i < p->n; i++) {
 		bool dup;
 
 		if (rc == 0)
-			rc = store_put(s, r, &dup);
+			rc = store_put_row(s, &p->rows[i], &dup);
 		if (rc == 0)
 			dup ? t->already++ : t->stored++;
+		store_row_free(&p->rows[i]);
 	}
-	if (rc == 0)
-		rc = store_commit(s);
-	if (rc < 0) {
-		store_rollback(s);
-		fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
-			store_error(s), c->prog);
-		t->stored = t->already = 0;
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	p->n = p->bytes = 0;
+	return rc;
 }
 
+/* One file to a pending row; a file that is not a document is reported
+ * and skipped.  0, or -ENOMEM. */
+static int read_one(struct ctx *c, const struct record_args *a, const char *file,
+		    struct doc_buf *b, struct pending *p, struct tally *t)
+{
+	char why[512], stamp[FLEET_TIME_LEN];
+	char *text = NULL;
+	bool is_record, is_whole = false;
+	time_t mtime;
+	json_t *doc, *rec;
+	int rc;
+
+	doc = read_doc(b, file, true, &mtime, why, sizeof(why));
+	if (!doc)
+		return fail_file(c, t, file, why);
+	if (!a->time && !fleet_time_format(mtime, stamp)) {
+		json_decref(doc);
+		return fail_file(c, t, file, "its modification time is out of range: give --time");
+	}
+	is_record = json_object_get(doc, "check") != NULL;
+	if (is_record && !fleet_record_is_final(doc)) {
+		/* to be amended and written again: it needs all its values */
+		json_decref(doc);
+		doc = json_loadb(b->buf, b->used, 0, NULL);
+		if (!doc)
+			return fail_file(c, t, file, "not valid JSON");
+		is_whole = true;
+	}
+	rec = fleet_record_from_doc(doc, a->time ? a->time : stamp, why, sizeof(why));
+	if (!rec)
+		return fail_file(c, t, file, why);
+	/* the text goes in as it came: a check document inside a record, a
+	 * record as it is; only an amended record is written again */
+	if (!is_record)
+		text = fleet_record_text(rec, b->buf, b->used);
+	else if (!is_whole)
+		text = strndup(b->buf, b->used);
+	if (!text && !is_whole) {
+		json_decref(rec);
+		return -ENOMEM;
+	}
+	rc = pending_add(p, rec, text);
+	json_decref(rec);
+	return rc;
+}
+
+/* Each file is read and checked, then all are written in one transaction:
+ * one commit (one fsync) for the lot. */
 static int record_from(struct ctx *c, const struct record_args *a, const char *db,
 		       struct store *s)
 {
 	struct tally t = { 0, 0, json_array() };
-	json_t *records = json_array();
+	struct doc_buf b = { 0 };
+	struct pending p = { 0 };
+	bool stdin_used = false, begun = false;
 	int rc = EXIT_RUNTIME;
-	bool stdin_used = false;
 
-	if (!t.failed || !records)
-		goto out;
+	if (!t.failed)
+		goto oom;
 	for (size_t i = 0; i < a->n_from; i++) {
-		char why[512], stamp[FLEET_TIME_LEN];
 		const char *file = a->from[i];
-		time_t mtime;
-		json_t *doc, *rec;
 
-		if (strcmp(file, "-") == 0) {
-			if (stdin_used) {
-				fail_file(c, &t, file, "standard input was read already");
-				continue;
-			}
-			stdin_used = true;
-		}
-		doc = read_doc(file, &mtime, why, sizeof(why));
-		if (!doc) {
-			fail_file(c, &t, file, why);
+		if (strcmp(file, "-") == 0 && stdin_used) {
+			if (fail_file(c, &t, file, "standard input was read already") < 0)
+				goto oom;
 			continue;
 		}
-		if (!a->time && !fleet_time_format(mtime, stamp)) {
-			json_decref(doc);
-			fail_file(c, &t, file, "its modification time is out of range: give --time");
-			continue;
-		}
-		rec = fleet_record_from_doc(doc, a->time ? a->time : stamp, why, sizeof(why));
-		if (!rec) {
-			fail_file(c, &t, file, why);
-			continue;
-		}
-		if (json_array_append_new(records, rec) < 0)
-			goto out;
+		stdin_used |= strcmp(file, "-") == 0;
+		if (read_one(c, a, file, &b, &p, &t) < 0)
+			goto oom;
+		if (p.bytes >= PENDING_MAX_BYTES && pending_flush(s, &p, &begun, &t) < 0)
+			goto store_failed;
 	}
-	rc = store_all(c, s, records, &t);
-	if (rc == EXIT_OK)
-		rc = emit_summary(c, db, &t, NULL);
+	if (pending_flush(s, &p, &begun, &t) < 0 || (begun && store_commit(s) < 0))
+		goto store_failed;
+	rc = emit_summary(c, db, &t, NULL);
 	if (rc == EXIT_OK && json_array_size(t.failed))
 		rc = EXIT_PROBLEMS;
+	goto out;
+oom:
+	fprintf(stderr, "%s: out of memory\n", c->prog);
+	store_rollback(s);
+	goto out;
+store_failed:
+	rc = store_failed(c, s, &t);
 out:
-	if (rc == EXIT_RUNTIME && (!t.failed || !records))
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-	json_decref(records);
+	for (size_t i = 0; i < p.n; i++)
+		store_row_free(&p.rows[i]);
+	free(p.rows);
+	free(b.buf);
 	json_decref(t.failed);
 	return rc;
 }
 
 static json_t *read_bw(struct ctx *c, const struct record_args *a)
 {
+	struct doc_buf b = { 0 };
 	json_t *bw = json_array();
 
 	for (size_t i = 0; bw && i < a->n_bw; i++) {
 		char why[512];
 		time_t mtime;
-		json_t *doc = read_doc(a->bw[i], &mtime, why, sizeof(why));
+		json_t *doc = read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
 
 		if (doc && fleet_bw_problem(doc, why, sizeof(why)) < 0) {
 			json_decref(doc);
@@ -325,10 +445,12 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 		if (!doc) {
 			fprintf(stderr, "%s record: --bw '%s': %s\n", c->prog, a->bw[i], why);
 			json_decref(bw);
-			return NULL;
+			bw = NULL;
+			break;
 		}
 		json_array_append_new(bw, doc);
 	}
+	free(b.buf);
 	return bw;
 }
 
@@ -337,7 +459,7 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 {
 	struct tally t = { 0, 0, json_array() };
 	char stamp[FLEET_TIME_LEN];
-	json_t *check = NULL, *bw, *rec, *records;
+	json_t *check = NULL, *bw, *rec;
 	int rc;
 
 	bw = read_bw(c, a);
@@ -359,19 +481,17 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 		return EXIT_RUNTIME;
 	}
 	rec = fleet_record_new(check, stamp, bw);
-	records = json_array();
-	if (!rec || !records || !t.failed || json_array_append(records, rec) < 0) {
+	if (!rec || !t.failed) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
-	} else {
-		rc = store_all(c, s, records, &t);
+	} else if (store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
+		rc = store_failed(c, s, &t);
 	}
 	if (rc == EXIT_OK)
 		rc = emit_summary(c, db, &t, rec);
 	if (rc == EXIT_OK && strcmp(json_string_value(json_object_get(rec, "verdict")), "fail") == 0)
 		rc = EXIT_PROBLEMS;
 	json_decref(rec);
-	json_decref(records);
 	json_decref(t.failed);
 	return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool fleet_time_valid(const char *t)
@@ -185,6 +186,15 @@ bad:
 	return NULL;
 }
 
+bool fleet_record_is_final(const json_t *doc)
+{
+	const json_t *check = json_object_get(doc, "check");
+
+	return json_equal(json_object_get(doc, "profile"), json_object_get(check, "profile")) &&
+	       json_equal(json_object_get(doc, "verdict"), json_object_get(check, "verdict")) &&
+	       json_is_array(json_object_get(doc, "bw"));
+}
+
 json_t *fleet_record_from_doc(json_t *doc, const char *time, char *why, size_t len)
 {
 	json_t *rec;
@@ -199,4 +209,30 @@ json_t *fleet_record_from_doc(json_t *doc, const char *time, char *why, size_t l
 	if (!rec)
 		problem(why, len, "out of memory");
 	return rec;
+}
+
+char *fleet_record_text(const json_t *record, const char *check_text, size_t len)
+{
+	static const char key[] = ",\"check\":";
+	json_t *rest = json_copy((json_t *)record);
+	char *head = NULL, *out = NULL;
+	size_t n;
+
+	if (!rest || json_object_del(rest, "check") < 0)
+		goto done;
+	head = json_dumps(rest, JSON_COMPACT);
+	if (!head)
+		goto done;
+	n = strlen(head);	/* "{...}": the check goes in before the last brace */
+	out = malloc(n - 1 + sizeof(key) - 1 + len + 2);
+	if (!out)
+		goto done;
+	memcpy(out, head, n - 1);
+	memcpy(out + n - 1, key, sizeof(key) - 1);
+	memcpy(out + n - 1 + sizeof(key) - 1, check_text, len);
+	memcpy(out + n - 1 + sizeof(key) - 1 + len, "}", 2);
+done:
+	free(head);
+	json_decref(rest);
+	return out;
 }

@@ -38,4 +38,15 @@ json_t *fleet_record_new(json_t *check, const char *time, json_t *bw);
  * neither. */
 json_t *fleet_record_from_doc(json_t *doc, const char *time, char *why, size_t len);
 
+/* Would fleet_record_from_doc() keep this record as it is (its profile
+ * and verdict are its check's, it has its "bw" list)?  Then its text can
+ * be stored as it came. */
+bool fleet_record_is_final(const json_t *doc);
+
+/* The record as JSON text, its check document being check_text (len
+ * bytes, the very text record's "check" was parsed from) put in as it is:
+ * ingesting ten thousand files, writing each document again would cost as
+ * much as parsing it.  malloc'd; NULL when out of memory. */
+char *fleet_record_text(const json_t *record, const char *check_text, size_t len);
+
 #endif

@@ -26,7 +26,7 @@ int store_exec(struct store *s, const char *sql, const char *doing);
 /* Bring the schema to STORE_SCHEMA_VERSION (store/schema.c). */
 int store_schema_ready(struct store *s);
 /* The indexed columns and drift facts of one record row (store/put.c, also
- * used by the upgrade that introduced them). */
-int store_put_derived(struct store *s, sqlite3_int64 id, const json_t *record);
+ * used by the upgrade that introduced them); row->text is not used. */
+int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row *row);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int to_v1(struct store *s)
@@ -54,6 +55,7 @@ static int to_v2(struct store *s)
 		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 		const char *text = (const char *)sqlite3_column_text(st, 1);
 		json_t *doc = text ? json_loads(text, 0, NULL) : NULL;
+		struct store_row row;
 		int err;
 
 		if (!json_is_object(doc)) {
@@ -63,7 +65,12 @@ static int to_v2(struct store *s)
 					 "%lld is not a JSON object (the file was edited by hand? "
 					 "move it aside)", s->path, (long long)id);
 		}
-		err = store_put_derived(s, id, doc);
+		err = store_row_make(doc, strdup(""), &row);
+		if (err == 0)
+			err = store_put_derived(s, id, &row);
+		else
+			store_say(s, err, "out of memory");
+		store_row_free(&row);
 		json_decref(doc);
 		if (err < 0) {
 			sqlite3_finalize(st);

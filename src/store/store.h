@@ -45,10 +45,30 @@ int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
 
-/* Store a record (fleet/record.h; checked by the caller).  *dup is set when
- * the same host already has a record at the same time (kept, not doubled:
- * ingesting a file twice stores it once). */
-int store_put(struct store *s, const json_t *record, bool *dup);
+/* A record made ready to store: all the store keeps of it, without the
+ * parsed document, so that a batch can be prepared first and written in
+ * one short transaction (a second writer waits for the writing only, not
+ * for the parsing). */
+struct store_row {
+	char *host, *time, *profile, *verdict;	/* profile, verdict: NULL if none */
+	long long findings;
+	char *text;		/* the record's JSON text */
+	json_t *facts;		/* fleet_facts() */
+};
+
+/* From a record (checked by the caller) and its JSON text (taken; NULL to
+ * have it written here).  0 or -ENOMEM (text is freed then too). */
+int store_row_make(const json_t *record, char *text, struct store_row *row);
+void store_row_free(struct store_row *row);
+/* Store one; *dup as for store_put. */
+int store_put_row(struct store *s, const struct store_row *row, bool *dup);
+
+/* Store a record (fleet/record.h; checked by the caller).  text: the
+ * record's own JSON text when the caller has it (fleet_record_text()), NULL
+ * to have it written here.  *dup is set when the same host already has a
+ * record at the same time (kept, not doubled: ingesting a file twice
+ * stores it once). */
+int store_put(struct store *s, const json_t *record, const char *text, bool *dup);
 
 /* Per host, its latest record: [{"host", "time", "profile", "verdict",
  * "findings" (count), "records" (how many kept)}], by host name. */
