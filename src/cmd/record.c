@@ -245,9 +245,10 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		printf("%s %s '%s' at %s: %s, %zu findings\n", t->stored ? "stored" : "already had",
-		       json_string_value(json_object_get(one, "host")), db,
-		       json_string_value(json_object_get(one, "time")),
+		printf("%s %s at %s in '%s': verdict %s, %zu findings\n",
+		       t->stored ? "stored" : "already had",
+		       json_string_value(json_object_get(one, "host")),
+		       json_string_value(json_object_get(one, "time")), db,
 		       json_string_value(json_object_get(one, "verdict")),
 		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
 	else

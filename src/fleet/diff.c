@@ -150,7 +150,8 @@ static json_t *judge_group(const char *profile, const char *model, json_t *g)
 		if (by_host && judge_field(f, by_host, baseline, &odds, &n_odds, &cap) < 0)
 			goto done;
 	}
-	qsort(odds, n_odds, sizeof(*odds), odd_cmp);
+	if (n_odds)
+		qsort(odds, n_odds, sizeof(*odds), odd_cmp);
 	for (i = 0; i < n_odds; i++) {
 		if (json_array_append(outliers, odds[i].doc) < 0)
 			goto done;

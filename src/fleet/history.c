@@ -154,8 +154,10 @@ static bool has_finding(const json_t *list, const json_t *f)
 	const json_t *g;
 
 	json_array_foreach(list, i, g)
-		if (json_equal(json_object_get(g, "id"), json_object_get(f, "id")) &&
-		    json_equal(json_object_get(g, "subject"), json_object_get(f, "subject")))
+		if (json_equal(null_if_absent(json_object_get(g, "id")),
+			       null_if_absent(json_object_get(f, "id"))) &&
+		    json_equal(null_if_absent(json_object_get(g, "subject")),
+			       null_if_absent(json_object_get(f, "subject"))))
 			return true;
 	return false;
 }

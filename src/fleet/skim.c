@@ -432,7 +432,13 @@ int fleet_skim(const char *text, size_t len, const char *const *drop, char **sli
 	if (!s.out)
 		return -ENOMEM;
 	skip_ws(&s);
-	if (s.p < s.end && *s.p != '{' && *s.p != '[')
+	/* RFC 8259 has no place for a NUL byte; jansson takes some (it ends
+	 * its input at one after a number), and a stored text must not hold
+	 * one: refused, so here is stricter than jansson */
+	if (memchr(text, '\0', len)) {
+		s.p = memchr(text, '\0', len);
+		fail(&s, "a NUL byte");
+	} else if (s.p < s.end && *s.p != '{' && *s.p != '[')
 		fail(&s, "'[' or '{' expected");
 	else if (scan_value(&s)) {
 		skip_ws(&s);

@@ -1,7 +1,8 @@
 /* One pass over a JSON text collected on another host: is it valid JSON,
  * exactly as jansson would take it (RFC 8259, strict UTF-8, integers that
  * fit in 64 bits, finite reals, nesting at most 2048, an object or array at
- * the top, nothing but white space after it), and a slim copy of it with
+ * the top, nothing but white space after it; and no NUL byte, which
+ * jansson takes in places), and a slim copy of it with
  * the values of some keys replaced by null.
  *
  * Why: jansson builds a tree of the whole document at about 40 MB/s; the

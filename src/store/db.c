@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* How long a writer waits for another one before giving up. */
 #define STORE_BUSY_MS 30000
@@ -97,6 +98,52 @@ static int use_wal(struct store *s)
 	return 0;
 }
 
+/* "file:PATH?immutable=1", PATH escaped as RFC 3986 wants. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri = malloc(strlen(path) * 3 + sizeof("file:?immutable=1"));
+	char *o = uri;
+
+	if (!uri)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	strcpy(o, "?immutable=1");
+	return uri;
+}
+
+/* A reader who may write neither the file nor its directory cannot make
+ * the WAL index (-shm) SQLite wants.  When no -wal file is there, every
+ * record is in the main file, and it can be read as an immutable file. */
+static bool read_as_immutable(const char *path)
+{
+	char *wal = NULL, *dir = strdup(path), *slash;
+	bool yes;
+
+	if (!dir || asprintf(&wal, "%s-wal", path) < 0) {
+		free(dir);
+		return false;
+	}
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	yes = access(wal, F_OK) != 0 && access(path, W_OK) != 0 &&
+	      access(slash ? dir : ".", W_OK) != 0;
+	free(wal);
+	free(dir);
+	return yes;
+}
+
 int store_open(const char *path, enum store_mode mode, struct store **out)
 {
 	struct store *s = calloc(1, sizeof(*s));
@@ -122,7 +169,16 @@ int store_open(const char *path, enum store_mode mode, struct store **out)
 	}
 	if (mode == STORE_WRITE)
 		flags |= SQLITE_OPEN_CREATE;
-	rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+	if (mode == STORE_READ && !memory && read_as_immutable(path)) {
+		char *uri = immutable_uri(path);
+
+		if (!uri)
+			return store_say(s, -ENOMEM, "out of memory");
+		rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	} else {
+		rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+	}
 	if (rc != SQLITE_OK)
 		return store_fail(s, rc, "open");
 	sqlite3_extended_result_codes(s->db, 0);

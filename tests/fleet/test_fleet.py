@@ -250,6 +250,27 @@ def case_concurrent(tmp):
     expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity_check ok")
     con.close()
 
+    # a writer killed part way (kill -9, as a crash or an OOM kill would):
+    # what was stored stays, and its own batch is all there or not at all
+    for delay in (0.05, 0.15, 0.3):
+        p = subprocess.Popen([BIN, "record", "--db", db, "--time", "2026-12-01T00:00:00Z",
+                              "--from"] + sets[0] + sets[1], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        time.sleep(delay)
+        p.kill()
+        p.communicate(timeout=60)
+        ls = ls_json(db)
+        counts = sorted({h["records"] for h in ls["hosts"]})
+        expect(len(ls["hosts"]) == 300 and counts in ([3], [4]),
+               "killed after %.2f s: all 300 hosts, records per host %s (3 or 4, never both)"
+               % (delay, counts))
+        if counts == [4]:
+            break
+    con = sqlite3.connect(db)
+    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
+           "integrity_check ok after the kill")
+    con.close()
+
 
 # ---------------------------------------------------------------- full disk
 
@@ -429,6 +450,13 @@ def case_errors(tmp):
     err = p.stderr.decode()
     expect(p.returncode == 3 and ("read-only" in err or "permission" in err),
            "database not writable: exit 3, clear (%s)" % err.strip())
+    # a reader who can write neither the file nor its directory still reads
+    p = subprocess.run(prefix + [BIN, "--json", "fleet", "--db", ro, "ls"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    expect(p.returncode == 0 and [h["host"] for h in json.loads(p.stdout or b"{}").get("hosts", [])]
+           == [doc["inventory"]["host"]["hostname"]],
+           "a read-only database in a read-only directory can be read (%d %s)"
+           % (p.returncode, p.stderr.decode().strip()))
     p = subprocess.run(prefix + [BIN, "record", "--db", os.path.join(ro_dir, "new.db"),
                                  "--from", good], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, check=False)
@@ -602,6 +630,10 @@ def case_report(tmp):
         expect("<html" in page.lower() and all("rep-%d" % i in page for i in range(3)),
                "the page names every host")
         expect(os.listdir(os.path.dirname(html)) == ["fleet.html"], "no temporary file left")
+        mask = os.umask(0)
+        os.umask(mask)
+        expect(os.stat(html).st_mode & 0o777 == 0o666 & ~mask,
+               "the page has the mode of any new file (%o)" % (os.stat(html).st_mode & 0o777))
     rc, _, err = run("fleet", "--db", db, "report")
     expect(rc == 2 and "--html" in err, "report without --html: usage")
     rc, _, err = run("fleet", "--db", db, "report", "--html",

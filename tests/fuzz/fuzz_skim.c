@@ -1,6 +1,6 @@
 /* libFuzzer target: the validating JSON skim of `record --from`
  * (src/fleet/skim.c) against jansson itself.  Whatever the bytes, both
- * take them or both refuse them, and the slim copy parses to the same
+ * take them or both refuse them (but a NUL byte, refused here only), and the slim copy parses to the same
  * document with the dropped values null.  Seeds in corpus/skim/. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,6 +45,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = fleet_skim((const char *)data, size, fleet_skim_drop, &slim, &len, why,
 			    sizeof(why));
 
+	/* a NUL byte is refused here; jansson takes it in places */
+	if (memchr(data, 0, size)) {
+		if (rc != -1)
+			abort();
+		json_decref(j);
+		return 0;
+	}
 	if ((rc == 0) != (j != NULL))
 		abort();	/* the two disagree on what is JSON */
 	if (rc == 0) {

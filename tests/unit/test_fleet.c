@@ -437,8 +437,7 @@ static void skim_agrees_with_jansson(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		agree(texts[i], strlen(texts[i]));
-	/* a NUL byte, and nesting at jansson's limit and one past it */
-	agree("[1,\0]", 5);
+	/* nesting at jansson's limit and one past it */
 	for (int depth = 2047; depth <= 2049; depth++) {
 		char *t = malloc((size_t)depth * 2);
 
@@ -473,6 +472,9 @@ static void skim_drops(void **state)
 	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
 				    sizeof(why)), -1);
 	assert_non_null(strstr(why, "line 1 column 19"));
+	/* a NUL byte, which jansson takes after a number */
+	assert_int_equal(fleet_skim("[92\0]", 5, NULL, &slim, &len, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "NUL"));
 	text = "{\n\"a\":[1,\n";
 	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
 				    sizeof(why)), -1);
