@@ -4,7 +4,8 @@ reading it back, the sqlite3 CLI as a second reader, two writers at once, a
 full disk, damaged and foreign files, and an old schema upgraded in place.
 
 usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR
-CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report
+CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
+      valgrind
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
 import json
 import os
@@ -641,9 +642,48 @@ def case_report(tmp):
     expect(rc == 3 and err.strip(), "report into a missing directory: exit 3 (%s)" % err.strip())
 
 
+# ---------------------------------------------------------------- valgrind
+
+def case_valgrind(tmp):
+    if not shutil.which("valgrind"):
+        print("skip: no valgrind")
+        sys.exit(77)
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")
+    files = []
+    for i in range(3):
+        p = os.path.join(tmp, "v%d.json" % i)
+        d = fleetgen.as_host(doc, "vg-%d" % i)
+        if i == 1:
+            fleetgen.set_fw(d, "28.35.1012")
+        fleetgen.write(p, fleetgen.record(d, "2026-11-0%dT00:00:00Z" % (i + 1),
+                                          [fleetgen.bw_doc("vg-%d" % i, "p", [("mlx5_0", 380.0)])])
+                       if i == 2 else d)
+        files.append(p)
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema":1,"inventory":')
+    db = os.path.join(tmp, "fleet.db")
+    runs = [["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", bad] + files,
+            ["--root", os.path.join(EXAMPLES, "hgx-roce-lag"), "record", "--db", db],
+            ["--json", "fleet", "--db", db, "ls"], ["fleet", "--db", db, "ls"],
+            ["--json", "fleet", "--db", db, "diff"], ["fleet", "--db", db, "diff"],
+            ["--json", "fleet", "--db", db, "show", "vg-1"], ["fleet", "--db", db, "show", "vg-2"],
+            ["fleet", "--db", db, "report", "--html", os.path.join(tmp, "r.html")],
+            ["fleet", "--db", bad, "ls"]]
+    for args in runs:
+        p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                            "--show-leak-kinds=definite,indirect",
+                            "--errors-for-leak-kinds=definite,indirect", BIN] + args,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300,
+                           check=False)
+        expect(p.returncode in (0, 1, 3), "valgrind clean: %s (%d)%s" % (
+            " ".join(args[:6]), p.returncode,
+            "" if p.returncode != 99 else "\n" + p.stderr.decode()[-3000:]))
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
-         "record": case_record, "report": case_report}
+         "record": case_record, "report": case_report, "valgrind": case_valgrind}
 
 
 def main():
