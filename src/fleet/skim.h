@@ -2,21 +2,20 @@
  * exactly as jansson would take it (RFC 8259, strict UTF-8, integers that
  * fit in 64 bits, finite reals, nesting at most 2048, an object or array at
  * the top, nothing but white space after it; and no NUL byte, which
- * jansson takes in places), and a slim copy of it with
- * the values of some keys replaced by null.
+ * jansson takes in places), and a slim copy of it without
+ * the members whose keys are named (at any depth).
  *
  * Why: jansson builds a tree of the whole document at about 40 MB/s; the
  * counters of a 12-NIC machine are most of its values and no fleet fact
- * reads them.  Ingest checks the whole text here, keeps it whole in the
+ * reads them, nor many other members.  Ingest checks the whole text here, keeps it whole in the
  * store, and lets jansson parse only the slim copy. */
 #ifndef RD_FLEET_SKIM_H
 #define RD_FLEET_SKIM_H
 
 #include <stddef.h>
 
-/* The keys whose values the fleet never reads from an ingested document:
- * counters, hw_counters, ethtool_stats, module, dscp_map, upstream,
- * affinity, gpus. */
+/* The keys the fleet never reads from an ingested document (counters,
+ * hw_counters, ethtool_stats, module, gpus, affinity, ...: skim.c). */
 extern const char *const fleet_skim_drop[];
 
 /* 0 with *slim (malloc'd, NUL-terminated, *slim_len bytes) set; -1 with

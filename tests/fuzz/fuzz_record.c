@@ -1,7 +1,9 @@
 /* libFuzzer target: a document given to `record --from` from start to
  * store: the skim, the record checks (src/fleet/record.c), the drift
- * facts, a diff and a history over it.  Nothing may crash, and a document
- * that is accepted has a host, a valid time and a check.  Seeds in
+ * facts, a diff and a history over it.  Nothing may crash, a document
+ * that is accepted has a host, a valid time and a check, and the slim
+ * copy gives the same facts, findings and history as the whole text (no
+ * member the fleet reads is in fleet_skim_drop).  Seeds in
  * corpus/record/. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +18,38 @@
 #include "fleet/skim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The slim and the whole record agree on all the fleet reads. */
+static void same_as_whole(const json_t *rec, const uint8_t *data, size_t size)
+{
+	char why[512];
+	json_t *whole = json_loadb((const char *)data, size, 0, NULL), *wrec, *a, *b, *ca, *cb;
+
+	if (!whole)
+		abort();
+	wrec = fleet_record_from_doc(whole, "2026-11-30T07:00:00Z", why, sizeof(why));
+	if (!wrec)
+		abort();	/* the slim one passed the same checks */
+	a = fleet_facts(rec);
+	b = fleet_facts(wrec);
+	ca = json_array();
+	cb = json_array();
+	if (!json_equal(a, b) ||
+	    json_array_size(json_object_get(json_object_get(rec, "check"), "findings")) !=
+	    json_array_size(json_object_get(json_object_get(wrec, "check"), "findings")) ||
+	    !json_equal(json_object_get(rec, "profile"), json_object_get(wrec, "profile")) ||
+	    !json_equal(json_object_get(rec, "verdict"), json_object_get(wrec, "verdict")))
+		abort();
+	/* nothing history compares differs between the two, either way */
+	if (fleet_changes(rec, wrec, ca) < 0 || fleet_changes(wrec, rec, cb) < 0 ||
+	    json_array_size(ca) || json_array_size(cb))
+		abort();
+	json_decref(ca);
+	json_decref(cb);
+	json_decref(a);
+	json_decref(b);
+	json_decref(wrec);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec = fleet_record_from_doc(doc, "2026-11-30T07:00:00Z", why, sizeof(why));
 	if (!rec)
 		return 0;
+	same_as_whole(rec, data, size);
 	if (!fleet_time_valid(json_string_value(json_object_get(rec, "time"))) ||
 	    !json_string_value(json_object_get(rec, "host")) ||
 	    !json_is_object(json_object_get(rec, "check")) ||
