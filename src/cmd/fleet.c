@@ -5,6 +5,7 @@
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
 #include "../fleet/text.h"
+#include "../out/json.h"
 #include "../out/safe_stream.h"
 #include "../store/store.h"
 
@@ -112,7 +113,8 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 		return db_failed(c, s);
 	if (!json_array_size(hosts))
 		note_empty(c, a->db);
-	return write_text_or_json(c, json_pack("{s:i, s:s, s:o}", "schema", 1, "db", a->db,
+	return write_text_or_json(c, json_pack("{s:i, s:o, s:o}", "schema", 1,
+					       "db", json_string_or_null(a->db),
 					       "hosts", hosts), fleet_text_ls);
 }
 
@@ -138,7 +140,8 @@ static json_t *show_doc(const char *host, json_t *history)
 			goto fail;
 		prev = r;
 	}
-	return json_pack("{s:i, s:s, s:o, s:o, s:O}", "schema", 1, "host", host, "records", recs,
+	return json_pack("{s:i, s:o, s:o, s:o, s:O}", "schema", 1,
+			 "host", json_string_or_null(host), "records", recs,
 			 "changes", changes, "latest", prev);
 fail:
 	json_decref(recs);
@@ -293,8 +296,9 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		printf("wrote '%s': %zu hosts, %zu differ from their group\n", a->html,
 		       json_array_size(records), fleet_diff_outliers(diff));
 	if (rc == EXIT_OK && c->json)
-		rc = ctx_emit_json(c, json_pack("{s:i, s:s, s:I, s:I}", "schema", 1, "html",
-						a->html, "hosts", (json_int_t)json_array_size(records),
+		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
+						json_string_or_null(a->html),
+						"hosts", (json_int_t)json_array_size(records),
 						"outliers", (json_int_t)fleet_diff_outliers(diff)));
 out:
 	json_decref(records);

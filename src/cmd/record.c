@@ -5,6 +5,7 @@
 #include "fleet_db.h"
 #include "../fleet/record.h"
 #include "../fleet/skim.h"
+#include "../out/json.h"
 #include "../store/store.h"
 
 #include <errno.h>
@@ -124,7 +125,7 @@ struct doc_buf {
 
 /* Read a whole file (or stdin for "-") into b and parse it; NULL with why.
  * slim: check the whole text but build only the slim copy of fleet/skim.h
- * (the values no fleet fact reads become null); b keeps the whole text. */
+ * (without the members no fleet fact reads); b keeps the whole text. */
 static json_t *read_doc(struct doc_buf *b, const char *file, bool slim, time_t *mtime,
 			char *why, size_t len)
 {
@@ -224,14 +225,15 @@ struct tally {
 static int fail_file(struct ctx *c, struct tally *t, const char *file, const char *why)
 {
 	fprintf(stderr, "%s record: '%s': %s\n", c->prog, file, why);
-	return json_array_append_new(t->failed, json_pack("{s:s, s:s}", "file", file,
-							  "error", why));
+	return json_array_append_new(t->failed, json_pack("{s:o, s:o}",
+		"file", json_string_or_null(file), "error", json_string_or_null(why)));
 }
 
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
 {
 	if (c->json) {
-		json_t *doc = json_pack("{s:i, s:s, s:I, s:I, s:O}", "schema", 1, "db", db,
+		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:O}", "schema", 1,
+					"db", json_string_or_null(db),
 					"stored", (json_int_t)t->stored,
 					"already", (json_int_t)t->already, "failed", t->failed);
 
