@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define SKIM_MAX_DEPTH 2048	/* jansson's JSON_PARSER_MAX_DEPTH */
+#define SKIM_MAX_DROP 128	/* drop keys looked at; more are ignored */
 
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
  * facts.c, record.c, history.c).  A key read there must not be here: the
@@ -37,6 +38,7 @@ const char *const fleet_skim_drop[] = {
 struct skim {
 	const unsigned char *p, *start, *end;
 	const char *const *drop;
+	size_t n_drop, drop_len[SKIM_MAX_DROP];
 	const unsigned char *copy_from;	/* input not yet copied out starts here */
 	char *out;
 	size_t used, cap;
@@ -212,10 +214,11 @@ static bool scan_string(struct skim *s, bool *is_drop)
 	if (is_drop) {
 		size_t n = (size_t)(s->p - begin) - 2;
 
+		/* first byte and length first: most keys are no drop key */
 		*is_drop = false;
-		for (const char *const *k = s->drop; k && *k; k++)
-			if (strlen(*k) == n && memcmp(*k, begin + 1, n) == 0)
-				*is_drop = true;
+		for (size_t i = 0; i < s->n_drop && !*is_drop; i++)
+			*is_drop = s->drop_len[i] == n && s->drop[i][0] == (char)begin[1] &&
+				   memcmp(s->drop[i], begin + 1, n) == 0;
 	}
 	return true;
 }
@@ -340,7 +343,7 @@ static bool scan_object(struct skim *s)
 		}
 		if (*s->p != '"')
 			return fail(s, "string or '}' expected");
-		if (!scan_string(s, s->drop && !s->dropping ? &drop : NULL))
+		if (!scan_string(s, s->n_drop && !s->dropping ? &drop : NULL))
 			return false;
 		skip_ws(s);
 		if (s->p >= s->end)
@@ -456,6 +459,8 @@ int fleet_skim(const char *text, size_t len, const char *const *drop, char **sli
 
 	*slim = NULL;
 	*slim_len = 0;
+	for (; drop && s.n_drop < SKIM_MAX_DROP && drop[s.n_drop]; s.n_drop++)
+		s.drop_len[s.n_drop] = strlen(drop[s.n_drop]);
 	s.cap = len / 2 + 64;
 	s.out = malloc(s.cap);
 	if (!s.out)
