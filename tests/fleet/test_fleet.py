@@ -27,7 +27,11 @@ failures = []
 def run(*args, stdin=None, env=None, timeout=120):
     p = subprocess.run([BIN] + list(args), input=stdin, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, env=env, timeout=timeout, check=False)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+    err = p.stderr.decode(errors="replace")
+    # under the sanitizers a report can hide behind an expected exit 1
+    if "Sanitizer" in err or "runtime error:" in err:
+        expect(False, "sanitizer report from %s:\n%s" % (" ".join(args)[:200], err[-3000:]))
+    return p.returncode, p.stdout.decode(errors="replace"), err
 
 
 def expect(cond, what):
