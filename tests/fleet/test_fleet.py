@@ -283,7 +283,9 @@ def case_fulldisk(tmp):
     if os.geteuid() != 0:
         print("skip: mounting a small tmpfs needs root")
         sys.exit(77)
-    if os.environ.get("RD_FLEET_MOUNT_NS") != "1" and shutil.which("unshare"):
+    if (os.environ.get("RD_FLEET_MOUNT_NS") != "1" and shutil.which("unshare") and
+            subprocess.run(["unshare", "--mount", "true"], stderr=subprocess.DEVNULL,
+                           check=False).returncode == 0):
         # in a mount namespace of its own, the tmpfs cannot outlive the test
         # even when a timeout kills it
         p = subprocess.run(["unshare", "--mount", "--propagation", "private", "env",
