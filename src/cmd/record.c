@@ -3,19 +3,16 @@
 #include "cmd.h"
 #include "check_doc.h"
 #include "fleet_db.h"
+#include "record_read.h"
 #include "../fleet/record.h"
-#include "../fleet/skim.h"
 #include "../out/json.h"
 #include "../store/store.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] record [--db PATH] [--profile NAME|FILE]\n"
@@ -51,9 +48,6 @@ static const char help[] =
 	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
 	"a file was not stored); 2 usage; 3 could not run (database not writable,\n"
 	"disk full: then nothing of this run was stored).\n";
-
-/* Documents bigger than this are not check results. */
-#define DOC_MAX (64u << 20)
 
 struct record_args {
 	const char *db, *profile, *time;
@@ -116,106 +110,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	return -1;
 }
 
-/* The bytes of the last document read, kept for the next file: ten
- * thousand files, one buffer. */
-struct doc_buf {
-	char *buf;
-	size_t used, cap;
-};
-
-/* Read a whole file (or stdin for "-") into b and parse it; NULL with why.
- * slim: check the whole text but build only the slim copy of fleet/skim.h
- * (without the members no fleet fact reads); b keeps the whole text. */
-static json_t *read_doc(struct doc_buf *b, const char *file, bool slim, time_t *mtime,
-			char *why, size_t len)
-{
-	bool in = strcmp(file, "-") == 0;
-	int fd = in ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t used = 0, cap = b->cap;
-	char *buf = b->buf;
-	json_t *doc = NULL;
-	json_error_t jerr;
-	struct stat st;
-
-	*mtime = time(NULL);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		snprintf(why, len, "cannot open it: %s", strerror(errno));
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(why, len, "it is a directory, not a JSON file");
-		goto out;
-	}
-	if (!in && S_ISREG(st.st_mode))
-		*mtime = st.st_mtime;
-	for (;;) {
-		ssize_t n;
-
-		if (used == cap) {
-			char *grown;
-
-			if (cap >= DOC_MAX) {
-				snprintf(why, len, "it is over %u MiB: not a check document",
-					 DOC_MAX >> 20);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 65536;
-			grown = realloc(buf, cap);
-			if (!grown) {
-				snprintf(why, len, "out of memory");
-				goto out;
-			}
-			buf = grown;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, len, "cannot read it: %s", strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-	}
-	if (!used) {
-		snprintf(why, len, "it is empty");
-		goto out;
-	}
-	if (slim) {
-		char *copy, err[200];
-		size_t copy_len;
-		int rc = fleet_skim(buf, used, fleet_skim_drop, &copy, &copy_len, err, sizeof(err));
-
-		if (rc == -ENOMEM) {
-			snprintf(why, len, "out of memory");
-			goto out;
-		}
-		if (rc < 0) {
-			snprintf(why, len, "not valid JSON at %s%s", err,
-				 strstr(err, "premature end") ? " (a truncated file?)" : "");
-			goto out;
-		}
-		doc = json_loadb(copy, copy_len, 0, &jerr);
-		free(copy);
-		if (!doc)	/* fleet_skim and jansson agree; but say so if not */
-			snprintf(why, len, "not valid JSON: %s", jerr.text);
-		goto out;
-	}
-	doc = json_loadb(buf, used, 0, &jerr);
-	if (!doc)
-		snprintf(why, len, "not valid JSON at line %d column %d: %s%s", jerr.line,
-			 jerr.column, jerr.text,
-			 json_error_code(&jerr) == json_error_premature_end_of_input ?
-			 " (a truncated file?)" : "");
-out:
-	if (fd >= 0 && !in)
-		close(fd);
-	b->buf = buf;
-	b->cap = cap;
-	b->used = doc ? used : 0;
-	return doc;
-}
 
 struct tally {
 	size_t stored, already;
@@ -294,24 +188,25 @@ struct pending {
  * thousand hosts is parsed before the write lock is taken, so another
  * writer waits for the writing only; a huge run still fits in memory. */
 #define PENDING_MAX_BYTES (64u << 20)
+/* Files read at once (by a few threads) before their rows are queued. */
+#define READ_CHUNK 256
 
-static int pending_add(struct pending *p, const json_t *rec, char *text)
+/* Take a row (moved; *row is left empty). */
+static int pending_add(struct pending *p, struct store_row *row)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 256;
 		struct store_row *grown = realloc(p->rows, cap * sizeof(*grown));
 
-		if (!grown) {
-			free(text);
+		if (!grown)
 			return -ENOMEM;
-		}
 		p->rows = grown;
 		p->cap = cap;
 	}
-	if (store_row_make(rec, text, &p->rows[p->n]) < 0)
-		return -ENOMEM;
-	p->bytes += strlen(p->rows[p->n].text);
+	p->rows[p->n] = *row;
+	p->bytes += strlen(row->text);
 	p->n++;
+	memset(row, 0, sizeof(*row));
 	return 0;
 }
 
@@ -337,49 +232,27 @@ static int pending_flush(struct store *s, struct pending *p, bool *begun, struct
 	return rc;
 }
 
-/* One file to a pending row; a file that is not a document is reported
- * and skipped.  0, or -ENOMEM. */
-static int read_one(struct ctx *c, const struct record_args *a, const char *file,
-		    struct doc_buf *b, struct pending *p, struct tally *t)
+/* A chunk of files read at once, then reported and queued in their order.
+ * 0, -ENOMEM, or 1 when the store failed (said by store_failed). */
+static int read_chunk(struct ctx *c, struct store *s, const struct record_args *a,
+		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t)
 {
-	char why[512], stamp[FLEET_TIME_LEN];
-	char *text = NULL;
-	bool is_record, is_whole = false;
-	time_t mtime;
-	json_t *doc, *rec;
+	struct record_slot *slots = calloc(n, sizeof(*slots));
 	int rc;
 
-	doc = read_doc(b, file, true, &mtime, why, sizeof(why));
-	if (!doc)
-		return fail_file(c, t, file, why);
-	if (!a->time && !fleet_time_format(mtime, stamp)) {
-		json_decref(doc);
-		return fail_file(c, t, file, "its modification time is out of range: give --time");
-	}
-	is_record = json_object_get(doc, "check") != NULL;
-	if (is_record && !fleet_record_is_final(doc)) {
-		/* to be amended and written again: it needs all its values */
-		json_decref(doc);
-		doc = json_loadb(b->buf, b->used, 0, NULL);
-		if (!doc)
-			return fail_file(c, t, file, "not valid JSON");
-		is_whole = true;
-	}
-	rec = fleet_record_from_doc(doc, a->time ? a->time : stamp, why, sizeof(why));
-	if (!rec)
-		return fail_file(c, t, file, why);
-	/* the text goes in as it came: a check document inside a record, a
-	 * record as it is; only an amended record is written again */
-	if (!is_record)
-		text = fleet_record_text(rec, b->buf, b->used);
-	else if (!is_whole)
-		text = strndup(b->buf, b->used);
-	if (!text && !is_whole) {
-		json_decref(rec);
+	if (!slots)
 		return -ENOMEM;
+	rc = record_read_files(a->from + first, n, a->time, slots);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && !slots[i].ok && fail_file(c, t, a->from[first + i], slots[i].why) < 0)
+			rc = -ENOMEM;
+		if (rc == 0 && slots[i].ok)
+			rc = pending_add(p, &slots[i].row);
+		store_row_free(&slots[i].row);
 	}
-	rc = pending_add(p, rec, text);
-	json_decref(rec);
+	free(slots);
+	if (rc == 0 && p->bytes >= PENDING_MAX_BYTES && pending_flush(s, p, begun, t) < 0)
+		rc = 1;
 	return rc;
 }
 
@@ -389,25 +262,18 @@ static int record_from(struct ctx *c, const struct record_args *a, const char *d
 		       struct store *s)
 {
 	struct tally t = { 0, 0, json_array() };
-	struct doc_buf b = { 0 };
 	struct pending p = { 0 };
-	bool stdin_used = false, begun = false;
-	int rc = EXIT_RUNTIME;
+	bool begun = false;
+	int rc = EXIT_RUNTIME, err;
 
 	if (!t.failed)
 		goto oom;
-	for (size_t i = 0; i < a->n_from; i++) {
-		const char *file = a->from[i];
-
-		if (strcmp(file, "-") == 0 && stdin_used) {
-			if (fail_file(c, &t, file, "standard input was read already") < 0)
-				goto oom;
-			continue;
-		}
-		stdin_used |= strcmp(file, "-") == 0;
-		if (read_one(c, a, file, &b, &p, &t) < 0)
+	for (size_t i = 0; i < a->n_from; i += READ_CHUNK) {
+		err = read_chunk(c, s, a, i, a->n_from - i < READ_CHUNK ? a->n_from - i : READ_CHUNK,
+				 &p, &begun, &t);
+		if (err < 0)
 			goto oom;
-		if (p.bytes >= PENDING_MAX_BYTES && pending_flush(s, &p, &begun, &t) < 0)
+		if (err > 0)
 			goto store_failed;
 	}
 	if (pending_flush(s, &p, &begun, &t) < 0 || (begun && store_commit(s) < 0))
@@ -426,7 +292,6 @@ out:
 	for (size_t i = 0; i < p.n; i++)
 		store_row_free(&p.rows[i]);
 	free(p.rows);
-	free(b.buf);
 	json_decref(t.failed);
 	return rc;
 }
@@ -439,7 +304,7 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 	for (size_t i = 0; bw && i < a->n_bw; i++) {
 		char why[512];
 		time_t mtime;
-		json_t *doc = read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
+		json_t *doc = record_read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
 
 		if (doc && fleet_bw_problem(doc, why, sizeof(why)) < 0) {
 			json_decref(doc);
