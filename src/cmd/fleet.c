@@ -4,6 +4,7 @@
 #include "fleet_db.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
+#include "../fleet/skim.h"
 #include "../fleet/text.h"
 #include "../out/json.h"
 #include "../out/safe_stream.h"
@@ -277,7 +278,9 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		return EXIT_RUNTIME;
 	}
 #endif
-	if (store_latest(s, &records) < 0 || store_latest_facts(s, &hosts) < 0) {
+	/* the page shows no counters: leave them out of the trees */
+	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
+	    store_latest_facts(s, &hosts) < 0) {
 		rc = db_failed(c, s);
 		goto out;
 	}

@@ -15,6 +15,10 @@
 #define SKIM_MAX_DEPTH 2048	/* jansson's JSON_PARSER_MAX_DEPTH */
 #define SKIM_MAX_DROP 128	/* drop keys looked at; more are ignored */
 
+const char *const fleet_skim_bulk[] = {
+	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", NULL,
+};
+
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
  * facts.c, record.c, history.c).  A key read there must not be here: the
  * record fuzz target compares the facts of the slim and the whole text. */

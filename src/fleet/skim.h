@@ -18,6 +18,10 @@
  * hw_counters, ethtool_stats, module, gpus, affinity, ...: skim.c). */
 extern const char *const fleet_skim_drop[];
 
+/* The bulk no report shows: counters, hw_counters, ethtool_stats, the
+ * transceiver pages (module) and the DSCP map. */
+extern const char *const fleet_skim_bulk[];
+
 /* 0 with *slim (malloc'd, NUL-terminated, *slim_len bytes) set; -1 with
  * "line L column C: what" in why when text is not valid, or -ENOMEM.
  * drop: NULL-terminated key names (at any depth). */

@@ -11,6 +11,7 @@ struct store {
 	char *path;
 	bool writable;
 	int found_version;
+	const char *const *drop;	/* store_latest(): members left out */
 	char msg[768];
 };
 

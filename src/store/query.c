@@ -1,8 +1,10 @@
 /* Reading records back. */
 #include "internal.h"
+#include "../fleet/skim.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The latest record of each host: (host, time) is unique, so the row with
@@ -17,11 +19,28 @@ static json_t *col_text(sqlite3_stmt *st, int col)
 	return t ? json_string(t) : json_null();
 }
 
-/* Parse a stored document; a row someone broke by hand is an error. */
+/* Parse a stored document, without the members of s->drop when set; a
+ * row someone broke by hand is an error. */
 static json_t *col_doc(struct store *s, sqlite3_stmt *st, int col, const char *host)
 {
 	const char *t = (const char *)sqlite3_column_text(st, col);
-	json_t *doc = t ? json_loads(t, 0, NULL) : NULL;
+	json_t *doc = NULL;
+
+	if (t && s->drop) {
+		char *slim, why[200];
+		size_t len;
+		int rc = fleet_skim(t, (size_t)sqlite3_column_bytes(st, col), s->drop, &slim, &len,
+				    why, sizeof(why));
+
+		if (rc == -ENOMEM)
+			return NULL;
+		if (rc == 0) {
+			doc = json_loadb(slim, len, 0, NULL);
+			free(slim);
+		}
+	} else if (t) {
+		doc = json_loads(t, 0, NULL);
+	}
 
 	if (!json_is_object(doc)) {
 		json_decref(doc);
@@ -138,9 +157,14 @@ int store_history(struct store *s, const char *host, json_t **out)
 		     host, doc_row, out);
 }
 
-int store_latest(struct store *s, json_t **out)
+int store_latest(struct store *s, const char *const *drop, json_t **out)
 {
-	return query(s, "SELECT host, doc FROM (" LATEST ") ORDER BY host", NULL, doc_row, out);
+	int rc;
+
+	s->drop = drop;
+	rc = query(s, "SELECT host, doc FROM (" LATEST ") ORDER BY host", NULL, doc_row, out);
+	s->drop = NULL;
+	return rc;
 }
 
 int store_latest_facts(struct store *s, json_t **out)

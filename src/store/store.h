@@ -75,8 +75,10 @@ int store_put(struct store *s, const json_t *record, const char *text, bool *dup
 int store_hosts(struct store *s, json_t **out);
 /* The records of one host, oldest first ([] for an unknown host). */
 int store_history(struct store *s, const char *host, json_t **out);
-/* The latest record of every host, by host name. */
-int store_latest(struct store *s, json_t **out);
+/* The latest record of every host, by host name; drop: NULL for the
+ * records whole, or keys whose members are left out (fleet/skim.h):
+ * ten thousand whole records are gigabytes of jansson trees. */
+int store_latest(struct store *s, const char *const *drop, json_t **out);
 /* What fleet_diff() reads: [{"host", "profile", "facts"}] of the latest
  * record of every host, without parsing the documents. */
 int store_latest_facts(struct store *s, json_t **out);

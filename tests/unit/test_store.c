@@ -18,6 +18,7 @@
 
 #include "fleet/facts.h"
 #include "fleet/record.h"
+#include "fleet/skim.h"
 #include "store/store.h"
 
 static json_t *record(const char *host, const char *time, const char *fw, const char *verdict,
@@ -79,7 +80,7 @@ static void roundtrip(void **state)
 	json_decref(hist);
 
 	/* the first record of a at that time is kept, not the duplicate */
-	assert_int_equal(store_latest(s, &latest), 0);
+	assert_int_equal(store_latest(s, NULL, &latest), 0);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(json_object_get(json_object_get(json_array_get(latest, 0), "check"),
 						"inventory"), "nics"), 0), "fw_ver")), "1");
@@ -96,6 +97,36 @@ static void roundtrip(void **state)
 	json_decref(latest);
 	store_close(&s);
 	assert_null(s);
+}
+
+static void latest_without_bulk(void **state)
+{
+	struct store *s;
+	json_t *rec = record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), *whole, *slim, *port;
+
+	(void)state;
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(rec, "check"), "inventory"), "nics"), 0), "ports"), 0);
+	assert_null(port);
+	json_array_append_new(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(rec, "check"), "inventory"), "nics"), 0), "ports"),
+		json_pack("{s:i, s:{s:i}, s:i}", "port", 1, "counters", "port_rcv_data", 7,
+			  "active_mtu", 4096));
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	put(s, rec, false);
+	assert_int_equal(store_latest(s, NULL, &whole), 0);
+	assert_int_equal(store_latest(s, fleet_skim_bulk, &slim), 0);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(slim, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_null(json_object_get(port, "counters"));
+	assert_int_equal(json_integer_value(json_object_get(port, "active_mtu")), 4096);
+	/* put back, the slim record is the whole one */
+	json_object_set_new(port, "counters", json_pack("{s:i}", "port_rcv_data", 7));
+	assert_true(json_equal(whole, slim));
+	json_decref(whole);
+	json_decref(slim);
+	store_close(&s);
 }
 
 static void rollback(void **state)
@@ -229,6 +260,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(roundtrip),
+		cmocka_unit_test(latest_without_bulk),
 		cmocka_unit_test(rollback),
 		cmocka_unit_test(upgrade_from_1),
 		cmocka_unit_test(refusals),
