@@ -100,12 +100,20 @@ t0=$(now)
 "$bin" --json fleet --db "$db" ls >/dev/null
 t1=$(now)
 ls_ms=$(( (t1 - t0) / 1000000 ))
+t0=$(now)
+if "$bin" -q fleet --db "$db" report --html "$tmp/fleet.html" 2>"$tmp/report.err"; then
+	t1=$(now)
+	report="$(( (t1 - t0) / 1000000 )) ms, page $(( $(stat -c %s "$tmp/fleet.html") / 1024 )) KiB"
+else
+	report="not run: $(head -c 200 "$tmp/report.err")"
+fi
 size=$(du -b "$db" | cut -f1)
 wal=$(du -b "$db-wal" 2>/dev/null | cut -f1)
 outliers=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(g["outliers"]) for g in d["groups"]), len(d["groups"]))' "$tmp/diff.json")
 
 echo "fleet diff: $diff_ms ms, $diff_cpu CPU seconds (exit $rc; outliers, groups: $outliers); aim under 2000 ms"
 echo "fleet ls: $ls_ms ms"
+echo "fleet report --html: $report"
 echo "load average while it ran: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo "database: $((size / 1048576)) MiB (+ WAL $(( ${wal:-0} / 1048576 )) MiB)," \
 	"$(( size / (stored ? stored : 1) )) bytes per record"

@@ -278,7 +278,8 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		return EXIT_RUNTIME;
 	}
 #endif
-	/* the page shows no counters: leave them out of the trees */
+	/* the page shows no counters, GID tables, GPUs: leave them out of
+	 * the trees (fleet_skim_bulk) */
 	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
 	    store_latest_facts(s, &hosts) < 0) {
 		rc = db_failed(c, s);

@@ -16,7 +16,8 @@
 #define SKIM_MAX_DROP 128	/* drop keys looked at; more are ignored */
 
 const char *const fleet_skim_bulk[] = {
-	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", NULL,
+	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", "pfc_pause_tx",
+	"pfc_pause_rx", "gids", "upstream", "gpus", "affinity", NULL,
 };
 
 /* Every key no fleet fact, check or history reads (fleet/fields.c,

@@ -18,8 +18,10 @@
  * hw_counters, ethtool_stats, module, gpus, affinity, ...: skim.c). */
 extern const char *const fleet_skim_drop[];
 
-/* The bulk no report shows: counters, hw_counters, ethtool_stats, the
- * transceiver pages (module) and the DSCP map. */
+/* The bulk no fleet report shows: counters (counters, hw_counters,
+ * ethtool_stats, pfc_pause_tx/rx), transceiver pages (module), the DSCP
+ * map, GID tables, the PCIe path (upstream), GPUs and GPU-NIC placement
+ * (affinity). */
 extern const char *const fleet_skim_bulk[];
 
 /* 0 with *slim (malloc'd, NUL-terminated, *slim_len bytes) set; -1 with
