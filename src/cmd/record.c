@@ -9,6 +9,7 @@
 #include "../store/store.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,11 +239,17 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t)
 {
 	struct record_slot *slots = calloc(n, sizeof(*slots));
+	size_t stdin_at = SIZE_MAX;	/* the first "-" of the run reads stdin */
 	int rc;
 
 	if (!slots)
 		return -ENOMEM;
-	rc = record_read_files(a->from + first, n, a->time, slots);
+	for (size_t i = 0; i < a->n_from && stdin_at == SIZE_MAX; i++)
+		if (strcmp(a->from[i], "-") == 0)
+			stdin_at = i;
+	rc = record_read_files(a->from + first, n,
+			       stdin_at >= first && stdin_at < first + n ? stdin_at - first : n,
+			       a->time, slots);
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && !slots[i].ok && fail_file(c, t, a->from[first + i], slots[i].why) < 0)
 			rc = -ENOMEM;

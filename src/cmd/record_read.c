@@ -189,18 +189,15 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-int record_read_files(const char *const *files, size_t n, const char *time,
+int record_read_files(const char *const *files, size_t n, size_t stdin_at, const char *time,
 		      struct record_slot *slots)
 {
-	struct readers r = { .files = files, .n = n, .first_stdin = n, .time = time,
+	struct readers r = { .files = files, .n = n, .first_stdin = stdin_at, .time = time,
 			     .slots = slots };
 	pthread_t threads[READERS_MAX];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t want = cpus > 0 ? (size_t)cpus : 1, started = 0;
 
-	for (size_t i = 0; i < n && r.first_stdin == n; i++)
-		if (strcmp(files[i], "-") == 0)
-			r.first_stdin = i;
 	atomic_init(&r.next, 0);
 	atomic_init(&r.oom, false);
 	if (want > READERS_MAX)

@@ -32,10 +32,10 @@ struct record_slot {
 };
 
 /* Read files[0..n) into slots[0..n) (zeroed by the caller), on up to one
- * thread per CPU; time: the --time given, or NULL for each file's own.  A
- * second "-" is refused (standard input is read once).  0, or -ENOMEM
- * (then the slots are to be freed all the same). */
-int record_read_files(const char *const *files, size_t n, const char *time,
+ * thread per CPU; time: the --time given, or NULL for each file's own.
+ * Standard input is read once: a "-" at any index but stdin_at is
+ * refused.  0, or -ENOMEM (then the slots are to be freed all the same). */
+int record_read_files(const char *const *files, size_t n, size_t stdin_at, const char *time,
 		      struct record_slot *slots);
 
 #endif
