@@ -1,12 +1,402 @@
-/* PLACEHOLDER until the fleet issue lands: replaced by the real command. */
-#include <stdio.h>
-
+/* rdmadoctor record: keep this host's check result (or documents collected
+ * elsewhere) in the fleet database. */
 #include "cmd.h"
+#include "check_doc.h"
+#include "fleet_db.h"
+#include "record_read.h"
+#include "../fleet/record.h"
+#include "../out/json.h"
+#include "../store/store.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char help[] =
+	"usage: rdmadoctor [--root DIR] record [--db PATH] [--profile NAME|FILE]\n"
+	"                  [--bw FILE]... [--json]\n"
+	"       rdmadoctor record [--db PATH] [--time T] [--json] --from FILE.json|-...\n"
+	"\n"
+	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
+	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
+	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
+	"--json` runs given with --bw, in a SQLite file.  `rdmadoctor fleet`\n"
+	"then lists the hosts, shows what changed, finds the hosts that differ\n"
+	"from the rest, and writes an HTML report.\n"
+	"\n"
+	"  --db PATH     the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
+	"                else ~/.local/share/rdmadoctor/fleet.db; made when missing)\n"
+	"  --profile P   judge against this profile instead of the one picked\n"
+	"  --bw FILE     a `rdmadoctor bw --json` result to keep with the record\n"
+	"                (repeat for each; - reads standard input)\n"
+	"  --from F...   store documents collected elsewhere instead: each file a\n"
+	"                `check --json` document or a record (`fleet show --json`\n"
+	"                gives them), - for standard input.  All go in one\n"
+	"                transaction; a file that is not one is named and skipped,\n"
+	"                the others are stored\n"
+	"  --time T      with --from: the time of check documents, which carry\n"
+	"                none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
+	"                modification time, now for standard input)\n"
+	"  --json        say what was stored as one JSON document\n"
+	"\n"
+	"A host has one record per time: storing the same one twice keeps one.\n"
+	"Two records at once (several hosts writing to one shared file) wait for\n"
+	"each other; a full disk or a crash loses nothing stored before.\n"
+	"\n"
+	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
+	"a file was not stored); 2 usage; 3 could not run (database not writable,\n"
+	"disk full: then nothing of this run was stored).\n";
+
+struct record_args {
+	const char *db, *profile, *time;
+	const char **bw;
+	size_t n_bw;
+	const char **from;
+	size_t n_from;
+	bool any_from;
+};
+
+static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		bool more = i + 1 < argc;
+
+		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		} else if (strcmp(o, "--json") == 0) {
+			c->json = true;
+		} else if (strcmp(o, "--db") == 0 && more && argv[i + 1][0]) {
+			a->db = argv[++i];
+		} else if (strcmp(o, "--profile") == 0 && more) {
+			a->profile = argv[++i];
+		} else if (strcmp(o, "--time") == 0 && more) {
+			a->time = argv[++i];
+			if (!fleet_time_valid(a->time)) {
+				fprintf(stderr, "%s record: --time '%s': give a UTC time like "
+					"2026-11-30T07:00:00Z\n", c->prog, a->time);
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(o, "--bw") == 0 && more) {
+			a->bw[a->n_bw++] = argv[++i];
+		} else if (strcmp(o, "--from") == 0) {
+			a->any_from = true;
+			/* every following word that is not an option is a file */
+			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
+				a->from[a->n_from++] = argv[++i];
+		} else {
+			fprintf(stderr, "%s record: unexpected argument '%s'\n\n%s", c->prog, o, help);
+			return EXIT_USAGE;
+		}
+	}
+	if (a->any_from && !a->n_from) {
+		fprintf(stderr, "%s record: --from needs files (or - for standard input)\n",
+			c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->any_from && (a->profile || a->n_bw)) {
+		fprintf(stderr, "%s record: --profile and --bw are for this host's record, "
+			"not with --from\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->time && !a->any_from) {
+		fprintf(stderr, "%s record: --time goes with --from (this host's record "
+			"is stamped now)\n", c->prog);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+
+struct tally {
+	size_t stored, already;
+	json_t *failed;		/* [{"file", "error"}] */
+};
+
+static int fail_file(struct ctx *c, struct tally *t, const char *file, const char *why)
+{
+	fprintf(stderr, "%s record: '%s': %s\n", c->prog, file, why);
+	return json_array_append_new(t->failed, json_pack("{s:o, s:o}",
+		"file", json_string_or_null(file), "error", json_string_or_null(why)));
+}
+
+static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
+{
+	if (c->json) {
+		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:O}", "schema", 1,
+					"db", json_string_or_null(db),
+					"stored", (json_int_t)t->stored,
+					"already", (json_int_t)t->already, "failed", t->failed);
+
+		if (doc && one) {
+			json_object_set(doc, "host", json_object_get(one, "host"));
+			json_object_set(doc, "time", json_object_get(one, "time"));
+			json_object_set(doc, "verdict", json_object_get(one, "verdict"));
+		}
+		return ctx_emit_json(c, doc);
+	}
+	if (c->quiet)
+		return EXIT_OK;
+	if (one)
+		printf("%s %s at %s in '%s': verdict %s, %zu findings\n",
+		       t->stored ? "stored" : "already had",
+		       json_string_value(json_object_get(one, "host")),
+		       json_string_value(json_object_get(one, "time")), db,
+		       json_string_value(json_object_get(one, "verdict")),
+		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
+	else
+		printf("stored %zu records in '%s'; %zu already there, %zu files failed\n",
+		       t->stored, db, t->already, json_array_size(t->failed));
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static int store_failed(struct ctx *c, struct store *s, struct tally *t)
+{
+	store_rollback(s);
+	fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
+		store_error(s), c->prog);
+	t->stored = t->already = 0;
+	return EXIT_RUNTIME;
+}
+
+/* Store one record; text: its JSON text or NULL.  0 or the store's error. */
+static int put_one(struct store *s, const json_t *rec, const char *text, struct tally *t)
+{
+	bool dup;
+	int rc = store_put(s, rec, text, &dup);
+
+	if (rc == 0)
+		dup ? t->already++ : t->stored++;
+	return rc;
+}
+
+/* Records read and checked, waiting for the write. */
+struct pending {
+	struct store_row *rows;
+	size_t n, cap, bytes;
+};
+
+/* Prepared rows are written once this much text waits: a batch of a
+ * thousand hosts is parsed before the write lock is taken, so another
+ * writer waits for the writing only; a huge run still fits in memory. */
+#define PENDING_MAX_BYTES (64u << 20)
+/* Files read at once (by a few threads) before their rows are queued. */
+#define READ_CHUNK 256
+
+/* Take a row (moved; *row is left empty). */
+static int pending_add(struct pending *p, struct store_row *row)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 256;
+		struct store_row *grown = realloc(p->rows, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		p->rows = grown;
+		p->cap = cap;
+	}
+	p->rows[p->n] = *row;
+	p->bytes += strlen(row->text);
+	p->n++;
+	memset(row, 0, sizeof(*row));
+	return 0;
+}
+
+/* Write what waits, in the run's one transaction (begun on first use). */
+static int pending_flush(struct store *s, struct pending *p, bool *begun, struct tally *t)
+{
+	int rc = 0;
+
+	if (p->n && !*begun) {
+		rc = store_begin(s);
+		*begun = rc == 0;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		bool dup;
+
+		if (rc == 0)
+			rc = store_put_row(s, &p->rows[i], &dup);
+		if (rc == 0)
+			dup ? t->already++ : t->stored++;
+		store_row_free(&p->rows[i]);
+	}
+	p->n = p->bytes = 0;
+	return rc;
+}
+
+/* A chunk of files read at once, then reported and queued in their order.
+ * 0, -ENOMEM, or 1 when the store failed (said by store_failed). */
+static int read_chunk(struct ctx *c, struct store *s, const struct record_args *a,
+		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t)
+{
+	struct record_slot *slots = calloc(n, sizeof(*slots));
+	size_t stdin_at = SIZE_MAX;	/* the first "-" of the run reads stdin */
+	int rc;
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->n_from && stdin_at == SIZE_MAX; i++)
+		if (strcmp(a->from[i], "-") == 0)
+			stdin_at = i;
+	rc = record_read_files(a->from + first, n,
+			       stdin_at >= first && stdin_at < first + n ? stdin_at - first : n,
+			       a->time, slots);
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && !slots[i].ok && fail_file(c, t, a->from[first + i], slots[i].why) < 0)
+			rc = -ENOMEM;
+		if (rc == 0 && slots[i].ok)
+			rc = pending_add(p, &slots[i].row);
+		store_row_free(&slots[i].row);
+	}
+	free(slots);
+	if (rc == 0 && p->bytes >= PENDING_MAX_BYTES && pending_flush(s, p, begun, t) < 0)
+		rc = 1;
+	return rc;
+}
+
+/* Each file is read and checked, then all are written in one transaction:
+ * one commit (one fsync) for the lot. */
+static int record_from(struct ctx *c, const struct record_args *a, const char *db,
+		       struct store *s)
+{
+	struct tally t = { 0, 0, json_array() };
+	struct pending p = { 0 };
+	bool begun = false;
+	int rc = EXIT_RUNTIME, err;
+
+	if (!t.failed)
+		goto oom;
+	for (size_t i = 0; i < a->n_from; i += READ_CHUNK) {
+		err = read_chunk(c, s, a, i, a->n_from - i < READ_CHUNK ? a->n_from - i : READ_CHUNK,
+				 &p, &begun, &t);
+		if (err < 0)
+			goto oom;
+		if (err > 0)
+			goto store_failed;
+	}
+	if (pending_flush(s, &p, &begun, &t) < 0 || (begun && store_commit(s) < 0))
+		goto store_failed;
+	rc = emit_summary(c, db, &t, NULL);
+	if (rc == EXIT_OK && json_array_size(t.failed))
+		rc = EXIT_PROBLEMS;
+	goto out;
+oom:
+	fprintf(stderr, "%s: out of memory\n", c->prog);
+	store_rollback(s);
+	goto out;
+store_failed:
+	rc = store_failed(c, s, &t);
+out:
+	for (size_t i = 0; i < p.n; i++)
+		store_row_free(&p.rows[i]);
+	free(p.rows);
+	json_decref(t.failed);
+	return rc;
+}
+
+static json_t *read_bw(struct ctx *c, const struct record_args *a)
+{
+	struct doc_buf b = { 0 };
+	json_t *bw = json_array();
+
+	for (size_t i = 0; bw && i < a->n_bw; i++) {
+		char why[512];
+		time_t mtime;
+		json_t *doc = record_read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
+
+		if (doc && fleet_bw_problem(doc, why, sizeof(why)) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
+		if (!doc) {
+			fprintf(stderr, "%s record: --bw '%s': %s\n", c->prog, a->bw[i], why);
+			json_decref(bw);
+			bw = NULL;
+			break;
+		}
+		json_array_append_new(bw, doc);
+	}
+	free(b.buf);
+	return bw;
+}
+
+static int record_here(struct ctx *c, const struct record_args *a, const char *db,
+		       struct store *s)
+{
+	struct tally t = { 0, 0, json_array() };
+	char stamp[FLEET_TIME_LEN];
+	json_t *check = NULL, *bw, *rec;
+	int rc;
+
+	bw = read_bw(c, a);
+	if (!bw) {
+		json_decref(t.failed);
+		return EXIT_USAGE;
+	}
+	rc = check_document(c, a->profile, &check);
+	if (rc != EXIT_OK) {
+		json_decref(bw);
+		json_decref(t.failed);
+		return rc;
+	}
+	if (!fleet_time_format(time(NULL), stamp)) {
+		fprintf(stderr, "%s: the clock is out of range\n", c->prog);
+		json_decref(bw);
+		json_decref(check);
+		json_decref(t.failed);
+		return EXIT_RUNTIME;
+	}
+	rec = fleet_record_new(check, stamp, bw);
+	if (!rec || !t.failed) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+	} else if (store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
+		rc = store_failed(c, s, &t);
+	}
+	if (rc == EXIT_OK)
+		rc = emit_summary(c, db, &t, rec);
+	if (rc == EXIT_OK && strcmp(json_string_value(json_object_get(rec, "verdict")), "fail") == 0)
+		rc = EXIT_PROBLEMS;
+	json_decref(rec);
+	json_decref(t.failed);
+	return rc;
+}
 
 int cmd_record(struct ctx *c, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "%s: record: not built yet\n", c->prog);
-	return EXIT_RUNTIME;
+	struct record_args a = { 0 };
+	struct store *s = NULL;
+	char *db = NULL;
+	int rc;
+
+	a.bw = calloc((size_t)argc, sizeof(*a.bw));
+	a.from = calloc((size_t)argc, sizeof(*a.from));
+	if (!a.bw || !a.from) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = parse_args(c, argc, argv, &a);
+	if (rc >= 0)
+		goto out;
+	db = fleet_db_path(c, a.db, true);
+	rc = db ? fleet_db_open(c, db, STORE_WRITE, &s) : EXIT_RUNTIME;
+	if (rc != EXIT_OK)
+		goto out;
+	rc = a.any_from ? record_from(c, &a, db, s) : record_here(c, &a, db, s);
+out:
+	store_close(&s);
+	free(db);
+	free(a.bw);
+	free(a.from);
+	return rc;
 }

@@ -1,0 +1,19 @@
+/* Where the fleet database is, and opening it with the error said once
+ * (record and fleet). */
+#ifndef RD_CMD_FLEET_DB_H
+#define RD_CMD_FLEET_DB_H
+
+#include "cmd.h"
+#include "../store/store.h"
+
+/* given (--db), else $XDG_DATA_HOME/rdmadoctor/fleet.db, else
+ * ~/.local/share/rdmadoctor/fleet.db.  With create, the default's
+ * directory is made (0700) when missing.  malloc'd path, or NULL after
+ * printing why. */
+char *fleet_db_path(const struct ctx *c, const char *given, bool create);
+
+/* Open (printing the error); EXIT_OK, or EXIT_RUNTIME with *s closed. */
+int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode,
+		  struct store **s);
+
+#endif

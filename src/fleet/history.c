@@ -1,0 +1,205 @@
+/* One host's history as a list of changes. */
+#include "history.h"
+#include "fields.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* jansson counts references even on values we only read: hence the cast */
+static json_t *null_if_absent(const json_t *v)
+{
+	return v ? (json_t *)v : json_null();
+}
+
+static int add(json_t *changes, const char *time, const char *subject, const char *field,
+	       const json_t *old, const json_t *new)
+{
+	json_t *c = json_pack("{s:s, s:s, s:s, s:O, s:O}", "time", time, "subject", subject,
+			      "field", field, "old", null_if_absent(old),
+			      "new", null_if_absent(new));
+
+	return json_array_append_new(changes, c);
+}
+
+/* Every key of a or b whose value differs (absent counts as null). */
+static int diff_objects(json_t *changes, const char *time, const char *subject,
+			const json_t *a, const json_t *b)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)a, k, v) {
+		if (!json_equal(null_if_absent(v), null_if_absent(json_object_get(b, k))) &&
+		    add(changes, time, subject, k, v, json_object_get(b, k)) < 0)
+			return -1;
+	}
+	json_object_foreach((json_t *)b, k, v) {
+		if (!json_object_get(a, k) && !json_is_null(v) &&
+		    add(changes, time, subject, k, NULL, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const json_t *inv_of(const json_t *rec)
+{
+	return json_object_get(json_object_get(rec, "check"), "inventory");
+}
+
+/* The host-level values: profile, verdict, kernel, ... */
+static json_t *host_values(const json_t *rec)
+{
+	const json_t *host = json_object_get(inv_of(rec), "host");
+	const json_t *drv = json_object_get(host, "drivers");
+	json_t *out = fleet_host_values(json_object_get(rec, "check"));
+
+	if (!out)
+		return NULL;
+	json_object_set(out, "profile", null_if_absent(json_object_get(rec, "profile")));
+	json_object_set(out, "verdict", null_if_absent(json_object_get(rec, "verdict")));
+	json_object_set(out, "kernel", null_if_absent(json_object_get(host, "kernel")));
+	json_object_set(out, "dmi_product", null_if_absent(json_object_get(host, "dmi_product")));
+	json_object_set(out, "nvidia", null_if_absent(json_object_get(drv, "nvidia")));
+	return out;
+}
+
+static const json_t *find_by(const json_t *arr, const char *key, const json_t *want)
+{
+	size_t i;
+	const json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (json_equal(json_object_get(e, key), want))
+			return e;
+	return NULL;
+}
+
+static int diff_ports(json_t *changes, const char *time, const char *nic, const json_t *a,
+		      const json_t *b)
+{
+	const json_t *pa = json_object_get(a, "ports"), *pb = json_object_get(b, "ports"), *p;
+	size_t i;
+	int rc = 0;
+
+	/* ports of a NIC present on both sides, matched by number */
+	json_array_foreach(pb, i, p) {
+		const json_t *num = json_object_get(p, "port"), *old = find_by(pa, "port", num);
+		char subject[300];
+		json_t *va, *vb;
+
+		if (!json_is_integer(num) || !old)
+			continue;
+		snprintf(subject, sizeof(subject), "%s port %lld", nic,
+			 (long long)json_integer_value(num));
+		va = fleet_port_values(old);
+		vb = fleet_port_values(p);
+		rc = va && vb ? diff_objects(changes, time, subject, va, vb) : -1;
+		json_decref(va);
+		json_decref(vb);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int diff_nics(json_t *changes, const char *time, const json_t *a, const json_t *b)
+{
+	const json_t *na = json_object_get(inv_of(a), "nics"), *nb = json_object_get(inv_of(b), "nics");
+	const json_t *n;
+	size_t i;
+
+	json_array_foreach(na, i, n) {
+		const json_t *name = json_object_get(n, "name");
+
+		if (json_is_string(name) && !find_by(nb, "name", name) &&
+		    add(changes, time, json_string_value(name), "nic",
+			json_object_get(n, "model"), NULL) < 0)
+			return -1;
+	}
+	json_array_foreach(nb, i, n) {
+		const json_t *name = json_object_get(n, "name"), *old;
+		json_t *va, *vb;
+		int rc;
+
+		if (!json_is_string(name))
+			continue;
+		old = find_by(na, "name", name);
+		if (!old) {
+			if (add(changes, time, json_string_value(name), "nic", NULL,
+				null_if_absent(json_object_get(n, "model"))) < 0)
+				return -1;
+			continue;
+		}
+		va = fleet_nic_values(old);
+		vb = fleet_nic_values(n);
+		if (va && vb) {
+			json_object_set(va, "model", null_if_absent(json_object_get(old, "model")));
+			json_object_set(vb, "model", null_if_absent(json_object_get(n, "model")));
+		}
+		rc = va && vb ? diff_objects(changes, time, json_string_value(name), va, vb) : -1;
+		json_decref(va);
+		json_decref(vb);
+		if (rc < 0 || diff_ports(changes, time, json_string_value(name), old, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Is there a finding with this id and subject in the list? */
+static bool has_finding(const json_t *list, const json_t *f)
+{
+	size_t i;
+	const json_t *g;
+
+	json_array_foreach(list, i, g)
+		if (json_equal(null_if_absent(json_object_get(g, "id")),
+			       null_if_absent(json_object_get(f, "id"))) &&
+		    json_equal(null_if_absent(json_object_get(g, "subject")),
+			       null_if_absent(json_object_get(f, "subject"))))
+			return true;
+	return false;
+}
+
+static int diff_findings(json_t *changes, const char *time, const json_t *a, const json_t *b)
+{
+	const json_t *fa = json_object_get(json_object_get(a, "check"), "findings");
+	const json_t *fb = json_object_get(json_object_get(b, "check"), "findings"), *f;
+	size_t i;
+
+	json_array_foreach(fa, i, f) {
+		const char *subj = json_string_value(json_object_get(f, "subject"));
+
+		if (!has_finding(fb, f) &&
+		    add(changes, time, subj ? subj : "host", "finding",
+			json_object_get(f, "id"), NULL) < 0)
+			return -1;
+	}
+	json_array_foreach(fb, i, f) {
+		const char *subj = json_string_value(json_object_get(f, "subject"));
+
+		if (!has_finding(fa, f) &&
+		    add(changes, time, subj ? subj : "host", "finding", NULL,
+			json_object_get(f, "id")) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int fleet_changes(const json_t *older, const json_t *newer, json_t *changes)
+{
+	const char *time = json_string_value(json_object_get(newer, "time"));
+	json_t *ha = host_values(older), *hb = host_values(newer);
+	int rc = -1;
+
+	if (!time)
+		time = "";
+	if (ha && hb && diff_objects(changes, time, "host", ha, hb) == 0 &&
+	    diff_nics(changes, time, older, newer) == 0 &&
+	    diff_findings(changes, time, older, newer) == 0)
+		rc = 0;
+	json_decref(ha);
+	json_decref(hb);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/* The fleet records in SQLite.
+ *
+ * One file, WAL mode, a 30 s busy timeout (two writers at once both land:
+ * the second waits for the first), synchronous=FULL (a record whose
+ * transaction committed survives a crash or a power cut), every write one
+ * transaction (a full disk or a crash in the middle loses that batch only,
+ * never what was stored before).  Documents are kept whole, as JSON text;
+ * beside them, columns for what `fleet ls` shows and rows of drift facts
+ * per NIC model, indexed by (profile, nic_model), for `fleet diff`.
+ *
+ * The schema has a version (table schema_version) and upgrades itself on
+ * open, inside one transaction (store/schema.c lists the steps).
+ *
+ * Every function returns 0 or a negative errno (-ENOENT no database,
+ * -EACCES not writable, -ENOSPC disk full, -EBADMSG not our database or
+ * damaged, -EBUSY locked too long, -EPROTO made by a newer rdmadoctor,
+ * -ENOMEM, -EIO) and leaves a complete message for people in
+ * store_error(): what failed, on which file, what to do. */
+#ifndef RD_STORE_STORE_H
+#define RD_STORE_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#define STORE_SCHEMA_VERSION 2
+
+struct store;
+
+enum store_mode {
+	STORE_READ,	/* the database must exist; upgraded if it can be written */
+	STORE_WRITE,	/* created when missing (not its directory) */
+};
+
+/* On failure *out is still set when a message is to be read from it;
+ * close it in every case.  path ":memory:" is a private database. */
+int store_open(const char *path, enum store_mode mode, struct store **out);
+void store_close(struct store **s);
+const char *store_error(const struct store *s);
+
+/* The schema version found in the file before any upgrade (0: new). */
+int store_found_version(const struct store *s);
+
+/* Batches: store_put calls between begin and commit are one transaction. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* A record made ready to store: all the store keeps of it, without the
+ * parsed document, so that a batch can be prepared first and written in
+ * one short transaction (a second writer waits for the writing only, not
+ * for the parsing). */
+struct store_row {
+	char *host, *time, *profile, *verdict;	/* profile, verdict: NULL if none */
+	long long findings;
+	char *text;		/* the record's JSON text */
+	json_t *facts;		/* fleet_facts() */
+};
+
+/* From a record (checked by the caller) and its JSON text (taken; NULL to
+ * have it written here).  0 or -ENOMEM (text is freed then too). */
+int store_row_make(const json_t *record, char *text, struct store_row *row);
+void store_row_free(struct store_row *row);
+/* Store one; *dup as for store_put. */
+int store_put_row(struct store *s, const struct store_row *row, bool *dup);
+
+/* Store a record (fleet/record.h; checked by the caller).  text: the
+ * record's own JSON text when the caller has it (fleet_record_text()), NULL
+ * to have it written here.  *dup is set when the same host already has a
+ * record at the same time (kept, not doubled: ingesting a file twice
+ * stores it once). */
+int store_put(struct store *s, const json_t *record, const char *text, bool *dup);
+
+/* Per host, its latest record: [{"host", "time", "profile", "verdict",
+ * "findings" (count), "records" (how many kept)}], by host name. */
+int store_hosts(struct store *s, json_t **out);
+/* The records of one host, oldest first ([] for an unknown host). */
+int store_history(struct store *s, const char *host, json_t **out);
+/* The latest record of every host, by host name; drop: NULL for the
+ * records whole, or keys whose members are left out (fleet/skim.h):
+ * ten thousand whole records are gigabytes of jansson trees. */
+int store_latest(struct store *s, const char *const *drop, json_t **out);
+/* What fleet_diff() reads: [{"host", "profile", "facts"}] of the latest
+ * record of every host, without parsing the documents. */
+int store_latest_facts(struct store *s, json_t **out);
+
+#endif

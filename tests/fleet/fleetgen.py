@@ -1,0 +1,81 @@
+"""Fleet documents for tests and the bench: `check --json` of the fixture
+machines, copied under other host names with edited values.
+
+Used by test_fleet.py and bench/bench_fleet.sh; standard library only."""
+import json
+import os
+import subprocess
+
+# the fixture shapes whose check documents make the fleets
+SHAPES = ["dgx-h100", "dgx-a100", "hgx-roce-lag", "a800-8x100g-roce", "dgx-b200",
+          "hgx-a100-8x200g", "rtx3090-x16", "roce-broken", "broken"]
+
+
+def check_doc(binary, examples, shape):
+    """The check document of one fixture machine (exit 0 or 1 are both runs)."""
+    p = subprocess.run([binary, "--root", os.path.join(examples, shape), "--json", "check"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if p.returncode not in (0, 1):
+        raise RuntimeError("check of %s exited %d: %s" % (shape, p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
+def as_host(doc, name):
+    """A copy of a check document that claims to be host `name`."""
+    d = json.loads(json.dumps(doc))
+    d["inventory"]["host"]["hostname"] = name
+    return d
+
+
+def set_fw(doc, fw):
+    for n in doc["inventory"]["nics"]:
+        n["fw_ver"] = fw
+
+
+def set_mtu(doc, mtu):
+    for n in doc["inventory"]["nics"]:
+        for p in n["ports"]:
+            p["active_mtu"] = mtu
+
+
+def set_netdev_mtu(doc, mtu):
+    for n in doc["inventory"]["nics"]:
+        for p in n["ports"]:
+            p["netdev_mtu"] = mtu
+
+
+def set_pcie_width(doc, width, nic=0):
+    doc["inventory"]["nics"][nic]["pci"]["link"]["width"] = width
+
+
+def bw_doc(host, peer, rails, size=1 << 20):
+    """A `bw --json` client document: rails is [(device, avg Gb/s)]."""
+    total = sum(g for _, g in rails)
+    return {
+        "schema": 1, "test": "bw", "role": "client", "transport": "verbs", "op": "write",
+        "local": {"host": host, "address": "10.0.0.1"},
+        "remote": {"host": peer, "address": "10.0.0.2"},
+        "results": [
+            {"size_bytes": 65536,
+             "rails": [{"device": d, "port": 1, "gbps": {"avg": g / 2, "min": g / 2, "max": g / 2}}
+                       for d, g in rails],
+             "total": {"gbps": {"avg": total / 2, "min": total / 2, "max": total / 2}}},
+            {"size_bytes": size,
+             "rails": [{"device": d, "port": 1, "gbps": {"avg": g, "min": g * 0.98, "max": g * 1.01}}
+                       for d, g in rails],
+             "total": {"gbps": {"avg": total, "min": total, "max": total}}},
+        ],
+        "verdict": "pass",
+    }
+
+
+def record(doc, time, bw=None):
+    """A record document (the store's own form) around a check document."""
+    return {"schema": 1, "host": doc["inventory"]["host"]["hostname"], "time": time,
+            "profile": doc["profile"], "verdict": doc["verdict"], "check": doc,
+            "bw": bw or []}
+
+
+def write(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))

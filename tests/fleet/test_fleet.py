@@ -1,0 +1,711 @@
+#!/usr/bin/env python3
+"""Fleet records end to end: `record` into a real SQLite file, `fleet`
+reading it back, the sqlite3 CLI as a second reader, two writers at once, a
+full disk, damaged and foreign files, and an old schema upgraded in place.
+
+usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR
+CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
+      valgrind
+Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fleetgen  # noqa: E402
+
+CASE, BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+EXAMPLES = os.path.join(SRC, "examples")
+failures = []
+
+
+def run(*args, stdin=None, env=None, timeout=120):
+    p = subprocess.run([BIN] + list(args), input=stdin, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, timeout=timeout, check=False)
+    err = p.stderr.decode(errors="replace")
+    # under the sanitizers a report can hide behind an expected exit 1
+    if "Sanitizer" in err or "runtime error:" in err:
+        expect(False, "sanitizer report from %s:\n%s" % (" ".join(args)[:200], err[-3000:]))
+    return p.returncode, p.stdout.decode(errors="replace"), err
+
+
+def expect(cond, what):
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what)
+        failures.append(what)
+
+
+def expect_rc(got, want, what, err=""):
+    expect(got == want, "%s: exit %d (want %d)%s" % (what, got, want,
+                                                    (" stderr: " + err.strip()) if got != want else ""))
+
+
+def ls_json(db):
+    rc, out, err = run("--json", "fleet", "--db", db, "ls")
+    if rc != 0:
+        raise RuntimeError("fleet ls: %d %s" % (rc, err))
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- diff
+
+def case_diff(tmp):
+    base = {s: fleetgen.check_doc(BIN, EXAMPLES, s)
+            for s in ["dgx-h100", "hgx-roce-lag", "dgx-a100", "dgx-b200"]}
+    files, expected = [], set()
+
+    def add(doc, bw=None, t="2026-11-30T07:00:00Z"):
+        path = os.path.join(tmp, doc["inventory"]["host"]["hostname"] + ".json")
+        fleetgen.write(path, fleetgen.record(doc, t, bw) if bw else doc)
+        files.append(path)
+
+    def out(profile, model, host, field, value, baseline, shares):
+        expected.add((profile, model, host, field, json.dumps(value), json.dumps(baseline),
+                      json.dumps(shares, sort_keys=True)))
+
+    # ten DGX H100: one on old firmware, one at MTU 2048, one NIC at x8,
+    # one slow rail; every host has bandwidth results
+    h100 = base["dgx-h100"]
+    cx7 = [n["name"] for n in h100["inventory"]["nics"] if n["model"] == "ConnectX-7"]
+    for i in range(10):
+        name = "h100-%02d" % i
+        d = fleetgen.as_host(h100, name)
+        rails = [(dev, 391 + (i % 4)) for dev in cx7[:4]]
+        if i == 7:
+            fleetgen.set_fw(d, "28.37.1014")
+        if i == 3:
+            fleetgen.set_mtu(d, 2048)
+        if i == 5:
+            fleetgen.set_pcie_width(d, 8)
+        if i == 9:
+            rails[2] = (rails[2][0], 250.0)
+        add(d, [fleetgen.bw_doc(name, "h100-peer", rails)])
+    out("dgx-h100", "ConnectX-7", "h100-07", "fw", "28.37.1014", "28.39.1002",
+        {"28.39.1002": 9, "28.37.1014": 1})
+    out("dgx-h100", "ConnectX-7", "h100-03", "mtu", 2048, 4096, {"4096": 9, "2048": 1})
+    out("dgx-h100", "ConnectX-7", "h100-05", "pcie_width", "16, 8", 16, {"16": 9, "16, 8": 1})
+    out("dgx-h100", "ConnectX-7", "h100-09", "bw_gbps", 250, 390, {"390": 9, "250": 1})
+
+    # five RoCE hosts: one at netdev MTU 1500, one trusting pcp where the
+    # rest report no trust at all (null is a value; the baseline is null)
+    roce = base["hgx-roce-lag"]
+    for i in range(5):
+        d = fleetgen.as_host(roce, "roce-%d" % i)
+        for n in d["inventory"]["nics"]:
+            if n["model"] != "ConnectX-7":
+                continue
+            for p in n["ports"]:
+                if i == 2:
+                    p["netdev_mtu"] = 1500
+                if i == 4 and isinstance(p["qos"], dict):
+                    p["qos"]["trust"] = "pcp"
+        add(d)
+    out("hgx-8x400g", "ConnectX-7", "roce-2", "netdev_mtu", 1500, 9000, {"9000": 4, "1500": 1})
+    out("hgx-8x400g", "ConnectX-7", "roce-4", "trust", "pcp", None, {"null": 4, "pcp": 1})
+
+    # a tie, one host each: the value whose text sorts first is the baseline
+    a100 = base["dgx-a100"]
+    for i, fw in enumerate(["20.40.1000", "20.39.1000"]):
+        d = fleetgen.as_host(a100, "a100-%d" % i)
+        fleetgen.set_fw(d, fw)
+        add(d)
+    out("dgx-a100", "ConnectX-6", "a100-0", "fw", "20.40.1000", "20.39.1000",
+        {"20.39.1000": 1, "20.40.1000": 1})
+
+    # two NIC models in one host: BlueField-3 drift stays in its own group
+    b200 = base["dgx-b200"]
+    for i in range(3):
+        d = fleetgen.as_host(b200, "b200-%d" % i)
+        if i == 1:
+            for n in d["inventory"]["nics"]:
+                if n["model"] == "BlueField-3":
+                    n["fw_ver"] = "32.41.1000"
+        add(d)
+    out("dgx-b200", "BlueField-3", "b200-1", "fw", "32.41.1000", "32.43.1014",
+        {"32.43.1014": 2, "32.41.1000": 1})
+
+    db = os.path.join(tmp, "fleet.db")
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "record --from %d files" % len(files), err)
+    rc, text, err = run("--json", "fleet", "--db", db, "diff")
+    expect_rc(rc, 1, "fleet diff --json with outliers", err)
+    diff = json.loads(text)
+    expect(diff["schema"] == 1 and diff["hosts"] == 20, "diff counts 20 hosts (%s)" % diff["hosts"])
+    got = set()
+    for g in diff["groups"]:
+        for o in g["outliers"]:
+            got.add((g["profile"], g["nic_model"], o["host"], o["field"], json.dumps(o["value"]),
+                     json.dumps(o["baseline"]), json.dumps(o["shares"], sort_keys=True)))
+            expect(o["host"] in g["hosts"], "outlier %s is one of its group's hosts" % o["host"])
+    for e in sorted(expected - got):
+        print("     missing:", e)
+    for e in sorted(got - expected):
+        print("     unexpected:", e)
+    expect(got == expected, "diff finds exactly the %d edited outliers" % len(expected))
+    groups = {(g["profile"], g["nic_model"]): g for g in diff["groups"]}
+    g = groups.get(("dgx-h100", "ConnectX-7"))
+    expect(g is not None and g["baseline"].get("fw") == "28.39.1002" and
+           g["baseline"].get("mtu") == 4096 and len(g["hosts"]) == 10,
+           "the DGX H100 group's baseline is the majority")
+    expect(("dgx-b200", "ConnectX-7") in groups and not groups[("dgx-b200", "ConnectX-7")]["outliers"],
+           "the host with two NIC models is in both groups, drift only in one")
+    order = [(g["profile"], g["nic_model"]) for g in diff["groups"]]
+    expect(order == sorted(order), "groups sorted by profile then model")
+    # text: the same outliers, for people
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect(rc == 1 and all(e[2] in text for e in expected) and "28.37.1014" in text,
+           "text diff names every outlier host and value")
+    # the pure function agrees on the same data when given it again: the
+    # same result twice (no order from hashing leaks into the document)
+    rc2, text2, _ = run("--json", "fleet", "--db", db, "diff")
+    _, text3, _ = run("--json", "fleet", "--db", db, "diff")
+    expect(text2 == text3, "diff output is deterministic")
+
+    # a fleet without drift: exit 0
+    db2 = os.path.join(tmp, "clean.db")
+    clean = [f for f in files if os.path.basename(f).startswith("roce-") and
+             os.path.basename(f) not in ("roce-2.json", "roce-4.json")]
+    run("record", "--db", db2, "--from", *clean)
+    rc, text, _ = run("fleet", "--db", db2, "diff")
+    expect(rc == 0 and "no drift" in text, "a fleet without drift: exit 0, 'no drift'")
+
+
+# ---------------------------------------------------------------- sqlite3
+
+def case_sqlite(tmp):
+    files = []
+    for s in fleetgen.SHAPES:
+        p = os.path.join(tmp, s + ".json")
+        fleetgen.write(p, fleetgen.check_doc(BIN, EXAMPLES, s))
+        files.append(p)
+    db = os.path.join(tmp, "fleet.db")
+    rc, _, err = run("record", "--db", db, "--time", "2026-11-01T00:00:00Z", "--from", *files)
+    expect_rc(rc, 0, "record --from the fixtures", err)
+    # a second, later round for two hosts, so ls must pick the latest
+    rc, _, err = run("record", "--db", db, "--time", "2026-11-02T00:00:00Z", "--from", *files[:2])
+    expect_rc(rc, 0, "a later round for two hosts", err)
+    ls = ls_json(db)
+    p = subprocess.run(["sqlite3", "-json", db,
+                        "SELECT host, max(time) AS time, count(*) AS n, "
+                        "json_extract(doc, '$.verdict') AS verdict, "
+                        "json_array_length(doc, '$.check.findings') AS findings, "
+                        "json_extract(doc, '$.check.inventory.host.hostname') AS hostname "
+                        "FROM records GROUP BY host ORDER BY host"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    expect(p.returncode == 0, "the sqlite3 CLI opens the database")
+    rows = json.loads(p.stdout or b"[]")
+    expect(len(rows) == len(fleetgen.SHAPES), "sqlite3 sees %d hosts" % len(rows))
+    mine = [(h["host"], h["time"], h["records"], h["verdict"], h["findings"]) for h in ls["hosts"]]
+    theirs = [(r["host"], r["time"], r["n"], r["verdict"], r["findings"]) for r in rows]
+    expect(mine == theirs, "sqlite3 and fleet ls agree on host, time, records, verdict, findings")
+    expect(all(r["host"] == r["hostname"] for r in rows), "each stored document is its host's")
+    p = subprocess.run(["sqlite3", db, "PRAGMA journal_mode; SELECT version FROM schema_version"],
+                       stdout=subprocess.PIPE, check=False)
+    expect(p.stdout.split() == [b"wal", b"2"], "WAL mode, schema version 2 (%r)" % p.stdout)
+    # the whole document is kept: it reads back equal to what was given
+    with open(files[0]) as f:
+        given = json.load(f)
+    con = sqlite3.connect(db)
+    stored = json.loads(con.execute("SELECT doc FROM records WHERE host = ? AND time = ?",
+                                    (given["inventory"]["host"]["hostname"],
+                                     "2026-11-01T00:00:00Z")).fetchone()[0])
+    con.close()
+    expect(stored["check"] == given, "the stored check document equals the file")
+    # ingesting the same files again stores nothing twice
+    rc, out, _ = run("--json", "record", "--db", db, "--time", "2026-11-01T00:00:00Z",
+                     "--from", *files)
+    s = json.loads(out)
+    expect(rc == 0 and s["stored"] == 0 and s["already"] == len(files),
+           "the same files again: all already there")
+
+
+# ---------------------------------------------------------------- concurrent
+
+def case_concurrent(tmp):
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16")
+    sets = []
+    for w in range(2):
+        files = []
+        for i in range(150):
+            p = os.path.join(tmp, "w%d-%03d.json" % (w, i))
+            fleetgen.write(p, fleetgen.as_host(doc, "w%d-host-%03d" % (w, i)))
+            files.append(p)
+        sets.append(files)
+    db = os.path.join(tmp, "fleet.db")
+    for rnd in range(3):
+        # three rounds: the first on a file that does not exist yet
+        procs = [subprocess.Popen([BIN, "record", "--db", db, "--time",
+                                   "2026-11-30T0%d:00:00Z" % rnd, "--from"] + files,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for files in sets]
+        results = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
+        for i, (o, e, rc) in enumerate(results):
+            expect_rc(rc, 0, "round %d writer %d" % (rnd, i), e.decode())
+    ls = ls_json(db)
+    expect(len(ls["hosts"]) == 300, "both writers' hosts landed (%d of 300)" % len(ls["hosts"]))
+    expect(all(h["records"] == 3 for h in ls["hosts"]), "every host has its three records")
+    con = sqlite3.connect(db)
+    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity_check ok")
+    con.close()
+
+    # a writer killed part way (kill -9, as a crash or an OOM kill would):
+    # what was stored stays, and its own batch is all there or not at all
+    for delay in (0.05, 0.15, 0.3):
+        p = subprocess.Popen([BIN, "record", "--db", db, "--time", "2026-12-01T00:00:00Z",
+                              "--from"] + sets[0] + sets[1], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        time.sleep(delay)
+        p.kill()
+        p.communicate(timeout=60)
+        ls = ls_json(db)
+        counts = sorted({h["records"] for h in ls["hosts"]})
+        expect(len(ls["hosts"]) == 300 and counts in ([3], [4]),
+               "killed after %.2f s: all 300 hosts, records per host %s (3 or 4, never both)"
+               % (delay, counts))
+        if counts == [4]:
+            break
+    con = sqlite3.connect(db)
+    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
+           "integrity_check ok after the kill")
+    con.close()
+
+
+# ---------------------------------------------------------------- full disk
+
+def case_fulldisk(tmp):
+    if os.geteuid() != 0:
+        print("skip: mounting a small tmpfs needs root")
+        sys.exit(77)
+    if (os.environ.get("RD_FLEET_MOUNT_NS") != "1" and shutil.which("unshare") and
+            subprocess.run(["unshare", "--mount", "true"], stderr=subprocess.DEVNULL,
+                           check=False).returncode == 0):
+        # in a mount namespace of its own, the tmpfs cannot outlive the test
+        # even when a timeout kills it
+        p = subprocess.run(["unshare", "--mount", "--propagation", "private", "env",
+                            "RD_FLEET_MOUNT_NS=1", sys.executable, os.path.abspath(__file__),
+                            CASE, BIN, SRC], timeout=300, check=False)
+        sys.exit(p.returncode)
+    mnt = os.path.join(tmp, "small")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "fleet%d" % os.getpid(), mnt],
+                      check=False).returncode != 0:
+        print("skip: cannot mount a tmpfs here")
+        sys.exit(77)
+    try:
+        doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+        db = os.path.join(mnt, "fleet.db")
+        stored, full = set(), None
+        for b in range(40):	# bounded: 2 MiB fill in far fewer batches
+            files = []
+            for i in range(5):
+                p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
+                fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
+                files.append(p)
+            rc, out, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z",
+                               "--from", *files)
+            if rc == 0:
+                stored.update("full-%02d-%d" % (b, i) for i in range(5))
+                continue
+            full = (rc, err)
+            break
+        expect(full is not None, "the 2 MiB file system filled up (after %d hosts)" % len(stored))
+        if full is None:
+            return
+        rc, err = full
+        expect_rc(rc, 3, "record on a full disk", "")
+        expect("full" in err and "nothing of this run was stored" in err,
+               "it says the disk is full and nothing of the run was kept: " + err.strip())
+        expect(len(stored) > 0, "some batches fitted before")
+        hosts = {h["host"] for h in ls_json(db)["hosts"]}
+        expect(hosts == stored, "every host stored before the disk filled is there (%d), "
+               "none of the failed batch" % len(hosts))
+        con = sqlite3.connect(db)
+        expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity_check ok")
+        con.close()
+        rc, _, err = run("fleet", "--db", db, "diff")
+        expect(rc in (0, 1), "fleet diff still runs on the full disk (%d %s)" % (rc, err.strip()))
+    finally:
+        subprocess.run(["umount", mnt], check=False)
+
+
+# ---------------------------------------------------------------- errors
+
+def case_errors(tmp):
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16")
+    good = os.path.join(tmp, "good.json")
+    fleetgen.write(good, doc)
+    other = os.path.join(tmp, "other.json")
+    fleetgen.write(other, fleetgen.as_host(doc, "other-host"))
+    notjson = os.path.join(tmp, "notjson.json")
+    with open(notjson, "w") as f:
+        f.write("this is not json\n")
+    truncated = os.path.join(tmp, "truncated.json")
+    with open(good) as f:
+        text = f.read()
+    with open(truncated, "w") as f:
+        f.write(text[: len(text) // 2])
+    inventory = os.path.join(tmp, "inventory.json")
+    fleetgen.write(inventory, doc["inventory"])
+    empty = os.path.join(tmp, "empty.json")
+    open(empty, "w").close()
+    db = os.path.join(tmp, "fleet.db")
+
+    rc, out, err = run("record", "--db", db, "--from", good, notjson, truncated, inventory,
+                       empty, os.path.join(tmp, "missing.json"), other)
+    expect_rc(rc, 1, "record --from with broken files among good ones")
+    for name, words in [("notjson.json", "not valid JSON"), ("truncated.json", "truncated"),
+                        ("inventory.json", "inventory document"), ("empty.json", "empty"),
+                        ("missing.json", "cannot open")]:
+        expect(any(name in l and words in l for l in err.splitlines()),
+               "the error names %s and says '%s'" % (name, words))
+    hosts = {h["host"] for h in ls_json(db)["hosts"]}
+    expect(hosts == {doc["inventory"]["host"]["hostname"], "other-host"},
+           "the good files landed anyway: %s" % sorted(hosts))
+    # --json: one document, with the failures
+    rc, out, _ = run("--json", "record", "--db", db, "--from", notjson, other)
+    s = json.loads(out)
+    expect(rc == 1 and s["already"] == 1 and len(s["failed"]) == 1 and
+           s["failed"][0]["file"] == notjson, "record --json lists the failed file")
+    # stdin
+    d2 = fleetgen.as_host(doc, "from-stdin")
+    rc, _, err = run("record", "--db", db, "--from", "-", stdin=json.dumps(d2).encode())
+    expect_rc(rc, 0, "record --from - (standard input)", err)
+    expect("from-stdin" in {h["host"] for h in ls_json(db)["hosts"]}, "the stdin host is stored")
+
+    # fleet on what is not a fleet database
+    rc, _, err = run("fleet", "--db", os.path.join(tmp, "none.db"), "ls")
+    expect(rc == 3 and "no fleet database" in err, "missing database: exit 3, says so")
+    expect(not os.path.exists(os.path.join(tmp, "none.db")), "fleet ls creates no database")
+    corrupt = os.path.join(tmp, "corrupt.db")
+    with open(corrupt, "wb") as f:
+        f.write(b"SQLite format 3\0" + os.urandom(4080))
+    for sub in (["ls"], ["diff"], ["show", "x"]):
+        rc, out, err = run("fleet", "--db", corrupt, *sub)
+        expect(rc == 3 and "corrupt" in err + " damaged" and "damaged" in err and out == "",
+               "corrupt database, fleet %s: exit 3, clear message: %s" % (sub[0], err.strip()))
+    rc, _, err = run("record", "--db", corrupt, "--from", good)
+    expect(rc == 3 and "damaged" in err, "corrupt database, record: exit 3")
+    # a damaged page inside a real database
+    broken = os.path.join(tmp, "broken.db")
+    shutil.copy(db, broken)
+    for ext in ("-wal", "-shm"):
+        if os.path.exists(db + ext):
+            shutil.copy(db + ext, broken + ext)
+    con = sqlite3.connect(broken)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    with open(broken, "r+b") as f:
+        f.seek(4096)	# page 1 (the schema) stays; the tables' roots go
+        f.write(b"\xff" * 4096 * 4)
+    rc, out, err = run("--json", "fleet", "--db", broken, "show", "other-host")
+    expect(rc == 3 and err and (out == "" or json.loads(out)),
+           "damaged pages: exit 3, no half document (%d: %s)" % (rc, err.strip()[:200]))
+    foreign = os.path.join(tmp, "foreign.db")
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE t(x)")
+    con.commit()
+    con.close()
+    rc, _, err = run("fleet", "--db", foreign, "ls")
+    expect(rc == 3 and "not an rdmadoctor fleet database" in err, "someone else's SQLite file")
+    newer = os.path.join(tmp, "newer.db")
+    shutil.copy(db, newer)
+    for ext in ("-wal", "-shm"):
+        if os.path.exists(db + ext):
+            shutil.copy(db + ext, newer + ext)
+    con = sqlite3.connect(newer)
+    con.execute("UPDATE schema_version SET version = 99")
+    con.commit()
+    con.close()
+    rc, _, err = run("fleet", "--db", newer, "ls")
+    expect(rc == 3 and "newer rdmadoctor" in err, "a database from a newer rdmadoctor")
+    rc, _, err = run("fleet", "--db", tmp, "ls")
+    expect(rc == 3 and "directory" in err, "a directory as the database")
+
+    # an empty database, an unknown host
+    emptydb = os.path.join(tmp, "empty.db")
+    rc, _, _ = run("record", "--db", emptydb, "--from", notjson)
+    rc, out, err = run("--json", "fleet", "--db", emptydb, "ls")
+    expect(rc == 0 and json.loads(out)["hosts"] == [] and "no records" in err,
+           "empty database: ls says so, empty list")
+    rc, out, err = run("--json", "fleet", "--db", emptydb, "diff")
+    expect(rc == 0 and json.loads(out)["groups"] == [], "empty database: empty diff")
+    rc, out, err = run("fleet", "--db", db, "show", "no-such-host")
+    expect(rc == 3 and "no records of host 'no-such-host'" in err and out == "",
+           "unknown host: exit 3, says which")
+
+    # not writable: as a user without permission (root ignores modes)
+    ro_dir = os.path.join(tmp, "ro")
+    os.mkdir(ro_dir)
+    ro = os.path.join(ro_dir, "fleet.db")
+    run("record", "--db", ro, "--from", good)
+    os.chmod(ro, 0o444)
+    os.chmod(ro_dir, 0o555)
+    prefix = []
+    if os.geteuid() == 0:
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        os.chmod(tmp, 0o755)
+    p = subprocess.run(prefix + [BIN, "record", "--db", ro, "--from", other],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    err = p.stderr.decode()
+    expect(p.returncode == 3 and ("read-only" in err or "permission" in err),
+           "database not writable: exit 3, clear (%s)" % err.strip())
+    # a reader who can write neither the file nor its directory still reads
+    p = subprocess.run(prefix + [BIN, "--json", "fleet", "--db", ro, "ls"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    expect(p.returncode == 0 and [h["host"] for h in json.loads(p.stdout or b"{}").get("hosts", [])]
+           == [doc["inventory"]["host"]["hostname"]],
+           "a read-only database in a read-only directory can be read (%d %s)"
+           % (p.returncode, p.stderr.decode().strip()))
+    p = subprocess.run(prefix + [BIN, "record", "--db", os.path.join(ro_dir, "new.db"),
+                                 "--from", good], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, check=False)
+    err = p.stderr.decode()
+    expect(p.returncode == 3 and "cannot" in err and "new.db" in err,
+           "cannot create a database in a read-only directory: %s" % err.strip())
+    os.chmod(ro_dir, 0o755)
+
+    # usage
+    for args in (["record", "--from"], ["record", "--bogus"], ["record", "--time", "yesterday",
+                 "--from", good], ["fleet"], ["fleet", "nope"], ["fleet", "show"],
+                 ["fleet", "ls", "extra"], ["fleet", "--html", "x", "ls"],
+                 ["record", "--from", good, "--bw", good]):
+        rc, _, err = run(*args)
+        expect(rc == 2 and err.strip(), "usage error: %s -> 2" % " ".join(args))
+    rc, out, _ = run("record", "--help")
+    expect(rc == 0 and "--from" in out and "--db" in out, "record --help")
+    rc, out, _ = run("fleet", "--help")
+    expect(rc == 0 and "diff" in out and "baseline" in out, "fleet --help")
+
+
+# ---------------------------------------------------------------- upgrade
+
+V1_SCHEMA = """
+CREATE TABLE schema_version(version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES(1);
+CREATE TABLE records(
+  id INTEGER PRIMARY KEY,
+  host TEXT NOT NULL,
+  time TEXT NOT NULL,
+  doc TEXT NOT NULL,
+  UNIQUE(host, time));
+"""
+
+
+def case_upgrade(tmp):
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    db = os.path.join(tmp, "v1.db")
+    con = sqlite3.connect(db)
+    con.executescript(V1_SCHEMA)
+    for i in range(4):
+        d = fleetgen.as_host(doc, "old-%d" % i)
+        if i == 2:
+            fleetgen.set_fw(d, "28.35.1012")
+        rec = fleetgen.record(d, "2025-01-0%dT00:00:00Z" % (i + 1))
+        con.execute("INSERT INTO records(host, time, doc) VALUES (?, ?, ?)",
+                    (rec["host"], rec["time"], json.dumps(rec)))
+    con.commit()
+    con.close()
+    ls = ls_json(db)
+    expect([h["host"] for h in ls["hosts"]] == ["old-%d" % i for i in range(4)],
+           "a schema 1 file opens: its four hosts are there")
+    expect(all(h["profile"] == "dgx-h100" and h["verdict"] == doc["verdict"] for h in ls["hosts"]),
+           "columns added by the upgrade are filled from the stored documents")
+    con = sqlite3.connect(db)
+    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 2, "now schema 2")
+    n = con.execute("SELECT count(*) FROM record_groups").fetchone()[0]
+    con.close()
+    expect(n == 4, "drift facts made for the old records (%d)" % n)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    outl = [(o["host"], o["field"]) for g in d["groups"] for o in g["outliers"]]
+    expect(rc == 1 and outl == [("old-2", "fw")], "diff over the upgraded rows: %s" % outl)
+    # and new records go in beside the old ones
+    p = os.path.join(tmp, "new.json")
+    fleetgen.write(p, fleetgen.as_host(doc, "new-0"))
+    rc, _, err = run("record", "--db", db, "--from", p)
+    expect_rc(rc, 0, "record into the upgraded file", err)
+    expect(len(ls_json(db)["hosts"]) == 5, "five hosts now")
+
+    # schema 0: an empty file (touch fleet.db) is made a fleet database
+    db0 = os.path.join(tmp, "v0.db")
+    open(db0, "w").close()
+    rc, _, err = run("record", "--db", db0, "--from", p)
+    expect_rc(rc, 0, "record into an empty file", err)
+    expect([h["host"] for h in ls_json(db0)["hosts"]] == ["new-0"], "the empty file holds it")
+
+
+# ---------------------------------------------------------------- record
+
+def case_record(tmp):
+    xdg = os.path.join(tmp, "xdg")
+    env = dict(os.environ, XDG_DATA_HOME=xdg)
+    rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", env=env)
+    expect_rc(rc, 0, "record --root dgx-h100 into the default database", err)
+    db = os.path.join(xdg, "rdmadoctor", "fleet.db")
+    expect(os.path.exists(db), "the default database was made with its directory")
+    expect("dgx-h100-017" in out, "record says which host it stored")
+    env2 = dict(os.environ, HOME=os.path.join(tmp, "home"))
+    env2.pop("XDG_DATA_HOME", None)
+    rc, _, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", env=env2)
+    expect(rc == 0 and os.path.exists(os.path.join(tmp, "home", ".local", "share", "rdmadoctor",
+                                                   "fleet.db")),
+           "without XDG_DATA_HOME: ~/.local/share/rdmadoctor/fleet.db")
+    # the stored check is what `check --json` says
+    check = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")
+    bw = fleetgen.bw_doc("esc-n8-r12n05", "peer", [("mlx5_0", 380.5), ("mlx5_1", 120.0)])
+    bwf = os.path.join(tmp, "bw.json")
+    fleetgen.write(bwf, bw)
+    rc, out, err = run("--root", os.path.join(EXAMPLES, "roce-broken"), "--json", "record",
+                       "--db", db, "--bw", bwf, env=env)
+    expect_rc(rc, 1, "record of a failing machine: stored, exit 1 like check", err)
+    s = json.loads(out)
+    expect(s["stored"] == 1 and s["host"] == "esc-n8-r12n05" and s["verdict"] == "fail",
+           "record --json says what it stored")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "esc-n8-r12n05")
+    show = json.loads(out)
+    latest = show["latest"]
+    expect(latest["check"]["findings"] == check["findings"] and
+           latest["check"]["inventory"]["nics"] == check["inventory"]["nics"],
+           "the stored check equals `check --json` (findings and NICs)")
+    expect(latest["bw"] == [bw], "the bw document is kept with the record")
+    expect(latest["profile"] == check["profile"] and latest["verdict"] == "fail",
+           "record profile and verdict are the check's")
+    rc, _, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", db,
+                     "--profile", "dgx-a100", env=env)
+    expect(rc == 1, "--profile judges against the profile given (%d)" % rc)
+    notbw = os.path.join(tmp, "notbw.json")
+    fleetgen.write(notbw, check)
+    rc, _, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", db,
+                     "--bw", notbw, env=env)
+    expect(rc == 2 and "notbw.json" in err and "bw" in err, "--bw with a check document: "
+           + err.strip())
+    # history: two records of one host a day apart, the second edited
+    d1 = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    d2 = json.loads(json.dumps(d1))
+    d2["inventory"]["nics"][3]["fw_ver"] = "28.40.1000"
+    d2["inventory"]["nics"][1]["ports"][0]["active_mtu"] = 2048
+    f1, f2 = os.path.join(tmp, "d1.json"), os.path.join(tmp, "d2.json")
+    fleetgen.write(f1, fleetgen.record(d1, "2026-11-01T00:00:00Z"))
+    fleetgen.write(f2, fleetgen.record(d2, "2026-11-02T00:00:00Z"))
+    hdb = os.path.join(tmp, "hist.db")
+    rc, _, err = run("record", "--db", hdb, "--from", f2, f1)
+    expect_rc(rc, 0, "two records of one host", err)
+    rc, out, _ = run("--json", "fleet", "--db", hdb, "show", "dgx-h100-017")
+    show = json.loads(out)
+    changes = sorted((c["subject"], c["field"], c["old"], c["new"], c["time"])
+                     for c in show["changes"])
+    n3 = d1["inventory"]["nics"][3]["name"]
+    n1 = d1["inventory"]["nics"][1]["name"]
+    want = sorted([(n3, "fw", "28.39.1002", "28.40.1000", "2026-11-02T00:00:00Z"),
+                   (n1 + " port 1", "mtu", 4096, 2048, "2026-11-02T00:00:00Z")])
+    expect(changes == want, "fleet show lists exactly the two changes: %s" % changes)
+    expect([r["time"] for r in show["records"]] == ["2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z"],
+           "records oldest first")
+    rc, out, _ = run("fleet", "--db", hdb, "show", "dgx-h100-017")
+    expect(rc == 0 and "28.39.1002 -> 28.40.1000" in out, "text show: old -> new")
+
+
+# ---------------------------------------------------------------- report
+
+def case_report(tmp):
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    files = []
+    for i in range(3):
+        p = os.path.join(tmp, "r%d.json" % i)
+        fleetgen.write(p, fleetgen.as_host(doc, "rep-%d" % i))
+        files.append(p)
+    db = os.path.join(tmp, "fleet.db")
+    run("record", "--db", db, "--from", *files)
+    html = os.path.join(tmp, "out", "fleet.html")
+    os.mkdir(os.path.dirname(html))
+    rc, out, err = run("fleet", "--db", db, "report", "--html", html)
+    if rc == 3 and "this build has no HTML report" in err:
+        expect(not os.listdir(os.path.dirname(html)), "no page and no temporary file left")
+        print("note: the HTML writer (out/fleet_html.c) is not in this build")
+    else:
+        expect_rc(rc, 0, "fleet report --html", err)
+        with open(html) as f:
+            page = f.read()
+        expect("<html" in page.lower() and all("rep-%d" % i in page for i in range(3)),
+               "the page names every host")
+        expect(os.listdir(os.path.dirname(html)) == ["fleet.html"], "no temporary file left")
+        mask = os.umask(0)
+        os.umask(mask)
+        expect(os.stat(html).st_mode & 0o777 == 0o666 & ~mask,
+               "the page has the mode of any new file (%o)" % (os.stat(html).st_mode & 0o777))
+    rc, _, err = run("fleet", "--db", db, "report")
+    expect(rc == 2 and "--html" in err, "report without --html: usage")
+    rc, _, err = run("fleet", "--db", db, "report", "--html",
+                     os.path.join(tmp, "no", "such", "dir", "x.html"))
+    expect(rc == 3 and err.strip(), "report into a missing directory: exit 3 (%s)" % err.strip())
+
+
+# ---------------------------------------------------------------- valgrind
+
+def case_valgrind(tmp):
+    if not shutil.which("valgrind"):
+        print("skip: no valgrind")
+        sys.exit(77)
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")
+    files = []
+    for i in range(3):
+        p = os.path.join(tmp, "v%d.json" % i)
+        d = fleetgen.as_host(doc, "vg-%d" % i)
+        if i == 1:
+            fleetgen.set_fw(d, "28.35.1012")
+        fleetgen.write(p, fleetgen.record(d, "2026-11-0%dT00:00:00Z" % (i + 1),
+                                          [fleetgen.bw_doc("vg-%d" % i, "p", [("mlx5_0", 380.0)])])
+                       if i == 2 else d)
+        files.append(p)
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"schema":1,"inventory":')
+    db = os.path.join(tmp, "fleet.db")
+    runs = [["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", bad] + files,
+            ["--root", os.path.join(EXAMPLES, "hgx-roce-lag"), "record", "--db", db],
+            ["--json", "fleet", "--db", db, "ls"], ["fleet", "--db", db, "ls"],
+            ["--json", "fleet", "--db", db, "diff"], ["fleet", "--db", db, "diff"],
+            ["--json", "fleet", "--db", db, "show", "vg-1"], ["fleet", "--db", db, "show", "vg-2"],
+            ["fleet", "--db", db, "report", "--html", os.path.join(tmp, "r.html")],
+            ["fleet", "--db", bad, "ls"]]
+    for args in runs:
+        p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                            "--show-leak-kinds=definite,indirect",
+                            "--errors-for-leak-kinds=definite,indirect", BIN] + args,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=300,
+                           check=False)
+        expect(p.returncode in (0, 1, 3), "valgrind clean: %s (%d)%s" % (
+            " ".join(args[:6]), p.returncode,
+            "" if p.returncode != 99 else "\n" + p.stderr.decode()[-3000:]))
+
+
+CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
+         "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
+         "record": case_record, "report": case_report, "valgrind": case_valgrind}
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-" % CASE)
+    try:
+        CASES[CASE](tmp)
+    finally:
+        subprocess.run(["umount", os.path.join(tmp, "small")], stderr=subprocess.DEVNULL,
+                       check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("%d failed" % len(failures))
+        return 1
+    print("all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+/* store/: records in and out of SQLite (":memory:" and temporary files),
+ * duplicates, transactions, the schema upgrade from version 1, and the
+ * files it must refuse. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "fleet/facts.h"
+#include "fleet/record.h"
+#include "fleet/skim.h"
+#include "store/store.h"
+
+static json_t *record(const char *host, const char *time, const char *fw, const char *verdict,
+		      int findings)
+{
+	json_t *f = json_array();
+	json_t *check;
+
+	for (int i = 0; i < findings; i++)
+		json_array_append_new(f, json_pack("{s:s, s:s}", "id", "port.down", "subject", "x"));
+	check = json_pack("{s:i, s:s, s:s, s:o, s:{s:{s:s}, s:[{s:s, s:s, s:s, s:[]}]}}",
+			  "schema", 1, "profile", "dgx-h100", "verdict", verdict, "findings", f,
+			  "inventory", "host", "hostname", host, "nics", "name", "mlx5_0",
+			  "model", "ConnectX-7", "fw_ver", fw, "ports");
+	return fleet_record_new(check, time, NULL);
+}
+
+static void put(struct store *s, json_t *rec, bool want_dup)
+{
+	bool dup = !want_dup;
+
+	assert_int_equal(store_put(s, rec, NULL, &dup), 0);
+	assert_int_equal(dup, want_dup);
+	json_decref(rec);
+}
+
+static void roundtrip(void **state)
+{
+	struct store *s;
+	json_t *hosts, *hist, *latest, *facts, *want;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	assert_int_equal(store_found_version(s), 0);
+	assert_int_equal(store_begin(s), 0);
+	put(s, record("b", "2026-11-02T00:00:00Z", "2", "fail", 2), false);
+	put(s, record("b", "2026-11-01T00:00:00Z", "1", "pass", 0), false);
+	put(s, record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), false);
+	put(s, record("a", "2026-11-01T00:00:00Z", "9", "pass", 0), true);	/* same time */
+	assert_int_equal(store_commit(s), 0);
+
+	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 2);
+	want = json_loads("[{\"host\":\"a\",\"time\":\"2026-11-01T00:00:00Z\",\"profile\":\"dgx-h100\","
+			  "\"verdict\":\"pass\",\"findings\":0,\"records\":1},"
+			  "{\"host\":\"b\",\"time\":\"2026-11-02T00:00:00Z\",\"profile\":\"dgx-h100\","
+			  "\"verdict\":\"fail\",\"findings\":2,\"records\":2}]", 0, NULL);
+	assert_true(json_equal(hosts, want));
+	json_decref(want);
+	json_decref(hosts);
+
+	assert_int_equal(store_history(s, "b", &hist), 0);
+	assert_int_equal(json_array_size(hist), 2);	/* oldest first */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(hist, 0), "time")),
+			    "2026-11-01T00:00:00Z");
+	json_decref(hist);
+	assert_int_equal(store_history(s, "nobody", &hist), 0);
+	assert_int_equal(json_array_size(hist), 0);
+	json_decref(hist);
+
+	/* the first record of a at that time is kept, not the duplicate */
+	assert_int_equal(store_latest(s, NULL, &latest), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(json_object_get(json_object_get(json_array_get(latest, 0), "check"),
+						"inventory"), "nics"), 0), "fw_ver")), "1");
+	/* the facts the store keeps are those of the latest documents */
+	assert_int_equal(store_latest_facts(s, &facts), 0);
+	assert_int_equal(json_array_size(facts), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *f = fleet_facts(json_array_get(latest, i));
+
+		assert_true(json_equal(f, json_object_get(json_array_get(facts, i), "facts")));
+		json_decref(f);
+	}
+	json_decref(facts);
+	json_decref(latest);
+	store_close(&s);
+	assert_null(s);
+}
+
+static void latest_without_bulk(void **state)
+{
+	struct store *s;
+	json_t *rec = record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), *whole, *slim, *port;
+
+	(void)state;
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(rec, "check"), "inventory"), "nics"), 0), "ports"), 0);
+	assert_null(port);
+	json_array_append_new(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(rec, "check"), "inventory"), "nics"), 0), "ports"),
+		json_pack("{s:i, s:{s:i}, s:i}", "port", 1, "counters", "port_rcv_data", 7,
+			  "active_mtu", 4096));
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	put(s, rec, false);
+	assert_int_equal(store_latest(s, NULL, &whole), 0);
+	assert_int_equal(store_latest(s, fleet_skim_bulk, &slim), 0);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(slim, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_null(json_object_get(port, "counters"));
+	assert_int_equal(json_integer_value(json_object_get(port, "active_mtu")), 4096);
+	/* put back, the slim record is the whole one */
+	json_object_set_new(port, "counters", json_pack("{s:i}", "port_rcv_data", 7));
+	assert_true(json_equal(whole, slim));
+	json_decref(whole);
+	json_decref(slim);
+	store_close(&s);
+}
+
+static void rollback(void **state)
+{
+	struct store *s;
+	json_t *hosts;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	assert_int_equal(store_begin(s), 0);
+	put(s, record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), false);
+	store_rollback(s);
+	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 0);
+	json_decref(hosts);
+	store_close(&s);
+}
+
+static char *temp_path(const char *name)
+{
+	char *dir = strdup("/tmp/rd-store-XXXXXX"), *p;
+
+	assert_non_null(mkdtemp(dir));
+	assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
+	free(dir);
+	return p;
+}
+
+static void remove_db(char *path)
+{
+	char *x;
+
+	unlink(path);
+	assert_true(asprintf(&x, "%s-wal", path) > 0);
+	unlink(x);
+	free(x);
+	assert_true(asprintf(&x, "%s-shm", path) > 0);
+	unlink(x);
+	free(x);
+	x = strrchr(path, '/');
+	*x = '\0';
+	rmdir(path);
+	free(path);
+}
+
+static void sql(const char *path, const char *text)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, text, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", text, sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+static void upgrade_from_1(void **state)
+{
+	char *path = temp_path("v1.db"), *doc, *text;
+	json_t *rec = record("old", "2025-01-01T00:00:00Z", "1", "warn", 3), *hosts, *facts;
+	struct store *s;
+
+	(void)state;
+	sql(path, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+		  "INSERT INTO schema_version VALUES(1);"
+		  "CREATE TABLE records(id INTEGER PRIMARY KEY, host TEXT NOT NULL,"
+		  " time TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE(host, time));");
+	doc = json_dumps(rec, JSON_COMPACT);
+	text = sqlite3_mprintf("INSERT INTO records(host, time, doc) VALUES ('old', "
+			       "'2025-01-01T00:00:00Z', %Q)", doc);
+	sql(path, text);
+	sqlite3_free(text);
+	free(doc);
+	assert_int_equal(store_open(path, STORE_READ, &s), 0);
+	assert_int_equal(store_found_version(s), 1);
+	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(hosts, 0), "verdict")),
+			    "warn");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hosts, 0), "findings")), 3);
+	json_decref(hosts);
+	assert_int_equal(store_latest_facts(s, &facts), 0);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(facts, 0), "facts")), 1);
+	json_decref(facts);
+	store_close(&s);
+	/* opened again: already version 2, nothing to do */
+	assert_int_equal(store_open(path, STORE_READ, &s), 0);
+	assert_int_equal(store_found_version(s), STORE_SCHEMA_VERSION);
+	store_close(&s);
+	json_decref(rec);
+	remove_db(path);
+}
+
+static void refusals(void **state)
+{
+	char *path = temp_path("x.db");
+	struct store *s;
+	FILE *f;
+
+	(void)state;
+	/* missing, for reading */
+	assert_int_equal(store_open(path, STORE_READ, &s), -ENOENT);
+	assert_non_null(strstr(store_error(s), "no fleet database"));
+	store_close(&s);
+	/* newer */
+	assert_int_equal(store_open(path, STORE_WRITE, &s), 0);
+	store_close(&s);
+	sql(path, "UPDATE schema_version SET version = 7");
+	assert_int_equal(store_open(path, STORE_READ, &s), -EPROTO);
+	assert_non_null(strstr(store_error(s), "newer rdmadoctor"));
+	store_close(&s);
+	remove_db(path);
+	/* someone else's database */
+	path = temp_path("y.db");
+	sql(path, "CREATE TABLE t(x)");
+	assert_int_equal(store_open(path, STORE_WRITE, &s), -EBADMSG);
+	assert_non_null(strstr(store_error(s), "not an rdmadoctor fleet database"));
+	store_close(&s);
+	remove_db(path);
+	/* not SQLite at all */
+	path = temp_path("z.db");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"this is\": \"json\"}\n", f);
+	fclose(f);
+	assert_int_equal(store_open(path, STORE_READ, &s), -EBADMSG);
+	assert_non_null(strstr(store_error(s), "damaged"));
+	store_close(&s);
+	remove_db(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(roundtrip),
+		cmocka_unit_test(latest_without_bulk),
+		cmocka_unit_test(rollback),
+		cmocka_unit_test(upgrade_from_1),
+		cmocka_unit_test(refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
