@@ -84,8 +84,10 @@ static void numeric(const struct sockaddr *sa, socklen_t sl, char *out, size_t o
 		return;
 	}
 	/* a v4-mapped address reads better as the IPv4 it is */
-	snprintf(out, outsz, "%s", strncmp(host, "::ffff:", 7) == 0 && strchr(host, '.') ?
-					   host + 7 : host);
+	int n = snprintf(out, outsz, "%s", strncmp(host, "::ffff:", 7) == 0 && strchr(host, '.') ?
+						   host + 7 : host);
+	if (n < 0 || (size_t)n >= outsz)	/* a numeric address never is this long */
+		snprintf(out, outsz, "?");
 }
 
 static void fill_addrs(struct bw_session *s)

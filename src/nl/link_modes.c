@@ -227,7 +227,7 @@ int ethnl_parse_bitset(const uint8_t *p, size_t n, uint32_t *value, uint32_t *ma
 		size_t bln;
 
 		while ((rc = nl_next_attr(&q, qend, &type, &bl, &bln)) > 0) {
-			uint32_t index;
+			uint32_t index = 0;	/* set by verbose_bit; gcc -O2 cannot see it */
 			bool v;
 
 			if (type != ETHTOOL_A_BITSET_BITS_BIT)
