@@ -68,7 +68,7 @@ static void other_utf8_passes(void **state)
 
 static void split_across_writes(void **state)
 {
-	const char *p[] = { "mlx5_\xc2", "\x9b" "0 ok \xc2", "\xa9 end \xc2" };
+	const char *p[] = { "mlx5_\xc2", ("\x9b" "0 ok \xc2"), "\xa9 end \xc2" };
 	char *out = through(p, 3);
 	(void)state;
 
