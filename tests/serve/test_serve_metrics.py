@@ -271,6 +271,11 @@ def test_usage(binary, src):
         rc, _, err = run(*bad)
         check(rc == 2 and re.match(r"rdmadoctor serve: [a-z-]", err),
               "%s: rc %d %r, expected 2 and a lower-case message" % (bad, rc, err))
+    # an option given last without its value says so, not "unexpected argument"
+    for opt in ("--listen", "--cache", "--profile", "--timeout"):
+        rc, _, err = run(opt)
+        check(rc == 2 and err.startswith("rdmadoctor serve: %s needs a value" % opt),
+              "%s without a value: rc %d %r" % (opt, rc, err))
     rc, _, err = run(root="/nonexistent-root-dir")
     check(rc == 3 and "cannot" in err, "unreadable root: rc %d %r" % (rc, err))
     # a port already taken is said as such
@@ -288,7 +293,8 @@ def test_usage(binary, src):
         p.send_signal(signal.SIGTERM)
         rc = p.wait(10)
         check(rc == 0 and "http://[::1]:" in line, "[::1]: rc %d %r" % (rc, line))
-    print("usage: --help, bad --listen/--cache/--timeout/--profile, unreadable root, port in use")
+    print("usage: --help, bad or missing --listen/--cache/--timeout/--profile, unreadable root, "
+          "port in use")
 
 
 def test_profile(binary, src):
