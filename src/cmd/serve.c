@@ -402,13 +402,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	static int headers_seen;
 	struct server *s = cls;
+	const char *length;
 
 	(void)version;
 	(void)upload_data;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	if (!*req_cls &&
-	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH) &&
+	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (!*req_cls && (!length || strcmp(length, "0") == 0) &&
 	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 					 MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
 		*req_cls = &headers_seen;
