@@ -3,10 +3,18 @@
  * src/metrics render the text, and keeps it for --cache seconds so that a
  * scrape storm reads sysfs once per period.
  *
+ * The machine is read by one background thread (the refresher), never by
+ * a request: a scrape that finds the text older than --cache wakes it and
+ * is answered the text there is.  So a slow reading (a sick NIC, a slow
+ * sysfs) delays the figures, never an answer, and no request's deadline
+ * counts it.  The first reading is made before listening, so there is
+ * always a text to answer with.  At a stop, a reading still running after
+ * STOP_WAIT_S is abandoned: the process exits without waiting for it.
+ *
  * What the internet sends is bounded here: a connection limit, a per-IP
  * limit, a memory limit per connection (which rejects huge headers), an
- * idle timeout, and a deadline on each request from its first byte to its
- * answer (serve_deadline.c).  The listening socket: serve_listen.c. */
+ * idle timeout, and a deadline on each request from its request line to
+ * its answer (serve_deadline.c).  The listening socket: serve_listen.c. */
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
@@ -45,6 +53,10 @@
  * times what a browser sends, and what is larger is answered 431 */
 #define CONNECTION_MEMORY (32u << 10)
 #define SWEEP_NS 200000000L	/* how often deadlines are looked at */
+/* how long a stop waits for a reading under way before leaving it */
+#define STOP_WAIT_S 2
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] serve [--listen ADDR:PORT] [--cache S]\n"
@@ -53,20 +65,24 @@ static const char help[] =
 	"A Prometheus exporter: answers GET /metrics with the machine's RDMA\n"
 	"network in the text format (port state, rate and MTU, PCIe link, port\n"
 	"counters and hw_counters, the check's verdict and findings by id and\n"
-	"severity).  Each reading is kept for --cache seconds, so scrapes in\n"
-	"between cost no sysfs reads; one reading runs at a time.  Ctrl-C or\n"
-	"SIGTERM stop it.\n"
+	"severity).  The machine is read in the background, one reading at a\n"
+	"time: a scrape that finds the last reading older than --cache starts\n"
+	"the next and is answered the last one at once, so a slow reading never\n"
+	"holds a scrape (rdmadoctor_last_check_timestamp_seconds says when it\n"
+	"was read).  The first reading is made before listening.  Ctrl-C or\n"
+	"SIGTERM stop it, waiting at most " STR(STOP_WAIT_S) " s for a reading under way.\n"
 	"\n"
 	"  --listen ADDR:PORT  where to listen (default " DEFAULT_LISTEN "; loopback\n"
 	"                      unless told otherwise: 0.0.0.0:9879 or [::]:9879 for\n"
 	"                      every interface; port 0 picks a free one, printed)\n"
 	"  --cache S           seconds a reading is reused (default 10; 0: every\n"
-	"                      scrape reads the machine again)\n"
+	"                      scrape starts a new reading)\n"
 	"  --profile NAME|FILE judge against this profile (default: the one picked\n"
 	"                      from the machine, as `check` does)\n"
 	"  --timeout S         a client has S seconds for each request, from its\n"
-	"                      first byte to the end of the answer, and may be idle\n"
-	"                      that long (default 10)\n"
+	"                      request line to the end of the answer, and S seconds\n"
+	"                      to send that line after connecting or after the\n"
+	"                      previous answer (default 10)\n"
 	"\n"
 	"Prometheus scrape config:\n"
 	"  scrape_configs:\n"
@@ -99,25 +115,19 @@ struct server {
 	const struct profile *profile;	/* NULL: picked at each reading */
 	double cache_s, timeout_s;
 
-	pthread_mutex_t cache_lock;	/* metrics, read_at, refreshing */
+	pthread_mutex_t cache_lock;	/* metrics ... stopping */
 	struct MHD_Response *metrics;	/* the last reading, rendered */
 	double read_at;			/* monotonic; when metrics was read */
-	bool refreshing;		/* a scrape is reading the machine */
-	pthread_cond_t refreshed;	/* ... and has finished */
+	bool refreshing;		/* a reading is asked for or under way */
+	bool stopping, refresher_done;
+	pthread_cond_t wake;		/* refreshing or stopping was set */
+	pthread_cond_t idle;		/* refresher_done was set */
 	uint64_t refreshes, failures;	/* only the one reading touches these */
 
 	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
 
 	struct serve_deadline deadline;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static double wall_now(void)
 {
@@ -142,7 +152,10 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 				"--profile", "--timeout", NULL }; *o; o++) {
 			size_t n = strlen(*o);
 
-			if (strcmp(argv[i], *o) == 0 && i + 1 < argc)
+			if (strcmp(argv[i], *o) == 0 && i + 1 == argc) {
+				fprintf(stderr, "%s serve: %s needs a value\n", c->prog, *o);
+				return EXIT_USAGE;
+			} else if (strcmp(argv[i], *o) == 0)
 				v = argv[++i];
 			else if (strncmp(argv[i], *o, n) == 0 && argv[i][n] == '=')
 				v = argv[i] + n + 1;
@@ -215,7 +228,7 @@ static int load_profile(struct ctx *c, const char *arg, struct profile *loaded,
  * itself rendered (rdmadoctor_refresh_success 0).  NULL: no memory. */
 static char *read_and_render(struct server *s, size_t *len, bool *ok)
 {
-	double t0 = mono_now(), when = wall_now();
+	double t0 = serve_mono_now(), when = wall_now();
 	const struct profile *p = s->profile;
 	struct findings fs = { 0 };
 	struct metrics_report rep = { 0 };
@@ -248,7 +261,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 		s->failures++;
 	}
 	rep.check_time = when;
-	rep.refresh_seconds = mono_now() - t0;
+	rep.refresh_seconds = serve_mono_now() - t0;
 	rep.version = RD_VERSION;
 	rep.http_version = MHD_get_version();
 	rep.refreshes = s->refreshes;
@@ -291,71 +304,118 @@ static struct MHD_Response *refresh(struct server *s, bool *ok)
 	return resp;
 }
 
-static enum MHD_Result queue_current(struct server *s, struct MHD_Connection *conn)
+/* Put a reading in place of the last (which queued answers still hold). */
+static void publish(struct server *s, struct MHD_Response *fresh, double read_at)
 {
-	if (s->metrics)
-		return MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
-	return MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
-}
-
-/* The cached text, read again when older than --cache.  One reading at a
- * time: the scrape that finds the text old reads the machine (outside the
- * lock, so the other threads keep serving); scrapes meanwhile get the
- * text being replaced, and only a scrape with no text at all waits. */
-static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
-{
-	struct MHD_Response *fresh;
-	enum MHD_Result ret;
-	double now;
-	bool ok;
-
-	pthread_mutex_lock(&s->cache_lock);
-	now = mono_now();
-	if ((s->metrics && now - s->read_at < s->cache_s) || (s->metrics && s->refreshing)) {
-		ret = queue_current(s, conn);
-		pthread_mutex_unlock(&s->cache_lock);
-		return ret;
-	}
-	if (s->refreshing) {
-		while (s->refreshing)
-			pthread_cond_wait(&s->refreshed, &s->cache_lock);
-		ret = queue_current(s, conn);
-		pthread_mutex_unlock(&s->cache_lock);
-		return ret;
-	}
-	s->refreshing = true;
-	pthread_mutex_unlock(&s->cache_lock);
-
-	fresh = refresh(s, &ok);
-
 	pthread_mutex_lock(&s->cache_lock);
 	if (fresh) {
 		if (s->metrics)
-			MHD_destroy_response(s->metrics);	/* queued ones hold theirs */
+			MHD_destroy_response(s->metrics);
 		s->metrics = fresh;
-		s->read_at = now;
 	}
-	s->refreshing = false;
-	pthread_cond_broadcast(&s->refreshed);
-	ret = queue_current(s, conn);
+	s->read_at = read_at;	/* no memory: the old text, tried again later */
+	pthread_mutex_unlock(&s->cache_lock);
+}
+
+/* The refresher: reads the machine each time a scrape asks, until told to
+ * stop.  Signals are blocked here as in every thread but the main one. */
+static void *refresher(void *arg)
+{
+	struct server *s = arg;
+
+	pthread_mutex_lock(&s->cache_lock);
+	for (;;) {
+		struct MHD_Response *fresh;
+		double t0;
+		bool ok;
+
+		while (!s->refreshing && !s->stopping)
+			pthread_cond_wait(&s->wake, &s->cache_lock);
+		if (s->stopping)
+			break;
+		pthread_mutex_unlock(&s->cache_lock);
+		t0 = serve_mono_now();
+		fresh = refresh(s, &ok);
+		publish(s, fresh, t0);
+		pthread_mutex_lock(&s->cache_lock);
+		s->refreshing = false;
+	}
+	s->refresher_done = true;
+	pthread_cond_broadcast(&s->idle);
+	pthread_mutex_unlock(&s->cache_lock);
+	return NULL;
+}
+
+/* Tell the refresher to stop and wait for it STOP_WAIT_S at most: true
+ * when it has ended (and is joined), false when a reading hangs. */
+static bool stop_refresher(struct server *s, pthread_t t)
+{
+	struct timespec until;
+	bool done;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += STOP_WAIT_S;
+	pthread_mutex_lock(&s->cache_lock);
+	s->stopping = true;
+	pthread_cond_signal(&s->wake);
+	while (!s->refresher_done &&
+	       pthread_cond_timedwait(&s->idle, &s->cache_lock, &until) != ETIMEDOUT)
+		;
+	done = s->refresher_done;
+	pthread_mutex_unlock(&s->cache_lock);
+	if (done)
+		pthread_join(t, NULL);
+	return done;
+}
+
+/* The last text, at once.  Older than --cache: the refresher is woken
+ * (unless a reading is under way already) and the next scrape gets what
+ * it reads. */
+static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
+{
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&s->cache_lock);
+	if (!s->refreshing && serve_mono_now() - s->read_at >= s->cache_s) {
+		s->refreshing = true;
+		pthread_cond_signal(&s->wake);
+	}
+	if (s->metrics)
+		ret = MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
+	else
+		ret = MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
 	pthread_mutex_unlock(&s->cache_lock);
 	return ret;
 }
 
+/* libmicrohttpd calls this once the headers are in, then again after each
+ * piece of a body, then once more.  A request that is refused, or that
+ * announces a body (nothing here takes one), is answered at the first
+ * call: its body is never read and the connection closes after the answer.
+ * Any other is answered at the second call, which lets the connection be
+ * kept alive for the next scrape (an answer queued before the request is
+ * whole makes libmicrohttpd close it). */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_data_size,
 				  void **req_cls)
 {
+	static int headers_seen;
 	struct server *s = cls;
+	const char *length;
 
 	(void)version;
 	(void)upload_data;
-	(void)upload_data_size;
-	(void)req_cls;
-	/* answered at the first call, before any body: nothing here takes one */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
+	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (!*req_cls && (!length || strcmp(length, "0") == 0) &&
+	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
+		*req_cls = &headers_seen;
+		return MHD_YES;
+	}
+	*upload_data_size = 0;	/* a body without its headers: not taken */
 	if (strcmp(url, "/metrics") == 0)
 		return serve_metrics(s, conn);
 	if (strcmp(url, "/") == 0)
@@ -434,13 +494,23 @@ static int run(struct server *s, int listen_fd)
 {
 	struct MHD_Daemon *d;
 	sigset_t stop, old;
+	pthread_t t;
 	char name[SERVE_LISTEN_NAME_MAX];
+	int err;
 
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
-	/* blocked before the server's thread starts, so that it inherits it */
+	/* blocked before the server's threads start, so that they inherit it */
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	err = pthread_create(&t, NULL, refresher, s);
+	if (err) {
+		fprintf(stderr, "%s serve: cannot start the reading thread: %s\n", s->c->prog,
+			strerror(err));
+		close(listen_fd);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return EXIT_RUNTIME;
+	}
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
 			     on_request, s,
 			     MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
@@ -452,11 +522,13 @@ static int run(struct server *s, int listen_fd)
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 			     MHD_OPTION_NOTIFY_CONNECTION, serve_deadline_on_connection, &s->deadline,
 			     MHD_OPTION_NOTIFY_COMPLETED, serve_deadline_on_completed, &s->deadline,
+			     MHD_OPTION_URI_LOG_CALLBACK, serve_deadline_on_uri, &s->deadline,
 			     MHD_OPTION_END);
 	if (!d) {
 		fprintf(stderr, "%s serve: cannot start the HTTP server (libmicrohttpd %s)\n",
 			s->c->prog, MHD_get_version());
 		close(listen_fd);
+		stop_refresher(s, t);	/* idle: it has had nothing to read */
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return EXIT_RUNTIME;
 	}
@@ -469,6 +541,15 @@ static int run(struct server *s, int listen_fd)
 			"scrape)\n", s->c->prog, name, s->c->root_dir);
 	wait_for_signal(s, &stop);
 	MHD_stop_daemon(d);	/* closes the listening socket too */
+	if (!stop_refresher(s, t)) {
+		/* a reading hangs (a sick NIC): it holds the server's state, so
+		 * nothing is freed; leave without it */
+		if (!s->c->quiet)
+			fprintf(stderr, "%s serve: stopped with a reading still under way "
+				"after %d s\n", s->c->prog, STOP_WAIT_S);
+		fflush(NULL);
+		_exit(EXIT_OK);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return EXIT_OK;
 }
@@ -489,7 +570,8 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	s.cache_s = a.cache_s;
 	s.timeout_s = a.timeout_s;
 	pthread_mutex_init(&s.cache_lock, NULL);
-	pthread_cond_init(&s.refreshed, NULL);
+	pthread_cond_init(&s.wake, NULL);
+	pthread_cond_init(&s.idle, NULL);
 	serve_deadline_init(&s.deadline, a.timeout_s);
 	if (a.profile)
 		rc = load_profile(c, a.profile, &loaded, &s.profile);
@@ -501,7 +583,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	 * said now, not at the first scrape */
 	if (rc < 0) {
 		s.metrics = refresh(&s, &ok);
-		s.read_at = mono_now();
+		s.read_at = serve_mono_now();
 		if (!ok)
 			rc = EXIT_RUNTIME;
 	}
@@ -513,7 +595,8 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	if (s.profile == &loaded)
 		profile_free(&loaded);
 	serve_deadline_destroy(&s.deadline);
-	pthread_cond_destroy(&s.refreshed);
+	pthread_cond_destroy(&s.wake);
+	pthread_cond_destroy(&s.idle);
 	pthread_mutex_destroy(&s.cache_lock);
 	return rc < 0 ? EXIT_OK : rc;
 }

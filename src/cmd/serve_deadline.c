@@ -12,12 +12,29 @@ struct serve_conn {
 	bool cut;
 };
 
-static double mono_now(void)
+double serve_mono_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct serve_conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static void restart(struct serve_deadline *d, struct serve_conn *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&d->lock);
+	c->since = serve_mono_now();
+	pthread_mutex_unlock(&d->lock);
 }
 
 void serve_deadline_init(struct serve_deadline *d, double timeout_s)
@@ -58,7 +75,7 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
 			return;
 		}
 		c->fd = ci->connect_fd;
-		c->since = mono_now();
+		c->since = serve_mono_now();
 		pthread_mutex_lock(&d->lock);
 		c->next = d->conns;
 		if (d->conns)
@@ -81,28 +98,30 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
 	}
 }
 
-/* An answer went out (or the request ended): the next request on a
- * kept-alive connection gets its own deadline. */
+/* A request line arrived: the request's own deadline starts here, so that
+ * the time a kept-alive connection sat idle before it is not charged to it.
+ * libmicrohttpd calls this before it reads the headers, the earliest it
+ * says anything of a request.  NULL: the request's req_cls starts empty. */
+void *serve_deadline_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	(void)uri;
+	restart(cls, conn_of(conn));
+	return NULL;
+}
+
+/* An answer went out (or the request ended): the connection may now sit
+ * idle and then send its next request line, both within one timeout. */
 void serve_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 				 enum MHD_RequestTerminationCode toe)
 {
-	struct serve_deadline *d = cls;
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	struct serve_conn *c = ci ? ci->socket_context : NULL;
-
 	(void)req_cls;
 	(void)toe;
-	if (!c)
-		return;
-	pthread_mutex_lock(&d->lock);
-	c->since = mono_now();
-	pthread_mutex_unlock(&d->lock);
+	restart(cls, conn_of(conn));
 }
 
 void serve_deadline_sweep(struct serve_deadline *d)
 {
-	double now = mono_now();
+	double now = serve_mono_now();
 
 	pthread_mutex_lock(&d->lock);
 	for (struct serve_conn *c = d->conns; c; c = c->next)

@@ -60,17 +60,16 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A counter name that makes a metric name as it is; others are left out
- * rather than mangled into a name that could mean another counter. */
+/* A counter name that may make a metric name as it is: 128 bytes at most
+ * and no colon (Prometheus keeps those for recording rules).  The metric
+ * name it makes must then pass expo_metric_name_ok (counter_families).
+ * Names that do not are left out rather than mangled into a name that
+ * could mean another counter. */
 static bool name_ok(const char *name)
 {
-	size_t len = 0;
+	size_t len = strlen(name);
 
-	for (const char *p = name; *p; p++, len++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return false;
-	return len > 0 && len <= 128;
+	return len > 0 && len <= 128 && !strchr(name, ':');
 }
 
 /* Every counter name under any port, sorted, each once; *n 0 when none. */
@@ -190,7 +189,8 @@ static int counter_families(struct expo *e, const struct inventory *inv, enum se
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (metric_name(k, names[i], fams[m].metric, sizeof(fams[m].metric)))
+		if (metric_name(k, names[i], fams[m].metric, sizeof(fams[m].metric)) &&
+		    expo_metric_name_ok(fams[m].metric))
 			fams[m++].counter = names[i];
 	qsort(fams, m, sizeof(*fams), cmp_metrics);
 	for (size_t i = 0; i < m; i++) {

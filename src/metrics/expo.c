@@ -1,6 +1,7 @@
 /* The Prometheus text format 0.0.4 (exposition_formats.md): lines of
  * "# HELP", "# TYPE" and samples; all lines of a family together. */
 #include "expo.h"
+#include "../out/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -86,35 +87,6 @@ static void putc_(struct expo *e, char c)
 	put(e, &c, 1);
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* Text with backslash and newline escaped, and the double quote too when
  * in a label value; broken UTF-8 replaced. */
 static void put_escaped(struct expo *e, const char *s, bool quote)
@@ -122,7 +94,7 @@ static void put_escaped(struct expo *e, const char *s, bool quote)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = utf8_seq_len(p);
 
 		if (n == 0) {
 			puts_(e, "\xef\xbf\xbd");	/* U+FFFD */

@@ -8,6 +8,16 @@
 #include "../check/check.h"
 #include "../model/inventory.h"
 
+#include <math.h>
+#include <stdint.h>
+
+/* A count the model may not know (NA or negative): NAN, which the families
+ * leave out, else the count. */
+static inline double metrics_known(int64_t v)
+{
+	return IS_NA(v) || v < 0 ? NAN : (double)v;
+}
+
 /* The labels of a port's series: device, port, netdev, pci. */
 #define PORT_LABELS 4
 struct port_labels {

@@ -31,11 +31,6 @@ static double gts(double v)
 	return isnan(v) ? NAN : v * 1e9;
 }
 
-static double lanes(int64_t v)
-{
-	return IS_NA(v) || v < 0 ? NAN : (double)v;
-}
-
 enum link_value { SPEED, MAX_SPEED, WIDTH, MAX_WIDTH };
 
 static double link_value(const struct pci_link *k, enum link_value which)
@@ -46,9 +41,9 @@ static double link_value(const struct pci_link *k, enum link_value which)
 	case MAX_SPEED:
 		return gts(k->max_speed_gts);
 	case WIDTH:
-		return lanes(k->width);
+		return metrics_known(k->width);
 	case MAX_WIDTH:
-		return lanes(k->max_width);
+		return metrics_known(k->max_width);
 	}
 	return NAN;
 }

@@ -16,11 +16,6 @@ void port_labels_init(struct port_labels *pl, const struct nic *n, const struct 
 	pl->l[3] = (struct expo_label){ "pci", n->has_pci ? n->pci.bdf : NULL };
 }
 
-static double known(int64_t v)
-{
-	return IS_NA(v) || v < 0 ? NAN : (double)v;
-}
-
 static double port_up(const struct port *p)
 {
 	return IS_NA(p->state) ? NAN : p->state == IB_PORT_ACTIVE;
@@ -33,27 +28,27 @@ static double port_rate(const struct port *p)
 
 static double port_lanes(const struct port *p)
 {
-	return known(p->lanes);
+	return metrics_known(p->lanes);
 }
 
 static double port_active_mtu(const struct port *p)
 {
-	return known(p->active_mtu);
+	return metrics_known(p->active_mtu);
 }
 
 static double port_max_mtu(const struct port *p)
 {
-	return known(p->max_mtu);
+	return metrics_known(p->max_mtu);
 }
 
 static double netdev_mtu(const struct port *p)
 {
-	return p->netdev ? known(p->netdev_mtu) : NAN;
+	return p->netdev ? metrics_known(p->netdev_mtu) : NAN;
 }
 
 static double netdev_speed(const struct port *p)
 {
-	return p->netdev ? known(p->netdev_speed_mbps) * 1e6 / 8 : NAN;
+	return p->netdev ? metrics_known(p->netdev_speed_mbps) * 1e6 / 8 : NAN;
 }
 
 static const struct port_gauge {

@@ -17,13 +17,14 @@ const char *fleet_record_host(const json_t *record)
 }
 
 /* A figure a test could have measured: JSON integers and reals both count,
- * within +-FLEET_BW_MAX_GBPS, so sums and means of them stay finite. */
+ * from 0 to FLEET_BW_MAX_GBPS, so sums and means of them stay finite; a
+ * negative rate is a broken document, not a slow rail. */
 static bool number(const json_t *v, double *out)
 {
 	if (!json_is_number(v))
 		return false;
 	*out = json_number_value(v);
-	return isfinite(*out) && fabs(*out) <= FLEET_BW_MAX_GBPS;
+	return isfinite(*out) && *out >= 0 && *out <= FLEET_BW_MAX_GBPS;
 }
 
 /* The result with the largest size_bytes; without any sizes, the last. */
@@ -155,13 +156,18 @@ static void fold_pairs(struct fleet_bw *bw)
 	bw->n_pairs = out + 1;
 }
 
-/* One client document of the record's host. */
+/* One client document of a record whose host is rec_host.  The document's
+ * figures are the machine's that ran it: its own local.host where it names
+ * one (a record may carry documents gathered for it elsewhere), else the
+ * record's host.  Its rails and its pair are both credited to that one. */
 static int collect_doc(struct fleet_bw *bw, size_t *rcap, size_t *pcap,
-		       const char *host, const json_t *doc)
+		       const char *rec_host, const json_t *doc)
 {
 	const json_t *role = json_object_get(doc, "role");
-	const json_t *res, *local_host, *rail;
-	const char *src, *dst;
+	const json_t *local_host = json_object_get(json_object_get(doc, "local"), "host");
+	const char *host = json_is_string(local_host) ? json_string_value(local_host) : rec_host;
+	const json_t *res, *rail;
+	const char *dst;
 	double gbps;
 	size_t i;
 	int rc;
@@ -182,14 +188,10 @@ static int collect_doc(struct fleet_bw *bw, size_t *rcap, size_t *pcap,
 		if (rc)
 			return rc;
 	}
-	/* the document's own local host, where it names one: a record may
-	 * carry documents gathered for it elsewhere */
-	local_host = json_object_get(json_object_get(doc, "local"), "host");
-	src = json_is_string(local_host) ? json_string_value(local_host) : host;
 	dst = str_or_unknown(json_object_get(json_object_get(doc, "remote"), "host"));
 	if (!avg_gbps(json_object_get(res, "total"), &gbps))
 		return 0;
-	return add_pair(bw, pcap, src, dst, gbps);
+	return add_pair(bw, pcap, host, dst, gbps);
 }
 
 int fleet_bw_collect(const json_t *records, struct fleet_bw *bw)

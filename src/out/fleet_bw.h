@@ -4,9 +4,11 @@
  *                    the host's client documents, averaged over documents;
  *   a pair (a, b)  = total.gbps.avg of that result in a's client documents
  *                    whose remote is b, averaged over documents.
- * Server documents and figures that are not numbers within
- * +-FLEET_BW_MAX_GBPS are left out; a missing name reads as "unknown".  Strings are borrowed from the records,
- * which must outlive the figures. */
+ * A document's host is its local.host where that is a string, else the
+ * host of the record carrying it; its rails and its pair both go to it.
+ * Server documents and figures that are not numbers from 0 to
+ * FLEET_BW_MAX_GBPS are left out; a missing name reads as "unknown".
+ * Strings are borrowed from the records, which must outlive the figures. */
 #ifndef RD_OUT_FLEET_BW_H
 #define RD_OUT_FLEET_BW_H
 

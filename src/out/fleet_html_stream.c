@@ -1,7 +1,7 @@
 #include "fleet_html_stream.h"
+#include "utf8.h"
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,40 +28,6 @@ void html_printf(struct html_out *o, const char *fmt, ...)
 	if (vfprintf(o->f, fmt, ap) < 0)
 		o->failed = true;
 	va_end(ap);
-}
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there
- * are not one (overlong forms, surrogates and values past U+10FFFF
- * included, as RFC 3629 says). */
-static size_t utf8_seq_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 static const char *entity(unsigned char c)

@@ -8,9 +8,11 @@ host (time, profile, verdict, number of findings): the page must agree.
 The expected figures are computed here, independently of the C code, from
 the rules of issue 6: a host's rail = rails[].gbps.avg of the largest-size
 result of each client document, averaged over documents; a pair (local,
-remote) = total.gbps.avg of the same result, averaged.  Exit 0 when every
+remote) = total.gbps.avg of the same result, averaged.  A document's host
+(for both) is its local.host when a string, else its record's host.  Exit 0 when every
 check holds, 1 with one line per mismatch."""
 import json
+import math
 import re
 import sys
 from collections import Counter
@@ -121,19 +123,24 @@ def findings_of(rec):
 
 
 def num(v):
-    """A Gb/s figure within +-1e6 (FLEET_BW_MAX_GBPS), else None."""
-    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e6
+    """A Gb/s figure from 0 to 1e6 (FLEET_BW_MAX_GBPS), else None: a
+    negative rate is a broken document."""
+    ok = (isinstance(v, (int, float)) and not isinstance(v, bool) and
+          math.isfinite(v) and 0 <= v <= 1e6)
     return float(v) if ok else None
 
 
 def expected_bw(records):
     rails, pairs = {}, {}
     for rec in records:
-        host = host_of(rec)
         docs = rec.get("bw") if isinstance(rec, dict) else None
         for doc in docs if isinstance(docs, list) else []:
             if not isinstance(doc, dict) or doc.get("role") != "client":
                 continue
+            # the machine that ran it: its local.host when a string, else
+            # the record's host; rails and pair both go to it
+            local = dig(doc, "local", "host")
+            host = local if isinstance(local, str) else host_of(rec)
             res = doc.get("results")
             res = [r for r in res if isinstance(r, dict)] if isinstance(res, list) else []
             if not res:
@@ -155,10 +162,8 @@ def expected_bw(records):
                 rails.setdefault((host, s(rail, "device") + "/" + port), []).append(g)
             g = num(dig(r, "total", "gbps", "avg"))
             if g is not None:
-                local = dig(doc, "local", "host")
-                src = local if isinstance(local, str) else host
                 dst = s(dig(doc, "remote"), "host")
-                pairs.setdefault((src, dst), []).append(g)
+                pairs.setdefault((host, dst), []).append(g)
     mean = lambda v: sum(v) / len(v)
     return ({k: mean(v) for k, v in rails.items()}, {k: mean(v) for k, v in pairs.items()})
 
@@ -206,10 +211,13 @@ def check_hosts(dom, records):
                 "time": s(rec, "time")}
         for key in ("model", "fw_ver"):
             vals = []
-            for n in nics if isinstance(nics, list) else []:
+            nics = nics if isinstance(nics, list) else []
+            for n in nics[:64]:  # NIC_VALUES_SCANNED, then an ellipsis
                 v = s(n, key)
                 if v not in vals:
                     vals.append(v)
+            if len(nics) > 64:
+                vals.append("\u2026")
             want[key] = ", ".join(vals) or "unknown"
         for sev in ("error", "warn", "info"):
             want[sev] = "unknown" if fs is None else str(sum(1 for f in fs if s(f, "severity") == sev))

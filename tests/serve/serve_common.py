@@ -25,12 +25,13 @@ def check(cond, msg):
 
 
 class Server:
-    """rdmadoctor --root ROOT serve --listen 127.0.0.1:0 ARGS..."""
+    """rdmadoctor --root ROOT serve --listen 127.0.0.1:0 ARGS... (in env,
+    when given)"""
 
-    def __init__(self, binary, root, *args):
+    def __init__(self, binary, root, *args, env=None):
         self.cmd = [binary, "--root", root, "serve", "--listen", "127.0.0.1:0", *args]
         self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True, env=env)
         self.lines = []
         self.port = None
         got = threading.Event()

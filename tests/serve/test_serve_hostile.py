@@ -2,23 +2,31 @@
 """serve survives what the internet sends: unknown paths and methods, garbage,
 a huge header, slow clients (one byte a second: cut at the deadline while
 others are served), idle clients, more connections from one address than
-it allows, and 100 concurrent scrapers all answered.
+it allows, 100 concurrent scrapers all answered, a kept-alive connection
+whose idle time is not charged to its next request, and a machine whose
+reading hangs (a sick NIC: an LD_PRELOAD shim built here holds one sysfs
+read): scrapes still answered at once with the last reading, and a stop
+that does not wait for it.
 
 usage: test_serve_hostile.py RDMADOCTOR SOURCE_DIR"""
 import http.client
 import os
 import select
+import shutil
 import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_common import Server, check, fixture, one, parse  # noqa: E402
+from serve_common import Server, check, fail, fixture, one, parse  # noqa: E402
 
 TIMEOUT_S = 2		# --timeout given to the server
 PER_IP = 128		# MAX_PER_IP in src/cmd/serve.c
+STOP_WAIT_S = 2		# STOP_WAIT_S in src/cmd/serve.c
 
 
 def raw(port, data, read_timeout=10):
@@ -242,9 +250,178 @@ def test_keep_alive(srv):
     c.close()
 
 
+def read_answer(s):
+    """One HTTP answer off a kept-alive socket: its status, or None when
+    the server closed it first."""
+    got = b""
+    while b"\r\n\r\n" not in got:
+        chunk = s.recv(65536)
+        if not chunk:
+            return None
+        got += chunk
+    head, body = got.split(b"\r\n\r\n", 1)
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        k, _, v = line.partition(b":")
+        if k.strip().lower() == b"content-length":
+            length = int(v)
+    while len(body) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            return None
+        body += chunk
+    return status_of(head)
+
+
+def test_keep_alive_idle(binary, root):
+    """The deadline of a request starts at its request line: a kept-alive
+    connection idle for 0.6 of --timeout, then a request whose headers
+    take 0.6 of it, is answered (from the previous answer it is 1.2)."""
+    timeout = 4
+    srv = Server(binary, root, "--timeout", str(timeout))
+    try:
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        s.sendall(b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        check(read_answer(s) == 404, "keep-alive: first answer")
+        time.sleep(0.6 * timeout)
+        s.sendall(b"GET /metrics HTTP/1.1\r\n")
+        t0 = time.monotonic()
+        try:
+            for part in (b"Host: 127.0.0.1\r\n", b"User-Agent: idle-then-slow\r\n",
+                         b"Accept: */*\r\n"):
+                time.sleep(0.2 * timeout)
+                s.sendall(part)
+            s.sendall(b"\r\n")
+            status = read_answer(s)
+        except (BrokenPipeError, ConnectionResetError):
+            status = None
+        check(status == 200, "a request %.1f s long after %.1f s idle was cut (status %s): "
+              "the idle time counted against it" % (time.monotonic() - t0, 0.6 * timeout, status))
+        s.close()
+    finally:
+        srv.kill() if not srv.alive() else srv.stop()
+    print("keep-alive: idle time before a request is not charged to its deadline")
+
+
+SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* While the file $RD_SLOW_FLAG exists, a read of a file whose path holds
+ * $RD_SLOW_PATH waits for it to go: a sysfs read that hangs. */
+ssize_t read(int fd, void *buf, size_t n)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	const char *want = getenv("RD_SLOW_PATH"), *flag = getenv("RD_SLOW_FLAG");
+
+	if (!real)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	if (want && flag && access(flag, F_OK) == 0) {
+		char link[64], path[PATH_MAX];
+		ssize_t k;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		k = readlink(link, path, sizeof(path) - 1);
+		if (k > 0) {
+			path[k] = 0;
+			if (strstr(path, want))
+				while (access(flag, F_OK) == 0)
+					usleep(20000);
+		}
+	}
+	return real(fd, buf, n);
+}
+"""
+
+
+def timed_scrape(srv):
+    t0 = time.monotonic()
+    status, _, body = srv.get("/metrics", timeout=15)
+    took = time.monotonic() - t0
+    check(status == 200, "/metrics status %d while a reading hangs" % status)
+    return parse(body), took
+
+
+def test_slow_reading(binary, src):
+    """A reading that hangs holds no scrape: each is answered the last
+    reading at once, past --timeout too; once the reading ends its figures
+    come; SIGTERM during a hung reading exits within STOP_WAIT_S."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    check(cc, "no C compiler for the slow-read shim")
+    with tempfile.TemporaryDirectory(prefix="rd-serve-slow-") as tmp:
+        shim = os.path.join(tmp, "slowread.so")
+        with open(os.path.join(tmp, "slowread.c"), "w") as f:
+            f.write(SHIM)
+        subprocess.run([cc, "-shared", "-fPIC", "-o", shim, os.path.join(tmp, "slowread.c"),
+                        "-ldl"], check=True)
+        root = os.path.join(tmp, "root")
+        shutil.copytree(os.path.realpath(fixture(src, "dgx-h100")), root, symlinks=True)
+        flag = os.path.join(tmp, "hang")
+        env = dict(os.environ, LD_PRELOAD=shim, RD_SLOW_FLAG=flag,
+                   RD_SLOW_PATH="mlx5_0/ports/1/counters/symbol_error",
+                   # under ASan the shim comes before its runtime
+                   ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") +
+                                 ":verify_asan_link_order=0").lstrip(":"))
+        srv = Server(binary, root, "--cache", "1", "--timeout", str(TIMEOUT_S), env=env)
+        try:
+            first, _ = timed_scrape(srv)
+            check(one(first, "rdmadoctor_refreshes_total") == 1, "first reading")
+            open(flag, "w").close()
+            time.sleep(1.2)		# past --cache: the next scrape starts a reading
+            t0 = time.monotonic()
+            slowest = 0
+            while time.monotonic() - t0 < TIMEOUT_S + 1.5:
+                m, took = timed_scrape(srv)
+                slowest = max(slowest, took)
+                check(one(m, "rdmadoctor_refreshes_total") == 1,
+                      "a reading ended while it should hang")
+                check(took < 1.0, "a scrape took %.1f s while a reading hangs" % took)
+                time.sleep(0.3)
+            os.unlink(flag)		# the NIC answers again
+            deadline = time.monotonic() + 15
+            while True:
+                m, _ = timed_scrape(srv)
+                if one(m, "rdmadoctor_refreshes_total") == 2:
+                    break
+                check(time.monotonic() < deadline, "the hung reading's figures never came")
+                time.sleep(0.2)
+            check(one(m, "rdmadoctor_refresh_success") == 1, "the slow reading failed")
+            # hang again, then stop: the reading is left behind
+            open(flag, "w").close()
+            time.sleep(1.2)
+            timed_scrape(srv)
+            time.sleep(0.3)
+            t0 = time.monotonic()
+            srv.proc.send_signal(signal.SIGTERM)
+            try:
+                rc = srv.proc.wait(STOP_WAIT_S + 5)
+            except subprocess.TimeoutExpired:
+                fail("SIGTERM waited for a hung reading (%.0f s and counting)"
+                     % (time.monotonic() - t0))
+            took = time.monotonic() - t0
+            srv.reader.join(5)
+            check(rc == 0, "rc %d after SIGTERM during a hung reading: %s"
+                  % (rc, "".join(srv.lines)))
+            check(any("under way" in l for l in srv.lines),
+                  "the abandoned reading not said: %s" % "".join(srv.lines))
+        finally:
+            if os.path.exists(flag):
+                os.unlink(flag)
+            srv.kill()
+    print("slow reading: scrapes answered in %.2f s at most with the last reading; "
+          "SIGTERM left the hung reading after %.1f s" % (slowest, took))
+
+
 def main():
     binary, src = sys.argv[1], sys.argv[2]
     root = fixture(src, "dgx-h100")
+    test_slow_reading(binary, src)
+    test_keep_alive_idle(binary, root)
     test_per_ip_limit(binary, root)
     srv = Server(binary, root, "--timeout", str(TIMEOUT_S))
     try:

@@ -251,6 +251,60 @@ static void bandwidth_figures(void **state)
 	json_decref(records);
 }
 
+/* A record may carry a document another machine ran: its rails and its
+ * pair both go to the document's local.host; a negative rate counts for
+ * nothing. */
+static void bandwidth_source_host(void **state)
+{
+	struct fleet_bw bw;
+	json_t *records;
+	(void)state;
+
+	records = json_loads(
+		"[{\"host\":\"rec\",\"bw\":["
+		" {\"role\":\"client\",\"local\":{\"host\":\"ran\"},\"remote\":{\"host\":\"peer\"},"
+		"  \"results\":[{\"rails\":[{\"device\":\"mlx5_0\",\"port\":1,\"gbps\":{\"avg\":40}},"
+		"   {\"device\":\"mlx5_1\",\"port\":1,\"gbps\":{\"avg\":-1}}],"
+		"   \"total\":{\"gbps\":{\"avg\":40}}}]},"
+		" {\"role\":\"client\",\"remote\":{\"host\":\"peer\"},"
+		"  \"results\":[{\"rails\":[{\"device\":\"mlx5_2\",\"port\":1,\"gbps\":{\"avg\":-0.5}}],"
+		"   \"total\":{\"gbps\":{\"avg\":-3}}}]}]}]", 0, NULL);
+	assert_non_null(records);
+	assert_int_equal(fleet_bw_collect(records, &bw), 0);
+	assert_int_equal(bw.n_rails, 1);
+	assert_string_equal(bw.rails[0].host, "ran");
+	assert_string_equal(bw.rails[0].device, "mlx5_0");
+	assert_int_equal(bw.n_pairs, 1);
+	assert_string_equal(bw.pairs[0].src, "ran");
+	assert_string_equal(bw.pairs[0].dst, "peer");
+	fleet_bw_free(&bw);
+	json_decref(records);
+}
+
+/* The model cell of a host with 20,000 NICs (each its own model) looks at
+ * the first 64 and ends in an ellipsis: the scan is bounded. */
+static void many_nics(void **state)
+{
+	json_t *nics = json_array(), *records;
+	char *p, *text, name[32];
+	(void)state;
+
+	for (int i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		json_array_append_new(nics, json_pack("{s:s}", "model", name));
+	}
+	records = json_pack("[{s:s,s:{s:{s:o}}}]", "host", "h", "check", "inventory", "nics", nics);
+	assert_non_null(records);
+	text = json_dumps(records, JSON_COMPACT);
+	p = page(text, NULL);
+	assert_non_null(strstr(p, "m0, m1, "));
+	assert_non_null(strstr(p, "m62, m63, \u2026</td>"));
+	assert_null(strstr(p, "m64"));
+	free(p);
+	free(text);
+	json_decref(records);
+}
+
 static void axis(void **state)
 {
 	struct fleet_axis ax;
@@ -391,6 +445,8 @@ int main(void)
 		cmocka_unit_test(hostile_strings),
 		cmocka_unit_test(odd_records),
 		cmocka_unit_test(bandwidth_figures),
+		cmocka_unit_test(bandwidth_source_host),
+		cmocka_unit_test(many_nics),
 		cmocka_unit_test(axis),
 		cmocka_unit_test(heatmap_limit),
 		cmocka_unit_test(many_pairs),

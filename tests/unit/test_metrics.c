@@ -186,6 +186,7 @@ static struct counter pma[] = {
 static struct counter hw[] = {
 	{ S("out_of_buffer"), 7, true },
 	{ S("rp_cnp_handled"), 18446744073709551615u, true },
+	{ S("np:colon"), 1, true },		/* a colon: left out */
 };
 
 static struct counter eth[] = {
@@ -373,6 +374,7 @@ static void test_render_machine(void **state)
 	expect_no(text, "link_downed");
 	expect_no(text, "bad-name");
 	expect_no(text, "bad_name");
+	expect_no(text, "colon");
 	expect_no(text, "twin");
 	/* no check: no verdict, no findings */
 	expect_no(text, "rdmadoctor_check_verdict");
