@@ -87,35 +87,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 	return -1;
 }
 
-/* A built-in name, else a file; a broken file stops everything. */
-static int load_profile(struct ctx *c, const char *arg, struct profile *loaded,
-			const struct profile **out)
-{
-	struct profile_error err;
-	int rc;
-
-	*out = profile_builtin(arg);
-	if (*out)
-		return -1;
-	if (access(arg, F_OK) != 0) {
-		fprintf(stderr, "%s check: no built-in profile '%s' and no such file "
-			"(`%s profiles` lists them)\n", c->prog, arg, c->prog);
-		return EXIT_USAGE;
-	}
-	memset(&err, 0, sizeof(err));
-	rc = profile_load_file(arg, loaded, &err);
-	if (rc < 0) {
-		if (err.line)
-			fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
-		else
-			fprintf(stderr, "%s: %s\n", err.file[0] ? err.file : arg,
-				err.message[0] ? err.message : strerror(-rc));
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	*out = loaded;
-	return -1;
-}
-
 static bool want_color(const struct ctx *c)
 {
 	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
@@ -151,7 +122,7 @@ static int check_state_run(struct ctx *c, const struct check_args *a, struct che
 	memset(st, 0, sizeof(*st));
 	*started = false;
 	if (a->profile) {
-		rc = load_profile(c, a->profile, &st->loaded, &st->profile);
+		rc = ctx_load_profile(c, "check", a->profile, &st->loaded, &st->profile);
 		if (rc >= 0)
 			return rc;
 		snprintf(st->reason, sizeof(st->reason), "chosen with --profile");

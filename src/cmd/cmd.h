@@ -70,6 +70,12 @@ int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *)
 /* When a command takes no arguments but --help: EXIT_OK after printing
  * help, EXIT_USAGE on anything else, -1 to go on. */
 int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);
+/* --profile ARG of command verb: a built-in name, else a profile file
+ * read into *loaded; a broken file stops everything (printed).  -1 and
+ * *out set, or EXIT_USAGE / EXIT_RUNTIME. */
+struct profile;
+int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct profile *loaded,
+		     const struct profile **out);
 /* Said once when the machine has no RDMA device. */
 void ctx_hint_no_devices(const struct ctx *c);
 

@@ -4,11 +4,13 @@
 #include "../out/json.h"
 #include "../out/safe_stream.h"
 #include "../model/affinity.h"
+#include "../profiles/profile.h"
 #include "../sysfs/collect.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record)
 {
@@ -115,4 +117,32 @@ void ctx_hint_no_devices(const struct ctx *c)
 		"    %s --root examples/dgx-h100 check\n",
 		c->prog, c->root_dir, c->root_dir[strlen(c->root_dir) - 1] == '/' ? "" : "/",
 		c->prog);
+}
+
+int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct profile *loaded,
+		     const struct profile **out)
+{
+	struct profile_error err;
+	int rc;
+
+	*out = profile_builtin(arg);
+	if (*out)
+		return -1;
+	if (access(arg, F_OK) != 0) {
+		fprintf(stderr, "%s %s: no built-in profile '%s' and no such file "
+			"(`%s profiles` lists them)\n", c->prog, verb, arg, c->prog);
+		return EXIT_USAGE;
+	}
+	memset(&err, 0, sizeof(err));
+	rc = profile_load_file(arg, loaded, &err);
+	if (rc < 0) {
+		if (err.line)
+			fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
+		else
+			fprintf(stderr, "%s: %s\n", err.file[0] ? err.file : arg,
+				err.message[0] ? err.message : strerror(-rc));
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	*out = loaded;
+	return -1;
 }

@@ -193,35 +193,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 	return -1;
 }
 
-/* A built-in name, else a file (as `check --profile` takes it). */
-static int load_profile(struct ctx *c, const char *arg, struct profile *loaded,
-			const struct profile **out)
-{
-	struct profile_error err;
-	int rc;
-
-	*out = profile_builtin(arg);
-	if (*out)
-		return -1;
-	if (access(arg, F_OK) != 0) {
-		fprintf(stderr, "%s serve: no built-in profile '%s' and no such file "
-			"(`%s profiles` lists them)\n", c->prog, arg, c->prog);
-		return EXIT_USAGE;
-	}
-	memset(&err, 0, sizeof(err));
-	rc = profile_load_file(arg, loaded, &err);
-	if (rc < 0) {
-		if (err.line)
-			fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
-		else
-			fprintf(stderr, "%s: %s\n", err.file[0] ? err.file : arg,
-				err.message[0] ? err.message : strerror(-rc));
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	*out = loaded;
-	return -1;
-}
-
 /* ---- the reading ---- */
 
 /* Read the machine, check it, render the text; the reading failing is
@@ -574,7 +545,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	pthread_cond_init(&s.idle, NULL);
 	serve_deadline_init(&s.deadline, a.timeout_s);
 	if (a.profile)
-		rc = load_profile(c, a.profile, &loaded, &s.profile);
+		rc = ctx_load_profile(c, "serve", a.profile, &loaded, &s.profile);
 	if (rc < 0 && make_static_responses(&s) < 0) {
 		fprintf(stderr, "%s serve: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
