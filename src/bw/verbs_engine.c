@@ -7,7 +7,8 @@
  * field 0: tx_depth 128, post_list 1, and CQ moderation by perftest's rule
  * (one signaled WR in 100 up to 8 KiB, every WR above: at large sizes a
  * completion per WR costs nothing and keeps the send queue short of stalls).
- * An explicit cq_mod is honoured, capped at tx_depth. */
+ * An explicit cq_mod is honoured, capped at tx_depth; the depth itself is
+ * capped at 16 MiB in flight per QP (settle_params says why). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #define CQ_MOD_SIZE_LIMIT 8192
 #define TX_DEPTH_DEFAULT 128
 #define LAT_RX_DEPTH 64
+#define INFLIGHT_MAX (16ull << 20)
 
 int verbs_err(struct bw_err *e, const char *fmt, ...)
 {
@@ -159,6 +161,15 @@ static void settle_params(struct verbs_state *s)
 	s->tx_depth = p->tx_depth ? p->tx_depth : TX_DEPTH_DEFAULT;
 	if (p->duration_ms == 0 && p->iters && p->iters < s->tx_depth)
 		s->tx_depth = (uint32_t)p->iters;
+	/* At most 16 MiB in flight per QP (at least 2 messages): a few
+	 * bandwidth-delay products are all a link needs (400 Gb/s x 10 us is
+	 * 500 KB), and more only lengthens the drain after the window, which
+	 * on a slow link (Soft-RoCE) would outlast the peer's time bound. */
+	if (p->mode == BW_MODE_BW && (uint64_t)s->tx_depth * p->size > INFLIGHT_MAX) {
+		uint64_t d = INFLIGHT_MAX / p->size;
+
+		s->tx_depth = d < 2 ? 2 : (uint32_t)d;
+	}
 	if (s->tx_depth < 1)
 		s->tx_depth = 1;
 	s->post_list = p->post_list ? p->post_list : 1;
@@ -346,8 +357,11 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 		return verbs_err(e, "%s: cannot allocate a protection domain: %s", s->devname, strerror(errno));
 	if (register_buffer(s, e) != 0)
 		return -1;
+	s->chan = ibv_create_comp_channel(s->ctx);
+	if (!s->chan)
+		return verbs_err(e, "%s: cannot create a completion channel: %s", s->devname, strerror(errno));
 	s->scq = ibv_create_cq(s->ctx, (int)(s->tx_depth * s->nq + 1), NULL, NULL, 0);
-	s->rcq = s->scq ? ibv_create_cq(s->ctx, (int)(s->rx_depth * s->nq + 1), NULL, NULL, 0) : NULL;
+	s->rcq = s->scq ? ibv_create_cq(s->ctx, (int)(s->rx_depth * s->nq + 1), NULL, s->chan, 0) : NULL;
 	if (!s->scq || !s->rcq)
 		return verbs_err(e, "%s: cannot create completion queues: %s", s->devname, strerror(errno));
 	if (create_qps(s, &da, e) != 0)
@@ -507,8 +521,13 @@ static void destroy(void *state)
 		free(s->q[i].sge);
 	}
 	free(s->q);
-	if (s->rcq)
+	if (s->rcq) {
+		if (s->rcq_events)
+			ibv_ack_cq_events(s->rcq, s->rcq_events);
 		ibv_destroy_cq(s->rcq);
+	}
+	if (s->chan)
+		ibv_destroy_comp_channel(s->chan);
 	if (s->scq)
 		ibv_destroy_cq(s->scq);
 	if (s->mr)

@@ -41,6 +41,8 @@ struct verbs_state {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *scq, *rcq;
+	struct ibv_comp_channel *chan;	/* rcq's: a passive side sleeps on it */
+	unsigned rcq_events;		/* events taken, acknowledged in destroy */
 	struct ibv_mr *mr;
 	uint8_t *buf;			/* host buffer (NULL with a GPU) */
 	struct gpu_mem *gpu_buf;
