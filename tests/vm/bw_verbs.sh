@@ -113,64 +113,55 @@ run_pair gid0 --gid-index 0 --size 4096 --iters 100 && [ "$(field "$(side "$out"
 
 # --- against perftest, interleaved ------------------------------------------
 # Same device, same GID (1), same size, one QP, tx depth 128, CQ moderation
-# 1 at 64 KiB (perftest's rule, ours too), iterations mode.
-# Tolerance: under TCG on a shared host a single run of either tool varies by
-# up to 2x (rxe's kernel threads and both processes compete for 2 vCPUs
-# emulated on 2 busy host cores; measured while writing this test: 64 KiB
-# write 0.07-0.20 Gb/s for both), so we take the median of 3 interleaved runs
-# of each and accept a ratio within [1/3, 3]: a broken loop (one WR at a time,
-# a signaled-WR leak, a wrong byte count) is off by far more than that, while
-# the noise is not.
+# 1 at 64 KiB (perftest's rule, ours too), iterations mode; runs of the two
+# tools alternate so a burst of host load hits both.
+# Tolerance: the medians of 3 runs each must be within a factor of 3, and
+# one more round of 3 is allowed when the first disagrees.  Why so wide:
+# under TCG on the shared 2-core build host a single run of either tool
+# varies by 2-3x (measured while writing this test, load average 10-14:
+# ib_write_bw 64 KiB 0.08-0.24 Gb/s, ours 0.11-0.30 Gb/s); what this test
+# must catch is a broken loop (one WR at a time, a lost signal, wrong byte
+# counts, a spinning passive side), which costs 5x and more on rxe.
+# Latency compares each run's minimum (t_min / lat_min): a preempted vCPU
+# inflates medians to milliseconds for both tools, the minimum is the path's
+# own cost.
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-perf_bw() { # ib tool, args...: its BW average in Gb/s
-	local tool=$1
-	shift
-	timeout 60 "$tool" -d "$dev" -x 1 -F --report_gbits "$@" >/tmp/pt-srv.$$ 2>&1 &
+perf_run() { # tool awk-column args...: server and client on rxe0, the client's figure
+	local tool=$1 col=$2
+	shift 2
+	timeout 60 "$tool" -d "$dev" -x 1 -F "$@" >/tmp/pt-srv.$$ 2>&1 &
 	local spid=$!
 	sleep 0.3
-	timeout 60 "$tool" -d "$dev" -x 1 -F --report_gbits "$@" "$ip" 2>&1 |
-		awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $4 }'
+	timeout 60 "$tool" -d "$dev" -x 1 -F "$@" "$ip" 2>&1 |
+		awk -v c="$col" '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $c; exit }'
 	wait $spid
 }
-perf_lat() {
-	timeout 60 ib_write_lat -d "$dev" -x 1 -F "$@" >/tmp/pt-srv.$$ 2>&1 &
-	local spid=$!
-	sleep 0.3
-	timeout 60 ib_write_lat -d "$dev" -x 1 -F "$@" "$ip" 2>&1 |
-		awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { print $5 }'
-	wait $spid
+within3() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b >= 1 / 3 && a / b <= 3) }'; }
+# compare NAME UNIT PERFTEST-CMD OUR-FIELD OUR-ARGS...
+compare() {
+	local name=$1 unit=$2 pcmd=$3 fld=$4 round mo mt
+	shift 4
+	for round in 1 2; do
+		local ours=() theirs=() t
+		for i in 1 2 3; do
+			t=$($pcmd)
+			[ -n "$t" ] && theirs+=("$t")
+			run_pair "$name-$round-$i" "$@" && ours+=("$(field "$(side "$out" client)" "$fld")")
+		done
+		mo=$(printf '%s\n' "${ours[@]}" | median) mt=$(printf '%s\n' "${theirs[@]}" | median)
+		echo "# $name round $round: rdmadoctor ${ours[*]} $unit, perftest ${theirs[*]} $unit"
+		if [ ${#ours[@]} -eq 3 ] && [ ${#theirs[@]} -eq 3 ] && within3 "$mo" "$mt"; then
+			ok "$name agrees with perftest: median $mo vs $mt $unit (ratio $(awk -v a="$mo" -v b="$mt" 'BEGIN { printf "%.2f", a / b }'))"
+			return
+		fi
+	done
+	bad "$name vs perftest: median ${mo:-none} vs ${mt:-none} $unit"
 }
-if command -v ib_write_bw >/dev/null; then
-	ours=() theirs=()
-	for i in 1 2 3; do
-		t=$(perf_bw ib_write_bw -s 65536 -n 300 -t 128)
-		run_pair "cmp-$i" --op write --size 65536 --iters 300 --tx-depth 128 &&
-			ours+=("$(field "$(side "$out" client)" gbps)")
-		[ -n "$t" ] && theirs+=("$t")
-	done
-	mo=$(printf '%s\n' "${ours[@]}" | median) mt=$(printf '%s\n' "${theirs[@]}" | median)
-	echo "# write 64 KiB, 300 iterations: rdmadoctor ${ours[*]} Gb/s, ib_write_bw ${theirs[*]} Gb/s"
-	if [ ${#ours[@]} -eq 3 ] && [ ${#theirs[@]} -eq 3 ] &&
-		awk -v a="$mo" -v b="$mt" 'BEGIN { exit !(b > 0 && a / b >= 1 / 3 && a / b <= 3) }'; then
-		ok "write bw agrees with ib_write_bw: median $mo vs $mt Gb/s"
-	else
-		bad "write bw vs ib_write_bw: median ${mo:-none} vs ${mt:-none} Gb/s"
-	fi
-	ours=() theirs=()
-	for i in 1 2 3; do
-		t=$(perf_lat -s 2 -n 500 -I 220)
-		run_pair "lat-cmp-$i" --mode lat --op write --size 2 --iters 500 --inline 220 &&
-			ours+=("$(field "$(side "$out" client)" lat_p50)")
-		[ -n "$t" ] && theirs+=("$t")
-	done
-	mo=$(printf '%s\n' "${ours[@]}" | median) mt=$(printf '%s\n' "${theirs[@]}" | median)
-	echo "# write latency 2 B: rdmadoctor p50 ${ours[*]} us, ib_write_lat t_typical ${theirs[*]} us"
-	if [ ${#ours[@]} -eq 3 ] && [ ${#theirs[@]} -eq 3 ] &&
-		awk -v a="$mo" -v b="$mt" 'BEGIN { exit !(b > 0 && a / b >= 1 / 3 && a / b <= 3) }'; then
-		ok "write latency agrees with ib_write_lat: p50 median $mo vs $mt us"
-	else
-		bad "write latency vs ib_write_lat: ${mo:-none} vs ${mt:-none} us"
-	fi
+pt_bw() { perf_run ib_write_bw 4 --report_gbits -s 65536 -n 300 -t 128; }
+pt_lat() { perf_run ib_write_lat 3 -s 2 -n 500 -I 220; }
+if command -v ib_write_bw >/dev/null && command -v ib_write_lat >/dev/null; then
+	compare write-bw-64k Gb/s pt_bw gbps --op write --size 65536 --iters 300 --tx-depth 128
+	compare write-lat-min us pt_lat lat_min --mode lat --op write --size 2 --iters 500 --inline 220
 else
 	bad "perftest is not installed (apt-get install perftest)"
 fi
