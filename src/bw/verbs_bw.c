@@ -25,7 +25,7 @@ static int build_wrs(struct verbs_state *s, struct verbs_qp *q, struct bw_err *e
 				: s->p.op == BW_OP_READ ? IBV_WR_RDMA_READ : IBV_WR_SEND;
 	/* inline makes the CPU copy the payload: never from GPU memory */
 	bool inl = s->p.op != BW_OP_READ && !s->gpu_buf && s->p.size <= s->max_inline &&
-		   s->p.size <= s->p.inline_size;
+		   s->p.size <= s->inline_want;
 
 	q->wr = calloc(n, sizeof(*q->wr));
 	q->sge = calloc(n, sizeof(*q->sge));

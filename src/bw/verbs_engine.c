@@ -26,6 +26,7 @@
 #define CQ_MOD_SIZE_LIMIT 8192
 #define TX_DEPTH_DEFAULT 128
 #define LAT_RX_DEPTH 64
+#define LAT_INLINE_DEFAULT 220
 #define INFLIGHT_MAX (16ull << 20)
 
 int verbs_err(struct bw_err *e, const char *fmt, ...)
@@ -183,6 +184,9 @@ static void settle_params(struct verbs_state *s)
 		s->cq_mod = s->post_list;	/* one signal per chain at least, as perftest */
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
+	/* inline: as asked; latency with 0 gets perftest's latency default
+	 * (220 B, capped at what the device takes), bandwidth none */
+	s->inline_want = p->inline_size ? p->inline_size : p->mode == BW_MODE_LAT ? LAT_INLINE_DEFAULT : 0;
 	if (p->mode == BW_MODE_LAT) {
 		s->tx_depth = 4;	/* one message in flight, plus the STOP */
 		s->rx_depth = LAT_RX_DEPTH;
@@ -250,7 +254,7 @@ static int register_buffer(struct verbs_state *s, struct bw_err *e)
 
 static int create_qps(struct verbs_state *s, const struct ibv_device_attr *da, struct bw_err *e)
 {
-	uint32_t want_inline = s->p.inline_size;
+	uint32_t want_inline = s->inline_want;
 
 	s->q = calloc(s->nq, sizeof(*s->q));
 	if (!s->q)

@@ -121,7 +121,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 {
 	struct lat_ctx c = { .s = s, .q = &s->q[0], .out = out };
 	uint32_t stop = s->p.op == BW_OP_WRITE ? LAST_STOP : VERBS_IMM_STOP;
-	bool inl = !s->gpu_buf && s->p.size <= s->max_inline && s->p.size <= s->p.inline_size;
+	bool inl = !s->gpu_buf && s->p.size <= s->max_inline && s->p.size <= s->inline_want;
 	struct bw_sampler sm;
 	uint64_t rounds = 0;
 	uint8_t cur = 1;

@@ -52,6 +52,7 @@ struct verbs_state {
 	int is_roce;
 	struct gid_pick_result gid;
 	uint32_t dest_rd_atomic, init_rd_atomic;
+	uint32_t inline_want;		/* asked (settle_params) */
 	uint32_t max_inline;		/* what the QPs accept */
 	uint32_t tx_depth, rx_depth, cq_mod, post_list;
 	enum ibv_mtu mtu;		/* after connect: min of both ports */
