@@ -1,0 +1,149 @@
+/* Defaults follow perftest where it has one (reference/perftest.md
+ * section 1): 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
+ * check is what the server applies to every HELLO. */
+#include "params.h"
+#include "proto.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void bw_params_defaults(struct bw_params *p, enum bw_mode mode)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = mode;
+	p->transport = BW_TRANSPORT_TCP;
+	p->op = BW_OP_WRITE;
+	p->size = mode == BW_MODE_LAT ? 2 : 65536;
+	p->qps = 1;
+	p->tx_depth = mode == BW_MODE_LAT ? 1 : 128;
+	p->post_list = 1;
+	p->cq_mod = 1;
+	p->inline_size = 0;	/* the verbs engine picks per device when 0 in lat */
+	p->duration_ms = 5000;
+	p->warmup_ms = 1000;
+	p->iters = 0;
+	p->interval_ms = 1000;
+}
+
+void bw_caps_defaults(struct bw_caps *c)
+{
+	c->max_size = 1ull << 30;
+	c->max_qps = 64;
+	c->max_duration_ms = 3600 * 1000;
+	c->max_memory = 8ull << 30;
+	c->max_rails = BW_RAILS_MAX;
+	c->has_verbs = false;
+}
+
+uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails)
+{
+	/* a send and a receive buffer per QP/stream; sizes are bounded before
+	 * this is called, so it cannot overflow (2^30 * 2^16 * 2 * 32 < 2^64) */
+	return p->size * p->qps * 2 * (uint64_t)n_rails;
+}
+
+const char *bw_op_name(enum bw_op op)
+{
+	switch (op) {
+	case BW_OP_WRITE:
+		return "write";
+	case BW_OP_READ:
+		return "read";
+	case BW_OP_SEND:
+		return "send";
+	}
+	return "?";
+}
+
+const char *bw_transport_name(enum bw_transport t)
+{
+	return t == BW_TRANSPORT_VERBS ? "verbs" : "tcp";
+}
+
+static bool out_of_range(uint64_t v, uint64_t lo, uint64_t hi, const char *what,
+			 struct bw_err *e)
+{
+	if (v >= lo && v <= hi)
+		return false;
+	bw_errf(e, "%s %" PRIu64 " is out of range (%" PRIu64 "..%" PRIu64 ")", what, v, lo, hi);
+	return true;
+}
+
+#define RANGE(v, lo, hi, what)                         \
+	do {                                           \
+		if (out_of_range(v, lo, hi, what, e))  \
+			return -1;                     \
+	} while (0)
+
+int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw_caps *c,
+		    struct bw_err *e)
+{
+	/* what any side could ever run */
+	RANGE(p->size, 1, 1ull << 30, "message size");
+	RANGE(p->qps, 1, 65536, "queue pairs/streams");
+	RANGE(p->tx_depth, 1, 65536, "tx depth");
+	RANGE(p->post_list, 1, p->tx_depth, "post list");
+	RANGE(p->cq_mod, 1, p->tx_depth, "cq moderation");
+	RANGE(p->inline_size, 0, 65536, "inline size");
+	RANGE(p->duration_ms, 0, 24u * 3600 * 1000, "duration (ms)");
+	RANGE(p->warmup_ms, 0, 600u * 1000, "warm-up (ms)");
+	RANGE(p->iters, 0, 1ull << 40, "iterations");
+	RANGE(p->interval_ms, 100, 60000, "interval (ms)");
+	RANGE(n_rails, 1, BW_RAILS_MAX, "rails");
+	if ((p->duration_ms == 0) == (p->iters == 0)) {
+		bw_errf(e, "exactly one of duration and iterations must be set");
+		return -1;
+	}
+	if ((double)p->iters * (double)p->size > 0x1p60) {
+		bw_errf(e, "iterations times message size is too large");
+		return -1;
+	}
+	if (p->mode == BW_MODE_LAT && (p->bidir || p->qps != 1)) {
+		bw_errf(e, "a latency test runs one queue pair/stream, one way at a time");
+		return -1;
+	}
+	if (!c)
+		return 0;
+	if (p->size > c->max_size) {
+		bw_errf(e, "message size %" PRIu64 " is over this server's cap of %" PRIu64
+			" bytes (--max-size)", p->size, c->max_size);
+		return -1;
+	}
+	if (p->qps > c->max_qps) {
+		bw_errf(e, "%" PRIu32 " queue pairs/streams is over this server's cap of %" PRIu32
+			" (--max-qps)", p->qps, c->max_qps);
+		return -1;
+	}
+	if (n_rails > c->max_rails) {
+		bw_errf(e, "%" PRIu32 " rails is over this server's cap of %" PRIu32, n_rails,
+			c->max_rails);
+		return -1;
+	}
+	if ((uint64_t)p->duration_ms + p->warmup_ms > c->max_duration_ms) {
+		bw_errf(e, "warm-up plus duration of %.1f s is over this server's cap of %.1f s "
+			"(--max-duration)", ((double)p->duration_ms + p->warmup_ms) / 1e3,
+			c->max_duration_ms / 1e3);
+		return -1;
+	}
+	if (p->iters && (double)p->iters * (double)p->size / 1048576.0 >
+			    60.0 * c->max_duration_ms) {
+		/* iterations mode: refuse what could not end in the cap even at
+		 * 480 Gb/s (60 MiB per ms), so a test cannot hold the server forever */
+		bw_errf(e, "%" PRIu64 " iterations of %" PRIu64 " bytes could not finish in this "
+			"server's cap of %.1f s (--max-duration)", p->iters, p->size,
+			c->max_duration_ms / 1e3);
+		return -1;
+	}
+	if (bw_params_memory(p, n_rails) > c->max_memory) {
+		bw_errf(e, "the test needs %" PRIu64 " MiB of buffers, over this server's cap of %"
+			PRIu64 " MiB (--max-memory)", bw_params_memory(p, n_rails) >> 20,
+			c->max_memory >> 20);
+		return -1;
+	}
+	if (p->transport == BW_TRANSPORT_VERBS && !c->has_verbs) {
+		bw_errf(e, "this server cannot run the verbs transport (no verbs transport in "
+			"its build or no RDMA device); use --transport tcp");
+		return -1;
+	}
+	return 0;
+}

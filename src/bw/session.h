@@ -1,0 +1,73 @@
+/* One test between two sides over the control channel (engine.h has the
+ * flow): the client connects and asks, the server checks and serves.
+ * Both sides then run the same steps per size: prepare on every rail (in
+ * the rail's thread, pinned to its NUMA node), endpoints, connect, GO,
+ * run (one thread per rail), RESULT both ways. */
+#ifndef RD_BW_SESSION_H
+#define RD_BW_SESSION_H
+
+#include <netinet/in.h>
+
+#include "engine.h"
+#include "params.h"
+#include "proto.h"
+
+struct bw_session {
+	int fd;			/* control connection */
+	int timeout_ms;		/* every control step */
+	char local_addr[64], peer_addr[64];	/* numeric */
+	char peer_host[BW_HOST_MAX + 1];	/* as the peer named itself */
+	/* while the rails run: called about once a second from the main thread
+	 * with the seconds since GO (progress display); may be NULL */
+	void (*progress)(void *arg, double elapsed);
+	void *progress_arg;
+};
+
+/* What one side runs a test with, per rail. */
+struct bw_rails {
+	const struct bw_engine_ops *eng;
+	uint32_t n;
+	struct bw_local local[BW_RAILS_MAX];
+};
+
+/* The figures of one test (one size). */
+struct bw_outcome {
+	struct bw_params p;
+	uint32_t n_rails;
+	struct bw_result local[BW_RAILS_MAX], remote[BW_RAILS_MAX];
+};
+void bw_outcome_free(struct bw_outcome *o);
+
+/* Client: connect to host:port within timeout_ms.  0, or -1 with e set. */
+int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, int timeout_ms,
+		       struct bw_err *e);
+/* Client: one test: HELLO, then the steps above; fills *o (free it). */
+int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct bw_rails *r,
+		    struct bw_outcome *o, struct bw_err *e);
+/* Client: the polite end. */
+void bw_session_bye(struct bw_session *s);
+void bw_session_close(struct bw_session *s);
+
+/* Server: a listener on port (IPv6 dual-stack or IPv4, or bind_addr). */
+int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e);
+/* Server: accept one control connection within timeout_ms (-1 forever). */
+int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
+
+/* Server: serve the tests one client asks for until BYE.  For every HELLO
+ * that passes the caps, setup() chooses the engine and the rails' locals
+ * (or refuses with e set, and the client gets that text); done() gets the
+ * outcome of each test.  Returns the number of tests run, or -1 with e set
+ * when the client broke the protocol or a test failed. */
+struct bw_server_ops {
+	int (*setup)(void *arg, const struct bw_hello *h, struct bw_rails *r, struct bw_err *e);
+	void (*done)(void *arg, const struct bw_hello *h, struct bw_outcome *o);
+	void *arg;
+};
+int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
+		     const struct bw_server_ops *ops, struct bw_err *e);
+
+/* Pin the calling thread to the CPUs of a NUMA node (live sysfs);
+ * 0, or -1 (left unpinned) when the node has no CPU list. */
+int bw_pin_numa(int node);
+
+#endif

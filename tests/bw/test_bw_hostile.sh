@@ -1,0 +1,201 @@
+#!/bin/bash
+# A hostile client against a running `bw server` on loopback: garbage,
+# truncated messages, wrong magic and version, huge lengths, sizes and QP
+# counts over the caps, a malformed transport endpoint, a client that
+# connects and stops answering, a connect storm.  The server must answer
+# what it can with an ERROR that names the cap, never crash, and afterwards
+# serve a normal test.  No root needed.
+# usage: test_bw_hostile.sh path/to/rdmadoctor
+set -u
+bin=${1:?usage: $0 path/to/rdmadoctor}
+tmp=$(mktemp -d) || exit 1
+srv=
+cleanup() {
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" bw server --bind 127.0.0.1 --port "$port" --timeout 1 --max-size 1M --max-qps 8 \
+	--max-duration 30 --max-memory 64M >"$tmp/srv.out" 2>"$tmp/srv.err" &
+srv=$!
+for _ in $(seq 50); do
+	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" \
+		2>/dev/null && break
+	sleep 0.1
+done
+
+fail=0
+python3 - "$port" <<'PY' || fail=1
+import socket, struct, sys, time
+
+port = int(sys.argv[1])
+T0 = time.time()
+MAGIC, VER = 0x52444257, 1
+HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE = range(1, 8)
+failures = 0
+
+def hdr(t, n, magic=MAGIC, ver=VER):
+    return struct.pack(">IHHI", magic, ver, t, n)
+
+def hello(size=65536, qps=1, duration_ms=1000, warmup_ms=0, iters=0, rails=1,
+          mode=0, transport=0, op=0, bidir=0, host=b"hostile"):
+    p = struct.pack(">BBBBQIIIIIIIQII", mode, transport, op, bidir, size, qps, 128, 1, 1, 0,
+                    duration_ms, warmup_ms, iters, 1000, rails)
+    p += struct.pack(">H", len(host)) + host
+    return hdr(HELLO, len(p)) + p
+
+def conn():
+    s = socket.create_connection(("127.0.0.1", port), 5)
+    s.settimeout(10)
+    return s
+
+def read_msg(s):
+    h = b""
+    while len(h) < 12:
+        c = s.recv(12 - len(h))
+        if not c:
+            return None, None
+        h += c
+    magic, ver, t, n = struct.unpack(">IHHI", h)
+    assert magic == MAGIC and ver == VER, "server sent a bad header"
+    body = b""
+    while len(body) < n:
+        c = s.recv(n - len(body))
+        if not c:
+            break
+        body += c
+    return t, body
+
+def text(body):
+    if not body:
+        return ""
+    n = struct.unpack(">H", body[:2])[0]
+    return body[2:2 + n].decode()
+
+def check(name, cond, detail=""):
+    global failures
+    if cond:
+        print("ok:", name)
+    else:
+        print("FAIL:", name, detail)
+        failures += 1
+
+def expect_error(name, payload, words):
+    s = conn()
+    s.sendall(payload)
+    try:
+        t, body = read_msg(s)
+    except (ConnectionResetError, socket.timeout) as e:
+        check(name, False, repr(e))
+        return
+    finally:
+        pass
+    msg = text(body) if t == ERROR else ""
+    check(name, t == ERROR and all(w in msg for w in words), "got %r %r" % (t, msg))
+    s.close()
+
+expect_error("garbage", b"GET / HTTP/1.0\r\n\r\n" + b"\xff" * 100, ["magic"])
+expect_error("wrong magic", hdr(HELLO, 0, magic=0x12345678), ["magic"])
+expect_error("wrong version", hdr(HELLO, 0, ver=77), ["version"])
+expect_error("unknown type", hdr(99, 0), ["type"])
+expect_error("huge length", hdr(HELLO, 0xFFFFFFFF), ["limit"])
+expect_error("HELLO length over its bound", hdr(HELLO, 8 << 20), ["limit"])
+expect_error("RESULT first", hdr(RESULT, 0), ["HELLO"])
+expect_error("short HELLO", hdr(HELLO, 3) + b"abc", ["malformed HELLO"])
+expect_error("size over the cap", hello(size=1 << 30), ["--max-size"])
+expect_error("qps over the cap", hello(qps=4096), ["--max-qps"])
+expect_error("duration over the cap", hello(duration_ms=3600 * 1000), ["--max-duration"])
+expect_error("memory over the cap", hello(size=1 << 20, qps=8, rails=8), ["--max-memory"])
+expect_error("zero size", hello(size=0), ["message size"])
+expect_error("64-bit size", hello(size=1 << 62), ["message size"])
+expect_error("iterations and duration both", hello(iters=5), ["exactly one"])
+expect_error("no iterations, no duration", hello(duration_ms=0), ["exactly one"])
+expect_error("unknown op", hello(op=7), ["unknown"])
+expect_error("verbs on a server without it", hello(transport=1), ["verbs"])
+expect_error("host with control characters", hello(host=b"\x1b[2Jx"), ["malformed"])
+
+# a refused HELLO leaves the connection usable: ask again, properly this time
+s = conn()
+s.sendall(hello(size=1 << 30))
+t, body = read_msg(s)
+check("refusal first", t == ERROR)
+s.sendall(hello())
+t, body = read_msg(s)
+check("then accepted", t == OK, repr((t, body)))
+# ...then a malformed transport endpoint: the server's tcp engine refuses it
+ep = b"\x00\x00\x00\x00" + struct.pack(">I", 3) + b"xyz"
+s.sendall(hdr(ENDPOINT, len(ep)) + ep)
+t, body = read_msg(s)
+while t == ENDPOINT:
+    t, body = read_msg(s)
+check("bad endpoint refused", t == ERROR and "endpoint" in text(body),
+      repr((t, body[:80])))
+s.close()
+
+# truncated messages: half a header, a header and half a payload, then close
+for name, data in [("half header", hdr(HELLO, 10)[:5]),
+                   ("half payload", hello()[:20])]:
+    s = conn()
+    s.sendall(data)
+    s.close()
+    print("ok: sent", name)
+
+# accepted, then silence where ENDPOINT is due: the server times out (1 s)
+s = conn()
+s.sendall(hello())
+t, body = read_msg(s)
+check("silent client accepted", t == OK)
+t0 = time.time()
+t, body = read_msg(s)
+while t == ENDPOINT:
+    t, body = read_msg(s)
+check("silent client timed out", t == ERROR and "timed out" in text(body) and
+      time.time() - t0 < 8, repr((t, body[:80])))
+s.close()
+
+# connects and says nothing at all
+s = conn()
+t, body = read_msg(s)
+check("mute client dropped", t == ERROR and "timed out" in text(body), repr((t, body)))
+s.close()
+
+# a connect storm: 200 connections opened and closed at once, then 10
+# held open together (the server serves one at a time; the rest wait in
+# its backlog and are dropped when they close)
+n = 0
+for i in range(200):
+    try:
+        socket.create_connection(("127.0.0.1", port), 2).close()
+        n += 1
+    except OSError:
+        pass
+socks = []
+for i in range(10):
+    try:
+        socks.append(socket.create_connection(("127.0.0.1", port), 2))
+    except OSError:
+        pass
+for x in socks:
+    x.close()
+print("ok: storm of", n + len(socks), "connections", round(time.time() - T0, 1))
+sys.exit(1 if failures else 0)
+PY
+
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; cat "$tmp/srv.err"; exit 1; }
+# the same server still serves a normal test (the storm drains in ~1 s each
+# at worst; the client waits up to its --timeout for the accept)
+if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \
+	--warmup 0.1 --timeout 30 >"$tmp/ok.json" 2>"$tmp/ok.err"; then
+	echo "FAIL: a normal test after the hostile ones"; cat "$tmp/ok.err"; fail=1
+fi
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "pass" and d["results"][0]["rails"][0]["gbps"]["avg"] > 0
+' "$tmp/ok.json" || { echo "FAIL: the normal test's JSON"; fail=1; }
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; fail=1; }
+[ $fail = 0 ] && echo "bw hostile: all passed"
+exit $fail

@@ -1,0 +1,17 @@
+# bw/lat (issue 4): the tcp transport between two network namespaces, a
+# hostile client against a running server, the command line's usage errors
+# and an unreachable peer.  The verbs transport's tests live with it.
+set(BW_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# Two network namespaces joined by veth, created by the test (root only:
+# skipped, exit 77, otherwise; the script says why).
+add_test(NAME bw_tcp_netns COMMAND ${BW_TEST_DIR}/test_bw_tcp.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_tcp_netns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# Garbage, truncation, wrong magic and version, huge lengths, sizes and QP
+# counts, silence, a connect storm; then a normal test on the same server.
+add_test(NAME bw_hostile COMMAND ${BW_TEST_DIR}/test_bw_hostile.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_hostile PROPERTIES TIMEOUT 120)
+
+add_test(NAME bw_usage COMMAND ${BW_TEST_DIR}/test_bw_usage.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_usage PROPERTIES TIMEOUT 60)
