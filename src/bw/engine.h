@@ -84,6 +84,8 @@ struct bw_result {
 	char gid[64];
 	char device[64];
 	int numa_node;
+	char mem_path[16];	/* verbs: "host", or with --gpu how the GPU buffer was
+				 * registered: "dma-buf" or "peer memory" */
 };
 
 struct bw_err {

@@ -507,6 +507,7 @@ static int run(void *state, struct bw_result *out, struct bw_err *e)
 	snprintf(out->gid, sizeof(out->gid), "%s", s->gid.text);
 	snprintf(out->device, sizeof(out->device), "%s", s->devname);
 	out->numa_node = s->numa_node;
+	snprintf(out->mem_path, sizeof(out->mem_path), "%s", s->gpu_buf ? gpu_mem_path(s->gpu_buf) : "host");
 	if (s->p.mode == BW_MODE_LAT)
 		return verbs_run_lat(s, out, e);
 	return verbs_run_bw(s, out, e);

@@ -19,11 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The verbs transport lives in bw/verbs_*.c.  A build without it still
- * links; `--transport verbs` then says so.  (Weak undefined symbols do not
- * pull an object out of a static library: when verbs_engine.c lands, it
- * must be referenced strongly, i.e. drop this attribute.) */
-extern const struct bw_engine_ops bw_verbs_engine __attribute__((weak));
+/* The verbs transport (bw/verbs_*.c), referenced strongly so that the
+ * static library links it in. */
+extern const struct bw_engine_ops bw_verbs_engine;
 
 static const struct bw_engine_ops *verbs_engine(void)
 {

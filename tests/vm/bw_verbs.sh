@@ -19,7 +19,7 @@ if [ "${1:-}" != --inside ]; then
 		"$(realpath "$1")" "$(realpath "$2")"
 fi
 shift
-pair=$2
+bin=$1 pair=$2
 dev=${VM_RDMA_DEV:-rxe0}
 ip=${VM_IP:-10.0.2.15}
 ulimit -l unlimited
@@ -55,34 +55,37 @@ check_iters() {
 }
 
 echo "# bw_pair over $dev ($ip)"
-run_pair write --op write --size 65536 --iters 300 && check_iters write client 300 1 65536
-run_pair read --op read --size 65536 --iters 300 && check_iters read client 300 1 65536
-if run_pair send --op send --size 65536 --iters 300; then
-	check_iters send client 300 1 65536
-	check_iters send-received server 300 1 65536
+run_pair write --op write --size 65536 --iters 150 && check_iters write client 150 1 65536
+run_pair read --op read --size 65536 --iters 150 && check_iters read client 150 1 65536
+if run_pair send --op send --size 65536 --iters 150; then
+	check_iters send client 150 1 65536
+	check_iters send-received server 150 1 65536
 fi
-run_pair qps4 --op write --size 16384 --qps 4 --iters 200 && check_iters qps4 client 200 4 16384
-if run_pair bidir --op write --size 65536 --iters 200 --bidir; then
-	check_iters bidir client 200 1 65536
-	check_iters bidir server 200 1 65536
+run_pair qps4 --op write --size 16384 --qps 4 --iters 100 && check_iters qps4 client 100 4 16384
+if run_pair bidir --op write --size 65536 --iters 100 --bidir; then
+	check_iters bidir client 100 1 65536
+	check_iters bidir server 100 1 65536
 fi
-if run_pair bidir-send --op send --size 4096 --qps 2 --iters 300 --bidir; then
-	check_iters bidir-send client 300 2 4096
-	check_iters bidir-send server 300 2 4096
+if run_pair bidir-send --op send --size 4096 --qps 2 --iters 150 --bidir; then
+	check_iters bidir-send client 150 2 4096
+	check_iters bidir-send server 150 2 4096
 fi
 # post lists and CQ moderation: iterations not a multiple of either
 run_pair postlist --op write --size 1024 --iters 1001 --post-list 8 --cq-mod 16 &&
 	check_iters postlist client 1001 1 1024
 for s in 2 256 4096 65536 1048576; do
-	n=$((s >= 1048576 ? 20 : 200))
+	n=$((s >= 1048576 ? 10 : 100))
 	run_pair "sweep-$s" --op write --size $s --iters $n --inline 64 && check_iters "sweep-$s" client $n 1 $s
 done
-# duration mode: warm-up and drain excluded, per-second intervals
+# duration mode: warm-up and drain excluded, per-second intervals.  The
+# window closes at the first sampler tick after 2 s; on rxe one post call
+# can run the kernel's requester for a whole queue of messages (up to about
+# 0.5 s under TCG), so the window may overrun by that much.
 if run_pair duration --op write --size 65536 --duration-ms 2000 --warmup-ms 500; then
 	l=$(side "$out" client)
 	if awk -v s="$(field "$l" seconds)" -v n="$(field "$l" intervals)" -v mi="$(field "$l" min_gbps)" \
 		-v a="$(field "$l" gbps)" -v ma="$(field "$l" max_gbps)" \
-		'BEGIN { exit !(s >= 2.0 && s < 2.5 && n >= 2 && n <= 3 && mi > 0 && mi <= a * 1.001 && a <= ma * 1.001) }'; then
+		'BEGIN { exit !(s >= 2.0 && s < 4.0 && n >= 2 && n <= 4 && mi > 0 && mi <= a * 1.001 && a <= ma * 1.001) }'; then
 		ok "duration: 2 s window, $(field "$l" intervals) intervals, min $(field "$l" min_gbps) <= avg $(field "$l" gbps) <= max $(field "$l" max_gbps)"
 	else
 		bad "duration: $l"
@@ -90,12 +93,12 @@ if run_pair duration --op write --size 65536 --duration-ms 2000 --warmup-ms 500;
 fi
 # latency: every round trip gives a sample on the client, min <= p50 <= max
 for op in write send; do
-	if run_pair "lat-$op" --mode lat --op $op --size 2 --iters 500 --inline 220; then
+	if run_pair "lat-$op" --mode lat --op $op --size 2 --iters 300 --inline 220; then
 		l=$(side "$out" client)
-		if [ "$(field "$l" lat_n)" = 500 ] &&
+		if [ "$(field "$l" lat_n)" = 300 ] &&
 			awk -v a="$(field "$l" lat_min)" -v b="$(field "$l" lat_p50)" -v c="$(field "$l" lat_max)" \
 				'BEGIN { exit !(a > 0 && a <= b && b <= c) }'; then
-			ok "lat-$op: 500 samples, p50 $(field "$l" lat_p50) us"
+			ok "lat-$op: 300 samples, p50 $(field "$l" lat_p50) us"
 		else
 			bad "lat-$op: $l"
 		fi
@@ -110,6 +113,51 @@ e=$("$pair" --device "$dev" --peer "$ip" --gpu 0 --iters 10 2>&1)
 [[ $? -eq 1 && "$e" == *"cannot load libcuda.so.1"*"run without --gpu"* ]] && ok "no-gpu path says why" || bad "gpu 0 without a gpu: $e"
 run_pair gid0 --gid-index 0 --size 4096 --iters 100 && [ "$(field "$(side "$out" client)" gid_index)" = 0 ] &&
 	ok "--gid-index 0 overrides the choice" || bad "gid0: $out"
+
+# --- the command line: rdmadoctor bw/lat server and client over verbs -------
+# (server --once in the background, client in the foreground, --json)
+cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
+	local name=$1 cmd=$2
+	shift 2
+	# the server judges its own side too: the same low bar as the client
+	# (rxe reports a 2.5 Gb/s port that TCG cannot fill)
+	local extra=()
+	[ "$cmd" = bw ] && extra=(--expect-gbps 0.0001)
+	timeout 60 "$bin" "$cmd" server --once "${extra[@]}" >/tmp/bwv-srv.$$ 2>&1 &
+	local spid=$! i
+	for i in $(seq 50); do
+		grep -q listening /tmp/bwv-srv.$$ 2>/dev/null && break
+		sleep 0.1
+	done
+	js=$(timeout 60 "$bin" --json "$cmd" client "$ip" --transport verbs --device "$dev" "$@" 2>/tmp/bwv-cli.$$)
+	local rc=$?
+	wait $spid
+	local src=$?
+	[ $rc -eq 0 ] && [ $src -eq 0 ] && return 0
+	bad "$name: client exit $rc, server exit $src: $(head -c 600 /tmp/bwv-cli.$$) / $(tail -n 3 /tmp/bwv-srv.$$)"
+	return 1
+}
+# jcheck NAME PYTHON-EXPR: the expression over d (the client's document)
+jcheck() {
+	if python3 -c 'import json, sys; d = json.loads(sys.stdin.read()); sys.exit(0 if eval(sys.argv[1]) else 1)' "$2" <<<"$js"; then
+		ok "$1"
+	else
+		bad "$1: $2 is false in: $(head -c 800 <<<"$js")"
+	fi
+}
+if cli_pair cli-write bw --op write --size 65536 --qps 2 --iters 100 --expect-gbps 0.0001; then
+	jcheck "cli bw write, 2 qps: 200 x 64 KiB on rxe0 gid 1, pass" \
+		'd["verdict"] == "pass" and d["results"][0]["rails"][0]["bytes"] == 200 * 65536 and d["results"][0]["rails"][0]["device"] == "rxe0" and d["results"][0]["rails"][0]["gid_index"] == 1 and d["results"][0]["rails"][0]["mtu_bytes"] == 1024'
+fi
+if cli_pair cli-read-bidir bw --op read --size 16384 --iters 100 --bidir --expect-gbps 0.0001; then
+	jcheck "cli bw read bidir: 100 x 16 KiB each way" \
+		'd["results"][0]["rails"][0]["bytes"] == 100 * 16384 and d["results"][0]["remote_total"]["gbps"]["avg"] > 0'
+fi
+if cli_pair cli-lat lat --op send --iters 200; then
+	jcheck "cli lat send: 200 one-way samples, min <= p50 <= p99 <= max" \
+		'(lambda l: l["samples"] == 200 and 0 < l["min"] <= l["p50"] <= l["p99"] <= l["max"])(d["latency_usec"])'
+fi
+rm -f /tmp/bwv-srv.$$ /tmp/bwv-cli.$$
 
 # --- against perftest, interleaved ------------------------------------------
 # Same device, same GID (1), same size, one QP, tx depth 128, CQ moderation
@@ -157,11 +205,11 @@ compare() {
 	done
 	bad "$name vs perftest: median ${mo:-none} vs ${mt:-none} $unit"
 }
-pt_bw() { perf_run ib_write_bw 4 --report_gbits -s 65536 -n 300 -t 128; }
-pt_lat() { perf_run ib_write_lat 3 -s 2 -n 500 -I 220; }
+pt_bw() { perf_run ib_write_bw 4 --report_gbits -s 65536 -n 200 -t 128; }
+pt_lat() { perf_run ib_write_lat 3 -s 2 -n 300 -I 220; }
 if command -v ib_write_bw >/dev/null && command -v ib_write_lat >/dev/null; then
-	compare write-bw-64k Gb/s pt_bw gbps --op write --size 65536 --iters 300 --tx-depth 128
-	compare write-lat-min us pt_lat lat_min --mode lat --op write --size 2 --iters 500 --inline 220
+	compare write-bw-64k Gb/s pt_bw gbps --op write --size 65536 --iters 200 --tx-depth 128
+	compare write-lat-min us pt_lat lat_min --mode lat --op write --size 2 --iters 300 --inline 220
 else
 	bad "perftest is not installed (apt-get install perftest)"
 fi
