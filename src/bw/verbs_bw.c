@@ -185,10 +185,11 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 				bw_sampler_finish(&sm, bytes, msgs);
 				return 0;
 			}
-			/* the clock every 16 turns: a turn is a few microseconds,
-			 * and a clock read may be a trap where the TSC is not
-			 * trusted (virtual machines) */
-			if ((spin & 15) == 0 && !bw_sampler_tick(&sm, bytes, msgs))
+			/* the clock on progress, else every 16 empty turns: a
+			 * clock read may trap where the TSC is not trusted
+			 * (virtual machines), and one turn can be long where
+			 * posting runs the NIC's work in the caller (Soft-RoCE) */
+			if ((n > 0 || (spin & 15) == 0) && !bw_sampler_tick(&sm, bytes, msgs))
 				stopping = true;	/* drain: bounded by the stall check */
 		} else if (all_drained(s)) {
 			return 0;

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 if [ "${1:-}" != --inside ]; then
 	[ $# -eq 2 ] || { echo "usage: $0 RDMADOCTOR BW_PAIR" >&2; exit 2; }
-	VM_SMP=${VM_SMP:-2} exec "$here/vm-run.sh" --timeout 300 -- "$here/bw_verbs.sh" --inside \
+	VM_SMP=${VM_SMP:-2} exec "$here/vm-run.sh" --timeout 360 -- "$here/bw_verbs.sh" --inside \
 		"$(realpath "$1")" "$(realpath "$2")"
 fi
 shift
@@ -55,11 +55,11 @@ check_iters() {
 }
 
 echo "# bw_pair over $dev ($ip)"
-run_pair write --op write --size 65536 --iters 150 && check_iters write client 150 1 65536
-run_pair read --op read --size 65536 --iters 150 && check_iters read client 150 1 65536
-if run_pair send --op send --size 65536 --iters 150; then
-	check_iters send client 150 1 65536
-	check_iters send-received server 150 1 65536
+run_pair write --op write --size 65536 --iters 100 && check_iters write client 100 1 65536
+run_pair read --op read --size 65536 --iters 100 && check_iters read client 100 1 65536
+if run_pair send --op send --size 65536 --iters 100; then
+	check_iters send client 100 1 65536
+	check_iters send-received server 100 1 65536
 fi
 run_pair qps4 --op write --size 16384 --qps 4 --iters 100 && check_iters qps4 client 100 4 16384
 if run_pair bidir --op write --size 65536 --iters 100 --bidir; then
@@ -73,15 +73,15 @@ fi
 # post lists and CQ moderation: iterations not a multiple of either
 run_pair postlist --op write --size 1024 --iters 1001 --post-list 8 --cq-mod 16 &&
 	check_iters postlist client 1001 1 1024
-for s in 2 256 4096 65536 1048576; do
-	n=$((s >= 1048576 ? 10 : 100))
+for s in 2 4096 65536 1048576; do
+	n=$((s >= 1048576 ? 6 : 100))
 	run_pair "sweep-$s" --op write --size $s --iters $n --inline 64 && check_iters "sweep-$s" client $n 1 $s
 done
 # duration mode: warm-up and drain excluded, per-second intervals.  The
 # window closes at the first sampler tick after 2 s; on rxe one post call
 # can run the kernel's requester for a whole queue of messages (up to about
 # 0.5 s under TCG), so the window may overrun by that much.
-if run_pair duration --op write --size 65536 --duration-ms 2000 --warmup-ms 500; then
+if run_pair duration --op write --size 65536 --duration-ms 2000 --warmup-ms 300; then
 	l=$(side "$out" client)
 	if awk -v s="$(field "$l" seconds)" -v n="$(field "$l" intervals)" -v mi="$(field "$l" min_gbps)" \
 		-v a="$(field "$l" gbps)" -v ma="$(field "$l" max_gbps)" \
@@ -93,12 +93,12 @@ if run_pair duration --op write --size 65536 --duration-ms 2000 --warmup-ms 500;
 fi
 # latency: every round trip gives a sample on the client, min <= p50 <= max
 for op in write send; do
-	if run_pair "lat-$op" --mode lat --op $op --size 2 --iters 300 --inline 220; then
+	if run_pair "lat-$op" --mode lat --op $op --size 2 --iters 200 --inline 220; then
 		l=$(side "$out" client)
-		if [ "$(field "$l" lat_n)" = 300 ] &&
+		if [ "$(field "$l" lat_n)" = 200 ] &&
 			awk -v a="$(field "$l" lat_min)" -v b="$(field "$l" lat_p50)" -v c="$(field "$l" lat_max)" \
 				'BEGIN { exit !(a > 0 && a <= b && b <= c) }'; then
-			ok "lat-$op: 300 samples, p50 $(field "$l" lat_p50) us"
+			ok "lat-$op: 200 samples, p50 $(field "$l" lat_p50) us"
 		else
 			bad "lat-$op: $l"
 		fi
@@ -119,11 +119,7 @@ run_pair gid0 --gid-index 0 --size 4096 --iters 100 && [ "$(field "$(side "$out"
 cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
 	local name=$1 cmd=$2
 	shift 2
-	# the server judges its own side too: the same low bar as the client
-	# (rxe reports a 2.5 Gb/s port that TCG cannot fill)
-	local extra=()
-	[ "$cmd" = bw ] && extra=(--expect-gbps 0.0001)
-	timeout 60 "$bin" "$cmd" server --once "${extra[@]}" >/tmp/bwv-srv.$$ 2>&1 &
+	timeout 60 "$bin" "$cmd" server --once >/tmp/bwv-srv.$$ 2>&1 &
 	local spid=$! i
 	for i in $(seq 50); do
 		grep -q listening /tmp/bwv-srv.$$ 2>/dev/null && break
@@ -133,7 +129,9 @@ cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
 	local rc=$?
 	wait $spid
 	local src=$?
-	[ $rc -eq 0 ] && [ $src -eq 0 ] && return 0
+	# the server judges its side against the port rate (rxe says 2.5 Gb/s,
+	# which TCG cannot fill): exit 1 there is its verdict, not a failure
+	[ $rc -eq 0 ] && { [ $src -eq 0 ] || { [ $src -eq 1 ] && grep -q 'below the expected' /tmp/bwv-srv.$$; }; } && return 0
 	bad "$name: client exit $rc, server exit $src: $(head -c 600 /tmp/bwv-cli.$$) / $(tail -n 3 /tmp/bwv-srv.$$)"
 	return 1
 }
@@ -205,11 +203,11 @@ compare() {
 	done
 	bad "$name vs perftest: median ${mo:-none} vs ${mt:-none} $unit"
 }
-pt_bw() { perf_run ib_write_bw 4 --report_gbits -s 65536 -n 200 -t 128; }
-pt_lat() { perf_run ib_write_lat 3 -s 2 -n 300 -I 220; }
+pt_bw() { perf_run ib_write_bw 4 --report_gbits -s 65536 -n 150 -t 128; }
+pt_lat() { perf_run ib_write_lat 3 -s 2 -n 200 -I 220; }
 if command -v ib_write_bw >/dev/null && command -v ib_write_lat >/dev/null; then
-	compare write-bw-64k Gb/s pt_bw gbps --op write --size 65536 --iters 200 --tx-depth 128
-	compare write-lat-min us pt_lat lat_min --mode lat --op write --size 2 --iters 300 --inline 220
+	compare write-bw-64k Gb/s pt_bw gbps --op write --size 65536 --iters 150 --tx-depth 128
+	compare write-lat-min us pt_lat lat_min --mode lat --op write --size 2 --iters 200 --inline 220
 else
 	bad "perftest is not installed (apt-get install perftest)"
 fi
