@@ -42,6 +42,7 @@ struct cuda_api {
 struct gpu_mem {
 	struct cuda_api cu;
 	cu_device dev;
+	cu_context ctx;		/* the device's primary context, retained */
 	cu_devptr ptr;
 	size_t len;
 	const char *path;
@@ -94,7 +95,6 @@ static int load_cuda(struct cuda_api *cu, char *err, size_t errlen)
 int gpu_mem_alloc(int ordinal, size_t len, struct gpu_mem **out, char *err, size_t errlen)
 {
 	struct gpu_mem *g = calloc(1, sizeof(*g));
-	cu_context ctx;
 	cu_result r;
 	int count = 0;
 
@@ -115,11 +115,11 @@ int gpu_mem_alloc(int ordinal, size_t len, struct gpu_mem **out, char *err, size
 		goto fail;
 	}
 	if ((r = g->cu.device_get(&g->dev, ordinal)) != 0 ||
-	    (r = g->cu.primary_ctx_retain(&ctx, g->dev)) != 0) {
+	    (r = g->cu.primary_ctx_retain(&g->ctx, g->dev)) != 0) {
 		snprintf(err, errlen, "cannot open cuda device %d: %s", ordinal, cu_text(&g->cu, r));
 		goto fail;
 	}
-	if ((r = g->cu.ctx_set_current(ctx)) != 0 || (r = g->cu.mem_alloc(&g->ptr, len)) != 0) {
+	if ((r = g->cu.ctx_set_current(g->ctx)) != 0 || (r = g->cu.mem_alloc(&g->ptr, len)) != 0) {
 		snprintf(err, errlen, "cannot allocate %zu bytes on cuda device %d: %s", len, ordinal,
 			 cu_text(&g->cu, r));
 		g->cu.primary_ctx_release(g->dev);
@@ -155,6 +155,8 @@ void gpu_mem_free(struct gpu_mem *g)
 	if (!g)
 		return;
 	if (g->ptr) {
+		/* destroy may run on another thread than alloc did */
+		g->cu.ctx_set_current(g->ctx);
 		g->cu.mem_free(g->ptr);
 		g->cu.primary_ctx_release(g->dev);
 	}
