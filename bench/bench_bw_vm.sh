@@ -22,6 +22,25 @@ pair=$2 reps=$3
 dev=${VM_RDMA_DEV:-rxe0} ip=${VM_IP:-10.0.2.15}
 ulimit -l unlimited
 
+# perftest's server listens on TCP 18515: start the client only then (a
+# client that comes too early fails, and its server would wait forever)
+pt_listening() {
+	local i
+	for i in $(seq 50); do
+		ss -Hltn 'sport = :18515' 2>/dev/null | grep -q . && return
+		sleep 0.1
+	done
+}
+# the server ends with its client; one still there 3 s later is stopped
+pt_reap() {
+	local i
+	for i in $(seq 30); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 ours_bw() {
 	timeout 60 "$pair" --device "$dev" --peer "$ip" --op write --size "$1" --duration-ms 2000 --warmup-ms 1000 \
@@ -30,10 +49,10 @@ ours_bw() {
 perf_bw() {
 	timeout 60 ib_write_bw -d "$dev" -x 1 -F --report_gbits -s "$1" -D 4 -t 128 >/dev/null 2>&1 &
 	local spid=$!
-	sleep 0.3
+	pt_listening
 	timeout 60 ib_write_bw -d "$dev" -x 1 -F --report_gbits -s "$1" -D 4 -t 128 "$ip" 2>&1 |
 		awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $4 }'
-	wait $spid
+	pt_reap $spid
 }
 ours_lat() {
 	timeout 60 "$pair" --device "$dev" --peer "$ip" --mode lat --op write --size 2 --iters 1000 --inline 220 \
@@ -42,10 +61,10 @@ ours_lat() {
 perf_lat() {
 	timeout 60 ib_write_lat -d "$dev" -x 1 -F -s 2 -n 1000 -I 220 >/dev/null 2>&1 &
 	local spid=$!
-	sleep 0.3
+	pt_listening
 	timeout 60 ib_write_lat -d "$dev" -x 1 -F -s 2 -n 1000 -I 220 "$ip" 2>&1 |
 		awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+/ { print $5 }'
-	wait $spid
+	pt_reap $spid
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 

@@ -127,6 +127,7 @@ cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
 	done
 	js=$(timeout 60 "$bin" --json "$cmd" client "$ip" --transport verbs --device "$dev" "$@" 2>/tmp/bwv-cli.$$)
 	local rc=$?
+	[ $rc -eq 0 ] || kill $spid 2>/dev/null	# a server whose client failed would wait
 	wait $spid
 	local src=$?
 	# the server judges its side against the port rate (rxe says 2.5 Gb/s,
@@ -171,16 +172,35 @@ rm -f /tmp/bwv-srv.$$ /tmp/bwv-cli.$$
 # Latency compares each run's minimum (t_min / lat_min): a preempted vCPU
 # inflates medians to milliseconds for both tools, the minimum is the path's
 # own cost.
+# perftest's server listens on TCP 18515: start the client only then (a
+# client that comes too early fails, and its server would wait forever)
+pt_listening() {
+	local i
+	for i in $(seq 50); do
+		ss -Hltn 'sport = :18515' 2>/dev/null | grep -q . && return
+		sleep 0.1
+	done
+}
+# the server ends with its client; one still there 3 s later is stopped
+pt_reap() {
+	local i
+	for i in $(seq 30); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 perf_run() { # tool awk-column args...: server and client on rxe0, the client's figure
 	local tool=$1 col=$2
 	shift 2
 	timeout 60 "$tool" -d "$dev" -x 1 -F "$@" >/tmp/pt-srv.$$ 2>&1 &
 	local spid=$!
-	sleep 0.3
+	pt_listening
 	timeout 60 "$tool" -d "$dev" -x 1 -F "$@" "$ip" 2>&1 |
 		awk -v c="$col" '/^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+/ { print $c; exit }'
-	wait $spid
+	pt_reap $spid
 }
 within3() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b >= 1 / 3 && a / b <= 3) }'; }
 # compare NAME UNIT PERFTEST-CMD OUR-FIELD OUR-ARGS...
