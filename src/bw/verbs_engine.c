@@ -548,7 +548,7 @@ static void destroy(void *state)
 	free(s);
 }
 
-/* The transport's description of its choices, for -v and the report. */
+/* The verbs transport, as engine.h declares it. */
 const struct bw_engine_ops bw_verbs_engine = {
 	.name = "verbs",
 	.prepare = prepare,
