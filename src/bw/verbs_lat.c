@@ -178,7 +178,10 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 				break;
 			}
 			rounds++;
-			if (s->is_server || !s->p.duration_ms)
+			/* the sampler only where it has a phase to change: a
+			 * warm-up to end, or the server's window to close (the
+			 * client ticks above in duration mode) */
+			if ((s->is_server || !s->p.duration_ms) && (s->p.duration_ms || s->p.warmup_ms))
 				(void)bw_sampler_tick(&sm, rounds * s->p.size, rounds);
 		}
 		prev = now;
