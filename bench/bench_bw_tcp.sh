@@ -4,10 +4,13 @@
 # four, the same duration, the ratio printed (aim: >= 0.95).  Printed,
 # never asserted; needs root, ip netns and iperf3.  Bounded: every run is
 # under `timeout`.
+# Each pair runs BENCH_ROUNDS times (default 3), alternating, and the
+# median of each side is compared: a shared machine is noisy.
 #   bench/bench_bw_tcp.sh BINARY [SECONDS]
 set -u
 bin=$(realpath "${1:?usage: $0 path/to/rdmadoctor [seconds]}")
 secs=${2:-${BENCH_SECONDS:-5}}
+rounds=${BENCH_ROUNDS:-3}
 [ "$(id -u)" = 0 ] || { echo "bench_bw_tcp: needs root (network namespaces)"; exit 0; }
 command -v iperf3 >/dev/null || { echo "bench_bw_tcp: needs iperf3"; exit 0; }
 
@@ -51,11 +54,18 @@ theirs() {	# streams -> Gb/s (receiver side, what arrived)
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e9)' "$tmp/iperf.json"
 }
 
-echo "rdmadoctor bw --transport tcp vs iperf3, veth between namespaces, ${secs} s + 1 s warm-up"
+median() { sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
+
+echo "rdmadoctor bw --transport tcp vs iperf3, veth between namespaces, ${secs} s + 1 s warm-up, median of $rounds"
 for streams in 1 4; do
-	o=$(ours $streams) || { echo "rdmadoctor failed: $(cat "$tmp/ours.err")"; continue; }
-	t=$(theirs $streams) || { echo "iperf3 failed: $(head -c 300 "$tmp/iperf.json")"; continue; }
-	awk -v s=$streams -v o="$o" -v t="$t" 'BEGIN {
-		printf "  %d stream%s: rdmadoctor %.2f Gb/s, iperf3 -P %d %.2f Gb/s, ratio %.3f (aim >= 0.95)\n",
-			s, (s == 1 ? " " : "s"), o, s, t, (t > 0 ? o / t : 0) }'
+	: >"$tmp/o" ; : >"$tmp/t"
+	for ((r = 0; r < rounds; r++)); do
+		ours $streams >>"$tmp/o" || echo "rdmadoctor failed: $(cat "$tmp/ours.err")"
+		theirs $streams >>"$tmp/t" || echo "iperf3 failed: $(head -c 300 "$tmp/iperf.json")"
+	done
+	o=$(median <"$tmp/o") t=$(median <"$tmp/t")
+	awk -v s=$streams -v o="$o" -v t="$t" -v all_o="$(tr '\n' ' ' <"$tmp/o")" \
+		-v all_t="$(tr '\n' ' ' <"$tmp/t")" 'BEGIN {
+		printf "  %d stream%s: rdmadoctor %.2f Gb/s, iperf3 -P %d %.2f Gb/s, ratio %.3f (aim >= 0.95)   [ours: %s| iperf3: %s]\n",
+			s, (s == 1 ? " " : "s"), o, s, t, (t > 0 ? o / t : 0), all_o, all_t }'
 done

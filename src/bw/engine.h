@@ -16,7 +16,26 @@
  * bytes; it never interprets the endpoint bytes, which belong to the
  * transport (a TCP port for tcp; QPN/PSN/rkey/address/GID per QP for
  * verbs).  Each transport validates its own endpoint bytes: they come from
- * the network. */
+ * the network.
+ *
+ * What the runner (bw/session.c) guarantees a transport:
+ *   - prepare() and run() are called in the rail's own thread, pinned to
+ *     the NIC's NUMA node when it is known (allocate in prepare: first
+ *     touch lands on that node); connect() is called from the main thread,
+ *     rail by rail, after both sides' prepare() and the endpoint exchange
+ *     (client's endpoints are sent first).
+ *   - bw_local.peer_addr is the peer's numeric control address on both
+ *     sides (the client: the address it reached; the server: the client's).
+ *   - run() starts on both sides right after the GO barrier.  Who counts
+ *     what: a side that sends (or, for RDMA read, initiates) counts the
+ *     payload it completed; a side that only receives may count what it
+ *     received or leave bytes 0.  The report of a one-way test uses the
+ *     client's figures when its bytes are non-zero, else the server's; a
+ *     bidirectional test reports each side's own sending (bw/verdict.c).
+ *   - a run() that fails returns -1 with e->msg; the peer hears that text.
+ *   - run() ticks a bw_sampler (below); it keeps warm-up out, cuts the
+ *     per-interval samples, measures CPU time and publishes live_bytes
+ *     for the progress display. */
 #ifndef RD_BW_ENGINE_H
 #define RD_BW_ENGINE_H
 
@@ -86,6 +105,10 @@ struct bw_result {
 	int numa_node;
 	char mem_path[16];	/* verbs: "host", or with --gpu how the GPU buffer was
 				 * registered: "dma-buf" or "peer memory" */
+	/* The running byte count while run() goes (warm-up included), stored
+	 * by bw_sampler_tick with __atomic_store_n for the progress display in
+	 * another thread; not part of the figures, not sent. */
+	uint64_t live_bytes;
 };
 
 struct bw_err {

@@ -354,7 +354,8 @@ int bw_result_encode(uint32_t rail, const struct bw_result *res, struct bw_buf *
 {
 	size_t ni = res->n_intervals, nl = res->n_lat;
 	size_t si = ni > BW_INTERVALS_MAX ? (ni + BW_INTERVALS_MAX - 1) / BW_INTERVALS_MAX : 1;
-	size_t sl = nl > BW_LAT_SAMPLES_MAX ? (nl + BW_LAT_SAMPLES_MAX - 1) / BW_LAT_SAMPLES_MAX : 1;
+	size_t sl =
+		nl > BW_LAT_SAMPLES_MAX ? (nl + BW_LAT_SAMPLES_MAX - 1) / BW_LAT_SAMPLES_MAX : 1;
 
 	put_u32(b, rail);
 	put_f64(b, res->seconds);

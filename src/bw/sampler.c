@@ -95,6 +95,7 @@ bool bw_sampler_tick(struct bw_sampler *s, uint64_t bytes, uint64_t msgs)
 
 	if (s->phase == 2)
 		return false;
+	__atomic_store_n(&s->out->live_bytes, bytes, __ATOMIC_RELAXED);
 	now = bw_now();
 	if (s->phase == 0) {
 		if (now - s->t0 >= (double)s->p->warmup_ms / 1e3)

@@ -182,7 +182,8 @@ int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e)
 		rc = getaddrinfo(NULL, portstr, &hints, &res);
 	}
 	if (rc) {
-		bw_errf(e, "cannot resolve '%s': %s", bind_addr ? bind_addr : "*", gai_strerror(rc));
+		bw_errf(e, "cannot resolve '%s': %s", bind_addr ? bind_addr : "*",
+			gai_strerror(rc));
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
@@ -327,7 +328,12 @@ static int on_rails(struct bw_session *s, struct rail_job *jobs, uint32_t n,
 
 			nanosleep(&ts, NULL);
 			if (bw_now() >= next) {
-				s->progress(s->progress_arg, bw_now() - t0);
+				uint64_t bytes = 0;
+
+				for (uint32_t i = 0; i < started; i++)
+					bytes += __atomic_load_n(&jobs[i].out->live_bytes,
+								 __ATOMIC_RELAXED);
+				s->progress(s->progress_arg, bw_now() - t0, bytes);
 				next += 1;
 			}
 		}
@@ -338,7 +344,8 @@ static int on_rails(struct bw_session *s, struct rail_job *jobs, uint32_t n,
 		if (jobs[i].rc != 0) {
 			if (n > 1)
 				bw_errf(e, "rail %u (%s): %s", i,
-					jobs[i].r->local[i].device ? jobs[i].r->local[i].device : "-",
+					jobs[i].r->local[i].device ? jobs[i].r->local[i].device
+								   : "-",
 					jobs[i].e.msg);
 			else
 				*e = jobs[i].e;
@@ -374,9 +381,11 @@ static int exchange_endpoints(struct bw_session *s, bool is_server, struct rail_
 				const uint8_t *ep;
 
 				if (recv_want(s, BW_MSG_ENDPOINT, &hold[i], &len,
-					      BW_ENDPOINT_MAX + 8, s->timeout_ms, "ENDPOINT", e) < 0)
+					      BW_ENDPOINT_MAX + 8, s->timeout_ms, "ENDPOINT",
+					      e) < 0)
 					return -1;
-				if (bw_endpoint_decode(hold[i], len, &rail, &ep, &peer_len[i], e) < 0)
+				if (bw_endpoint_decode(hold[i], len, &rail, &ep, &peer_len[i], e) <
+				    0)
 					return -1;
 				if (rail != i) {
 					bw_errf(e, "ENDPOINT for rail %u came where rail %u was "
@@ -412,8 +421,8 @@ static int exchange_results(struct bw_session *s, bool is_server, struct bw_outc
 	double test_s = ((double)o->p.warmup_ms + o->p.duration_ms) / 1e3;
 	int wait_ms = s->timeout_ms + (int)(test_s * 1000) + 15000;
 
-	if (o->p.iters)	/* iterations mode: bounded by the server's duration cap */
-		wait_ms = s->timeout_ms + 3600 * 1000;
+	if (o->p.iters)
+		wait_ms = s->timeout_ms + (s->iters_wait_ms > 0 ? s->iters_wait_ms : 3600 * 1000);
 	for (int phase = 0; phase < 2; phase++) {
 		bool sending = (phase == 0) != is_server;
 
@@ -532,8 +541,13 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 	bw_buf_free(&b);
 	if (rc < 0)
 		return -1;
-	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0)
+	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0) {
+		if (strstr(e->msg, "timed out"))
+			bw_errf(e, "the server at %s did not answer within %.0f s: busy with "
+				"another client's test? (it runs one at a time; try again, or "
+				"raise --timeout)", s->peer_addr, s->timeout_ms / 1e3);
 		return -1;
+	}
 	rc = bw_text_decode(pl, len, BW_HOST_MAX, s->peer_host, sizeof(s->peer_host), e);
 	free(pl);
 	if (rc < 0)
@@ -574,7 +588,8 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		}
 		if (type != BW_MSG_HELLO) {
 			free(pl);
-			bw_errf(e, "the client sent message type %u where HELLO was expected", type);
+			bw_errf(e, "the client sent message type %u where HELLO was expected",
+				type);
 			send_error(s, e->msg);
 			return -1;
 		}
@@ -586,7 +601,8 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		}
 		snprintf(s->peer_host, sizeof(s->peer_host), "%s", h.host);
 		memset(&r, 0, sizeof(r));
-		if (bw_params_check(&h.p, h.n_rails, caps, e) < 0 || ops->setup(ops->arg, &h, &r, e) < 0) {
+		if (bw_params_check(&h.p, h.n_rails, caps, e) < 0 ||
+		    ops->setup(ops->arg, &h, &r, e) < 0) {
 			/* refused: say why; the client may ask again */
 			send_error(s, e->msg);
 			continue;

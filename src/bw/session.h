@@ -15,11 +15,15 @@
 struct bw_session {
 	int fd;			/* control connection */
 	int timeout_ms;		/* every control step */
+	/* iterations mode has no length to wait for the peer's RESULT by: at
+	 * most this long (a server sets its --max-duration); 0: an hour */
+	int iters_wait_ms;
 	char local_addr[64], peer_addr[64];	/* numeric */
 	char peer_host[BW_HOST_MAX + 1];	/* as the peer named itself */
 	/* while the rails run: called about once a second from the main thread
-	 * with the seconds since GO (progress display); may be NULL */
-	void (*progress)(void *arg, double elapsed);
+	 * with the seconds since GO and the bytes all rails moved so far
+	 * (progress display); may be NULL */
+	void (*progress)(void *arg, double elapsed, uint64_t bytes);
 	void *progress_arg;
 };
 

@@ -4,18 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-double bw_gbps_of(uint64_t bytes, double seconds)
+/* A peer's RESULT may pair a tiny time with a huge count: a rate that
+ * overflows is no figure (and JSON cannot carry infinity). */
+static double rate(double amount, double seconds)
 {
+	double v;
+
 	if (!(seconds > 0))
 		return 0;
-	return (double)bytes * 8.0 / 1e9 / seconds;
+	v = amount / seconds;
+	return isfinite(v) ? v : 0;
+}
+
+double bw_gbps_of(uint64_t bytes, double seconds)
+{
+	return rate((double)bytes * 8.0 / 1e9, seconds);
 }
 
 double bw_mpps_of(uint64_t msgs, double seconds)
 {
-	if (!(seconds > 0))
-		return 0;
-	return (double)msgs / 1e6 / seconds;
+	return rate((double)msgs / 1e6, seconds);
 }
 
 struct bw_gbps bw_result_gbps(const struct bw_result *r)

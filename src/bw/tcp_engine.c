@@ -127,7 +127,8 @@ static int io_all(int fd, uint8_t *p, size_t n, bool out, double deadline)
 			errno = w == 0 ? ETIMEDOUT : errno;
 			return -1;
 		}
-		r = out ? send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT) : recv(fd, p, n, MSG_DONTWAIT);
+		r = out ? send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT)
+			: recv(fd, p, n, MSG_DONTWAIT);
 		if (r == 0) {
 			errno = ECONNRESET;
 			return -1;
@@ -321,8 +322,9 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 			if (s->bind_dev[0] &&
 			    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, s->bind_dev,
 				       (socklen_t)strlen(s->bind_dev)) < 0) {
-				bw_errf(e, "cannot bind data connections to '%s': %s (needs "
-					"CAP_NET_RAW)", s->bind_dev, strerror(errno));
+				bw_errf(e, "cannot bind data connections to '%s': %s%s",
+					s->bind_dev, strerror(errno),
+					errno == EPERM ? " (needs CAP_NET_RAW: run as root)" : "");
 				close(fd);
 				freeaddrinfo(res);
 				return -1;
@@ -380,8 +382,8 @@ static int server_accept(struct tcp_state *s, struct bw_err *e)
 		if (fd < 0)
 			continue;
 		if (io_all(fd, hello, sizeof(hello), false, bw_now() + 2.0) < 0 ||
-		    get_be(hello, 8) != s->token || (k = (uint32_t)get_be(hello + 8, 4)) >= s->n_fds ||
-		    s->fds[k] >= 0) {
+		    get_be(hello, 8) != s->token ||
+		    (k = (uint32_t)get_be(hello + 8, 4)) >= s->n_fds || s->fds[k] >= 0) {
 			close(fd);
 			continue;
 		}
@@ -509,7 +511,8 @@ static int run_bw(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 
 		for (uint32_t i = 0; i < s->n_fds; i++) {
 			pf[i].fd = s->fds[i];
-			pf[i].events = (short)((st[i].shut ? 0 : POLLOUT) | (st[i].eof ? 0 : POLLIN));
+			pf[i].events =
+				(short)((st[i].shut ? 0 : POLLOUT) | (st[i].eof ? 0 : POLLIN));
 			if (!st[i].shut || !st[i].eof)
 				all_done = false;
 		}
@@ -529,8 +532,8 @@ static int run_bw(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 				rc2 = recv_burst(s, i, &st[i], &rcvd, &last_progress);
 			if (rc1 < 0 || rc2 < 0) {
 				if (window_open) {
-					bw_errf(e, "data connection %u %s the peer broke: %s", i + 1,
-						rc1 < 0 ? "to" : "from", strerror(errno));
+					bw_errf(e, "data connection %u %s the peer broke: %s",
+						i + 1, rc1 < 0 ? "to" : "from", strerror(errno));
 					goto out;
 				}
 				st[i].shut = st[i].eof = true;	/* drain: it is over */
@@ -602,7 +605,8 @@ static int run_lat(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 				break;
 			if (io_all(fd, s->rbuf, p->size, false, bw_now() + IDLE_TIMEOUT_S) < 0 ||
 			    io_all(fd, s->rbuf, p->size, true, bw_now() + IDLE_TIMEOUT_S) < 0) {
-				bw_errf(e, "the ping-pong with the client broke: %s", strerror(errno));
+				bw_errf(e, "the ping-pong with the client broke: %s",
+					strerror(errno));
 				return -1;
 			}
 			rounds++;

@@ -137,6 +137,7 @@ static void print_header(FILE *out, const struct bw_report *r)
 		     "------------------\n");
 	fprintf(out, " rdmadoctor %s %s: %s %s%s, %u rail%s, %u %s", p->mode == BW_MODE_LAT ?
 		"lat" : "bw", r->is_server ? "server" : "client", bw_transport_name(p->transport),
+		p->mode == BW_MODE_LAT && p->transport == BW_TRANSPORT_TCP ? "ping-pong" :
 		bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
 		r->n_rails == 1 ? "" : "s", p->qps, unit);
 	if (p->iters)
@@ -164,7 +165,8 @@ static void print_header(FILE *out, const struct bw_report *r)
 		if (rr->numa_node >= 0)
 			fprintf(out, " numa %d", rr->numa_node);
 		if (rr->gpu >= 0)
-			fprintf(out, " gpu %d (path %s)", rr->gpu, rr->gpu_path ? rr->gpu_path : "?");
+			fprintf(out, " gpu %d (path %s)", rr->gpu,
+				rr->gpu_path ? rr->gpu_path : "?");
 		fputc('\n', out);
 	}
 	fprintf(out, "---------------------------------------------------------------------"
@@ -174,8 +176,9 @@ static void print_header(FILE *out, const struct bw_report *r)
 static void print_bw_row(FILE *out, uint64_t size, const char *what, uint64_t msgs,
 			 struct bw_gbps g, double mpps, double cpu)
 {
-	fprintf(out, " %-10llu %-10s %-12llu %-11.2f %-11.2f %-11.2f %-13.6f", (unsigned long long)size,
-		what, (unsigned long long)msgs, g.avg, g.min, g.max, mpps);
+	fprintf(out, " %-10llu %-10s %-12llu %-11.2f %-11.2f %-11.2f %-13.6f",
+		(unsigned long long)size, what, (unsigned long long)msgs, g.avg, g.min, g.max,
+		mpps);
 	if (cpu >= 0)
 		fprintf(out, " %.2f", cpu);
 	fputc('\n', out);
@@ -186,7 +189,8 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 	print_header(out, r);
 	if (r->p.mode == BW_MODE_LAT) {
 		fprintf(out, " %-10s %-10s %-12s %-12s %-12s %-12s %-12s\n", "#bytes", "#samples",
-			"t_min[usec]", "t_p50[usec]", "t_p99[usec]", "t_p99.9[usec]", "t_max[usec]");
+			"t_min[usec]", "t_p50[usec]", "t_p99[usec]", "t_p99.9[usec]",
+			"t_max[usec]");
 		for (size_t k = 0; k < r->n_outcomes; k++) {
 			struct bw_lat_stats st;
 			const struct bw_result *f = bw_lat_figures(r, &r->outcomes[k]);
@@ -227,8 +231,8 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 			}
 			if (o->n_rails > 1)
 				print_bw_row(out, o->p.size, "total", msgs,
-					     bw_total_gbps(mine, o->n_rails), bw_mpps_of(msgs, secs),
-					     -1);
+					     bw_total_gbps(mine, o->n_rails),
+					     bw_mpps_of(msgs, secs), -1);
 			if (o->p.bidir)
 				print_bw_row(out, o->p.size, "peer sent", 0,
 					     bw_total_gbps(peer, o->n_rails), 0, -1);

@@ -21,11 +21,16 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 "$bin" bw server --bind 127.0.0.1 --port "$port" --timeout 1 --max-size 1M --max-qps 8 \
 	--max-duration 30 --max-memory 64M >"$tmp/srv.out" 2>"$tmp/srv.err" &
 srv=$!
-for _ in $(seq 50); do
-	python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" \
-		2>/dev/null && break
-	sleep 0.1
-done
+# wait until a server listens on PORT (bounded: 10 s)
+wait_port() {
+	for _ in $(seq 100); do
+		# listening, seen without connecting (a probe would be a client)
+		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: no server on port $1"; return 1
+}
+wait_port "$port" || exit 1
 
 fail=0
 python3 - "$port" <<'PY' || fail=1
@@ -185,6 +190,46 @@ sys.exit(1 if failures else 0)
 PY
 
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; cat "$tmp/srv.err"; exit 1; }
+# one test at a time: a second client while a test runs is told the server
+# is busy (and exits 3), the first one is not disturbed
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 6 --warmup 0.1 \
+	>"$tmp/long.out" 2>"$tmp/long.err" &
+long=$!
+sleep 2.5
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 --timeout 1 \
+	>/dev/null 2>"$tmp/busy.err"
+rc=$?
+[ $rc = 3 ] && grep -q "busy" "$tmp/busy.err" ||
+	{ echo "FAIL: second client exited $rc:"; cat "$tmp/busy.err"; fail=1; }
+wait $long || { echo "FAIL: the running test was disturbed:"; cat "$tmp/long.err"; fail=1; }
+# a client killed in the middle of a test: the server notices within its
+# bounds and goes on serving
+"$bin" bw client 127.0.0.1 --port "$port" --transport tcp --streams 2 --duration 20 \
+	>/dev/null 2>&1 &
+victim=$!
+sleep 1.5
+kill -9 $victim; wait $victim 2>/dev/null
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died with its client"; exit 1; }
+
+# a server killed in the middle of a test: the client ends, bounded in
+# time, exit 3 with a message
+port2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" bw server --bind 127.0.0.1 --port "$port2" >/dev/null 2>&1 &
+srv2=$!
+wait_port "$port2" || fail=1
+t0=$(date +%s)
+"$bin" bw client 127.0.0.1 --port "$port2" --transport tcp --duration 20 --warmup 0.1 \
+	>/dev/null 2>"$tmp/orphan.err" &
+orphan=$!
+sleep 1.5
+kill -9 $srv2; wait $srv2 2>/dev/null
+wait $orphan
+rc=$?
+t1=$(date +%s)
+[ $rc = 3 ] && [ $((t1 - t0)) -lt 20 ] && [ -s "$tmp/orphan.err" ] ||
+	{ echo "FAIL: orphaned client exited $rc after $((t1 - t0)) s:"; cat "$tmp/orphan.err"; fail=1; }
+echo "ok: orphaned client ended in $((t1 - t0)) s: $(cat "$tmp/orphan.err")"
+
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)
 if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \

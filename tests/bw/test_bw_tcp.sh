@@ -46,7 +46,16 @@ n2 "$bin" bw server --port "$port" --timeout 5 >"$tmp/srv.out" 2>"$tmp/srv.err" 
 srv=$!
 n2 "$bin" lat server --port $((port + 1)) --timeout 5 >"$tmp/lsrv.out" 2>"$tmp/lsrv.err" &
 lsrv=$!
-sleep 0.5
+# wait until a server in ns2 listens on PORT (bounded: 10 s)
+wait_port() {
+	for _ in $(seq 100); do
+		# listening, seen without connecting (a probe would be a client)
+		[ -n "$(n2 ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: no server on port $1"; return 1
+}
+wait_port $port && wait_port $((port + 1)) || exit 1
 fail=0
 
 # check NAME FILE [python assertions on d, the document]
@@ -165,7 +174,7 @@ kill "$lsrv" 2>/dev/null; wait "$lsrv" 2>/dev/null
 # two sizes), then the server exits with the verdict
 n2 timeout 60 "$bin" --json bw server --port $((port + 2)) --once >"$tmp/once.json" 2>"$tmp/once.err" &
 once=$!
-sleep 0.3
+wait_port $((port + 2)) || fail=1
 client bw client "$a2" --port $((port + 2)) --sizes 4K..8K --duration 0.5 --warmup 0.1 >/dev/null ||
 	{ echo "FAIL: client against --once"; fail=1; }
 wait $once || { echo "FAIL: server --once exited $?"; cat "$tmp/once.err"; fail=1; }
@@ -175,6 +184,25 @@ d = json.load(open(sys.argv[1]))
 assert d["role"] == "server" and d["results"][0]["rails"][0]["gbps"]["avg"] > 0
 assert [x["size_bytes"] for x in d["results"]] == [4096, 8192], d["results"]
 print("ok: server --once --json")' "$tmp/once.json" || { echo "FAIL: server json"; fail=1; }
+
+# the peer vanishes without a word (the link goes down mid-test): the
+# client still ends, bounded (no byte for 10 s is a dead peer), exit 3
+t0=$(date +%s)
+n1 timeout 60 "$bin" bw client "$a2" --port $port --transport tcp --duration 30 --warmup 0.1 \
+	>/dev/null 2>"$tmp/cut.err" &
+cut=$!
+sleep 2
+n2 ip link set "$vb" down
+wait $cut
+rc=$? t1=$(date +%s)
+[ $rc = 3 ] && [ $((t1 - t0)) -lt 25 ] && [ -s "$tmp/cut.err" ] &&
+	echo "ok: link cut: client ended in $((t1 - t0)) s: $(cat "$tmp/cut.err")" ||
+	{ echo "FAIL: link cut: client exited $rc after $((t1 - t0)) s"; cat "$tmp/cut.err"; fail=1; }
+n2 ip link set "$vb" up
+sleep 12	# the server gives up on that client too, within its bounds
+kill -0 "$srv" 2>/dev/null || { echo "FAIL: bw server died after the cut"; fail=1; }
+client bw client "$a2" --port $port --duration 0.5 --warmup 0.1 >"$tmp/after.json" &&
+	check "a test after the cut" "$tmp/after.json" || { echo "FAIL: after the cut"; fail=1; }
 
 [ $fail = 0 ] && echo "bw tcp netns: all passed"
 exit $fail

@@ -66,6 +66,8 @@ fi
 expect 3 --json lat client 127.0.0.1 --port "$port" --transport tcp
 [ -s "$tmp/out" ] && { echo "FAIL: --json wrote output on failure"; fail=1; }
 expect 3 bw client no-such-host.invalid --transport tcp
+expect 3 bw client 127.0.0.1 --port "$port" --transport tcp --device no-such-if0
+grep -q "no network interface 'no-such-if0'" "$tmp/err" || { echo "FAIL: unclear interface message"; cat "$tmp/err"; fail=1; }
 # verbs: this build has no verbs transport, or no device, or no server: 3
 expect 3 bw client 127.0.0.1 --port "$port" --transport verbs
 

@@ -6,7 +6,7 @@ set(BW_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 # Two network namespaces joined by veth, created by the test (root only:
 # skipped, exit 77, otherwise; the script says why).
 add_test(NAME bw_tcp_netns COMMAND ${BW_TEST_DIR}/test_bw_tcp.sh $<TARGET_FILE:rdmadoctor>)
-set_tests_properties(bw_tcp_netns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+set_tests_properties(bw_tcp_netns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # Garbage, truncation, wrong magic and version, huge lengths, sizes and QP
 # counts, silence, a connect storm; then a normal test on the same server.

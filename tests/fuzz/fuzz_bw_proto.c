@@ -5,7 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw/params.h"
 #include "bw/proto.h"
+#include "out/bw_out.h"
+
+/* What the peer sent must always make a whole report (the server prints
+ * the client's figures): a NULL document would be an error on output. */
+static void report_of(struct bw_result *peer)
+{
+	static struct bw_outcome o;
+	struct bw_report r;
+	json_t *d;
+
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	bw_params_defaults(&o.p, peer->n_lat ? BW_MODE_LAT : BW_MODE_BW);
+	o.n_rails = 1;
+	o.remote[0] = *peer;
+	r.is_server = true;
+	r.p = o.p;
+	r.n_rails = 1;
+	r.rails[0] = (struct bw_report_rail){ NULL, 0, -1, -1, NULL, 0 };
+	r.outcomes = &o;
+	r.n_outcomes = 1;
+	r.expect_gbps = 1;
+	bw_judge(&r);
+	d = bw_report_to_json(&r);
+	if (!d)
+		abort();
+	json_decref(d);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,12 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < r.n_lat; i++)
 				if (!(r.lat_usec[i] >= 0))
 					abort();
+			report_of(&r);
 			bw_result_free(&r);
 		}
-		if (bw_endpoint_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, &rail, &ep, &el, &e) == 0 &&
+		if (bw_endpoint_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, &rail, &ep, &el, &e) ==
+			    0 &&
 		    (ep + el != m + size || rail >= BW_RAILS_MAX))
 			abort();
-		bw_text_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, BW_ERROR_MAX, text, sizeof(text), &e);
+		bw_text_decode(m + BW_HDR_LEN, size - BW_HDR_LEN, BW_ERROR_MAX, text, sizeof(text),
+			       &e);
 	}
 	free(m);
 	return 0;

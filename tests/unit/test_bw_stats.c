@@ -18,6 +18,9 @@ static void gbps_is_decimal(void **state)
 	assert_true(fabs(bw_gbps_of(12500000000ull, 1.0) - 100.0) < 1e-9);
 	assert_true(fabs(bw_gbps_of(125000000ull, 0.5) - 2.0) < 1e-9);
 	assert_true(bw_gbps_of(1000, 0) == 0);
+	/* a peer's tiny time and huge count: no infinity */
+	assert_true(bw_gbps_of(UINT64_MAX, 1e-310) == 0);
+	assert_true(bw_mpps_of(UINT64_MAX, 1e-310) == 0);
 	assert_true(fabs(bw_mpps_of(3000000, 2.0) - 1.5) < 1e-12);
 }
 
@@ -46,8 +49,10 @@ static void rails_add_up(void **state)
 {
 	struct bw_interval a[2] = { { 1, 1250000000ull, 0 }, { 1, 2500000000ull, 0 } };
 	struct bw_interval b[3] = { { 1, 2500000000ull, 0 }, { 1, 0, 0 }, { 1, 9, 0 } };
-	struct bw_result ra = { .seconds = 2, .bytes = 3750000000ull, .intervals = a, .n_intervals = 2 };
-	struct bw_result rb = { .seconds = 2, .bytes = 2500000000ull, .intervals = b, .n_intervals = 3 };
+	struct bw_result ra = {
+		.seconds = 2, .bytes = 3750000000ull, .intervals = a, .n_intervals = 2};
+	struct bw_result rb = {
+		.seconds = 2, .bytes = 2500000000ull, .intervals = b, .n_intervals = 3};
 	const struct bw_result *both[2] = { &ra, &rb };
 	struct bw_gbps g = bw_total_gbps(both, 2);
 

@@ -1,0 +1,65 @@
+/* The bw and lat commands' private parts, shared by cmd/bw.c (client,
+ * server, report), cmd/bw_opts.c (the command line) and cmd/bw_rails.c
+ * (which devices, NUMA nodes, GPUs a test runs on). */
+#ifndef RD_CMD_BW_CMD_H
+#define RD_CMD_BW_CMD_H
+
+#include "cmd.h"
+#include "../bw/params.h"
+#include "../bw/report.h"
+#include "../bw/session.h"
+
+#define BW_CMD_DEFAULT_TIMEOUT_S 10.0
+
+/* What the command line asked for (both sides). */
+struct bw_cmd_opts {
+	bool server, once;
+	const char *host, *bind, *device, *devices, *gpu;
+	uint16_t port;
+	bool transport_set, warmup_set, cq_mod_set;
+	struct bw_params p;
+	uint64_t sizes[32];
+	size_t n_sizes;
+	int ib_port, gid_index;
+	double expect_gbps, timeout_s;
+	struct bw_caps caps;
+};
+
+/* Parse argv of `bw` or `lat` into o: EXIT_OK (help printed), EXIT_USAGE
+ * (said why), or -1 to go on. */
+int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
+		 struct bw_cmd_opts *o);
+
+/* The rails of a test on this side, from the inventory (verbs) or the
+ * command line (tcp). */
+struct bw_cmd_setup {
+	struct ctx *c;
+	const char *cmd;	/* "bw" or "lat", for messages */
+	struct bw_cmd_opts *o;
+	struct inventory inv;
+	struct root root;
+	bool have_inv;
+	/* chosen rails: inventory NIC indices (verbs), or netdev names (tcp) */
+	size_t nic[BW_RAILS_MAX];
+	char *names[BW_RAILS_MAX];
+	uint32_t n;
+	struct bw_report_rail rail[BW_RAILS_MAX];
+	double min_rate;
+};
+
+/* The inventory, read once (ctx_collect); EXIT_OK or EXIT_RUNTIME. */
+int bw_cmd_collect(struct bw_cmd_setup *s);
+/* The verbs engine when this build has one, else NULL. */
+const struct bw_engine_ops *bw_cmd_verbs_engine(void);
+/* Choose the rails: EXIT_OK, or an exit code after saying why. */
+int bw_cmd_verbs_rails(struct bw_cmd_setup *s);
+int bw_cmd_tcp_rails(struct bw_cmd_setup *s);
+void bw_cmd_setup_free(struct bw_cmd_setup *s);
+/* The engine and each rail's local side; rail i of the test runs on
+ * rails[i % n] (a server with fewer devices than the client asks for runs
+ * several rails on one). */
+void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail *rails, uint32_t n,
+			enum bw_transport t, uint32_t n_rails, const char *peer,
+			struct bw_rails *r);
+
+#endif
