@@ -11,6 +11,7 @@
  * side keeps its queue pairs and memory alive until the peer is finished. */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,14 +199,18 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 		if (n > 0) {
 			idle = 0;
 			last = 0;
-		} else if ((++idle & 4095) == 0) {
-			double now = bw_now();
+		} else {
+			if (++idle >= VERBS_SPIN_BEFORE_YIELD)
+				sched_yield();
+			if ((idle & 4095) == 0) {
+				double now = bw_now();
 
-			if (last == 0)
-				last = now;
-			else if (now - last > VERBS_STALL_S)
-				return verbs_err(e, "%s: no completion for %.0f s with work requests in flight (the peer stopped answering?)",
-						 s->devname, VERBS_STALL_S);
+				if (last == 0)
+					last = now;
+				else if (now - last > VERBS_STALL_S)
+					return verbs_err(e, "%s: no completion for %.0f s with work requests in flight (the peer stopped answering?)",
+							 s->devname, VERBS_STALL_S);
+			}
 		}
 	}
 }
@@ -244,7 +249,7 @@ static int wait_peer(struct verbs_state *s, struct bw_result *out, bool measure,
 	double deadline = bw_now() + verbs_time_bound(&s->p);
 	struct bw_sampler sm;
 	bool measuring = measure;
-	unsigned spin = 0;
+	unsigned spin = 0, idle = 0;
 
 	if (measure)
 		bw_sampler_start(&sm, &s->p, out);
@@ -252,8 +257,14 @@ static int wait_peer(struct verbs_state *s, struct bw_result *out, bool measure,
 		if (!measure && s->p.op != BW_OP_SEND) {
 			if (sleep_on_rcq(s, e) < 0)
 				return -1;
-		} else if (service_recv(s, e) < 0) {
-			return -1;
+		} else {
+			int r = service_recv(s, e);
+
+			if (r < 0)
+				return -1;
+			idle = r > 0 ? 0 : idle + 1;
+			if (idle >= VERBS_SPIN_BEFORE_YIELD)
+				sched_yield();
 		}
 		if ((++spin & 15) != 0)
 			continue;	/* the clock every 16 turns, as in active_loop */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <sched.h>
 
 #include "verbs_priv.h"
 
@@ -68,9 +69,12 @@ static int post_one(struct lat_ctx *c, uint32_t v, struct bw_err *e)
 	rc = ibv_post_send(c->q->qp, &c->wr, &bad);
 	if (rc)
 		return verbs_err(e, "%s: posting the ping-pong message failed: %s", s->devname, strerror(rc));
-	for (unsigned spin = 1; (n = ibv_poll_cq(s->scq, 1, &wc)) == 0; spin++)
+	for (unsigned spin = 1; (n = ibv_poll_cq(s->scq, 1, &wc)) == 0; spin++) {
+		if (spin >= VERBS_SPIN_BEFORE_YIELD)
+			sched_yield();
 		if ((spin & 1023) == 0 && bw_now() > c->deadline)
 			return verbs_err(e, "%s: the ping-pong message was not acknowledged", s->devname);
+	}
 	if (n < 0)
 		return verbs_err(e, "%s: polling the send queue failed", s->devname);
 	if (wc.status != IBV_WC_SUCCESS)
@@ -94,6 +98,8 @@ static int wait_one(struct lat_ctx *c, uint8_t want, uint32_t *got, struct bw_er
 				*got = v;
 				return 0;
 			}
+			if (spin >= VERBS_SPIN_BEFORE_YIELD)
+				sched_yield();
 			if ((++spin & 1023) == 0 && bw_now() > c->deadline)
 				return verbs_err(e, "%s: no answer from the peer within the time bound", s->devname);
 		}
@@ -112,6 +118,8 @@ static int wait_one(struct lat_ctx *c, uint8_t want, uint32_t *got, struct bw_er
 			*got = ntohl(wc.imm_data);
 			return 0;
 		}
+		if (spin >= VERBS_SPIN_BEFORE_YIELD)
+			sched_yield();
 		if ((++spin & 1023) == 0 && bw_now() > c->deadline)
 			return verbs_err(e, "%s: no answer from the peer within the time bound", s->devname);
 	}
