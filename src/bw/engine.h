@@ -55,10 +55,13 @@ struct bw_params {
 	enum bw_op op;
 	uint64_t size;		/* bytes per message */
 	uint32_t qps;		/* verbs queue pairs, or TCP streams */
-	uint32_t tx_depth;	/* outstanding work requests per QP */
-	uint32_t post_list;	/* WRs chained per post call */
-	uint32_t cq_mod;	/* one signaled WR in cq_mod */
-	uint32_t inline_size;	/* messages up to this many bytes go inline */
+	uint32_t tx_depth;	/* outstanding work requests per QP (verbs: 0 = 128) */
+	uint32_t post_list;	/* WRs chained per post call (verbs: 0 = 1) */
+	uint32_t cq_mod;	/* one signaled WR in cq_mod (verbs: 0 = perftest's rule,
+				 * 100 up to 8 KiB and 1 above) */
+	uint32_t inline_size;	/* messages up to this many bytes go inline (capped
+				 * at what the device takes; verbs: 0 = none for
+				 * bw, 220 B for lat, perftest's defaults) */
 	uint32_t duration_ms;	/* measured window; 0 = iterations mode */
 	uint32_t warmup_ms;	/* before the window, excluded from figures */
 	uint64_t iters;		/* iterations mode: messages per QP */
@@ -100,6 +103,8 @@ struct bw_result {
 	char gid[64];
 	char device[64];
 	int numa_node;
+	char mem_path[16];	/* verbs: "host", or with --gpu how the GPU buffer was
+				 * registered: "dma-buf" or "peer memory" */
 	/* The running byte count while run() goes (warm-up included), stored
 	 * by bw_sampler_tick with __atomic_store_n for the progress display in
 	 * another thread; not part of the figures, not sent. */
@@ -122,7 +127,12 @@ struct bw_engine_ops {
 		       bool is_server, uint8_t *ep, size_t *ep_len, struct bw_err *e);
 	/* Take the peer's endpoint bytes (untrusted: validate them). */
 	int (*connect)(void *state, const uint8_t *peer_ep, size_t peer_len, struct bw_err *e);
-	/* Run the test after the GO barrier; fill *out. */
+	/* Run the test after the GO barrier; fill *out.  verbs: the client
+	 * sends (write, send) or pulls (read), the server only receives unless
+	 * bidir; a side that only serves RDMA write/read measures nothing
+	 * (bytes 0: the figures are the peer's, as perftest's server prints
+	 * the client's) and returns once the peer says it is done; a send/recv
+	 * receiver measures what arrived.  Latency: both sides return samples. */
 	int (*run)(void *state, struct bw_result *out, struct bw_err *e);
 	void (*destroy)(void *state);
 };

@@ -250,7 +250,8 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 		sv->verbs_rc = bw_cmd_verbs_rails(&sv->s);
 	}
 	if (sv->verbs_rc != EXIT_OK || !sv->s.n) {
-		bw_errf(e, "this server cannot use its RDMA devices (see its messages)");
+		bw_errf(e, "this server cannot run the verbs transport on its RDMA devices "
+			"(see its messages; --transport tcp needs none)");
 		return -1;
 	}
 	if (h->n_rails > sv->s.n && sv->s.n > 1) {

@@ -28,6 +28,7 @@
 # and stderr.
 #
 # Environment: VM_KERNEL (a /boot/vmlinuz-*), VM_QEMU, VM_MEM (MiB, 1024),
+# VM_SMP (vCPUs, 1; 2 lets a busy-polling server and client run side by side),
 # VM_CPU (max), VM_TIMEOUT, VM_CACHE_DIR.
 #
 # Exit status: the command's; 77 (skip) when the VM cannot start (no qemu,
@@ -142,7 +143,7 @@ cwd=$(pwd -P)
 # user-mode network, nothing outside.
 # shellcheck disable=SC2054 # commas are QEMU option syntax
 qemu_args=(
-	-M q35 -accel tcg -cpu "${VM_CPU:-max}" -smp 1 -m "${VM_MEM:-1024}"
+	-M q35 -accel tcg -cpu "${VM_CPU:-max}" -smp "${VM_SMP:-1}" -m "${VM_MEM:-1024}"
 	-nodefaults -no-user-config -display none -monitor none -no-reboot
 	-serial "file:${outdir//,/,,}/vm-console.log"
 	-kernel "$kernel" -initrd "$initrd"
