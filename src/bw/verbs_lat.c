@@ -154,7 +154,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 			return -1;
 	}
 	for (;;) {
-		uint32_t got;
+		uint32_t got = 0;	/* set by wait_one on success; gcc -O2 cannot see it */
 		double now;
 
 		if (wait_one(&c, cur, &got, e) != 0) {
