@@ -298,7 +298,7 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	rc = write_atomic(c, a->html, records, diff);
 	if (rc == EXIT_OK && !c->quiet && !c->json)
 		printf("wrote '%s': %zu hosts, %zu differ from their group\n", a->html,
-		       json_array_size(records), fleet_diff_outliers(diff));
+		       json_array_size(records), fleet_diff_odd_hosts(diff));
 	if (rc == EXIT_OK && c->json)
 		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
 						json_string_or_null(a->html),

@@ -18,6 +18,7 @@
 #include "fleet/history.h"
 #include "fleet/record.h"
 #include "fleet/skim.h"
+#include "fleet/text.h"
 
 static json_t *parse(const char *text)
 {
@@ -264,6 +265,29 @@ static void diff_ties(void **state)
 	json_decref(recs);
 }
 
+/* One host that differs in two fields is two outliers but one host: the
+ * text says how many hosts differ, not how many fields. */
+static void diff_counts_hosts(void **state)
+{
+	const char *fw[] = { "2", "2", "1" };
+	const int mtu[] = { 4096, 4096, 2048 };
+	json_t *d = diff_of(3, fw, mtu);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_int_equal(fleet_diff_outliers(d), 2);
+	assert_int_equal(fleet_diff_odd_hosts(d), 1);
+	assert_int_equal(fleet_diff_group_odd_hosts(json_array_get(json_object_get(d, "groups"), 0)), 1);
+	assert_non_null(f);
+	fleet_text_diff(f, d);
+	fclose(f);
+	assert_non_null(strstr(text, ": 3 hosts, 1 differ\n"));
+	free(text);
+	json_decref(d);
+}
+
 static void history(void **state)
 {
 	json_t *a = record("h", "p", json_pack("[o, o]",
@@ -501,6 +525,7 @@ int main(void)
 		cmocka_unit_test(facts_bandwidth),
 		cmocka_unit_test(diff_majority),
 		cmocka_unit_test(diff_ties),
+		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
 		cmocka_unit_test(times),
 		cmocka_unit_test(check_problems),
