@@ -118,6 +118,13 @@ static int read_version(struct store *s, int *version)
 	return rc == SQLITE_ROW ? 0 : store_fail(s, rc, "read");
 }
 
+static int too_new(struct store *s, int version)
+{
+	return store_say(s, -EPROTO, "cannot use '%s': a newer rdmadoctor made it "
+			 "(schema %d; this one knows up to %d): upgrade rdmadoctor",
+			 s->path, version, STORE_SCHEMA_VERSION);
+}
+
 int store_schema_ready(struct store *s)
 {
 	char sql[80];
@@ -127,9 +134,7 @@ int store_schema_ready(struct store *s)
 		return rc;
 	s->found_version = version;
 	if (version > STORE_SCHEMA_VERSION)
-		return store_say(s, -EPROTO, "cannot use '%s': a newer rdmadoctor made it "
-				 "(schema %d; this one knows up to %d): upgrade rdmadoctor",
-				 s->path, version, STORE_SCHEMA_VERSION);
+		return too_new(s, version);
 	if (version == STORE_SCHEMA_VERSION)
 		return 0;
 	if (!s->writable)
@@ -141,6 +146,8 @@ int store_schema_ready(struct store *s)
 		return rc;
 	/* another process may have upgraded it while we waited for the lock */
 	rc = read_version(s, &version);
+	if (rc == 0 && version > STORE_SCHEMA_VERSION)
+		rc = too_new(s, version);	/* a newer one upgraded it meanwhile */
 	for (int v = version; rc == 0 && v < STORE_SCHEMA_VERSION; v++)
 		rc = steps[v](s);
 	if (rc == 0 && version < STORE_SCHEMA_VERSION) {

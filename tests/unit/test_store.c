@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -256,6 +257,52 @@ static void refusals(void **state)
 	remove_db(path);
 }
 
+/* Another process, newer, upgrades the file while we wait for the write
+ * lock to upgrade it ourselves: what we read again under the lock is a
+ * schema we do not know, and it is refused, not written into. */
+static void newer_upgrade_meanwhile(void **state)
+{
+	char *path = temp_path("race.db");
+	struct store *s;
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	(void)state;
+	sql(path, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+		  "INSERT INTO schema_version VALUES(1);"
+		  "CREATE TABLE records(id INTEGER PRIMARY KEY, host TEXT NOT NULL,"
+		  " time TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE(host, time));");
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sqlite3 *db;
+
+		if (sqlite3_open(path, &db) != SQLITE_OK ||
+		    sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE schema_version SET version = 9",
+				 NULL, NULL, NULL) != SQLITE_OK)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(500 * 1000);
+		_exit(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	assert_int_equal(store_open(path, STORE_WRITE, &s), -EPROTO);
+	assert_non_null(strstr(store_error(s), "newer rdmadoctor"));
+	store_close(&s);
+	{
+		int status;
+
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	remove_db(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +311,7 @@ int main(void)
 		cmocka_unit_test(rollback),
 		cmocka_unit_test(upgrade_from_1),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(newer_upgrade_meanwhile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
