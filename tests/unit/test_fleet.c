@@ -331,6 +331,37 @@ static void history(void **state)
 	json_decref(b);
 }
 
+/* A port that went away or appeared on a NIC kept is history too. */
+static void history_ports(void **state)
+{
+	json_t *p2 = port(4096, NULL), *n, *a, *b, *changes = json_array(), *c;
+
+	(void)state;
+	json_object_set_new(p2, "port", json_integer(2));
+	n = nic("mlx5_0", "ConnectX-7", "1.0", 16, port(4096, NULL));
+	json_array_append_new(json_object_get(n, "ports"), p2);
+	a = record("h", "p", json_pack("[o]", n), NULL);
+	b = record("h", "p", json_pack("[o]", nic("mlx5_0", "ConnectX-7", "1.0", 16,
+						 port(4096, NULL))), NULL);
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "subject")), "mlx5_0 port 2");
+	assert_string_equal(json_string_value(json_object_get(c, "field")), "port");
+	assert_string_equal(json_string_value(json_object_get(c, "old")), "ACTIVE");
+	assert_true(json_is_null(json_object_get(c, "new")));
+	json_decref(changes);
+	changes = json_array();
+	assert_int_equal(fleet_changes(b, a, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_true(json_is_null(json_object_get(c, "old")));
+	assert_string_equal(json_string_value(json_object_get(c, "new")), "ACTIVE");
+	json_decref(changes);
+	json_decref(a);
+	json_decref(b);
+}
+
 static void times(void **state)
 {
 	char buf[FLEET_TIME_LEN];
@@ -527,6 +558,7 @@ int main(void)
 		cmocka_unit_test(diff_ties),
 		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
+		cmocka_unit_test(history_ports),
 		cmocka_unit_test(times),
 		cmocka_unit_test(check_problems),
 		cmocka_unit_test(records_from_docs),
