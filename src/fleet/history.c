@@ -128,6 +128,15 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 	return 0;
 }
 
+/* What a NIC that appeared or went away is shown as: its model, else
+ * its name (a change from null to null would say nothing). */
+static const json_t *nic_shown(const json_t *n)
+{
+	const json_t *model = json_object_get(n, "model");
+
+	return json_is_string(model) ? model : json_object_get(n, "name");
+}
+
 static int diff_nics(json_t *changes, const char *time, const json_t *a, const json_t *b)
 {
 	const json_t *na = json_object_get(inv_of(a), "nics"), *nb = json_object_get(inv_of(b), "nics");
@@ -138,8 +147,7 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 		const json_t *name = json_object_get(n, "name");
 
 		if (json_is_string(name) && !find_by(nb, "name", name) &&
-		    add(changes, time, json_string_value(name), "nic",
-			json_object_get(n, "model"), NULL) < 0)
+		    add(changes, time, json_string_value(name), "nic", nic_shown(n), NULL) < 0)
 			return -1;
 	}
 	json_array_foreach(nb, i, n) {
@@ -152,7 +160,7 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 		old = find_by(na, "name", name);
 		if (!old) {
 			if (add(changes, time, json_string_value(name), "nic", NULL,
-				null_if_absent(json_object_get(n, "model"))) < 0)
+				nic_shown(n)) < 0)
 				return -1;
 			continue;
 		}

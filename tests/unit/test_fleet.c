@@ -358,6 +358,18 @@ static void history_ports(void **state)
 	assert_true(json_is_null(json_object_get(c, "old")));
 	assert_string_equal(json_string_value(json_object_get(c, "new")), "ACTIVE");
 	json_decref(changes);
+	/* a NIC without a model that went away is named, not null to null */
+	json_object_del(json_array_get(json_object_get(json_object_get(json_object_get(
+		a, "check"), "inventory"), "nics"), 0), "model");
+	json_array_clear(json_object_get(json_object_get(json_object_get(b, "check"),
+							 "inventory"), "nics"));
+	changes = json_array();
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "field")), "nic");
+	assert_string_equal(json_string_value(json_object_get(c, "old")), "mlx5_0");
+	json_decref(changes);
 	json_decref(a);
 	json_decref(b);
 }
