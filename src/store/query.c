@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The latest record of each host: (host, time) is unique, so the row with
- * a host's greatest time is exactly one. */
-#define LATEST "SELECT r.* FROM records r JOIN (SELECT host, max(time) AS t, " \
+/* The latest record of each host, and n, how many it has: (host, time) is
+ * unique, so the row with a host's greatest time is exactly one. */
+#define LATEST "SELECT r.*, l.n AS n FROM records r JOIN (SELECT host, max(time) AS t, " \
 	"count(*) AS n FROM records GROUP BY host) l ON r.host = l.host AND r.time = l.t"
 
 static json_t *col_text(sqlite3_stmt *st, int col)
@@ -145,10 +145,8 @@ static int query(struct store *s, const char *sql, const char *param,
 
 int store_hosts(struct store *s, json_t **out)
 {
-	return query(s, "SELECT r.host, r.time, r.profile, r.verdict, r.findings, l.n "
-		     "FROM records r JOIN (SELECT host, max(time) AS t, count(*) AS n "
-		     "FROM records GROUP BY host) l ON r.host = l.host AND r.time = l.t "
-		     "ORDER BY r.host", NULL, host_row, out);
+	return query(s, "SELECT host, time, profile, verdict, findings, n FROM (" LATEST ") "
+		     "ORDER BY host", NULL, host_row, out);
 }
 
 int store_history(struct store *s, const char *host, json_t **out)
