@@ -60,8 +60,10 @@ static int each_row(struct store *s, const char *sql, const char *param,
 
 	if (rc != SQLITE_OK)
 		return store_fail(s, rc, "read");
-	if (param)
-		sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC);
+	if (param && (rc = sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC)) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return store_fail(s, rc, "read");
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int err = fn(s, st, out);
 
