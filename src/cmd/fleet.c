@@ -352,6 +352,8 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 			a.db = argv[++i];
 		} else if (strcmp(o, "--html") == 0 && i + 1 < argc && argv[i + 1][0]) {
 			a.html = argv[++i];
+		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0) {
+			return usage_error(c, "a value is missing after", o);
 		} else if (o[0] == '-') {
 			return usage_error(c, "unexpected option", o);
 		} else if (!sub) {

@@ -88,6 +88,11 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			/* every following word that is not an option is a file */
 			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
 				a->from[a->n_from++] = argv[++i];
+		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
+			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0) {
+			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
+				o, help);
+			return EXIT_USAGE;
 		} else {
 			fprintf(stderr, "%s record: unexpected argument '%s'\n\n%s", c->prog, o, help);
 			return EXIT_USAGE;
