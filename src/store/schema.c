@@ -58,12 +58,15 @@ static int to_v2(struct store *s)
 		struct store_row row;
 		int err;
 
-		if (!json_is_object(doc)) {
+		/* store_row_make() takes a missing host or time for no memory */
+		if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "host")) ||
+		    !json_is_string(json_object_get(doc, "time"))) {
 			json_decref(doc);
 			sqlite3_finalize(st);
 			return store_say(s, -EBADMSG, "cannot upgrade '%s' to schema 2: record "
-					 "%lld is not a JSON object (the file was edited by hand? "
-					 "move it aside)", s->path, (long long)id);
+					 "%lld is not a JSON object with \"host\" and \"time\" "
+					 "(the file was edited by hand? move it aside)", s->path,
+					 (long long)id);
 		}
 		err = store_row_make(doc, strdup(""), &row);
 		if (err == 0)

@@ -219,6 +219,35 @@ static void upgrade_from_1(void **state)
 	remove_db(path);
 }
 
+/* A version 1 file with a row that is JSON but no record: the upgrade
+ * says so (and changes nothing), it does not claim to be out of memory. */
+static void upgrade_refuses_non_record(void **state)
+{
+	char *path = temp_path("v1bad.db");
+	struct store *s;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	(void)state;
+	sql(path, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+		  "INSERT INTO schema_version VALUES(1);"
+		  "CREATE TABLE records(id INTEGER PRIMARY KEY, host TEXT NOT NULL,"
+		  " time TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE(host, time));"
+		  "INSERT INTO records(host, time, doc) VALUES ('h', '2025-01-01T00:00:00Z',"
+		  " '{\"note\": \"not a record\"}')");
+	assert_int_equal(store_open(path, STORE_WRITE, &s), -EBADMSG);
+	assert_non_null(strstr(store_error(s), "record 1 is not"));
+	store_close(&s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &st,
+					    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	remove_db(path);
+}
+
 static void refusals(void **state)
 {
 	char *path = temp_path("x.db");
@@ -310,6 +339,7 @@ int main(void)
 		cmocka_unit_test(latest_without_bulk),
 		cmocka_unit_test(rollback),
 		cmocka_unit_test(upgrade_from_1),
+		cmocka_unit_test(upgrade_refuses_non_record),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(newer_upgrade_meanwhile),
 	};
