@@ -121,7 +121,7 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 
 /* {"schema", "host", "records": [{time, profile, verdict, findings}],
  *  "changes": [...], "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history)
+static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 {
 	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
 	size_t i;
@@ -143,7 +143,7 @@ static json_t *show_doc(const char *host, json_t *history)
 	}
 	return json_pack("{s:i, s:o, s:o, s:o, s:O}", "schema", 1,
 			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "latest", prev);
+			 "changes", changes, "latest", latest);
 fail:
 	json_decref(recs);
 	json_decref(changes);
@@ -152,18 +152,26 @@ fail:
 
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *history, *doc;
+	json_t *history, *latest, *doc;
 
-	if (store_history(s, a->host, &history) < 0)
+	/* the changes need only what fleet_skim_drop keeps; the latest
+	 * record is shown whole */
+	if (store_history(s, a->host, fleet_skim_drop, &history) < 0)
 		return db_failed(c, s);
-	if (!json_array_size(history)) {
+	if (store_host_latest(s, a->host, &latest) < 0) {
 		json_decref(history);
+		return db_failed(c, s);
+	}
+	if (!json_array_size(history) || !json_array_size(latest)) {
+		json_decref(history);
+		json_decref(latest);
 		fprintf(stderr, "%s fleet: no records of host '%s' in '%s' (`rdmadoctor fleet "
 			"ls` lists the hosts)\n", c->prog, a->host, a->db);
 		return EXIT_RUNTIME;
 	}
-	doc = show_doc(a->host, history);
+	doc = show_doc(a->host, history, json_array_get(latest, 0));
 	json_decref(history);
+	json_decref(latest);
 	if (!doc) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;

@@ -151,10 +151,21 @@ int store_hosts(struct store *s, json_t **out)
 		     "ORDER BY host", NULL, host_row, out);
 }
 
-int store_history(struct store *s, const char *host, json_t **out)
+int store_history(struct store *s, const char *host, const char *const *drop, json_t **out)
 {
-	return query(s, "SELECT host, doc FROM records WHERE host = ? ORDER BY time, id",
-		     host, doc_row, out);
+	int rc;
+
+	s->drop = drop;
+	rc = query(s, "SELECT host, doc FROM records WHERE host = ? ORDER BY time, id",
+		   host, doc_row, out);
+	s->drop = NULL;
+	return rc;
+}
+
+int store_host_latest(struct store *s, const char *host, json_t **out)
+{
+	return query(s, "SELECT host, doc FROM records WHERE host = ? "
+		     "ORDER BY time DESC, id DESC LIMIT 1", host, doc_row, out);
 }
 
 int store_latest(struct store *s, const char *const *drop, json_t **out)

@@ -71,12 +71,12 @@ static void roundtrip(void **state)
 	json_decref(want);
 	json_decref(hosts);
 
-	assert_int_equal(store_history(s, "b", &hist), 0);
+	assert_int_equal(store_history(s, "b", NULL, &hist), 0);
 	assert_int_equal(json_array_size(hist), 2);	/* oldest first */
 	assert_string_equal(json_string_value(json_object_get(json_array_get(hist, 0), "time")),
 			    "2026-11-01T00:00:00Z");
 	json_decref(hist);
-	assert_int_equal(store_history(s, "nobody", &hist), 0);
+	assert_int_equal(store_history(s, "nobody", NULL, &hist), 0);
 	assert_int_equal(json_array_size(hist), 0);
 	json_decref(hist);
 
@@ -127,6 +127,25 @@ static void latest_without_bulk(void **state)
 	assert_true(json_equal(whole, slim));
 	json_decref(whole);
 	json_decref(slim);
+	/* fleet show: the history without the bulk, the latest whole */
+	assert_int_equal(store_history(s, "a", fleet_skim_drop, &slim), 0);
+	assert_int_equal(json_array_size(slim), 1);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(slim, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_null(json_object_get(port, "counters"));
+	assert_int_equal(json_integer_value(json_object_get(port, "active_mtu")), 4096);
+	json_decref(slim);
+	assert_int_equal(store_host_latest(s, "a", &whole), 0);
+	assert_int_equal(json_array_size(whole), 1);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(whole, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_non_null(json_object_get(port, "counters"));
+	json_decref(whole);
+	assert_int_equal(store_host_latest(s, "nobody", &whole), 0);
+	assert_int_equal(json_array_size(whole), 0);
+	json_decref(whole);
 	store_close(&s);
 }
 
