@@ -158,15 +158,25 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 	 * record is shown whole */
 	if (store_history(s, a->host, fleet_skim_drop, &history) < 0)
 		return db_failed(c, s);
-	if (store_host_latest(s, a->host, &latest) < 0) {
+	if (!json_array_size(history)) {
+		json_decref(history);
+		fprintf(stderr, "%s fleet: no records of host '%s' in '%s' (`rdmadoctor fleet "
+			"ls` lists the hosts)\n", c->prog, a->host, a->db);
+		return EXIT_RUNTIME;
+	}
+	/* the record the history ends with, whole (not a newer one stored
+	 * meanwhile: the two agree) */
+	if (store_record(s, a->host, json_string_value(json_object_get(json_array_get(history,
+			 json_array_size(history) - 1), "time")), &latest) < 0) {
 		json_decref(history);
 		return db_failed(c, s);
 	}
-	if (!json_array_size(history) || !json_array_size(latest)) {
+	if (!json_array_size(latest)) {
 		json_decref(history);
 		json_decref(latest);
-		fprintf(stderr, "%s fleet: no records of host '%s' in '%s' (`rdmadoctor fleet "
-			"ls` lists the hosts)\n", c->prog, a->host, a->db);
+		fprintf(stderr, "%s fleet: cannot read '%s': the latest record of host '%s' does "
+			"not carry the time it is stored under (the file was edited by hand? "
+			"move it aside)\n", c->prog, a->db, a->host);
 		return EXIT_RUNTIME;
 	}
 	doc = show_doc(a->host, history, json_array_get(latest, 0));

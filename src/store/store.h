@@ -77,8 +77,8 @@ int store_hosts(struct store *s, json_t **out);
  * for store_latest (fleet_skim_drop keeps all that fleet_changes() reads:
  * a host recorded hourly for a year is thousands of whole records). */
 int store_history(struct store *s, const char *host, const char *const *drop, json_t **out);
-/* The latest record of one host, whole: [record], or [] when none. */
-int store_host_latest(struct store *s, const char *host, json_t **out);
+/* The record of host at time, whole: [record], or [] when none. */
+int store_record(struct store *s, const char *host, const char *time, json_t **out);
 /* The latest record of every host, by host name; drop: NULL for the
  * records whole, or keys whose members are left out (fleet/skim.h):
  * ten thousand whole records are gigabytes of jansson trees. */
