@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -19,6 +20,7 @@
 #include "fleet/record.h"
 #include "fleet/skim.h"
 #include "fleet/text.h"
+#include "cmd/record_read.h"
 
 static json_t *parse(const char *text)
 {
@@ -374,6 +376,52 @@ static void history_ports(void **state)
 	json_decref(b);
 }
 
+/* record --from reads files a chunk at a time; a chunk stops taking files
+ * once their text reaches the budget, so files of up to 64 MiB each
+ * cannot pile up a chunk's worth in memory. */
+static void read_files_budget(void **state)
+{
+	enum { N = 20 };
+	char dir[] = "/tmp/rd-read-XXXXXX", *paths[N];
+	const char *files[N];
+	struct record_slot *slots = calloc(N, sizeof(*slots));
+	size_t done = 0;
+
+	(void)state;
+	assert_non_null(slots);
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < N; i++) {
+		char host[16];
+		json_t *r;
+
+		snprintf(host, sizeof(host), "h%d", i);
+		r = one_nic_record(host, "1", 4096);
+		assert_true(asprintf(&paths[i], "%s/%d.json", dir, i) > 0);
+		assert_int_equal(json_dump_file(r, paths[i], 0), 0);
+		json_decref(r);
+		files[i] = paths[i];
+	}
+	/* a budget of one byte: each reader thread takes one file at most */
+	assert_int_equal(record_read_files(files, N, N, NULL, 1, slots, &done), 0);
+	assert_true(done >= 1 && done <= 8 && done < N);
+	for (size_t i = 0; i < N; i++) {
+		assert_int_equal(slots[i].ok, i < done);
+		store_row_free(&slots[i].row);
+	}
+	memset(slots, 0, N * sizeof(*slots));
+	/* a budget that holds them all: all read */
+	assert_int_equal(record_read_files(files, N, N, NULL, 1u << 30, slots, &done), 0);
+	assert_int_equal(done, N);
+	for (size_t i = 0; i < N; i++) {
+		assert_true(slots[i].ok);
+		store_row_free(&slots[i].row);
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(dir);
+	free(slots);
+}
+
 static void times(void **state)
 {
 	char buf[FLEET_TIME_LEN];
@@ -571,6 +619,7 @@ int main(void)
 		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
 		cmocka_unit_test(history_ports),
+		cmocka_unit_test(read_files_budget),
 		cmocka_unit_test(times),
 		cmocka_unit_test(check_problems),
 		cmocka_unit_test(records_from_docs),
