@@ -121,7 +121,7 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 
 /* {"schema", "host", "records": [{time, profile, verdict, findings}],
  *  "changes": [...], "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history)
+static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 {
 	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
 	size_t i;
@@ -143,7 +143,7 @@ static json_t *show_doc(const char *host, json_t *history)
 	}
 	return json_pack("{s:i, s:o, s:o, s:o, s:O}", "schema", 1,
 			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "latest", prev);
+			 "changes", changes, "latest", latest);
 fail:
 	json_decref(recs);
 	json_decref(changes);
@@ -152,9 +152,11 @@ fail:
 
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *history, *doc;
+	json_t *history, *latest, *doc;
 
-	if (store_history(s, a->host, &history) < 0)
+	/* the changes need only what fleet_skim_drop keeps; the latest
+	 * record is shown whole */
+	if (store_history(s, a->host, fleet_skim_drop, &history) < 0)
 		return db_failed(c, s);
 	if (!json_array_size(history)) {
 		json_decref(history);
@@ -162,8 +164,24 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 			"ls` lists the hosts)\n", c->prog, a->host, a->db);
 		return EXIT_RUNTIME;
 	}
-	doc = show_doc(a->host, history);
+	/* the record the history ends with, whole (not a newer one stored
+	 * meanwhile: the two agree) */
+	if (store_record(s, a->host, json_string_value(json_object_get(json_array_get(history,
+			 json_array_size(history) - 1), "time")), &latest) < 0) {
+		json_decref(history);
+		return db_failed(c, s);
+	}
+	if (!json_array_size(latest)) {
+		json_decref(history);
+		json_decref(latest);
+		fprintf(stderr, "%s fleet: cannot read '%s': the latest record of host '%s' does "
+			"not carry the time it is stored under (the file was edited by hand? "
+			"move it aside)\n", c->prog, a->db, a->host);
+		return EXIT_RUNTIME;
+	}
+	doc = show_doc(a->host, history, json_array_get(latest, 0));
 	json_decref(history);
+	json_decref(latest);
 	if (!doc) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
@@ -298,7 +316,7 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	rc = write_atomic(c, a->html, records, diff);
 	if (rc == EXIT_OK && !c->quiet && !c->json)
 		printf("wrote '%s': %zu hosts, %zu differ from their group\n", a->html,
-		       json_array_size(records), fleet_diff_outliers(diff));
+		       json_array_size(records), fleet_diff_odd_hosts(diff));
 	if (rc == EXIT_OK && c->json)
 		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
 						json_string_or_null(a->html),
@@ -352,6 +370,8 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 			a.db = argv[++i];
 		} else if (strcmp(o, "--html") == 0 && i + 1 < argc && argv[i + 1][0]) {
 			a.html = argv[++i];
+		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0) {
+			return usage_error(c, "a value is missing after", o);
 		} else if (o[0] == '-') {
 			return usage_error(c, "unexpected option", o);
 		} else if (!sub) {

@@ -88,6 +88,11 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			/* every following word that is not an option is a file */
 			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
 				a->from[a->n_from++] = argv[++i];
+		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
+			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0) {
+			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
+				o, help);
+			return EXIT_USAGE;
 		} else {
 			fprintf(stderr, "%s record: unexpected argument '%s'\n\n%s", c->prog, o, help);
 			return EXIT_USAGE;
@@ -233,10 +238,13 @@ static int pending_flush(struct store *s, struct pending *p, bool *begun, struct
 	return rc;
 }
 
-/* A chunk of files read at once, then reported and queued in their order.
- * 0, -ENOMEM, or 1 when the store failed (said by store_failed). */
+/* A chunk of files read at once (up to n of them, fewer when their text
+ * passes PENDING_MAX_BYTES: *done says how many), then reported and queued
+ * in their order.  0, -ENOMEM, or 1 when the store failed (said by
+ * store_failed). */
 static int read_chunk(struct ctx *c, struct store *s, const struct record_args *a,
-		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t)
+		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t,
+		      size_t *done)
 {
 	struct record_slot *slots = calloc(n, sizeof(*slots));
 	size_t stdin_at = SIZE_MAX;	/* the first "-" of the run reads stdin */
@@ -249,9 +257,10 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 			stdin_at = i;
 	rc = record_read_files(a->from + first, n,
 			       stdin_at >= first && stdin_at < first + n ? stdin_at - first : n,
-			       a->time, slots);
-	for (size_t i = 0; i < n; i++) {
-		if (rc == 0 && !slots[i].ok && fail_file(c, t, a->from[first + i], slots[i].why) < 0)
+			       a->time, PENDING_MAX_BYTES, slots, done);
+	for (size_t i = 0; i < n; i++) {	/* the slots past *done are empty */
+		if (rc == 0 && i < *done && !slots[i].ok &&
+		    fail_file(c, t, a->from[first + i], slots[i].why) < 0)
 			rc = -ENOMEM;
 		if (rc == 0 && slots[i].ok)
 			rc = pending_add(p, &slots[i].row);
@@ -275,9 +284,9 @@ static int record_from(struct ctx *c, const struct record_args *a, const char *d
 
 	if (!t.failed)
 		goto oom;
-	for (size_t i = 0; i < a->n_from; i += READ_CHUNK) {
+	for (size_t i = 0, done = 0; i < a->n_from; i += done) {
 		err = read_chunk(c, s, a, i, a->n_from - i < READ_CHUNK ? a->n_from - i : READ_CHUNK,
-				 &p, &begun, &t);
+				 &p, &begun, &t, &done);
 		if (err < 0)
 			goto oom;
 		if (err > 0)

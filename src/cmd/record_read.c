@@ -166,7 +166,8 @@ struct readers {
 	size_t n, first_stdin;
 	const char *time;
 	struct record_slot *slots;
-	atomic_size_t next;
+	size_t budget;
+	atomic_size_t next, bytes;
 	atomic_bool oom;
 };
 
@@ -176,7 +177,8 @@ static void *reader(void *arg)
 	struct doc_buf b = { 0 };
 	size_t i;
 
-	while (!atomic_load(&r->oom) && (i = atomic_fetch_add(&r->next, 1)) < r->n) {
+	while (!atomic_load(&r->oom) && atomic_load(&r->bytes) < r->budget &&
+	       (i = atomic_fetch_add(&r->next, 1)) < r->n) {
 		if (strcmp(r->files[i], "-") == 0 && i != r->first_stdin) {
 			snprintf(r->slots[i].why, sizeof(r->slots[i].why),
 				 "standard input was read already");
@@ -184,21 +186,25 @@ static void *reader(void *arg)
 		}
 		if (read_one(r->files[i], r->time, &b, &r->slots[i]) < 0)
 			atomic_store(&r->oom, true);
+		else if (r->slots[i].ok)
+			atomic_fetch_add(&r->bytes, strlen(r->slots[i].row.text) + 1);
 	}
 	free(b.buf);
 	return NULL;
 }
 
 int record_read_files(const char *const *files, size_t n, size_t stdin_at, const char *time,
-		      struct record_slot *slots)
+		      size_t budget, struct record_slot *slots, size_t *done)
 {
 	struct readers r = { .files = files, .n = n, .first_stdin = stdin_at, .time = time,
-			     .slots = slots };
+			     .slots = slots, .budget = budget ? budget : 1 };
+	size_t next;
 	pthread_t threads[READERS_MAX];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t want = cpus > 0 ? (size_t)cpus : 1, started = 0;
 
 	atomic_init(&r.next, 0);
+	atomic_init(&r.bytes, 0);
 	atomic_init(&r.oom, false);
 	if (want > READERS_MAX)
 		want = READERS_MAX;
@@ -210,5 +216,8 @@ int record_read_files(const char *const *files, size_t n, size_t stdin_at, const
 	reader(&r);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	/* every index taken was read; none past it was */
+	next = atomic_load(&r.next);
+	*done = next < n ? next : n;
 	return atomic_load(&r.oom) ? -ENOMEM : 0;
 }

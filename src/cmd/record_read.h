@@ -34,8 +34,11 @@ struct record_slot {
 /* Read files[0..n) into slots[0..n) (zeroed by the caller), on up to one
  * thread per CPU; time: the --time given, or NULL for each file's own.
  * Standard input is read once: a "-" at any index but stdin_at is
- * refused.  0, or -ENOMEM (then the slots are to be freed all the same). */
+ * refused.  No file is begun once the rows read hold budget bytes of
+ * text (files of up to 64 MiB each: a chunk of them must not take all
+ * memory); *done: how many, files[0..*done), were read (at least one).
+ * 0, or -ENOMEM (then the slots are to be freed all the same). */
 int record_read_files(const char *const *files, size_t n, size_t stdin_at, const char *time,
-		      struct record_slot *slots);
+		      size_t budget, struct record_slot *slots, size_t *done);
 
 #endif

@@ -311,3 +311,41 @@ size_t fleet_diff_outliers(const json_t *diff)
 		n += json_array_size(json_object_get(g, "outliers"));
 	return n;
 }
+
+size_t fleet_diff_group_odd_hosts(const json_t *group)
+{
+	const char *last = NULL;
+	size_t i, n = 0;
+	const json_t *o;
+
+	/* outliers come sorted by host: count where the host changes */
+	json_array_foreach(json_object_get(group, "outliers"), i, o) {
+		const char *h = json_string_value(json_object_get(o, "host"));
+
+		if (h && (!last || strcmp(h, last) != 0))
+			n++;
+		if (h)
+			last = h;
+	}
+	return n;
+}
+
+size_t fleet_diff_odd_hosts(const json_t *diff)
+{
+	json_t *seen = json_object();
+	size_t i, j, n;
+	const json_t *g, *o;
+
+	if (!seen)
+		return fleet_diff_outliers(diff);	/* out of memory: an upper bound */
+	json_array_foreach(json_object_get(diff, "groups"), i, g)
+		json_array_foreach(json_object_get(g, "outliers"), j, o) {
+			const char *h = json_string_value(json_object_get(o, "host"));
+
+			if (h)
+				json_object_set_new(seen, h, json_true());
+		}
+	n = json_object_size(seen);
+	json_decref(seen);
+	return n;
+}

@@ -26,7 +26,12 @@
 json_t *fleet_diff(const json_t *hosts);
 /* The same from whole records (each host's latest). */
 json_t *fleet_diff_records(const json_t *records);
-/* How many outliers a diff document lists. */
+/* How many outliers (host, field) a diff document lists. */
 size_t fleet_diff_outliers(const json_t *diff);
+/* How many hosts differ: of one group (a member of "groups"), or of the
+ * whole document (a host in two groups counted once).  A host that
+ * differs in three fields is one host, three outliers. */
+size_t fleet_diff_group_odd_hosts(const json_t *group);
+size_t fleet_diff_odd_hosts(const json_t *diff);
 
 #endif

@@ -76,23 +76,47 @@ static const json_t *find_by(const json_t *arr, const char *key, const json_t *w
 	return NULL;
 }
 
+/* What a port that appeared or went away is shown as: its state. */
+static const json_t *port_shown(const json_t *p)
+{
+	const json_t *state = json_object_get(json_object_get(p, "state"), "name");
+
+	return json_is_string(state) ? state : json_object_get(p, "port");
+}
+
 static int diff_ports(json_t *changes, const char *time, const char *nic, const json_t *a,
 		      const json_t *b)
 {
 	const json_t *pa = json_object_get(a, "ports"), *pb = json_object_get(b, "ports"), *p;
 	size_t i;
 	int rc = 0;
+	char subject[300];
 
-	/* ports of a NIC present on both sides, matched by number */
-	json_array_foreach(pb, i, p) {
-		const json_t *num = json_object_get(p, "port"), *old = find_by(pa, "port", num);
-		char subject[300];
-		json_t *va, *vb;
+	/* ports gone from a NIC present on both sides */
+	json_array_foreach(pa, i, p) {
+		const json_t *num = json_object_get(p, "port");
 
-		if (!json_is_integer(num) || !old)
+		if (!json_is_integer(num) || find_by(pb, "port", num))
 			continue;
 		snprintf(subject, sizeof(subject), "%s port %lld", nic,
 			 (long long)json_integer_value(num));
+		if (add(changes, time, subject, "port", port_shown(p), NULL) < 0)
+			return -1;
+	}
+	/* ports present on both sides, matched by number, and new ones */
+	json_array_foreach(pb, i, p) {
+		const json_t *num = json_object_get(p, "port"), *old = find_by(pa, "port", num);
+		json_t *va, *vb;
+
+		if (!json_is_integer(num))
+			continue;
+		snprintf(subject, sizeof(subject), "%s port %lld", nic,
+			 (long long)json_integer_value(num));
+		if (!old) {
+			if (add(changes, time, subject, "port", NULL, port_shown(p)) < 0)
+				return -1;
+			continue;
+		}
 		va = fleet_port_values(old);
 		vb = fleet_port_values(p);
 		rc = va && vb ? diff_objects(changes, time, subject, va, vb) : -1;
@@ -102,6 +126,15 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 			return -1;
 	}
 	return 0;
+}
+
+/* What a NIC that appeared or went away is shown as: its model, else
+ * its name (a change from null to null would say nothing). */
+static const json_t *nic_shown(const json_t *n)
+{
+	const json_t *model = json_object_get(n, "model");
+
+	return json_is_string(model) ? model : json_object_get(n, "name");
 }
 
 static int diff_nics(json_t *changes, const char *time, const json_t *a, const json_t *b)
@@ -114,8 +147,7 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 		const json_t *name = json_object_get(n, "name");
 
 		if (json_is_string(name) && !find_by(nb, "name", name) &&
-		    add(changes, time, json_string_value(name), "nic",
-			json_object_get(n, "model"), NULL) < 0)
+		    add(changes, time, json_string_value(name), "nic", nic_shown(n), NULL) < 0)
 			return -1;
 	}
 	json_array_foreach(nb, i, n) {
@@ -128,7 +160,7 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 		old = find_by(na, "name", name);
 		if (!old) {
 			if (add(changes, time, json_string_value(name), "nic", NULL,
-				null_if_absent(json_object_get(n, "model"))) < 0)
+				nic_shown(n)) < 0)
 				return -1;
 			continue;
 		}

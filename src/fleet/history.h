@@ -5,8 +5,9 @@
  * Fields: profile, verdict, kernel, dmi_product, driver_stack, nvidia
  * (the GPU driver); per NIC: nic (appeared: old null; gone: new null),
  * model and the NIC drift fields (fw, pcie_gen, pcie_width); per port:
- * the port drift fields (mtu, netdev_mtu, rocev2_gid_index, pfc_priority,
- * trust, ecn, port_rate_gbps, port_state); and finding (a finding id that
+ * port (appeared: old null; gone: new null; the value is its state name)
+ * and the port drift fields (mtu, netdev_mtu, rocev2_gid_index,
+ * pfc_priority, trust, ecn, port_rate_gbps, port_state); and finding (a finding id that
  * appeared, old null, or went away, new null). */
 #ifndef RD_FLEET_HISTORY_H
 #define RD_FLEET_HISTORY_H

@@ -1,5 +1,6 @@
 /* Tables for people; JSON keys stay the interface. */
 #include "text.h"
+#include "diff.h"
 #include "fields.h"
 
 #include <stdbool.h>
@@ -117,7 +118,7 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 		total += json_array_size(outl);
 		fprintf(out, "\n%s / %s: %zu hosts, %zu differ\n", str(json_object_get(g, "profile")),
 			str(json_object_get(g, "nic_model")),
-			json_array_size(json_object_get(g, "hosts")), json_array_size(outl));
+			json_array_size(json_object_get(g, "hosts")), fleet_diff_group_odd_hosts(g));
 		fputs("  baseline:", out);
 		json_object_foreach((json_t *)base, field, v) {
 			fprintf(out, " %s=", field);

@@ -48,9 +48,14 @@ int store_fail(struct store *s, int rc, const char *doing)
 				 "for %d s (%s)", doing, s->path, STORE_BUSY_MS / 1000, what);
 	case SQLITE_NOMEM:
 		return store_say(s, -ENOMEM, "cannot %s '%s': out of memory", doing, s->path);
-	case SQLITE_IOERR:
+	case SQLITE_IOERR: {
+		/* the system's error of that very failure, not whatever errno
+		 * some later call left behind */
+		int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+
 		return store_say(s, -EIO, "cannot %s '%s': %s (%s)", doing, s->path, what,
-				 errno ? strerror(errno) : "input/output error");
+				 sys ? strerror(sys) : "input/output error");
+	}
 	default:
 		return store_say(s, -EIO, "cannot %s '%s': %s", doing, s->path, what);
 	}

@@ -11,7 +11,7 @@ struct store {
 	char *path;
 	bool writable;
 	int found_version;
-	const char *const *drop;	/* store_latest(): members left out */
+	const char *const *drop;	/* store_latest(), store_history(): members left out */
 	char msg[768];
 };
 

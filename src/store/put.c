@@ -47,12 +47,21 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 	return 0;
 }
 
-static void bind_text(sqlite3_stmt *st, int col, const char *t)
+/* SQLITE_OK or why not (a text over SQLite's length limit, no memory):
+ * a bind that failed would leave NULL in its place, silently. */
+static int bind_text(sqlite3_stmt *st, int col, const char *t)
 {
-	if (t)
-		sqlite3_bind_text(st, col, t, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, col);
+	return t ? sqlite3_bind_text(st, col, t, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col);
+}
+
+/* A statement whose binding failed (bound: the first failure) is
+ * finalized with the error said. */
+static int bound(struct store *s, sqlite3_stmt *st, int bound)
+{
+	if (bound == SQLITE_OK)
+		return 0;
+	sqlite3_finalize(st);
+	return store_fail(s, bound, "store a record in");
 }
 
 static int prepare(struct store *s, sqlite3_stmt **st, const char *sql)
@@ -80,11 +89,16 @@ int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row 
 
 	if (rc < 0)
 		return rc;
-	bind_text(st, 1, row->profile);
-	bind_text(st, 2, row->verdict);
-	sqlite3_bind_int64(st, 3, row->findings);
-	sqlite3_bind_int64(st, 4, id);
-	rc = run(s, st);
+	rc = bind_text(st, 1, row->profile);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 2, row->verdict);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 3, row->findings);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 4, id);
+	rc = bound(s, st, rc);
+	if (rc == 0)
+		rc = run(s, st);
 	json_array_foreach(row->facts, i, g) {
 		char *text;
 
@@ -95,11 +109,17 @@ int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row 
 				    "nic_model, facts) VALUES (?, ?, ?, ?)")
 			  : store_say(s, -ENOMEM, "out of memory");
 		if (rc == 0) {
-			sqlite3_bind_int64(st, 1, id);
-			bind_text(st, 2, row->profile);
-			bind_text(st, 3, json_string_value(json_object_get(g, "nic_model")));
-			bind_text(st, 4, text);
-			rc = run(s, st);
+			int b = sqlite3_bind_int64(st, 1, id);
+
+			if (b == SQLITE_OK)
+				b = bind_text(st, 2, row->profile);
+			if (b == SQLITE_OK)
+				b = bind_text(st, 3, json_string_value(json_object_get(g, "nic_model")));
+			if (b == SQLITE_OK)
+				b = bind_text(st, 4, text);
+			rc = bound(s, st, b);
+			if (rc == 0)
+				rc = run(s, st);
 		}
 		free(text);
 	}
@@ -115,10 +135,14 @@ int store_put_row(struct store *s, const struct store_row *row, bool *dup)
 	*dup = false;
 	if (rc < 0)
 		return rc;
-	bind_text(st, 1, row->host);
-	bind_text(st, 2, row->time);
-	bind_text(st, 3, row->text);
-	rc = run(s, st);
+	rc = bind_text(st, 1, row->host);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 2, row->time);
+	if (rc == SQLITE_OK)
+		rc = bind_text(st, 3, row->text);
+	rc = bound(s, st, rc);
+	if (rc == 0)
+		rc = run(s, st);
 	if (rc < 0)
 		return rc;
 	if (sqlite3_changes(s->db) == 0) {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The latest record of each host: (host, time) is unique, so the row with
- * a host's greatest time is exactly one. */
-#define LATEST "SELECT r.* FROM records r JOIN (SELECT host, max(time) AS t, " \
+/* The latest record of each host, and n, how many it has: (host, time) is
+ * unique, so the row with a host's greatest time is exactly one. */
+#define LATEST "SELECT r.*, l.n AS n FROM records r JOIN (SELECT host, max(time) AS t, " \
 	"count(*) AS n FROM records GROUP BY host) l ON r.host = l.host AND r.time = l.t"
 
 static json_t *col_text(sqlite3_stmt *st, int col)
@@ -51,8 +51,8 @@ static json_t *col_doc(struct store *s, sqlite3_stmt *st, int col, const char *h
 	return doc;
 }
 
-/* Run sql (one optional text parameter) and give each row to fn. */
-static int each_row(struct store *s, const char *sql, const char *param,
+/* Run sql (up to two optional text parameters) and give each row to fn. */
+static int each_row(struct store *s, const char *sql, const char *param, const char *param2,
 		    int (*fn)(struct store *, sqlite3_stmt *, json_t *), json_t *out)
 {
 	sqlite3_stmt *st;
@@ -60,8 +60,11 @@ static int each_row(struct store *s, const char *sql, const char *param,
 
 	if (rc != SQLITE_OK)
 		return store_fail(s, rc, "read");
-	if (param)
-		sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC);
+	if ((param && (rc = sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC)) != SQLITE_OK) ||
+	    (param2 && (rc = sqlite3_bind_text(st, 2, param2, -1, SQLITE_STATIC)) != SQLITE_OK)) {
+		sqlite3_finalize(st);
+		return store_fail(s, rc, "read");
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int err = fn(s, st, out);
 
@@ -127,7 +130,8 @@ static int facts_row(struct store *s, sqlite3_stmt *st, json_t *out)
 }
 
 static int query(struct store *s, const char *sql, const char *param,
-		 int (*fn)(struct store *, sqlite3_stmt *, json_t *), json_t **out)
+		 int (*fn)(struct store *, sqlite3_stmt *, json_t *), json_t **out,
+		 const char *param2)
 {
 	int rc;
 
@@ -135,7 +139,7 @@ static int query(struct store *s, const char *sql, const char *param,
 	*out = json_array();
 	if (!*out)
 		return store_say(s, -ENOMEM, "out of memory");
-	rc = each_row(s, sql, param, fn, *out);
+	rc = each_row(s, sql, param, param2, fn, *out);
 	if (rc < 0) {
 		json_decref(*out);
 		*out = NULL;
@@ -145,16 +149,25 @@ static int query(struct store *s, const char *sql, const char *param,
 
 int store_hosts(struct store *s, json_t **out)
 {
-	return query(s, "SELECT r.host, r.time, r.profile, r.verdict, r.findings, l.n "
-		     "FROM records r JOIN (SELECT host, max(time) AS t, count(*) AS n "
-		     "FROM records GROUP BY host) l ON r.host = l.host AND r.time = l.t "
-		     "ORDER BY r.host", NULL, host_row, out);
+	return query(s, "SELECT host, time, profile, verdict, findings, n FROM (" LATEST ") "
+		     "ORDER BY host", NULL, host_row, out, NULL);
 }
 
-int store_history(struct store *s, const char *host, json_t **out)
+int store_history(struct store *s, const char *host, const char *const *drop, json_t **out)
 {
-	return query(s, "SELECT host, doc FROM records WHERE host = ? ORDER BY time, id",
-		     host, doc_row, out);
+	int rc;
+
+	s->drop = drop;
+	rc = query(s, "SELECT host, doc FROM records WHERE host = ? ORDER BY time, id",
+		   host, doc_row, out, NULL);
+	s->drop = NULL;
+	return rc;
+}
+
+int store_record(struct store *s, const char *host, const char *time, json_t **out)
+{
+	return query(s, "SELECT host, doc FROM records WHERE host = ? AND time = ?", host,
+		     doc_row, out, time);
 }
 
 int store_latest(struct store *s, const char *const *drop, json_t **out)
@@ -162,7 +175,7 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 	int rc;
 
 	s->drop = drop;
-	rc = query(s, "SELECT host, doc FROM (" LATEST ") ORDER BY host", NULL, doc_row, out);
+	rc = query(s, "SELECT host, doc FROM (" LATEST ") ORDER BY host", NULL, doc_row, out, NULL);
 	s->drop = NULL;
 	return rc;
 }
@@ -171,5 +184,5 @@ int store_latest_facts(struct store *s, json_t **out)
 {
 	return query(s, "SELECT r.host, r.profile, g.nic_model, g.facts FROM (" LATEST ") r "
 		     "LEFT JOIN record_groups g ON g.record_id = r.id ORDER BY r.host, g.nic_model",
-		     NULL, facts_row, out);
+		     NULL, facts_row, out, NULL);
 }

@@ -58,12 +58,15 @@ static int to_v2(struct store *s)
 		struct store_row row;
 		int err;
 
-		if (!json_is_object(doc)) {
+		/* store_row_make() takes a missing host or time for no memory */
+		if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "host")) ||
+		    !json_is_string(json_object_get(doc, "time"))) {
 			json_decref(doc);
 			sqlite3_finalize(st);
 			return store_say(s, -EBADMSG, "cannot upgrade '%s' to schema 2: record "
-					 "%lld is not a JSON object (the file was edited by hand? "
-					 "move it aside)", s->path, (long long)id);
+					 "%lld is not a JSON object with \"host\" and \"time\" "
+					 "(the file was edited by hand? move it aside)", s->path,
+					 (long long)id);
 		}
 		err = store_row_make(doc, strdup(""), &row);
 		if (err == 0)
@@ -118,6 +121,13 @@ static int read_version(struct store *s, int *version)
 	return rc == SQLITE_ROW ? 0 : store_fail(s, rc, "read");
 }
 
+static int too_new(struct store *s, int version)
+{
+	return store_say(s, -EPROTO, "cannot use '%s': a newer rdmadoctor made it "
+			 "(schema %d; this one knows up to %d): upgrade rdmadoctor",
+			 s->path, version, STORE_SCHEMA_VERSION);
+}
+
 int store_schema_ready(struct store *s)
 {
 	char sql[80];
@@ -127,9 +137,7 @@ int store_schema_ready(struct store *s)
 		return rc;
 	s->found_version = version;
 	if (version > STORE_SCHEMA_VERSION)
-		return store_say(s, -EPROTO, "cannot use '%s': a newer rdmadoctor made it "
-				 "(schema %d; this one knows up to %d): upgrade rdmadoctor",
-				 s->path, version, STORE_SCHEMA_VERSION);
+		return too_new(s, version);
 	if (version == STORE_SCHEMA_VERSION)
 		return 0;
 	if (!s->writable)
@@ -141,6 +149,8 @@ int store_schema_ready(struct store *s)
 		return rc;
 	/* another process may have upgraded it while we waited for the lock */
 	rc = read_version(s, &version);
+	if (rc == 0 && version > STORE_SCHEMA_VERSION)
+		rc = too_new(s, version);	/* a newer one upgraded it meanwhile */
 	for (int v = version; rc == 0 && v < STORE_SCHEMA_VERSION; v++)
 		rc = steps[v](s);
 	if (rc == 0 && version < STORE_SCHEMA_VERSION) {

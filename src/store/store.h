@@ -73,8 +73,12 @@ int store_put(struct store *s, const json_t *record, const char *text, bool *dup
 /* Per host, its latest record: [{"host", "time", "profile", "verdict",
  * "findings" (count), "records" (how many kept)}], by host name. */
 int store_hosts(struct store *s, json_t **out);
-/* The records of one host, oldest first ([] for an unknown host). */
-int store_history(struct store *s, const char *host, json_t **out);
+/* The records of one host, oldest first ([] for an unknown host); drop as
+ * for store_latest (fleet_skim_drop keeps all that fleet_changes() reads:
+ * a host recorded hourly for a year is thousands of whole records). */
+int store_history(struct store *s, const char *host, const char *const *drop, json_t **out);
+/* The record of host at time, whole: [record], or [] when none. */
+int store_record(struct store *s, const char *host, const char *time, json_t **out);
 /* The latest record of every host, by host name; drop: NULL for the
  * records whole, or keys whose members are left out (fleet/skim.h):
  * ten thousand whole records are gigabytes of jansson trees. */

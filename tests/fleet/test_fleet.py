@@ -479,6 +479,13 @@ def case_errors(tmp):
                  ["record", "--from", good, "--bw", good]):
         rc, _, err = run(*args)
         expect(rc == 2 and err.strip(), "usage error: %s -> 2" % " ".join(args))
+    # an option whose value is missing is named as such, not as unknown
+    for args in (["record", "--db"], ["record", "--bw"], ["fleet", "ls", "--db"],
+                 ["fleet", "report", "--html", ""]):
+        rc, _, err = run(*args)
+        expect(rc == 2 and "value is missing after '%s'" % args[-1 if args[-1] else -2] in err,
+               "usage error: %s says the value is missing (%s)" % (" ".join(args),
+                                                                  err.splitlines()[:1]))
     rc, out, _ = run("record", "--help")
     expect(rc == 0 and "--from" in out and "--db" in out, "record --help")
     rc, out, _ = run("fleet", "--help")

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -18,6 +19,8 @@
 #include "fleet/history.h"
 #include "fleet/record.h"
 #include "fleet/skim.h"
+#include "fleet/text.h"
+#include "cmd/record_read.h"
 
 static json_t *parse(const char *text)
 {
@@ -264,6 +267,29 @@ static void diff_ties(void **state)
 	json_decref(recs);
 }
 
+/* One host that differs in two fields is two outliers but one host: the
+ * text says how many hosts differ, not how many fields. */
+static void diff_counts_hosts(void **state)
+{
+	const char *fw[] = { "2", "2", "1" };
+	const int mtu[] = { 4096, 4096, 2048 };
+	json_t *d = diff_of(3, fw, mtu);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_int_equal(fleet_diff_outliers(d), 2);
+	assert_int_equal(fleet_diff_odd_hosts(d), 1);
+	assert_int_equal(fleet_diff_group_odd_hosts(json_array_get(json_object_get(d, "groups"), 0)), 1);
+	assert_non_null(f);
+	fleet_text_diff(f, d);
+	fclose(f);
+	assert_non_null(strstr(text, ": 3 hosts, 1 differ\n"));
+	free(text);
+	json_decref(d);
+}
+
 static void history(void **state)
 {
 	json_t *a = record("h", "p", json_pack("[o, o]",
@@ -305,6 +331,95 @@ static void history(void **state)
 	json_decref(changes);
 	json_decref(a);
 	json_decref(b);
+}
+
+/* A port that went away or appeared on a NIC kept is history too. */
+static void history_ports(void **state)
+{
+	json_t *p2 = port(4096, NULL), *n, *a, *b, *changes = json_array(), *c;
+
+	(void)state;
+	json_object_set_new(p2, "port", json_integer(2));
+	n = nic("mlx5_0", "ConnectX-7", "1.0", 16, port(4096, NULL));
+	json_array_append_new(json_object_get(n, "ports"), p2);
+	a = record("h", "p", json_pack("[o]", n), NULL);
+	b = record("h", "p", json_pack("[o]", nic("mlx5_0", "ConnectX-7", "1.0", 16,
+						 port(4096, NULL))), NULL);
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "subject")), "mlx5_0 port 2");
+	assert_string_equal(json_string_value(json_object_get(c, "field")), "port");
+	assert_string_equal(json_string_value(json_object_get(c, "old")), "ACTIVE");
+	assert_true(json_is_null(json_object_get(c, "new")));
+	json_decref(changes);
+	changes = json_array();
+	assert_int_equal(fleet_changes(b, a, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_true(json_is_null(json_object_get(c, "old")));
+	assert_string_equal(json_string_value(json_object_get(c, "new")), "ACTIVE");
+	json_decref(changes);
+	/* a NIC without a model that went away is named, not null to null */
+	json_object_del(json_array_get(json_object_get(json_object_get(json_object_get(
+		a, "check"), "inventory"), "nics"), 0), "model");
+	json_array_clear(json_object_get(json_object_get(json_object_get(b, "check"),
+							 "inventory"), "nics"));
+	changes = json_array();
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	assert_int_equal(json_array_size(changes), 1);
+	c = json_array_get(changes, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "field")), "nic");
+	assert_string_equal(json_string_value(json_object_get(c, "old")), "mlx5_0");
+	json_decref(changes);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* record --from reads files a chunk at a time; a chunk stops taking files
+ * once their text reaches the budget, so files of up to 64 MiB each
+ * cannot pile up a chunk's worth in memory. */
+static void read_files_budget(void **state)
+{
+	enum { N = 20 };
+	char dir[] = "/tmp/rd-read-XXXXXX", *paths[N];
+	const char *files[N];
+	struct record_slot *slots = calloc(N, sizeof(*slots));
+	size_t done = 0;
+
+	(void)state;
+	assert_non_null(slots);
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < N; i++) {
+		char host[16];
+		json_t *r;
+
+		snprintf(host, sizeof(host), "h%d", i);
+		r = one_nic_record(host, "1", 4096);
+		assert_true(asprintf(&paths[i], "%s/%d.json", dir, i) > 0);
+		assert_int_equal(json_dump_file(r, paths[i], 0), 0);
+		json_decref(r);
+		files[i] = paths[i];
+	}
+	/* a budget of one byte: each reader thread takes one file at most */
+	assert_int_equal(record_read_files(files, N, N, NULL, 1, slots, &done), 0);
+	assert_true(done >= 1 && done <= 8 && done < N);
+	for (size_t i = 0; i < N; i++) {
+		assert_int_equal(slots[i].ok, i < done);
+		store_row_free(&slots[i].row);
+	}
+	memset(slots, 0, N * sizeof(*slots));
+	/* a budget that holds them all: all read */
+	assert_int_equal(record_read_files(files, N, N, NULL, 1u << 30, slots, &done), 0);
+	assert_int_equal(done, N);
+	for (size_t i = 0; i < N; i++) {
+		assert_true(slots[i].ok);
+		store_row_free(&slots[i].row);
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(dir);
+	free(slots);
 }
 
 static void times(void **state)
@@ -501,7 +616,10 @@ int main(void)
 		cmocka_unit_test(facts_bandwidth),
 		cmocka_unit_test(diff_majority),
 		cmocka_unit_test(diff_ties),
+		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
+		cmocka_unit_test(history_ports),
+		cmocka_unit_test(read_files_budget),
 		cmocka_unit_test(times),
 		cmocka_unit_test(check_problems),
 		cmocka_unit_test(records_from_docs),

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -70,12 +71,12 @@ static void roundtrip(void **state)
 	json_decref(want);
 	json_decref(hosts);
 
-	assert_int_equal(store_history(s, "b", &hist), 0);
+	assert_int_equal(store_history(s, "b", NULL, &hist), 0);
 	assert_int_equal(json_array_size(hist), 2);	/* oldest first */
 	assert_string_equal(json_string_value(json_object_get(json_array_get(hist, 0), "time")),
 			    "2026-11-01T00:00:00Z");
 	json_decref(hist);
-	assert_int_equal(store_history(s, "nobody", &hist), 0);
+	assert_int_equal(store_history(s, "nobody", NULL, &hist), 0);
 	assert_int_equal(json_array_size(hist), 0);
 	json_decref(hist);
 
@@ -126,6 +127,25 @@ static void latest_without_bulk(void **state)
 	assert_true(json_equal(whole, slim));
 	json_decref(whole);
 	json_decref(slim);
+	/* fleet show: the history without the bulk, the latest whole */
+	assert_int_equal(store_history(s, "a", fleet_skim_drop, &slim), 0);
+	assert_int_equal(json_array_size(slim), 1);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(slim, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_null(json_object_get(port, "counters"));
+	assert_int_equal(json_integer_value(json_object_get(port, "active_mtu")), 4096);
+	json_decref(slim);
+	assert_int_equal(store_record(s, "a", "2026-11-01T00:00:00Z", &whole), 0);
+	assert_int_equal(json_array_size(whole), 1);
+	port = json_array_get(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(json_array_get(whole, 0), "check"), "inventory"), "nics"), 0),
+		"ports"), 0);
+	assert_non_null(json_object_get(port, "counters"));
+	json_decref(whole);
+	assert_int_equal(store_record(s, "a", "2026-11-02T00:00:00Z", &whole), 0);
+	assert_int_equal(json_array_size(whole), 0);
+	json_decref(whole);
 	store_close(&s);
 }
 
@@ -218,6 +238,35 @@ static void upgrade_from_1(void **state)
 	remove_db(path);
 }
 
+/* A version 1 file with a row that is JSON but no record: the upgrade
+ * says so (and changes nothing), it does not claim to be out of memory. */
+static void upgrade_refuses_non_record(void **state)
+{
+	char *path = temp_path("v1bad.db");
+	struct store *s;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	(void)state;
+	sql(path, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+		  "INSERT INTO schema_version VALUES(1);"
+		  "CREATE TABLE records(id INTEGER PRIMARY KEY, host TEXT NOT NULL,"
+		  " time TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE(host, time));"
+		  "INSERT INTO records(host, time, doc) VALUES ('h', '2025-01-01T00:00:00Z',"
+		  " '{\"note\": \"not a record\"}')");
+	assert_int_equal(store_open(path, STORE_WRITE, &s), -EBADMSG);
+	assert_non_null(strstr(store_error(s), "record 1 is not"));
+	store_close(&s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &st,
+					    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	remove_db(path);
+}
+
 static void refusals(void **state)
 {
 	char *path = temp_path("x.db");
@@ -256,6 +305,52 @@ static void refusals(void **state)
 	remove_db(path);
 }
 
+/* Another process, newer, upgrades the file while we wait for the write
+ * lock to upgrade it ourselves: what we read again under the lock is a
+ * schema we do not know, and it is refused, not written into. */
+static void newer_upgrade_meanwhile(void **state)
+{
+	char *path = temp_path("race.db");
+	struct store *s;
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	(void)state;
+	sql(path, "CREATE TABLE schema_version(version INTEGER NOT NULL);"
+		  "INSERT INTO schema_version VALUES(1);"
+		  "CREATE TABLE records(id INTEGER PRIMARY KEY, host TEXT NOT NULL,"
+		  " time TEXT NOT NULL, doc TEXT NOT NULL, UNIQUE(host, time));");
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sqlite3 *db;
+
+		if (sqlite3_open(path, &db) != SQLITE_OK ||
+		    sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE schema_version SET version = 9",
+				 NULL, NULL, NULL) != SQLITE_OK)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(500 * 1000);
+		_exit(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	assert_int_equal(store_open(path, STORE_WRITE, &s), -EPROTO);
+	assert_non_null(strstr(store_error(s), "newer rdmadoctor"));
+	store_close(&s);
+	{
+		int status;
+
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	remove_db(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,7 +358,9 @@ int main(void)
 		cmocka_unit_test(latest_without_bulk),
 		cmocka_unit_test(rollback),
 		cmocka_unit_test(upgrade_from_1),
+		cmocka_unit_test(upgrade_refuses_non_record),
 		cmocka_unit_test(refusals),
+		cmocka_unit_test(newer_upgrade_meanwhile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
