@@ -1,6 +1,7 @@
 #!/bin/bash
 # The live ethtool statistics reader (src/nl/ethtool_stats.c) against
-# `ethtool -S` on a veth pair between two network namespaces, through the
+# `ethtool -S` on a veth pair between two network namespaces (and on this
+# machine's own NIC), through the
 # debug command `rdmadoctor ethtool-stats IFNAME --json`.
 #
 # Needs root, `ip netns` and ethtool; exits 77 (skipped) otherwise.  The
@@ -88,6 +89,20 @@ rc=$?
 # lo has no ETH_SS_STATS: null, not an error beyond exit 1
 n1 "$bin" --json ethtool-stats lo > "$tmp/lo.json"
 [ "$(tr -d ' \n' < "$tmp/lo.json")" = null ] || { echo "FAIL: lo: $(cat "$tmp/lo.json")"; fail=1; }
+
+# this machine's own NIC (the one the default route uses), which carries
+# traffic meanwhile: ethtool's reading must lie between two of ours
+here=$(cd "$(dirname "$0")" && pwd)
+nic=$(ip route show default 2>/dev/null | awk '{for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit }}')
+if [ -n "$nic" ] && ethtool -S "$nic" >/dev/null 2>&1; then
+	"$bin" --json ethtool-stats "$nic" > "$tmp/host1.json" &&
+		ethtool -S "$nic" > "$tmp/host.txt" &&
+		"$bin" --json ethtool-stats "$nic" > "$tmp/host2.json" &&
+		python3 "$here/compare_stats.py" "$tmp/host1.json" "$tmp/host.txt" "$tmp/host2.json" "$nic" ||
+		{ echo "FAIL: this machine's $nic"; fail=1; }
+else
+	echo "note: this machine's NIC (${nic:-none}) has no ethtool statistics; veth only"
+fi
 
 [ $fail = 0 ] && echo "PASS"
 exit $fail

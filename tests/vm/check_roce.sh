@@ -4,6 +4,7 @@
 #   netdev MTU 1500 -> mtu.roce fires on rxe0 port 1
 #   netdev MTU 9000 -> it does not
 #   IPv4 address removed -> gid.rocev2_missing fires
+# and, first, its ethtool statistics against `ethtool -S` on the virtio NIC
 # usage (inside the VM): check_roce.sh RDMADOCTOR
 set -u
 bin=$1
@@ -17,6 +18,18 @@ sys.exit(0 if any(f["id"] == sys.argv[1] and "rxe0" in (f["subject"] or "") for 
 }
 expect_fires() { if fires "$1"; then pass=$((pass + 1)); else echo "FAIL: $1 did not fire ($2)"; cat /tmp/check.json | head -c 2000; fail=$((fail + 1)); fi; }
 expect_silent() { if fires "$1"; then echo "FAIL: $1 fired ($2)"; fail=$((fail + 1)); else pass=$((pass + 1)); fi; }
+
+# the VM's virtio NIC: our ethtool statistics against `ethtool -S`, which
+# must lie between two of our readings (the counters move meanwhile)
+here=$(cd "$(dirname "$0")" && pwd)
+if "$bin" --json ethtool-stats "$VM_NETDEV" >/tmp/es1.json &&
+	ethtool -S "$VM_NETDEV" >/tmp/es.txt &&
+	"$bin" --json ethtool-stats "$VM_NETDEV" >/tmp/es2.json &&
+	python3 "$here/../ethtool/compare_stats.py" /tmp/es1.json /tmp/es.txt /tmp/es2.json "VM $VM_NETDEV"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: ethtool statistics of the VM's $VM_NETDEV"; fail=$((fail + 1))
+fi
 
 ip link set "$VM_NETDEV" mtu 1500
 expect_fires mtu.roce "netdev MTU 1500"
