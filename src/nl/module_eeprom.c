@@ -95,25 +95,17 @@ int module_eeprom_build_request(void *buf, size_t cap, uint16_t family, const ch
 	size_t need = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct genlmsghdr)) + NLA_HDRLEN +
 		NLA_ALIGN(NLA_HDRLEN + n + 1) + 2 * NLA_ALIGN(NLA_HDRLEN + 4) +
 		3 * NLA_ALIGN(NLA_HDRLEN + 1);
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-	struct nlattr *nest;
+	struct nlmsghdr *nlh = buf;
+	int rc;
 
 	if (n == 0 || n >= IFNAMSIZ || !req || !req_ok(req))
 		return -EINVAL;
 	if (!buf || cap < need)
 		return -ENOSPC;
-	memset(buf, 0, need);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = ETHTOOL_MSG_MODULE_EEPROM_GET;
-	g->version = 1;	/* ETHTOOL_GENL_VERSION */
-	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_MODULE_EEPROM_HEADER);
-	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
-	mnl_attr_nest_end(nlh, nest);
+	/* the ethtool request header, then the page to read */
+	rc = ethnl_build_get(buf, cap, family, ETHTOOL_MSG_MODULE_EEPROM_GET, ifname, 0, seq);
+	if (rc < 0)
+		return rc;
 	mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_OFFSET, req->offset);
 	mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_LENGTH, req->len);
 	mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_PAGE, req->page);
