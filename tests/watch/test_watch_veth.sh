@@ -11,34 +11,20 @@
 set -u
 bin=${1:?usage: $0 path/to/rdmadoctor}
 
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root (network namespaces need CAP_SYS_ADMIN)"
-command -v ip >/dev/null || skip "no ip (iproute2)"
-command -v ethtool >/dev/null || skip "no ethtool (package ethtool)"
-command -v python3 >/dev/null || skip "no python3"
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/veth_pair.sh"
+command -v ethtool >/dev/null || veth_skip "no ethtool (package ethtool)"
+command -v python3 >/dev/null || veth_skip "no python3"
 
-ns1=rdqw1_$$ ns2=rdqw2_$$ va=rdqa$$ vb=rdqb$$
 tmp=$(mktemp -d) || exit 1
 cleanup() {
-	ip netns del "$ns1" 2>/dev/null
-	ip netns del "$ns2" 2>/dev/null
+	veth_pair_remove
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ip netns add "$ns1" 2>/dev/null || skip "ip netns unavailable (cannot add a namespace)"
-ip netns add "$ns2" || skip "ip netns unavailable"
-ip link add "$va" netns "$ns1" type veth peer name "$vb" netns "$ns2" ||
-	skip "cannot create a veth pair"
-oct=$(( $$ % 64 * 4 ))
-net=10.233.$(( $$ / 64 % 256 ))
-n1() { ip netns exec "$ns1" "$@"; }
-n2() { ip netns exec "$ns2" "$@"; }
-n1 ip addr add "$net.$((oct + 1))/30" dev "$va" || exit 1
-n2 ip addr add "$net.$((oct + 2))/30" dev "$vb" || exit 1
-n1 ip link set "$va" up && n2 ip link set "$vb" up || exit 1
-peer=$net.$((oct + 2))
+veth_pair rdqw 10.233 || exit 1
+peer=$a2
 fail=0
 
 # a static neighbour entry: no ARP in the window, only our datagrams
