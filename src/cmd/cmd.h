@@ -63,8 +63,12 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 void ctx_print_notes(const struct ctx *c, const struct root *r);
 /* Write a JSON document to stdout; EXIT_OK or EXIT_RUNTIME. */
 int ctx_emit_json(struct ctx *c, json_t *doc);
-/* Write text for people to stdout through a filter of control characters;
- * EXIT_OK or EXIT_RUNTIME when stdout cannot take it. */
+/* Text for people goes to stdout through a filter of control characters:
+ * open it (NULL after saying why), print, then close it, which says
+ * whether everything reached stdout: EXIT_OK or EXIT_RUNTIME. */
+FILE *ctx_open_text(struct ctx *c);
+int ctx_close_text(struct ctx *c, FILE *out);
+/* The three steps for a printer of the inventory. */
 int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
 		  const struct inventory *inv);
 /* When a command takes no arguments but --help: EXIT_OK after printing

@@ -54,17 +54,19 @@ void ctx_print_notes(const struct ctx *c, const struct root *r)
 	fclose(err);
 }
 
-int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
-		  const struct inventory *inv)
+FILE *ctx_open_text(struct ctx *c)
 {
 	FILE *out = safe_stream(stdout);
+
+	if (!out)
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+	return out;
+}
+
+int ctx_close_text(struct ctx *c, FILE *out)
+{
 	int rc = 0;
 
-	if (!out) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
-	print(out, inv);
 	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
 		rc = errno ? errno : EIO;
 	if (rc) {
@@ -73,6 +75,17 @@ int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *)
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
+}
+
+int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
+		  const struct inventory *inv)
+{
+	FILE *out = ctx_open_text(c);
+
+	if (!out)
+		return EXIT_RUNTIME;
+	print(out, inv);
+	return ctx_close_text(c, out);
 }
 
 int ctx_emit_json(struct ctx *c, json_t *doc)

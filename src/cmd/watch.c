@@ -393,22 +393,12 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 
 static int emit_text(struct ctx *c, const struct watch_report *rep)
 {
-	FILE *out = safe_stream(stdout);
-	int err = 0;
+	FILE *out = ctx_open_text(c);
 
-	if (!out) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
+	if (!out)
 		return EXIT_RUNTIME;
-	}
 	text_watch(out, rep);
-	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
-		err = errno ? errno : EIO;
-	if (err) {
-		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
-			strerror(err));
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return ctx_close_text(c, out);
 }
 
 int cmd_watch(struct ctx *c, int argc, char **argv)
