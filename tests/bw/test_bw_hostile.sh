@@ -370,6 +370,56 @@ b = r["bidir_total"]["gbps"]["avg"]
 assert abs(b - r["total"]["gbps"]["avg"] - r["remote_total"]["gbps"]["avg"]) < 1e-6 * b, r
 ' "$tmp/bidir.json" || { echo "FAIL: bidir JSON"; cat "$tmp/bidir.json"; fail=1; }
 
+# the client waits for GO as long as the server may take to accept the data
+# connections, and says the server's reason, not its own timeout; a data
+# connection that fails: the server's pending ERROR is the reason given
+for mode in late-error refused; do
+port4=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 - "$port4" "$mode" >"$tmp/fake.out" 2>&1 <<'PY' &
+import socket, struct, sys, time
+port, mode = int(sys.argv[1]), sys.argv[2]
+MAGIC, VER = 0x52444257, 1
+HELLO, OK, ERROR, ENDPOINT, GO = 1, 2, 3, 4, 5
+def msg(t, b=b""):
+    return struct.pack(">IHHI", MAGIC, VER, t, len(b)) + b
+def txt(s):
+    return struct.pack(">H", len(s)) + s.encode()
+def read_msg(s):
+    h = b""
+    while len(h) < 12:
+        h += s.recv(12 - len(h))
+    n = struct.unpack(">IHHI", h)[3]
+    b = b""
+    while len(b) < n:
+        b += s.recv(n - len(b))
+    return struct.unpack(">IHHI", h)[2], b
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("127.0.0.1", port)); l.listen(4)
+d = socket.socket(); d.bind(("127.0.0.1", 0)); d.listen(4)
+dport = d.getsockname()[1]
+if mode == "refused":
+    d.close()	# nothing listens on the data port
+c, _ = l.accept()
+assert read_msg(c)[0] == HELLO
+c.sendall(msg(OK, txt("fake")))
+assert read_msg(c)[0] == ENDPOINT
+ep = struct.pack(">IBHQ", 0x52445443, 1, dport, 7)
+c.sendall(msg(ENDPOINT, struct.pack(">II", 0, len(ep)) + ep))
+if mode == "late-error":
+    time.sleep(3)	# longer than the client's --timeout
+c.sendall(msg(ERROR, txt("fake server: the data connections never came")))
+time.sleep(3)
+PY
+fake=$!
+wait_port "$port4" || fail=1
+timeout 30 "$bin" bw client 127.0.0.1 --port "$port4" --transport tcp --timeout 1 \
+	--duration 1 >/dev/null 2>"$tmp/fake.err"
+rc=$?
+[ $rc = 3 ] && grep -q "the data connections never came" "$tmp/fake.err" ||
+	{ echo "FAIL: $mode: client exited $rc without the server's reason:"; cat "$tmp/fake.err" "$tmp/fake.out"; fail=1; }
+wait $fake 2>/dev/null
+done
+
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)
 if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \
