@@ -14,7 +14,11 @@
  * it sent (and a receive-only side what it received), like perftest.  At
  * the end of the window a sender shuts its side down and both drain to
  * EOF, bounded in time.  Latency: a ping-pong of `size` bytes on one
- * stream with TCP_NODELAY, the client timing each round trip. */
+ * stream with TCP_NODELAY, the client timing each round trip (--iters
+ * counts the round trips of the measured window).  Whatever the peer
+ * does, run() ends by bw_local.max_run_ms.  The server's data listener
+ * binds to bw_local.bind_addr and, like every data socket, to the
+ * bw_local.device interface when one is named. */
 #include "engine.h"
 #include "proto.h"
 #include "session.h"
