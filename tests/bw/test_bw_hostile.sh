@@ -305,6 +305,13 @@ s.sendall(hdr(ENDPOINT, 8 + len(ep)) + struct.pack(">II", 0, len(ep)) + ep)
 t, body = read_msg(s)
 check("server endpoint", t == ENDPOINT and len(body) == 8 + 15, repr((t, body)))
 dport, token = struct.unpack(">HQ", body[8 + 5:8 + 15])
+# --bind 127.0.0.1 applies to the data listener too: not on 127.0.0.2
+try:
+    socket.create_connection(("127.0.0.2", dport), 2).close()
+    refused = False
+except OSError:
+    refused = True
+check("data listener only on --bind's address", refused)
 d = socket.create_connection(("127.0.0.1", dport), 5)
 d.sendall(struct.pack(">QI", token, 0))
 s.sendall(hdr(GO, 0))
