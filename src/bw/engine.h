@@ -78,6 +78,17 @@ struct bw_local {
 	int numa_node;		/* -1: do not bind */
 	const char *peer_addr;	/* the peer's control address (client: the HOST argument;
 				 * server: the accepted client's address), for GID choice */
+	/* A hard bound on run(), in ms from its start; 0: none beyond the
+	 * params' own.  The server sets it from its --max-duration cap (in
+	 * iterations mode the cap itself; bw_params_run_bound_ms), the client
+	 * from its own duration, so that no peer can hold a test, and the
+	 * server's one test slot, longer.  EVERY transport must honour it:
+	 * run() returns -1 ("ran past its limit") once it is over, whatever
+	 * the peer does, draining included. */
+	uint32_t max_run_ms;
+	/* tcp server: the address its data listener binds to (--bind), NULL:
+	 * any.  (bw_local.device binds the data sockets to that interface.) */
+	const char *bind_addr;
 };
 
 /* One side's measurement.  Intervals are in the order they ended. */
@@ -109,6 +120,9 @@ struct bw_result {
 	 * by bw_sampler_tick with __atomic_store_n for the progress display in
 	 * another thread; not part of the figures, not sent. */
 	uint64_t live_bytes;
+	/* latency: measured round trips that were not kept in lat_usec (an
+	 * engine's cap on samples, e.g. 2^22), so the report can say so */
+	uint64_t lat_dropped;
 };
 
 struct bw_err {
@@ -118,7 +132,9 @@ struct bw_err {
 /* A transport.  Every function returns 0, or -1 with e->msg set.  A
  * transport must honour the timeouts in the params (run() returns at the
  * latest duration + warm-up + a few seconds after it starts, even when the
- * peer vanished) and release everything in destroy(). */
+ * peer vanished), bw_local.max_run_ms (even when the peer keeps the test
+ * alive: a slow ping-pong, iterations that never end), and release
+ * everything in destroy(). */
 struct bw_engine_ops {
 	const char *name;	/* "tcp", "verbs" */
 	/* Allocate resources for p on this side and describe them as endpoint
@@ -154,6 +170,7 @@ struct bw_sampler {
 	int phase;		/* 0 warm-up, 1 measuring, 2 done */
 	struct bw_result *out;
 	size_t cap;
+	double cpu_user_t0, cpu_sys_t0;	/* CPU time at t0 (a run that ends in the warm-up) */
 };
 double bw_now(void);	/* CLOCK_MONOTONIC seconds */
 void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw_result *out);

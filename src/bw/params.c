@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void bw_params_defaults(struct bw_params *p, enum bw_mode mode)
 {
@@ -40,6 +41,19 @@ uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails)
 	/* a send and a receive buffer per QP/stream; sizes are bounded before
 	 * this is called, so it cannot overflow (2^30 * 2^16 * 2 * 32 < 2^64) */
 	return p->size * p->qps * 2 * (uint64_t)n_rails;
+}
+
+uint32_t bw_params_run_bound_ms(const struct bw_params *p, uint32_t cap_ms)
+{
+	uint64_t ms;
+
+	if (p->iters)
+		return cap_ms;
+	ms = (uint64_t)p->warmup_ms + p->duration_ms;
+	if (cap_ms && ms > cap_ms)
+		ms = cap_ms;
+	ms += BW_RUN_MARGIN_MS;
+	return ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
 const char *bw_op_name(enum bw_op op)
@@ -102,6 +116,20 @@ int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw
 		bw_errf(e, "a latency test runs one queue pair/stream, one way at a time");
 		return -1;
 	}
+	if (p->transport == BW_TRANSPORT_TCP) {
+		/* one descriptor per stream and rail: refuse what this process
+		 * cannot open rather than fail half-way (EMFILE) */
+		struct rlimit rl;
+		uint64_t need = (uint64_t)p->qps * n_rails;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    need + BW_FD_MARGIN > rl.rlim_cur) {
+			bw_errf(e, "%" PRIu32 " streams x %" PRIu32 " rails need more open files "
+				"than the limit of %llu allows (raise ulimit -n)", p->qps,
+				n_rails, (unsigned long long)rl.rlim_cur);
+			return -1;
+		}
+	}
 	if (!c)
 		return 0;
 	if (p->size > c->max_size) {
@@ -125,14 +153,25 @@ int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw
 			c->max_duration_ms / 1e3);
 		return -1;
 	}
-	if (p->iters && (double)p->iters * (double)p->size / 1048576.0 >
-			    60.0 * c->max_duration_ms) {
-		/* iterations mode: refuse what could not end in the cap even at
-		 * 480 Gb/s (60 MiB per ms), so a test cannot hold the server forever */
-		bw_errf(e, "%" PRIu64 " iterations of %" PRIu64 " bytes could not finish in this "
-			"server's cap of %.1f s (--max-duration)", p->iters, p->size,
-			c->max_duration_ms / 1e3);
-		return -1;
+	if (p->iters) {
+		/* iterations mode: refuse what could not end within the cap even
+		 * at BW_MAX_BYTES_PER_S over all streams and rails (both ways
+		 * when bidirectional), or at BW_MIN_RTT_S per round trip (lat),
+		 * so that a test cannot hold the server past its cap; the
+		 * engines' max_run_ms enforces the cap whatever the peer does */
+		double bytes = (double)p->iters * (double)p->size * p->qps * n_rails *
+			       (p->bidir ? 2 : 1);
+		double need_s = bytes / BW_MAX_BYTES_PER_S;
+
+		if (p->mode == BW_MODE_LAT && (double)p->iters * BW_MIN_RTT_S > need_s)
+			need_s = (double)p->iters * BW_MIN_RTT_S;
+		if (need_s * 1e3 + p->warmup_ms > c->max_duration_ms) {
+			bw_errf(e, "%" PRIu64 " iterations of %" PRIu64 " bytes on %" PRIu32
+				" streams x %" PRIu32 " rails could not finish in this server's "
+				"cap of %.1f s (--max-duration)", p->iters, p->size, p->qps,
+				n_rails, c->max_duration_ms / 1e3);
+			return -1;
+		}
 	}
 	if (bw_params_memory(p, n_rails) > c->max_memory) {
 		bw_errf(e, "the test needs %" PRIu64 " MiB of buffers, over this server's cap of %"

@@ -25,6 +25,19 @@ uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails);
 int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw_caps *c,
 		    struct bw_err *e);
 
+/* bw_local.max_run_ms for a test: warm-up + duration + BW_RUN_MARGIN_MS
+ * (drain, the peer's start), capped by cap_ms + the margin when cap_ms is
+ * not 0; in iterations mode cap_ms itself (0: no bound). */
+#define BW_RUN_MARGIN_MS 10000u
+uint32_t bw_params_run_bound_ms(const struct bw_params *p, uint32_t cap_ms);
+/* The fewest seconds one round trip of a message may take (lat), and the
+ * most bytes per second all rails together may move (bw), for the bound on
+ * an iterations test against --max-duration. */
+#define BW_MIN_RTT_S 1e-6
+#define BW_MAX_BYTES_PER_S 60e9	/* 480 Gb/s */
+/* Descriptors a tcp test needs beyond its streams (control, listener, ...). */
+#define BW_FD_MARGIN 32u
+
 const char *bw_op_name(enum bw_op op);
 const char *bw_transport_name(enum bw_transport t);
 

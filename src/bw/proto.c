@@ -52,24 +52,43 @@ static void put_u8(struct bw_buf *b, uint8_t v)
 	put(b, &v, 1);
 }
 
+void bw_put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+uint64_t bw_get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
 static void put_u16(struct bw_buf *b, uint16_t v)
 {
-	uint8_t x[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t x[2];
 
+	bw_put_be(x, v, 2);
 	put(b, x, 2);
 }
 
 static void put_u32(struct bw_buf *b, uint32_t v)
 {
-	uint8_t x[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t x[4];
 
+	bw_put_be(x, v, 4);
 	put(b, x, 4);
 }
 
 static void put_u64(struct bw_buf *b, uint64_t v)
 {
-	put_u32(b, (uint32_t)(v >> 32));
-	put_u32(b, (uint32_t)v);
+	uint8_t x[8];
+
+	bw_put_be(x, v, 8);
+	put(b, x, 8);
 }
 
 /* doubles travel as their IEEE-754 bits */
@@ -127,21 +146,21 @@ static uint16_t get_u16(struct rd *r)
 {
 	const uint8_t *v = take(r, 2);
 
-	return v ? (uint16_t)(v[0] << 8 | v[1]) : 0;
+	return v ? (uint16_t)bw_get_be(v, 2) : 0;
 }
 
 static uint32_t get_u32(struct rd *r)
 {
 	const uint8_t *v = take(r, 4);
 
-	return v ? (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3] : 0;
+	return v ? (uint32_t)bw_get_be(v, 4) : 0;
 }
 
 static uint64_t get_u64(struct rd *r)
 {
-	uint64_t hi = get_u32(r);
+	const uint8_t *v = take(r, 8);
 
-	return hi << 32 | get_u32(r);
+	return v ? bw_get_be(v, 8) : 0;
 }
 
 static double get_f64(struct rd *r)
@@ -188,20 +207,10 @@ static bool finite_nonneg(double d)
 
 void bw_hdr_encode(uint8_t *h, uint16_t type, uint32_t len)
 {
-	const uint32_t magic = BW_PROTO_MAGIC;
-
-	h[0] = (uint8_t)(magic >> 24);
-	h[1] = (uint8_t)(magic >> 16);
-	h[2] = (uint8_t)(magic >> 8);
-	h[3] = (uint8_t)magic;
-	h[4] = (uint8_t)(BW_PROTO_VERSION >> 8);
-	h[5] = (uint8_t)BW_PROTO_VERSION;
-	h[6] = (uint8_t)(type >> 8);
-	h[7] = (uint8_t)type;
-	h[8] = (uint8_t)(len >> 24);
-	h[9] = (uint8_t)(len >> 16);
-	h[10] = (uint8_t)(len >> 8);
-	h[11] = (uint8_t)len;
+	bw_put_be(h, BW_PROTO_MAGIC, 4);
+	bw_put_be(h + 4, BW_PROTO_VERSION, 2);
+	bw_put_be(h + 6, type, 2);
+	bw_put_be(h + 8, len, 4);
 }
 
 int bw_hdr_parse(const uint8_t *h, uint16_t *type, uint32_t *len, struct bw_err *e)
@@ -350,12 +359,23 @@ int bw_endpoint_decode(const uint8_t *p, size_t n, uint32_t *rail, const uint8_t
 
 /* ---- RESULT ---- */
 
+static int cmp_f64(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double interval_rate(const struct bw_interval *v)
+{
+	return v->seconds > 0 ? (double)v->bytes / v->seconds : 0;
+}
+
 int bw_result_encode(uint32_t rail, const struct bw_result *res, struct bw_buf *b)
 {
 	size_t ni = res->n_intervals, nl = res->n_lat;
 	size_t si = ni > BW_INTERVALS_MAX ? (ni + BW_INTERVALS_MAX - 1) / BW_INTERVALS_MAX : 1;
-	size_t sl =
-		nl > BW_LAT_SAMPLES_MAX ? (nl + BW_LAT_SAMPLES_MAX - 1) / BW_LAT_SAMPLES_MAX : 1;
+	size_t imin = 0, imax = 0;
 
 	put_u32(b, rail);
 	put_f64(b, res->seconds);
@@ -368,16 +388,47 @@ int bw_result_encode(uint32_t rail, const struct bw_result *res, struct bw_buf *
 	put_u32(b, (uint32_t)res->numa_node);
 	put_str(b, res->device, sizeof(res->device) - 1);
 	put_str(b, res->gid, sizeof(res->gid) - 1);
+	/* intervals over the bound: every si-th in time order, except that the
+	 * slowest and the fastest take their group's place (the report's
+	 * minimum and maximum must survive) */
+	for (size_t i = 1; i < ni; i++) {
+		if (interval_rate(&res->intervals[i]) < interval_rate(&res->intervals[imin]))
+			imin = i;
+		if (interval_rate(&res->intervals[i]) > interval_rate(&res->intervals[imax]))
+			imax = i;
+	}
 	put_u32(b, (uint32_t)((ni + si - 1) / si));
 	for (size_t i = 0; i < ni; i += si) {
-		put_f64(b, res->intervals[i].seconds);
-		put_u64(b, res->intervals[i].bytes);
-		put_u64(b, res->intervals[i].msgs);
+		size_t k = i;
+
+		if (si > 1 && imin / si == i / si)
+			k = imin;
+		else if (si > 1 && imax / si == i / si)
+			k = imax;
+		put_f64(b, res->intervals[k].seconds);
+		put_u64(b, res->intervals[k].bytes);
+		put_u64(b, res->intervals[k].msgs);
 	}
-	/* thinned evenly so the percentiles keep their meaning */
-	put_u32(b, (uint32_t)((nl + sl - 1) / sl));
-	for (size_t i = 0; i < nl; i += sl)
-		put_f64(b, res->lat_usec[i]);
+	if (nl <= BW_LAT_SAMPLES_MAX) {
+		put_u32(b, (uint32_t)nl);
+		for (size_t i = 0; i < nl; i++)
+			put_f64(b, res->lat_usec[i]);
+		return b->failed ? -1 : 0;
+	}
+	/* latency samples over the bound: evenly spaced ranks of the sorted
+	 * samples, the first (min) and the last (max) included, so that the
+	 * percentiles keep their meaning and the tail is not dropped */
+	double *sorted = malloc(nl * sizeof(*sorted));
+
+	if (!sorted)
+		return -1;
+	memcpy(sorted, res->lat_usec, nl * sizeof(*sorted));
+	qsort(sorted, nl, sizeof(*sorted), cmp_f64);
+	put_u32(b, BW_LAT_SAMPLES_MAX);
+	for (size_t j = 0; j < BW_LAT_SAMPLES_MAX; j++)
+		put_f64(b, sorted[(size_t)((double)j * (double)(nl - 1) /
+					   (BW_LAT_SAMPLES_MAX - 1) + 0.5)]);
+	free(sorted);
 	return b->failed ? -1 : 0;
 }
 
@@ -515,8 +566,7 @@ static int remaining_ms(double deadline)
 	return left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
 }
 
-/* Wait for events until the deadline: 1 ready, 0 timed out, -1 error. */
-static int wait_fd(int fd, short events, double deadline)
+int bw_wait_fd(int fd, short events, double deadline)
 {
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = events };
@@ -534,18 +584,18 @@ static int wait_fd(int fd, short events, double deadline)
 	}
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n, double deadline, struct bw_err *e)
+int bw_write_all(int fd, const uint8_t *p, size_t n, double deadline, struct bw_err *e)
 {
 	while (n) {
 		ssize_t w;
-		int rc = wait_fd(fd, POLLOUT, deadline);
+		int rc = bw_wait_fd(fd, POLLOUT, deadline);
 
 		if (rc == 0) {
 			bw_errf(e, "timed out sending to the peer (it stopped reading)");
 			return -1;
 		}
 		if (rc < 0) {
-			bw_errf(e, "cannot wait on the control connection: %s", strerror(errno));
+			bw_errf(e, "cannot wait on the connection: %s", strerror(errno));
 			return -1;
 		}
 		w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -561,19 +611,19 @@ static int write_all(int fd, const uint8_t *p, size_t n, double deadline, struct
 	return 0;
 }
 
-static int read_all(int fd, uint8_t *p, size_t n, double deadline, const char *what,
-		    struct bw_err *e)
+int bw_read_all(int fd, uint8_t *p, size_t n, double deadline, const char *what,
+		struct bw_err *e)
 {
 	while (n) {
 		ssize_t r;
-		int rc = wait_fd(fd, POLLIN, deadline);
+		int rc = bw_wait_fd(fd, POLLIN, deadline);
 
 		if (rc == 0) {
 			bw_errf(e, "timed out waiting for %s from the peer", what);
 			return -1;
 		}
 		if (rc < 0) {
-			bw_errf(e, "cannot wait on the control connection: %s", strerror(errno));
+			bw_errf(e, "cannot wait on the connection: %s", strerror(errno));
 			return -1;
 		}
 		r = recv(fd, p, n, MSG_DONTWAIT);
@@ -604,9 +654,9 @@ int bw_send_msg(int fd, uint16_t type, const uint8_t *payload, size_t len, int t
 		return -1;
 	}
 	bw_hdr_encode(h, type, (uint32_t)len);
-	if (write_all(fd, h, sizeof(h), deadline, e) < 0)
+	if (bw_write_all(fd, h, sizeof(h), deadline, e) < 0)
 		return -1;
-	return len ? write_all(fd, payload, len, deadline, e) : 0;
+	return len ? bw_write_all(fd, payload, len, deadline, e) : 0;
 }
 
 int bw_recv_msg(int fd, uint16_t *type, uint8_t **payload, uint32_t *len, uint32_t max_len,
@@ -616,7 +666,7 @@ int bw_recv_msg(int fd, uint16_t *type, uint8_t **payload, uint32_t *len, uint32
 	uint8_t h[BW_HDR_LEN];
 
 	*payload = NULL;
-	if (read_all(fd, h, sizeof(h), deadline, what, e) < 0 || bw_hdr_parse(h, type, len, e) < 0)
+	if (bw_read_all(fd, h, sizeof(h), deadline, what, e) < 0 || bw_hdr_parse(h, type, len, e) < 0)
 		return -1;
 	/* an ERROR may always come, up to its own bound */
 	if (*len > (*type == BW_MSG_ERROR ? BW_ERROR_MAX + 2 : max_len)) {
@@ -628,7 +678,7 @@ int bw_recv_msg(int fd, uint16_t *type, uint8_t **payload, uint32_t *len, uint32
 		bw_errf(e, "out of memory");
 		return -1;
 	}
-	if (read_all(fd, *payload, *len, deadline, what, e) < 0) {
+	if (bw_read_all(fd, *payload, *len, deadline, what, e) < 0) {
 		free(*payload);
 		*payload = NULL;
 		return -1;

@@ -16,6 +16,10 @@ struct bw_report_rail {
 	double rate_gbps;	/* the port's rate; NAN unknown */
 };
 
+/* The default (port-rate) expectation judges sizes of at least this many
+ * bytes only. */
+#define BW_EXPECT_MIN_BYTES 65536u
+
 struct bw_report {
 	bool is_server;
 	struct bw_params p;	/* as asked (size: the first of the sweep) */
@@ -29,7 +33,29 @@ struct bw_report {
 	const char *expect_why;	/* where the expectation came from */
 	bool pass;
 	char reason[512];
+	/* The default expectation applies only to sizes of at least this many
+	 * bytes (small messages cannot fill a link); 0: every size (an
+	 * explicit --expect-gbps). */
+	uint64_t expect_min_bytes;
+	/* The run could not finish (a later size of a sweep failed): the
+	 * reason; the report holds the sizes that finished.  Verdict "error",
+	 * exit 3. */
+	const char *error;
+	/* bw_judge: the verdict is "error" (could not run), not "fail" */
+	bool could_not_run;
 };
+
+/* The figures of one outcome, computed once for every output: per rail the
+ * counting side (and the peer's sending when bidirectional), the totals
+ * over the rails, and both directions together. */
+struct bw_outcome_totals {
+	const struct bw_result *mine[BW_RAILS_MAX], *peer[BW_RAILS_MAX];
+	uint64_t msgs, peer_msgs;
+	double secs, peer_secs;
+	struct bw_gbps gbps, peer_gbps, bidir_gbps;	/* peer/bidir: bidir only */
+};
+void bw_outcome_totals(const struct bw_report *r, const struct bw_outcome *o,
+		       struct bw_outcome_totals *t);
 
 /* The figures of rail i of an outcome, from the side that measured them:
  * one way, the initiator's (the client); both ways, this side's own sending
@@ -39,8 +65,10 @@ const struct bw_result *bw_rail_figures(const struct bw_report *r, const struct 
 /* Latency samples of an outcome (the client measures them). */
 const struct bw_result *bw_lat_figures(const struct bw_report *r, const struct bw_outcome *o);
 
-/* Sets pass and reason: every rail's average at every size against
- * expect_gbps (when set).  Latency tests pass when they ran. */
+/* Sets pass and reason: every rail's average at every size (of at least
+ * expect_min_bytes) against expect_gbps (when set).  Latency tests pass
+ * when they ran and have samples.  An error, or a latency test without
+ * samples, sets could_not_run. */
 void bw_judge(struct bw_report *r);
 
 #endif

@@ -58,7 +58,12 @@ static void begin_window(struct bw_sampler *s, double now, uint64_t bytes, uint6
 	s->window_start = s->last_cut = now;
 	s->bytes_at_start = s->bytes_at_cut = bytes;
 	s->msgs_at_start = s->msgs_at_cut = msgs;
-	thread_cpu(&s->out->cpu_user_s, &s->out->cpu_sys_s);
+	if (now == s->t0) {	/* the window opens at t0: the CPU time taken then */
+		s->out->cpu_user_s = s->cpu_user_t0;
+		s->out->cpu_sys_s = s->cpu_sys_t0;
+	} else {
+		thread_cpu(&s->out->cpu_user_s, &s->out->cpu_sys_s);
+	}
 }
 
 static void end_window(struct bw_sampler *s, double now, uint64_t bytes, uint64_t msgs)
@@ -85,6 +90,7 @@ void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw
 	s->p = p;
 	s->out = out;
 	s->t0 = bw_now();
+	thread_cpu(&s->cpu_user_t0, &s->cpu_sys_t0);
 	if (p->warmup_ms == 0)
 		begin_window(s, s->t0, 0, 0);
 }

@@ -169,7 +169,7 @@ void bw_session_bye(struct bw_session *s)
 	bw_send_msg(s->fd, BW_MSG_BYE, NULL, 0, 1000, &e);
 }
 
-int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e)
+int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *e)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res, *ai;
 	char portstr[8];
@@ -197,7 +197,7 @@ int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (ai->ai_family == AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 16) == 0)
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, backlog) == 0)
 			break;
 		err = errno;
 		close(fd);
@@ -206,7 +206,8 @@ int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e)
 	freeaddrinfo(res);
 	if (fd < 0)
 		bw_errf(e, "cannot listen on port %u: %s%s", port, strerror(err),
-			err == EADDRINUSE ? " (another server on it? use --port)" : "");
+			err == EADDRINUSE ? " (another server on it? use --port)" :
+			err == EMFILE || err == ENFILE ? " (too many open files: raise ulimit -n)" : "");
 	return fd;
 }
 
@@ -265,6 +266,27 @@ static int recv_want(struct bw_session *s, uint16_t want, uint8_t **pl, uint32_t
 	free(*pl);
 	*pl = NULL;
 	return -1;
+}
+
+/* A step on the data path failed (connect, run): the peer may already have
+ * said why on the control connection (its ERROR is the cause, our broken
+ * connection the effect).  Wait a little for it; take its text when it
+ * came. */
+static void peer_error(struct bw_session *s, struct bw_err *e)
+{
+	struct bw_err ignore;
+	uint16_t type;
+	uint8_t *pl = NULL;
+	uint32_t len;
+	char text[BW_ERROR_MAX + 1];
+
+	if (bw_wait_fd(s->fd, POLLIN, bw_now() + BW_PEER_ERROR_WAIT_S) <= 0 ||
+	    bw_recv_msg(s->fd, &type, &pl, &len, 0, 1000, "ERROR", &ignore) < 0)
+		return;
+	if (type == BW_MSG_ERROR &&
+	    bw_text_decode(pl, len, BW_ERROR_MAX, text, sizeof(text), &ignore) == 0)
+		bw_errf(e, "the peer (%s) says: %s", s->peer_addr, text);
+	free(pl);
 }
 
 /* ---- rails ---- */
@@ -401,14 +423,19 @@ static int exchange_endpoints(struct bw_session *s, bool is_server, struct rail_
 	return 0;
 }
 
-static int go_barrier(struct bw_session *s, bool is_server, struct bw_err *e)
+static int go_barrier(struct bw_session *s, bool is_server, uint32_t n_rails, struct bw_err *e)
 {
 	uint8_t *pl = NULL;
 	uint32_t len;
 
+	/* the server sends GO after it accepted the data connections of every
+	 * rail (up to BW_CONNECT_WAIT_MS each): wait that long too, so that
+	 * its ERROR, not our timeout, says what went wrong */
+	int wait_ms = s->timeout_ms + (is_server ? 0 : BW_CONNECT_WAIT_MS * (int)n_rails);
+
 	if (!is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, s->timeout_ms, e) < 0)
 		return -1;
-	if (recv_want(s, BW_MSG_GO, &pl, &len, 0, s->timeout_ms, "GO", e) < 0)
+	if (recv_want(s, BW_MSG_GO, &pl, &len, 0, wait_ms, "GO", e) < 0)
 		return -1;
 	free(pl);
 	if (is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, s->timeout_ms, e) < 0)
@@ -503,12 +530,15 @@ static int run_test(struct bw_session *s, bool is_server, const struct bw_rails 
 				bw_errf(e, "rail %u: %s", i, jobs[i].e.msg);
 			else
 				*e = jobs[i].e;
+			peer_error(s, e);
 			goto out;
 		}
-	if (go_barrier(s, is_server, e) < 0)
+	if (go_barrier(s, is_server, n, e) < 0)
 		goto out;
-	if (on_rails(s, jobs, n, run_thread, true, e) < 0)
+	if (on_rails(s, jobs, n, run_thread, true, e) < 0) {
+		peer_error(s, e);
 		goto out;
+	}
 	rc = exchange_results(s, is_server, o, e);
 out:
 	/* whatever failed here, the peer hears why instead of waiting */
@@ -560,7 +590,7 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		     const struct bw_server_ops *ops, struct bw_err *e)
 {
-	int tests = 0;
+	int tests = 0, refused = 0;
 	char host[BW_HOST_MAX + 1] = "";
 
 	gethostname(host, sizeof(host) - 1);
@@ -605,9 +635,26 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		memset(&r, 0, sizeof(r));
 		if (bw_params_check(&h.p, h.n_rails, caps, e) < 0 ||
 		    ops->setup(ops->arg, &h, &r, e) < 0) {
-			/* refused: say why; the client may ask again */
+			/* refused: say why; the client may ask again, once: a
+			 * client that keeps asking for what it cannot have must
+			 * not keep the server's one test slot */
 			send_error(s, e->msg);
+			if (++refused >= BW_SERVE_REFUSALS_MAX) {
+				char why[sizeof(e->msg)];
+
+				snprintf(why, sizeof(why), "%s", e->msg);
+				bw_errf(e, "refused %d requests in a row, closing: %s", refused,
+					why);
+				return -1;
+			}
 			continue;
+		}
+		refused = 0;
+		if (tests >= BW_SERVE_TESTS_MAX) {
+			bw_errf(e, "a client may run at most %d tests on one connection; "
+				"connect again", BW_SERVE_TESTS_MAX);
+			send_error(s, e->msg);
+			return -1;
 		}
 		r.n = h.n_rails;
 		if (bw_text_encode(host, BW_HOST_MAX, &b) < 0 ||

@@ -12,6 +12,20 @@
 #include "params.h"
 #include "proto.h"
 
+/* How long a transport's connect() may take per rail (the tcp server
+ * accepts its data connections within it); the client waits for GO this
+ * much longer per rail than its control timeout. */
+#define BW_CONNECT_WAIT_MS 10000
+/* After a failed connect()/run(): how long to wait for the peer's ERROR. */
+#define BW_PEER_ERROR_WAIT_S 2.0
+/* The server's bounds on one control connection, so that no client keeps
+ * its one test slot: refused HELLOs in a row before it closes, and tests
+ * per connection (a sweep has at most 32 sizes).  Each step is bounded by
+ * the control timeout and each test by bw_local.max_run_ms, so these bound
+ * a connection's time too. */
+#define BW_SERVE_REFUSALS_MAX 2
+#define BW_SERVE_TESTS_MAX 64
+
 struct bw_session {
 	int fd;			/* control connection */
 	int timeout_ms;		/* every control step */
@@ -52,8 +66,10 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 void bw_session_bye(struct bw_session *s);
 void bw_session_close(struct bw_session *s);
 
-/* Server: a listener on port (IPv6 dual-stack or IPv4, or bind_addr). */
-int bw_listen(const char *bind_addr, uint16_t port, struct bw_err *e);
+/* Server: a listener on port (0: ephemeral) with that backlog (IPv6
+ * dual-stack or IPv4, or bind_addr): the control listener, and the tcp
+ * transport's data listener. */
+int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *e);
 /* Server: accept one control connection within timeout_ms (-1 forever). */
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
 

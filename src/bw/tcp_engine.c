@@ -14,14 +14,20 @@
  * it sent (and a receive-only side what it received), like perftest.  At
  * the end of the window a sender shuts its side down and both drain to
  * EOF, bounded in time.  Latency: a ping-pong of `size` bytes on one
- * stream with TCP_NODELAY, the client timing each round trip. */
+ * stream with TCP_NODELAY, the client timing each round trip (--iters
+ * counts the round trips of the measured window).  Whatever the peer
+ * does, run() ends by bw_local.max_run_ms.  The server's data listener
+ * binds to bw_local.bind_addr and, like every data socket, to the
+ * bw_local.device interface when one is named. */
 #include "engine.h"
 #include "proto.h"
+#include "session.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
+#include <math.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -38,7 +44,7 @@
 #define TCP_EP_MAGIC 0x52445443u	/* "RDTC" */
 #define TCP_EP_VERSION 1
 #define TCP_EP_LEN 15
-#define CONNECT_TIMEOUT_S 10.0	/* all data connections of a rail */
+#define CONNECT_TIMEOUT_S (BW_CONNECT_WAIT_MS / 1e3)	/* all data connections of a rail */
 #define IDLE_TIMEOUT_S 10.0	/* no byte moved: the peer is gone */
 #define DRAIN_TIMEOUT_S 5.0	/* after the window, to EOF */
 #define MIN_CHUNK (128u * 1024)
@@ -58,22 +64,8 @@ struct tcp_state {
 	size_t chunk;		/* bytes per send()/recv() call */
 	char device[64];
 	uint32_t mtu;
+	uint32_t max_run_ms;	/* bw_local.max_run_ms */
 };
-
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static void tcp_destroy(void *state)
 {
@@ -99,49 +91,27 @@ static int set_nonblock(int fd)
 	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-/* Poll one fd until the deadline: 1 ready, 0 timeout, -1 error. */
-static int wait1(int fd, short ev, double deadline)
+/* A failed socket()/accept() for want of descriptors: say so at once
+ * rather than retry or time out. */
+static bool out_of_fds(int err, struct bw_err *e)
 {
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = ev };
-		double left = deadline - bw_now();
-		int rc;
-
-		if (left <= 0)
-			return 0;
-		rc = poll(&pfd, 1, (int)(left * 1000) + 1);
-		if (rc > 0)
-			return 1;
-		if (rc < 0 && errno != EINTR)
-			return -1;
-	}
+	if (err != EMFILE && err != ENFILE)
+		return false;
+	bw_errf(e, "too many open files (raise ulimit -n): %s", strerror(err));
+	return true;
 }
 
-static int io_all(int fd, uint8_t *p, size_t n, bool out, double deadline)
+/* The hard end of run() (bw_local.max_run_ms); INFINITY: none. */
+static double hard_end(const struct tcp_state *s, double start)
 {
-	while (n) {
-		ssize_t r;
-		int w = wait1(fd, out ? POLLOUT : POLLIN, deadline);
+	return s->max_run_ms ? start + s->max_run_ms / 1e3 : INFINITY;
+}
 
-		if (w <= 0) {
-			errno = w == 0 ? ETIMEDOUT : errno;
-			return -1;
-		}
-		r = out ? send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT)
-			: recv(fd, p, n, MSG_DONTWAIT);
-		if (r == 0) {
-			errno = ECONNRESET;
-			return -1;
-		}
-		if (r < 0) {
-			if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
-				continue;
-			return -1;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
+static void past_limit(const struct tcp_state *s, struct bw_err *e)
+{
+	bw_errf(e, "the test ran past its limit of %.1f s (%s) and was stopped",
+		s->max_run_ms / 1e3,
+		s->is_server ? "this server's --max-duration" : "its duration and warm-up");
 }
 
 static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_local *l,
@@ -158,6 +128,7 @@ static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_
 	s->lfd = -1;
 	s->p = *p;
 	s->is_server = is_server;
+	s->max_run_ms = l->max_run_ms;
 	snprintf(s->peer, sizeof(s->peer), "%s", l->peer_addr ? l->peer_addr : "");
 	if (l->device && *l->device) {
 		if (strlen(l->device) >= sizeof(s->bind_dev)) {
@@ -187,44 +158,36 @@ static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_
 	}
 	memset(s->sbuf, 0xa5, bufsz);	/* touch it: first use must not fault */
 	memset(s->rbuf, 0, bufsz);
-	put_be(ep, TCP_EP_MAGIC, 4);
+	bw_put_be(ep, TCP_EP_MAGIC, 4);
 	ep[4] = TCP_EP_VERSION;
-	put_be(ep + 5, 0, 2);
-	put_be(ep + 7, 0, 8);
+	bw_put_be(ep + 5, 0, 2);
+	bw_put_be(ep + 7, 0, 8);
 	*ep_len = TCP_EP_LEN;
 	if (!is_server)
 		return 0;
 
-	/* the server listens on an ephemeral port, IPv6 dual-stack or IPv4 */
+	/* the server listens on an ephemeral port: on --bind's address when
+	 * given (else IPv6 dual-stack or IPv4), and only on --device's
+	 * interface when given */
 	struct sockaddr_storage ss;
-	socklen_t sl;
-	int one = 1, zero = 0;
+	socklen_t sl = sizeof(ss);
 
-	memset(&ss, 0, sizeof(ss));
-	s->lfd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s->lfd >= 0) {
-		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
-
-		setsockopt(s->lfd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		a6->sin6_family = AF_INET6;
-		a6->sin6_addr = in6addr_any;
-		sl = sizeof(*a6);
-	} else {
-		struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
-
-		s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		a4->sin_family = AF_INET;
-		a4->sin_addr.s_addr = htonl(INADDR_ANY);
-		sl = sizeof(*a4);
-	}
+	s->lfd = bw_listen(l->bind_addr, 0, (int)p->qps + 16, e);
 	if (s->lfd < 0) {
-		bw_errf(e, "cannot open a data socket: %s", strerror(errno));
+		char why[sizeof(e->msg)];
+
+		snprintf(why, sizeof(why), "%s", e->msg);
+		bw_errf(e, "data connections: %s", why);
 		return -1;
 	}
-	setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(s->lfd, (struct sockaddr *)&ss, sl) < 0 || listen(s->lfd, (int)p->qps + 16) < 0 ||
-	    getsockname(s->lfd, (struct sockaddr *)&ss, &sl) < 0) {
-		bw_errf(e, "cannot listen for data connections: %s", strerror(errno));
+	if (s->bind_dev[0] && setsockopt(s->lfd, SOL_SOCKET, SO_BINDTODEVICE, s->bind_dev,
+					 (socklen_t)strlen(s->bind_dev)) < 0) {
+		bw_errf(e, "cannot bind the data listener to '%s': %s%s", s->bind_dev,
+			strerror(errno), errno == EPERM ? " (needs CAP_NET_RAW: run as root)" : "");
+		return -1;
+	}
+	if (getsockname(s->lfd, (struct sockaddr *)&ss, &sl) < 0) {
+		bw_errf(e, "cannot read the data listener's port: %s", strerror(errno));
 		return -1;
 	}
 	s->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
@@ -233,8 +196,8 @@ static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_
 		bw_errf(e, "cannot read random bytes for the data token: %s", strerror(errno));
 		return -1;
 	}
-	put_be(ep + 5, s->port, 2);
-	put_be(ep + 7, s->token, 8);
+	bw_put_be(ep + 5, s->port, 2);
+	bw_put_be(ep + 7, s->token, 8);
 	return 0;
 }
 
@@ -317,8 +280,14 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 
 			fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
 				    ai->ai_protocol);
-			if (fd < 0)
+			if (fd < 0) {
+				err = errno;
+				if (out_of_fds(err, e)) {
+					freeaddrinfo(res);
+					return -1;
+				}
 				continue;
+			}
 			if (s->bind_dev[0] &&
 			    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, s->bind_dev,
 				       (socklen_t)strlen(s->bind_dev)) < 0) {
@@ -330,7 +299,7 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 				return -1;
 			}
 			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
-			    (errno == EINPROGRESS && wait1(fd, POLLOUT, deadline) > 0 &&
+			    (errno == EINPROGRESS && bw_wait_fd(fd, POLLOUT, deadline) > 0 &&
 			     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) == 0 && err == 0))
 				break;
 			err = err ? err : errno;
@@ -344,11 +313,13 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 			return -1;
 		}
 		s->fds[k] = fd;
-		put_be(hello, token, 8);
-		put_be(hello + 8, k, 4);
-		if (io_all(fd, hello, sizeof(hello), true, deadline) < 0) {
-			bw_errf(e, "cannot send the token on data connection %u: %s", k + 1,
-				strerror(errno));
+		bw_put_be(hello, token, 8);
+		bw_put_be(hello + 8, k, 4);
+		if (bw_write_all(fd, hello, sizeof(hello), deadline, e) < 0) {
+			char why[sizeof(e->msg)];
+
+			snprintf(why, sizeof(why), "%s", e->msg);
+			bw_errf(e, "cannot send the token on data connection %u: %s", k + 1, why);
 			freeaddrinfo(res);
 			return -1;
 		}
@@ -371,7 +342,8 @@ static int server_accept(struct tcp_state *s, struct bw_err *e)
 	while (got < s->n_fds) {
 		uint8_t hello[12];
 		uint32_t k;
-		int fd, w = wait1(s->lfd, POLLIN, deadline);
+		struct bw_err ignore;
+		int fd, w = bw_wait_fd(s->lfd, POLLIN, deadline);
 
 		if (w <= 0) {
 			bw_errf(e, "%u of %u data connections came before the timeout (a firewall "
@@ -379,11 +351,14 @@ static int server_accept(struct tcp_state *s, struct bw_err *e)
 			return -1;
 		}
 		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
-			continue;
-		if (io_all(fd, hello, sizeof(hello), false, bw_now() + 2.0) < 0 ||
-		    get_be(hello, 8) != s->token ||
-		    (k = (uint32_t)get_be(hello + 8, 4)) >= s->n_fds || s->fds[k] >= 0) {
+		if (fd < 0) {
+			if (out_of_fds(errno, e))
+				return -1;
+			continue;	/* a connection that went away, a signal */
+		}
+		if (bw_read_all(fd, hello, sizeof(hello), bw_now() + 2.0, "the token", &ignore) < 0 ||
+		    bw_get_be(hello, 8) != s->token ||
+		    (k = (uint32_t)bw_get_be(hello + 8, 4)) >= s->n_fds || s->fds[k] >= 0) {
 			close(fd);
 			continue;
 		}
@@ -401,7 +376,7 @@ static int tcp_connect(void *state, const uint8_t *peer_ep, size_t peer_len, str
 {
 	struct tcp_state *s = state;
 
-	if (peer_len != TCP_EP_LEN || get_be(peer_ep, 4) != TCP_EP_MAGIC ||
+	if (peer_len != TCP_EP_LEN || bw_get_be(peer_ep, 4) != TCP_EP_MAGIC ||
 	    peer_ep[4] != TCP_EP_VERSION) {
 		bw_errf(e, "the peer's tcp endpoint is malformed (%zu bytes)", peer_len);
 		return -1;
@@ -410,13 +385,13 @@ static int tcp_connect(void *state, const uint8_t *peer_ep, size_t peer_len, str
 		if (server_accept(s, e) < 0)
 			return -1;
 	} else {
-		uint16_t port = (uint16_t)get_be(peer_ep + 5, 2);
+		uint16_t port = (uint16_t)bw_get_be(peer_ep + 5, 2);
 
 		if (port == 0) {
 			bw_errf(e, "the peer's tcp endpoint has no port");
 			return -1;
 		}
-		if (client_connect(s, port, get_be(peer_ep + 7, 8), e) < 0)
+		if (client_connect(s, port, bw_get_be(peer_ep + 7, 8), e) < 0)
 			return -1;
 	}
 	name_device(s, s->fds[0]);
@@ -488,7 +463,7 @@ static int run_bw(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 	struct pollfd *pf = calloc(s->n_fds, sizeof(*pf));
 	struct bw_sampler sm;
 	uint64_t sent = 0, rcvd = 0;
-	double last_progress = bw_now(), drain_end = 0;
+	double last_progress = bw_now(), drain_end = 0, end = hard_end(s, last_progress);
 	bool window_open = true;
 	int rc = -1;
 
@@ -561,8 +536,12 @@ static int run_bw(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 						st[i].shut = true;
 					}
 			}
-		} else if (bw_now() > drain_end) {
+		} else if (bw_now() > drain_end || bw_now() > end) {
 			break;	/* the peer did not close in time; the figure stands */
+		}
+		if (window_open && bw_now() > end) {
+			past_limit(s, e);
+			goto out;
 		}
 		if (window_open && bw_now() - last_progress > IDLE_TIMEOUT_S) {
 			bw_errf(e, "no data moved for %.0f s: the peer stopped (or the network "
@@ -581,33 +560,54 @@ out:
 
 /* ---- latency ---- */
 
+/* A ping-pong step failed: say which, after what the I/O said. */
+static int lat_broke(struct bw_err *e, const char *who)
+{
+	char why[sizeof(e->msg)];
+
+	snprintf(why, sizeof(why), "%s", e->msg);
+	bw_errf(e, "the ping-pong with the %s broke: %s", who, why);
+	return -1;
+}
+
 static int run_lat(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 {
 	const struct bw_params *p = &s->p;
 	int fd = s->fds[0];
 	struct bw_sampler sm;
-	uint64_t rounds = 0;
+	uint64_t rounds = 0, measured = 0;
 	size_t cap = 0;
+	double end;
 
 	bw_sampler_start(&sm, p, out);
+	end = hard_end(s, sm.t0);
 	if (s->is_server) {
-		/* echo until the client closes */
+		/* echo until the client closes, within max_run_ms */
 		for (;;) {
 			ssize_t r;
-			int w = wait1(fd, POLLIN, bw_now() + IDLE_TIMEOUT_S);
+			double idle = bw_now() + IDLE_TIMEOUT_S;
+			int w = bw_wait_fd(fd, POLLIN, idle < end ? idle : end);
 
 			if (w <= 0) {
-				bw_errf(e, "the client stopped sending for %.0f s", IDLE_TIMEOUT_S);
+				if (bw_now() >= end)
+					past_limit(s, e);
+				else
+					bw_errf(e, "the client stopped sending for %.0f s",
+						IDLE_TIMEOUT_S);
 				return -1;
 			}
 			r = recv(fd, s->rbuf, 1, MSG_PEEK | MSG_DONTWAIT);
 			if (r == 0)
 				break;
-			if (io_all(fd, s->rbuf, p->size, false, bw_now() + IDLE_TIMEOUT_S) < 0 ||
-			    io_all(fd, s->rbuf, p->size, true, bw_now() + IDLE_TIMEOUT_S) < 0) {
-				bw_errf(e, "the ping-pong with the client broke: %s",
-					strerror(errno));
-				return -1;
+			idle = bw_now() + IDLE_TIMEOUT_S;
+			if (bw_read_all(fd, s->rbuf, p->size, idle < end ? idle : end, "a ping",
+					e) < 0 ||
+			    bw_write_all(fd, s->rbuf, p->size, idle < end ? idle : end, e) < 0) {
+				if (bw_now() >= end) {
+					past_limit(s, e);
+					return -1;
+				}
+				return lat_broke(e, "client");
 			}
 			rounds++;
 			bw_sampler_tick(&sm, rounds * p->size * 2, rounds);
@@ -617,16 +617,21 @@ static int run_lat(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 	}
 	for (;;) {
 		double t0 = bw_now(), t1;
+		/* only rounds inside the window count: warm-up rounds are not
+		 * samples, and --iters counts measured rounds */
 		bool measuring = sm.phase == 1;
 
-		if (io_all(fd, s->sbuf, p->size, true, t0 + IDLE_TIMEOUT_S) < 0 ||
-		    io_all(fd, s->rbuf, p->size, false, t0 + IDLE_TIMEOUT_S) < 0) {
-			bw_errf(e, "the ping-pong with the server broke: %s", strerror(errno));
+		if (t0 >= end) {
+			past_limit(s, e);
 			return -1;
 		}
+		if (bw_write_all(fd, s->sbuf, p->size, t0 + IDLE_TIMEOUT_S, e) < 0 ||
+		    bw_read_all(fd, s->rbuf, p->size, t0 + IDLE_TIMEOUT_S, "the echo", e) < 0)
+			return lat_broke(e, "server");
 		t1 = bw_now();
 		rounds++;
-		if (measuring || (sm.phase == 0 && p->warmup_ms == 0)) {
+		if (measuring) {
+			measured++;
 			if (out->n_lat == cap && cap < LAT_SAMPLES_MAX) {
 				size_t nc = cap ? cap * 2 : 4096;
 				double *n = realloc(out->lat_usec, nc * sizeof(*n));
@@ -638,14 +643,13 @@ static int run_lat(struct tcp_state *s, struct bw_result *out, struct bw_err *e)
 			}
 			if (out->n_lat < cap)
 				out->lat_usec[out->n_lat++] = (t1 - t0) * 1e6 / 2;
+			else
+				out->lat_dropped++;
 		}
-		if (p->iters) {
-			bw_sampler_tick(&sm, rounds * p->size * 2, rounds);
-			if (rounds >= p->iters)
-				break;
-		} else if (!bw_sampler_tick(&sm, rounds * p->size * 2, rounds)) {
+		if (!bw_sampler_tick(&sm, rounds * p->size * 2, rounds) && !p->iters)
 			break;
-		}
+		if (p->iters && measured >= p->iters)
+			break;
 	}
 	bw_sampler_finish(&sm, rounds * p->size * 2, rounds);
 	shutdown(fd, SHUT_WR);

@@ -31,14 +31,66 @@ const struct bw_result *bw_lat_figures(const struct bw_report *r, const struct b
 	return client->n_lat ? client : &o->local[0];
 }
 
+void bw_outcome_totals(const struct bw_report *r, const struct bw_outcome *o,
+		       struct bw_outcome_totals *t)
+{
+	const struct bw_result *both[2 * BW_RAILS_MAX];
+
+	memset(t, 0, sizeof(*t));
+	for (uint32_t i = 0; i < o->n_rails; i++) {
+		t->mine[i] = bw_rail_figures(r, o, i, &t->peer[i]);
+		t->msgs += t->mine[i]->msgs;
+		if (t->mine[i]->seconds > t->secs)
+			t->secs = t->mine[i]->seconds;
+		both[i] = t->mine[i];
+		if (t->peer[i]) {
+			t->peer_msgs += t->peer[i]->msgs;
+			if (t->peer[i]->seconds > t->peer_secs)
+				t->peer_secs = t->peer[i]->seconds;
+			both[o->n_rails + i] = t->peer[i];
+		}
+	}
+	t->gbps = bw_total_gbps(t->mine, o->n_rails);
+	t->peer_gbps = t->bidir_gbps = (struct bw_gbps){ NAN, NAN, NAN };
+	if (o->p.bidir && o->n_rails) {
+		t->peer_gbps = bw_total_gbps(t->peer, o->n_rails);
+		/* perftest -b: both directions summed, interval by interval */
+		t->bidir_gbps = bw_total_gbps(both, 2 * (size_t)o->n_rails);
+	}
+}
+
 void bw_judge(struct bw_report *r)
 {
 	r->pass = true;
+	r->could_not_run = false;
 	r->reason[0] = 0;
-	if (r->p.mode == BW_MODE_LAT || isnan(r->expect_gbps))
+	if (r->error) {
+		r->pass = false;
+		r->could_not_run = true;
+		snprintf(r->reason, sizeof(r->reason), "%s", r->error);
+		return;
+	}
+	if (r->p.mode == BW_MODE_LAT) {
+		for (size_t k = 0; k < r->n_outcomes; k++) {
+			if (bw_lat_figures(r, &r->outcomes[k])->n_lat)
+				continue;
+			r->pass = false;
+			r->could_not_run = true;
+			snprintf(r->reason, sizeof(r->reason),
+				 "no latency samples at %llu bytes: no round trip ended inside "
+				 "the measured window (a warm-up longer than the test?)",
+				 (unsigned long long)r->outcomes[k].p.size);
+			return;
+		}
+		return;
+	}
+	if (isnan(r->expect_gbps))
 		return;
 	for (size_t k = 0; k < r->n_outcomes; k++) {
 		const struct bw_outcome *o = &r->outcomes[k];
+
+		if (o->p.size < r->expect_min_bytes)
+			continue;
 
 		for (uint32_t i = 0; i < o->n_rails; i++) {
 			const struct bw_result *f = bw_rail_figures(r, o, i, NULL);

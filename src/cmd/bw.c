@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +91,9 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 {
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
+	r->expect_min_bytes = 0;
 	if (!isnan(o->expect_gbps)) {
+		/* asked for: every size of the sweep is held to it */
 		r->expect_why = "--expect-gbps";
 		return;
 	}
@@ -98,13 +101,53 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 	 * per direction; tcp has no line rate we can trust */
 	if (r->p.transport == BW_TRANSPORT_VERBS && r->p.mode == BW_MODE_BW &&
 	    !isnan(s->min_rate) && s->min_rate > 0) {
+		/* small messages cannot fill a link (perftest's own line-rate
+		 * figures are for 64 KiB and up): smaller sizes are not judged */
 		r->expect_gbps = 0.9 * s->min_rate;
-		snprintf(why, whysz, "90%% of the %g Gb/s port rate", s->min_rate);
+		r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
+		snprintf(why, whysz, "90%% of the %g Gb/s port rate, at sizes of 64 KiB and up",
+			 s->min_rate);
 		r->expect_why = why;
 	}
 }
 
 /* ---- client ---- */
+
+/* The client's report: the sizes that finished, and why the rest did not
+ * when error is set (then verdict "error", exit 3; with --json always one
+ * complete document, even when no size finished). */
+static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opts *o,
+			 const struct bw_cmd_setup *s, const struct bw_session *ss,
+			 const char *host, struct bw_outcome *outs, size_t done, const char *error)
+{
+	struct bw_report rep;
+	char why[128];
+	int rc;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.is_server = false;
+	rep.p = done ? outs[0].p : o->p;	/* as sent: per-size defaults applied */
+	rep.local_host = host;
+	rep.local_addr = ss->local_addr;
+	rep.remote_host = ss->peer_host;
+	rep.remote_addr = ss->peer_addr;
+	rep.n_rails = s->n;
+	memcpy(rep.rails, s->rail, sizeof(s->rail));
+	rep.outcomes = outs;
+	rep.n_outcomes = done;
+	rep.error = error;
+	expectation(&rep, o, s, why, sizeof(why));
+	rc = emit(c, &rep);
+	if (rc != EXIT_OK || rep.pass)
+		return rc;
+	if (rep.could_not_run) {
+		if (!error)	/* an error was said when it happened */
+			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, rep.reason);
+		return EXIT_RUNTIME;
+	}
+	fprintf(stderr, "%s %s: below expectation: %s\n", c->prog, cmd, rep.reason);
+	return EXIT_PROBLEMS;
+}
 
 static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 {
@@ -112,11 +155,10 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	struct bw_session ss = { .fd = -1 };
 	struct bw_hello h;
 	struct bw_rails rails;
-	struct bw_report rep;
 	struct bw_outcome *outs = NULL;
 	struct progress pg = { .c = c, .cmd = cmd };
 	struct bw_err e = { "" };
-	char host[BW_HOST_MAX + 1] = "", why[128];
+	char host[BW_HOST_MAX + 1] = "";
 	size_t done = 0;
 	int rc;
 
@@ -143,7 +185,10 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	gethostname(host, sizeof(host) - 1);
 	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0) {
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-		rc = EXIT_RUNTIME;
+		rc = c->json ? client_report(c, cmd, o, &s, &ss, host, NULL, 0, e.msg)
+			     : EXIT_RUNTIME;
+		if (rc == EXIT_OK)
+			rc = EXIT_RUNTIME;
 		goto out;
 	}
 	if (isatty(STDERR_FILENO) && !c->json && !c->quiet) {
@@ -159,6 +204,10 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	/* the numeric address the control channel reached: both sides then
 	 * name the same peer (GID choice, tcp data connections) */
 	bw_cmd_fill_locals(o, s.rail, s.n, o->p.transport, s.n, ss.peer_addr, &rails);
+	/* the client's own bound on each run (engine.h): its window and a
+	 * margin; iterations mode has none of its own (the server's cap) */
+	for (uint32_t i = 0; i < rails.n; i++)
+		rails.local[i].max_run_ms = bw_params_run_bound_ms(&o->p, 0);
 	for (size_t k = 0; k < o->n_sizes; k++) {
 		memset(&h, 0, sizeof(h));
 		h.p = o->p;
@@ -180,30 +229,20 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		rc = bw_session_test(&ss, &h, &rails, &outs[k], &e);
 		end_progress(&pg);
 		if (rc < 0) {
+			/* what finished is still reported (and with --json there
+			 * is always one document), with why the rest did not */
 			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-			rc = EXIT_RUNTIME;
+			rc = done || c->json ? client_report(c, cmd, o, &s, &ss, host, outs, done,
+							     e.msg)
+					     : EXIT_RUNTIME;
+			if (rc == EXIT_OK)
+				rc = EXIT_RUNTIME;
 			goto out;
 		}
 		done++;
 	}
 	bw_session_bye(&ss);
-	memset(&rep, 0, sizeof(rep));
-	rep.is_server = false;
-	rep.p = done ? outs[0].p : o->p;	/* as sent: per-size defaults applied */
-	rep.local_host = host;
-	rep.local_addr = ss.local_addr;
-	rep.remote_host = ss.peer_host;
-	rep.remote_addr = ss.peer_addr;
-	rep.n_rails = s.n;
-	memcpy(rep.rails, s.rail, sizeof(s.rail));
-	rep.outcomes = outs;
-	rep.n_outcomes = done;
-	expectation(&rep, o, &s, why, sizeof(why));
-	rc = emit(c, &rep);
-	if (rc == EXIT_OK && !rep.pass) {
-		fprintf(stderr, "%s %s: below expectation: %s\n", c->prog, cmd, rep.reason);
-		rc = EXIT_PROBLEMS;
-	}
+	rc = client_report(c, cmd, o, &s, &ss, host, outs, done, NULL);
 out:
 	for (size_t k = 0; outs && k < o->n_sizes; k++)
 		bw_outcome_free(&outs[k]);
@@ -229,6 +268,7 @@ struct server {
 	struct bw_hello first;
 	struct bw_outcome *outs;
 	size_t n_outs;
+	size_t accepted;	/* HELLOs of this client that were accepted */
 };
 
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
@@ -237,8 +277,21 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 	struct server *sv = arg;
 
 	if (h->p.transport == BW_TRANSPORT_TCP) {
+		/* the data connections: on --bind's address, and on --device
+		 * when it names a network interface (an RDMA device name is for
+		 * verbs tests and does not apply) */
+		const char *dev = sv->o->device && if_nametoindex(sv->o->device) ? sv->o->device
+									       : NULL;
+
 		bw_cmd_fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails,
 				   sv->ss->peer_addr, r);
+		sv->accepted++;
+		for (uint32_t i = 0; i < r->n; i++) {
+			r->local[i].device = dev;
+			r->local[i].bind_addr = sv->o->bind;
+			r->local[i].max_run_ms =
+				bw_params_run_bound_ms(&h->p, sv->o->caps.max_duration_ms);
+		}
 		return 0;
 	}
 	if (!bw_cmd_verbs_engine()) {
@@ -261,6 +314,9 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 	}
 	bw_cmd_fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails,
 			   sv->ss->peer_addr, r);
+	for (uint32_t i = 0; i < r->n; i++)
+		r->local[i].max_run_ms = bw_params_run_bound_ms(&h->p, sv->o->caps.max_duration_ms);
+	sv->accepted++;
 	return 0;
 }
 
@@ -289,7 +345,7 @@ static void server_drop_outcomes(struct server *sv)
 }
 
 /* One report for everything the client ran, as the client prints it. */
-static int server_report(struct server *sv)
+static int server_report(struct server *sv, const char *error)
 {
 	struct bw_report rep;
 	char host[BW_HOST_MAX + 1] = "", why[128];
@@ -310,9 +366,12 @@ static int server_report(struct server *sv)
 		rep.rails[i] = verbs ? sv->s.rail[i % sv->s.n] : tcp_rail;
 	rep.outcomes = sv->outs;
 	rep.n_outcomes = sv->n_outs;
+	rep.error = error;
 	expectation(&rep, sv->o, &sv->s, why, sizeof(why));
 	rc = emit(sv->c, &rep);
-	return rc == EXIT_OK && !rep.pass ? EXIT_PROBLEMS : rc;
+	if (rc != EXIT_OK || rep.pass)
+		return rc;
+	return rep.could_not_run ? EXIT_RUNTIME : EXIT_PROBLEMS;
 }
 
 static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
@@ -328,7 +387,7 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			c->prog, cmd);
 		return EXIT_RUNTIME;
 	}
-	lfd = bw_listen(o->bind, o->port, &e);
+	lfd = bw_listen(o->bind, o->port, 16, &e);
 	if (lfd < 0) {
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		return EXIT_RUNTIME;
@@ -352,13 +411,16 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr,
 				e.msg);
 		/* what ran, even if a later size failed */
-		rc = sv.n_outs ? server_report(&sv) : EXIT_OK;
+		rc = sv.n_outs ? server_report(&sv, tests < 0 ? e.msg : NULL) : EXIT_OK;
 		if (tests < 0)
 			rc = EXIT_RUNTIME;
 		server_drop_outcomes(&sv);
 		bw_session_close(&ss);
-		if (o->once)
+		/* --once: the first client that got a test (not a port probe,
+		 * nor a refused request) */
+		if (o->once && sv.accepted)
 			break;
+		sv.accepted = 0;
 	}
 	close(lfd);
 	bw_cmd_setup_free(&sv.s);

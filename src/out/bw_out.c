@@ -56,32 +56,38 @@ static json_t *lat_json(const struct bw_result *f)
 
 	if (bw_lat_stats(f->lat_usec, f->n_lat, &st) < 0)
 		return json_null();
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I}", "min", st.min, "p50", st.p50, "p99",
-			 st.p99, "p99_9", st.p99_9, "max", st.max, "samples",
-			 (json_int_t)st.samples);
+	/* samples: the round trips measured; samples_kept: those the figures
+	 * come from (an engine's cap, or the RESULT's bound, keeps fewer) */
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:b}", "min", st.min, "p50", st.p50,
+			 "p99", st.p99, "p99_9", st.p99_9, "max", st.max, "samples",
+			 (json_int_t)(f->n_lat + f->lat_dropped), "samples_kept",
+			 (json_int_t)st.samples, "truncated", f->lat_dropped > 0);
 }
 
 static json_t *outcome_json(const struct bw_report *r, const struct bw_outcome *o)
 {
-	const struct bw_result *mine[BW_RAILS_MAX], *peer[BW_RAILS_MAX];
+	struct bw_outcome_totals t;
 	json_t *rails = json_array(), *res;
-	uint64_t msgs = 0;
-	double secs = 0;
 
-	for (uint32_t i = 0; i < o->n_rails; i++) {
-		mine[i] = bw_rail_figures(r, o, i, &peer[i]);
+	bw_outcome_totals(r, o, &t);
+	for (uint32_t i = 0; i < o->n_rails; i++)
 		json_array_append_new(rails, rail_json(r, o, i));
-		msgs += mine[i]->msgs;
-		if (mine[i]->seconds > secs)
-			secs = mine[i]->seconds;
-	}
-	res = json_pack("{s:I,s:o,s:{s:o,s:f}}", "size_bytes", (json_int_t)o->p.size, "rails",
-			rails, "total", "gbps", gbps_json(bw_total_gbps(mine, o->n_rails)),
-			"msg_rate_mpps", bw_mpps_of(msgs, secs));
-	if (res && o->p.bidir)
+	res = json_pack("{s:I,s:o,s:{s:o,s:f,s:I}}", "size_bytes", (json_int_t)o->p.size,
+			"rails", rails, "total", "gbps", gbps_json(t.gbps), "msg_rate_mpps",
+			bw_mpps_of(t.msgs, t.secs), "msgs", (json_int_t)t.msgs);
+	if (res && o->p.bidir) {
 		json_object_set_new(res, "remote_total",
-				    json_pack("{s:o}", "gbps", gbps_json(bw_total_gbps(peer,
-										   o->n_rails))));
+				    json_pack("{s:o,s:f,s:I}", "gbps", gbps_json(t.peer_gbps),
+					      "msg_rate_mpps", bw_mpps_of(t.peer_msgs, t.peer_secs),
+					      "msgs", (json_int_t)t.peer_msgs));
+		/* perftest -b reports both directions summed */
+		json_object_set_new(res, "bidir_total",
+				    json_pack("{s:o,s:f,s:I}", "gbps", gbps_json(t.bidir_gbps),
+					      "msg_rate_mpps",
+					      bw_mpps_of(t.msgs + t.peer_msgs,
+							 t.secs > t.peer_secs ? t.secs : t.peer_secs),
+					      "msgs", (json_int_t)(t.msgs + t.peer_msgs)));
+	}
 	if (res && o->p.mode == BW_MODE_LAT)
 		json_object_set_new(res, "latency_usec", lat_json(bw_lat_figures(r, o)));
 	return res;
@@ -120,7 +126,8 @@ json_t *bw_report_to_json(const struct bw_report *r)
 		json_object_set_new(doc, "latency_usec",
 				    lat_json(bw_lat_figures(r, &r->outcomes[r->n_outcomes - 1])));
 	json_object_set_new(doc, "expect_gbps", json_number_or_null(r->expect_gbps));
-	json_object_set_new(doc, "verdict", json_string(r->pass ? "pass" : "fail"));
+	json_object_set_new(doc, "verdict", json_string(r->pass ? "pass" : r->could_not_run ?
+							      "error" : "fail"));
 	json_object_set_new(doc, "reason", r->reason[0] ? json_string(r->reason) : json_null());
 	return doc;
 }
@@ -203,6 +210,10 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 			fprintf(out, " %-10llu %-10zu %-12.2f %-12.2f %-12.2f %-12.2f %-12.2f\n",
 				(unsigned long long)r->outcomes[k].p.size, st.samples, st.min,
 				st.p50, st.p99, st.p99_9, st.max);
+			if (f->lat_dropped)
+				fprintf(out, " (%llu more round trips were measured than kept: the "
+					"figures are from the %zu kept)\n",
+					(unsigned long long)f->lat_dropped, st.samples);
 		}
 	} else {
 		fprintf(out, " %-10s %-10s %-12s %-11s %-11s %-11s %-13s %s\n", "#bytes", "rail",
@@ -210,32 +221,31 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 			"CPU[s]");
 		for (size_t k = 0; k < r->n_outcomes; k++) {
 			const struct bw_outcome *o = &r->outcomes[k];
-			const struct bw_result *mine[BW_RAILS_MAX], *peer[BW_RAILS_MAX];
-			uint64_t msgs = 0;
-			double secs = 0;
+			struct bw_outcome_totals t;
 
+			bw_outcome_totals(r, o, &t);
 			for (uint32_t i = 0; i < o->n_rails; i++) {
-				const char *dev;
+				const char *dev = rail_device(r, i, &o->local[i]);
 				char name[16];
 
-				mine[i] = bw_rail_figures(r, o, i, &peer[i]);
-				dev = rail_device(r, i, &o->local[i]);
 				snprintf(name, sizeof(name), "%s", dev ? dev : "-");
-				print_bw_row(out, o->p.size, name, mine[i]->msgs,
-					     bw_result_gbps(mine[i]),
-					     bw_mpps_of(mine[i]->msgs, mine[i]->seconds),
+				print_bw_row(out, o->p.size, name, t.mine[i]->msgs,
+					     bw_result_gbps(t.mine[i]),
+					     bw_mpps_of(t.mine[i]->msgs, t.mine[i]->seconds),
 					     o->local[i].cpu_user_s + o->local[i].cpu_sys_s);
-				msgs += mine[i]->msgs;
-				if (mine[i]->seconds > secs)
-					secs = mine[i]->seconds;
 			}
 			if (o->n_rails > 1)
-				print_bw_row(out, o->p.size, "total", msgs,
-					     bw_total_gbps(mine, o->n_rails),
-					     bw_mpps_of(msgs, secs), -1);
-			if (o->p.bidir)
-				print_bw_row(out, o->p.size, "peer sent", 0,
-					     bw_total_gbps(peer, o->n_rails), 0, -1);
+				print_bw_row(out, o->p.size, "total", t.msgs, t.gbps,
+					     bw_mpps_of(t.msgs, t.secs), -1);
+			if (o->p.bidir) {
+				double secs = t.secs > t.peer_secs ? t.secs : t.peer_secs;
+
+				print_bw_row(out, o->p.size, "peer sent", t.peer_msgs, t.peer_gbps,
+					     bw_mpps_of(t.peer_msgs, t.peer_secs), -1);
+				print_bw_row(out, o->p.size, "both ways", t.msgs + t.peer_msgs,
+					     t.bidir_gbps, bw_mpps_of(t.msgs + t.peer_msgs, secs),
+					     -1);
+			}
 		}
 	}
 	fprintf(out, "---------------------------------------------------------------------"
@@ -244,6 +254,6 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 		fprintf(out, " expected: %.2f Gb/s per rail%s%s%s\n", r->expect_gbps,
 			r->expect_why ? " (" : "", r->expect_why ? r->expect_why : "",
 			r->expect_why ? ")" : "");
-	fprintf(out, " verdict: %s%s%s\n", r->pass ? "pass" : "fail", r->reason[0] ? ": " : "",
-		r->reason);
+	fprintf(out, " verdict: %s%s%s\n", r->pass ? "pass" : r->could_not_run ? "error" : "fail",
+		r->reason[0] ? ": " : "", r->reason);
 }

@@ -12,6 +12,7 @@ tmp=$(mktemp -d) || exit 1
 srv=
 cleanup() {
 	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	[ -n "${srv3:-}" ] && kill "$srv3" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -229,6 +230,202 @@ t1=$(date +%s)
 [ $rc = 3 ] && [ $((t1 - t0)) -lt 20 ] && [ -s "$tmp/orphan.err" ] ||
 	{ echo "FAIL: orphaned client exited $rc after $((t1 - t0)) s:"; cat "$tmp/orphan.err"; fail=1; }
 echo "ok: orphaned client ended in $((t1 - t0)) s: $(cat "$tmp/orphan.err")"
+
+# review findings: a server with a short cap and --once
+port3=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" bw server --bind 127.0.0.1 --port "$port3" --timeout 2 --max-duration 3 --max-size 1M --once \
+	>"$tmp/srv3.out" 2>"$tmp/srv3.err" &
+srv3=$!
+wait_port "$port3" || fail=1
+python3 - "$port3" <<'PY' || fail=1
+import socket, struct, sys, time
+
+port = int(sys.argv[1])
+MAGIC, VER = 0x52444257, 1
+HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE = range(1, 8)
+failures = 0
+
+def hdr(t, n):
+    return struct.pack(">IHHI", MAGIC, VER, t, n)
+
+def hello(size=65536, qps=1, duration_ms=1000, warmup_ms=0, iters=0, mode=0):
+    p = struct.pack(">BBBBQIIIIIIIQII", mode, 0, 0, 0, size, qps, 128, 1, 1, 0,
+                    duration_ms, warmup_ms, iters, 1000, 1)
+    p += struct.pack(">H", 7) + b"hostile"
+    return hdr(HELLO, len(p)) + p
+
+def read_msg(s):
+    h = b""
+    while len(h) < 12:
+        c = s.recv(12 - len(h))
+        if not c:
+            return None, None
+        h += c
+    magic, ver, t, n = struct.unpack(">IHHI", h)
+    body = b""
+    while len(body) < n:
+        c = s.recv(n - len(body))
+        if not c:
+            break
+        body += c
+    return t, body
+
+def text(body):
+    return body[2:2 + struct.unpack(">H", body[:2])[0]].decode() if body else ""
+
+def check(name, cond, detail=""):
+    global failures
+    print(("ok: " if cond else "FAIL: ") + name, "" if cond else detail)
+    failures += 0 if cond else 1
+
+# refused requests do not keep the slot: the second refusal closes
+s = socket.create_connection(("127.0.0.1", port), 5)
+s.settimeout(5)
+for i in range(2):
+    s.sendall(hello(size=1 << 30))
+    t, body = read_msg(s)
+    check("refusal %d" % (i + 1), t == ERROR, repr((t, body)))
+try:
+    s.sendall(hello(size=1 << 30))
+    t, body = read_msg(s)
+except OSError:
+    t = None
+check("closed after two refusals", t is None, repr(t))
+s.close()
+
+# a latency client that keeps the ping-pong going slowly in iterations mode
+# is stopped at the server's --max-duration (3 s), not after its iterations
+s = socket.create_connection(("127.0.0.1", port), 5)
+s.settimeout(15)
+s.sendall(hello(mode=1, size=2, duration_ms=0, iters=100000))
+t, body = read_msg(s)
+check("slow lat client accepted", t == OK, repr((t, body)))
+ep = struct.pack(">IBHQ", 0x52445443, 1, 0, 0)
+s.sendall(hdr(ENDPOINT, 8 + len(ep)) + struct.pack(">II", 0, len(ep)) + ep)
+t, body = read_msg(s)
+check("server endpoint", t == ENDPOINT and len(body) == 8 + 15, repr((t, body)))
+dport, token = struct.unpack(">HQ", body[8 + 5:8 + 15])
+# --bind 127.0.0.1 applies to the data listener too: not on 127.0.0.2
+try:
+    socket.create_connection(("127.0.0.2", dport), 2).close()
+    refused = False
+except OSError:
+    refused = True
+check("data listener only on --bind's address", refused)
+d = socket.create_connection(("127.0.0.1", dport), 5)
+d.sendall(struct.pack(">QI", token, 0))
+s.sendall(hdr(GO, 0))
+t, body = read_msg(s)
+check("GO", t == GO, repr((t, body)))
+t0 = time.time()
+d.settimeout(1)
+while time.time() - t0 < 20:
+    try:
+        d.sendall(b"xy")
+        if len(d.recv(2)) == 0:
+            break
+    except OSError:
+        break
+    time.sleep(0.5)
+t, body = read_msg(s)
+el = time.time() - t0
+check("slow client stopped at the cap", t == ERROR and "limit" in text(body) and el < 8,
+      repr((t, text(body) if t == ERROR else body, round(el, 1))))
+d.close()
+s.close()
+sys.exit(1 if failures else 0)
+PY
+# --once: the refused client did not end the server; the one that ran a test did
+for _ in $(seq 50); do kill -0 "$srv3" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$srv3" 2>/dev/null && { echo "FAIL: --once server still runs after a test"; fail=1; kill "$srv3"; }
+wait "$srv3" 2>/dev/null
+grep -q "limit" "$tmp/srv3.err" || { echo "FAIL: server did not say the limit"; cat "$tmp/srv3.err"; fail=1; }
+
+# lat --iters N after a warm-up: N samples, exit 0
+timeout 60 "$bin" --json lat client 127.0.0.1 --port "$port" --transport tcp --iters 200 \
+	--warmup 0.3 >"$tmp/lat.json" 2>"$tmp/lat.err" ||
+	{ echo "FAIL: lat --iters --warmup"; cat "$tmp/lat.err"; fail=1; }
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "pass", d
+assert d["latency_usec"]["samples"] == 200 and d["latency_usec"]["samples_kept"] == 200, d
+' "$tmp/lat.json" || { echo "FAIL: lat --iters --warmup samples"; fail=1; }
+
+# a sweep whose last size is refused (over --max-size 1M): --json still writes
+# the sizes that finished, verdict error, exit 3
+timeout 60 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --sizes 512K..2M \
+	--duration 0.3 --warmup 0 >"$tmp/sweep.json" 2>"$tmp/sweep.err"
+rc=$?
+[ $rc = 3 ] || { echo "FAIL: failed sweep exited $rc"; cat "$tmp/sweep.err"; fail=1; }
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "error" and "max-size" in d["reason"], d
+assert [r["size_bytes"] for r in d["results"]] == [524288, 1048576], d["results"]
+' "$tmp/sweep.json" || { echo "FAIL: failed sweep JSON"; cat "$tmp/sweep.json"; fail=1; }
+
+# bidirectional: the peer's messages and rate, and both directions summed
+timeout 60 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --bidir \
+	--duration 0.5 --warmup 0.1 >"$tmp/bidir.json" 2>"$tmp/bidir.err" ||
+	{ echo "FAIL: bidir run"; cat "$tmp/bidir.err"; fail=1; }
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["remote_total"]["msgs"] > 0 and r["remote_total"]["msg_rate_mpps"] > 0, r
+b = r["bidir_total"]["gbps"]["avg"]
+assert abs(b - r["total"]["gbps"]["avg"] - r["remote_total"]["gbps"]["avg"]) < 1e-6 * b, r
+' "$tmp/bidir.json" || { echo "FAIL: bidir JSON"; cat "$tmp/bidir.json"; fail=1; }
+
+# the client waits for GO as long as the server may take to accept the data
+# connections, and says the server's reason, not its own timeout; a data
+# connection that fails: the server's pending ERROR is the reason given
+for mode in late-error refused; do
+port4=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 - "$port4" "$mode" >"$tmp/fake.out" 2>&1 <<'PY' &
+import socket, struct, sys, time
+port, mode = int(sys.argv[1]), sys.argv[2]
+MAGIC, VER = 0x52444257, 1
+HELLO, OK, ERROR, ENDPOINT, GO = 1, 2, 3, 4, 5
+def msg(t, b=b""):
+    return struct.pack(">IHHI", MAGIC, VER, t, len(b)) + b
+def txt(s):
+    return struct.pack(">H", len(s)) + s.encode()
+def read_msg(s):
+    h = b""
+    while len(h) < 12:
+        h += s.recv(12 - len(h))
+    n = struct.unpack(">IHHI", h)[3]
+    b = b""
+    while len(b) < n:
+        b += s.recv(n - len(b))
+    return struct.unpack(">IHHI", h)[2], b
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("127.0.0.1", port)); l.listen(4)
+d = socket.socket(); d.bind(("127.0.0.1", 0)); d.listen(4)
+dport = d.getsockname()[1]
+if mode == "refused":
+    d.close()	# nothing listens on the data port
+c, _ = l.accept()
+assert read_msg(c)[0] == HELLO
+c.sendall(msg(OK, txt("fake")))
+assert read_msg(c)[0] == ENDPOINT
+ep = struct.pack(">IBHQ", 0x52445443, 1, dport, 7)
+c.sendall(msg(ENDPOINT, struct.pack(">II", 0, len(ep)) + ep))
+if mode == "late-error":
+    time.sleep(3)	# longer than the client's --timeout
+c.sendall(msg(ERROR, txt("fake server: the data connections never came")))
+time.sleep(3)
+PY
+fake=$!
+wait_port "$port4" || fail=1
+timeout 30 "$bin" bw client 127.0.0.1 --port "$port4" --transport tcp --timeout 1 \
+	--duration 1 >/dev/null 2>"$tmp/fake.err"
+rc=$?
+[ $rc = 3 ] && grep -q "the data connections never came" "$tmp/fake.err" ||
+	{ echo "FAIL: $mode: client exited $rc without the server's reason:"; cat "$tmp/fake.err" "$tmp/fake.out"; fail=1; }
+wait $fake 2>/dev/null
+done
 
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)

@@ -25,6 +25,7 @@ expect() {	# expect RC ARGS...
 }
 
 expect 0 bw --help && { grep -q -- '--expect-gbps' "$tmp/out" || { echo "FAIL: bw --help"; fail=1; }; }
+grep -q '90%%' "$tmp/out" && { echo "FAIL: bw --help prints a literal 90%%"; fail=1; }
 expect 0 lat --help && { grep -q 'p99.9' "$tmp/out" || { echo "FAIL: lat --help"; fail=1; }; }
 expect 0 bw client h --help
 expect 2 bw
@@ -63,8 +64,13 @@ if expect 3 bw client 127.0.0.1 --port "$port" --transport tcp; then
 	grep -q "cannot connect to 127.0.0.1 port $port" "$tmp/err" ||
 		{ echo "FAIL: unclear unreachable message:"; cat "$tmp/err"; fail=1; }
 fi
+# --json: always one complete document, here a minimal one: verdict error
 expect 3 --json lat client 127.0.0.1 --port "$port" --transport tcp
-[ -s "$tmp/out" ] && { echo "FAIL: --json wrote output on failure"; fail=1; }
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "error" and "cannot connect" in d["reason"] and d["results"] == [], d
+' "$tmp/out" || { echo "FAIL: --json error document"; cat "$tmp/out"; fail=1; }
 expect 3 bw client no-such-host.invalid --transport tcp
 expect 3 bw client 127.0.0.1 --port "$port" --transport tcp --device no-such-if0
 grep -q "no network interface 'no-such-if0'" "$tmp/err" || { echo "FAIL: unclear interface message"; cat "$tmp/err"; fail=1; }

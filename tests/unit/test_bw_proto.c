@@ -12,6 +12,7 @@
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
+#include <sys/resource.h>
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -229,6 +230,53 @@ static void result_thinned_to_bounds(void **state)
 	/* evenly: the last kept sample is near the end */
 	assert_true(d.lat_usec[d.n_lat - 1] > (double)n * 0.99);
 	bw_result_free(&d);
+	bw_buf_free(&b);
+	/* by rank, not by time: a slowest sample that comes first and a
+	 * fastest that comes in between survive (every k-th in time order
+	 * dropped them) */
+	for (size_t i = 0; i < n; i++)
+		r.lat_usec[i] = 10 + (double)(i % 7);
+	r.lat_usec[1] = 1e6;
+	r.lat_usec[n / 2 + 1] = 0.5;
+	assert_int_equal(bw_result_encode(0, &r, &b), 0);
+	assert_int_equal(bw_result_decode(b.p, b.len, &rail, &d, &e), 0);
+	assert_int_equal(d.n_lat, BW_LAT_SAMPLES_MAX);
+	{
+		double mn = d.lat_usec[0], mx = d.lat_usec[0];
+
+		for (size_t i = 1; i < d.n_lat; i++) {
+			mn = d.lat_usec[i] < mn ? d.lat_usec[i] : mn;
+			mx = d.lat_usec[i] > mx ? d.lat_usec[i] : mx;
+		}
+		assert_true(mn == 0.5);
+		assert_true(mx == 1e6);
+	}
+	bw_result_free(&d);
+	bw_buf_free(&b);
+	bw_result_free(&r);
+	/* intervals over the bound keep the slowest and the fastest */
+	memset(&r, 0, sizeof(r));
+	r.n_intervals = BW_INTERVALS_MAX * 3 + 1;
+	r.intervals = calloc(r.n_intervals, sizeof(*r.intervals));
+	assert_non_null(r.intervals);
+	for (size_t i = 0; i < r.n_intervals; i++)
+		r.intervals[i] = (struct bw_interval){ 1, 1000, 1 };
+	r.intervals[4].bytes = 1;
+	r.intervals[BW_INTERVALS_MAX + 2].bytes = 99999;
+	assert_int_equal(bw_result_encode(0, &r, &b), 0);
+	assert_int_equal(bw_result_decode(b.p, b.len, &rail, &d, &e), 0);
+	assert_true(d.n_intervals <= BW_INTERVALS_MAX);
+	{
+		uint64_t mn = UINT64_MAX, mx = 0;
+
+		for (size_t i = 0; i < d.n_intervals; i++) {
+			mn = d.intervals[i].bytes < mn ? d.intervals[i].bytes : mn;
+			mx = d.intervals[i].bytes > mx ? d.intervals[i].bytes : mx;
+		}
+		assert_int_equal(mn, 1);
+		assert_int_equal(mx, 99999);
+	}
+	bw_result_free(&d);
 	bw_result_free(&r);
 	bw_buf_free(&b);
 }
@@ -315,6 +363,50 @@ static void caps_refuse_with_the_cap(void **state)
 	assert_int_equal(bw_params_check(&p, 1, NULL, &e), -1);
 	bw_params_defaults(&p, BW_MODE_BW);
 	assert_int_equal(bw_params_check(&p, BW_RAILS_MAX + 1, NULL, &e), -1);
+	/* iterations: the cap counts every stream and rail ... */
+	bw_caps_defaults(&c);
+	c.max_duration_ms = 10000;
+	bw_params_defaults(&p, BW_MODE_BW);
+	p.duration_ms = 0;
+	p.warmup_ms = 0;
+	p.size = 1 << 20;
+	p.iters = 100000;	/* 105 GB: ~1.7 s at 60 GB/s on one stream */
+	assert_int_equal(bw_params_check(&p, 1, &c, &e), 0);
+	p.qps = 8;		/* 8 streams: ~14 s */
+	assert_int_equal(bw_params_check(&p, 1, &c, &e), -1);
+	assert_non_null(strstr(e.msg, "--max-duration"));
+	p.qps = 1;
+	assert_int_equal(bw_params_check(&p, 8, &c, &e), -1);
+	/* ... and a latency round trip takes at least a microsecond */
+	bw_params_defaults(&p, BW_MODE_LAT);
+	p.duration_ms = 0;
+	p.warmup_ms = 0;
+	p.iters = 100000000;	/* 100 s at 1 us */
+	assert_int_equal(bw_params_check(&p, 1, &c, &e), -1);
+	p.iters = 1000000;
+	assert_int_equal(bw_params_check(&p, 1, &c, &e), 0);
+	/* the hard bound every run gets */
+	assert_int_equal(bw_params_run_bound_ms(&p, 10000), 10000);
+	bw_params_defaults(&p, BW_MODE_BW);
+	assert_int_equal(bw_params_run_bound_ms(&p, 0), 6000 + BW_RUN_MARGIN_MS);
+	assert_int_equal(bw_params_run_bound_ms(&p, 3000), 3000 + BW_RUN_MARGIN_MS);
+	/* tcp: streams x rails within the open-file limit */
+	{
+		struct rlimit old, low;
+
+		assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+		low = old;
+		low.rlim_cur = 100;
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+		bw_params_defaults(&p, BW_MODE_BW);
+		p.qps = 64;
+		assert_int_equal(bw_params_check(&p, 1, NULL, &e), 0);
+		assert_int_equal(bw_params_check(&p, 2, NULL, &e), -1);
+		assert_non_null(strstr(e.msg, "ulimit -n"));
+		p.transport = BW_TRANSPORT_VERBS;	/* QPs are not descriptors */
+		assert_int_equal(bw_params_check(&p, 2, NULL, &e), 0);
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	}
 }
 
 /* Over a real socket pair: a message sent is the message received; a peer

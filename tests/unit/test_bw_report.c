@@ -35,6 +35,7 @@ static void make(struct bw_report *r, struct bw_outcome *o, bool is_server, bool
 					.numa_node = -1 };
 	/* a passive server counts nothing unless both ways */
 	server[0] = (struct bw_result){ .seconds = 2, .bytes = bidir ? 5000000000ull : 0,
+					.msgs = bidir ? 5 : 0,
 					.gid_index = 3, .numa_node = 1 };
 	server[1] = (struct bw_result){ .seconds = 2, .bytes = bidir ? 5000000000ull : 0,
 					.gid_index = -1, .numa_node = -1 };
@@ -86,10 +87,63 @@ static void verdict(void **state)
 	bw_judge(&r);
 	assert_true(r.pass);
 	assert_string_equal(r.reason, "");
+	/* the default expectation leaves out sizes under expect_min_bytes */
+	r.expect_gbps = 90;
+	r.expect_min_bytes = BW_EXPECT_MIN_BYTES;
+	o.p.size = 2;
+	bw_judge(&r);
+	assert_true(r.pass);
+	o.p.size = 65536;
+	bw_judge(&r);
+	assert_false(r.pass);
+	assert_false(r.could_not_run);
+	r.expect_min_bytes = 0;
+	/* a run that could not finish: verdict error, whatever the figures */
+	r.expect_gbps = 20;
+	r.error = "the peer says: no";
+	bw_judge(&r);
+	assert_false(r.pass);
+	assert_true(r.could_not_run);
+	assert_string_equal(r.reason, "the peer says: no");
+	r.error = NULL;
+	/* latency: no expectation; without samples it could not run */
 	r.p.mode = BW_MODE_LAT;
 	r.expect_gbps = 1e9;
 	bw_judge(&r);
-	assert_true(r.pass);
+	assert_false(r.pass);
+	assert_true(r.could_not_run);
+	assert_non_null(strstr(r.reason, "no latency samples"));
+	{
+		double s[1] = { 1 };
+
+		o.local[0].lat_usec = s;
+		o.local[0].n_lat = 1;
+		bw_judge(&r);
+		assert_true(r.pass);
+		o.local[0].lat_usec = NULL;
+		o.local[0].n_lat = 0;
+	}
+}
+
+/* bidirectional: the peer's messages and rate, and both ways summed */
+static void bidir_totals(void **state)
+{
+	struct bw_report r;
+	struct bw_outcome o;
+	struct bw_outcome_totals t;
+	json_t *d, *res;
+
+	(void)state;
+	make(&r, &o, false, true);
+	bw_outcome_totals(&r, &o, &t);
+	assert_true(t.peer_msgs > 0);
+	assert_true(fabs(t.bidir_gbps.avg - t.gbps.avg - t.peer_gbps.avg) < 1e-9);
+	d = bw_report_to_json(&r);
+	res = json_array_get(json_object_get(d, "results"), 0);
+	assert_non_null(json_object_get(res, "bidir_total"));
+	assert_true(json_integer_value(json_object_get(json_object_get(res, "remote_total"),
+							"msgs")) > 0);
+	json_decref(d);
 }
 
 static void json_shape(void **state)
@@ -178,6 +232,7 @@ int main(void)
 		cmocka_unit_test(verdict),
 		cmocka_unit_test(json_shape),
 		cmocka_unit_test(json_latency),
+		cmocka_unit_test(bidir_totals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

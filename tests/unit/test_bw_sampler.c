@@ -100,11 +100,54 @@ static void iterations_mode_closes_at_finish(void **state)
 	bw_result_free(&r);
 }
 
+/* An iterations run that ends inside the warm-up is measured from t0,
+ * CPU time included (it was taken at the end, so it read about 0). */
+static void ends_in_warmup_cpu_from_t0(void **state)
+{
+	struct bw_params p;
+	struct bw_result r;
+	struct bw_sampler s;
+	double t_end, cpu0;
+	volatile double x = 0;
+
+	(void)state;
+	bw_params_defaults(&p, BW_MODE_BW);
+	p.warmup_ms = 10000;
+	p.duration_ms = 0;
+	p.iters = 10;
+	memset(&r, 0, sizeof(r));
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		cpu0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
+	bw_sampler_start(&s, &p, &r);
+	/* burn 0.2 s of this thread's CPU inside the warm-up (bounded in time:
+	 * the machine may be busy) */
+	t_end = bw_now() + 20;
+	for (;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		if ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - cpu0 >= 0.2 || bw_now() > t_end)
+			break;
+		x += 1;
+	}
+	assert_true(bw_sampler_tick(&s, 65536, 1));
+	bw_sampler_finish(&s, 65536, 1);
+	assert_int_equal(r.bytes, 65536);
+	assert_true(r.seconds >= 0.19);	/* at least the CPU time burnt */
+	assert_true(r.cpu_user_s + r.cpu_sys_s > 0.1);
+	bw_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(warmup_excluded_intervals_cut),
 		cmocka_unit_test(iterations_mode_closes_at_finish),
+		cmocka_unit_test(ends_in_warmup_cpu_from_t0),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
