@@ -138,7 +138,7 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 	uint64_t bytes = 0, msgs = 0, completed = 0;
 	uint64_t target = s->p.iters * s->nq;	/* iterations mode */
 	bool stopping = false, iters_mode = s->p.duration_ms == 0;
-	double last = 0;
+	double last = 0, hard_end = verbs_hard_end(s);
 	unsigned idle = 0;
 	unsigned spin = 0;
 
@@ -149,7 +149,10 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 	for (;;) {
 		int n;
 
-		spin++;
+		/* whatever the peer does, the test ends by its limit */
+		if ((++spin & 1023) == 0 && bw_now() > hard_end)
+			return verbs_err(e, "%s: the test ran past its time limit; it is stopped",
+					 s->devname);
 		if (!stopping)
 			for (uint32_t i = 0; i < s->nq; i++)
 				while (true) {
@@ -246,7 +249,7 @@ static int sleep_on_rcq(struct verbs_state *s, struct bw_err *e)
  * measuring) what arrives meanwhile. */
 static int wait_peer(struct verbs_state *s, struct bw_result *out, bool measure, struct bw_err *e)
 {
-	double deadline = bw_now() + verbs_time_bound(&s->p);
+	double deadline = verbs_hard_end(s);
 	struct bw_sampler sm;
 	bool measuring = measure;
 	unsigned spin = 0, idle = 0;

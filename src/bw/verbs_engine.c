@@ -76,6 +76,15 @@ double verbs_time_bound(const struct bw_params *p)
 			  ((double)p->size * (p->qps ? p->qps : 1) / 50e6 + 20e-6);
 }
 
+double verbs_hard_end(const struct verbs_state *s)
+{
+	double t = verbs_time_bound(&s->p);
+
+	if (s->max_run_ms && (double)s->max_run_ms / 1e3 < t)
+		t = (double)s->max_run_ms / 1e3;
+	return bw_now() + t;
+}
+
 int verbs_post_recv(struct verbs_state *s, struct verbs_qp *q)
 {
 	struct ibv_sge sge = {
@@ -309,6 +318,7 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 		return verbs_err(e, "out of memory");
 	s->p = *p;
 	s->is_server = is_server;
+	s->max_run_ms = l->max_run_ms;
 	s->gpu = l->gpu;
 	s->numa_node = l->numa_node;
 	s->ib_port = l->ib_port > 0 ? l->ib_port : 1;

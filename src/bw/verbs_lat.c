@@ -145,7 +145,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 	};
 	c.wr.wr.rdma.remote_addr = c.q->peer.addr;
 	c.wr.wr.rdma.rkey = c.q->peer.rkey;
-	c.deadline = bw_now() + verbs_time_bound(&s->p);
+	c.deadline = verbs_hard_end(s);
 	bw_sampler_start(&sm, &s->p, out);
 
 	if (s->is_server) {

@@ -42,6 +42,7 @@ struct verbs_qp {
 struct verbs_state {
 	struct bw_params p;
 	bool is_server;
+	uint32_t max_run_ms;		/* bw_local.max_run_ms: 0 none */
 	int gpu, numa_node, ib_port;
 	char devname[64];
 
@@ -80,6 +81,9 @@ int verbs_post_recv(struct verbs_state *s, struct verbs_qp *q);
 int verbs_post_imm(struct verbs_state *s, uint32_t imm, struct bw_err *e);
 /* Seconds the passive side waits for the peer at most. */
 double verbs_time_bound(const struct bw_params *p);
+/* When run() must have ended, started now: the engine's own bound for the
+ * parameters, cut to bw_local.max_run_ms (what the server allows). */
+double verbs_hard_end(const struct verbs_state *s);
 
 int verbs_run_bw(struct verbs_state *s, struct bw_result *out, struct bw_err *e);
 int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e);

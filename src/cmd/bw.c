@@ -58,7 +58,6 @@ static void end_progress(struct progress *pg)
 static int emit(struct ctx *c, struct bw_report *r)
 {
 	FILE *out;
-	int rc = 0;
 
 	bw_judge(r);
 	if (c->json) {
@@ -70,20 +69,11 @@ static int emit(struct ctx *c, struct bw_report *r)
 		}
 		return ctx_emit_json(c, doc);
 	}
-	out = safe_stream(stdout);	/* peer names come from the network */
-	if (!out) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
+	out = ctx_open_text(c);	/* filtered: peer names come from the network */
+	if (!out)
 		return EXIT_RUNTIME;
-	}
 	bw_report_print(out, r);
-	if (ferror(out) || fclose(out) != 0 || fflush(stdout) != 0 || ferror(stdout))
-		rc = errno ? errno : EIO;
-	if (rc) {
-		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
-			strerror(rc));
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return ctx_close_text(c, out);
 }
 
 static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,

@@ -73,24 +73,17 @@ struct fleet_args {
 static int write_text_or_json(struct ctx *c, json_t *doc, void (*print)(FILE *, const json_t *))
 {
 	FILE *out;
-	int rc = EXIT_OK;
 
 	if (c->json)
 		return ctx_emit_json(c, doc);
-	out = safe_stream(stdout);
+	out = ctx_open_text(c);
 	if (!out) {
 		json_decref(doc);
-		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
 	}
 	print(out, doc);
 	json_decref(doc);
-	if (ferror(out) | (fclose(out) != 0) || fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
-			strerror(errno ? errno : EIO));
-		rc = EXIT_RUNTIME;
-	}
-	return rc;
+	return ctx_close_text(c, out);
 }
 
 static int db_failed(struct ctx *c, struct store *s)
