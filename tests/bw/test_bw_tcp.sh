@@ -12,34 +12,20 @@
 set -u
 bin=${1:?usage: $0 path/to/rdmadoctor}
 
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "not root (network namespaces need CAP_SYS_ADMIN)"
-command -v ip >/dev/null || skip "no ip (iproute2)"
-command -v python3 >/dev/null || skip "no python3"
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/veth_pair.sh"
+command -v python3 >/dev/null || veth_skip "no python3"
 
-ns1=rdbw1_$$ ns2=rdbw2_$$ va=rdbwa$$ vb=rdbwb$$
 tmp=$(mktemp -d) || exit 1
 srv=
 cleanup() {
 	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	ip netns del "$ns1" 2>/dev/null
-	ip netns del "$ns2" 2>/dev/null
+	veth_pair_remove
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-
-ip netns add "$ns1" 2>/dev/null || skip "ip netns unavailable (cannot add a namespace)"
-ip netns add "$ns2" || skip "ip netns unavailable"
-ip link add "$va" netns "$ns1" type veth peer name "$vb" netns "$ns2" ||
-	skip "cannot create a veth pair"
-net=10.232.$(( $$ / 64 % 256 )) oct=$(( $$ % 64 * 4 ))
-a1=$net.$((oct + 1)) a2=$net.$((oct + 2))
-n1() { ip netns exec "$ns1" "$@"; }
-n2() { ip netns exec "$ns2" "$@"; }
-n1 ip addr add "$a1/30" dev "$va" && n2 ip addr add "$a2/30" dev "$vb" || exit 1
-n1 ip link set "$va" up && n2 ip link set "$vb" up || exit 1
-n1 ip link set lo up && n2 ip link set lo up || exit 1
+veth_pair rdbw 10.232 || exit 1
 
 port=18516
 n2 "$bin" bw server --port "$port" --timeout 5 >"$tmp/srv.out" 2>"$tmp/srv.err" &
