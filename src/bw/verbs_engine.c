@@ -193,6 +193,10 @@ static void settle_params(struct verbs_state *s)
 		s->cq_mod = s->post_list;	/* one signal per chain at least, as perftest */
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
+	/* Signals must fall on chain ends: posting waits for the signaled
+	 * completion that frees room, and a signal inside a chain that never
+	 * fits (post list 64, moderation 100, depth 128) would never come. */
+	s->cq_mod -= s->cq_mod % s->post_list;
 	/* inline: as asked; latency with 0 gets perftest's latency default
 	 * (220 B, capped at what the device takes), bandwidth none */
 	s->inline_want = p->inline_size ? p->inline_size : p->mode == BW_MODE_LAT ? LAT_INLINE_DEFAULT : 0;

@@ -73,6 +73,10 @@ fi
 # post lists and CQ moderation: iterations not a multiple of either
 run_pair postlist --op write --size 1024 --iters 1001 --post-list 8 --cq-mod 16 &&
 	check_iters postlist client 1001 1 1024
+# a post list that moderation (100) is not a multiple of, and depth 128:
+# signals must still fall where a chain ends, or posting stalls
+run_pair postlist64 --op write --size 4096 --iters 1000 --post-list 64 --cq-mod 100 &&
+	check_iters postlist64 client 1000 1 4096
 for s in 2 4096 65536 1048576; do
 	n=$((s >= 1048576 ? 6 : 100))
 	run_pair "sweep-$s" --op write --size $s --iters $n --inline 64 && check_iters "sweep-$s" client $n 1 $s
