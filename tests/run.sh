@@ -7,6 +7,21 @@
 # Build trees go to build-test/ and build-asan/ beside the sources.
 set -u
 cd "$(dirname "$0")/.."
+
+# What building needs (debian-packages.txt) and what the tests need
+# (tests/debian-packages.txt): installed here when missing, so this one
+# command works on a fresh Debian 12 machine as root.
+want=$(cat debian-packages.txt tests/debian-packages.txt)
+# shellcheck disable=SC2086
+missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $want 2>/dev/null |
+	awk '$1 == "ii" { print $2 }' | sort | comm -13 - <(printf '%s\n' $want | sort))
+if [ -n "$missing" ]; then
+	echo "== installing the test stack:" $missing
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } >/dev/null ||
+		{ echo "could not install:" $missing; exit 1; }
+fi
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
 total_pass=0
