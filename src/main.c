@@ -26,6 +26,7 @@ static const struct command {
 	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)" },
+	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine" },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it" },
 };
 

@@ -1,0 +1,467 @@
+/* rdmadoctor plan: from a model and its parallelism to the network each
+ * GPU needs, against this machine (a profile, an inventory, or a host's
+ * latest record with what was measured on it).  docs/plan.md. */
+#include "cmd.h"
+#include "plan_machine.h"
+#include "plan_record.h"
+#include "../out/fleet_bw.h"
+#include "../out/plan_out.h"
+#include "../plan/count.h"
+#include "../plan/plan.h"
+#include "../plan/recorded.h"
+#include "../plan/shapes.h"
+#include "../profiles/profile.h"
+#include "../sysfs/collect.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum opt_id {
+	O_PARAMS = 256, O_MODEL, O_TP, O_PP, O_DP, O_EP, O_ZERO, O_LAYERS, O_HIDDEN, O_SEQ,
+	O_MICRO, O_GLOBAL, O_EXPERTS, O_TOPK, O_MOE_LAYERS, O_DTYPE, O_GRAD_DTYPE, O_STEP,
+	O_TFLOPS, O_GPUS, O_GPN, O_PROFILE, O_ROOT, O_DB, O_HOST, O_JSON, O_MODELS, O_HELP,
+};
+
+/* One row per option: the parser and the help text come from it. */
+static const struct plan_opt {
+	const char *name, *arg, *help;
+	int id;
+} opts[] = {
+	{ "params", "N", "parameters: 70B, 405B, 8e9 (K, M, B, T)", O_PARAMS },
+	{ "model", "NAME", "a built-in shape (--models lists them); options override it", O_MODEL },
+	{ "tp", "N", "tensor-parallel size (default 1)", O_TP },
+	{ "pp", "N", "pipeline-parallel stages (default 1)", O_PP },
+	{ "dp", "N", "data-parallel replicas (default 1)", O_DP },
+	{ "ep", "N", "expert-parallel size, out of DP (default 1)", O_EP },
+	{ "zero", "0-3", "ZeRO stage (default 0)", O_ZERO },
+	{ "layers", "L", "transformer layers", O_LAYERS },
+	{ "hidden", "H", "hidden size", O_HIDDEN },
+	{ "seq", "S", "sequence length (default 4096)", O_SEQ },
+	{ "micro-batch", "B", "micro-batch size (default 1)", O_MICRO },
+	{ "global-batch", "G", "sequences per step (default: micro-batch x DP)", O_GLOBAL },
+	{ "experts", "E", "routed experts per MoE layer", O_EXPERTS },
+	{ "top-k", "K", "experts per token", O_TOPK },
+	{ "moe-layers", "N", "layers with experts (default: all but the model's dense ones)", O_MOE_LAYERS },
+	{ "dtype", "T", "bf16, fp16 or fp32 (default bf16)", O_DTYPE },
+	{ "grad-dtype", "T", "gradients' type (default: --dtype)", O_GRAD_DTYPE },
+	{ "step-seconds", "T", "compute time per step, in seconds", O_STEP },
+	{ "tflops", "X", "or: achieved TFLOP/s per GPU (compute = 6 x params x tokens / GPUs / X)", O_TFLOPS },
+	{ "gpus", "N", "total GPUs: must equal DP x TP x PP", O_GPUS },
+	{ "gpus-per-node", "N", "GPUs per node (default: the machine's)", O_GPN },
+	{ "profile", "NAME", "plan on a built-in profile or profile file", O_PROFILE },
+	{ "root", "DIR", "plan on a snapshot or fixture tree (default: this machine)", O_ROOT },
+	{ "db", "DB", "with --host: plan on a host's latest record, measured figures first", O_DB },
+	{ "host", "HOST", "the host in --db", O_HOST },
+	{ "json", NULL, "one JSON document (docs/json/plan.md)", O_JSON },
+	{ "models", NULL, "list the built-in model shapes", O_MODELS },
+	{ "help", NULL, "this text", O_HELP },
+};
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+static void help(FILE *out)
+{
+	fputs("usage: rdmadoctor plan --params 70B|--model NAME --tp N --pp N --dp N [options]\n"
+	      "                       [--profile NAME | --root DIR | --db DB --host HOST]\n\n"
+	      "How much network a training job needs per GPU, what this machine gives\n"
+	      "it, and the ports that would make it fit.  The machine is a profile, a\n"
+	      "snapshot (--root), this host (default), or a host's latest record in a\n"
+	      "fleet database, whose measured bw figures replace the nominal ones.\n\n", out);
+	for (size_t i = 0; i < N_OPTS; i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
+			 opts[i].arg ? opts[i].arg : "");
+		fprintf(out, "  %-22s %s\n", left, opts[i].help);
+	}
+	fputs("\nexit: 0 fits (or tight), 1 network-bound, 2 usage, 3 could not run.\n"
+	      "The formulas and their sources: docs/plan.md.\n", out);
+}
+
+struct plan_args {
+	struct plan_job job;
+	const char *model, *params, *profile, *root, *db, *host;
+	const char *dtype, *grad_dtype;
+	long long gpus, gpn, moe_layers;
+	bool list_models;
+	/* which shape values the command line gave (they beat --model's) */
+	bool has_layers, has_hidden, has_experts, has_topk;
+};
+
+static int bad_value(const struct ctx *c, const char *opt, const char *v, const char *why)
+{
+	fprintf(stderr, "%s plan: --%s '%s' %s\n", c->prog, opt, v, why);
+	return EXIT_USAGE;
+}
+
+static int dtype_bytes(const char *t)
+{
+	if (strcasecmp(t, "bf16") == 0 || strcasecmp(t, "fp16") == 0)
+		return 2;
+	if (strcasecmp(t, "fp32") == 0)
+		return 4;
+	return 0;
+}
+
+static int whole(const struct ctx *c, const struct plan_opt *o, const char *v,
+		 long long min, long long max, long long *out)
+{
+	const char *why = plan_parse_whole(v, min, max, out);
+	char range[64];
+
+	if (!why)
+		return -1;
+	if (strcmp(why, "is out of range") == 0) {
+		snprintf(range, sizeof(range), "is out of range (%lld to %lld)", min, max);
+		why = range;
+	}
+	return bad_value(c, o->name, v, why);
+}
+
+static int set_int(const struct ctx *c, const struct plan_opt *o, const char *v,
+		   long long min, long long max, int *out)
+{
+	long long n;
+	int rc = whole(c, o, v, min, max, &n);
+
+	if (rc < 0)
+		*out = (int)n;
+	return rc;
+}
+
+static int set_real(const struct ctx *c, const struct plan_opt *o, const char *v, double *out)
+{
+	const char *why = plan_parse_count(v, out);
+
+	return why ? bad_value(c, o->name, v, why) : -1;
+}
+
+static int take(struct ctx *c, struct plan_args *a, const struct plan_opt *o, const char *v)
+{
+	struct plan_job *j = &a->job;
+
+	switch (o->id) {
+	case O_PARAMS: a->params = v; return set_real(c, o, v, &j->params);
+	case O_MODEL: a->model = v; return -1;
+	case O_TP: return set_int(c, o, v, 1, 1 << 20, &j->tp);
+	case O_PP: return set_int(c, o, v, 1, 1 << 20, &j->pp);
+	case O_DP: return set_int(c, o, v, 1, 1 << 24, &j->dp);
+	case O_EP: return set_int(c, o, v, 1, 1 << 20, &j->ep);
+	case O_ZERO:
+		if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
+			return bad_value(c, o->name, v, "is not a ZeRO stage (0, 1, 2 or 3)");
+		j->zero = v[0] - '0';
+		return -1;
+	case O_LAYERS: a->has_layers = true; return set_int(c, o, v, 1, 1 << 20, &j->layers);
+	case O_HIDDEN: a->has_hidden = true; return set_int(c, o, v, 1, 1 << 24, &j->hidden);
+	case O_SEQ: return set_int(c, o, v, 1, 1 << 26, &j->seq);
+	case O_MICRO: return set_int(c, o, v, 1, 1 << 20, &j->micro_batch);
+	case O_GLOBAL: return whole(c, o, v, 1, 1LL << 40, &j->global_batch);
+	case O_EXPERTS: a->has_experts = true; return set_int(c, o, v, 1, 1 << 20, &j->experts);
+	case O_TOPK: a->has_topk = true; return set_int(c, o, v, 1, 1 << 20, &j->top_k);
+	case O_MOE_LAYERS: return whole(c, o, v, 1, 1 << 20, &a->moe_layers);
+	case O_DTYPE:
+	case O_GRAD_DTYPE:
+		if (!dtype_bytes(v))
+			return bad_value(c, o->name, v, "is not a data type (bf16, fp16 or fp32)");
+		*(o->id == O_DTYPE ? &a->dtype : &a->grad_dtype) = v;
+		return -1;
+	case O_STEP: return set_real(c, o, v, &j->step_seconds);
+	case O_TFLOPS: return set_real(c, o, v, &j->tflops);
+	case O_GPUS: return whole(c, o, v, 1, 1LL << 30, &a->gpus);
+	case O_GPN: return whole(c, o, v, 1, 4096, &a->gpn);
+	case O_PROFILE: a->profile = v; return -1;
+	case O_ROOT: a->root = v; return -1;
+	case O_DB: a->db = v; return -1;
+	case O_HOST: a->host = v; return -1;
+	case O_JSON: c->json = true; return -1;
+	case O_MODELS: a->list_models = true; return -1;
+	case O_HELP: help(stdout); return EXIT_OK;
+	}
+	return -1;
+}
+
+static int parse(struct ctx *c, int argc, char **argv, struct plan_args *a)
+{
+	struct option lo[N_OPTS + 1];
+	int id, rc;
+
+	memset(lo, 0, sizeof(lo));
+	for (size_t i = 0; i < N_OPTS; i++)
+		lo[i] = (struct option){ opts[i].name, opts[i].arg ? required_argument : no_argument,
+					 NULL, opts[i].id };
+	opterr = 0;
+	optind = 1;
+	while ((id = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		const struct plan_opt *o = NULL;
+
+		if (id == 'h')
+			id = O_HELP;
+		for (size_t i = 0; i < N_OPTS; i++)
+			if (opts[i].id == id)
+				o = &opts[i];
+		if (!o) {
+			fprintf(stderr, "%s plan: %s '%s'\n\n", c->prog,
+				id == ':' || (optopt && optopt >= O_PARAMS) ?
+				"a value is missing after" : "unknown option",
+				argv[optind - 1]);
+			help(stderr);
+			return EXIT_USAGE;
+		}
+		rc = take(c, a, o, optarg);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s plan: unexpected argument '%s'\n", c->prog, argv[optind]);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int list_models(struct ctx *c)
+{
+	FILE *out = ctx_open_text(c);
+
+	if (!out)
+		return EXIT_RUNTIME;
+	fprintf(out, "%-15s %-18s %8s %7s %7s %6s %8s %6s\n", "name", "model", "params",
+		"layers", "hidden", "heads", "experts", "top-k");
+	for (size_t i = 0; i < plan_shape_count(); i++) {
+		const struct plan_shape *s = plan_shape_at(i);
+
+		fprintf(out, "%-15s %-18s %7.4gB %7d %7d %6d %8d %6d\n", s->name, s->title,
+			s->params / 1e9, s->layers, s->hidden, s->heads, s->experts, s->top_k);
+	}
+	return ctx_close_text(c, out);
+}
+
+/* The shape from --model under what the command line gave. */
+static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
+{
+	const struct plan_shape *s;
+	struct plan_job *j = &a->job;
+
+	*title = NULL;
+	if (!a->model) {
+		if (!a->params) {
+			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
+				"(`%s plan --models` lists them)\n", c->prog, c->prog);
+			return EXIT_USAGE;
+		}
+		if (a->moe_layers)
+			j->moe_layers = (int)a->moe_layers;
+		else
+			j->moe_layers = j->layers;
+		return -1;
+	}
+	s = plan_shape_find(a->model);
+	if (!s) {
+		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
+			"or give --params and the shape)\n", c->prog, a->model, c->prog);
+		return EXIT_USAGE;
+	}
+	*title = s->title;
+	if (!a->params)
+		j->params = s->params;
+	if (!a->has_layers)
+		j->layers = s->layers;
+	if (!a->has_hidden)
+		j->hidden = s->hidden;
+	if (!a->has_experts)
+		j->experts = s->experts;
+	if (!a->has_topk)
+		j->top_k = s->top_k;
+	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
+			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
+				     j->layers;
+	return -1;
+}
+
+/* The machine the plan runs on, from the source asked for. */
+struct machine_src {
+	struct plan_machine m;
+	struct profile loaded;
+	struct inventory inv;
+	json_t *record;
+	struct fleet_bw bw;
+	char source[512], measured[512];
+	bool have_measured;
+};
+
+static int machine_from_profile(struct ctx *c, const struct plan_args *a,
+				struct machine_src *ms, char *why, size_t len)
+{
+	const struct profile *p;
+	int rc = ctx_load_profile(c, "plan", a->profile, &ms->loaded, &p);
+
+	if (rc >= 0)
+		return rc;
+	snprintf(ms->source, sizeof(ms->source), "profile %s", p->name ? p->name : a->profile);
+	if (plan_machine_from_profile(p, (int)a->gpn, &ms->m, why, len) < 0)
+		return EXIT_USAGE;
+	return -1;
+}
+
+static int machine_from_inventory(struct ctx *c, const struct plan_args *a,
+				  struct machine_src *ms, const char *where, char *why,
+				  size_t len)
+{
+	char reason[256];
+	const struct profile *p = profile_select(&ms->inv, reason, sizeof(reason));
+	const char *host = ms->inv.host.hostname ? ms->inv.host.hostname : "this host";
+
+	(void)c;
+	snprintf(ms->source, sizeof(ms->source), "%s%s (profile %s)", host, where,
+		 p && p->name ? p->name : "generic");
+	if (plan_machine_from_inventory(&ms->inv, p, (int)a->gpn, &ms->m, why, len) < 0)
+		return EXIT_RUNTIME;
+	return -1;
+}
+
+static int machine_from_record(struct ctx *c, const struct plan_args *a,
+			       struct machine_src *ms, char *why, size_t len)
+{
+	json_t *recs;
+	const char *time;
+	size_t hits;
+	int rc = plan_record_latest(c, a->db, a->host, &ms->record);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (plan_inventory_from_check(json_object_get(ms->record, "check"), &ms->inv) < 0) {
+		snprintf(why, len, "the record of '%s' has no readable inventory", a->host);
+		return EXIT_RUNTIME;
+	}
+	time = json_string_value(json_object_get(ms->record, "time"));
+	rc = machine_from_inventory(c, a, ms, "", why, len);
+	if (rc >= 0)
+		return rc;
+	snprintf(ms->source, sizeof(ms->source), "record of %s at %s in %s", a->host,
+		 time ? time : "?", a->db);
+	recs = json_pack("[O]", ms->record);
+	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
+		json_decref(recs);
+		snprintf(why, len, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	json_decref(recs);
+	hits = plan_machine_measured(&ms->m, &ms->bw, a->host);
+	if (hits)
+		snprintf(ms->measured, sizeof(ms->measured),
+			 "%zu of %zu rail ports measured by `bw` in the record of %s at %s: "
+			 "those figures replace the nominal rates", hits, ms->m.n_ports,
+			 a->host, time ? time : "?");
+	else
+		snprintf(ms->measured, sizeof(ms->measured),
+			 "no bw result on record for %s's rail ports: nominal rates only",
+			 a->host);
+	ms->have_measured = true;
+	return -1;
+}
+
+static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine_src *ms)
+{
+	char why[256] = "";
+	struct root r;
+	int rc;
+
+	if (!!a->db != !!a->host) {
+		fprintf(stderr, "%s plan: --db and --host go together\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if ((a->db != NULL) + (a->profile != NULL) + (a->root != NULL) > 1) {
+		fprintf(stderr, "%s plan: one machine at a time: --profile, --root or "
+			"--db/--host\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->profile)
+		rc = machine_from_profile(c, a, ms, why, sizeof(why));
+	else if (a->db)
+		rc = machine_from_record(c, a, ms, why, sizeof(why));
+	else {
+		if (a->root)
+			c->root_dir = a->root;
+		rc = ctx_collect(c, &r, &ms->inv, false);
+		if (rc == EXIT_OK) {
+			char where[300];
+
+			snprintf(where, sizeof(where), strcmp(c->root_dir, "/") ? " under %s" : "",
+				 c->root_dir);
+			rc = machine_from_inventory(c, a, ms, where, why, sizeof(why));
+		}
+		root_close(&r);
+	}
+	if (rc >= 0 && why[0])
+		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+	return rc;
+}
+
+static void machine_src_free(struct machine_src *ms)
+{
+	plan_machine_free(&ms->m);
+	profile_free(&ms->loaded);
+	inventory_free(&ms->inv);
+	fleet_bw_free(&ms->bw);
+	json_decref(ms->record);
+}
+
+int cmd_plan(struct ctx *c, int argc, char **argv)
+{
+	struct plan_args a = { .job = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .seq = 4096,
+					.micro_batch = 1 } };
+	struct machine_src ms;
+	struct plan_result r;
+	const char *title;
+	char why[256];
+	int rc = parse(c, argc, argv, &a);
+
+	if (rc >= 0)
+		return rc;
+	if (a.list_models)
+		return list_models(c);
+	rc = apply_model(c, &a, &title);
+	if (rc >= 0)
+		return rc;
+	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
+	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
+	if (plan_job_check(&a.job, a.gpus, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+		return EXIT_USAGE;
+	}
+	memset(&ms, 0, sizeof(ms));
+	rc = pick_machine(c, &a, &ms);
+	if (rc < 0) {
+		struct plan_report rep = {
+			.job = &a.job, .machine = &ms.m, .result = &r, .model = title,
+			.dtype = a.dtype ? a.dtype : "bf16",
+			.grad_dtype = a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16",
+			.source = ms.source, .measured_from = ms.have_measured ? ms.measured : NULL,
+		};
+
+		memset(&r, 0, sizeof(r));
+		plan_compute(&a.job, &ms.m, &r);
+		if (c->json) {
+			json_t *doc = plan_to_json(&rep);
+
+			rc = doc ? ctx_emit_json(c, doc) : EXIT_RUNTIME;
+			if (!doc)
+				fprintf(stderr, "%s: out of memory\n", c->prog);
+		} else {
+			FILE *out = ctx_open_text(c);
+
+			rc = EXIT_RUNTIME;
+			if (out) {
+				plan_print_text(out, &rep);
+				rc = ctx_close_text(c, out);
+			}
+		}
+		if (rc == EXIT_OK && r.verdict == PLAN_BOUND)
+			rc = EXIT_PROBLEMS;
+	}
+	machine_src_free(&ms);
+	return rc;
+}
