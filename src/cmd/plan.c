@@ -306,15 +306,19 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
 	return -1;
 }
 
+/* The rails are those of the profile the machine was judged under: the
+ * recorded check's (named), else the one check would pick. */
 static int machine_from_inventory(struct ctx *c, const struct plan_args *a,
-				  struct machine_src *ms, const char *where, char *why,
-				  size_t len)
+				  struct machine_src *ms, const char *where,
+				  const char *profile, char *why, size_t len)
 {
 	char reason[256];
-	const struct profile *p = profile_select(&ms->inv, reason, sizeof(reason));
+	const struct profile *p = profile ? profile_builtin(profile) : NULL;
 	const char *host = ms->inv.host.hostname ? ms->inv.host.hostname : "this host";
 
 	(void)c;
+	if (!p)
+		p = profile_select(&ms->inv, reason, sizeof(reason));
 	snprintf(ms->source, sizeof(ms->source), "%s%s (profile %s)", host, where,
 		 p && p->name ? p->name : "generic");
 	if (plan_machine_from_inventory(&ms->inv, p, (int)a->gpn, &ms->m, why, len) < 0)
@@ -337,11 +341,14 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 		return EXIT_RUNTIME;
 	}
 	time = json_string_value(json_object_get(ms->record, "time"));
-	rc = machine_from_inventory(c, a, ms, "", why, len);
+	rc = machine_from_inventory(c, a, ms, "",
+				    json_string_value(json_object_get(ms->record, "profile")), why, len);
 	if (rc >= 0)
 		return rc;
-	snprintf(ms->source, sizeof(ms->source), "record of %s at %s in %s", a->host,
-		 time ? time : "?", a->db);
+	snprintf(ms->source, sizeof(ms->source), "record of %s at %s in %s (profile %s)",
+		 a->host, time ? time : "?", a->db,
+		 json_is_string(json_object_get(ms->record, "profile")) ?
+		 json_string_value(json_object_get(ms->record, "profile")) : "generic");
 	recs = json_pack("[O]", ms->record);
 	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
 		json_decref(recs);
@@ -391,7 +398,7 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 
 			snprintf(where, sizeof(where), strcmp(c->root_dir, "/") ? " under %s" : "",
 				 c->root_dir);
-			rc = machine_from_inventory(c, a, ms, where, why, sizeof(why));
+			rc = machine_from_inventory(c, a, ms, where, NULL, why, sizeof(why));
 		}
 		root_close(&r);
 	}

@@ -21,16 +21,19 @@ const char *plan_parse_count(const char *s, double *out)
 	char *end;
 	double v, scale = 1;
 
-	/* strtod would skip leading blanks and read "inf", "nan" and hex */
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.' || *s == '-' || *s == '+'))
+	const char *digits = s && (*s == '-' || *s == '+') ? s + 1 : s;
+
+	/* strtod would also skip leading blanks and read "inf", "nan" and hex */
+	if (!s || !(isdigit((unsigned char)*digits) || *digits == '.'))
 		return "is not a number";
-	for (const char *p = s; *p; p++)
-		if (*p == 'x' || *p == 'X' || *p == 'p' || *p == 'P')
-			return "is not a number (write it in decimal: 70B, 8e9, 4096)";
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		return "is not a number (write it in decimal: 70B, 8e9, 4096)";
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s)
 		return "is not a number";
+	if (*end == ' ' || *end == '\t')
+		return "has a space in it (write 70B, not 70 B)";
 	if (*end) {
 		scale = suffix_scale(*end);
 		if (!scale)
