@@ -370,6 +370,21 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 	return -1;
 }
 
+/* Host names and paths come from outside: JSON takes only UTF-8, so text
+ * that is not gets its bytes above ASCII shown as '?'. */
+static void plain_text(char *s)
+{
+	json_t *probe = json_string(s);
+
+	if (probe) {
+		json_decref(probe);
+		return;
+	}
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			*s = '?';
+}
+
 static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine_src *ms)
 {
 	char why[256] = "";
@@ -380,7 +395,8 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 		fprintf(stderr, "%s plan: --db and --host go together\n", c->prog);
 		return EXIT_USAGE;
 	}
-	if ((a->db != NULL) + (a->profile != NULL) + (a->root != NULL) > 1) {
+	if ((a->db != NULL) + (a->profile != NULL) +
+	    (a->root != NULL || strcmp(c->root_dir, "/") != 0) > 1) {
 		fprintf(stderr, "%s plan: one machine at a time: --profile, --root or "
 			"--db/--host\n", c->prog);
 		return EXIT_USAGE;
@@ -404,6 +420,7 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 	}
 	if (rc >= 0 && why[0])
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+	plain_text(ms->source);
 	return rc;
 }
 

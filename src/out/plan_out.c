@@ -72,10 +72,15 @@ static void need_line(FILE *out, const char *what, const struct plan_need *n, in
 	for (size_t i = 0; i < k; i++)
 		fprintf(out, "%s%d x %dG", i ? " or " : "", v[i]->ports_per_node, v[i]->rate_gbps);
 	fputs(" per node", out);
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0, slow = 0; i < k; i++)
 		if (v[i]->pcie_ok == 0)
-			fprintf(out, " (a %dG port needs more PCIe than this machine's NIC slots "
-				"give)", v[i]->rate_gbps);
+			fprintf(out, "%s%dG", slow++ ? ", " : " (this machine's NIC slots are too "
+				"slow for ", v[i]->rate_gbps);
+	for (size_t i = 0; i < k; i++)
+		if (v[i]->pcie_ok == 0) {
+			fputs(" ports)", out);
+			break;
+		}
 	fputc('\n', out);
 }
 
