@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
+#include "opts.h"
 #include "../sysfs/root.h"
 
 /* Exit codes, for every command (DESIGN.md section 2). */
@@ -31,11 +32,12 @@ struct ctx {
 	const char *prog;
 };
 
-typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
+/* The option tables of the commands that declare one (opts.h). */
+extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec;
 
-int cmd_inventory(struct ctx *c, int argc, char **argv);
-int cmd_gids(struct ctx *c, int argc, char **argv);
-int cmd_topo(struct ctx *c, int argc, char **argv);
+int cmd_inventory(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
+int cmd_gids(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
+int cmd_topo(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
 int cmd_snapshot(struct ctx *c, int argc, char **argv);
 int cmd_profiles(struct ctx *c, int argc, char **argv);
 int cmd_check(struct ctx *c, int argc, char **argv);

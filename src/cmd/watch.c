@@ -79,21 +79,6 @@ static void catch_sigint(struct sigaction *old)
 	sigaction(SIGINT, &sa, old);
 }
 
-bool ctx_parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
