@@ -20,15 +20,15 @@ static const struct cmd_row commands[] = {
 	{ "inventory", cmd_inventory, "what is here: NICs, ports, PCIe path, netdevs, GIDs, counters, GPUs", &inventory_spec },
 	{ "gids", cmd_gids, "RoCE/IB GID table (what show_gids prints, plus the recommended index)", &gids_spec },
 	{ "topo", cmd_topo, "GPU x NIC matrix (PIX, PXB, PHB, NODE, SYS) and each NIC's nearest GPU", &topo_spec },
-	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR" },
-	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)" },
-	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps" },
+	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR", &snapshot_spec },
+	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)", &profiles_spec },
+	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps", &watch_spec },
 	{ "bw", cmd_bw, "bandwidth test: `bw server` on one host, `bw client HOST` on the other" },
 	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other" },
 	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
-	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)" },
-	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it" },
+	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
+	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },
 };
 #pragma GCC diagnostic pop
 

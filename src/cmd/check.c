@@ -39,7 +39,6 @@ static const struct cmd_opt check_opts[] = {
 
 const struct cmd_spec check_spec = {
 	.name = "check",
-	.summary = "inventory judged against a profile: findings, verdict, exit code",
 	.opts = check_opts,
 	.about =
 	"Is this machine's RDMA network fit for training?  Reads the inventory and\n"

@@ -97,8 +97,8 @@ struct cmd_opt {
 #define OPT_CALL_AT(fn) .type = OPT_CALL, .call = (fn)
 
 struct cmd_spec {
-	const char *name;	/* the command word: "check" */
-	const char *summary;	/* one line, for `rdmadoctor --help` */
+	const char *name;	/* the command word: "check" (its one-line summary
+				 * is in the command table's row) */
 	const struct cmd_opt *opts;	/* ended by a row with no name; NULL: none */
 	const char *operands;	/* in the usage line, after the options */
 	int min_operands, max_operands;

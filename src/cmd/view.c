@@ -38,7 +38,6 @@ static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct vie
 
 const struct cmd_spec inventory_spec = {
 	.name = "inventory",
-	.summary = "what is here: NICs, ports, PCIe path, netdevs, GIDs, counters, GPUs",
 	.about =
 	"Show what is here: every RDMA device with its model, firmware, ports\n"
 	"(state, rate, MTU, netdev, GIDs, counters; on RoCE the QoS, transceiver,\n"
@@ -59,7 +58,6 @@ const struct cmd_spec inventory_spec = {
 
 const struct cmd_spec gids_spec = {
 	.name = "gids",
-	.summary = "RoCE/IB GID table (what show_gids prints, plus the recommended index)",
 	.about =
 	"The GID table of every RDMA port, as show_gids prints it (device, port,\n"
 	"index, GID, IPv4, RoCE version, netdev), and for every RoCE port the\n"
@@ -70,7 +68,6 @@ const struct cmd_spec gids_spec = {
 
 const struct cmd_spec topo_spec = {
 	.name = "topo",
-	.summary = "GPU x NIC matrix (PIX, PXB, PHB, NODE, SYS) and each NIC's nearest GPU",
 	.about =
 	"The GPU x NIC matrix that `nvidia-smi topo -m` prints, computed from the\n"
 	"PCI tree in sysfs (no NVIDIA driver needed):\n"
