@@ -13,77 +13,15 @@
 #include "../profiles/profile.h"
 #include "../sysfs/collect.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-enum opt_id {
-	O_PARAMS = 256, O_MODEL, O_TP, O_PP, O_DP, O_EP, O_ZERO, O_LAYERS, O_HIDDEN, O_SEQ,
-	O_MICRO, O_GLOBAL, O_EXPERTS, O_TOPK, O_MOE_LAYERS, O_DTYPE, O_GRAD_DTYPE, O_STEP,
-	O_TFLOPS, O_GPUS, O_GPN, O_PROFILE, O_ROOT, O_DB, O_HOST, O_JSON, O_MODELS, O_HELP,
-};
-
-/* One row per option: the parser and the help text come from it. */
-static const struct plan_opt {
-	const char *name, *arg, *help;
-	int id;
-} opts[] = {
-	{ "params", "N", "parameters: 70B, 405B, 8e9 (K, M, B, T)", O_PARAMS },
-	{ "model", "NAME", "a built-in shape (--models lists them); options override it", O_MODEL },
-	{ "tp", "N", "tensor-parallel size (default 1)", O_TP },
-	{ "pp", "N", "pipeline-parallel stages (default 1)", O_PP },
-	{ "dp", "N", "data-parallel replicas (default 1)", O_DP },
-	{ "ep", "N", "expert-parallel size, out of DP (default 1)", O_EP },
-	{ "zero", "0-3", "ZeRO stage (default 0)", O_ZERO },
-	{ "layers", "L", "transformer layers", O_LAYERS },
-	{ "hidden", "H", "hidden size", O_HIDDEN },
-	{ "seq", "S", "sequence length (default 4096)", O_SEQ },
-	{ "micro-batch", "B", "micro-batch size (default 1)", O_MICRO },
-	{ "global-batch", "G", "sequences per step (default: micro-batch x DP)", O_GLOBAL },
-	{ "experts", "E", "routed experts per MoE layer", O_EXPERTS },
-	{ "top-k", "K", "experts per token", O_TOPK },
-	{ "moe-layers", "N", "layers with experts (default: all but the model's dense ones)", O_MOE_LAYERS },
-	{ "dtype", "T", "bf16, fp16 or fp32 (default bf16)", O_DTYPE },
-	{ "grad-dtype", "T", "gradients' type (default: --dtype)", O_GRAD_DTYPE },
-	{ "step-seconds", "T", "compute time per step, in seconds", O_STEP },
-	{ "tflops", "X", "or: achieved TFLOP/s per GPU (compute = 6 x params x tokens / GPUs / X)", O_TFLOPS },
-	{ "gpus", "N", "total GPUs: must equal DP x TP x PP", O_GPUS },
-	{ "gpus-per-node", "N", "GPUs per node (default: the machine's)", O_GPN },
-	{ "profile", "NAME", "plan on a built-in profile or profile file", O_PROFILE },
-	{ "root", "DIR", "plan on a snapshot or fixture tree (default: this machine)", O_ROOT },
-	{ "db", "DB", "with --host: plan on a host's latest record, measured figures first", O_DB },
-	{ "host", "HOST", "the host in --db", O_HOST },
-	{ "json", NULL, "one JSON document (docs/json/plan.md)", O_JSON },
-	{ "models", NULL, "list the built-in model shapes", O_MODELS },
-	{ "help", NULL, "this text", O_HELP },
-};
-#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
-
-static void help(FILE *out)
-{
-	fputs("usage: rdmadoctor plan --params 70B|--model NAME --tp N --pp N --dp N [options]\n"
-	      "                       [--profile NAME | --root DIR | --db DB --host HOST]\n\n"
-	      "How much network a training job needs per GPU, what this machine gives\n"
-	      "it, and the ports that would make it fit.  The machine is a profile, a\n"
-	      "snapshot (--root), this host (default), or a host's latest record in a\n"
-	      "fleet database, whose measured bw figures replace the nominal ones.\n\n", out);
-	for (size_t i = 0; i < N_OPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
-			 opts[i].arg ? opts[i].arg : "");
-		fprintf(out, "  %-22s %s\n", left, opts[i].help);
-	}
-	fputs("\nexit: 0 fits (or tight), 1 network-bound, 2 usage, 3 could not run.\n"
-	      "The formulas and their sources: docs/plan.md.\n", out);
-}
-
 struct plan_args {
 	struct plan_job job;
-	const char *model, *params, *profile, *root, *db, *host;
+	const char *model, *params, *profile, *db, *host;
 	const char *dtype, *grad_dtype;
 	long long gpus, gpn, moe_layers;
 	bool list_models;
@@ -106,8 +44,8 @@ static int dtype_bytes(const char *t)
 	return 0;
 }
 
-static int whole(const struct ctx *c, const struct plan_opt *o, const char *v,
-		 long long min, long long max, long long *out)
+static int whole(const struct ctx *c, const char *opt, const char *v, long long min,
+		 long long max, long long *out)
 {
 	const char *why = plan_parse_whole(v, min, max, out);
 	char range[64];
@@ -118,109 +56,156 @@ static int whole(const struct ctx *c, const struct plan_opt *o, const char *v,
 		snprintf(range, sizeof(range), "is out of range (%lld to %lld)", min, max);
 		why = range;
 	}
-	return bad_value(c, o->name, v, why);
+	return bad_value(c, opt, v, why);
 }
 
-static int set_int(const struct ctx *c, const struct plan_opt *o, const char *v,
-		   long long min, long long max, int *out)
+static int whole_int(const struct ctx *c, const char *opt, const char *v, long long max,
+		     int *out)
 {
 	long long n;
-	int rc = whole(c, o, v, min, max, &n);
+	int rc = whole(c, opt, v, 1, max, &n);
 
 	if (rc < 0)
 		*out = (int)n;
 	return rc;
 }
 
-static int set_real(const struct ctx *c, const struct plan_opt *o, const char *v, double *out)
+static int count(const struct ctx *c, const char *opt, const char *v, double *out)
 {
 	const char *why = plan_parse_count(v, out);
 
-	return why ? bad_value(c, o->name, v, why) : -1;
+	return why ? bad_value(c, opt, v, why) : -1;
 }
 
-static int take(struct ctx *c, struct plan_args *a, const struct plan_opt *o, const char *v)
-{
-	struct plan_job *j = &a->job;
-
-	switch (o->id) {
-	case O_PARAMS: a->params = v; return set_real(c, o, v, &j->params);
-	case O_MODEL: a->model = v; return -1;
-	case O_TP: return set_int(c, o, v, 1, 1 << 20, &j->tp);
-	case O_PP: return set_int(c, o, v, 1, 1 << 20, &j->pp);
-	case O_DP: return set_int(c, o, v, 1, 1 << 24, &j->dp);
-	case O_EP: return set_int(c, o, v, 1, 1 << 20, &j->ep);
-	case O_ZERO:
-		if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
-			return bad_value(c, o->name, v, "is not a ZeRO stage (0, 1, 2 or 3)");
-		j->zero = v[0] - '0';
-		return -1;
-	case O_LAYERS: a->has_layers = true; return set_int(c, o, v, 1, 1 << 20, &j->layers);
-	case O_HIDDEN: a->has_hidden = true; return set_int(c, o, v, 1, 1 << 24, &j->hidden);
-	case O_SEQ: return set_int(c, o, v, 1, 1 << 26, &j->seq);
-	case O_MICRO: return set_int(c, o, v, 1, 1 << 20, &j->micro_batch);
-	case O_GLOBAL: return whole(c, o, v, 1, 1LL << 40, &j->global_batch);
-	case O_EXPERTS: a->has_experts = true; return set_int(c, o, v, 1, 1 << 20, &j->experts);
-	case O_TOPK: a->has_topk = true; return set_int(c, o, v, 1, 1 << 20, &j->top_k);
-	case O_MOE_LAYERS: return whole(c, o, v, 1, 1 << 20, &a->moe_layers);
-	case O_DTYPE:
-	case O_GRAD_DTYPE:
-		if (!dtype_bytes(v))
-			return bad_value(c, o->name, v, "is not a data type (bf16, fp16 or fp32)");
-		*(o->id == O_DTYPE ? &a->dtype : &a->grad_dtype) = v;
-		return -1;
-	case O_STEP: return set_real(c, o, v, &j->step_seconds);
-	case O_TFLOPS: return set_real(c, o, v, &j->tflops);
-	case O_GPUS: return whole(c, o, v, 1, 1LL << 30, &a->gpus);
-	case O_GPN: return whole(c, o, v, 1, 4096, &a->gpn);
-	case O_PROFILE: a->profile = v; return -1;
-	case O_ROOT: a->root = v; return -1;
-	case O_DB: a->db = v; return -1;
-	case O_HOST: a->host = v; return -1;
-	case O_JSON: c->json = true; return -1;
-	case O_MODELS: a->list_models = true; return -1;
-	case O_HELP: help(stdout); return EXIT_OK;
+/* One value setter per option for the option table: a whole number into
+ * an int of the job, and so on. */
+#define JOB_INT(fn, opt, field, max, seen)                                      \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		struct plan_args *a = args;                                     \
+		seen;                                                           \
+		return whole_int(c, opt, v, max, &a->job.field);                \
 	}
+#define ARG_WHOLE(fn, opt, field, max)                                          \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		return whole(c, opt, v, 1, max, &((struct plan_args *)args)->field); \
+	}
+#define JOB_COUNT(fn, opt, field)                                               \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		return count(c, opt, v, &((struct plan_args *)args)->job.field); \
+	}
+
+JOB_INT(set_tp, "tp", tp, 1 << 20, (void)0)
+JOB_INT(set_pp, "pp", pp, 1 << 20, (void)0)
+JOB_INT(set_dp, "dp", dp, 1 << 24, (void)0)
+JOB_INT(set_ep, "ep", ep, 1 << 20, (void)0)
+JOB_INT(set_layers, "layers", layers, 1 << 20, a->has_layers = true)
+JOB_INT(set_hidden, "hidden", hidden, 1 << 24, a->has_hidden = true)
+JOB_INT(set_seq, "seq", seq, 1 << 26, (void)0)
+JOB_INT(set_micro, "micro-batch", micro_batch, 1 << 20, (void)0)
+JOB_INT(set_experts, "experts", experts, 1 << 20, a->has_experts = true)
+JOB_INT(set_topk, "top-k", top_k, 1 << 20, a->has_topk = true)
+ARG_WHOLE(set_moe_layers, "moe-layers", moe_layers, 1 << 20)
+ARG_WHOLE(set_gpus, "gpus", gpus, 1LL << 30)
+ARG_WHOLE(set_gpn, "gpus-per-node", gpn, 4096)
+JOB_COUNT(set_step, "step-seconds", step_seconds)
+JOB_COUNT(set_tflops, "tflops", tflops)
+
+static int set_params(struct ctx *c, void *args, const char *v)
+{
+	struct plan_args *a = args;
+
+	a->params = v;
+	return count(c, "params", v, &a->job.params);
+}
+
+static int set_global(struct ctx *c, void *args, const char *v)
+{
+	return whole(c, "global-batch", v, 1, 1LL << 40,
+		     &((struct plan_args *)args)->job.global_batch);
+}
+
+static int set_zero(struct ctx *c, void *args, const char *v)
+{
+	if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
+		return bad_value(c, "zero", v, "is not a ZeRO stage (0, 1, 2 or 3)");
+	((struct plan_args *)args)->job.zero = v[0] - '0';
 	return -1;
 }
 
-static int parse(struct ctx *c, int argc, char **argv, struct plan_args *a)
+static int set_dtype(struct ctx *c, void *args, const char *v)
 {
-	struct option lo[N_OPTS + 1];
-	int id, rc;
-
-	memset(lo, 0, sizeof(lo));
-	for (size_t i = 0; i < N_OPTS; i++)
-		lo[i] = (struct option){ opts[i].name, opts[i].arg ? required_argument : no_argument,
-					 NULL, opts[i].id };
-	opterr = 0;
-	optind = 1;
-	while ((id = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
-		const struct plan_opt *o = NULL;
-
-		if (id == 'h')
-			id = O_HELP;
-		for (size_t i = 0; i < N_OPTS; i++)
-			if (opts[i].id == id)
-				o = &opts[i];
-		if (!o) {
-			fprintf(stderr, "%s plan: %s '%s'\n\n", c->prog,
-				id == ':' || (optopt && optopt >= O_PARAMS) ?
-				"a value is missing after" : "unknown option",
-				argv[optind - 1]);
-			help(stderr);
-			return EXIT_USAGE;
-		}
-		rc = take(c, a, o, optarg);
-		if (rc >= 0)
-			return rc;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s plan: unexpected argument '%s'\n", c->prog, argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (!dtype_bytes(v))
+		return bad_value(c, "dtype", v, "is not a data type (bf16, fp16 or fp32)");
+	((struct plan_args *)args)->dtype = v;
 	return -1;
 }
+
+static int set_grad_dtype(struct ctx *c, void *args, const char *v)
+{
+	if (!dtype_bytes(v))
+		return bad_value(c, "grad-dtype", v, "is not a data type (bf16, fp16 or fp32)");
+	((struct plan_args *)args)->grad_dtype = v;
+	return -1;
+}
+
+static const struct cmd_opt plan_opts[] = {
+	{ "params", 0, "N", OPT_CALL_AT(set_params),
+	  .help = "parameters: 70B, 405B, 8e9 (K, M, B, T)" },
+	{ "model", 0, "NAME", OPT_STRING_AT(struct plan_args, model), .flags = OPT_NONEMPTY,
+	  .help = "a built-in shape (--models lists them); options override it" },
+	{ "tp", 0, "N", OPT_CALL_AT(set_tp), .help = "tensor-parallel size (default 1)" },
+	{ "pp", 0, "N", OPT_CALL_AT(set_pp), .help = "pipeline-parallel stages (default 1)" },
+	{ "dp", 0, "N", OPT_CALL_AT(set_dp), .help = "data-parallel replicas (default 1)" },
+	{ "ep", 0, "N", OPT_CALL_AT(set_ep), .help = "expert-parallel size, out of DP (default 1)" },
+	{ "zero", 0, "0-3", OPT_CALL_AT(set_zero), .help = "ZeRO stage (default 0)" },
+	{ "layers", 0, "L", OPT_CALL_AT(set_layers), .help = "transformer layers" },
+	{ "hidden", 0, "H", OPT_CALL_AT(set_hidden), .help = "hidden size" },
+	{ "seq", 0, "S", OPT_CALL_AT(set_seq), .help = "sequence length (default 4096)" },
+	{ "micro-batch", 0, "B", OPT_CALL_AT(set_micro), .help = "micro-batch size (default 1)" },
+	{ "global-batch", 0, "G", OPT_CALL_AT(set_global),
+	  .help = "sequences per step (default: micro-batch x DP)" },
+	{ "experts", 0, "E", OPT_CALL_AT(set_experts), .help = "routed experts per MoE layer" },
+	{ "top-k", 0, "K", OPT_CALL_AT(set_topk), .help = "experts per token" },
+	{ "moe-layers", 0, "N", OPT_CALL_AT(set_moe_layers),
+	  .help = "layers with experts (default: all but the model's dense ones)" },
+	{ "dtype", 0, "T", OPT_CALL_AT(set_dtype), .help = "bf16, fp16 or fp32 (default bf16)" },
+	{ "grad-dtype", 0, "T", OPT_CALL_AT(set_grad_dtype),
+	  .help = "the gradients' type (default: --dtype)" },
+	{ "step-seconds", 0, "T", OPT_CALL_AT(set_step), .help = "compute time per step, in seconds" },
+	{ "tflops", 0, "X", OPT_CALL_AT(set_tflops),
+	  .help = "or: achieved TFLOP/s per GPU\n(compute = 6 x params x tokens / GPUs / X)" },
+	{ "gpus", 0, "N", OPT_CALL_AT(set_gpus), .help = "total GPUs: must equal DP x TP x PP" },
+	{ "gpus-per-node", 0, "N", OPT_CALL_AT(set_gpn),
+	  .help = "GPUs per node (default: the machine's)" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct plan_args, profile),
+	  .flags = OPT_NONEMPTY, .help = "plan on a built-in profile or a profile file" },
+	{ "db", 0, "DB", OPT_STRING_AT(struct plan_args, db), .flags = OPT_NONEMPTY,
+	  .help = "with --host: plan on a host's latest record,\nmeasured figures first" },
+	{ "host", 0, "HOST", OPT_STRING_AT(struct plan_args, host), .flags = OPT_NONEMPTY,
+	  .help = "the host in --db" },
+	{ "models", 0, NULL, OPT_FLAG_AT(struct plan_args, list_models),
+	  .help = "list the built-in model shapes" },
+	{ 0 }
+};
+
+const struct cmd_spec plan_spec = {
+	.name = "plan",
+	.opts = plan_opts,
+	.usage = "usage: rdmadoctor plan --params 70B|--model NAME --tp N --pp N --dp N [options]\n"
+		 "                       [--profile NAME | --root DIR | --db DB --host HOST]\n"
+		 "       rdmadoctor plan --models\n",
+	.about =
+	"How much network a training job needs per GPU, what this machine gives\n"
+	"it, and the ports that would make it fit.  The machine is a profile, a\n"
+	"snapshot (--root), this host (default), or a host's latest record in a\n"
+	"fleet database, whose measured bw figures replace the nominal ones.\n",
+	.epilog =
+	"exit: 0 fits (or tight), 1 network-bound, 2 usage, 3 could not run.\n"
+	"The formulas and their sources: docs/plan.md; JSON keys: docs/json/plan.md.\n",
+};
 
 static int list_models(struct ctx *c)
 {
@@ -395,8 +380,7 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 		fprintf(stderr, "%s plan: --db and --host go together\n", c->prog);
 		return EXIT_USAGE;
 	}
-	if ((a->db != NULL) + (a->profile != NULL) +
-	    (a->root != NULL || strcmp(c->root_dir, "/") != 0) > 1) {
+	if ((a->db != NULL) + (a->profile != NULL) + (strcmp(c->root_dir, "/") != 0) > 1) {
 		fprintf(stderr, "%s plan: one machine at a time: --profile, --root or "
 			"--db/--host\n", c->prog);
 		return EXIT_USAGE;
@@ -406,8 +390,6 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 	else if (a->db)
 		rc = machine_from_record(c, a, ms, why, sizeof(why));
 	else {
-		if (a->root)
-			c->root_dir = a->root;
 		rc = ctx_collect(c, &r, &ms->inv, false);
 		if (rc == EXIT_OK) {
 			char where[300];
@@ -441,7 +423,7 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	struct plan_result r;
 	const char *title;
 	char why[256];
-	int rc = parse(c, argc, argv, &a);
+	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
 	if (rc >= 0)
 		return rc;

@@ -376,7 +376,7 @@ BAD = [
     (["--params", "70B", "--seq", "-4096"], "must be more than zero"),
     (["--params", "70B", "--zero", "4"], "not a ZeRO stage"),
     (["--params", "70B", "--dtype", "int8"], "not a data type"),
-    (["--params", "70B", "--profile", "dgx-a100", "--tp"], "a value is missing after '--tp'"),
+    (["--params", "70B", "--profile", "dgx-a100", "--tp"], "--tp needs a value"),
     (["--params", "70B", "--frobnicate"], "unknown option"),
     (["--params", "70B", "extra"], "unexpected argument 'extra'"),
     (["--model", "mixtral-8x7b", "--dp", "16", "--ep", "3"], "not a multiple of --ep 3"),
