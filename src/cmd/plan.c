@@ -394,8 +394,9 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 		if (rc == EXIT_OK) {
 			char where[300];
 
-			snprintf(where, sizeof(where), strcmp(c->root_dir, "/") ? " under %s" : "",
-				 c->root_dir);
+			where[0] = '\0';
+			if (strcmp(c->root_dir, "/") != 0)
+				snprintf(where, sizeof(where), " under %s", c->root_dir);
 			rc = machine_from_inventory(c, a, ms, where, NULL, why, sizeof(why));
 		}
 		root_close(&r);

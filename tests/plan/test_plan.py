@@ -403,9 +403,37 @@ def case_bad():
     has("help", p.stdout, "--step-seconds")
 
 
+def case_valgrind():
+    """A profile, a fixture, a record with measured figures and a refused
+    value, under valgrind as tests/valgrind/run.sh runs it: no error, no
+    leak."""
+    import shutil
+    if not shutil.which("valgrind"):
+        print("valgrind not installed: skipped")
+        sys.exit(77)
+    plain = BIN
+    with tempfile.TemporaryDirectory(prefix="plan-") as tmp:
+        root = os.path.join(FIX, "dgx-a100", "root")
+        db = record(tmp, root, [bw_doc("dgx-a100-004", [("mlx5_0", 120.0)])])
+        runs = [
+            args_of(dict(W70, step_seconds=2.0)) + ["--profile", "dgx-a100", "--json"],
+            ["--model", "deepseek-v3", "--pp", "16", "--dp", "64", "--ep", "64",
+             "--tflops", "250", "--root", os.path.join(FIX, "dgx-h100", "root")],
+            args_of(dict(W70, step_seconds=2.0)) + ["--db", db, "--host", "dgx-a100-004"],
+            ["--params", "70X", "--profile", "dgx-a100"],
+        ]
+        for args in runs:
+            p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                                "--show-leak-kinds=definite,indirect",
+                                "--errors-for-leak-kinds=definite,indirect", plain, "plan"]
+                               + args, capture_output=True, text=True, timeout=300)
+            if p.returncode == 99:
+                fail(f"valgrind {args}:\n{p.stderr}")
+
+
 def main():
     {"worked": case_worked, "configs": case_configs, "recorded": case_recorded,
-     "bad": case_bad}[sys.argv[1]]()
+     "bad": case_bad, "valgrind": case_valgrind}[sys.argv[1]]()
     if failures:
         print(f"{len(failures)} failures")
         sys.exit(1)
