@@ -59,6 +59,9 @@ int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t l
 	    j->global_batch % ((long long)j->micro_batch * j->dp) != 0)
 		return refuse(why, len, "--global-batch %lld is not a multiple of micro-batch "
 			      "x DP = %lld", j->global_batch, (long long)j->micro_batch * j->dp);
+	if (j->step_seconds > 0 && j->tflops > 0)
+		return refuse(why, len, "give the compute time one way: --step-seconds or "
+			      "--tflops, not both");
 	if (j->bytes <= 0 || j->grad_bytes <= 0)
 		return refuse(why, len, "unknown data type");
 	return 0;

@@ -384,6 +384,8 @@ BAD = [
     (["--params", "70B", "--tp", "8"], "need the shape"),
     (["--params", "70B", "--ep", "2", "--dp", "2", "--hidden", "8", "--layers", "2"], "--ep needs a mixture-of-experts model"),
     (["--tp", "8"], "give the model"),
+    (["--params", "70B", "--step-seconds", "2", "--tflops", "300"], "not both"),
+    (["--params", "70B", "--step-seconds", "0"], "must be more than zero"),
     (["--params", "70B", "--profile", "no-such-profile"], "no built-in profile"),
     (["--params", "70B", "--db", "x.db"], "--db and --host go together"),
     (["--params", "70B", "--profile", "dgx-a100", "--db", "x.db", "--host", "h"], "one machine at a time"),
