@@ -119,7 +119,7 @@ static void bandwidth_line(FILE *out, const struct plan_report *p)
 
 	fprintf(out, "per GPU: %.2f GB/s one way at line rate, %.2f GB/s expected (%.0f %%)",
 		r->per_gpu_line, r->per_gpu_expected,
-		r->per_gpu_line > 0 ? 100 * r->per_gpu_expected / r->per_gpu_line : 0);
+		r->per_gpu_line > 0 ? 100 * r->per_gpu_expected / r->per_gpu_line : 100);
 	if (r->capped_by == PLAN_CAP_PCIE && c)
 		fprintf(out, ", capped by PCIe: %s's %s link carries %.1f GB/s for its card\n",
 			c->nic, c->pcie_link[0] ? c->pcie_link : "PCIe", c->pcie_gbytes);
@@ -145,8 +145,7 @@ static void traffic_table(FILE *out, const struct plan_report *p)
 			continue;
 		gb_str(total, sizeof(total), t->bytes);
 		gb_str(nic, sizeof(nic), t->nic_bytes);
-		seconds_str(secs, sizeof(secs),
-			    t->nic_bytes > 0 ? t->nic_bytes / (r->per_gpu_line * 1e9) : 0);
+		seconds_str(secs, sizeof(secs), plan_seconds(t->nic_bytes, r->per_gpu_line));
 		fprintf(out, "%-30s %6d %8d %10s %10s %10s\n",
 			plan_kind_title((enum plan_kind)k), t->group, t->per_node, total,
 			t->nic_bytes > 0 ? nic : "NVLink", t->nic_bytes > 0 ? secs : "-");
@@ -275,7 +274,7 @@ static json_t *traffic_json(const struct plan_result *r)
 			"nic_bytes_per_gpu_per_step", num(t->nic_bytes),
 			"crosses_nic", t->nic_bytes > 0,
 			"network_seconds_line_rate",
-			num(t->nic_bytes > 0 ? t->nic_bytes / (r->per_gpu_line * 1e9) : 0)));
+			num(plan_seconds(t->nic_bytes, r->per_gpu_line))));
 	}
 	return a;
 }

@@ -23,12 +23,17 @@ static int refuse(char *why, size_t len, const char *fmt, ...)
 
 int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t len)
 {
-	long long total = (long long)j->tp * j->pp * j->dp;
+	long long total;
 
 	if (!(j->params > 0) || !isfinite(j->params))
 		return refuse(why, len, "give the model's size: --params 70B or --model NAME");
 	if (j->tp < 1 || j->pp < 1 || j->dp < 1 || j->ep < 1)
 		return refuse(why, len, "--tp, --pp, --dp and --ep must be 1 or more");
+	/* in floating point first: the product of three options can overflow */
+	if ((double)j->tp * j->pp * j->dp > PLAN_MAX_GPUS)
+		return refuse(why, len, "DP x TP x PP = %d x %d x %d is more than %d GPUs",
+			      j->dp, j->tp, j->pp, PLAN_MAX_GPUS);
+	total = (long long)j->tp * j->pp * j->dp;
 	if (gpus > 0 && total != gpus)
 		return refuse(why, len, "DP x TP x PP = %d x %d x %d = %lld GPUs, but --gpus is %lld",
 			      j->dp, j->tp, j->pp, total, gpus);
@@ -115,6 +120,13 @@ static void need_for(const struct plan_machine *m, double bytes, double seconds,
 	}
 }
 
+double plan_seconds(double bytes, double gbytes_per_s)
+{
+	if (bytes <= 0)
+		return 0;
+	return gbytes_per_s > 0 ? bytes / (gbytes_per_s * 1e9) : INFINITY;
+}
+
 static double compute_seconds(const struct plan_job *j, const struct plan_result *r)
 {
 	if (j->step_seconds > 0)
@@ -139,9 +151,8 @@ void plan_compute(const struct plan_job *j, const struct plan_machine *m,
 		r->nic_bytes += r->traffic[k].nic_bytes;
 	r->tp_spans_nodes = j->tp > m->gpus_per_node;
 	plan_bandwidth(m, r);
-	r->network_line_s = r->nic_bytes > 0 ? r->nic_bytes / (r->per_gpu_line * 1e9) : 0;
-	r->network_expected_s =
-		r->nic_bytes > 0 ? r->nic_bytes / (r->per_gpu_expected * 1e9) : 0;
+	r->network_line_s = plan_seconds(r->nic_bytes, r->per_gpu_line);
+	r->network_expected_s = plan_seconds(r->nic_bytes, r->per_gpu_expected);
 	r->compute_s = compute_seconds(j, r);
 	r->share = r->compute_s > 0 ? r->network_expected_s / r->compute_s : NAN;
 	if (isnan(r->share))

@@ -91,6 +91,9 @@ struct plan_result {
 	struct plan_need no_overlap;	/* network under a tenth of the step */
 };
 
+/* The most GPUs a job may have (DP x TP x PP). */
+#define PLAN_MAX_GPUS (1 << 30)
+
 /* Why the job cannot be planned (into why), or 0.  gpus: the --gpus total
  * to agree with, 0 when not given. */
 int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t len);
@@ -99,6 +102,10 @@ int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t l
  * GPUs.  r->cap_port points into m. */
 void plan_compute(const struct plan_job *j, const struct plan_machine *m,
 		  struct plan_result *r);
+
+/* Seconds to move bytes at gbytes_per_s GB/s: 0 for no bytes, INFINITY
+ * for no bandwidth. */
+double plan_seconds(double bytes, double gbytes_per_s);
 
 /* Expected share of line rate for a port (payload after headers at its
  * MTU, and what NCCL reaches per NIC at its rate). */

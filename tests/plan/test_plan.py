@@ -288,6 +288,7 @@ def case_configs():
 
 
 def record(tmp, root, bw_docs):
+    os.makedirs(tmp, exist_ok=True)
     db = os.path.join(tmp, "fleet.db")
     args = ["--root", root, "record", "--db", db]
     for i, d in enumerate(bw_docs):
@@ -347,6 +348,15 @@ def case_recorded():
             if doc["capped_by"] != "port_rate" or "nominal rates only" not in doc["measured_from"]:
                 fail(f"unmeasured record: {doc['capped_by']} {doc['measured_from']}")
             close("unmeasured line", doc["per_gpu_gbytes_per_s"]["line_rate"], 50.0)
+        # every rail measured at 0 Gb/s: no bandwidth, forever, network-bound
+        db3 = record(os.path.join(tmp, "zero"), root,
+                     [bw_doc(host, [(f"mlx5_{i}", 0.0) for i in range(8)])])
+        doc = plan_json(args_of(job) + ["--db", db3, "--host", host], 1)
+        if doc and (doc["network_seconds"]["line_rate"] is not None or
+                    doc["verdict"] != "network-bound" or doc["per_gpu_gbps"] != 0):
+            fail(f"zero measured: {doc['network_seconds']} {doc['verdict']}")
+        has("zero measured text", plan(args_of(job) + ["--db", db3, "--host", host], 1).stdout,
+            "forever")
         p = plan(args_of(job) + ["--db", db2, "--host", "no-such-host"], 2)
         has("unknown host", p.stderr, "no record of host 'no-such-host'")
         p = plan(args_of(job) + ["--db", os.path.join(tmp, "missing.db"), "--host", h], 3)
@@ -384,6 +394,8 @@ BAD = [
     (["--params", "70B", "--tp", "8"], "need the shape"),
     (["--params", "70B", "--ep", "2", "--dp", "2", "--hidden", "8", "--layers", "2"], "--ep needs a mixture-of-experts model"),
     (["--tp", "8"], "give the model"),
+    (["--params", "70B", "--layers", "80", "--hidden", "8192", "--tp", "1048576", "--pp", "80",
+      "--dp", "16777216"], "is more than 1073741824 GPUs"),
     (["--params", "70B", "--step-seconds", "2", "--tflops", "300"], "not both"),
     (["--params", "70B", "--step-seconds", "0"], "must be more than zero"),
     (["--params", "70B", "--profile", "no-such-profile"], "no built-in profile"),
