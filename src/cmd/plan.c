@@ -292,19 +292,17 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
 }
 
 /* The rails are those of the profile the machine was judged under: the
- * recorded check's (named), else the one check would pick. */
-static int machine_from_inventory(struct ctx *c, const struct plan_args *a,
-				  struct machine_src *ms, const char *where,
-				  const char *profile, char *why, size_t len)
+ * recorded check's (named), else the one check would pick.  what: the
+ * machine in words ("gpu-017 under DIR"). */
+static int machine_from_inventory(const struct plan_args *a, struct machine_src *ms,
+				  const char *what, const char *profile, char *why, size_t len)
 {
 	char reason[256];
 	const struct profile *p = profile ? profile_builtin(profile) : NULL;
-	const char *host = ms->inv.host.hostname ? ms->inv.host.hostname : "this host";
 
-	(void)c;
 	if (!p)
 		p = profile_select(&ms->inv, reason, sizeof(reason));
-	snprintf(ms->source, sizeof(ms->source), "%s%s (profile %s)", host, where,
+	snprintf(ms->source, sizeof(ms->source), "%s (profile %s)", what,
 		 p && p->name ? p->name : "generic");
 	if (plan_machine_from_inventory(&ms->inv, p, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_RUNTIME;
@@ -316,6 +314,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 {
 	json_t *recs;
 	const char *time;
+	char what[400];
 	size_t hits;
 	int rc = plan_record_latest(c, a->db, a->host, &ms->record);
 
@@ -326,14 +325,12 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 		return EXIT_RUNTIME;
 	}
 	time = json_string_value(json_object_get(ms->record, "time"));
-	rc = machine_from_inventory(c, a, ms, "",
+	snprintf(what, sizeof(what), "record of %s at %s in %s", a->host, time ? time : "?",
+		 a->db);
+	rc = machine_from_inventory(a, ms, what,
 				    json_string_value(json_object_get(ms->record, "profile")), why, len);
 	if (rc >= 0)
 		return rc;
-	snprintf(ms->source, sizeof(ms->source), "record of %s at %s in %s (profile %s)",
-		 a->host, time ? time : "?", a->db,
-		 json_is_string(json_object_get(ms->record, "profile")) ?
-		 json_string_value(json_object_get(ms->record, "profile")) : "generic");
 	recs = json_pack("[O]", ms->record);
 	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
 		json_decref(recs);
@@ -392,12 +389,15 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 	else {
 		rc = ctx_collect(c, &r, &ms->inv, false);
 		if (rc == EXIT_OK) {
-			char where[300];
+			const char *host = ms->inv.host.hostname ? ms->inv.host.hostname :
+							      "this host";
+			char what[400];
 
-			where[0] = '\0';
 			if (strcmp(c->root_dir, "/") != 0)
-				snprintf(where, sizeof(where), " under %s", c->root_dir);
-			rc = machine_from_inventory(c, a, ms, where, NULL, why, sizeof(why));
+				snprintf(what, sizeof(what), "%s under %s", host, c->root_dir);
+			else
+				snprintf(what, sizeof(what), "%s", host);
+			rc = machine_from_inventory(a, ms, what, NULL, why, sizeof(why));
 		}
 		root_close(&r);
 	}
