@@ -154,14 +154,8 @@ static void traffic_table(FILE *out, const struct plan_report *p)
 
 static void notes(FILE *out, const struct plan_report *p)
 {
-	const struct plan_result *r = p->result;
 	const struct plan_machine *m = p->machine;
 
-	if (r->tp_spans_nodes)
-		fprintf(out, "RED FLAG: the tensor-parallel group of %d spans %d nodes of %d GPUs: "
-			"its per-layer AllReduces cross the NIC (keep TP inside one NVLink "
-			"domain)\n", p->job->tp, (p->job->tp + m->gpus_per_node - 1) /
-			m->gpus_per_node, m->gpus_per_node);
 	if (p->measured_from)
 		fprintf(out, "measured: %s\n", p->measured_from);
 	if (m->gpudirect == 0)
@@ -183,6 +177,12 @@ void plan_print_text(FILE *out, const struct plan_report *p)
 	seconds_str(line, sizeof(line), r->network_line_s);
 	seconds_str(expected, sizeof(expected), r->network_expected_s);
 	fprintf(out, "plan: %s\n", verdict_words(r->verdict));
+	/* said at once: only NVLink carries per-layer AllReduces */
+	if (r->tp_spans_nodes)
+		fprintf(out, "RED FLAG: the tensor-parallel group of %d spans %d nodes of %d GPUs: "
+			"its per-layer AllReduces cross the NIC (keep TP inside one NVLink "
+			"domain)\n", j->tp, (j->tp + p->machine->gpus_per_node - 1) /
+			p->machine->gpus_per_node, p->machine->gpus_per_node);
 	fprintf(out, "network: at least %s per step at line rate, %s expected", line, expected);
 	if (!isnan(r->compute_s)) {
 		seconds_str(compute, sizeof(compute), r->compute_s);
