@@ -84,10 +84,15 @@ def referenced_metrics(rules):
 
 
 def render(template, labels, value):
-    """The subset of Go templates the rules use on their annotations."""
-    out = re.sub(r'\{\{ \$labels\.([a-zA-Z_]+) \}\}', lambda m: labels.get(m.group(1), ""),
-                 template)
-    return out.replace("{{ $value }}", "%g" % value)
+    """The subset of Go templates the rules use on their annotations:
+    {{ $labels.X }}, {{ with $labels.X }}...{{ . }}...{{ end }}, {{ $value }}."""
+    out = re.sub(r'\{\{ with \$labels\.([a-zA-Z_]+) \}\}(.*?)\{\{ end \}\}',
+                 lambda m: m.group(2).replace("{{ . }}", labels[m.group(1)])
+                 if labels.get(m.group(1)) else "", template)
+    out = re.sub(r'\{\{ \$labels\.([a-zA-Z_]+) \}\}', lambda m: labels.get(m.group(1), ""), out)
+    # Go prints a float in its shortest form, a whole one without ".0"
+    v = repr(float(value))
+    return out.replace("{{ $value }}", v[:-2] if v.endswith(".0") else v)
 
 
 def series_text(name, labels):
@@ -108,12 +113,42 @@ def replay_test(rules, fixture, samples, expect_alerts):
         for labels, value in expect_alerts.get(name, []):
             ann = {k: render(t, {**labels, **inst}, value)
                    for k, t in rule.get("annotations", {}).items()}
-            exp.append({"exp_labels": {**labels, **inst, **rule.get("labels", {})},
+            # an empty label is no label to Prometheus
+            exp.append({"exp_labels": {k: v for k, v in {**labels, **inst, **rule.get("labels", {})}
+                                       .items() if v != ""},
                         "exp_annotations": ann})
         tests.append({"eval_time": "40m", "alertname": name, "exp_alerts": exp})
     return {"rule_files": [RULES], "evaluation_interval": "1m",
             "tests": [{"name": fixture + " as scraped", "interval": "1m",
                        "input_series": series, "alert_rule_test": tests}]}
+
+
+READINGS = (("temperature", "temperature_celsius", "temperature_threshold_celsius"),
+            ("supply voltage", "voltage_volts", "voltage_threshold_volts"),
+            ("Rx power", "rx_power_watts", "rx_power_threshold_watts"),
+            ("Tx power", "tx_power_watts", "tx_power_threshold_watts"),
+            ("laser bias", "tx_bias_amperes", "tx_bias_threshold_amperes"))
+
+
+def out_of_range(samples, host):
+    """The transceiver readings past the module's own warning limits, worked
+    out here from the scrape, not through the rule."""
+    want = []
+    for what, reading, limit in READINGS:
+        limits = {}
+        for n, l, v in samples:
+            if n == "rdmadoctor_module_" + limit:
+                key = tuple(sorted((k, x) for k, x in l.items() if k != "level"))
+                limits.setdefault(key, {})[l["level"]] = v
+        for n, l, v in samples:
+            if n != "rdmadoctor_module_" + reading:
+                continue
+            lim = limits.get(tuple(sorted((k, x) for k, x in l.items() if k != "lane")), {})
+            for side, level, beyond in (("high", "high_warn", lambda a, b: a > b),
+                                        ("low", "low_warn", lambda a, b: a < b)):
+                if level in lim and beyond(v, lim[level]):
+                    want.append(({**l, "hostname": host, "reading": what + " " + side}, v))
+    return want
 
 
 def main():
@@ -140,8 +175,9 @@ def main():
         "RdmaPortDown": [({**{k: l[k] for k in l}, "hostname": host}, v)
                          for n, l, v in broken if n == "rdmadoctor_port_up" and v == 0],
         "RdmaCheckErrors": [({**l, "hostname": host}, v) for n, l, v in broken
-                            if n == "rdmadoctor_findings" and l.get("severity") == "error"
+                            if n == "rdmadoctor_finding" and l.get("severity") == "error"
                             and v > 0],
+        "RdmaTransceiverOutOfRange": out_of_range(broken, host),
     }
     for k, v in want.items():
         if not v:
