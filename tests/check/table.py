@@ -32,6 +32,9 @@ FIRES = [
     ("gid.index_mismatch", "roce-broken", None, "", "5"),
     ("counters.errors", "broken", None, "ibp24s0", "symbol_error"),
     ("counters.saturated", "broken", None, "ibp202s0", "65535"),
+    # the PHY's lifetime counts in `ethtool -S` on a RoCE port, as IB's
+    ("counters.errors", "roce-broken", None, "mlx5_0 port 1", "ethtool rx_crc_errors_phy 1532"),
+    ("counters.errors", "roce-broken", None, "mlx5_0 port 1", "ethtool link_down_events_phy 4"),
     ("gdr.missing", "broken", None, "", ""),
     ("gdr.unsupported", "rtx4090-cx6dx-x8", None, "", "GeForce"),
     ("topo.nic_far", "broken", None, "ibp229s0", "NODE"),
