@@ -309,5 +309,5 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			text_pfc_cnp(out, pt, secs);
 		}
 	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
-	text_findings(out, rep->findings, false);
+	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
 }

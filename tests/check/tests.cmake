@@ -1,0 +1,6 @@
+# The check catalog: `check --list` names every id the checks give, and
+# docs/checks.md is what docs/gen_checks.py makes of it (one source).
+add_test(NAME check_catalog COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/catalog.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+add_test(NAME check_docs COMMAND python3 ${PROJECT_SOURCE_DIR}/docs/gen_checks.py
+  $<TARGET_FILE:rdmadoctor> --check ${PROJECT_SOURCE_DIR}/docs/checks.md)
