@@ -4,3 +4,7 @@ add_test(NAME check_catalog COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/catalog.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 add_test(NAME check_docs COMMAND python3 ${PROJECT_SOURCE_DIR}/docs/gen_checks.py
   $<TARGET_FILE:rdmadoctor> --check ${PROJECT_SOURCE_DIR}/docs/checks.md)
+# Text for people: the same finding on several subjects once, 80 columns
+# when not a terminal, --brief.
+add_test(NAME check_text COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/text.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
