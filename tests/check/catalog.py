@@ -12,17 +12,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import done, ok  # noqa: E402
+
 binary, src = sys.argv[1], sys.argv[2]
-failed = passed = 0
-
-
-def ok(cond, what):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def run(*args):
@@ -70,5 +63,4 @@ for root in sorted(glob.glob(os.path.join(fixtures, "*", "root"))):
         for f in json.loads(out)["findings"]:
             ok(f["id"] in ids, f"{root}: finding id {f['id']} not listed")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+done()

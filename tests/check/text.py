@@ -15,19 +15,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import done, ok  # noqa: E402
+
 binary, fixtures = sys.argv[1], sys.argv[2]
-failed = passed = 0
-
-
-def ok(cond, what, show=""):
-    global failed, passed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-        if show:
-            print(show[:3000])
 
 
 def run(*args):
@@ -93,5 +84,4 @@ try:
 finally:
     shutil.rmtree(tmp)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+done()
