@@ -62,6 +62,7 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		families[i](&c, out);
+	check_agree(&c, out, first);
 	free(roles);
 	free(gpu_nic);
 	free(gpu_path);
