@@ -171,11 +171,27 @@ struct bw_sampler {
 	struct bw_result *out;
 	size_t cap;
 	double cpu_user_t0, cpu_sys_t0;	/* CPU time at t0 (a run that ends in the warm-up) */
+	/* bw_sampler_poll: the precise clock is read only once the coarse one
+	 * says the next edge (end of warm-up, interval cut, end of window)
+	 * may have come; slack is the coarse clock's resolution */
+	double next_edge, slack;
 };
 double bw_now(void);	/* CLOCK_MONOTONIC seconds */
+/* CLOCK_MONOTONIC_COARSE seconds: the kernel's last tick (a few ms behind
+ * bw_now at most), read without touching the clock hardware, so it never
+ * becomes a system call where the clock source has no user-space reader
+ * (virtual machines, HPET).  For bounds and for deciding when to read
+ * bw_now, never for a figure. */
+double bw_now_coarse(void);
 void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw_result *out);
-/* false once the window is over (the loop then drains and returns). */
+/* false once the window is over (the loop then drains and returns).  One
+ * precise clock read per call. */
 bool bw_sampler_tick(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
+/* The same, for a loop's every turn: publishes live_bytes and calls tick
+ * only when an edge is due by the coarse clock.  The figures stay exact:
+ * each edge pairs a precise clock read with the counts of that moment;
+ * only where an edge falls moves, by at most the coarse clock's tick. */
+bool bw_sampler_poll(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
 /* Close the window (iterations mode ends here); fills out->seconds/bytes/msgs/cpu. */
 void bw_sampler_finish(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
 

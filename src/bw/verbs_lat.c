@@ -26,6 +26,10 @@ static uint8_t next_val(uint8_t v)
 	return v >= 254 ? 1 : (uint8_t)(v + 1);
 }
 
+/* Iterations mode keeps every sample; up to this many are allocated before
+ * the loop starts (more grow as they come). */
+#define BW_LAT_PREALLOC_MAX (1u << 22)
+
 struct lat_ctx {
 	struct verbs_state *s;
 	struct verbs_qp *q;
@@ -53,14 +57,14 @@ static int push_sample(struct lat_ctx *c, double usec, struct bw_err *e)
 	return 0;
 }
 
-/* Post the next message (value v in the last byte, or as immediate data)
- * and wait for its completion, so the source may be changed again. */
-static int post_one(struct lat_ctx *c, uint32_t v, struct bw_err *e)
+/* Post the next message: value v in the last byte (write) or as immediate
+ * data (send).  Its completion is taken by await_sent, after the caller's
+ * bookkeeping: the message is in flight meanwhile. */
+static int post_msg(struct lat_ctx *c, uint32_t v, struct bw_err *e)
 {
 	struct verbs_state *s = c->s;
 	struct ibv_send_wr *bad;
-	struct ibv_wc wc;
-	int rc, n;
+	int rc;
 
 	if (s->p.op == BW_OP_WRITE)
 		((volatile uint8_t *)c->q->send_area)[s->p.size - 1] = (uint8_t)v;
@@ -69,10 +73,21 @@ static int post_one(struct lat_ctx *c, uint32_t v, struct bw_err *e)
 	rc = ibv_post_send(c->q->qp, &c->wr, &bad);
 	if (rc)
 		return verbs_err(e, "%s: posting the ping-pong message failed: %s", s->devname, strerror(rc));
+	return 0;
+}
+
+/* The completion of the message just posted, so that its source may be
+ * changed again. */
+static int await_sent(struct lat_ctx *c, struct bw_err *e)
+{
+	struct verbs_state *s = c->s;
+	struct ibv_wc wc;
+	int n;
+
 	for (unsigned spin = 1; (n = ibv_poll_cq(s->scq, 1, &wc)) == 0; spin++) {
 		if (spin >= VERBS_SPIN_BEFORE_YIELD)
 			sched_yield();
-		if ((spin & 1023) == 0 && bw_now() > c->deadline)
+		if ((spin & 1023) == 0 && bw_now_coarse() > c->deadline)
 			return verbs_err(e, "%s: the ping-pong message was not acknowledged", s->devname);
 	}
 	if (n < 0)
@@ -100,7 +115,7 @@ static int wait_one(struct lat_ctx *c, uint8_t want, uint32_t *got, struct bw_er
 			}
 			if (spin >= VERBS_SPIN_BEFORE_YIELD)
 				sched_yield();
-			if ((++spin & 1023) == 0 && bw_now() > c->deadline)
+			if ((++spin & 1023) == 0 && bw_now_coarse() > c->deadline)
 				return verbs_err(e, "%s: no answer from the peer within the time bound", s->devname);
 		}
 	}
@@ -120,7 +135,7 @@ static int wait_one(struct lat_ctx *c, uint8_t want, uint32_t *got, struct bw_er
 		}
 		if (spin >= VERBS_SPIN_BEFORE_YIELD)
 			sched_yield();
-		if ((++spin & 1023) == 0 && bw_now() > c->deadline)
+		if ((++spin & 1023) == 0 && bw_now_coarse() > c->deadline)
 			return verbs_err(e, "%s: no answer from the peer within the time bound", s->devname);
 	}
 }
@@ -130,6 +145,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 	struct lat_ctx c = { .s = s, .q = &s->q[0], .out = out };
 	uint32_t stop = s->p.op == BW_OP_WRITE ? LAST_STOP : VERBS_IMM_STOP;
 	bool inl = !s->gpu_buf && s->p.size <= s->max_inline && s->p.size <= s->inline_want;
+	bool duration = s->p.duration_ms != 0, more = true;
 	struct bw_sampler sm;
 	uint64_t rounds = 0;
 	uint8_t cur = 1;
@@ -146,11 +162,16 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 	c.wr.wr.rdma.remote_addr = c.q->peer.addr;
 	c.wr.wr.rdma.rkey = c.q->peer.rkey;
 	c.deadline = verbs_hard_end(s);
+	if (!duration && s->p.iters <= BW_LAT_PREALLOC_MAX) {
+		/* every sample's room up front: no allocation inside the loop */
+		out->lat_usec = malloc((size_t)s->p.iters * sizeof(*out->lat_usec));
+		c.cap = out->lat_usec ? (size_t)s->p.iters : 0;
+	}
 	bw_sampler_start(&sm, &s->p, out);
 
 	if (s->is_server) {
 		prev = bw_now();
-		if (post_one(&c, cur, e) != 0)
+		if (post_msg(&c, cur, e) != 0 || await_sent(&c, e) != 0)
 			return -1;
 	}
 	for (;;) {
@@ -167,18 +188,24 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 			rc = verbs_err(e, "%s: ping-pong out of step (got %u, expected %u)", s->devname, got, cur);
 			break;
 		}
-		if (!s->is_server) {
-			bool more = s->p.duration_ms ? bw_sampler_tick(&sm, rounds * s->p.size, rounds)
-						     : rounds < s->p.iters;
-
-			if (!more) {
-				rc = post_one(&c, stop, e);
-				break;
-			}
-		} else {
-			cur = next_val(cur);
+		/* The answer goes out at once, as in ib_write_lat: between
+		 * seeing the peer's message and posting ours only the stamp.
+		 * Whether to stop was decided in the previous round's
+		 * bookkeeping. */
+		if (!s->is_server && (duration ? !more : rounds >= s->p.iters)) {
+			rc = post_msg(&c, stop, e);
+			if (rc == 0)
+				rc = await_sent(&c, e);
+			break;
 		}
+		if (s->is_server)
+			cur = next_val(cur);
 		now = bw_now();
+		if (post_msg(&c, cur, e) != 0) {
+			rc = -1;
+			break;
+		}
+		/* bookkeeping while our message is in flight */
 		if (prev > 0) {
 			/* from our previous post to this one: one round trip */
 			if (sm.phase == 1 && push_sample(&c, (now - prev) * 1e6 / 2, e) != 0) {
@@ -186,14 +213,16 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 				break;
 			}
 			rounds++;
-			/* the sampler only where it has a phase to change: a
-			 * warm-up to end, or the server's window to close (the
-			 * client ticks above in duration mode) */
-			if ((s->is_server || !s->p.duration_ms) && (s->p.duration_ms || s->p.warmup_ms))
-				(void)bw_sampler_tick(&sm, rounds * s->p.size, rounds);
 		}
 		prev = now;
-		if (post_one(&c, cur, e) != 0) {
+		/* the sampler only where it has a phase to change: the client's
+		 * window (it decides the end), a warm-up to end, or the
+		 * server's window to close */
+		if (!s->is_server && duration)
+			more = bw_sampler_tick(&sm, rounds * s->p.size, rounds);
+		else if (rounds && (duration || s->p.warmup_ms))
+			(void)bw_sampler_tick(&sm, rounds * s->p.size, rounds);
+		if (await_sent(&c, e) != 0) {
 			rc = -1;
 			break;
 		}
