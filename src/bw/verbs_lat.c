@@ -9,13 +9,18 @@
  * iters round trips, or when the sampler's window closes) and then sends
  * STOP instead of an answer; the server returns when it sees STOP.
  * Samples: the time between two successive posts of one side is one round
- * trip; RTT/2 is stored in microseconds, inside the measured window only. */
+ * trip; RTT/2 is stored in microseconds, inside the measured window only.
+ * As in ib_write_lat, nothing but a cycle-counter stamp (cycles.h) lies
+ * between seeing the peer's message and posting the answer; the sample,
+ * the sampler and our own send completion are dealt with while the answer
+ * is in flight. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <sched.h>
 
+#include "cycles.h"
 #include "verbs_priv.h"
 
 /* The last-byte counter runs 1..254; 255 is STOP (0 is a fresh buffer). */
@@ -149,7 +154,8 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 	struct bw_sampler sm;
 	uint64_t rounds = 0;
 	uint8_t cur = 1;
-	double prev = 0;
+	uint64_t prev = 0, now, c0;
+	double t0;
 	int rc = 0;
 
 	c.sge = (struct ibv_sge){ .addr = (uintptr_t)c.q->send_area, .length = (uint32_t)s->p.size,
@@ -168,15 +174,16 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 		c.cap = out->lat_usec ? (size_t)s->p.iters : 0;
 	}
 	bw_sampler_start(&sm, &s->p, out);
+	t0 = bw_now();
+	c0 = bw_cycles();
 
 	if (s->is_server) {
-		prev = bw_now();
+		prev = bw_cycles();
 		if (post_msg(&c, cur, e) != 0 || await_sent(&c, e) != 0)
 			return -1;
 	}
 	for (;;) {
 		uint32_t got = 0;	/* set by wait_one on success; gcc -O2 cannot see it */
-		double now;
 
 		if (wait_one(&c, cur, &got, e) != 0) {
 			rc = -1;
@@ -200,7 +207,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 		}
 		if (s->is_server)
 			cur = next_val(cur);
-		now = bw_now();
+		now = bw_cycles();
 		if (post_msg(&c, cur, e) != 0) {
 			rc = -1;
 			break;
@@ -208,7 +215,8 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 		/* bookkeeping while our message is in flight */
 		if (prev > 0) {
 			/* from our previous post to this one: one round trip */
-			if (sm.phase == 1 && push_sample(&c, (now - prev) * 1e6 / 2, e) != 0) {
+			/* in cycles until the run's end converts them */
+			if (sm.phase == 1 && push_sample(&c, (double)(now - prev) / 2, e) != 0) {
 				rc = -1;
 				break;
 			}
@@ -219,9 +227,9 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 		 * window (it decides the end), a warm-up to end, or the
 		 * server's window to close */
 		if (!s->is_server && duration)
-			more = bw_sampler_tick(&sm, rounds * s->p.size, rounds);
+			more = bw_sampler_poll(&sm, rounds * s->p.size, rounds);
 		else if (rounds && (duration || s->p.warmup_ms))
-			(void)bw_sampler_tick(&sm, rounds * s->p.size, rounds);
+			(void)bw_sampler_poll(&sm, rounds * s->p.size, rounds);
 		if (await_sent(&c, e) != 0) {
 			rc = -1;
 			break;
@@ -230,5 +238,17 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 			cur = next_val(cur);
 	}
 	bw_sampler_finish(&sm, rounds * s->p.size, rounds);
+	{
+		uint64_t c1 = bw_cycles();
+		double t1 = bw_now();
+		/* microseconds per cycle over the whole run */
+		double us = c1 > c0 && t1 > t0 ? (t1 - t0) * 1e6 / (double)(c1 - c0) : 0;
+
+		if (rc == 0 && out->n_lat && !(us > 0))
+			rc = verbs_err(e, "%s: the cpu cycle counter did not advance with the clock; no latency figures",
+				       s->devname);
+		for (size_t i = 0; i < out->n_lat; i++)
+			out->lat_usec[i] *= us;
+	}
 	return rc;
 }
