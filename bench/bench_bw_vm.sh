@@ -78,7 +78,7 @@ mo=$(printf '%s\n' "${o[@]}" | median) mt=$(printf '%s\n' "${t[@]}" | median)
 echo "write 64 KiB, 1 QP: rdmadoctor ${o[*]} Gb/s, ib_write_bw ${t[*]} Gb/s; median ratio $(ratio "$mo" "$mt")"
 
 printf '%10s %12s %12s %7s\n' bytes rdmadoctor ib_write_bw ratio
-for s in 2 64 1024 4096 16384 65536 262144 1048576 4194304; do
+for s in 2 64 1024 4096 16384 65536 262144 1048576 4194304 8388608; do
 	t1=$(perf_bw $s) o1=$(ours_bw $s)
 	printf '%10s %12s %12s %7s\n' "$s" "${o1:-fail}" "${t1:-fail}" "$(ratio "$o1" "$t1")"
 done

@@ -43,6 +43,15 @@ uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails)
 	return p->size * p->qps * 2 * (uint64_t)n_rails;
 }
 
+uint32_t bw_params_cq_mod(uint64_t size, uint32_t tx_depth, bool sweep)
+{
+	uint32_t m = size <= BW_CQ_MOD_SIZE_LIMIT || sweep ? BW_CQ_MOD_DEFAULT : 1;
+
+	if (tx_depth == 0)
+		tx_depth = BW_TX_DEPTH_DEFAULT;
+	return m < tx_depth ? m : tx_depth;
+}
+
 uint32_t bw_params_run_bound_ms(const struct bw_params *p, uint32_t cap_ms)
 {
 	uint64_t ms;
@@ -180,8 +189,8 @@ int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw
 		return -1;
 	}
 	if (p->transport == BW_TRANSPORT_VERBS && !c->has_verbs) {
-		bw_errf(e, "this server cannot run the verbs transport (no verbs transport in "
-			"its build or no RDMA device); use --transport tcp");
+		bw_errf(e, "this server does not serve the verbs transport (started with "
+			"--transport tcp); use --transport tcp");
 		return -1;
 	}
 	return 0;

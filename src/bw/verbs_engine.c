@@ -5,10 +5,8 @@
  * helpers of verbs_common.c (errors, receives, the end message, time
  * bounds), so that calls go one way: engine -> tests -> common.
  *
- * Defaults follow perftest (reference/perftest.md) where the params leave a
- * field 0: tx_depth 128, post_list 1, and CQ moderation by perftest's rule
- * (one signaled WR in 100 up to 8 KiB, every WR above: at large sizes a
- * completion per WR costs nothing and keeps the send queue short of stalls).
+ * Defaults follow perftest where the params leave a field 0: tx_depth 128,
+ * post_list 1, and CQ moderation by bw_params_cq_mod (bw/params.h).
  * An explicit cq_mod is honoured, capped at tx_depth; the depth itself is
  * capped at 16 MiB in flight per QP (settle_params says why). */
 #include <errno.h>
@@ -21,11 +19,9 @@
 #include <arpa/inet.h>
 
 #include "gpu_mem.h"
+#include "params.h"
 #include "verbs_priv.h"
 
-#define CQ_MOD_DEFAULT 100
-#define CQ_MOD_SIZE_LIMIT 8192
-#define TX_DEPTH_DEFAULT 128
 #define LAT_RX_DEPTH 64
 #define LAT_INLINE_DEFAULT 220
 #define INFLIGHT_MAX (16ull << 20)
@@ -84,7 +80,7 @@ static void settle_params(struct verbs_state *s)
 {
 	const struct bw_params *p = &s->p;
 
-	s->tx_depth = p->tx_depth ? p->tx_depth : TX_DEPTH_DEFAULT;
+	s->tx_depth = p->tx_depth ? p->tx_depth : BW_TX_DEPTH_DEFAULT;
 	if (p->duration_ms == 0 && p->iters && p->iters < s->tx_depth)
 		s->tx_depth = (uint32_t)p->iters;
 	/* At most 16 MiB in flight per QP (at least 2 messages): a few
@@ -104,7 +100,7 @@ static void settle_params(struct verbs_state *s)
 	if (p->cq_mod)
 		s->cq_mod = p->cq_mod;
 	else
-		s->cq_mod = p->size > CQ_MOD_SIZE_LIMIT ? 1 : CQ_MOD_DEFAULT;
+		s->cq_mod = bw_params_cq_mod(p->size, s->tx_depth, false);
 	if (s->cq_mod < s->post_list)
 		s->cq_mod = s->post_list;	/* one signal per chain at least, as perftest */
 	if (s->cq_mod > s->tx_depth)

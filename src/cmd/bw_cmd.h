@@ -11,12 +11,30 @@
 
 #define BW_CMD_DEFAULT_TIMEOUT_S 10.0
 
+/* Test options given on the command line: on the server each is a check
+ * of the client's request (cmd/bw.c server_constraints). */
+enum {
+	BW_SET_OP = 1u << 0,
+	BW_SET_SIZE = 1u << 1,		/* --size or --sizes */
+	BW_SET_DURATION = 1u << 2,
+	BW_SET_WARMUP = 1u << 3,
+	BW_SET_INTERVAL = 1u << 4,
+	BW_SET_ITERS = 1u << 5,
+	BW_SET_QPS = 1u << 6,
+	BW_SET_TX_DEPTH = 1u << 7,
+	BW_SET_POST_LIST = 1u << 8,
+	BW_SET_CQ_MOD = 1u << 9,
+	BW_SET_INLINE = 1u << 10,
+	BW_SET_BIDIR = 1u << 11,
+};
+
 /* What the command line asked for (both sides). */
 struct bw_cmd_opts {
 	bool server, once;
 	const char *host, *bind, *device, *devices, *gpu;
 	uint16_t port;
 	bool transport_set, warmup_set, cq_mod_set;
+	unsigned test_set;		/* BW_SET_* */
 	struct bw_params p;
 	uint64_t sizes[32];
 	size_t n_sizes;
@@ -49,8 +67,6 @@ struct bw_cmd_setup {
 
 /* The inventory, read once (ctx_collect); EXIT_OK or EXIT_RUNTIME. */
 int bw_cmd_collect(struct bw_cmd_setup *s);
-/* The verbs engine when this build has one, else NULL. */
-const struct bw_engine_ops *bw_cmd_verbs_engine(void);
 /* Choose the rails: EXIT_OK, or an exit code after saying why. */
 int bw_cmd_verbs_rails(struct bw_cmd_setup *s);
 int bw_cmd_tcp_rails(struct bw_cmd_setup *s);

@@ -19,7 +19,7 @@ static const char help_bw[] =
 	"with the minimum and maximum of the per-interval samples: a low minimum\n"
 	"is a link that stalls or flaps.\n"
 	"\n"
-	"client options:\n"
+	"test options (the same command line on both ends, as with perftest):\n"
 	"  --transport verbs|tcp  default verbs when this host has an RDMA device,\n"
 	"                     else tcp\n"
 	"  --op write|read|send   RDMA operation (default write); tcp: read makes\n"
@@ -38,6 +38,17 @@ static const char help_bw[] =
 	"  --cq-mod N         one signaled completion in N (default as perftest:\n"
 	"                     100 up to 8 KiB and in a sweep, else 1)\n"
 	"  --inline N         messages up to N bytes go inline (default 0)\n"
+	"  --expect-gbps X    fail (exit 1) when a rail's average at any size is\n"
+	"                     below X; by default verbs expects the profile's\n"
+	"                     bw_floor_gbps where a profile is known, else 90% of\n"
+	"                     the port rate, at sizes of 64 KiB and up; tcp nothing\n"
+	"  On the server each test option given is a check, not a default: a\n"
+	"  client whose request differs is refused with the option named.\n"
+	"  --transport serves only that transport; --size/--sizes: the client's\n"
+	"  size must be one of them; every other option: the client's value must\n"
+	"  be the same.  Options not given leave the client free.\n"
+	"\n"
+	"local options (both ends):\n"
 	"  --device NAME      the RDMA device (verbs), or the netdev to bind (tcp)\n"
 	"  --devices all|A,B  one rail per device, all at once: a thread each,\n"
 	"                     pinned to the NIC's NUMA node; per-rail and total\n"
@@ -45,20 +56,17 @@ static const char help_bw[] =
 	"  --gid-index N      RoCE GID index (default: the RoCE v2 IPv4 GID on the\n"
 	"                     interface that reaches the peer)\n"
 	"  --gpu N|auto       buffers in GPU memory (auto: the GPU nearest the NIC)\n"
-	"  --expect-gbps X    fail (exit 1) when a rail's average at any size is\n"
-	"                     below X; by default verbs expects 90% of the port\n"
-	"                     rate at sizes of 64 KiB and up, tcp nothing\n"
 	"  --port P           control port (default 18516)\n"
 	"  --timeout S        limit on every control step (default 10)\n"
 	"\n"
-	"server options: --port P, --bind ADDR, --once (exit after the first\n"
-	"  client that ran a test), --timeout S, the device options above, and caps\n"
-	"  on what a client may ask: --max-size B (default 1G), --max-qps N (64),\n"
-	"  --max-duration S (3600: warm-up and window, and the hard limit of an\n"
-	"  --iters test), --max-memory B (8G).  The server runs one test at a time,\n"
-	"  closes a client after two refused requests, and keeps serving after a\n"
-	"  client that failed.  tcp tests: the data connections are accepted on\n"
-	"  --bind's address, and only on --device's interface when it names one.\n"
+	"server options: --bind ADDR, --once (exit after the first client that ran\n"
+	"  a test), and caps on what a client may ask: --max-size B (default 1G),\n"
+	"  --max-qps N (64), --max-duration S (3600: warm-up and window, and the\n"
+	"  hard limit of an --iters test), --max-memory B (8G).  The server runs\n"
+	"  one test at a time, closes a client after two refused requests, and\n"
+	"  keeps serving after a client that failed.  tcp tests: the data\n"
+	"  connections are accepted on --bind's address, and only on --device's\n"
+	"  interface when it names one.\n"
 	"\n"
 	"--json writes one document per client run (all sizes of a sweep; the\n"
 	"server one per client it served): schema, test, role, transport, op,\n"
@@ -78,8 +86,8 @@ static const char help_lat[] =
 	"Latency between two hosts, perftest-style (ib_write_lat): a ping-pong of\n"
 	"--size bytes (default 2), each round trip halved and reported as one-way\n"
 	"min, p50, p99, p99.9 and max in microseconds over all samples of the\n"
-	"measured window.  Options as `rdmadoctor bw --help` (one QP/stream, no\n"
-	"--bidir).  --json adds latency_usec {min, p50, p99, p99_9, max, samples,\n"
+	"measured window.  Options as `rdmadoctor bw --help`, the server's test\n"
+	"options being checks as there (one QP/stream, no --bidir).  --json adds latency_usec {min, p50, p99, p99_9, max, samples,\n"
 	"samples_kept, truncated}.  A test without samples could not run (exit 3).\n"
 	"\n"
 	"exit: 0 ran, 2 usage, 3 could not run.\n";
@@ -212,8 +220,9 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 		} else if (strcmp(a, "--once") == 0 && o->server) {
 			o->once = true;
 			takes = false;
-		} else if (strcmp(a, "--bidir") == 0 && !o->server) {
+		} else if (strcmp(a, "--bidir") == 0) {
 			o->p.bidir = true;
+			o->test_set |= BW_SET_BIDIR;
 			takes = false;
 		} else if (!v) {
 			if (strncmp(a, "--", 2) == 0)
@@ -248,14 +257,13 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 			ok = parse_ms(v, 1, 24 * 3600, &o->caps.max_duration_ms);
 		} else if (o->server && strcmp(a, "--max-memory") == 0) {
 			ok = parse_bytes(v, 1ull << 50, &o->caps.max_memory);
-		} else if (o->server) {
-			return usage(c, cmd, "unknown server option '%s'", a);
 		} else if (strcmp(a, "--transport") == 0) {
 			ok = strcmp(v, "tcp") == 0 || strcmp(v, "verbs") == 0;
 			o->p.transport = strcmp(v, "verbs") == 0 ? BW_TRANSPORT_VERBS :
 								   BW_TRANSPORT_TCP;
 			o->transport_set = true;
 		} else if (strcmp(a, "--op") == 0) {
+			o->test_set |= BW_SET_OP;
 			ok = true;
 			if (strcmp(v, "write") == 0)
 				o->p.op = BW_OP_WRITE;
@@ -268,33 +276,44 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 		} else if (strcmp(a, "--size") == 0) {
 			ok = parse_bytes(v, 1ull << 30, &o->p.size);
 			size_set = true;
+			o->test_set |= BW_SET_SIZE;
 		} else if (strcmp(a, "--sizes") == 0) {
 			ok = parse_sizes(v, o);
+			o->test_set |= BW_SET_SIZE;
 		} else if (strcmp(a, "--duration") == 0) {
 			ok = parse_ms(v, 0.1, 24 * 3600, &o->p.duration_ms);
 			duration_set = true;
+			o->test_set |= BW_SET_DURATION;
 		} else if (strcmp(a, "--warmup") == 0) {
+			o->test_set |= BW_SET_WARMUP;
 			ok = parse_ms(v, 0, 600, &o->p.warmup_ms);
 			o->warmup_set = true;
 		} else if (strcmp(a, "--interval") == 0) {
+			o->test_set |= BW_SET_INTERVAL;
 			ok = parse_ms(v, 0.1, 60, &o->p.interval_ms);
 		} else if (strcmp(a, "--iters") == 0) {
 			ok = parse_u64(v, 1, 1ull << 40, &o->p.iters);
 			iters_set = true;
+			o->test_set |= BW_SET_ITERS;
 		} else if (strcmp(a, "--qps") == 0 || strcmp(a, "--streams") == 0) {
 			ok = parse_u64(v, 1, 65536, &n);
 			o->p.qps = (uint32_t)n;
+			o->test_set |= BW_SET_QPS;
 		} else if (strcmp(a, "--tx-depth") == 0) {
+			o->test_set |= BW_SET_TX_DEPTH;
 			ok = parse_u64(v, 1, 65536, &n);
 			o->p.tx_depth = (uint32_t)n;
 		} else if (strcmp(a, "--post-list") == 0) {
+			o->test_set |= BW_SET_POST_LIST;
 			ok = parse_u64(v, 1, 65536, &n);
 			o->p.post_list = (uint32_t)n;
 		} else if (strcmp(a, "--cq-mod") == 0) {
 			ok = parse_u64(v, 1, 65536, &n);
 			o->p.cq_mod = (uint32_t)n;
 			o->cq_mod_set = true;
+			o->test_set |= BW_SET_CQ_MOD;
 		} else if (strcmp(a, "--inline") == 0) {
+			o->test_set |= BW_SET_INLINE;
 			ok = parse_u64(v, 0, 65536, &n);
 			o->p.inline_size = (uint32_t)n;
 		} else if (strcmp(a, "--expect-gbps") == 0) {

@@ -9,24 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The verbs transport lives in bw/verbs_engine.c (engine.h).  A build
- * without it still links, and `--transport verbs` says so.  A weak
- * undefined symbol does not pull an object out of the static library
- * rdcore, so once the file exists the reference must be strong: it is,
- * whenever the source is there (a build that predates the file needs
- * this one recompiled). */
-#if __has_include("../bw/verbs_engine.c")
-extern const struct bw_engine_ops bw_verbs_engine;
-#else
-extern const struct bw_engine_ops bw_verbs_engine __attribute__((weak));
-#endif
-
-const struct bw_engine_ops *bw_cmd_verbs_engine(void)
-{
-	return &bw_verbs_engine;
-}
-
-
 int bw_cmd_collect(struct bw_cmd_setup *s)
 {
 	int rc;
@@ -195,7 +177,7 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail *rails, uint32_t n,
 			enum bw_transport t, uint32_t n_rails, const char *peer, struct bw_rails *r)
 {
-	r->eng = t == BW_TRANSPORT_VERBS ? bw_cmd_verbs_engine() : &bw_tcp_engine;
+	r->eng = t == BW_TRANSPORT_VERBS ? &bw_verbs_engine : &bw_tcp_engine;
 	r->n = n_rails;
 	for (uint32_t i = 0; i < n_rails; i++) {
 		const struct bw_report_rail *rr = &rails[i % n];
