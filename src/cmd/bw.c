@@ -5,6 +5,7 @@
 #include "bw_cmd.h"
 #include "../out/bw_out.h"
 #include "../out/safe_stream.h"
+#include "../profiles/profile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -79,6 +80,8 @@ static int emit(struct ctx *c, struct bw_report *r)
 static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 			const struct bw_cmd_setup *s, char *why, size_t whysz)
 {
+	char reason[256];
+
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
 	r->expect_min_bytes = 0;
@@ -87,18 +90,16 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 		r->expect_why = "--expect-gbps";
 		return;
 	}
-	/* machines.md section 4: NVIDIA's pass line is 90% of the port rate,
-	 * per direction; tcp has no line rate we can trust */
-	if (r->p.transport == BW_TRANSPORT_VERBS && r->p.mode == BW_MODE_BW &&
-	    !isnan(s->min_rate) && s->min_rate > 0) {
-		/* small messages cannot fill a link (perftest's own line-rate
-		 * figures are for 64 KiB and up): smaller sizes are not judged */
-		r->expect_gbps = 0.9 * s->min_rate;
-		r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
-		snprintf(why, whysz, "90%% of the %g Gb/s port rate, at sizes of 64 KiB and up",
-			 s->min_rate);
+	if (r->p.transport != BW_TRANSPORT_VERBS || r->p.mode != BW_MODE_BW)
+		return;	/* tcp has no line rate we can trust; latency no floor */
+	/* small messages cannot fill a link (perftest's own line-rate figures
+	 * are for 64 KiB and up): smaller sizes are not judged */
+	r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
+	if (bw_cmd_floor(s->have_inv ? profile_select(&s->inv, reason, sizeof(reason)) : NULL,
+			 s->min_rate, &r->expect_gbps, why, whysz))
 		r->expect_why = why;
-	}
+	else
+		r->expect_min_bytes = 0;
 }
 
 /* ---- client ---- */
@@ -111,7 +112,7 @@ static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opt
 			 const char *host, struct bw_outcome *outs, size_t done, const char *error)
 {
 	struct bw_report rep;
-	char why[128];
+	char why[256];
 	int rc;
 
 	memset(&rep, 0, sizeof(rep));
@@ -377,7 +378,7 @@ static void server_drop_outcomes(struct server *sv)
 static int server_report(struct server *sv, const char *error)
 {
 	struct bw_report rep;
-	char host[BW_HOST_MAX + 1] = "", why[128];
+	char host[BW_HOST_MAX + 1] = "", why[256];
 	const struct bw_hello *h = &sv->first;
 	bool verbs = h->p.transport == BW_TRANSPORT_VERBS;
 	int rc;

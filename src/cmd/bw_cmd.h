@@ -65,6 +65,13 @@ struct bw_cmd_setup {
 	double min_rate;
 };
 
+/* The bandwidth a verbs rail must reach when --expect-gbps is not given:
+ * the profile's rail bw_floor_gbps where it has one (pr may be NULL), else
+ * 90% of the slowest port rate (NVIDIA's pass line), else nothing.  1 with
+ * *gbps and why set, or 0. */
+struct profile;
+int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *why,
+		 size_t whysz);
 /* The inventory, read once (ctx_collect); EXIT_OK or EXIT_RUNTIME. */
 int bw_cmd_collect(struct bw_cmd_setup *s);
 /* Choose the rails: EXIT_OK, or an exit code after saying why. */

@@ -2,12 +2,33 @@
  * rail each, with its NUMA node, port rate and nearest GPU) for verbs, or
  * network interfaces named on the command line for tcp. */
 #include "bw_cmd.h"
+#include "../profiles/profile.h"
 
 #include <math.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *why,
+		 size_t whysz)
+{
+	double floor = pr ? pr->role[ROLE_RAIL].bw_floor_gbps : 0;
+
+	if (floor > 0) {
+		*gbps = floor;
+		snprintf(why, whysz, "the %s profile's bw_floor_gbps of %g Gb/s, at sizes of 64 KiB "
+			 "and up", pr->name, floor);
+		return 1;
+	}
+	if (!isnan(min_rate) && min_rate > 0) {
+		*gbps = 0.9 * min_rate;
+		snprintf(why, whysz, "90%% of the %g Gb/s port rate, at sizes of 64 KiB and up",
+			 min_rate);
+		return 1;
+	}
+	return 0;
+}
 
 int bw_cmd_collect(struct bw_cmd_setup *s)
 {
