@@ -32,7 +32,8 @@
  *     received or leave bytes 0.  The report of a one-way test uses the
  *     client's figures when its bytes are non-zero, else the server's; a
  *     bidirectional test reports each side's own sending (bw/verdict.c).
- *   - a run() that fails returns -1 with e->msg; the peer hears that text.
+ *   - a run() that fails returns -1 with e->msg (the convention at struct
+ *     bw_err); the peer hears that text.
  *   - run() ticks a bw_sampler (below); it keeps warm-up out, cuts the
  *     per-interval samples, measures CPU time and publishes live_bytes
  *     for the progress display. */
@@ -125,11 +126,30 @@ struct bw_result {
 	uint64_t lat_dropped;
 };
 
+/* The error convention of all of bw/: a function returns 0 (or a count)
+ * on success and a negative number on failure, with e->msg filled for
+ * people (lower-case, what failed and what to do).  The number is minus an
+ * enum bw_errc, for the program to decide on (never search the text): -1
+ * (BW_E_FAILED) is any failure not named below, so `< 0` is the test for
+ * failure and `return -1` the plain one.  bw_errf fills e->msg; bw_errc
+ * fills it too and returns -code, for `return bw_errc(e, ...)`
+ * (bw/err.c). */
+enum bw_errc {
+	BW_E_FAILED = 1,	/* anything not named below */
+	BW_E_TIMEOUT,		/* a deadline passed: the peer said nothing in time */
+	BW_E_CLOSED,		/* the peer closed the connection */
+	BW_E_PEER,		/* the peer sent ERROR: e->msg carries its text */
+	BW_E_NOMEM,		/* out of memory */
+};
+
 struct bw_err {
 	char msg[256];		/* lower-case, says what failed and what to do */
 };
+void bw_errf(struct bw_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int bw_errc(struct bw_err *e, enum bw_errc code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-/* A transport.  Every function returns 0, or -1 with e->msg set.  A
+/* A transport.  Every function returns 0, or -1 with e set.  A
  * transport must honour the timeouts in the params (run() returns at the
  * latest duration + warm-up + a few seconds after it starts, even when the
  * peer vanished), bw_local.max_run_ms (even when the peer keeps the test

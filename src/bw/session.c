@@ -245,27 +245,30 @@ static void send_error(struct bw_session *s, const char *text)
 }
 
 /* Receive a message of the wanted type; an ERROR from the peer becomes
- * e = "the peer says: ...". */
+ * -BW_E_PEER with e = "the peer says: ..."; other failures as
+ * bw_recv_msg's. */
 static int recv_want(struct bw_session *s, uint16_t want, uint8_t **pl, uint32_t *len,
 		     uint32_t max, int timeout_ms, const char *what, struct bw_err *e)
 {
 	uint16_t type;
+	int rc = bw_recv_msg(s->fd, &type, pl, len, max, timeout_ms, what, e);
 
-	if (bw_recv_msg(s->fd, &type, pl, len, max, timeout_ms, what, e) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	if (type == want)
 		return 0;
+	rc = -1;
 	if (type == BW_MSG_ERROR) {
 		char text[BW_ERROR_MAX + 1];
 
 		if (bw_text_decode(*pl, *len, BW_ERROR_MAX, text, sizeof(text), e) == 0)
-			bw_errf(e, "the peer (%s) says: %s", s->peer_addr, text);
+			rc = bw_errc(e, BW_E_PEER, "the peer (%s) says: %s", s->peer_addr, text);
 	} else {
 		bw_errf(e, "the peer sent message type %u where %s was expected", type, what);
 	}
 	free(*pl);
 	*pl = NULL;
-	return -1;
+	return rc;
 }
 
 /* A step on the data path failed (connect, run): the peer may already have
@@ -573,8 +576,9 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 	bw_buf_free(&b);
 	if (rc < 0)
 		return -1;
-	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0) {
-		if (strstr(e->msg, "timed out"))
+	rc = recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e);
+	if (rc < 0) {
+		if (rc == -BW_E_TIMEOUT)
 			bw_errf(e, "the server at %s did not answer within %.0f s: busy with "
 				"another client's test? (it runs one at a time; try again, or "
 				"raise --timeout)", s->peer_addr, s->timeout_ms / 1e3);
@@ -606,10 +610,11 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 
 		/* the client's first word may take a while (it collects its
 		 * inventory); later ones come at once */
-		if (bw_recv_msg(s->fd, &type, &pl, &len, BW_HOST_MAX + 128, s->timeout_ms,
-				"HELLO", e) < 0) {
+		rc = bw_recv_msg(s->fd, &type, &pl, &len, BW_HOST_MAX + 128, s->timeout_ms,
+				 "HELLO", e);
+		if (rc < 0) {
 			/* a client that just closed after its tests ended well */
-			if (tests && strstr(e->msg, "closed the connection"))
+			if (tests && rc == -BW_E_CLOSED)
 				return tests;
 			send_error(s, e->msg);
 			return -1;

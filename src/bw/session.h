@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "params.h"
 #include "proto.h"
+#include "proto_io.h"
 
 /* How long a transport's connect() may take per rail (the tcp server
  * accepts its data connections within it); the client waits for GO this

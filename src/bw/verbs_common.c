@@ -2,22 +2,11 @@
  * verbs_bw.c and verbs_lat.c (the tests); they call nothing of those
  * files.  Errors follow bw/'s convention (engine.h): -1 with e set. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
 
 #include "verbs_priv.h"
-
-int verbs_err(struct bw_err *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int verbs_wc_err(struct bw_err *e, const struct verbs_state *s, const struct ibv_wc *wc)
 {

@@ -74,7 +74,8 @@ struct verbs_state {
 };
 
 /* ---- verbs_common.c ---- */
-int verbs_err(struct bw_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error worth -1 (engine.h): `return verbs_err(e, ...);` */
+#define verbs_err(e, ...) bw_errc((e), BW_E_FAILED, __VA_ARGS__)
 /* A failed work completion, worded with its cause and what to check. */
 int verbs_wc_err(struct bw_err *e, const struct verbs_state *s, const struct ibv_wc *wc);
 /* Post one receive on q covering its receive area. */
