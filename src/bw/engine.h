@@ -70,6 +70,8 @@ struct bw_params {
 	bool bidir;		/* both sides send */
 };
 
+enum bw_peermem { BW_PEERMEM_UNKNOWN = 0, BW_PEERMEM_LOADED, BW_PEERMEM_ABSENT };
+
 /* What stays on this side (never sent): the device, its port and GID, GPU. */
 struct bw_local {
 	const char *device;	/* RDMA device name, or NULL: the first one */
@@ -90,6 +92,13 @@ struct bw_local {
 	/* tcp server: the address its data listener binds to (--bind), NULL:
 	 * any.  (bw_local.device binds the data sockets to that interface.) */
 	const char *bind_addr;
+	/* The CPUs of the NIC's NUMA node, as the node's cpulist file says
+	 * them ("0-15,32-47"), read by the caller through its root handle:
+	 * the rail's threads are pinned there.  NULL: not pinned. */
+	const char *cpulist;
+	/* Whether nvidia_peermem is loaded (the caller's inventory): the
+	 * advice when GPU memory cannot be registered. */
+	enum bw_peermem peermem;
 };
 
 /* One side's measurement.  Intervals are in the order they ended. */

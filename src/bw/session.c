@@ -27,25 +27,14 @@ void bw_outcome_free(struct bw_outcome *o)
 
 /* ---- pinning ---- */
 
-int bw_pin_numa(int node)
+int bw_cpulist_parse(const char *list, cpu_set_t *set)
 {
-	char path[64], buf[4096];
-	cpu_set_t set;
-	FILE *f;
-	char *p;
+	const char *p = list;
 	int n = 0;
 
-	if (node < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
 	if (!p)
 		return -1;
-	CPU_ZERO(&set);
+	CPU_ZERO(set);
 	/* "0-15,32-47" */
 	while (*p && *p != '\n') {
 		char *end;
@@ -62,13 +51,20 @@ int bw_pin_numa(int node)
 			p = end;
 		}
 		for (long c = a; c <= b; c++, n++)
-			CPU_SET((int)c, &set);
+			CPU_SET((int)c, set);
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '\n')
 			return -1;
 	}
-	if (!n)
+	return n ? 0 : -1;
+}
+
+int bw_pin_cpulist(const char *list)
+{
+	cpu_set_t set;
+
+	if (bw_cpulist_parse(list, &set) < 0)
 		return -1;
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0 ? 0 : -1;
 }
@@ -312,7 +308,7 @@ static void *prepare_thread(void *arg)
 {
 	struct rail_job *j = arg;
 
-	bw_pin_numa(j->r->local[j->i].numa_node);
+	bw_pin_cpulist(j->r->local[j->i].cpulist);
 	j->rc = j->r->eng->prepare(&j->state, j->p, &j->r->local[j->i], j->is_server, j->ep,
 				   &j->ep_len, &j->e);
 	return NULL;
@@ -322,7 +318,7 @@ static void *run_thread(void *arg)
 {
 	struct rail_job *j = arg;
 
-	bw_pin_numa(j->r->local[j->i].numa_node);
+	bw_pin_cpulist(j->r->local[j->i].cpulist);
 	j->rc = j->r->eng->run(j->state, j->out, &j->e);
 	atomic_fetch_add(j->finished, 1);
 	return NULL;

@@ -7,6 +7,7 @@
 #define RD_BW_SESSION_H
 
 #include <netinet/in.h>
+#include <sched.h>
 
 #include "engine.h"
 #include "params.h"
@@ -87,8 +88,11 @@ struct bw_server_ops {
 int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		     const struct bw_server_ops *ops, struct bw_err *e);
 
-/* Pin the calling thread to the CPUs of a NUMA node (live sysfs);
- * 0, or -1 (left unpinned) when the node has no CPU list. */
-int bw_pin_numa(int node);
+/* Pin the calling thread to the CPUs of a list in the kernel's cpulist
+ * form ("0-15,32-47", bw_local.cpulist); 0, or -1 (left unpinned) when the
+ * list is NULL, empty or malformed.  bw_cpulist_parse is the parser alone
+ * (the list comes from a file: untrusted). */
+int bw_cpulist_parse(const char *list, cpu_set_t *set);
+int bw_pin_cpulist(const char *list);
 
 #endif

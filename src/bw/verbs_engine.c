@@ -157,7 +157,7 @@ static int register_buffer(struct verbs_state *s, struct bw_err *e)
 		char m[768];
 
 		s->mr = gpu_mem_register(s->gpu_buf, s->pd, acc | (relaxed ? IBV_ACCESS_RELAXED_ORDERING : 0),
-					 m, sizeof(m));
+					 s->peermem, m, sizeof(m));
 		if (!s->mr)
 			return verbs_err(e, "%.250s", m);
 		s->buf = gpu_mem_ptr(s->gpu_buf);
@@ -236,6 +236,7 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 	s->is_server = is_server;
 	s->max_run_ms = l->max_run_ms;
 	s->gpu = l->gpu;
+	s->peermem = l->peermem;
 	s->numa_node = l->numa_node;
 	s->ib_port = l->ib_port > 0 ? l->ib_port : 1;
 	s->nq = p->mode == BW_MODE_LAT ? 1 : (p->qps ? p->qps : 1);

@@ -45,6 +45,7 @@ struct verbs_state {
 	bool is_server;
 	uint32_t max_run_ms;		/* bw_local.max_run_ms: 0 none */
 	int gpu, numa_node, ib_port;
+	enum bw_peermem peermem;	/* bw_local's, for the GPU advice */
 	char devname[64];
 
 	struct ibv_context *ctx;

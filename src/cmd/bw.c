@@ -236,7 +236,7 @@ out:
 
 /* ---- server ---- */
 
-static const struct bw_report_rail tcp_rail = { NULL, 0, -1, -1, NULL, NAN };
+static const struct bw_report_rail tcp_rail = { .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
 
 struct server {
 	struct ctx *c;

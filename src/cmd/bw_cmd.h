@@ -60,6 +60,7 @@ struct bw_cmd_setup {
 	/* chosen rails: inventory NIC indices (verbs), or netdev names (tcp) */
 	size_t nic[BW_RAILS_MAX];
 	char *names[BW_RAILS_MAX];
+	char *cpulist[BW_RAILS_MAX];	/* each verbs rail's NUMA CPU list (rail.cpulist) */
 	uint32_t n;
 	struct bw_report_rail rail[BW_RAILS_MAX];
 	double min_rate;

@@ -44,8 +44,10 @@ int bw_cmd_collect(struct bw_cmd_setup *s)
 
 void bw_cmd_setup_free(struct bw_cmd_setup *s)
 {
-	for (uint32_t i = 0; i < s->n; i++)
+	for (uint32_t i = 0; i < s->n; i++) {
 		free(s->names[i]);
+		free(s->cpulist[i]);
+	}
 	if (s->have_inv) {
 		inventory_free(&s->inv);
 		root_close(&s->root);
@@ -102,6 +104,17 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	rr->port = s->o->ib_port;
 	rr->numa_node = n->has_pci && !IS_NA(n->pci.numa_node) ? (int)n->pci.numa_node : -1;
 	rr->rate_gbps = pt ? pt->rate_gbps : NAN;
+	/* the node's CPUs for pinning the rail's threads, and the peer-memory
+	 * module for the GPU advice: through the root handle, like every
+	 * other fact of this host */
+	s->cpulist[s->n] = NULL;
+	if (rr->numa_node >= 0 &&
+	    root_readf(&s->root, &s->cpulist[s->n], "sys/devices/system/node/node%d/cpulist",
+		       rr->numa_node) < 0)
+		s->cpulist[s->n] = NULL;
+	rr->cpulist = s->cpulist[s->n];
+	rr->peermem = s->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
+								     : BW_PEERMEM_ABSENT;
 	if (!isnan(rr->rate_gbps) && (isnan(s->min_rate) || rr->rate_gbps < s->min_rate))
 		s->min_rate = rr->rate_gbps;
 	pick_gpu(s, s->n, k);
@@ -164,7 +177,7 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 		return EXIT_USAGE;
 	}
 	if (!list) {
-		s->rail[0] = (struct bw_report_rail){ NULL, 0, -1, -1, NULL, NAN };
+		s->rail[0] = (struct bw_report_rail){ .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
 		s->n = 1;
 		return EXIT_OK;
 	}
@@ -188,7 +201,8 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 			s->names[s->n] = NULL;
 			return EXIT_RUNTIME;
 		}
-		s->rail[s->n] = (struct bw_report_rail){ s->names[s->n], 0, -1, -1, NULL, NAN };
+		s->rail[s->n] = (struct bw_report_rail){ .device = s->names[s->n], .numa_node = -1, .gpu = -1,
+						    .rate_gbps = NAN };
 		s->n++;
 		p += len + (p[len] == ',');
 	}
@@ -210,6 +224,8 @@ void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail
 			.gpu = rr->gpu,
 			.numa_node = rr->numa_node,
 			.peer_addr = peer,
+			.cpulist = rr->cpulist,
+			.peermem = rr->peermem,
 		};
 	}
 }

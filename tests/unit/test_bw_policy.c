@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "bw/params.h"
+#include "bw/session.h"
 #include "cmd/bw_cmd.h"
 #include "profiles/profile.h"
 
@@ -62,12 +63,31 @@ static void cq_mod_rule(void **state)
 	assert_int_equal(bw_params_cq_mod(2, 0, false), 100);	/* 0: the default depth */
 }
 
+/* the node's cpulist file, as the kernel writes it (trailing newline) */
+static void cpulist_parse(void **state)
+{
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(bw_cpulist_parse("0-3,8,10-11\n", &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 7);
+	assert_true(CPU_ISSET(8, &set) && CPU_ISSET(11, &set) && !CPU_ISSET(9, &set));
+	assert_int_equal(bw_cpulist_parse("\n", &set), -1);	/* a memory-only node */
+	assert_int_equal(bw_cpulist_parse(NULL, &set), -1);
+	assert_int_equal(bw_cpulist_parse("3-1", &set), -1);
+	assert_int_equal(bw_cpulist_parse("0-3;5", &set), -1);
+	assert_int_equal(bw_cpulist_parse("99999999", &set), -1);
+	/* NULL: left unpinned, nothing read */
+	assert_int_equal(bw_pin_cpulist(NULL), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(floor_from_profile),
 		cmocka_unit_test(floor_from_rate),
 		cmocka_unit_test(cq_mod_rule),
+		cmocka_unit_test(cpulist_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
