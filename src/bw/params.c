@@ -1,5 +1,5 @@
-/* Defaults follow perftest where it has one (reference/perftest.md
- * section 1): 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
+/* Defaults follow perftest where it has one (ib_write_bw's own defaults):
+ * 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
  * check is what the server applies to every HELLO. */
 #include "params.h"
 #include "proto.h"

@@ -1,8 +1,22 @@
-/* Bandwidth loops of the verbs transport, in perftest's shape
- * (reference/perftest.md section 1): one thread, QPs visited in turn, each
- * kept at tx_depth outstanding WRs, posted in chains of post_list, one
- * signaled WR in cq_mod, completions polled in batches from the one shared
- * send CQ.  The sampler keeps warm-up and drain out of the figures.
+/* Bandwidth loops of the verbs transport, in perftest's shape (ib_write_bw's
+ * run_iter_bw): one thread, QPs visited in turn, each kept at tx_depth
+ * outstanding WRs, posted in chains of post_list, one signaled WR in
+ * cq_mod, completions polled in batches from the one shared send CQ.  The
+ * sampler keeps warm-up and drain out of the figures.
+ *
+ * What perftest's loop does NOT do, and this one therefore does not either:
+ * read a clock while it runs.  In duration mode ib_write_bw's loop only
+ * posts and polls; an alarm signal moves it from warm-up to sampling to the
+ * end, and the cycle counter is read at those edges.  This loop used to
+ * read CLOCK_MONOTONIC on every completion and every 16 empty turns.
+ * Where the kernel's clock source has no user-space reader (HPET, or a TSC
+ * the kernel marked unstable, as in virtual machines: the Soft-RoCE test VM
+ * runs on HPET) each such read is a system call plus a device access, on
+ * the posting thread, between posts: at 2-byte messages, where the message
+ * rate is all the loop's own overhead, that cost the 20% ib_write_bw had
+ * over us.  The loop now checks the coarse clock (a memory read) and reads
+ * the precise one only at the window's edges (bw_sampler_poll), so the
+ * figures keep their precision.
  *
  * Roles: the client sends (write, send) or pulls (read); the server is
  * passive unless bidir.  When a side's loop is over it sends a zero-length
