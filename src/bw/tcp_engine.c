@@ -21,7 +21,6 @@
  * bw_local.device interface when one is named. */
 #include "engine.h"
 #include "proto.h"
-#include "proto_io.h"
 #include "session.h"
 
 #include <arpa/inet.h>
