@@ -142,7 +142,11 @@ struct bw_result {
  * (BW_E_FAILED) is any failure not named below, so `< 0` is the test for
  * failure and `return -1` the plain one.  bw_errf fills e->msg; bw_errc
  * fills it too and returns -code, for `return bw_errc(e, ...)`
- * (bw/err.c). */
+ * (bw/err.c).  The three leaf modules below the engines that know nothing
+ * of sessions (gid_pick, verbs_endpoint, gpu_mem) follow the same rule
+ * with a caller's text buffer instead of a bw_err: their callers put the
+ * text into e, and gpu_mem's explanations (both registration paths, the
+ * memlock limit) are longer than e->msg. */
 enum bw_errc {
 	BW_E_FAILED = 1,	/* anything not named below */
 	BW_E_TIMEOUT,		/* a deadline passed: the peer said nothing in time */
