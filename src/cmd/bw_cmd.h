@@ -33,7 +33,9 @@ struct bw_cmd_opts {
 	bool server, once;
 	const char *host, *bind, *device, *devices, *gpu;
 	uint16_t port;
-	bool transport_set, warmup_set, cq_mod_set;
+	const char *cmd;		/* "bw" or "lat", for messages */
+	bool transport_set, warmup_set, cq_mod_set, size_set;
+	const char *server_only;	/* a --max-* option given (its name) */
 	unsigned test_set;		/* BW_SET_* */
 	struct bw_params p;
 	uint64_t sizes[32];
