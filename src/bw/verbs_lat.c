@@ -21,9 +21,9 @@
  * that is inside the round trip being measured, on both sides, and made
  * our p50 1.1-1.3 times ib_write_lat's on the same device.  Now only a
  * cycle-counter stamp (cycles.h) lies between the two; the sample, the
- * sampler and our own send completion are dealt with while the answer is
- * in flight, samples are preallocated, and the cycles are converted once
- * at the end. */
+ * sampler, the receive to post again (send) and our own send completion
+ * are dealt with while the answer is in flight, samples are preallocated,
+ * and the cycles are converted once at the end. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +53,7 @@ struct lat_ctx {
 	struct bw_result *out;
 	size_t cap;
 	double deadline;
+	unsigned repost;	/* receives consumed, to post again */
 };
 
 static int push_sample(struct lat_ctx *c, double usec, struct bw_err *e)
@@ -143,8 +144,9 @@ static int wait_one(struct lat_ctx *c, uint8_t want, uint32_t *got, struct bw_er
 		if (n == 1) {
 			if (wc.status != IBV_WC_SUCCESS)
 				return verbs_wc_err(e, s, &wc);
-			if (verbs_post_recv(s, c->q) != 0)
-				return verbs_err(e, "%s: cannot repost a receive", s->devname);
+			/* reposted after our answer is out (receives are
+			 * posted LAT_RX_DEPTH ahead): not on the round trip */
+			c->repost++;
 			*got = ntohl(wc.imm_data);
 			return 0;
 		}
@@ -223,6 +225,11 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 			break;
 		}
 		/* bookkeeping while our message is in flight */
+		for (; c.repost; c.repost--)
+			if (verbs_post_recv(s, c.q) != 0) {
+				rc = verbs_err(e, "%s: cannot repost a receive", s->devname);
+				goto out;
+			}
 		if (prev > 0) {
 			/* from our previous post to this one: one round trip */
 			/* in cycles until the run's end converts them */
@@ -247,6 +254,7 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 		if (!s->is_server)
 			cur = next_val(cur);
 	}
+out:
 	bw_sampler_finish(&sm, rounds * s->p.size, rounds);
 	{
 		uint64_t c1 = bw_cycles();
