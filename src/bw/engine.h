@@ -78,9 +78,16 @@ struct bw_local {
 	int ib_port;		/* 1-based */
 	int gid_index;		/* -1: choose (RoCE v2 IPv4 on the netdev that reaches the peer) */
 	int gpu;		/* -1: host memory; otherwise the CUDA device ordinal */
-	int numa_node;		/* -1: do not bind */
+	int numa_node;		/* -1 unknown (the report; pinning follows cpulist) */
 	const char *peer_addr;	/* the peer's control address (client: the HOST argument;
 				 * server: the accepted client's address), for GID choice */
+	/* The CPUs of the NIC's NUMA node, as the node's cpulist file says
+	 * them ("0-15,32-47"), read by the caller through its root handle:
+	 * the rail's threads are pinned there.  NULL: not pinned. */
+	const char *cpulist;
+	/* Whether nvidia_peermem is loaded (the caller's inventory): the
+	 * advice when GPU memory cannot be registered. */
+	enum bw_peermem peermem;
 	/* A hard bound on run(), in ms from its start; 0: none beyond the
 	 * params' own.  The server sets it from its --max-duration cap (in
 	 * iterations mode the cap itself; bw_params_run_bound_ms), the client
@@ -92,13 +99,6 @@ struct bw_local {
 	/* tcp server: the address its data listener binds to (--bind), NULL:
 	 * any.  (bw_local.device binds the data sockets to that interface.) */
 	const char *bind_addr;
-	/* The CPUs of the NIC's NUMA node, as the node's cpulist file says
-	 * them ("0-15,32-47"), read by the caller through its root handle:
-	 * the rail's threads are pinned there.  NULL: not pinned. */
-	const char *cpulist;
-	/* Whether nvidia_peermem is loaded (the caller's inventory): the
-	 * advice when GPU memory cannot be registered. */
-	enum bw_peermem peermem;
 };
 
 /* One side's measurement.  Intervals are in the order they ended. */
