@@ -12,11 +12,11 @@
  * Where the kernel's clock source has no user-space reader (HPET, or a TSC
  * the kernel marked unstable, as in virtual machines: the Soft-RoCE test VM
  * runs on HPET) each such read is a system call plus a device access, on
- * the posting thread, between posts: at 2-byte messages, where the message
- * rate is all the loop's own overhead, that cost the 20% ib_write_bw had
- * over us.  The loop now checks the coarse clock (a memory read) and reads
- * the precise one only at the window's edges (bw_sampler_poll), so the
- * figures keep their precision.
+ * the posting thread, between posts: at small messages, where the message
+ * rate is all the loop's own overhead, ib_write_bw led by 20% there.  The
+ * loop now checks the coarse clock (a memory read) and reads the precise
+ * one only at the window's edges (bw_sampler_poll), so the figures keep
+ * their precision.
  *
  * Roles: the client sends (write, send) or pulls (read); the server is
  * passive unless bidir.  When a side's loop is over it sends a zero-length
