@@ -231,9 +231,12 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 				goto out;
 			}
 		if (prev > 0) {
-			/* from our previous post to this one: one round trip */
-			/* in cycles until the run's end converts them */
-			if (sm.phase == 1 && push_sample(&c, (double)(now - prev) / 2, e) != 0) {
+			/* from our previous post to this one: one round trip,
+			 * in cycles until the run's end converts them (a
+			 * counter that went back, a move to a core whose
+			 * counter lags, gives no sample) */
+			if (sm.phase == 1 && now > prev &&
+			    push_sample(&c, (double)(now - prev) / 2, e) != 0) {
 				rc = -1;
 				break;
 			}
