@@ -8,17 +8,17 @@
 #include <time.h>
 
 const struct hccn_option hccn_options[] = {
-	{ "link", hccn_parse_link },
-	{ "speed", hccn_parse_speed },
-	{ "ip", hccn_parse_ip },
-	{ "net_health", hccn_parse_net_health },
-	{ "link_stat", hccn_parse_link_stat },
-	{ "optical", hccn_parse_optical },
-	{ "stat", hccn_parse_stat },
-	{ "fec", hccn_parse_fec },
-	{ "pfc", hccn_parse_pfc },
-	{ "lldp", hccn_parse_lldp },
-	{ "mtu", hccn_parse_mtu },
+	{ "link", "-link", hccn_parse_link },
+	{ "speed", "-speed", hccn_parse_speed },
+	{ "ip", "-ip", hccn_parse_ip },
+	{ "net_health", "-net_health", hccn_parse_net_health },
+	{ "link_stat", "-link_stat", hccn_parse_link_stat },
+	{ "optical", "-optical", hccn_parse_optical },
+	{ "stat", "-stat", hccn_parse_stat },
+	{ "fec", "-fec", hccn_parse_fec },
+	{ "pfc", "-pfc", hccn_parse_pfc },
+	{ "lldp", "-lldp", hccn_parse_lldp },
+	{ "mtu", "-mtu", hccn_parse_mtu },
 };
 const size_t hccn_n_options = sizeof(hccn_options) / sizeof(hccn_options[0]);
 

@@ -17,6 +17,7 @@ typedef int (*hccn_parse_fn)(const char *buf, size_t len, struct npu_port *p);
 
 struct hccn_option {
 	const char *name;	/* the option without its '-': "link_stat" */
+	const char *flag;	/* as hccn_tool takes it: "-link_stat" */
 	hccn_parse_fn parse;
 };
 
