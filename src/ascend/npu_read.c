@@ -411,6 +411,24 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 	return 0;
 }
 
+/* Whether to ask npu-smi at all: when an NPU PCI function is there, and
+ * also when npu-smi is installed (live) or was asked (replay) without one,
+ * so that an NPU whose PCI id is newer than this program's table is still
+ * read.  A machine with neither asks nothing and records nothing. */
+static bool ask_tools(struct root *r, size_t n_pci)
+{
+	char *path;
+
+	if (n_pci)
+		return true;
+	if (!r->live)
+		return root_exists(r, FETCH_DIR "/npu-smi/info-m") ||
+		       root_exists(r, FETCH_DIR "/npu-smi/info-m.errno");
+	path = tool_find("npu-smi");
+	free(path);
+	return path != NULL;
+}
+
 int npu_read(struct root *r, struct npu_inventory *ni)
 {
 	struct pci_func *pci = NULL;
@@ -425,8 +443,7 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	memset(ni, 0, sizeof(*ni));
 	rc = read_pci(r, &pci, &n_pci);
 	ni->n_pci = n_pci;
-	/* no NPU: no tool is asked, nothing is recorded */
-	if (rc < 0 || !n_pci)
+	if (rc < 0 || !ask_tools(r, n_pci))
 		goto out;
 	rc = list_npus(r, ni, &rows, &n_rows);
 	if (rc == 0)

@@ -84,5 +84,7 @@ void check_qos(const struct check_ctx *c, struct findings *out);
 void check_module(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
 void check_link(const struct check_ctx *c, struct findings *out);
+/* the Ascend NPU ports (npu.c) */
+void check_npu(const struct check_ctx *c, struct findings *out);
 
 #endif
