@@ -339,11 +339,12 @@ static void subnets_finding(const struct check_ctx *c, struct findings *out,
 		return;
 	}
 	finding_set(&f->subject, "NPUs");
-	for (size_t i = 0; i < ni->n; i++)
+	for (size_t i = 0, k = 0; i < ni->n; i++)
 		if (ni->v[i].port.ipaddr)
-			check_buf_printf(obs, "%snpu%lld %s/%s", obs->len ? ", " : ": ",
+			check_buf_printf(obs, "%snpu%lld %s/%s", k++ ? ", " : " (",
 					 (long long)ni->v[i].id, ni->v[i].port.ipaddr,
 					 ni->v[i].port.netmask ? ni->v[i].port.netmask : "?");
+	check_buf_printf(obs, ")");
 	check_buf_take(c, obs, &f->observed);
 	finding_set(&f->expected, "%s", expected);
 	finding_set(&f->fix, "give each NPU the address of the plan with `hccn_tool -i N -ip "
