@@ -35,7 +35,7 @@ int cmd_inventory(struct ctx *c, int argc, char **argv)
 		return rc;
 	rc = ctx_collect(c, &r, &inv, false);
 	if (rc == EXIT_OK) {
-		if (!inv.n_nics)
+		if (!inv.n_nics && !inv.npu.n_pci && !inv.npu.n)
 			ctx_hint_no_devices(c);
 		if (c->json)
 			rc = ctx_emit_json(c, inventory_to_json(&inv));

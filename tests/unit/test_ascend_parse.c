@@ -159,7 +159,7 @@ static void stat_pfc_lldp_mtu(void **state)
 	assert_int_equal(p.pfc_enabled[4], 1);
 	assert_int_equal(p.pfc_enabled[3], 0);
 	/* without a priority row the columns mean nothing: not taken */
-	npu_port_init(&p);
+	port_clear(&p);
 	assert_int_equal(hccn_parse_pfc(S("enabled 0 0 0 1 0 0 0 0\n"), &p), -ENODATA);
 	assert_int_equal(p.pfc_enabled[3], -1);
 	assert_int_equal(hccn_parse_lldp(S("Chassis ID TLV\n\tMAC: 00:11:22:33:44:55\n"
