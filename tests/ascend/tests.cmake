@@ -6,3 +6,6 @@ add_test(NAME ascend_checks COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/checks.py
 add_test(NAME ascend_live COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_live.sh
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(ascend_live PROPERTIES TIMEOUT 120)
+add_test(NAME ascend_metrics COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_metrics.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(ascend_metrics PROPERTIES TIMEOUT 60)
