@@ -155,52 +155,34 @@ static int add_failure(struct npu_failure **v, size_t *n, const struct tool_job 
 	return rc;
 }
 
-/* The NPU PCI functions under sys/bus/pci/devices, sorted by BDF. */
+static bool want_npu(struct root *r, const char *link)
+{
+	int64_t vendor = attr_hex(r, link, "vendor");
+	int64_t device = vendor == PCI_VENDOR_HUAWEI ? attr_hex(r, link, "device") : NA;
+
+	return !IS_NA(device) && npu_model_name((uint64_t)vendor, (uint64_t)device);
+}
+
+/* The NPU PCI functions, sorted by BDF. */
 static int read_pci(struct root *r, struct pci_func **out, size_t *n)
 {
-	static const char devices[] = "sys/bus/pci/devices";
-	char **names;
+	char **dirs;
 	size_t count;
-	int rc;
+	int rc = pci_find(r, want_npu, &dirs, &count);
 
 	*out = NULL;
 	*n = 0;
-	rc = root_list(r, devices, &names, &count);
-	if (rc < 0)
-		return rc == -ENOMEM ? rc : 0;
-	for (size_t i = 0; i < count && rc == 0; i++) {
-		char *link, *dir;
-		int64_t vendor, device;
-		struct pci_func *g;
-
-		if (asprintf(&link, "%s/%s", devices, names[i]) < 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		vendor = attr_hex(r, link, "vendor");
-		device = vendor == PCI_VENDOR_HUAWEI ? attr_hex(r, link, "device") : NA;
-		if (IS_NA(device) || !npu_model_name((uint64_t)vendor, (uint64_t)device)) {
-			free(link);
-			continue;
-		}
-		rc = root_resolve(r, link, &dir);
-		free(link);
-		if (rc < 0) {
-			rc = rc == -ENOMEM ? rc : 0;
-			continue;
-		}
-		g = realloc(*out, (*n + 1) * sizeof(*g));
-		if (!g) {
-			free(dir);
-			rc = -ENOMEM;
-			break;
-		}
-		*out = g;
-		rc = pci_read_func(r, dir, &g[*n], true);
-		free(dir);
-		(*n)++;
+	if (rc < 0 || !count)
+		return rc;
+	*out = calloc(count, sizeof(**out));
+	if (!*out) {
+		root_free_list(dirs, count);
+		return -ENOMEM;
 	}
-	root_free_list(names, count);
+	/* each one counted even when reading it failed, so that it is freed */
+	for (size_t i = 0; i < count && rc == 0; i++, (*n)++)
+		rc = pci_read_func(r, dirs[i], &(*out)[i], true);
+	root_free_list(dirs, count);
 	return rc;
 }
 
