@@ -36,10 +36,7 @@ static bool split_key(struct span k, struct span *name, int64_t *id)
 
 int hccn_conf_plan(const char *buf, size_t len, int64_t id, struct npu_plan *plan)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
+	static const struct tt_field keys[] = {
 		{ "address", offsetof(struct npu_plan, address) },
 		{ "netmask", offsetof(struct npu_plan, netmask) },
 		{ "netdetect", offsetof(struct npu_plan, netdetect) },
@@ -55,13 +52,14 @@ int hccn_conf_plan(const char *buf, size_t len, int64_t id, struct npu_plan *pla
 		if (!t.n || t.s[0] == '#' || !tt_split(t, '=', &k, &v) || !v.n ||
 		    !split_key(k, &name, &n) || n != id)
 			continue;
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			if (name.n != strlen(keys[i].key) ||
-			    strncmp(name.s, keys[i].key, name.n) != 0)
-				continue;
-			if (tt_set((char **)((char *)plan + keys[i].off), v) < 0)
-				return -ENOMEM;
+		switch (tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), plan, name, v)) {
+		case 0:
+			break;
+		case 1:
 			rc = 0;
+			break;
+		default:
+			return -ENOMEM;
 		}
 	}
 	return rc;

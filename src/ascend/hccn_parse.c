@@ -197,20 +197,14 @@ int hccn_parse_link_stat(const char *buf, size_t len, struct npu_port *p)
 
 static int optical_line(struct npu_optical *o, struct span k, struct span v)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} texts[] = {
+	static const struct tt_field texts[] = {
 		{ "present", offsetof(struct npu_optical, present) },
 		{ "vendor name", offsetof(struct npu_optical, vendor) },
 		{ "vendor part number", offsetof(struct npu_optical, part) },
 		{ "vendor serial number", offsetof(struct npu_optical, serial) },
 		{ "xsfp identifier", offsetof(struct npu_optical, identifier) },
 	};
-	static const struct {
-		const char *key;
-		size_t off;
-	} numbers[] = {
+	static const struct tt_field numbers[] = {
 		{ "temperature", offsetof(struct npu_optical, temp_c) },
 		{ "vcc", offsetof(struct npu_optical, vcc_mv) },
 		{ "temp high thres", offsetof(struct npu_optical, temp.high) },
@@ -222,53 +216,44 @@ static int optical_line(struct npu_optical *o, struct span k, struct span v)
 		{ "rxpower high thres", offsetof(struct npu_optical, rx_power.high) },
 		{ "rxpower low thres", offsetof(struct npu_optical, rx_power.low) },
 	};
-	static const struct {
-		const char *key;
-		size_t off;
-	} flags[] = {
+	static const struct tt_field flags[] = {
 		{ "tx los flag", offsetof(struct npu_optical, tx_los) },
 		{ "rx los flag", offsetof(struct npu_optical, rx_los) },
 		{ "tx lol flag", offsetof(struct npu_optical, tx_lol) },
 		{ "rx lol flag", offsetof(struct npu_optical, rx_lol) },
 	};
-	static const struct {
-		const char *prefix;
-		size_t off;
-	} lanes[] = {
+	static const struct tt_field lanes[] = {
 		{ "tx power", offsetof(struct npu_optical, tx_mw) },
 		{ "rx power", offsetof(struct npu_optical, rx_mw) },
 		{ "tx bias", offsetof(struct npu_optical, bias_ma) },
 		{ "media snr lane", offsetof(struct npu_optical, snr_db) },
 	};
 	char *base = (char *)o;
-	int lane;
+	int lane, i, rc = tt_set_field(texts, sizeof(texts) / sizeof(texts[0]), o, k, v);
 
-	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
-		if (tt_key_is(k, texts[i].key))
-			return v.n ? tt_set((char **)(base + texts[i].off), v) : 0;
-	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
-		if (tt_key_is(k, numbers[i].key)) {
-			double d;
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	i = tt_find_field(numbers, sizeof(numbers) / sizeof(numbers[0]), k);
+	if (i >= 0) {
+		double d;
 
-			*(double *)(base + numbers[i].off) = tt_double(v, &d) ? d : NAN;
-			return 0;
-		}
+		*(double *)(base + numbers[i].off) = tt_double(v, &d) ? d : NAN;
+		return 0;
 	}
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		if (tt_key_is(k, flags[i].key)) {
-			int64_t f;
+	i = tt_find_field(flags, sizeof(flags) / sizeof(flags[0]), k);
+	if (i >= 0) {
+		int64_t f;
 
-			*(int64_t *)(base + flags[i].off) = tt_int(v, &f) && f >= 0 ? f : NA;
-			return 0;
-		}
+		*(int64_t *)(base + flags[i].off) = tt_int(v, &f) && f >= 0 ? f : NA;
+		return 0;
 	}
-	for (size_t i = 0; i < sizeof(lanes) / sizeof(lanes[0]); i++) {
-		if (tt_key_lane(k, lanes[i].prefix, NPU_LANES, &lane)) {
+	for (size_t l = 0; l < sizeof(lanes) / sizeof(lanes[0]); l++) {
+		if (tt_key_lane(k, lanes[l].key, NPU_LANES, &lane)) {
 			double d;
 
 			/* "not supported" stays NAN */
-			((double *)(base + lanes[i].off))[lane] = tt_double(v, &d) ? d : NAN;
-			if (lane + 1 > o->n_lanes && i < 3)
+			((double *)(base + lanes[l].off))[lane] = tt_double(v, &d) ? d : NAN;
+			if (lane + 1 > o->n_lanes && l < 3)
 				o->n_lanes = lane + 1;
 			return 0;
 		}

@@ -78,10 +78,7 @@ void npu_smi_board_free(struct npu_smi_board *b)
 
 int npu_smi_parse_board(const char *buf, size_t len, struct npu_smi_board *b)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
+	static const struct tt_field keys[] = {
 		{ "PCIe Bus Info", offsetof(struct npu_smi_board, bus_info) },
 		{ "Firmware Version", offsetof(struct npu_smi_board, fw_version) },
 		{ "Software Version", offsetof(struct npu_smi_board, sw_version) },
@@ -93,12 +90,14 @@ int npu_smi_parse_board(const char *buf, size_t len, struct npu_smi_board *b)
 	for (const char *p = buf, *end = buf + len; tt_next_line(&p, end, &line);) {
 		if (!tt_split(line, ':', &k, &v) || !v.n)
 			continue;
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			if (!tt_key_is(k, keys[i].key))
-				continue;
-			if (tt_set((char **)((char *)b + keys[i].off), v) < 0)
-				return -ENOMEM;
+		switch (tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), b, k, v)) {
+		case 0:
+			break;
+		case 1:
 			rc = 0;
+			break;
+		default:
+			return -ENOMEM;
 		}
 	}
 	return rc;

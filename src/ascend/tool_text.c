@@ -188,3 +188,23 @@ bool tt_int(struct span s, int64_t *out)
 	*out = v;
 	return true;
 }
+
+int tt_find_field(const struct tt_field *fields, size_t n, struct span k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tt_key_is(k, fields[i].key))
+			return (int)i;
+	return -1;
+}
+
+int tt_set_field(const struct tt_field *fields, size_t n, void *base, struct span k,
+		 struct span v)
+{
+	int i = tt_find_field(fields, n, k);
+
+	if (i < 0)
+		return 0;
+	if (v.n && tt_set((char **)((char *)base + fields[i].off), v) < 0)
+		return -ENOMEM;
+	return 1;
+}

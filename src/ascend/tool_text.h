@@ -37,4 +37,18 @@ bool tt_int(struct span s, int64_t *out);
 /* Replace *field with a copy of s; 0 or -ENOMEM. */
 int tt_set(char **field, struct span s);
 
+/* A field of a struct named by the key that sets it (spelt as tt_key_is
+ * compares: "vendor name"). */
+struct tt_field {
+	const char *key;
+	size_t off;
+};
+
+/* The index of the field k names, or -1. */
+int tt_find_field(const struct tt_field *fields, size_t n, struct span k);
+/* When k names one of fields, all char * members of base: set it to v
+ * (an empty v leaves it).  1 set, 0 not one of them, -ENOMEM. */
+int tt_set_field(const struct tt_field *fields, size_t n, void *base, struct span k,
+		 struct span v);
+
 #endif
