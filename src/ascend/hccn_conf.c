@@ -43,7 +43,7 @@ int hccn_conf_plan(const char *buf, size_t len, int64_t id, struct npu_plan *pla
 		{ "gateway", offsetof(struct npu_plan, gateway) },
 	};
 	struct span line, k, v, name;
-	int rc = -ENODATA;
+	int rc = -ENODATA, set;
 	int64_t n;
 
 	for (const char *p = buf, *end = buf + len; tt_next_line(&p, end, &line);) {
@@ -52,15 +52,11 @@ int hccn_conf_plan(const char *buf, size_t len, int64_t id, struct npu_plan *pla
 		if (!t.n || t.s[0] == '#' || !tt_split(t, '=', &k, &v) || !v.n ||
 		    !split_key(k, &name, &n) || n != id)
 			continue;
-		switch (tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), plan, name, v)) {
-		case 0:
-			break;
-		case 1:
+		set = tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), plan, name, v);
+		if (set < 0)
+			return set;
+		if (set)
 			rc = 0;
-			break;
-		default:
-			return -ENOMEM;
-		}
 	}
 	return rc;
 }

@@ -85,20 +85,16 @@ int npu_smi_parse_board(const char *buf, size_t len, struct npu_smi_board *b)
 		{ "PCI Device ID", offsetof(struct npu_smi_board, pci_device_id) },
 	};
 	struct span line, k, v;
-	int rc = -ENODATA;
+	int rc = -ENODATA, set;
 
 	for (const char *p = buf, *end = buf + len; tt_next_line(&p, end, &line);) {
 		if (!tt_split(line, ':', &k, &v) || !v.n)
 			continue;
-		switch (tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), b, k, v)) {
-		case 0:
-			break;
-		case 1:
+		set = tt_set_field(keys, sizeof(keys) / sizeof(keys[0]), b, k, v);
+		if (set < 0)
+			return set;
+		if (set)
 			rc = 0;
-			break;
-		default:
-			return -ENOMEM;
-		}
 	}
 	return rc;
 }
