@@ -182,6 +182,12 @@ static json_t *profile_to_json(const struct profile *p)
 	json_object_set_new(o, "match_gpu_count", opt_int(p->match_gpu_count, 0));
 	json_object_set_new(o, "match_nic", opt_string(p->match_nic));
 	json_object_set_new(o, "grace", json_boolean(p->grace));
+	json_object_set_new(o, "match_npu", opt_string(p->match_npu));
+	json_object_set_new(o, "match_npu_count", opt_int(p->match_npu_count, 0));
+	json_object_set_new(o, "npu_rate_gbps", p->npu.rate_gbps > 0 ? json_real(p->npu.rate_gbps) :
+						json_null());
+	json_object_set_new(o, "npu_pfc_priority", opt_int(p->npu.pfc_priority, -1));
+	json_object_set_new(o, "npu_subnets", opt_string(p->npu.subnets));
 	json_object_set_new(o, "rail", role_to_json(&p->role[ROLE_RAIL]));
 	json_object_set_new(o, "storage", role_to_json(&p->role[ROLE_STORAGE]));
 	return o;
