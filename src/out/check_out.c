@@ -88,9 +88,11 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 	fputs(" (", out);
 	put_clean(out, rep->reason ? rep->reason : "chosen by --profile");
 	fputs(")\n", out);
-	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
-		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
-		count[SEV_INFO]);
+	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
+	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
+		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
+	fprintf(out, ": %zu errors, %zu warnings, %zu notes\n", count[SEV_ERROR],
+		count[SEV_WARN], count[SEV_INFO]);
 	text_findings(out, rep->findings, color);
 }
 
