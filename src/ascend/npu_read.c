@@ -431,7 +431,7 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	if (rc == 0)
 		rc = make_npus(ni, rows, n_rows);
 	npu_smi_chips_free(rows, n_rows);
-	used = calloc(n_pci, sizeof(*used));
+	used = calloc(n_pci ? n_pci : 1, sizeof(*used));
 	calls = calloc(ni->n ? ni->n : 1, sizeof(*calls));
 	if (rc == 0 && (!used || !calls))
 		rc = -ENOMEM;

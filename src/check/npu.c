@@ -449,6 +449,32 @@ static void none_readable(const struct check_ctx *c, struct findings *out)
 		    "/usr/local/Ascend/driver/tools); `npu-smi info` must list the NPUs");
 }
 
+/* NPU functions npu-smi does not list: NPUs the tools cannot reach */
+static void unmapped(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	for (size_t i = 0; i < ni->n_unmapped; i++)
+		check_buf_printf(&obs, "%s%s", i ? " " : "", ni->unmapped[i].bdf);
+	check_buf_printf(&obs, ": Ascend NPU PCI function%s no npu-smi id names",
+			 ni->n_unmapped == 1 ? "" : "s");
+	f = check_add(c, out, "npu.unreadable", SEV_ERROR,
+		      "An NPU that the driver's tools do not list has no port rdmadoctor can "
+		      "read, and HCCL cannot use it either.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "NPUs");
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "every NPU PCI function listed by `npu-smi info -m`");
+	finding_set(&f->fix, "`npu-smi info` and the driver's log (/var/log/npu/): an NPU the "
+		    "driver did not bring up needs the driver reloaded or the machine rebooted, "
+		    "then the NPU reseated or replaced");
+}
+
 static void pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	const struct pci_link *l = &n->pci->link;
@@ -502,6 +528,8 @@ void check_npu(const struct check_ctx *c, struct findings *out)
 	}
 	if ((ni->n_pci || ni->n) && !any_read)
 		none_readable(c, out);
+	else if (ni->n_unmapped)
+		unmapped(c, out);
 	fw_mixed(c, out);
 	if (spec && spec->subnets)
 		subnets(c, out, spec->subnets);

@@ -137,6 +137,13 @@ try:
            doc["verdict"] == "fail" and fires(doc, "npu.unreadable", "NPUs", "8 Ascend NPU PCI"),
            doc)
 
+    # npu-smi lists 7 of the 8: the eighth function is named
+    doc = run(variant("unlisted", {".rdmadoctor/npu-smi/info-m":
+                                   lambda t: "\n".join(t.split("\n")[:-2]) + "\n"}), "check")
+    expect("an NPU npu-smi does not list: named",
+           fires(doc, "npu.unreadable", "NPUs", "0000:81:00.0: Ascend NPU PCI function no npu-smi"),
+           doc)
+
     a2 = {"sys/devices/virtual/dmi/id/product_name": lambda t: "TaiShan 200\n"}
     for d in os.listdir(f"{fixtures}/atlas-800-9000/root/sys/devices"):
         base = f"sys/devices/{d}"
