@@ -28,7 +28,7 @@ static void print_flag(FILE *out, const char *what, int64_t v)
 
 static void print_optical(FILE *out, const struct npu_optical *o)
 {
-	fprintf(out, "      module %s %s %s", OR_NA(o->present), OR_NA(o->vendor), OR_NA(o->part));
+	fprintf(out, "      module %s %s (%s)", OR_NA(o->vendor), OR_NA(o->part), OR_NA(o->present));
 	if (!isnan(o->temp_c))
 		fprintf(out, "  %.4g C", o->temp_c);
 	if (!isnan(o->vcc_mv))

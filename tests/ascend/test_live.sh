@@ -9,6 +9,8 @@
 #   - hccn_tool missing is said, and check fails;
 #   - without root, -v says the tools need it.
 # usage: test_live.sh RDMADOCTOR SOURCE_DIR
+# `A && ok || bad`: ok never fails, so bad runs exactly when A fails
+# shellcheck disable=SC2015
 set -u
 bin=$(readlink -f "$1")
 src=$2
@@ -72,10 +74,11 @@ PATH=$tmp/bin:$base_path STANDIN_HANG="hccn/3/optical" STANDIN_PIDS=$tmp/pids \
 holds "$tmp/hang-live.json" 'any(f["call"] == "hccn_tool -i 3 -optical -g" and "timed out" in f["why"] for f in dev[3]["failures"]) and any(f["call"] == "hccn_tool -i 3 -stat -g" and "not run" in f["why"] for f in dev[3]["failures"]) and dev[3]["port"]["link"] == "UP" and dev[4]["port"]["optical"] is not None and not dev[4]["failures"]' \
 	&& ok || bad "hang: the hung call is not named, or it took other NPUs with it"
 [ -f "$tmp/hang-snap/.rdmadoctor/hccn/3/optical.errno" ] && ok || bad "hang: no optical.errno in the snapshot"
-for pid in $(cat "$tmp/pids"); do
-	state=$(ps -o stat= -p "$pid" 2>/dev/null | tr -d ' ')
+while read -r pid; do
+	# the state field of /proc/<pid>/stat ("sleep" has no blank in its name)
+	state=$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)
 	case $state in ""|Z*) ok ;; *) bad "hang: stand-in $pid still running ($state)"; kill -9 "$pid" ;; esac
-done
+done <"$tmp/pids"
 [ -s "$tmp/pids" ] && ok || bad "hang: the stand-in never hung"
 
 # 3. a failing call: named with its status, the status kept as <option>.rc
