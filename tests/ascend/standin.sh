@@ -6,6 +6,7 @@
 #   STANDIN_HANG="hccn/3/optical ..."  blocks (as a hung driver does); its pid
 #                                      goes into the file $STANDIN_PIDS
 #   STANDIN_FAIL="hccn/2/speed ..."    prints an error and exits 1
+#   STANDIN_DELAY=0.05                 every call takes that long (the bench)
 name=$(basename "$0")
 cap=${STANDIN_CAPTURE:?}
 case $name in
@@ -27,6 +28,9 @@ hccn_tool)
 *)
 	exit 127 ;;
 esac
+if [ -n "${STANDIN_DELAY:-}" ]; then
+	sleep "$STANDIN_DELAY"
+fi
 for h in ${STANDIN_HANG:-}; do
 	if [ "$h" = "$key" ]; then
 		echo $$ >>"${STANDIN_PIDS:-/dev/null}"
