@@ -181,7 +181,7 @@ static bool link_for(char *buf, size_t len, const struct pci_link *l, double nee
 	for (int gen = pcie_gen(l->speed_gts); gen >= 1 && gen <= 6 && gen <= maxgen; gen++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
 			if (widths[w] <= maxw &&
-			    pcie_raw_gbytes(gen_gts(gen), widths[w]) * 0.9 >= need) {
+			    pcie_usable_gbytes(gen_gts(gen), widths[w]) >= need) {
 				snprintf(buf, len, "Gen%d x%d", gen, widths[w]);
 				return true;
 			}
@@ -236,7 +236,7 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 		goto done;
 	raw = pcie_raw_gbytes(l->speed_gts, (int)l->width);
 	need = sum / 8.0;
-	if (raw <= 0 || need <= 0.9 * raw)
+	if (raw <= 0 || need <= pcie_usable_gbytes(l->speed_gts, (int)l->width))
 		goto done;
 	f = check_add(c, out, "pcie.bottleneck", SEV_WARN,
 		      "The ports can move more data than the PCIe link carries, so the NIC "
