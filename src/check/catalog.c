@@ -59,6 +59,24 @@ static const struct check_entry rows[] = {
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
 	  "reseat a missing one" },
+	{ "npu.ip_missing", "error",
+	  "an Ascend NPU port has no IPv4 address, or not the address and netmask "
+	  "/etc/hccn.conf plans for it",
+	  "`hccn_tool -i N -ip -s address ADDR netmask MASK`, as /etc/hccn.conf says" },
+	{ "npu.net_health", "error",
+	  "an Ascend NPU port's net health (`hccn_tool -i N -net_health -g`) is "
+	  "neither Success nor Init: its detect address does not answer",
+	  "check the port's link, address and the detect address in /etc/hccn.conf "
+	  "(`hccn_tool -i N -netdetect -s address ADDR`)" },
+	{ "npu.subnets", "error",
+	  "the NPU ports break the model's subnet plan (Atlas 800 9000: NPU 0&4, 1&5, "
+	  "2&6, 3&7 in four different subnets; A2: one subnet)",
+	  "readdress the NPU ports as the plan of /etc/hccn.conf says" },
+	{ "npu.unreadable", "error (no NPU port read at all); warn (read in part)",
+	  "a machine with Ascend NPUs whose NPU ports hccn_tool or npu-smi could not "
+	  "read (timed out, not installed, failed), or an NPU npu-smi does not list",
+	  "run the named `hccn_tool`/`npu-smi` call by hand as root; a hung call is a "
+	  "driver to reload (`npu-smi info` first)" },
 	{ "pcie.acs", "error; info (config space not readable)",
 	  "ACS Request or Completion Redirect on a PCIe switch port between a GPU "
 	  "and its NIC",

@@ -90,5 +90,7 @@ void check_agree(const struct check_ctx *c, struct findings *out, size_t from);
 /* The priority most rail RoCE ports (more than half of those with DSCP
  * trust, at least two) map this DSCP to; -1 when there is no such. */
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
+/* the Ascend NPU ports (npu.c) */
+void check_npu(const struct check_ctx *c, struct findings *out);
 
 #endif

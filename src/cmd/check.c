@@ -171,7 +171,7 @@ int check_document(struct ctx *c, const char *profile, json_t **doc)
 	if (rc == EXIT_OK) {
 		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
 
-		if (!st.inv.n_nics)
+		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n)
 			ctx_hint_no_devices(c);
 		*doc = check_to_json(&rep);
 		if (!*doc) {
@@ -207,7 +207,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK) {
 		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
 
-		if (!st.inv.n_nics && !a.nhc)
+		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n && !a.nhc)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));

@@ -30,6 +30,8 @@ void port_labels_init(struct port_labels *pl, const struct nic *n, const struct 
 void metrics_nics(struct expo *e, const struct inventory *inv);
 void metrics_ports(struct expo *e, const struct inventory *inv);
 void metrics_modules(struct expo *e, const struct inventory *inv);
+/* Ascend NPU ports (npu_metrics.c) */
+void metrics_npus(struct expo *e, const struct inventory *inv);
 /* 0 or -ENOMEM */
 int metrics_counters(struct expo *e, const struct inventory *inv);
 void metrics_findings(struct expo *e, const struct findings *fs, const char *profile,

@@ -296,8 +296,10 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		free(why);
 	}
 	fputc('\n', out);
-	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
-		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
+	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
+	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
+		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
+	fprintf(out, ": %zu errors, %zu warnings, %zu notes\n", count[SEV_ERROR], count[SEV_WARN],
 		count[SEV_INFO]);
 }
 
