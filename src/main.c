@@ -25,6 +25,7 @@ static const struct command {
 	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other" },
 	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
+	{ "fabric", cmd_fabric, "every pair of nodes on every rail, under srun or mpirun (PMIx)" },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)" },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it" },
 };

@@ -46,6 +46,7 @@ int cmd_lat(struct ctx *c, int argc, char **argv);	/* cmd/bw.c */
 int cmd_record(struct ctx *c, int argc, char **argv);
 int cmd_fleet(struct ctx *c, int argc, char **argv);
 int cmd_serve(struct ctx *c, int argc, char **argv);
+int cmd_fabric(struct ctx *c, int argc, char **argv);	/* cmd/fabric.c */
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read
