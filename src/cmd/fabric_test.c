@@ -122,6 +122,7 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 	for (uint32_t i = 0; i < BW_RAILS_MAX; i++)
 		m->ab[i] = m->ba[i] = NAN;
 	m->lat_usec = NAN;
+	ss.source_addr = s->o->bind;
 	if (bw_session_connect(&ss, addr, port, left_ms(deadline, 5000), e) < 0)
 		return -1;
 	ss.timeout_ms = left_ms(deadline, 5000);
