@@ -92,7 +92,7 @@ static const char help[] =
 #define KEY_RES1 "rdmadoctor.fabric.res1"
 #define KEY_RES2 "rdmadoctor.fabric.res2"
 /* the slot of a round beyond its test: connect, endpoints, results */
-#define FAB_GUARD_S 0.4
+#define FAB_GUARD_S 0.5
 /* rank 0's start time is this far after the fence that hands it out */
 #define FAB_LEAD_S 0.3
 

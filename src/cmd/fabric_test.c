@@ -160,8 +160,12 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 	rc = 0;
 out:
 	watchdog_stop(&w);
-	if (rc < 0 && bw_now() >= deadline && !strstr(e->msg, "round"))
-		bw_errf(e, "the round ended before the test did (%.150s)", e->msg);
+	if (rc < 0 && bw_now() >= deadline) {
+		char why[sizeof(e->msg)];
+
+		snprintf(why, sizeof(why), "%s", e->msg);
+		bw_errf(e, "the round ended before the test did (%.150s)", why);
+	}
 	bw_session_close(&ss);
 	return rc;
 }
