@@ -793,6 +793,7 @@ static int report(struct fab_run *r, double wall_s)
 		.transport = bw_transport_name(r->side.transport),
 		.mode = r->o->mode == MODE_QUICK ? "quick" : r->o->mode == MODE_PAIRS ? "pairs" : "full",
 		.size = r->side.p.size, .duration_s = r->side.p.duration_ms / 1e3,
+		.warmup_s = r->side.p.warmup_ms / 1e3,
 		.slot_s = r->slot_s, .wall_s = wall_s, .qps = r->side.p.qps,
 		.bidir = r->side.p.bidir, .lat = r->side.lat, .tolerance = r->o->tolerance,
 		.error = r->error,

@@ -19,7 +19,7 @@ struct fab_report {
 	const char *transport;	/* "tcp" or "verbs" */
 	const char *mode;	/* "full", "quick", "pairs" */
 	uint64_t size;
-	double duration_s, slot_s, wall_s;
+	double duration_s, warmup_s, slot_s, wall_s;
 	uint32_t qps;
 	bool bidir, lat;
 	double tolerance, floor_gbps;	/* NAN: no floor */

@@ -126,12 +126,12 @@ json_t *fab_report_to_json(const struct fab_report *r)
 							   json_number_or_null(s->threshold))) < 0)
 			goto fail;
 	}
-	doc = json_pack("{s:i, s:s, s:s, s:s, s:{s:I, s:f, s:i, s:b, s:b, s:f, s:o, s:o}, s:o, "
+	doc = json_pack("{s:i, s:s, s:s, s:s, s:{s:I, s:f, s:f, s:f, s:i, s:b, s:b, s:f, s:o, s:o}, s:o, "
 			"s:o, s:o, s:o, s:o, s:s, s:s, s:o}",
 			"schema", FAB_SCHEMA, "test", "fabric", "transport",
 			r->transport ? r->transport : "tcp", "mode", r->mode ? r->mode : "full",
 			"params", "size_bytes", (json_int_t)r->size, "duration_s", r->duration_s,
-			"qps", (int)r->qps, "bidir", r->bidir, "lat", r->lat, "tolerance",
+			"warmup_s", r->warmup_s, "round_s", r->slot_s, "qps", (int)r->qps, "bidir", r->bidir, "lat", r->lat, "tolerance",
 			r->tolerance, "floor_gbps", json_number_or_null(r->floor_gbps),
 			"floor_from", json_string_or_null(r->floor_why),
 			"nodes", nodes, "rounds", rounds, "pairs", pairs, "rails", rails,
