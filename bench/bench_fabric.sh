@@ -32,8 +32,8 @@ trap 'exit 1' INT TERM
 n() { ip netns exec "$ns" "$@"; }
 ip netns add "$ns" || { echo "bench_fabric: cannot add a namespace"; exit 1; }
 n ip link set lo up
-n ip link add fabv0 type veth peer name fabv1 && n ip addr add 10.213.0.250/32 dev fabv0 &&
-	n ip link set fabv0 up && n ip link set fabv1 up || exit 1
+{ n ip link add fabv0 type veth peer name fabv1 && n ip addr add 10.213.0.250/32 dev fabv0 &&
+	n ip link set fabv0 up && n ip link set fabv1 up; } || exit 1
 n tc qdisc add dev lo root handle 1: htb default 1
 n tc class add dev lo parent 1: classid 1:1 htb rate 20gbit quantum 65536
 for ((i = 0; i < 16; i++)); do

@@ -1,6 +1,6 @@
 #!/bin/bash
 # One fabric rank of a test: its own address 10.213.0.<10+rank> and name
-# fab<rank>; its stdout, stderr, exit code and pid go into DIR.  The rank
+# fab<rank> (under Slurm the node's name); its stdout, stderr, exit code and pid go into DIR.  The rank
 # comes from the launcher's environment (Open MPI or Slurm), only here:
 # rdmadoctor itself takes it from PMIx.
 #
@@ -8,7 +8,8 @@
 d=$1 bin=$2
 shift 2
 r=${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:?neither mpirun nor srun started this}}
-"$bin" "$@" --bind "10.213.0.$((10 + r))" --name "fab$r" >"$d/out.$r" 2>"$d/err.$r" &
+name=${SLURMD_NODENAME:-fab$r}	# under Slurm: the node's name
+"$bin" "$@" --bind "10.213.0.$((10 + r))" --name "$name" >"$d/out.$r" 2>"$d/err.$r" &
 echo $! >"$d/pid.$r"
 wait $!
 echo $? >"$d/rc.$r"

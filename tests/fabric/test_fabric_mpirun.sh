@@ -30,8 +30,8 @@ done
 NS=fab$$
 T=$(mktemp -d /tmp/rd-fabric.XXXXXX)
 STEP=setup
-RATE=1gbit	# every rank's sending
-SLOW=250mbit	# a slow node's, or a slow pair's (the tcp drain after a window must fit the round)
+RATE=600mbit	# every rank's sending
+SLOW=150mbit	# a slow node's, or a slow pair's (the tcp drain after a window must fit the round)
 
 fail() {
 	echo "FAIL ($STEP): $*" >&2
@@ -51,7 +51,11 @@ cleanup() {
 			[ -f "$f" ] && { echo "--- $f" >&2; tail -n 30 "$f" >&2; }
 		done
 	fi
-	[ -n "${KEEP:-}" ] && echo "kept $T" || rm -rf "$T"
+	if [ -n "${KEEP:-}" ]; then
+		echo "kept $T"
+	else
+		rm -rf "$T"
+	fi
 	exit $rc
 }
 trap cleanup EXIT
@@ -63,8 +67,8 @@ addr() { echo "10.213.0.$((10 + $1))"; }
 ip netns add "$NS" || skip "cannot add a network namespace"
 ns ip link set lo up || fail "lo up"
 # mpirun wants one interface besides loopback for its own messages
-ns ip link add fabv0 type veth peer name fabv1 && ns ip addr add 10.213.0.250/32 dev fabv0 &&
-	ns ip link set fabv0 up && ns ip link set fabv1 up || fail "a veth pair in the namespace"
+{ ns ip link add fabv0 type veth peer name fabv1 && ns ip addr add 10.213.0.250/32 dev fabv0 &&
+	ns ip link set fabv0 up && ns ip link set fabv1 up; } || fail "a veth pair in the namespace"
 for i in 0 1 2 3 4 5 6 7; do
 	ns ip addr add "$(addr $i)/32" dev lo || fail "address $i"
 done
