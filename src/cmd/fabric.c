@@ -78,6 +78,8 @@ static const char help[] =
 	"  --profile NAME|FILE  the machine profile whose floor applies\n"
 	"  --tolerance F      slow below F x the rail's median (default 0.93)\n"
 	"  --retest N         known-good partners per suspect end (default 1; 0: none)\n"
+	"  --guard S          each round's time beyond its test, for connecting,\n"
+	"                     setting up and exchanging results (default 0.5)\n"
 	"  --timeout S        the longest a rendezvous may take (default 120)\n"
 	"\n"
 	"--json: one document (schema, test \"fabric\", nodes, rounds, pairs,\n"
@@ -91,7 +93,8 @@ static const char help[] =
 #define KEY_T1 "rdmadoctor.fabric.t1"
 #define KEY_RES1 "rdmadoctor.fabric.res1"
 #define KEY_RES2 "rdmadoctor.fabric.res2"
-/* the slot of a round beyond its test: connect, endpoints, results */
+/* the slot of a round beyond its test (connect, endpoints, results), by
+ * default */
 #define FAB_GUARD_S 0.5
 /* rank 0's start time is this far after the fence that hands it out */
 #define FAB_LEAD_S 0.3
@@ -103,7 +106,7 @@ struct fab_opts {
 	enum fab_mode mode;
 	const char *pairs_file, *name, *rails, *profile;
 	bool transport_set, lat;
-	double tolerance, timeout_s;
+	double tolerance, timeout_s, guard_s;
 	uint32_t retest;
 };
 
@@ -193,6 +196,7 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->bw.expect_gbps = NAN;
 	o->tolerance = 0.93;
 	o->timeout_s = 120;
+	o->guard_s = FAB_GUARD_S;
 	o->retest = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -282,6 +286,9 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 		} else if (strcmp(a, "--retest") == 0) {
 			if (!parse_uint(v, 0, 16, &o->retest))
 				return usage(c, "--retest takes 0 to 16, not '%s'", v);
+		} else if (strcmp(a, "--guard") == 0) {
+			if (!ctx_parse_seconds(v, 0.05, 600, &o->guard_s))
+				return usage(c, "--guard takes seconds from 0.05 to 600, not '%s'", v);
 		} else if (strcmp(a, "--timeout") == 0) {
 			if (!ctx_parse_seconds(v, 1, 3600, &o->timeout_s))
 				return usage(c, "--timeout takes seconds from 1 to 3600, not '%s'", v);
@@ -381,6 +388,8 @@ static void side_init(struct fab_run *r)
 {
 	struct fab_side *sd = &r->side;
 
+	/* the server side takes what this build can run */
+	r->o->bw.caps.has_verbs = bw_cmd_verbs_engine() != NULL;
 	sd->o = &r->o->bw;
 	sd->p = r->o->bw.p;
 	sd->transport = r->o->bw.p.transport;
@@ -391,7 +400,7 @@ static void side_init(struct fab_run *r)
 	sd->lat_p.transport = sd->transport;
 	sd->lat_p.duration_ms = 300;
 	sd->lat_p.warmup_ms = 50;
-	r->slot_s = (sd->p.warmup_ms + sd->p.duration_ms) / 1e3 + FAB_GUARD_S +
+	r->slot_s = (sd->p.warmup_ms + sd->p.duration_ms) / 1e3 + r->o->guard_s +
 		    (sd->lat ? (sd->lat_p.warmup_ms + sd->lat_p.duration_ms) / 1e3 + 0.1 : 0);
 }
 

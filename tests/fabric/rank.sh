@@ -9,7 +9,8 @@ d=$1 bin=$2
 shift 2
 r=${OMPI_COMM_WORLD_RANK:-${SLURM_PROCID:?neither mpirun nor srun started this}}
 name=${SLURMD_NODENAME:-fab$r}	# under Slurm: the node's name
-"$bin" "$@" --bind "10.213.0.$((10 + r))" --name "$name" >"$d/out.$r" 2>"$d/err.$r" &
+addr=${FAB_ADDR:-10.213.0.$((10 + r))}	# FAB_ADDR: one address for all (the VM)
+"$bin" "$@" --bind "$addr" --name "$name" >"$d/out.$r" 2>"$d/err.$r" &
 echo $! >"$d/pid.$r"
 wait $!
 echo $? >"$d/rc.$r"
