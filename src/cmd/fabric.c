@@ -456,7 +456,7 @@ static int publish_endpoint(struct fab_run *r)
 }
 
 /* Names as the report gives them: unique (a name twice, as for several
- * ranks on one host, gets "#rank"). */
+ * ranks on one host, gets ":rank"). */
 static int name_nodes(struct fab_run *r)
 {
 	for (uint32_t i = 0; i < r->size; i++) {
@@ -472,7 +472,7 @@ static int name_nodes(struct fab_run *r)
 		if (r->nodes[i].state == FAB_NODE_NEVER)
 			snprintf(r->names[i], FAB_NAME_MAX + 16, "rank%u", i);
 		else if (dup)
-			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s#%u", r->eps[i].name, i);
+			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s:%u", r->eps[i].name, i);
 		else
 			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s", r->eps[i].name);
 		r->nodes[i].name = r->names[i];

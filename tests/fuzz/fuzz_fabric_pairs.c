@@ -9,7 +9,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const names[] = { "a", "b", "c", "gpu-01", "gpu-02", "n#5" };
+static const char *const names[] = { "a", "b", "c", "gpu-01", "gpu-02", "n:5" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
