@@ -425,10 +425,19 @@ static int publish_endpoint(struct fab_run *r)
 	struct bw_err e = { "" };
 	int port, rc;
 
+	const char *name, *addr;
+
 	gethostname(host, sizeof(host) - 1);
-	snprintf(ep.name, sizeof(ep.name), "%s",
-		 r->o->name ? r->o->name : pmix_host && printable_name(pmix_host) ? pmix_host : host);
-	snprintf(ep.addr, sizeof(ep.addr), "%s", r->o->bw.bind ? r->o->bw.bind : host);
+	name = r->o->name ? r->o->name : pmix_host && printable_name(pmix_host) ? pmix_host : host;
+	addr = r->o->bw.bind ? r->o->bw.bind : host;
+	if (strlen(name) > FAB_NAME_MAX || strlen(addr) > FAB_ADDR_MAX || !printable_name(name)) {
+		free(pmix_host);
+		say(r, "this host's name is not a name of 1 to 64 printable characters: give "
+		    "--name NAME and --bind ADDR");
+		return -1;
+	}
+	memcpy(ep.name, name, strlen(name) + 1);
+	memcpy(ep.addr, addr, strlen(addr) + 1);
 	free(pmix_host);
 	r->lfd = bw_listen(r->o->bw.bind, 0, 64, &e);
 	if (r->lfd < 0) {
