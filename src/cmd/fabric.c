@@ -19,6 +19,7 @@
  *      the other ranks print nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
+#include "opts.h"
 #include "../fabric/judge.h"
 #include "../fabric/pmix.h"
 #include "../fabric/report.h"
@@ -39,55 +40,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char help[] =
-	"usage: srun -N NODES --ntasks-per-node=1 --mpi=pmix rdmadoctor [--json] fabric [OPTIONS]\n"
-	"       mpirun -np NODES --map-by ppr:1:node --enable-recovery rdmadoctor [--json] fabric\n"
-	"\n"
-	"Bandwidth between every pair of nodes on every rail, in rounds of\n"
-	"simultaneous pairs, one task per node, started by the job launcher (PMIx).\n"
-	"Slow pairs are judged against the floor and against the median of their\n"
-	"rail; their ends are retested against nodes that passed everything, and\n"
-	"the verdict names a node, a rail of a node, or a pair.  A rank that dies\n"
-	"or never answers is named; the run goes on without it (Open MPI needs\n"
-	"--enable-recovery for that).  Rank 0 prints the plan on stderr, a line\n"
-	"per round, then the report.\n"
-	"\n"
-	"options:\n"
-	"  --mode full|quick  full: a round-robin tournament, every pair once (n-1\n"
-	"                     rounds; the default up to 128 nodes); quick: one\n"
-	"                     round, lower half against upper half\n"
-	"  --pairs FILE       the rounds from FILE: lines `ROUND NODE_A NODE_B`\n"
-	"  --rails all|LIST   RDMA devices (verbs, default all) or network\n"
-	"                     interfaces (tcp, default one unbound rail); rail i\n"
-	"                     of one node meets rail i of the other\n"
-	"  --transport verbs|tcp  default verbs where every node has an RDMA device\n"
-	"  --size B           bytes per message (default 65536; K, M, G)\n"
-	"  --duration S       measured seconds per round (default 2)\n"
-	"  --warmup S         seconds before the window (default 0.25)\n"
-	"  --qps N            queue pairs (verbs) or TCP streams per rail (default 1)\n"
-	"  --one-way          the lower node sends only (default both directions)\n"
-	"  --lat              a latency test per pair after the bandwidth test\n"
-	"  --gpu N|auto       buffers in GPU memory (verbs)\n"
-	"  --ib-port N, --gid-index N   as in `rdmadoctor bw`\n"
-	"  --bind ADDR        the address this rank serves on and publishes\n"
-	"                     (default: the host name)\n"
-	"  --name NAME        this rank's name in the report (default: host name)\n"
-	"  --expect-gbps X    the floor per rail and direction (default: the\n"
-	"                     --profile's bw_floor_gbps, else 90% of the port rate\n"
-	"                     with verbs, none with tcp)\n"
-	"  --profile NAME|FILE  the machine profile whose floor applies\n"
-	"  --tolerance F      slow below F x the rail's median (default 0.93)\n"
-	"  --retest N         known-good partners per suspect end (default 1; 0: none)\n"
-	"  --guard S          each round's time beyond its test, for connecting,\n"
-	"                     setting up and exchanging results (default 0.5)\n"
-	"  --timeout S        the longest a rendezvous may take (default 120)\n"
-	"\n"
-	"--json: one document (schema, test \"fabric\", nodes, rounds, pairs,\n"
-	"rails, suspects, verdict, reason; docs/json/fabric.md), whatever fails.\n"
-	"Started outside a launcher it says how to start it (exit 2).\n"
-	"\n"
-	"exit: 0 no suspects, 1 suspects, 2 usage, 3 could not run.\n";
-
 #define KEY_EP "rdmadoctor.fabric.ep"
 #define KEY_T0 "rdmadoctor.fabric.t0"
 #define KEY_T1 "rdmadoctor.fabric.t1"
@@ -105,12 +57,12 @@ struct fab_opts {
 	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
 	enum fab_mode mode;
 	const char *pairs_file, *name, *rails, *profile;
-	bool transport_set, lat;
-	double tolerance, timeout_s, guard_s;
+	bool transport_set, lat, one_way;
+	double tolerance, timeout_s, guard_s, duration_s, warmup_s, expect_gbps;
 	uint32_t retest;
 };
 
-/* ---- the command line ---- */
+/* ---- the command line (an option table: src/cmd/opts.h) ---- */
 
 static int usage(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -141,6 +93,7 @@ static bool parse_uint(const char *s, unsigned long min, unsigned long max, uint
 	return true;
 }
 
+/* "65536", "64K", "8M", "1G": binary multiples, as in bw */
 static bool parse_size(const char *s, uint64_t *out)
 {
 	char *end;
@@ -169,6 +122,7 @@ static bool parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
+/* A name for the report: printable, no blanks, 1 to 64 bytes. */
 static bool printable_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -181,121 +135,197 @@ static bool printable_name(const char *s)
 	return true;
 }
 
+static int take_mode(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	if (strcmp(v, "full") == 0)
+		o->mode = MODE_FULL;
+	else if (strcmp(v, "quick") == 0)
+		o->mode = MODE_QUICK;
+	else
+		return usage(c, "--mode is full or quick, not '%s'", v);
+	return -1;
+}
+
+static int take_transport(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	if (strcmp(v, "tcp") == 0)
+		o->bw.p.transport = BW_TRANSPORT_TCP;
+	else if (strcmp(v, "verbs") == 0)
+		o->bw.p.transport = BW_TRANSPORT_VERBS;
+	else
+		return usage(c, "--transport is verbs or tcp, not '%s'", v);
+	o->transport_set = true;
+	return -1;
+}
+
+static int take_size(struct ctx *c, void *args, const char *v)
+{
+	return parse_size(v, &((struct fab_opts *)args)->bw.p.size) ? -1 :
+		usage(c, "--size takes bytes from 1 to 1G (K, M, G), not '%s'", v);
+}
+
+static int take_qps(struct ctx *c, void *args, const char *v)
+{
+	return parse_uint(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? -1 :
+		usage(c, "--qps takes 1 to 64, not '%s'", v);
+}
+
+static int take_retest(struct ctx *c, void *args, const char *v)
+{
+	return parse_uint(v, 0, 16, &((struct fab_opts *)args)->retest) ? -1 :
+		usage(c, "--retest takes 0 to 16, not '%s'", v);
+}
+
+static int take_ib_port(struct ctx *c, void *args, const char *v)
+{
+	uint32_t n;
+
+	if (!parse_uint(v, 1, 255, &n))
+		return usage(c, "--ib-port takes 1 to 255, not '%s'", v);
+	((struct fab_opts *)args)->bw.ib_port = (int)n;
+	return -1;
+}
+
+static int take_gid_index(struct ctx *c, void *args, const char *v)
+{
+	uint32_t n;
+
+	if (!parse_uint(v, 0, 65535, &n))
+		return usage(c, "--gid-index takes 0 to 65535, not '%s'", v);
+	((struct fab_opts *)args)->bw.gid_index = (int)n;
+	return -1;
+}
+
+static int take_bind(struct ctx *c, void *args, const char *v)
+{
+	if (strlen(v) > FAB_ADDR_MAX || !printable_name(v))
+		return usage(c, "--bind takes an address, not '%s'", v);
+	((struct fab_opts *)args)->bw.bind = v;
+	return -1;
+}
+
+static int take_name(struct ctx *c, void *args, const char *v)
+{
+	if (!printable_name(v))
+		return usage(c, "--name takes 1 to 64 printable characters without blanks, "
+			     "not '%s'", v);
+	((struct fab_opts *)args)->name = v;
+	return -1;
+}
+
+static int take_gpu(struct ctx *c, void *args, const char *v)
+{
+	(void)c;
+	((struct fab_opts *)args)->bw.gpu = v;
+	return -1;
+}
+
+static const struct cmd_opt fabric_opts[] = {
+	{ "mode", 0, "full|quick", OPT_CALL_AT(take_mode),
+	  .help = "full: a round-robin tournament, every pair once\n"
+		  "(n-1 rounds; the default up to 128 nodes); quick:\n"
+		  "one round, lower half against upper half" },
+	{ "pairs", 0, "FILE", OPT_STRING_AT(struct fab_opts, pairs_file), .flags = OPT_NONEMPTY,
+	  .help = "the rounds from FILE: lines `ROUND NODE_A NODE_B`" },
+	{ "rails", 0, "all|LIST", OPT_STRING_AT(struct fab_opts, rails), .flags = OPT_NONEMPTY,
+	  .help = "RDMA devices (verbs, default all) or network\n"
+		  "interfaces (tcp, default one unbound rail); rail i\n"
+		  "of one node meets rail i of the other" },
+	{ "transport", 0, "verbs|tcp", OPT_CALL_AT(take_transport),
+	  .help = "default verbs where every node has an RDMA device" },
+	{ "size", 0, "B", OPT_CALL_AT(take_size),
+	  .help = "bytes per message (default 65536; K, M, G)" },
+	{ "duration", 0, "S", OPT_SECONDS_AT(struct fab_opts, duration_s, 0.1, 3600),
+	  .help = "measured seconds per round (default 2)" },
+	{ "warmup", 0, "S", OPT_SECONDS_AT(struct fab_opts, warmup_s, 0, 60),
+	  .help = "seconds before the window (default 0.25)" },
+	{ "qps", 0, "N", OPT_CALL_AT(take_qps),
+	  .help = "queue pairs (verbs) or TCP streams per rail (default 1)" },
+	{ "one-way", 0, NULL, OPT_FLAG_AT(struct fab_opts, one_way),
+	  .help = "the lower node sends only (default both directions)" },
+	{ "lat", 0, NULL, OPT_FLAG_AT(struct fab_opts, lat),
+	  .help = "a latency test per pair after the bandwidth test" },
+	{ "gpu", 0, "N|auto", OPT_CALL_AT(take_gpu), .help = "buffers in GPU memory (verbs)" },
+	{ "ib-port", 0, "N", OPT_CALL_AT(take_ib_port), .help = "as in `rdmadoctor bw`" },
+	{ "gid-index", 0, "N", OPT_CALL_AT(take_gid_index), .help = "as in `rdmadoctor bw`" },
+	{ "bind", 0, "ADDR", OPT_CALL_AT(take_bind),
+	  .help = "the address this rank serves on, connects from\n"
+		  "and publishes (default: any, published as the host\n"
+		  "name)" },
+	{ "name", 0, "NAME", OPT_CALL_AT(take_name),
+	  .help = "this rank's name in the report (default: the host name)" },
+	{ "expect-gbps", 0, "X", OPT_SECONDS_AT(struct fab_opts, expect_gbps, 0, 1e6),
+	  .help = "the floor per rail and direction (default: the\n"
+		  "--profile's bw_floor_gbps, else 90% of the port\n"
+		  "rate with verbs, none with tcp)" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct fab_opts, profile), .flags = OPT_NONEMPTY,
+	  .help = "the machine profile whose floor applies" },
+	{ "tolerance", 0, "F", OPT_SECONDS_AT(struct fab_opts, tolerance, 0, 1),
+	  .help = "slow below F x the rail's median (default 0.93)" },
+	{ "retest", 0, "N", OPT_CALL_AT(take_retest),
+	  .help = "known-good partners per suspect end (default 1; 0: none)" },
+	{ "guard", 0, "S", OPT_SECONDS_AT(struct fab_opts, guard_s, 0.05, 600),
+	  .help = "each round's time beyond its test, for connecting,\n"
+		  "setting up and exchanging results (default 0.5)" },
+	{ "timeout", 0, "S", OPT_SECONDS_AT(struct fab_opts, timeout_s, 1, 3600),
+	  .help = "the longest a rendezvous may take (default 120)" },
+	{ 0 }
+};
+
+const struct cmd_spec fabric_spec = {
+	.name = "fabric",
+	.opts = fabric_opts,
+	.max_operands = 0,
+	.usage =
+	"usage: srun -N NODES --ntasks-per-node=1 --mpi=pmix \\\n"
+	"           rdmadoctor [--json] fabric [OPTIONS]\n"
+	"       mpirun -np NODES --map-by ppr:1:node --enable-recovery \\\n"
+	"           rdmadoctor [--json] fabric [OPTIONS]\n",
+	.about =
+	"Bandwidth between every pair of nodes on every rail, in rounds of\n"
+	"simultaneous pairs, one task per node, started by the job launcher (PMIx).\n"
+	"Slow pairs are judged against the floor and against the median of their\n"
+	"rail; their ends are retested against nodes that passed everything, and\n"
+	"the verdict names a node, a rail of a node, or a pair.  A rank that dies\n"
+	"or never answers is named; the run goes on without it (Open MPI needs\n"
+	"--enable-recovery for that).  Rank 0 prints the plan on stderr, a line\n"
+	"per round, then the report.  docs/fabric.md explains it all.\n",
+	.epilog =
+	"--json: one document (schema, test \"fabric\", nodes, rounds, pairs,\n"
+	"rails, suspects, verdict, reason; docs/json/fabric.md), whatever fails.\n"
+	"Started outside a launcher it says how to start it (exit 2).\n"
+	"\n"
+	"exit: 0 no suspects, 1 suspects, 2 usage, 3 could not run.\n",
+};
+
 static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 {
 	struct bw_params *p = &o->bw.p;
+	int n, rc;
 
 	memset(o, 0, sizeof(*o));
 	bw_params_defaults(p, BW_MODE_BW);
 	bw_caps_defaults(&o->bw.caps);
-	p->duration_ms = 2000;
-	p->warmup_ms = 250;
-	p->bidir = true;
+	o->duration_s = 2;
+	o->warmup_s = 0.25;
 	o->bw.ib_port = 1;
 	o->bw.gid_index = -1;
-	o->bw.expect_gbps = NAN;
+	o->expect_gbps = NAN;
 	o->tolerance = 0.93;
 	o->timeout_s = 120;
 	o->guard_s = FAB_GUARD_S;
 	o->retest = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		double d;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		if (strcmp(a, "--lat") == 0) {
-			o->lat = true;
-			continue;
-		}
-		if (strcmp(a, "--one-way") == 0) {
-			p->bidir = false;
-			continue;
-		}
-		if (a[0] != '-' || a[1] != '-')
-			return usage(c, "unexpected argument '%s'", a);
-		if (!v)
-			return usage(c, "%s needs a value", a);
-		i++;
-		if (strcmp(a, "--mode") == 0) {
-			if (strcmp(v, "full") == 0)
-				o->mode = MODE_FULL;
-			else if (strcmp(v, "quick") == 0)
-				o->mode = MODE_QUICK;
-			else
-				return usage(c, "--mode is full or quick, not '%s'", v);
-		} else if (strcmp(a, "--pairs") == 0) {
-			o->pairs_file = v;
-		} else if (strcmp(a, "--rails") == 0) {
-			o->rails = v;
-		} else if (strcmp(a, "--transport") == 0) {
-			if (strcmp(v, "tcp") == 0)
-				p->transport = BW_TRANSPORT_TCP;
-			else if (strcmp(v, "verbs") == 0)
-				p->transport = BW_TRANSPORT_VERBS;
-			else
-				return usage(c, "--transport is verbs or tcp, not '%s'", v);
-			o->transport_set = true;
-		} else if (strcmp(a, "--size") == 0) {
-			if (!parse_size(v, &p->size))
-				return usage(c, "--size takes bytes from 1 to 1G (K, M, G), not '%s'", v);
-		} else if (strcmp(a, "--duration") == 0) {
-			if (!ctx_parse_seconds(v, 0.1, 3600, &d))
-				return usage(c, "--duration takes seconds from 0.1 to 3600, not '%s'", v);
-			p->duration_ms = (uint32_t)llround(d * 1000);
-		} else if (strcmp(a, "--warmup") == 0) {
-			if (!ctx_parse_seconds(v, 0, 60, &d))
-				return usage(c, "--warmup takes seconds from 0 to 60, not '%s'", v);
-			p->warmup_ms = (uint32_t)llround(d * 1000);
-		} else if (strcmp(a, "--qps") == 0) {
-			if (!parse_uint(v, 1, 64, &p->qps))
-				return usage(c, "--qps takes 1 to 64, not '%s'", v);
-		} else if (strcmp(a, "--gpu") == 0) {
-			o->bw.gpu = v;
-		} else if (strcmp(a, "--ib-port") == 0) {
-			uint32_t n;
-
-			if (!parse_uint(v, 1, 255, &n))
-				return usage(c, "--ib-port takes 1 to 255, not '%s'", v);
-			o->bw.ib_port = (int)n;
-		} else if (strcmp(a, "--gid-index") == 0) {
-			uint32_t n;
-
-			if (!parse_uint(v, 0, 65535, &n))
-				return usage(c, "--gid-index takes 0 to 65535, not '%s'", v);
-			o->bw.gid_index = (int)n;
-		} else if (strcmp(a, "--bind") == 0) {
-			if (strlen(v) > FAB_ADDR_MAX || !printable_name(v))
-				return usage(c, "--bind takes an address, not '%s'", v);
-			o->bw.bind = v;
-		} else if (strcmp(a, "--name") == 0) {
-			if (!printable_name(v))
-				return usage(c, "--name takes 1 to 64 printable characters without "
-					     "blanks, not '%s'", v);
-			o->name = v;
-		} else if (strcmp(a, "--expect-gbps") == 0) {
-			if (!ctx_parse_seconds(v, 0, 1e6, &o->bw.expect_gbps))
-				return usage(c, "--expect-gbps takes a number of Gb/s, not '%s'", v);
-		} else if (strcmp(a, "--profile") == 0) {
-			o->profile = v;
-		} else if (strcmp(a, "--tolerance") == 0) {
-			if (!ctx_parse_seconds(v, 0, 1, &o->tolerance))
-				return usage(c, "--tolerance takes a fraction from 0 to 1, not '%s'", v);
-		} else if (strcmp(a, "--retest") == 0) {
-			if (!parse_uint(v, 0, 16, &o->retest))
-				return usage(c, "--retest takes 0 to 16, not '%s'", v);
-		} else if (strcmp(a, "--guard") == 0) {
-			if (!ctx_parse_seconds(v, 0.05, 600, &o->guard_s))
-				return usage(c, "--guard takes seconds from 0.05 to 600, not '%s'", v);
-		} else if (strcmp(a, "--timeout") == 0) {
-			if (!ctx_parse_seconds(v, 1, 3600, &o->timeout_s))
-				return usage(c, "--timeout takes seconds from 1 to 3600, not '%s'", v);
-		} else {
-			return usage(c, "unknown option '%s'", a);
-		}
-	}
+	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
+	if (rc >= 0)
+		return rc;
+	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
+	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
+	p->bidir = !o->one_way;
+	o->bw.expect_gbps = o->expect_gbps;
 	if (o->pairs_file && o->mode != MODE_DEFAULT)
 		return usage(c, "%s", "--pairs and --mode are either-or");
 	if (o->pairs_file)
