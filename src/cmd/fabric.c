@@ -357,11 +357,16 @@ struct fab_run {
 	double slot_s, t_start;
 	const char *error;		/* the run could not finish */
 	char error_buf[300];
+	bool named;			/* nodes[] are filled (the rendezvous went well) */
 };
 
-static void say(const struct fab_run *r, const char *msg)
+/* An error on stderr; the first one is also why the run could not
+ * finish, should it not. */
+static void say(struct fab_run *r, const char *msg)
 {
 	fprintf(stderr, "%s fabric: rank %u: %s\n", r->c->prog, r->rank, msg);
+	if (!r->error_buf[0])
+		snprintf(r->error_buf, sizeof(r->error_buf), "rank %u: %s", r->rank, msg);
 }
 
 static double now_real(void)
@@ -516,6 +521,7 @@ static int name_nodes(struct fab_run *r)
 			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s", r->eps[i].name);
 		r->nodes[i].name = r->names[i];
 	}
+	r->named = true;
 	return 0;
 }
 
@@ -676,7 +682,8 @@ static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t ro
 	double deadline;
 
 	sleep_until(start);
-	deadline = bw_now() + r->slot_s - 0.05;
+	/* the slot's end in wall-clock time, whenever this rank got here */
+	deadline = bw_now() + (start + r->slot_s - 0.05 - now_real());
 	for (size_t i = 0; i < rd->n_pairs; i++) {
 		const struct fab_pair *p = &rd->pairs[i];
 		uint32_t peer = p->a == r->rank ? p->b : p->a;
@@ -834,19 +841,21 @@ static double floor_of(struct fab_run *r, const char **why)
 
 static int report(struct fab_run *r, double wall_s)
 {
+	/* the test as run, or as asked when the run stopped before its setup */
+	const struct bw_params *p = r->side.p.size ? &r->side.p : &r->o->bw.p;
 	struct fab_judgement j = { 0 };
 	struct fab_report rep = {
-		.nodes = r->nodes, .n_nodes = r->size, .results = r->all, .n_results = r->n_all,
+		.nodes = r->nodes, .n_nodes = r->named ? r->size : 0, .results = r->all,
+		.n_results = r->n_all,
 		.main_rounds = &r->main_rounds, .retest_rounds = &r->retest_rounds,
-		.transport = bw_transport_name(r->side.transport),
+		.transport = bw_transport_name(p->transport),
 		.mode = r->o->mode == MODE_QUICK ? "quick" : r->o->mode == MODE_PAIRS ? "pairs" : "full",
-		.size = r->side.p.size, .duration_s = r->side.p.duration_ms / 1e3,
-		.warmup_s = r->side.p.warmup_ms / 1e3,
-		.slot_s = r->slot_s, .wall_s = wall_s, .qps = r->side.p.qps,
-		.bidir = r->side.p.bidir, .lat = r->side.lat, .tolerance = r->o->tolerance,
-		.error = r->error,
+		.size = p->size, .duration_s = p->duration_ms / 1e3, .warmup_s = p->warmup_ms / 1e3,
+		.slot_s = r->slot_s, .wall_s = wall_s, .qps = p->qps, .bidir = p->bidir,
+		.lat = r->o->lat, .tolerance = r->o->tolerance, .error = r->error,
 	};
-	struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN, r->o->tolerance };
+	struct fab_input in = { r->nodes, r->named ? r->size : 0, r->all, r->n_all, NAN,
+				r->o->tolerance };
 	int rc;
 
 	in.floor_gbps = rep.floor_gbps = floor_of(r, &rep.floor_why);
@@ -909,6 +918,16 @@ static int retest(struct fab_run *r)
 				(uint32_t)(r->main_rounds.n_rounds + r->retest_rounds.n_rounds));
 }
 
+/* A step every rank needs failed: rank 0 still writes the report (one
+ * JSON document whatever fails), with why. */
+static int could_not_run(struct fab_run *r)
+{
+	if (!r->error_buf[0])
+		snprintf(r->error_buf, sizeof(r->error_buf), "the run could not finish");
+	r->error = r->error_buf;
+	return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_RUNTIME;
+}
+
 static int run(struct fab_run *r)
 {
 	char err[256];
@@ -928,11 +947,13 @@ static int run(struct fab_run *r)
 		say(r, "out of memory");
 		return EXIT_RUNTIME;
 	}
-	if (choose_rails(r) != EXIT_OK)
-		return EXIT_RUNTIME;
+	if (choose_rails(r) != EXIT_OK) {
+		say(r, "cannot choose the rails (see above)");
+		return could_not_run(r);
+	}
 	side_init(r);
 	if (publish_endpoint(r) < 0 || gather_endpoints(r) < 0)
-		return EXIT_RUNTIME;
+		return could_not_run(r);
 	if (make_schedule(r) < 0) {
 		if (r->rank == 0)
 			fprintf(stderr, "%s fabric: %s\n", r->c->prog, r->error);
@@ -950,10 +971,10 @@ static int run(struct fab_run *r)
 		fab_plan_print(stderr, &plan);
 	}
 	if (agree_start(r, KEY_T0, &t0) < 0)
-		return EXIT_RUNTIME;
+		return could_not_run(r);
 	run_rounds(r, &r->main_rounds, 0, false, t0);
 	if (exchange_results(r, KEY_RES1, (uint32_t)r->main_rounds.n_rounds) < 0)
-		return EXIT_RUNTIME;
+		return could_not_run(r);
 	if (r->o->retest && retest(r) < 0) {
 		snprintf(r->error_buf, sizeof(r->error_buf), "the retest could not run (see "
 			 "rank messages); the first pass is reported");
