@@ -12,7 +12,9 @@
 #   2. 6 ranks, fab4 killed mid-run: it is named (died), nobody else, and
 #      the run ends;
 #   3. a healthy 6-rank quick run passes (exit 0), text report verdict first;
-#   4. outside a launcher: how to start it, exit 2.
+#   4. a --pairs file that is not there: one JSON document, verdict error,
+#      exit 3;
+#   5. outside a launcher: how to start it, exit 2.
 #
 # usage: test_fabric_mpirun.sh RDMADOCTOR-BINARY
 # exit 77 (skip) when not root or mpirun/ip/tc are missing (the script says which).
@@ -162,7 +164,19 @@ head -n 1 "$T/run3/out.0" | grep -q "^fabric: PASS" || fail "verdict not first: 
 grep -q "^rails" "$T/run3/out.0" || fail "no per-rail summary"
 grep -q "fabric plan: 6 nodes, 1 rounds (quick)" "$T/run3/err.0" || fail "plan: $(head -n 2 "$T/run3/err.0")"
 
-# ---- 4. outside a launcher ---------------------------------------------
+# ---- 4. a run that cannot start: still one document ----------------------
+STEP="a schedule that cannot be made"
+fabric run4 2 --json fabric "${COMMON[@]}" --pairs "$T/no-such-file"
+wait "$MPIRUN"
+[ "$(rank0_rc run4)" = 3 ] || fail "rank 0 exit $(rank0_rc run4), expected 3"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["test"] == "fabric" and d["verdict"] == "error", d
+assert "no-such-file" in d["reason"], d["reason"]
+' "$T/run4/out.0" || fail "not one document with verdict error: $(head -c 300 "$T/run4/out.0")"
+
+# ---- 5. outside a launcher ---------------------------------------------
 STEP="outside a launcher"
 out=$(env -u PMIX_NAMESPACE -u PMIX_RANK "$BIN" fabric 2>&1)
 rc=$?
