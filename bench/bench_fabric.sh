@@ -12,6 +12,8 @@ bin=$(realpath "${1:?usage: $0 path/to/rdmadoctor path/to/bench_fabric_judge}")
 judge=$(realpath "${2:?usage: $0 path/to/rdmadoctor path/to/bench_fabric_judge}")
 here=$(dirname "$(realpath "$0")")
 rank=$here/../tests/fabric/rank.sh
+# shellcheck source-path=SCRIPTDIR source=../tests/fabric/lib.sh
+. "$here/../tests/fabric/lib.sh"
 
 "$judge" 1024 || echo "bench_fabric: the judgement bench failed"
 
@@ -22,18 +24,14 @@ done
 ns=fabb$$
 tmp=$(mktemp -d) || exit 1
 cleanup() {
-	local f
-	for f in "$tmp"/*/pid.*; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null; done
+	fab_ranks_kill "$tmp"
 	ip netns del "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 n() { ip netns exec "$ns" "$@"; }
-ip netns add "$ns" || { echo "bench_fabric: cannot add a namespace"; exit 1; }
-n ip link set lo up
-{ n ip link add fabv0 type veth peer name fabv1 && n ip addr add 10.213.0.250/32 dev fabv0 &&
-	n ip link set fabv0 up && n ip link set fabv1 up; } || exit 1
+fab_netns "$ns" || { echo "bench_fabric: cannot make a network namespace"; exit 1; }
 n tc qdisc add dev lo root handle 1: htb default 1
 n tc class add dev lo parent 1: classid 1:1 htb rate 20gbit quantum 65536
 for ((i = 0; i < 16; i++)); do

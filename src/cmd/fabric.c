@@ -453,6 +453,19 @@ static int listen_port(int fd)
 
 /* ---- the rendezvous ---- */
 
+/* A fence of every rank, within --timeout: the launcher leaves a rank that
+ * died out (Open MPI with --enable-recovery, Slurm).  When one dies just
+ * as the fence forms, the fence may time out: it is tried again, three
+ * tries in all. */
+static int fence_live(struct fab_run *r, char *err, size_t errsz)
+{
+	int per = (int)(r->o->timeout_s / 3), rc = -1;
+
+	for (int attempt = 0; attempt < 3 && rc < 0; attempt++)
+		rc = fab_pmix_fence(per < 1 ? 1 : per, err, errsz);
+	return rc;
+}
+
 static int publish_endpoint(struct fab_run *r)
 {
 	struct fab_endpoint ep = { .t0 = 0 };
@@ -530,7 +543,7 @@ static int gather_endpoints(struct fab_run *r)
 	char err[256];
 	bool tcp = false;
 
-	if (fab_pmix_fence((int)r->o->timeout_s, err, sizeof(err)) < 0) {
+	if (fence_live(r, err, sizeof(err)) < 0) {
 		say(r, err);
 		return -1;
 	}
@@ -575,7 +588,7 @@ static int agree_start(struct fab_run *r, const char *key, double *t)
 			return -1;
 		}
 	}
-	if (fab_pmix_fence((int)r->o->timeout_s, err, sizeof(err)) < 0) {
+	if (fence_live(r, err, sizeof(err)) < 0) {
 		say(r, err);
 		return -1;
 	}
@@ -752,6 +765,37 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 	}
 }
 
+/* The results could not be exchanged (a fence that never completed, as
+ * when the launcher keeps waiting for a rank that died): the ranks the
+ * launcher knows to be gone are named all the same, and the reason says
+ * which. */
+static void name_the_dead(struct fab_run *r)
+{
+	bool *alive = calloc(r->size ? r->size : 1, sizeof(bool));
+	size_t len;
+
+	if (!alive || fab_pmix_alive(r->size, alive) < 0) {
+		free(alive);
+		return;
+	}
+	len = strlen(r->error_buf);
+	for (uint32_t i = 0; i < r->size; i++) {
+		if (alive[i] || r->nodes[i].state != FAB_NODE_OK)
+			continue;
+		r->nodes[i].state = FAB_NODE_DIED;
+		if (len + 1 < sizeof(r->error_buf)) {
+			int w = snprintf(r->error_buf + len, sizeof(r->error_buf) - len, "%s%s",
+					 strstr(r->error_buf, "; died: ") ? ", " : "; died: ",
+					 r->names[i]);
+
+			len = w > 0 ? len + (size_t)w : len;
+			if (len >= sizeof(r->error_buf))
+				len = sizeof(r->error_buf) - 1;
+		}
+	}
+	free(alive);
+}
+
 /* Publish what this rank measured, fence, read everybody's.  A rank with
  * no text after the fence died. */
 static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
@@ -768,8 +812,9 @@ static int exchange_results(struct fab_run *r, const char *key, uint32_t n_round
 		return -1;
 	}
 	free(text);
-	if (fab_pmix_fence((int)r->o->timeout_s, err, sizeof(err)) < 0) {
+	if (fence_live(r, err, sizeof(err)) < 0) {
 		say(r, err);
+		name_the_dead(r);
 		return -1;
 	}
 	for (uint32_t i = 0; i < r->size; i++)

@@ -92,6 +92,66 @@ int fab_pmix_fence(int timeout_s, char *err, size_t errsz)
 	return 0;
 }
 
+/* One process of the proc table: gone once it terminated (normally or not). */
+static void mark(const pmix_proc_info_t *pi, uint32_t size, bool *alive)
+{
+	if (strcmp(pi->proc.nspace, me.nspace) == 0 && pi->proc.rank < size &&
+	    pi->state >= PMIX_PROC_STATE_TERMINATED)
+		alive[pi->proc.rank] = false;
+}
+
+int fab_pmix_alive(uint32_t size, bool *alive)
+{
+	pmix_query_t q;
+	pmix_info_t *res = NULL;
+	size_t nres = 0;
+	pmix_status_t rc;
+	int ok = -1;
+
+	for (uint32_t r = 0; r < size; r++)
+		alive[r] = true;
+	PMIX_QUERY_CONSTRUCT(&q);
+	q.keys = calloc(2, sizeof(char *));
+	PMIX_INFO_CREATE(q.qualifiers, 1);
+	if (!q.keys || !q.qualifiers) {
+		PMIX_QUERY_DESTRUCT(&q);
+		return -1;
+	}
+	q.keys[0] = strdup(PMIX_QUERY_PROC_TABLE);
+	q.nqual = 1;
+	PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, me.nspace, PMIX_STRING);
+	rc = q.keys[0] ? PMIx_Query_info(&q, 1, &res, &nres) : PMIX_ERR_NOMEM;
+	/* the table: an array of infos each holding a proc info (Open MPI),
+	 * or an array of proc infos */
+	for (size_t i = 0; rc == PMIX_SUCCESS && i < nres; i++) {
+		pmix_data_array_t *da;
+
+		if (strcmp(res[i].key, PMIX_QUERY_PROC_TABLE) != 0 ||
+		    res[i].value.type != PMIX_DATA_ARRAY || !(da = res[i].value.data.darray))
+			continue;
+		for (size_t k = 0; k < da->size; k++) {
+			if (da->type == PMIX_PROC_INFO) {
+				mark(&((pmix_proc_info_t *)da->array)[k], size, alive);
+				ok = 0;
+			} else if (da->type == PMIX_INFO) {
+				const pmix_info_t *in = &((pmix_info_t *)da->array)[k];
+
+				if (in->value.type == PMIX_PROC_INFO && in->value.data.pinfo) {
+					mark(in->value.data.pinfo, size, alive);
+					ok = 0;
+				}
+			}
+		}
+	}
+	if (res)
+		PMIX_INFO_FREE(res, nres);
+	PMIX_QUERY_DESTRUCT(&q);
+	if (ok < 0)
+		for (uint32_t r = 0; r < size; r++)
+			alive[r] = true;
+	return ok;
+}
+
 char *fab_pmix_get(uint32_t rank, const char *key)
 {
 	pmix_proc_t p;
@@ -145,6 +205,13 @@ int fab_pmix_fence(int timeout_s, char *err, size_t errsz)
 {
 	(void)timeout_s;
 	snprintf(err, errsz, "this build has no PMIx");
+	return -1;
+}
+
+int fab_pmix_alive(uint32_t size, bool *alive)
+{
+	for (uint32_t r = 0; r < size; r++)
+		alive[r] = true;
 	return -1;
 }
 

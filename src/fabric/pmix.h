@@ -22,6 +22,10 @@ int fab_pmix_put(const char *key, const char *text, char *err, size_t errsz);
  * A rank that died is left out by the launcher (Open MPI needs
  * --enable-recovery for the others to go on). */
 int fab_pmix_fence(int timeout_s, char *err, size_t errsz);
+/* Which ranks of the job the launcher knows to be gone (ended, killed,
+ * failed): alive[r] false for those, true for the others.  0, or -1 when
+ * the launcher does not say (Slurm's plugin, for one). */
+int fab_pmix_alive(uint32_t size, bool *alive);
 /* The text rank put under key (malloc'd) after a fence, or NULL when that
  * rank has none (it died or never came): never waits. */
 char *fab_pmix_get(uint32_t rank, const char *key);

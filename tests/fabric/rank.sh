@@ -1,6 +1,7 @@
 #!/bin/bash
 # One fabric rank of a test: its own address 10.213.0.<10+rank> and name
-# fab<rank> (under Slurm the node's name); its stdout, stderr, exit code and pid go into DIR.  The rank
+# fab<rank> (under Slurm the node's name); its stdout, stderr, exit code,
+# its pid and this wrapper's go into DIR.  The rank
 # comes from the launcher's environment (Open MPI or Slurm), only here:
 # rdmadoctor itself takes it from PMIx.
 #
@@ -12,5 +13,6 @@ name=${SLURMD_NODENAME:-fab$r}	# under Slurm: the node's name
 addr=${FAB_ADDR:-10.213.0.$((10 + r))}	# FAB_ADDR: one address for all (the VM)
 "$bin" "$@" --bind "$addr" --name "$name" >"$d/out.$r" 2>"$d/err.$r" &
 echo $! >"$d/pid.$r"
+echo $$ >"$d/wrapper.$r"
 wait $!
 echo $? >"$d/rc.$r"

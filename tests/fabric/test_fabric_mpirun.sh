@@ -10,7 +10,8 @@
 #      else; the plan printed first is the rounds that ran, a progress line
 #      per round, one JSON document, exit 1;
 #   2. 6 ranks, fab4 killed mid-run: it is named (died), nobody else, and
-#      the run ends;
+#      the run ends (verdict fail; or error when Open MPI's fence never
+#      completes without it, the dead rank named all the same);
 #   3. a healthy 6-rank quick run passes (exit 0), text report verdict first;
 #   4. a --pairs file that is not there: one JSON document, verdict error,
 #      exit 3;
@@ -22,6 +23,8 @@ set -u
 
 BIN=$(realpath "$1")
 HERE=$(dirname "$(realpath "$0")")
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
 
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (network namespaces and tc need it)"
@@ -41,23 +44,12 @@ fail() {
 }
 
 cleanup() {
-	local rc=$? f
+	local rc=$?
 	trap - EXIT INT TERM
-	# only what this test started: the ranks, by the pids they wrote
-	for f in "$T"/*/pid.*; do
-		[ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
-	done
+	fab_ranks_kill "$T"
 	ip netns del "$NS" 2>/dev/null
-	if [ $rc -ne 0 ]; then
-		for f in "$T"/*/err.0; do
-			[ -f "$f" ] && { echo "--- $f" >&2; tail -n 30 "$f" >&2; }
-		done
-	fi
-	if [ -n "${KEEP:-}" ]; then
-		echo "kept $T"
-	else
-		rm -rf "$T"
-	fi
+	[ $rc -ne 0 ] && fab_dump "$T"/*/err.0
+	fab_keep_or_remove "$T"
 	exit $rc
 }
 trap cleanup EXIT
@@ -66,11 +58,7 @@ trap 'exit 130' INT TERM
 ns() { ip netns exec "$NS" "$@"; }
 addr() { echo "10.213.0.$((10 + $1))"; }
 
-ip netns add "$NS" || skip "cannot add a network namespace"
-ns ip link set lo up || fail "lo up"
-# mpirun wants one interface besides loopback for its own messages
-{ ns ip link add fabv0 type veth peer name fabv1 && ns ip addr add 10.213.0.250/32 dev fabv0 &&
-	ns ip link set fabv0 up && ns ip link set fabv1 up; } || fail "a veth pair in the namespace"
+fab_netns "$NS" || skip "cannot make a network namespace with a veth pair"
 for i in 0 1 2 3 4 5 6 7; do
 	ns ip addr add "$(addr $i)/32" dev lo || fail "address $i"
 done
@@ -148,12 +136,19 @@ for ((i = 0; i < 600; i++)); do
 	sleep 0.1
 done
 [ -s "$T/run2/pid.4" ] || fail "rank 4 never started"
-kill -KILL "$(cat "$T/run2/pid.4")" || fail "cannot kill rank 4"
+# the process mpirun started dies, as a crashed rank does: the wrapper and
+# rdmadoctor under it
+kill -KILL "$(cat "$T/run2/wrapper.4")" "$(cat "$T/run2/pid.4")" || fail "cannot kill rank 4"
 wait "$MPIRUN"
 [ -f "$T/run2/rc.0" ] || fail "rank 0 did not finish: $(tail -n 5 "$T/run2/mpirun.out")"
-[ "$(rank0_rc run2)" = 1 ] || fail "rank 0 exit $(rank0_rc run2), expected 1"
+# Open MPI 4.1's PMIx fence leaves the dead rank out most of the time; when
+# it does not, the results cannot be exchanged and the verdict is error
+# (exit 3), but the dead rank is still named, from the launcher's process
+# table (docs/fabric.md)
+case $(rank0_rc run2) in 1 | 3) ;; *) fail "rank 0 exit $(rank0_rc run2), expected 1 (or 3)" ;; esac
 quiet_ranks run2 6
-python3 "$HERE/check_report.py" "$T/run2/out.0" "$T/run2/err.0" "node:fab4:died" || fail "report"
+python3 "$HERE/check_report.py" --may-be-error "$T/run2/out.0" "$T/run2/err.0" "node:fab4:died" ||
+	fail "report"
 
 # ---- 3. healthy, quick mode, text --------------------------------------
 STEP="healthy quick run"

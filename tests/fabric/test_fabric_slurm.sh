@@ -20,6 +20,8 @@ BIN=$(realpath "$1")
 REPO=$(realpath "$2")
 HERE=$REPO/tests/fabric
 DRAIN=$REPO/contrib/slurm/rdmadoctor-fabric-drain
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$HERE/lib.sh"
 
 skip() { echo "skip: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (slurmctld, slurmd and munged run as root/munge here)"
@@ -55,9 +57,9 @@ stop_pid() {
 }
 
 cleanup() {
-	local rc=$? p f left
+	local rc=$? p left
 	trap - EXIT INT TERM
-	for f in "$T"/run*/pid.*; do [ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null; done
+	fab_ranks_kill "$T"
 	for p in "${PIDS[@]}"; do stop_pid "$p"; done
 	[ -s "$T/run-munge/munged.pid" ] && stop_pid "$(cat "$T/run-munge/munged.pid")"
 	wait 2>/dev/null
@@ -68,16 +70,8 @@ cleanup() {
 		echo "$left" >&2
 		rc=1
 	fi
-	if [ $rc -ne 0 ]; then
-		for f in "$T"/log/*.log "$T"/run*/err.0 "$T"/run*/srun.out; do
-			[ -f "$f" ] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
-		done
-	fi
-	if [ -n "${KEEP:-}" ]; then
-		echo "kept $T"
-	else
-		rm -rf "$T"
-	fi
+	[ $rc -ne 0 ] && fab_dump "$T"/log/*.log "$T"/run*/err.0 "$T"/run*/srun.out
+	fab_keep_or_remove "$T"
 	exit $rc
 }
 trap cleanup EXIT
@@ -86,11 +80,7 @@ trap 'exit 130' INT TERM
 # nsenter, not `ip netns exec`: the latter remounts /sys, and slurmd wants
 # the host's cgroup file system there
 ns() { nsenter --net="/run/netns/$NS" "$@"; }
-ip netns add "$NS" || skip "cannot add a network namespace"
-ns ip link set lo up
-# slurmd and srun want an interface besides loopback
-{ ns ip link add fabv0 type veth peer name fabv1 && ns ip addr add 10.213.0.250/32 dev fabv0 &&
-	ns ip link set fabv0 up && ns ip link set fabv1 up; } || fail "a veth pair in the namespace"
+fab_netns "$NS" || skip "cannot make a network namespace with a veth pair"
 ns tc qdisc add dev lo root handle 1: htb default 1 || fail htb
 ns tc class add dev lo parent 1: classid 1:1 htb rate 20gbit quantum 65536
 for i in 0 1 2 3; do
