@@ -273,6 +273,43 @@ static void floor_and_nothing_to_judge(void **state)
 	fab_judgement_free(&j);
 }
 
+static void refusals_are_named(void **state)
+{
+	struct fabric f;
+	struct fab_judgement j;
+	struct fab_schedule s;
+	struct fab_input in;
+
+	(void)state;
+	/* node 2 refuses every test (alive, but no figures with anyone); the
+	 * pair 0-5 alone could not connect */
+	fabric_init(&f, 6, 1);
+	assert_int_equal(fab_schedule_full(6, &s), 0);
+	run_schedule(&f, &s, false, 0);
+	fab_schedule_free(&s);
+	for (size_t i = 0; i < f.n; i++) {
+		struct fab_result *x = &f.res[i];
+
+		if (x->a == 2 || x->b == 2 || (x->a == 0 && x->b == 5)) {
+			x->ab = x->ba = NAN;
+			x->error = x->a == 0 && x->b == 5 ? "connection timed out"
+							  : "the peer says: no RDMA device";
+		}
+	}
+	in = input(&f);
+	assert_int_equal(fab_judge(&in, &j), 0);
+	assert_int_equal(j.n_suspects, 2);
+	assert_int_equal(j.suspects[0].kind, FAB_SUSPECT_NODE);
+	assert_int_equal(j.suspects[0].a, 2);
+	assert_non_null(strstr(j.suspects[0].reason, "could not test with any partner"));
+	assert_int_equal(j.suspects[0].n_evidence, 5);
+	assert_int_equal(j.suspects[1].kind, FAB_SUSPECT_PAIR);
+	assert_int_equal(j.suspects[1].a, 0);
+	assert_int_equal(j.suspects[1].b, 5);
+	assert_non_null(strstr(j.suspects[1].reason, "connection timed out"));
+	fab_judgement_free(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +320,7 @@ int main(void)
 		cmocka_unit_test(slow_rail_is_a_rail),
 		cmocka_unit_test(dead_rank_is_named),
 		cmocka_unit_test(floor_and_nothing_to_judge),
+		cmocka_unit_test(refusals_are_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
