@@ -4,8 +4,9 @@
 # namespace (fabs<pid>, so that their ports and the ranks' addresses are
 # this test's alone), all state in a temporary directory.  Then
 #
-#   1. `srun -N 4 --mpi=pmix rdmadoctor fabric`: 4 nodes named as Slurm
-#      names them, 3 rounds as planned, verdict pass, exit 0;
+#   1. `srun -N 4 --mpi=pmix rdmadoctor fabric --lat`: 4 nodes named as
+#      Slurm names them, 3 rounds as planned, a latency per pair, verdict
+#      pass, exit 0;
 #   2. the same with one node's rank slowed (tc): that node is named;
 #   3. contrib/slurm/rdmadoctor-fabric-drain on that report: without
 #      --drain it only says what it would do; with it, the named node is
@@ -151,11 +152,16 @@ rc0() { cat "$T/$1/rc.0" 2>/dev/null || echo none; }
 # ---- 1. a healthy fabric -------------------------------------------------------
 STEP="srun, healthy"
 shape -1
-fabric run1 || fail "srun failed: $(tail -n 5 "$T/run1/srun.out")"
+fabric run1 --lat || fail "srun failed: $(tail -n 5 "$T/run1/srun.out")"
 [ "$(rc0 run1)" = 0 ] || fail "rank 0 exit $(rc0 run1)"
 python3 "$HERE/check_report.py" "$T/run1/out.0" "$T/run1/err.0" || fail "report"
 names=$(python3 -c 'import json,sys; print(" ".join(sorted(n["name"] for n in json.load(open(sys.argv[1]))["nodes"])))' "$T/run1/out.0")
 [ "$names" = "node1 node2 node3 node4" ] || fail "the nodes are not Slurm's names: $names"
+python3 -c '
+import json, sys
+pairs = json.load(open(sys.argv[1]))["pairs"]
+assert pairs and all((p.get("lat_usec") or 0) > 0 for p in pairs), pairs
+' "$T/run1/out.0" || fail "--lat: not every pair has a latency"
 
 # ---- 2. one slow node ------------------------------------------------------------
 STEP="srun, a slow node"
