@@ -27,6 +27,7 @@ static const struct cmd_row commands[] = {
 	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other", &lat_spec },
 	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
+	{ "fabric", cmd_fabric, "every pair of nodes on every rail, under srun or mpirun (PMIx)", &fabric_spec },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
 	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine", &plan_spec },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },

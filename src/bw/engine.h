@@ -97,7 +97,7 @@ struct bw_local {
 	 * the peer does, draining included. */
 	uint32_t max_run_ms;
 	/* tcp server: the address its data listener binds to (--bind), NULL:
-	 * any.  (bw_local.device binds the data sockets to that interface.) */
+	 * any; tcp client: the address its data connections leave from.  (bw_local.device binds the data sockets to that interface.) */
 	const char *bind_addr;
 };
 

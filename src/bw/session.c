@@ -2,6 +2,7 @@
  * Every wait is bounded: control steps by the session timeout, the
  * result exchange by the test's own length plus that timeout. */
 #include "session.h"
+#include "source_addr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -122,6 +123,11 @@ int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, in
 		if (fd < 0) {
 			err = errno;
 			continue;
+		}
+		if (s->source_addr && bw_bind_source(fd, ai->ai_family, s->source_addr, e) < 0) {
+			close(fd);
+			freeaddrinfo(res);
+			return -1;
 		}
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
 			s->fd = fd;

@@ -35,6 +35,9 @@ struct bw_session {
 	 * most this long (a server sets its --max-duration); 0: an hour */
 	int iters_wait_ms;
 	char local_addr[64], peer_addr[64];	/* numeric */
+	/* client: a numeric address to connect from (set before
+	 * bw_session_connect), or NULL: whatever routing picks */
+	const char *source_addr;
 	char peer_host[BW_HOST_MAX + 1];	/* as the peer named itself */
 	/* while the rails run: called about once a second from the main thread
 	 * with the seconds since GO and the bytes all rails moved so far

@@ -17,11 +17,13 @@
  * stream with TCP_NODELAY, the client timing each round trip (--iters
  * counts the round trips of the measured window).  Whatever the peer
  * does, run() ends by bw_local.max_run_ms.  The server's data listener
- * binds to bw_local.bind_addr and, like every data socket, to the
- * bw_local.device interface when one is named. */
+ * binds to bw_local.bind_addr (the client's data connections leave from
+ * it) and, like every data socket, to the bw_local.device interface when
+ * one is named. */
 #include "engine.h"
 #include "proto.h"
 #include "session.h"
+#include "source_addr.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -55,6 +57,7 @@ struct tcp_state {
 	bool is_server;
 	char peer[256];		/* the peer's control address */
 	char bind_dev[IF_NAMESIZE];	/* "": no SO_BINDTODEVICE */
+	char source[64];	/* client: bw_local.bind_addr, "": any */
 	int lfd;		/* server: data listener */
 	uint16_t port;
 	uint64_t token;
@@ -163,8 +166,11 @@ static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_
 	bw_put_be(ep + 5, 0, 2);
 	bw_put_be(ep + 7, 0, 8);
 	*ep_len = TCP_EP_LEN;
-	if (!is_server)
+	if (!is_server) {
+		if (l->bind_addr)
+			snprintf(s->source, sizeof(s->source), "%s", l->bind_addr);
 		return 0;
+	}
 
 	/* the server listens on an ephemeral port: on --bind's address when
 	 * given (else IPv6 dual-stack or IPv4), and only on --device's
@@ -287,6 +293,11 @@ static int client_connect(struct tcp_state *s, uint16_t port, uint64_t token, st
 					return -1;
 				}
 				continue;
+			}
+			if (s->source[0] && bw_bind_source(fd, ai->ai_family, s->source, e) < 0) {
+				close(fd);
+				freeaddrinfo(res);
+				return -1;
 			}
 			if (s->bind_dev[0] &&
 			    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, s->bind_dev,

@@ -35,7 +35,7 @@ struct ctx {
 
 /* The option tables of the commands that declare one (opts.h). */
 extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec, snapshot_spec,
-	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec;
+	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec, fabric_spec;
 extern const struct cmd_spec bw_spec, lat_spec;	/* cmd/bw_opts.c */
 
 int cmd_inventory(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
@@ -53,6 +53,7 @@ int cmd_fleet(struct ctx *c, int argc, char **argv);
 int cmd_serve(struct ctx *c, int argc, char **argv);
 int cmd_plan(struct ctx *c, int argc, char **argv);
 extern const struct cmd_spec plan_spec;
+int cmd_fabric(struct ctx *c, int argc, char **argv);	/* cmd/fabric.c */
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read

@@ -1,0 +1,1074 @@
+/* fabric: every pair of nodes on every rail, in rounds, one task per node
+ * under a PMIx launcher (srun --mpi=pmix, mpirun).  How it runs:
+ *
+ *   1. each rank opens its bw listener and publishes its endpoint (name,
+ *      address, port, rails) through PMIx; a fence exchanges them; a rank
+ *      missing after it never answered;
+ *   2. rank 0 publishes the first round's start time, a second fence hands
+ *      it out; every rank computes the same schedule (fabric/schedule.c)
+ *      and rank 0 prints it;
+ *   3. round k runs in its own slot of wall-clock time from that start, so
+ *      no rank waits for another between rounds: in each pair the lower
+ *      node connects, both run the bw engine on every rail at once, and the
+ *      slot's end stops the test whatever a peer does (cmd/fabric_test.c);
+ *   4. each rank publishes what it measured as a client; after a fence
+ *      every rank reads all of it, computes the same retest plan
+ *      (fabric/judge.c) and runs it the same way; a rank whose results are
+ *      missing died;
+ *   5. rank 0 judges everything and writes the report (out/fabric_out.c);
+ *      the other ranks print nothing but errors.
+ * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
+#include "fabric_cmd.h"
+#include "opts.h"
+#include "../fabric/judge.h"
+#include "../fabric/pmix.h"
+#include "../fabric/report.h"
+#include "../fabric/schedule.h"
+#include "../fabric/wire.h"
+#include "../out/fabric_out.h"
+#include "../profiles/profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KEY_EP "rdmadoctor.fabric.ep"
+#define KEY_T0 "rdmadoctor.fabric.t0"
+#define KEY_T1 "rdmadoctor.fabric.t1"
+#define KEY_RES1 "rdmadoctor.fabric.res1"
+#define KEY_RES2 "rdmadoctor.fabric.res2"
+/* the slot of a round beyond its test (connect, endpoints, results), by
+ * default */
+#define FAB_GUARD_S 0.5
+/* rank 0's start time is this far after the fence that hands it out */
+#define FAB_LEAD_S 0.3
+
+enum fab_mode { MODE_DEFAULT, MODE_FULL, MODE_QUICK, MODE_PAIRS };
+
+struct fab_opts {
+	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
+	enum fab_mode mode;
+	const char *pairs_file, *name, *rails, *profile;
+	bool transport_set, lat, one_way;
+	double tolerance, timeout_s, guard_s, duration_s, warmup_s, expect_gbps;
+	uint32_t retest;
+};
+
+/* ---- the command line (an option table: src/cmd/opts.h) ---- */
+
+static int usage(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s fabric: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see `%s fabric --help`)\n", c->prog);
+	return EXIT_USAGE;
+}
+
+static bool parse_uint(const char *s, unsigned long min, unsigned long max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* "65536", "64K", "8M", "1G": binary multiples, as in bw */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno)
+		return false;
+	if (*end == 'K' || *end == 'k')
+		mul = 1ull << 10;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1ull << 20;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1ull << 30;
+	else if (*end)
+		return false;
+	if (mul > 1 && end[1])
+		return false;
+	if (v < 1 || v > (1ull << 30) / mul)
+		return false;
+	*out = v * mul;
+	return true;
+}
+
+/* A name for the report: printable, no blanks, 1 to 64 bytes. */
+static bool printable_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > FAB_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static int take_mode(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	if (strcmp(v, "full") == 0)
+		o->mode = MODE_FULL;
+	else if (strcmp(v, "quick") == 0)
+		o->mode = MODE_QUICK;
+	else
+		return usage(c, "--mode is full or quick, not '%s'", v);
+	return -1;
+}
+
+static int take_transport(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	if (strcmp(v, "tcp") == 0)
+		o->bw.p.transport = BW_TRANSPORT_TCP;
+	else if (strcmp(v, "verbs") == 0)
+		o->bw.p.transport = BW_TRANSPORT_VERBS;
+	else
+		return usage(c, "--transport is verbs or tcp, not '%s'", v);
+	o->transport_set = true;
+	return -1;
+}
+
+static int take_size(struct ctx *c, void *args, const char *v)
+{
+	return parse_size(v, &((struct fab_opts *)args)->bw.p.size) ? -1 :
+		usage(c, "--size takes bytes from 1 to 1G (K, M, G), not '%s'", v);
+}
+
+static int take_qps(struct ctx *c, void *args, const char *v)
+{
+	return parse_uint(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? -1 :
+		usage(c, "--qps takes 1 to 64, not '%s'", v);
+}
+
+static int take_retest(struct ctx *c, void *args, const char *v)
+{
+	return parse_uint(v, 0, 16, &((struct fab_opts *)args)->retest) ? -1 :
+		usage(c, "--retest takes 0 to 16, not '%s'", v);
+}
+
+static int take_ib_port(struct ctx *c, void *args, const char *v)
+{
+	uint32_t n;
+
+	if (!parse_uint(v, 1, 255, &n))
+		return usage(c, "--ib-port takes 1 to 255, not '%s'", v);
+	((struct fab_opts *)args)->bw.ib_port = (int)n;
+	return -1;
+}
+
+static int take_gid_index(struct ctx *c, void *args, const char *v)
+{
+	uint32_t n;
+
+	if (!parse_uint(v, 0, 65535, &n))
+		return usage(c, "--gid-index takes 0 to 65535, not '%s'", v);
+	((struct fab_opts *)args)->bw.gid_index = (int)n;
+	return -1;
+}
+
+static int take_bind(struct ctx *c, void *args, const char *v)
+{
+	if (strlen(v) > FAB_ADDR_MAX || !printable_name(v))
+		return usage(c, "--bind takes an address, not '%s'", v);
+	((struct fab_opts *)args)->bw.bind = v;
+	return -1;
+}
+
+static int take_name(struct ctx *c, void *args, const char *v)
+{
+	if (!printable_name(v))
+		return usage(c, "--name takes 1 to 64 printable characters without blanks, "
+			     "not '%s'", v);
+	((struct fab_opts *)args)->name = v;
+	return -1;
+}
+
+static int take_gpu(struct ctx *c, void *args, const char *v)
+{
+	(void)c;
+	((struct fab_opts *)args)->bw.gpu = v;
+	return -1;
+}
+
+static const struct cmd_opt fabric_opts[] = {
+	{ "mode", 0, "full|quick", OPT_CALL_AT(take_mode),
+	  .help = "full: a round-robin tournament, every pair once\n"
+		  "(n-1 rounds; the default up to 128 nodes); quick:\n"
+		  "one round, lower half against upper half" },
+	{ "pairs", 0, "FILE", OPT_STRING_AT(struct fab_opts, pairs_file), .flags = OPT_NONEMPTY,
+	  .help = "the rounds from FILE: lines `ROUND NODE_A NODE_B`" },
+	{ "rails", 0, "all|LIST", OPT_STRING_AT(struct fab_opts, rails), .flags = OPT_NONEMPTY,
+	  .help = "RDMA devices (verbs, default all) or network\n"
+		  "interfaces (tcp, default one unbound rail); rail i\n"
+		  "of one node meets rail i of the other" },
+	{ "transport", 0, "verbs|tcp", OPT_CALL_AT(take_transport),
+	  .help = "default verbs where every node has an RDMA device" },
+	{ "size", 0, "B", OPT_CALL_AT(take_size),
+	  .help = "bytes per message (default 65536; K, M, G)" },
+	{ "duration", 0, "S", OPT_SECONDS_AT(struct fab_opts, duration_s, 0.1, 3600),
+	  .help = "measured seconds per round (default 2)" },
+	{ "warmup", 0, "S", OPT_SECONDS_AT(struct fab_opts, warmup_s, 0, 60),
+	  .help = "seconds before the window (default 0.25)" },
+	{ "qps", 0, "N", OPT_CALL_AT(take_qps),
+	  .help = "queue pairs (verbs) or TCP streams per rail (default 1)" },
+	{ "one-way", 0, NULL, OPT_FLAG_AT(struct fab_opts, one_way),
+	  .help = "the lower node sends only (default both directions)" },
+	{ "lat", 0, NULL, OPT_FLAG_AT(struct fab_opts, lat),
+	  .help = "a latency test per pair after the bandwidth test" },
+	{ "gpu", 0, "N|auto", OPT_CALL_AT(take_gpu), .help = "buffers in GPU memory (verbs)" },
+	{ "ib-port", 0, "N", OPT_CALL_AT(take_ib_port), .help = "as in `rdmadoctor bw`" },
+	{ "gid-index", 0, "N", OPT_CALL_AT(take_gid_index), .help = "as in `rdmadoctor bw`" },
+	{ "bind", 0, "ADDR", OPT_CALL_AT(take_bind),
+	  .help = "the address this rank serves on, connects from\n"
+		  "and publishes (default: any, published as the host\n"
+		  "name)" },
+	{ "name", 0, "NAME", OPT_CALL_AT(take_name),
+	  .help = "this rank's name in the report (default: the host name)" },
+	{ "expect-gbps", 0, "X", OPT_SECONDS_AT(struct fab_opts, expect_gbps, 0, 1e6),
+	  .help = "the floor per rail and direction (default: the\n"
+		  "--profile's bw_floor_gbps, else 90% of the port\n"
+		  "rate with verbs, none with tcp)" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct fab_opts, profile), .flags = OPT_NONEMPTY,
+	  .help = "the machine profile whose floor applies" },
+	{ "tolerance", 0, "F", OPT_SECONDS_AT(struct fab_opts, tolerance, 0, 1),
+	  .help = "slow below F x the rail's median (default 0.93)" },
+	{ "retest", 0, "N", OPT_CALL_AT(take_retest),
+	  .help = "known-good partners per suspect end (default 1; 0: none)" },
+	{ "guard", 0, "S", OPT_SECONDS_AT(struct fab_opts, guard_s, 0.05, 600),
+	  .help = "each round's time beyond its test, for connecting,\n"
+		  "setting up and exchanging results (default 0.5)" },
+	{ "timeout", 0, "S", OPT_SECONDS_AT(struct fab_opts, timeout_s, 1, 3600),
+	  .help = "the longest a rendezvous may take (default 120)" },
+	{ 0 }
+};
+
+const struct cmd_spec fabric_spec = {
+	.name = "fabric",
+	.opts = fabric_opts,
+	.max_operands = 0,
+	.usage =
+	"usage: srun -N NODES --ntasks-per-node=1 --mpi=pmix \\\n"
+	"           rdmadoctor [--json] fabric [OPTIONS]\n"
+	"       mpirun -np NODES --map-by ppr:1:node --enable-recovery \\\n"
+	"           rdmadoctor [--json] fabric [OPTIONS]\n",
+	.about =
+	"Bandwidth between every pair of nodes on every rail, in rounds of\n"
+	"simultaneous pairs, one task per node, started by the job launcher (PMIx).\n"
+	"Slow pairs are judged against the floor and against the median of their\n"
+	"rail; their ends are retested against nodes that passed everything, and\n"
+	"the verdict names a node, a rail of a node, or a pair.  A rank that dies\n"
+	"or never answers is named; the run goes on without it (Open MPI needs\n"
+	"--enable-recovery for that).  Rank 0 prints the plan on stderr, a line\n"
+	"per round, then the report.  docs/fabric.md explains it all.\n",
+	.epilog =
+	"--json: one document (schema, test \"fabric\", nodes, rounds, pairs,\n"
+	"rails, suspects, verdict, reason; docs/json/fabric.md), whatever fails.\n"
+	"Started outside a launcher it says how to start it (exit 2).\n"
+	"\n"
+	"exit: 0 no suspects, 1 suspects, 2 usage, 3 could not run.\n",
+};
+
+static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
+{
+	struct bw_params *p = &o->bw.p;
+	int n, rc;
+
+	memset(o, 0, sizeof(*o));
+	bw_params_defaults(p, BW_MODE_BW);
+	bw_caps_defaults(&o->bw.caps);
+	o->duration_s = 2;
+	o->warmup_s = 0.25;
+	o->bw.ib_port = 1;
+	o->bw.gid_index = -1;
+	o->expect_gbps = NAN;
+	o->tolerance = 0.93;
+	o->timeout_s = 120;
+	o->guard_s = FAB_GUARD_S;
+	o->retest = 1;
+	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
+	if (rc >= 0)
+		return rc;
+	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
+	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
+	p->bidir = !o->one_way;
+	o->bw.expect_gbps = o->expect_gbps;
+	if (o->pairs_file && o->mode != MODE_DEFAULT)
+		return usage(c, "%s", "--pairs and --mode are either-or");
+	if (o->pairs_file)
+		o->mode = MODE_PAIRS;
+	if (o->bw.gpu && p->transport == BW_TRANSPORT_TCP && o->transport_set)
+		return usage(c, "%s", "--gpu needs the verbs transport");
+	return -1;
+}
+
+/* ---- this rank ---- */
+
+struct fab_run {
+	struct ctx *c;
+	struct fab_opts *o;
+	uint32_t rank, size;
+	bool pmix_up;
+	int lfd;
+	struct bw_cmd_setup setup;	/* the rails */
+	struct fab_side side;
+	struct fab_endpoint *eps;	/* size */
+	struct fab_node *nodes;		/* size */
+	char **names;			/* size, unique */
+	struct fab_schedule main_rounds, retest_rounds;
+	struct fab_result *mine;	/* what this rank measured as a client */
+	size_t n_mine;
+	struct fab_result *all;		/* everybody's, rank 0 after the last fence */
+	size_t n_all;
+	struct fab_results *decoded;	/* per rank, owning the error texts */
+	double slot_s, t_start;
+	const char *error;		/* the run could not finish */
+	char error_buf[300];
+	bool named;			/* nodes[] are filled (the rendezvous went well) */
+};
+
+/* An error on stderr; the first one is also why the run could not
+ * finish, should it not. */
+static void say(struct fab_run *r, const char *msg)
+{
+	fprintf(stderr, "%s fabric: rank %u: %s\n", r->c->prog, r->rank, msg);
+	if (!r->error_buf[0])
+		snprintf(r->error_buf, sizeof(r->error_buf), "rank %u: %s", r->rank, msg);
+}
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleep until a wall-clock time (rounds are slots of wall-clock time, the
+ * same on every node whose clock is synchronised). */
+static void sleep_until(double t)
+{
+	for (;;) {
+		double d = t - now_real();
+		struct timespec ts;
+
+		if (d <= 0)
+			return;
+		ts.tv_sec = (time_t)d;
+		ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+		if (nanosleep(&ts, NULL) == 0)
+			return;
+	}
+}
+
+static int choose_rails(struct fab_run *r)
+{
+	struct fab_opts *o = r->o;
+	struct bw_cmd_setup *s = &r->setup;
+	int rc;
+
+	s->c = r->c;
+	s->cmd = "fabric";
+	s->o = &o->bw;
+	s->min_rate = NAN;
+	if (!o->transport_set) {
+		o->bw.p.transport = BW_TRANSPORT_TCP;
+		if (bw_cmd_verbs_engine() && bw_cmd_collect(s) == EXIT_OK && s->inv.n_nics)
+			o->bw.p.transport = BW_TRANSPORT_VERBS;
+	}
+	if (o->bw.p.transport == BW_TRANSPORT_VERBS) {
+		o->bw.devices = o->rails ? o->rails : "all";
+		rc = bw_cmd_verbs_rails(s);
+	} else {
+		o->bw.devices = o->rails && strcmp(o->rails, "all") != 0 ? o->rails : NULL;
+		rc = bw_cmd_tcp_rails(s);
+	}
+	return rc;
+}
+
+static void side_init(struct fab_run *r)
+{
+	struct fab_side *sd = &r->side;
+
+	/* the server side takes what this build can run */
+	r->o->bw.caps.has_verbs = bw_cmd_verbs_engine() != NULL;
+	sd->o = &r->o->bw;
+	sd->p = r->o->bw.p;
+	sd->transport = r->o->bw.p.transport;
+	sd->rails = r->setup.rail;
+	sd->n_rails = r->setup.n;
+	sd->lat = r->o->lat;
+	bw_params_defaults(&sd->lat_p, BW_MODE_LAT);
+	sd->lat_p.transport = sd->transport;
+	sd->lat_p.duration_ms = 300;
+	sd->lat_p.warmup_ms = 50;
+	r->slot_s = (sd->p.warmup_ms + sd->p.duration_ms) / 1e3 + r->o->guard_s +
+		    (sd->lat ? (sd->lat_p.warmup_ms + sd->lat_p.duration_ms) / 1e3 + 0.1 : 0);
+}
+
+static int listen_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* ---- the rendezvous ---- */
+
+/* A fence of every rank, within --timeout: the launcher leaves a rank that
+ * died out (Open MPI with --enable-recovery, Slurm).  When one dies just
+ * as the fence forms, the fence may time out: it is tried again, three
+ * tries in all. */
+static int fence_live(struct fab_run *r, char *err, size_t errsz)
+{
+	int per = (int)(r->o->timeout_s / 3), rc = -1;
+
+	for (int attempt = 0; attempt < 3 && rc < 0; attempt++)
+		rc = fab_pmix_fence(per < 1 ? 1 : per, err, errsz);
+	return rc;
+}
+
+static int publish_endpoint(struct fab_run *r)
+{
+	struct fab_endpoint ep = { .t0 = 0 };
+	char host[256] = "", err[256], *pmix_host = fab_pmix_hostname(), *text;
+	struct bw_err e = { "" };
+	int port, rc;
+
+	const char *name, *addr;
+
+	gethostname(host, sizeof(host) - 1);
+	name = r->o->name ? r->o->name : pmix_host && printable_name(pmix_host) ? pmix_host : host;
+	addr = r->o->bw.bind ? r->o->bw.bind : host;
+	if (strlen(name) > FAB_NAME_MAX || strlen(addr) > FAB_ADDR_MAX || !printable_name(name)) {
+		free(pmix_host);
+		say(r, "this host's name is not a name of 1 to 64 printable characters: give "
+		    "--name NAME and --bind ADDR");
+		return -1;
+	}
+	memcpy(ep.name, name, strlen(name) + 1);
+	memcpy(ep.addr, addr, strlen(addr) + 1);
+	free(pmix_host);
+	r->lfd = bw_listen(r->o->bw.bind, 0, 64, &e);
+	if (r->lfd < 0) {
+		say(r, e.msg);
+		return -1;
+	}
+	port = listen_port(r->lfd);
+	if (port <= 0) {
+		say(r, "cannot read the listener's port");
+		return -1;
+	}
+	ep.port = (uint16_t)port;
+	ep.n_rails = r->setup.n;
+	snprintf(ep.transport, sizeof(ep.transport), "%s", bw_transport_name(r->side.transport));
+	text = fab_endpoint_encode(&ep);
+	if (!text) {
+		say(r, "out of memory");
+		return -1;
+	}
+	rc = fab_pmix_put(KEY_EP, text, err, sizeof(err));
+	free(text);
+	if (rc < 0)
+		say(r, err);
+	return rc;
+}
+
+/* Names as the report gives them: unique (a name twice, as for several
+ * ranks on one host, gets ":rank"). */
+static int name_nodes(struct fab_run *r)
+{
+	for (uint32_t i = 0; i < r->size; i++) {
+		bool dup = false;
+
+		for (uint32_t k = 0; k < r->size && !dup; k++)
+			dup = k != i && r->nodes[k].state != FAB_NODE_NEVER &&
+			      r->nodes[i].state != FAB_NODE_NEVER &&
+			      strcmp(r->eps[k].name, r->eps[i].name) == 0;
+		r->names[i] = malloc(FAB_NAME_MAX + 16);
+		if (!r->names[i])
+			return -1;
+		if (r->nodes[i].state == FAB_NODE_NEVER)
+			snprintf(r->names[i], FAB_NAME_MAX + 16, "rank%u", i);
+		else if (dup)
+			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s:%u", r->eps[i].name, i);
+		else
+			snprintf(r->names[i], FAB_NAME_MAX + 16, "%s", r->eps[i].name);
+		r->nodes[i].name = r->names[i];
+	}
+	r->named = true;
+	return 0;
+}
+
+static int gather_endpoints(struct fab_run *r)
+{
+	char err[256];
+	bool tcp = false;
+
+	if (fence_live(r, err, sizeof(err)) < 0) {
+		say(r, err);
+		return -1;
+	}
+	for (uint32_t i = 0; i < r->size; i++) {
+		char *t = fab_pmix_get(i, KEY_EP);
+
+		r->nodes[i].rank = i;
+		r->nodes[i].state = FAB_NODE_NEVER;
+		if (t && fab_endpoint_decode(t, strlen(t), &r->eps[i], err, sizeof(err)) == 0) {
+			r->nodes[i].state = FAB_NODE_OK;
+			r->nodes[i].n_rails = r->eps[i].n_rails;
+			tcp |= strcmp(r->eps[i].transport, "tcp") == 0;
+		} else if (t && r->rank == 0) {
+			fprintf(stderr, "%s fabric: rank %u's endpoint is broken: %s\n",
+				r->c->prog, i, err);
+		}
+		free(t);
+	}
+	/* one transport for all: tcp when any node cannot run verbs */
+	if (tcp && r->side.transport == BW_TRANSPORT_VERBS) {
+		if (r->o->transport_set) {
+			say(r, "--transport verbs, but some nodes can only run tcp");
+			return -1;
+		}
+		r->side.transport = r->side.p.transport = r->side.lat_p.transport = BW_TRANSPORT_TCP;
+		r->side.n_rails = 1;
+		for (uint32_t i = 0; i < r->size; i++)
+			r->nodes[i].n_rails = 1;
+	}
+	return name_nodes(r);
+}
+
+/* Rank 0's wall-clock start of the next rounds, handed out by a fence. */
+static int agree_start(struct fab_run *r, const char *key, double *t)
+{
+	char err[256], buf[64], *text;
+
+	if (r->rank == 0) {
+		snprintf(buf, sizeof(buf), "%.6f", now_real() + FAB_LEAD_S);
+		if (fab_pmix_put(key, buf, err, sizeof(err)) < 0) {
+			say(r, err);
+			return -1;
+		}
+	}
+	if (fence_live(r, err, sizeof(err)) < 0) {
+		say(r, err);
+		return -1;
+	}
+	text = fab_pmix_get(0, key);
+	*t = text ? strtod(text, NULL) : NAN;
+	free(text);
+	if (!isfinite(*t) || *t <= 0) {
+		say(r, "rank 0 gave no start time (it died?)");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the schedule ---- */
+
+static int make_schedule(struct fab_run *r)
+{
+	uint32_t *alive = malloc(r->size * sizeof(*alive)), n = 0;
+	struct fab_schedule s = { 0 };
+	int rc = -1;
+
+	if (!alive)
+		return -1;
+	for (uint32_t i = 0; i < r->size; i++)
+		if (r->nodes[i].state == FAB_NODE_OK)
+			alive[n++] = i;
+	if (r->o->mode == MODE_PAIRS) {
+		FILE *f = fopen(r->o->pairs_file, "re");
+		char *text = NULL, err[200];
+		size_t len = 0;
+
+		if (!f) {
+			snprintf(r->error_buf, sizeof(r->error_buf), "cannot open '%s': %s",
+				 r->o->pairs_file, strerror(errno));
+			goto out;
+		}
+		text = malloc(1 << 20);
+		if (text)
+			len = fread(text, 1, 1 << 20, f);
+		fclose(f);
+		if (!text || len == 1 << 20) {
+			free(text);
+			snprintf(r->error_buf, sizeof(r->error_buf), "'%s' is over 1 MiB",
+				 r->o->pairs_file);
+			goto out;
+		}
+		rc = fab_schedule_parse(text, len, (const char *const *)r->names, r->size,
+					&r->main_rounds, err, sizeof(err));
+		free(text);
+		if (rc < 0)
+			snprintf(r->error_buf, sizeof(r->error_buf), "%s: %s", r->o->pairs_file, err);
+		goto out;
+	}
+	if (r->o->mode == MODE_DEFAULT)
+		r->o->mode = n > FAB_FULL_MAX_NODES ? MODE_QUICK : MODE_FULL;
+	rc = r->o->mode == MODE_QUICK ? fab_schedule_quick(n, &s) : fab_schedule_full(n, &s);
+	if (rc < 0)
+		goto out;
+	/* from indices among the live nodes to node indices */
+	for (size_t k = 0; k < s.n_rounds; k++)
+		for (size_t p = 0; p < s.rounds[k].n_pairs; p++)
+			if (fab_schedule_add(&r->main_rounds, k, alive[s.rounds[k].pairs[p].a],
+					     alive[s.rounds[k].pairs[p].b]) < 0)
+				rc = -1;
+	fab_schedule_free(&s);
+out:
+	if (rc < 0 && !r->error_buf[0])
+		snprintf(r->error_buf, sizeof(r->error_buf), "out of memory");
+	if (rc < 0)
+		r->error = r->error_buf;
+	free(alive);
+	return rc;
+}
+
+/* ---- the rounds ---- */
+
+static int record(struct fab_run *r, const struct fab_result *x)
+{
+	if ((r->n_mine & (r->n_mine - 1)) == 0) {
+		struct fab_result *n = realloc(r->mine, (r->n_mine ? r->n_mine * 2 : 1) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		r->mine = n;
+	}
+	r->mine[r->n_mine++] = *x;
+	return 0;
+}
+
+/* The error texts go to peers: printable only, and short. */
+static char *clean_error(const char *msg)
+{
+	char *s = strndup(msg, FAB_ERROR_MAX);
+
+	for (char *p = s; p && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
+static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t round, bool retest,
+		      double start)
+{
+	double deadline;
+
+	sleep_until(start);
+	/* the slot's end in wall-clock time, whenever this rank got here */
+	deadline = bw_now() + (start + r->slot_s - 0.05 - now_real());
+	for (size_t i = 0; i < rd->n_pairs; i++) {
+		const struct fab_pair *p = &rd->pairs[i];
+		uint32_t peer = p->a == r->rank ? p->b : p->a;
+		const struct fab_endpoint *pe = &r->eps[peer];
+		struct bw_err e = { "" };
+
+		if (p->a != r->rank && p->b != r->rank)
+			continue;
+		if (p->b == r->rank) {
+			if (r->nodes[peer].state == FAB_NODE_OK &&
+			    fab_test_server(&r->side, r->lfd, pe->addr, deadline, &e) < 0 &&
+			    r->c->verbose)
+				say(r, e.msg);
+			return;
+		}
+		{
+			struct fab_measure m = { .lat_usec = NAN };
+			uint32_t n = r->nodes[peer].n_rails < r->side.n_rails ?
+				r->nodes[peer].n_rails : r->side.n_rails;
+			int rc = -1;
+			const char *err = NULL;
+
+			if (n == 0)
+				n = 1;
+			if (r->nodes[peer].state == FAB_NODE_OK)
+				rc = fab_test_client(&r->side, pe->addr, pe->port, n, deadline, &m, &e);
+			else
+				bw_errf(&e, "the peer never answered the rendezvous");
+			if (rc < 0)
+				err = e.msg;
+			for (uint32_t k = 0; k < n; k++) {
+				const char *why = err ? err : (!isfinite(m.ab[k]) ?
+							       "no figures for this rail" : NULL);
+				struct fab_result x = {
+					.a = r->rank, .b = peer, .rail = k, .round = round,
+					.retest = retest, .ab = rc < 0 ? NAN : m.ab[k],
+					.ba = rc < 0 ? NAN : m.ba[k],
+					.lat_usec = rc < 0 ? NAN : m.lat_usec,
+					/* every text here is this rank's own copy */
+					.error = why ? clean_error(why) : NULL,
+				};
+
+				if (record(r, &x) < 0) {
+					free((char *)x.error);
+					say(r, "out of memory: a result is lost");
+				}
+			}
+			if (r->c->verbose && rc < 0)
+				say(r, e.msg);
+		}
+		return;
+	}
+}
+
+static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t first,
+		       bool retest, double t)
+{
+	for (size_t k = 0; k < s->n_rounds; k++) {
+		run_round(r, &s->rounds[k], first + (uint32_t)k, retest, t + (double)k * r->slot_s);
+		if (r->rank == 0 && !r->c->quiet) {
+			fprintf(stderr, "%s fabric: %sround %zu/%zu done (%zu pairs), %.0f s left\n",
+				r->c->prog, retest ? "retest " : "", k + 1, s->n_rounds,
+				s->rounds[k].n_pairs, (double)(s->n_rounds - k - 1) * r->slot_s);
+			fflush(stderr);
+		}
+	}
+}
+
+/* The results could not be exchanged (a fence that never completed, as
+ * when the launcher keeps waiting for a rank that died): the ranks the
+ * launcher knows to be gone are named all the same, and the reason says
+ * which. */
+static void name_the_dead(struct fab_run *r)
+{
+	bool *alive = calloc(r->size ? r->size : 1, sizeof(bool));
+	size_t len;
+
+	if (!alive || fab_pmix_alive(r->size, alive) < 0) {
+		free(alive);
+		return;
+	}
+	len = strlen(r->error_buf);
+	for (uint32_t i = 0; i < r->size; i++) {
+		if (alive[i] || r->nodes[i].state != FAB_NODE_OK)
+			continue;
+		r->nodes[i].state = FAB_NODE_DIED;
+		if (len + 1 < sizeof(r->error_buf)) {
+			int w = snprintf(r->error_buf + len, sizeof(r->error_buf) - len, "%s%s",
+					 strstr(r->error_buf, "; died: ") ? ", " : "; died: ",
+					 r->names[i]);
+
+			len = w > 0 ? len + (size_t)w : len;
+			if (len >= sizeof(r->error_buf))
+				len = sizeof(r->error_buf) - 1;
+		}
+	}
+	free(alive);
+}
+
+/* Publish what this rank measured, fence, read everybody's.  A rank with
+ * no text after the fence died. */
+static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
+{
+	char *text = fab_results_encode(r->mine, r->n_mine), err[256];
+
+	if (!text) {
+		say(r, "out of memory");
+		return -1;
+	}
+	if (fab_pmix_put(key, text, err, sizeof(err)) < 0) {
+		free(text);
+		say(r, err);
+		return -1;
+	}
+	free(text);
+	if (fence_live(r, err, sizeof(err)) < 0) {
+		say(r, err);
+		name_the_dead(r);
+		return -1;
+	}
+	for (uint32_t i = 0; i < r->size; i++)
+		fab_results_free(&r->decoded[i]);
+	free(r->all);
+	r->all = NULL;
+	r->n_all = 0;
+	for (uint32_t i = 0; i < r->size; i++) {
+		char *t;
+
+		if (r->nodes[i].state != FAB_NODE_OK)
+			continue;
+		t = fab_pmix_get(i, key);
+		if (!t || fab_results_decode(t, strlen(t), i, r->size, n_rounds, BW_RAILS_MAX,
+					     &r->decoded[i], err, sizeof(err)) < 0) {
+			if (t && r->rank == 0)
+				fprintf(stderr, "%s fabric: rank %u's results are broken: %s\n",
+					r->c->prog, i, err);
+			r->nodes[i].state = FAB_NODE_DIED;
+		}
+		free(t);
+	}
+	for (uint32_t i = 0; i < r->size; i++)
+		r->n_all += r->decoded[i].n;
+	r->all = calloc(r->n_all ? r->n_all : 1, sizeof(*r->all));
+	if (!r->all) {
+		say(r, "out of memory");
+		return -1;
+	}
+	r->n_all = 0;
+	for (uint32_t i = 0; i < r->size; i++)
+		for (size_t k = 0; k < r->decoded[i].n; k++)
+			r->all[r->n_all++] = r->decoded[i].r[k];
+	return 0;
+}
+
+/* ---- the report ---- */
+
+static double floor_of(struct fab_run *r, const char **why)
+{
+	const struct fab_opts *o = r->o;
+
+	*why = NULL;
+	if (isfinite(o->bw.expect_gbps)) {
+		*why = "--expect-gbps";
+		return o->bw.expect_gbps;
+	}
+	if (o->profile) {
+		struct profile loaded;
+		const struct profile *pr = NULL;
+		double f = NAN;
+
+		memset(&loaded, 0, sizeof(loaded));
+		if (ctx_load_profile(r->c, "fabric", o->profile, &loaded, &pr) < 0 && pr &&
+		    pr->role[ROLE_RAIL].bw_floor_gbps > 0) {
+			f = pr->role[ROLE_RAIL].bw_floor_gbps;
+			*why = "the profile's bw_floor_gbps";
+		}
+		profile_free(&loaded);
+		return f;
+	}
+	if (r->side.transport == BW_TRANSPORT_VERBS && r->side.p.size >= BW_EXPECT_MIN_BYTES &&
+	    isfinite(r->setup.min_rate) && r->setup.min_rate > 0) {
+		*why = "90% of the port rate";
+		return 0.9 * r->setup.min_rate;
+	}
+	return NAN;
+}
+
+static int report(struct fab_run *r, double wall_s)
+{
+	/* the test as run, or as asked when the run stopped before its setup */
+	const struct bw_params *p = r->side.p.size ? &r->side.p : &r->o->bw.p;
+	struct fab_judgement j = { 0 };
+	struct fab_report rep = {
+		.nodes = r->nodes, .n_nodes = r->named ? r->size : 0, .results = r->all,
+		.n_results = r->n_all,
+		.main_rounds = &r->main_rounds, .retest_rounds = &r->retest_rounds,
+		.transport = bw_transport_name(p->transport),
+		.mode = r->o->mode == MODE_QUICK ? "quick" : r->o->mode == MODE_PAIRS ? "pairs" : "full",
+		.size = p->size, .duration_s = p->duration_ms / 1e3, .warmup_s = p->warmup_ms / 1e3,
+		.slot_s = r->slot_s, .wall_s = wall_s, .qps = p->qps, .bidir = p->bidir,
+		.lat = r->o->lat, .tolerance = r->o->tolerance, .error = r->error,
+	};
+	struct fab_input in = { r->nodes, r->named ? r->size : 0, r->all, r->n_all, NAN,
+				r->o->tolerance };
+	int rc;
+
+	in.floor_gbps = rep.floor_gbps = floor_of(r, &rep.floor_why);
+	if (fab_judge(&in, &j) < 0) {
+		fprintf(stderr, "%s fabric: out of memory\n", r->c->prog);
+		return EXIT_RUNTIME;
+	}
+	rep.j = &j;
+	if (r->c->json) {
+		json_t *doc = fab_report_to_json(&rep);
+
+		rc = doc ? ctx_emit_json(r->c, doc) : EXIT_RUNTIME;
+	} else {
+		FILE *out = ctx_open_text(r->c);
+
+		rc = EXIT_RUNTIME;
+		if (out) {
+			fab_report_print(out, &rep);
+			rc = ctx_close_text(r->c, out);
+		}
+	}
+	if (rc == EXIT_OK)
+		rc = r->error || j.could_not_run ? EXIT_RUNTIME : j.n_suspects ? EXIT_PROBLEMS
+									       : EXIT_OK;
+	fab_judgement_free(&j);
+	return rc;
+}
+
+/* ---- the whole run ---- */
+
+static int retest(struct fab_run *r)
+{
+	struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN, r->o->tolerance };
+	const char *why;
+	double t1;
+
+	in.floor_gbps = floor_of(r, &why);
+	if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0) {
+		say(r, "out of memory planning the retest");
+		return -1;
+	}
+	if (!r->retest_rounds.n_rounds)
+		return 0;
+	if (r->rank == 0 && !r->c->quiet) {
+		fprintf(stderr, "%s fabric: retest: %zu pairs in %zu rounds\n", r->c->prog,
+			fab_schedule_pairs(&r->retest_rounds), r->retest_rounds.n_rounds);
+		for (size_t k = 0; k < r->retest_rounds.n_rounds; k++) {
+			fprintf(stderr, "%s fabric: retest round %zu:", r->c->prog, k + 1);
+			for (size_t p = 0; p < r->retest_rounds.rounds[k].n_pairs; p++)
+				fprintf(stderr, " %s-%s",
+					r->names[r->retest_rounds.rounds[k].pairs[p].a],
+					r->names[r->retest_rounds.rounds[k].pairs[p].b]);
+			fputc('\n', stderr);
+		}
+	}
+	if (agree_start(r, KEY_T1, &t1) < 0)
+		return -1;
+	run_rounds(r, &r->retest_rounds, (uint32_t)r->main_rounds.n_rounds, true, t1);
+	return exchange_results(r, KEY_RES2,
+				(uint32_t)(r->main_rounds.n_rounds + r->retest_rounds.n_rounds));
+}
+
+/* A step every rank needs failed: rank 0 still writes the report (one
+ * JSON document whatever fails), with why. */
+static int could_not_run(struct fab_run *r)
+{
+	if (!r->error_buf[0])
+		snprintf(r->error_buf, sizeof(r->error_buf), "the run could not finish");
+	r->error = r->error_buf;
+	return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_RUNTIME;
+}
+
+static int run(struct fab_run *r)
+{
+	char err[256];
+	double t0;
+
+	if (fab_pmix_init(&r->rank, &r->size, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s fabric: %s\n", r->c->prog, err);
+		return EXIT_RUNTIME;
+	}
+	r->pmix_up = true;
+	r->t_start = bw_now();
+	r->eps = calloc(r->size ? r->size : 1, sizeof(*r->eps));
+	r->nodes = calloc(r->size ? r->size : 1, sizeof(*r->nodes));
+	r->names = calloc(r->size ? r->size : 1, sizeof(*r->names));
+	r->decoded = calloc(r->size ? r->size : 1, sizeof(*r->decoded));
+	if (!r->eps || !r->nodes || !r->names || !r->decoded) {
+		say(r, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (choose_rails(r) != EXIT_OK) {
+		say(r, "cannot choose the rails (see above)");
+		return could_not_run(r);
+	}
+	side_init(r);
+	if (publish_endpoint(r) < 0 || gather_endpoints(r) < 0)
+		return could_not_run(r);
+	if (make_schedule(r) < 0) {
+		if (r->rank == 0)
+			fprintf(stderr, "%s fabric: %s\n", r->c->prog, r->error);
+		/* a schedule every rank fails the same way: rank 0 reports it */
+		return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_RUNTIME;
+	}
+	if (r->rank == 0 && !r->c->quiet) {
+		struct fab_report plan = {
+			.nodes = r->nodes, .n_nodes = r->size, .main_rounds = &r->main_rounds,
+			.transport = bw_transport_name(r->side.transport), .slot_s = r->slot_s,
+			.mode = r->o->mode == MODE_QUICK ? "quick" :
+				r->o->mode == MODE_PAIRS ? "pairs" : "full",
+		};
+
+		fab_plan_print(stderr, &plan);
+	}
+	if (agree_start(r, KEY_T0, &t0) < 0)
+		return could_not_run(r);
+	run_rounds(r, &r->main_rounds, 0, false, t0);
+	if (exchange_results(r, KEY_RES1, (uint32_t)r->main_rounds.n_rounds) < 0)
+		return could_not_run(r);
+	if (r->o->retest && retest(r) < 0) {
+		snprintf(r->error_buf, sizeof(r->error_buf), "the retest could not run (see "
+			 "rank messages); the first pass is reported");
+		r->error = r->error_buf;
+	}
+	return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_OK;
+}
+
+static void run_free(struct fab_run *r)
+{
+	if (r->lfd >= 0)
+		close(r->lfd);
+	for (size_t i = 0; i < r->n_mine; i++)
+		free((char *)r->mine[i].error);
+	free(r->mine);
+	free(r->all);
+	for (uint32_t i = 0; r->decoded && i < r->size; i++)
+		fab_results_free(&r->decoded[i]);
+	free(r->decoded);
+	for (uint32_t i = 0; r->names && i < r->size; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->nodes);
+	free(r->eps);
+	fab_schedule_free(&r->main_rounds);
+	fab_schedule_free(&r->retest_rounds);
+	bw_cmd_setup_free(&r->setup);
+	if (r->pmix_up)
+		fab_pmix_finalize();
+}
+
+int cmd_fabric(struct ctx *c, int argc, char **argv)
+{
+	struct fab_opts o;
+	struct fab_run r = { .c = c, .o = &o, .lfd = -1 };
+	int rc = parse(c, argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	if (!fab_pmix_launched()) {
+		fprintf(stderr,
+			"%s fabric: not started by a PMIx launcher: start one task per node,\n"
+			"  srun -N NODES --ntasks-per-node=1 --mpi=pmix %s fabric ...\n"
+			"  mpirun -np NODES --map-by ppr:1:node --enable-recovery %s fabric ...\n"
+			"(see `%s fabric --help`)\n", c->prog, c->prog, c->prog, c->prog);
+		return EXIT_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	rc = run(&r);
+	run_free(&r);
+	return rc;
+}

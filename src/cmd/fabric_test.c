@@ -1,0 +1,239 @@
+/* One pair's test inside a fabric round (fabric_cmd.h).  The round's
+ * deadline is kept by a watchdog thread that shuts the control connection
+ * down when it passes: every control step then fails at once, and each
+ * transport's run() is bounded by bw_local.max_run_ms, so neither side
+ * outlives its round for a peer that stalls, dies or never comes. */
+#include "fabric_cmd.h"
+#include "../bw/stats.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the watchdog ---- */
+
+struct watchdog {
+	pthread_t t;
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	int fd;
+	double deadline;
+	bool stop, started;
+};
+
+static void *watch(void *arg)
+{
+	struct watchdog *w = arg;
+
+	pthread_mutex_lock(&w->m);
+	while (!w->stop) {
+		double now = bw_now();
+		struct timespec ts;
+
+		if (now >= w->deadline) {
+			shutdown(w->fd, SHUT_RDWR);
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += (time_t)(w->deadline - now);
+		ts.tv_nsec += (long)(((w->deadline - now) - (double)(time_t)(w->deadline - now)) * 1e9);
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&w->cv, &w->m, &ts);
+	}
+	pthread_mutex_unlock(&w->m);
+	return NULL;
+}
+
+static void watchdog_start(struct watchdog *w, int fd, double deadline)
+{
+	pthread_condattr_t ca;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->deadline = deadline;
+	pthread_mutex_init(&w->m, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	/* without the thread the control timeouts still bound each step */
+	w->started = pthread_create(&w->t, NULL, watch, w) == 0;
+}
+
+static void watchdog_stop(struct watchdog *w)
+{
+	if (w->started) {
+		pthread_mutex_lock(&w->m);
+		w->stop = true;
+		pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->m);
+		pthread_join(w->t, NULL);
+	}
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->m);
+}
+
+/* ms left to the deadline, at least 1 and at most cap */
+static int left_ms(double deadline, int cap)
+{
+	double ms = (deadline - bw_now()) * 1e3;
+
+	return ms < 1 ? 1 : ms > cap ? cap : (int)ms;
+}
+
+static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *peer,
+		       const struct bw_params *p, struct bw_rails *r)
+{
+	bw_cmd_fill_locals(s->o, s->rails, s->n_rails, s->transport, n_rails, peer, r);
+	for (uint32_t i = 0; i < r->n; i++) {
+		/* the round's own bound: its window and half a second to drain */
+		r->local[i].max_run_ms = p->warmup_ms + p->duration_ms + 500;
+		if (s->transport == BW_TRANSPORT_TCP)
+			r->local[i].bind_addr = s->o->bind;
+	}
+}
+
+/* ---- client ---- */
+
+static double gbps(const struct bw_result *r)
+{
+	return r->bytes && r->seconds > 0 ? bw_gbps_of(r->bytes, r->seconds) : NAN;
+}
+
+int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
+		    double deadline, struct fab_measure *m, struct bw_err *e)
+{
+	struct bw_session ss = { .fd = -1 };
+	struct bw_hello h;
+	struct bw_rails rails;
+	struct bw_outcome o;
+	struct watchdog w;
+	int rc = -1;
+
+	for (uint32_t i = 0; i < BW_RAILS_MAX; i++)
+		m->ab[i] = m->ba[i] = NAN;
+	m->lat_usec = NAN;
+	ss.source_addr = s->o->bind;
+	if (bw_session_connect(&ss, addr, port, left_ms(deadline, 5000), e) < 0)
+		return -1;
+	ss.timeout_ms = left_ms(deadline, 5000);
+	watchdog_start(&w, ss.fd, deadline);
+	memset(&h, 0, sizeof(h));
+	h.p = s->p;
+	h.n_rails = n_rails;
+	gethostname(h.host, sizeof(h.host) - 1);
+	fill_rails(s, n_rails, ss.peer_addr, &h.p, &rails);
+	if (bw_session_test(&ss, &h, &rails, &o, e) < 0)
+		goto out;
+	for (uint32_t i = 0; i < n_rails; i++) {
+		/* both ways: each side's own sending; one way: whoever counted */
+		if (h.p.bidir) {
+			m->ab[i] = gbps(&o.local[i]);
+			m->ba[i] = gbps(&o.remote[i]);
+		} else {
+			m->ab[i] = o.local[i].bytes ? gbps(&o.local[i]) : gbps(&o.remote[i]);
+		}
+	}
+	bw_outcome_free(&o);
+	if (s->lat) {
+		struct bw_lat_stats ls;
+
+		h.p = s->lat_p;
+		h.n_rails = 1;
+		fill_rails(s, 1, ss.peer_addr, &h.p, &rails);
+		if (bw_session_test(&ss, &h, &rails, &o, e) < 0)
+			goto out;
+		if (bw_lat_stats(o.local[0].lat_usec, o.local[0].n_lat, &ls) == 0)
+			m->lat_usec = ls.p50;
+		bw_outcome_free(&o);
+	}
+	bw_session_bye(&ss);
+	rc = 0;
+out:
+	watchdog_stop(&w);
+	if (rc < 0 && bw_now() >= deadline) {
+		char why[sizeof(e->msg)];
+
+		snprintf(why, sizeof(why), "%s", e->msg);
+		bw_errf(e, "the round ended before the test did (%.150s)", why);
+	}
+	bw_session_close(&ss);
+	return rc;
+}
+
+/* ---- server ---- */
+
+struct serve_arg {
+	const struct fab_side *s;
+	const char *peer;
+};
+
+static int serve_setup(void *arg, const struct bw_hello *h, struct bw_rails *r, struct bw_err *e)
+{
+	struct serve_arg *a = arg;
+
+	if (h->p.transport != a->s->transport) {
+		bw_errf(e, "this rank runs the %s transport", bw_transport_name(a->s->transport));
+		return -1;
+	}
+	fill_rails(a->s, h->n_rails, a->peer, &h->p, r);
+	return 0;
+}
+
+static void serve_done(void *arg, const struct bw_hello *h, struct bw_outcome *o)
+{
+	/* the client reports the pair; the server keeps nothing */
+	(void)arg;
+	(void)h;
+	(void)o;
+}
+
+static bool numeric_addr(const char *a)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	return inet_pton(AF_INET, a, buf) == 1 || inet_pton(AF_INET6, a, buf) == 1;
+}
+
+int fab_test_server(const struct fab_side *s, int lfd, const char *peer_addr, double deadline,
+		    struct bw_err *e)
+{
+	for (;;) {
+		struct bw_session ss = { .fd = -1 };
+		struct serve_arg a = { s, NULL };
+		struct bw_server_ops ops = { serve_setup, serve_done, &a };
+		struct watchdog w;
+		int tests;
+
+		if (bw_now() >= deadline) {
+			bw_errf(e, "the peer did not connect within the round");
+			return -1;
+		}
+		if (bw_session_accept(lfd, &ss, left_ms(deadline, 1 << 30), e) < 0) {
+			if (strstr(e->msg, "timed out") || bw_now() >= deadline)
+				bw_errf(e, "the peer did not connect within the round");
+			return -1;
+		}
+		if (peer_addr && numeric_addr(peer_addr) && strcmp(ss.peer_addr, peer_addr) != 0) {
+			bw_session_close(&ss);	/* not this round's peer */
+			continue;
+		}
+		a.peer = ss.peer_addr;
+		ss.timeout_ms = left_ms(deadline, 5000);
+		ss.iters_wait_ms = ss.timeout_ms;
+		watchdog_start(&w, ss.fd, deadline);
+		tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
+		watchdog_stop(&w);
+		bw_session_close(&ss);
+		return tests < 0 ? -1 : 0;
+	}
+}

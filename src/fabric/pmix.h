@@ -1,0 +1,34 @@
+/* The launcher's rendezvous, through PMIx (what srun --mpi=pmix and Open
+ * MPI's mpirun provide): rank, size, a key-value store and fences.  A
+ * build without libpmix has the same functions, which say so.  Messages
+ * go into err; nothing is printed here. */
+#ifndef RD_FABRIC_PMIX_H
+#define RD_FABRIC_PMIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether this process was started by a PMIx launcher (its environment
+ * names a PMIx server), without touching PMIx. */
+bool fab_pmix_launched(void);
+/* 0, or -1 with err set. */
+int fab_pmix_init(uint32_t *rank, uint32_t *size, char *err, size_t errsz);
+/* This rank's host name as the launcher knows it (malloc'd), or NULL. */
+char *fab_pmix_hostname(void);
+/* Publish a text under key for every rank (put and commit). */
+int fab_pmix_put(const char *key, const char *text, char *err, size_t errsz);
+/* Wait for every live rank, exchanging what was put, within timeout_s.
+ * A rank that died is left out by the launcher (Open MPI needs
+ * --enable-recovery for the others to go on). */
+int fab_pmix_fence(int timeout_s, char *err, size_t errsz);
+/* Which ranks of the job the launcher knows to be gone (ended, killed,
+ * failed): alive[r] false for those, true for the others.  0, or -1 when
+ * the launcher does not say (Slurm's plugin, for one). */
+int fab_pmix_alive(uint32_t size, bool *alive);
+/* The text rank put under key (malloc'd) after a fence, or NULL when that
+ * rank has none (it died or never came): never waits. */
+char *fab_pmix_get(uint32_t rank, const char *key);
+void fab_pmix_finalize(void);
+
+#endif

@@ -1,0 +1,33 @@
+# rdmadoctor fabric: the pure parts are unit tests (tests/unit/test_fabric_*.c);
+# these run it under the real launchers.
+
+# Open MPI's mpirun, 6-8 ranks in one network namespace made by the test,
+# each on its own address, faults made with tc (root only: skipped, exit 77,
+# otherwise or without mpirun; the script says why).  About 40 s.
+add_test(NAME fabric_mpirun COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh
+  $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(fabric_mpirun PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
+
+# A real four-node Slurm on this machine (four slurmd -N nodeN, in a network
+# namespace made by the test): srun -N 4 --mpi=pmix rdmadoctor fabric, a
+# slow node named, and contrib/slurm/rdmadoctor-fabric-drain draining it.
+# Skipped, exit 77, only when not root or Slurm/munge are not installed.
+add_test(NAME fabric_slurm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
+
+find_program(SHELLCHECK shellcheck)
+if(SHELLCHECK)
+  add_test(NAME fabric_shellcheck COMMAND ${SHELLCHECK} -x
+    ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
+    ${CMAKE_CURRENT_LIST_DIR}/rank.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
+    ${PROJECT_SOURCE_DIR}/bench/bench_fabric.sh)
+  set_tests_properties(fabric_shellcheck PROPERTIES TIMEOUT 60)
+endif()
+
+# Soft-RoCE in the test VM (tests/vm): mpirun -np 3 rdmadoctor fabric with
+# the verbs transport over rxe0.  Skipped, exit 77, only when the VM cannot
+# start.  About a minute under TCG.
+add_test(NAME fabric_vm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
+  $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(fabric_vm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
