@@ -4,6 +4,7 @@
 #include "fleet_db.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
+#include "../fleet/record.h"
 #include "../fleet/skim.h"
 #include "../fleet/text.h"
 #include "../out/json.h"
@@ -33,29 +34,38 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff) __attribute__((we
 #endif
 
 static const char help[] =
-	"usage: rdmadoctor fleet [--db PATH] [--json] ls\n"
+	"usage: rdmadoctor fleet [--db PATH] [--json] ls [--profile P] [--verdict V]\n"
+	"                        [--since TIME] [--group NIC_MODEL]\n"
 	"       rdmadoctor fleet [--db PATH] [--json] show HOST\n"
 	"       rdmadoctor fleet [--db PATH] [--json] diff\n"
 	"       rdmadoctor fleet [--db PATH] report --html FILE\n"
+	"       rdmadoctor fleet [--db PATH] [--json] rm HOST [--before TIME]\n"
 	"\n"
 	"What the records of `rdmadoctor record` say about the fleet.\n"
 	"\n"
-	"  ls              every host: its last record's time, profile, verdict,\n"
-	"                  number of findings, and how many records are kept\n"
+	"  ls              every host: its last check's time, profile, verdict,\n"
+	"                  number of findings, and how many checks are kept; only\n"
+	"                  those of a profile, a verdict, checked since a time (UTC,\n"
+	"                  2026-11-30T07:00:00Z), or with NICs of a model\n"
 	"  show HOST       the history of one host: its records, and what changed\n"
 	"                  from one to the next (firmware, MTU, PCIe link, port\n"
 	"                  state, QoS, driver, kernel, findings), and when\n"
-	"  diff            drift: hosts are grouped by profile and NIC model; in each\n"
-	"                  group the value most hosts have is the baseline of each\n"
-	"                  field (fw, driver_stack, mtu, netdev_mtu, rocev2_gid_index,\n"
+	"  diff            drift: hosts are grouped by profile, NIC model and link\n"
+	"                  layer; each NIC and port is a value of its own (fw,\n"
+	"                  driver_stack, mtu, netdev_mtu, rocev2_gid_index,\n"
 	"                  pfc_priority, trust, ecn, pcie_gen, pcie_width,\n"
-	"                  port_rate_gbps, port_state, nic_count, bw_gbps), and\n"
+	"                  port_rate_gbps, port_state, nic_count, bw_gbps); the\n"
+	"                  value more hosts have than any other is the baseline, and\n"
 	"                  every host that differs is listed with its value, the\n"
-	"                  baseline and how many hosts have each value.  A tie goes\n"
-	"                  to a value over none, then to the value that sorts first\n"
+	"                  baseline and how many hosts have each value.  A tie has\n"
+	"                  no baseline and is listed as such.  Also: hosts whose\n"
+	"                  profile changed, and machines alike (DMI product, GPUs)\n"
+	"                  judged against different profiles\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
 	"                  host, drift, bandwidth (written whole, then renamed)\n"
+	"  rm HOST         remove the host's records (with --before TIME, only the\n"
+	"                  checks before that time)\n"
 	"\n"
 	"  --db PATH       the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
 	"                  else ~/.local/share/rdmadoctor/fleet.db)\n"
@@ -67,7 +77,8 @@ static const char help[] =
 	"(no database, not a fleet database, unknown host, cannot write FILE).\n";
 
 struct fleet_args {
-	const char *db, *html, *host;
+	const char *db, *html, *host, *before;
+	struct store_filter filter;
 };
 
 static int write_text_or_json(struct ctx *c, json_t *doc, void (*print)(FILE *, const json_t *))
@@ -103,7 +114,7 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *hosts;
 
-	if (store_hosts(s, &hosts) < 0)
+	if (store_hosts(s, &a->filter, &hosts) < 0)
 		return db_failed(c, s);
 	if (!json_array_size(hosts))
 		note_empty(c, a->db);
@@ -112,9 +123,10 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 					       "hosts", hosts), fleet_text_ls);
 }
 
-/* {"schema", "host", "records": [{time, profile, verdict, findings}],
- *  "changes": [...], "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history, json_t *latest)
+/* {"schema", "host", "records": [{time, profile, verdict, findings,
+ *  last_seen, checks}], "changes": [...], "counters": store_counters(),
+ *  "latest": <the newest record>} */
+static json_t *show_doc(const char *host, json_t *history, json_t *latest, json_t *counters)
 {
 	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
 	size_t i;
@@ -122,11 +134,14 @@ static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 	if (!recs || !changes)
 		goto fail;
 	json_array_foreach(history, i, r) {
-		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I}", "time", json_object_get(r, "time"),
+		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I, s:O?, s:O?}", "time",
+					json_object_get(r, "time"),
 					"profile", json_object_get(r, "profile"),
 					"verdict", json_object_get(r, "verdict"), "findings",
 					(json_int_t)json_array_size(json_object_get(
-						json_object_get(r, "check"), "findings")));
+						json_object_get(r, "check"), "findings")),
+					"last_seen", json_object_get(r, "last_seen"),
+					"checks", json_object_get(r, "checks"));
 
 		if (json_array_append_new(recs, row) < 0)
 			goto fail;
@@ -134,9 +149,9 @@ static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 			goto fail;
 		prev = r;
 	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:O}", "schema", 1,
+	return json_pack("{s:i, s:o, s:o, s:o, s:O, s:O}", "schema", 1,
 			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "latest", latest);
+			 "changes", changes, "counters", counters, "latest", latest);
 fail:
 	json_decref(recs);
 	json_decref(changes);
@@ -145,7 +160,7 @@ fail:
 
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *history, *latest, *doc;
+	json_t *history, *latest, *doc, *counters;
 
 	/* the changes need only what fleet_skim_drop keeps; the latest
 	 * record is shown whole */
@@ -172,9 +187,15 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 			"move it aside)\n", c->prog, a->db, a->host);
 		return EXIT_RUNTIME;
 	}
-	doc = show_doc(a->host, history, json_array_get(latest, 0));
+	if (store_counters(s, a->host, &counters) < 0) {
+		json_decref(history);
+		json_decref(latest);
+		return db_failed(c, s);
+	}
+	doc = show_doc(a->host, history, json_array_get(latest, 0), counters);
 	json_decref(history);
 	json_decref(latest);
+	json_decref(counters);
 	if (!doc) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
@@ -198,7 +219,7 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
 	}
-	outliers = fleet_diff_outliers(diff);
+	outliers = fleet_diff_odd_hosts(diff);
 	rc = write_text_or_json(c, diff, fleet_text_diff);
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
 }
@@ -322,6 +343,36 @@ out:
 	return rc;
 }
 
+static void text_rm(FILE *out, const json_t *doc)
+{
+	long long n = (long long)json_integer_value(json_object_get(doc, "removed"));
+
+	fprintf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
+		json_string_value(json_object_get(doc, "host")));
+}
+
+static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
+{
+	long long removed;
+
+	if (store_begin(s) < 0 || store_rm(s, a->host, a->before, &removed) < 0 ||
+	    store_commit(s) < 0) {
+		store_rollback(s);
+		fprintf(stderr, "%s: %s\n%s fleet rm: nothing was removed\n", c->prog,
+			store_error(s), c->prog);
+		return EXIT_RUNTIME;
+	}
+	if (!removed) {
+		fprintf(stderr, "%s fleet: no records of host '%s'%s%s in '%s' (`rdmadoctor "
+			"fleet ls` lists the hosts)\n", c->prog, a->host,
+			a->before ? " before " : "", a->before ? a->before : "", a->db);
+		return EXIT_RUNTIME;
+	}
+	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
+					       a->host, "before", a->before, "removed",
+					       (json_int_t)removed), text_rm);
+}
+
 static const struct fleet_cmd {
 	const char *name;
 	int (*fn)(struct ctx *, struct store *, const struct fleet_args *);
@@ -331,6 +382,7 @@ static const struct fleet_cmd {
 	{ "show", fleet_show, true },
 	{ "diff", fleet_diff_cmd, false },
 	{ "report", fleet_report, false },
+	{ "rm", fleet_rm, true },
 };
 
 /* "what 'arg'", or what alone when arg is NULL, then the usage. */
@@ -363,7 +415,25 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 			a.db = argv[++i];
 		} else if (strcmp(o, "--html") == 0 && i + 1 < argc && argv[i + 1][0]) {
 			a.html = argv[++i];
-		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0) {
+		} else if (strcmp(o, "--profile") == 0 && i + 1 < argc && argv[i + 1][0]) {
+			a.filter.profile = argv[++i];
+		} else if (strcmp(o, "--verdict") == 0 && i + 1 < argc && argv[i + 1][0]) {
+			a.filter.verdict = argv[++i];
+		} else if (strcmp(o, "--group") == 0 && i + 1 < argc && argv[i + 1][0]) {
+			a.filter.nic_model = argv[++i];
+		} else if ((strcmp(o, "--since") == 0 || strcmp(o, "--before") == 0) &&
+			   i + 1 < argc) {
+			if (!fleet_time_valid(argv[i + 1]))
+				return usage_error(c, "give a UTC time like 2026-11-30T07:00:00Z, "
+						   "not", argv[i + 1]);
+			if (o[2] == 's')
+				a.filter.since = argv[++i];
+			else
+				a.before = argv[++i];
+		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0 ||
+			   strcmp(o, "--profile") == 0 || strcmp(o, "--verdict") == 0 ||
+			   strcmp(o, "--group") == 0 || strcmp(o, "--since") == 0 ||
+			   strcmp(o, "--before") == 0) {
 			return usage_error(c, "a value is missing after", o);
 		} else if (o[0] == '-') {
 			return usage_error(c, "unexpected option", o);
@@ -380,11 +450,17 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 		}
 	}
 	if (!sub)
-		return usage_error(c, "say what: ls, show HOST, diff or report --html FILE", NULL);
+		return usage_error(c, "say what: ls, show HOST, diff, report --html FILE or rm HOST", NULL);
 	if (sub->takes_host && !a.host)
-		return usage_error(c, "show needs a host (`rdmadoctor fleet ls` lists them)", NULL);
+		return usage_error(c, sub->fn == fleet_rm ? "rm needs a host" :
+				   "show needs a host (`rdmadoctor fleet ls` lists them)", NULL);
 	if (a.html && sub->fn != fleet_report)
 		return usage_error(c, "--html goes with report", NULL);
+	if (a.before && sub->fn != fleet_rm)
+		return usage_error(c, "--before goes with rm", NULL);
+	if ((a.filter.profile || a.filter.verdict || a.filter.since || a.filter.nic_model) &&
+	    sub->fn != fleet_ls)
+		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
 	db = fleet_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;

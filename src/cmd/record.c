@@ -17,7 +17,7 @@
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] record [--db PATH] [--profile NAME|FILE]\n"
-	"                  [--bw FILE]... [--json]\n"
+	"                  [--host NAME] [--bw FILE]... [--json]\n"
 	"       rdmadoctor record [--db PATH] [--time T] [--json] --from FILE.json|-...\n"
 	"\n"
 	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
@@ -30,28 +30,34 @@ static const char help[] =
 	"  --db PATH     the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
 	"                else ~/.local/share/rdmadoctor/fleet.db; made when missing)\n"
 	"  --profile P   judge against this profile instead of the one picked\n"
+	"  --host NAME   store the record under this name instead of the host's\n"
+	"                own (inventory.host.hostname)\n"
 	"  --bw FILE     a `rdmadoctor bw --json` result to keep with the record\n"
-	"                (repeat for each; - reads standard input)\n"
+	"                (repeat for each; - reads standard input); it must name\n"
+	"                this host as its local host, else it is refused\n"
 	"  --from F...   store documents collected elsewhere instead: each file a\n"
-	"                `check --json` document or a record (`fleet show --json`\n"
-	"                gives them), - for standard input.  All go in one\n"
-	"                transaction; a file that is not one is named and skipped,\n"
-	"                the others are stored\n"
+	"                `check --json` document, or a record as the store keeps\n"
+	"                it ({\"schema\", \"host\", \"time\", \"check\", \"bw\"}), - for\n"
+	"                standard input.  All go in one transaction; a file that\n"
+	"                is not one is named and skipped, the others are stored\n"
 	"  --time T      with --from: the time of check documents, which carry\n"
 	"                none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
 	"                modification time, now for standard input)\n"
 	"  --json        say what was stored as one JSON document\n"
 	"\n"
 	"A host has one record per time: storing the same one twice keeps one.\n"
+	"A check that equals the host's latest record but for its counters and\n"
+	"times adds only its time and its counters' deltas to that record.\n"
 	"Two records at once (several hosts writing to one shared file) wait for\n"
 	"each other; a full disk or a crash loses nothing stored before.\n"
 	"\n"
 	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
-	"a file was not stored); 2 usage; 3 could not run (database not writable,\n"
-	"disk full: then nothing of this run was stored).\n";
+	"a file was not stored); 2 usage (a --bw document of another host); 3\n"
+	"could not run (database not writable, disk full: then nothing of this\n"
+	"run was stored).\n";
 
 struct record_args {
-	const char *db, *profile, *time;
+	const char *db, *profile, *time, *host;
 	const char **bw;
 	size_t n_bw;
 	const char **from;
@@ -74,6 +80,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			a->db = argv[++i];
 		} else if (strcmp(o, "--profile") == 0 && more) {
 			a->profile = argv[++i];
+		} else if (strcmp(o, "--host") == 0 && more && argv[i + 1][0]) {
+			a->host = argv[++i];
 		} else if (strcmp(o, "--time") == 0 && more) {
 			a->time = argv[++i];
 			if (!fleet_time_valid(a->time)) {
@@ -89,7 +97,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
 				a->from[a->n_from++] = argv[++i];
 		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
-			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0) {
+			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0 ||
+			   strcmp(o, "--host") == 0) {
 			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
 				o, help);
 			return EXIT_USAGE;
@@ -103,9 +112,9 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			c->prog);
 		return EXIT_USAGE;
 	}
-	if (a->any_from && (a->profile || a->n_bw)) {
-		fprintf(stderr, "%s record: --profile and --bw are for this host's record, "
-			"not with --from\n", c->prog);
+	if (a->any_from && (a->profile || a->n_bw || a->host)) {
+		fprintf(stderr, "%s record: --profile, --host and --bw are for this host's "
+			"record, not with --from (a collected file names its own host)\n", c->prog);
 		return EXIT_USAGE;
 	}
 	if (a->time && !a->any_from) {
@@ -118,7 +127,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 
 
 struct tally {
-	size_t stored, already;
+	size_t stored, seen, already;
 	json_t *failed;		/* [{"file", "error"}] */
 };
 
@@ -132,9 +141,9 @@ static int fail_file(struct ctx *c, struct tally *t, const char *file, const cha
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
 {
 	if (c->json) {
-		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:O}", "schema", 1,
+		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:I, s:O}", "schema", 1,
 					"db", json_string_or_null(db),
-					"stored", (json_int_t)t->stored,
+					"stored", (json_int_t)t->stored, "seen", (json_int_t)t->seen,
 					"already", (json_int_t)t->already, "failed", t->failed);
 
 		if (doc && one) {
@@ -148,14 +157,16 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 		return EXIT_OK;
 	if (one)
 		printf("%s %s at %s in '%s': verdict %s, %zu findings\n",
-		       t->stored ? "stored" : "already had",
+		       t->stored ? "stored" : t->seen ? "unchanged since the last record of" :
+		       "already had",
 		       json_string_value(json_object_get(one, "host")),
 		       json_string_value(json_object_get(one, "time")), db,
 		       json_string_value(json_object_get(one, "verdict")),
 		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
 	else
-		printf("stored %zu records in '%s'; %zu already there, %zu files failed\n",
-		       t->stored, db, t->already, json_array_size(t->failed));
+		printf("stored %zu records in '%s' (and %zu unchanged checks as seen times); "
+		       "%zu already there, %zu files failed\n", t->stored, db, t->seen, t->already,
+		       json_array_size(t->failed));
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
 			strerror(errno));
@@ -169,18 +180,28 @@ static int store_failed(struct ctx *c, struct store *s, struct tally *t)
 	store_rollback(s);
 	fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
 		store_error(s), c->prog);
-	t->stored = t->already = 0;
+	t->stored = t->seen = t->already = 0;
 	return EXIT_RUNTIME;
+}
+
+static void count(struct tally *t, enum store_put what)
+{
+	if (what == STORE_NEW)
+		t->stored++;
+	else if (what == STORE_SEEN)
+		t->seen++;
+	else
+		t->already++;
 }
 
 /* Store one record; text: its JSON text or NULL.  0 or the store's error. */
 static int put_one(struct store *s, const json_t *rec, const char *text, struct tally *t)
 {
-	bool dup;
-	int rc = store_put(s, rec, text, &dup);
+	enum store_put what;
+	int rc = store_put(s, rec, text, &what);
 
 	if (rc == 0)
-		dup ? t->already++ : t->stored++;
+		count(t, what);
 	return rc;
 }
 
@@ -226,12 +247,12 @@ static int pending_flush(struct store *s, struct pending *p, bool *begun, struct
 		*begun = rc == 0;
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		bool dup;
+		enum store_put what;
 
 		if (rc == 0)
-			rc = store_put_row(s, &p->rows[i], &dup);
+			rc = store_put_row(s, &p->rows[i], &what);
 		if (rc == 0)
-			dup ? t->already++ : t->stored++;
+			count(t, what);
 		store_row_free(&p->rows[i]);
 	}
 	p->n = p->bytes = 0;
@@ -277,7 +298,7 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 static int record_from(struct ctx *c, const struct record_args *a, const char *db,
 		       struct store *s)
 {
-	struct tally t = { 0, 0, json_array() };
+	struct tally t = { 0, 0, 0, json_array() };
 	struct pending p = { 0 };
 	bool begun = false;
 	int rc = EXIT_RUNTIME, err;
@@ -312,7 +333,7 @@ out:
 	return rc;
 }
 
-static json_t *read_bw(struct ctx *c, const struct record_args *a)
+static json_t *read_bw(struct ctx *c, const struct record_args *a, const char *host)
 {
 	struct doc_buf b = { 0 };
 	json_t *bw = json_array();
@@ -322,12 +343,15 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 		time_t mtime;
 		json_t *doc = record_read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
 
-		if (doc && fleet_bw_problem(doc, why, sizeof(why)) < 0) {
+		if (doc && (fleet_bw_problem(doc, why, sizeof(why)) < 0 ||
+			    fleet_bw_host_problem(doc, host, why, sizeof(why)) < 0)) {
 			json_decref(doc);
 			doc = NULL;
 		}
 		if (!doc) {
-			fprintf(stderr, "%s record: --bw '%s': %s\n", c->prog, a->bw[i], why);
+			fprintf(stderr, "%s record: --bw '%s': %s%s\n", c->prog, a->bw[i], why,
+				strstr(why, "measured on host") ? " (give --host NAME when this "
+				"machine is known by the name the document gives)" : "");
 			json_decref(bw);
 			bw = NULL;
 			break;
@@ -341,21 +365,31 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 static int record_here(struct ctx *c, const struct record_args *a, const char *db,
 		       struct store *s)
 {
-	struct tally t = { 0, 0, json_array() };
+	struct tally t = { 0, 0, 0, json_array() };
 	char stamp[FLEET_TIME_LEN];
 	json_t *check = NULL, *bw, *rec;
+	const char *host;
 	int rc;
 
-	bw = read_bw(c, a);
-	if (!bw) {
+	rc = check_document(c, a->profile, &check);
+	if (rc != EXIT_OK) {
+		json_decref(t.failed);
+		return rc;
+	}
+	host = a->host ? a->host : json_string_value(json_object_get(json_object_get(
+		json_object_get(check, "inventory"), "host"), "hostname"));
+	if (a->host && !fleet_host_valid(a->host)) {
+		fprintf(stderr, "%s record: --host '%s': give a host name of 1 to 255 characters, "
+			"no control characters\n", c->prog, a->host);
+		json_decref(check);
 		json_decref(t.failed);
 		return EXIT_USAGE;
 	}
-	rc = check_document(c, a->profile, &check);
-	if (rc != EXIT_OK) {
-		json_decref(bw);
+	bw = read_bw(c, a, host ? host : "");
+	if (!bw) {
+		json_decref(check);
 		json_decref(t.failed);
-		return rc;
+		return EXIT_USAGE;
 	}
 	if (!fleet_time_format(time(NULL), stamp)) {
 		fprintf(stderr, "%s: the clock is out of range\n", c->prog);
@@ -365,6 +399,10 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 		return EXIT_RUNTIME;
 	}
 	rec = fleet_record_new(check, stamp, bw);
+	if (rec && a->host && json_object_set_new(rec, "host", json_string(a->host)) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
 	if (!rec || !t.failed) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;

@@ -28,6 +28,14 @@ int fleet_check_problem(const json_t *doc, char *why, size_t len);
 /* The same for a `bw --json` document. */
 int fleet_bw_problem(const json_t *doc, char *why, size_t len);
 
+/* A host name we can show and group by: 1..255 bytes, no control
+ * characters. */
+bool fleet_host_valid(const char *h);
+
+/* Why a bw document is not of host (its "local" host is another, or
+ * none), or 0 when it is: a record keeps only its own host's results. */
+int fleet_bw_host_problem(const json_t *doc, const char *host, char *why, size_t len);
+
 /* A record from a check document (taken: one reference), the time and the
  * bw documents (an array, taken; NULL for none).  NULL when out of memory. */
 json_t *fleet_record_new(json_t *check, const char *time, json_t *bw);

@@ -1,10 +1,15 @@
-/* Shared by the files of src/store/ only. */
+/* Shared by the files of src/store/ only.  Who uses whom, one way:
+ * conn.c (errors, SQL, batches) <- put.c (writes) <- schema.c (upgrades)
+ * <- open.c; query.c reads through conn.c; row.c needs none of them. */
 #ifndef RD_STORE_INTERNAL_H
 #define RD_STORE_INTERNAL_H
 
 #include <sqlite3.h>
 
 #include "store.h"
+
+/* How long a writer waits for another one before giving up. */
+#define STORE_BUSY_MS 30000
 
 struct store {
 	sqlite3 *db;
@@ -27,7 +32,7 @@ int store_exec(struct store *s, const char *sql, const char *doing);
 /* Bring the schema to STORE_SCHEMA_VERSION (store/schema.c). */
 int store_schema_ready(struct store *s);
 /* The indexed columns and drift facts of one record row (store/put.c, also
- * used by the upgrade that introduced them); row->text is not used. */
+ * used by the upgrades that introduced them); row->text is not used. */
 int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row *row);
 
 #endif

@@ -90,7 +90,8 @@ def case_diff(tmp):
     out("dgx-h100", "ConnectX-7", "h100-07", "fw", "28.37.1014", "28.39.1002",
         {"28.39.1002": 9, "28.37.1014": 1})
     out("dgx-h100", "ConnectX-7", "h100-03", "mtu", 2048, 4096, {"4096": 9, "2048": 1})
-    out("dgx-h100", "ConnectX-7", "h100-05", "pcie_width", "16, 8", 16, {"16": 9, "16, 8": 1})
+    # one NIC at x8 is that NIC's value, a number, not "16, 8"
+    out("dgx-h100", "ConnectX-7", "h100-05", "pcie_width", 8, 16, {"16": 9, "8": 1})
     out("dgx-h100", "ConnectX-7", "h100-09", "bw_gbps", 250, 390, {"390": 9, "250": 1})
 
     # five RoCE hosts: one at netdev MTU 1500, one trusting pcp where the
@@ -110,14 +111,12 @@ def case_diff(tmp):
     out("hgx-8x400g", "ConnectX-7", "roce-2", "netdev_mtu", 1500, 9000, {"9000": 4, "1500": 1})
     out("hgx-8x400g", "ConnectX-7", "roce-4", "trust", "pcp", None, {"null": 4, "pcp": 1})
 
-    # a tie, one host each: the value whose text sorts first is the baseline
+    # a tie, one host each: no baseline, no outlier; it is listed as a tie
     a100 = base["dgx-a100"]
     for i, fw in enumerate(["20.40.1000", "20.39.1000"]):
         d = fleetgen.as_host(a100, "a100-%d" % i)
         fleetgen.set_fw(d, fw)
         add(d)
-    out("dgx-a100", "ConnectX-6", "a100-0", "fw", "20.40.1000", "20.39.1000",
-        {"20.39.1000": 1, "20.40.1000": 1})
 
     # two NIC models in one host: BlueField-3 drift stays in its own group
     b200 = base["dgx-b200"]
@@ -149,6 +148,21 @@ def case_diff(tmp):
     for e in sorted(got - expected):
         print("     unexpected:", e)
     expect(got == expected, "diff finds exactly the %d edited outliers" % len(expected))
+    a100g = [g for g in diff["groups"] if g["profile"] == "dgx-a100"]
+    ties = [t for g in a100g for t in g["no_majority"] if t["field"] == "fw"]
+    expect(ties and all(t["shares"] == {"20.39.1000": 1, "20.40.1000": 1} for t in ties) and
+           all("fw" not in g["baseline"] for g in a100g),
+           "the a100 tie has no baseline and is listed as no majority")
+    # one outlier per port: h100-03 has every port at 2048, each named
+    h100_ports = {o["subject"] for g in diff["groups"] for o in g["outliers"]
+                  if o["host"] == "h100-03" and o["field"] == "mtu"}
+    want_ports = {"%s port %d" % (n["name"], p["port"]) for n in h100["inventory"]["nics"]
+                  if n["model"] == "ConnectX-7" for p in n["ports"]}
+    expect(h100_ports == want_ports,
+           "h100-03's MTU is one outlier per port (%d)" % len(h100_ports))
+    expect(diff["hosts_differ"] == 7 and diff["outliers"] == sum(len(g["outliers"])
+                                                                 for g in diff["groups"]),
+           "the document counts hosts that differ (%s) apart from outliers" % diff["hosts_differ"])
     groups = {(g["profile"], g["nic_model"]): g for g in diff["groups"]}
     g = groups.get(("dgx-h100", "ConnectX-7"))
     expect(g is not None and g["baseline"].get("fw") == "28.39.1002" and
@@ -162,6 +176,9 @@ def case_diff(tmp):
     rc, text, _ = run("fleet", "--db", db, "diff")
     expect(rc == 1 and all(e[2] in text for e in expected) and "28.37.1014" in text,
            "text diff names every outlier host and value")
+    expect("no majority: fw of " in text and "20.39.1000 on 1 host, 20.40.1000 on 1" in text,
+           "text diff says the tie has no majority")
+    expect("7 hosts differ" in text and "1 hosts" not in text, "text counts hosts in words")
     # the pure function agrees on the same data when given it again: the
     # same result twice (no order from hashing leaks into the document)
     rc2, text2, _ = run("--json", "fleet", "--db", db, "diff")
@@ -192,12 +209,14 @@ def case_sqlite(tmp):
     rc, _, err = run("record", "--db", db, "--time", "2026-11-02T00:00:00Z", "--from", *files[:2])
     expect_rc(rc, 0, "a later round for two hosts", err)
     ls = ls_json(db)
+    # a check equal to the latest record is a seen time of that record
     p = subprocess.run(["sqlite3", "-json", db,
-                        "SELECT host, max(time) AS time, count(*) AS n, "
+                        "SELECT host, max(last_seen) AS time, count(*) + (SELECT count(*) FROM "
+                        "seen s WHERE s.host = r.host) AS n, "
                         "json_extract(doc, '$.verdict') AS verdict, "
                         "json_array_length(doc, '$.check.findings') AS findings, "
                         "json_extract(doc, '$.check.inventory.host.hostname') AS hostname "
-                        "FROM records GROUP BY host ORDER BY host"],
+                        "FROM records r GROUP BY host ORDER BY host"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     expect(p.returncode == 0, "the sqlite3 CLI opens the database")
     rows = json.loads(p.stdout or b"[]")
@@ -208,7 +227,7 @@ def case_sqlite(tmp):
     expect(all(r["host"] == r["hostname"] for r in rows), "each stored document is its host's")
     p = subprocess.run(["sqlite3", db, "PRAGMA journal_mode; SELECT version FROM schema_version"],
                        stdout=subprocess.PIPE, check=False)
-    expect(p.stdout.split() == [b"wal", b"2"], "WAL mode, schema version 2 (%r)" % p.stdout)
+    expect(p.stdout.split() == [b"wal", b"3"], "WAL mode, schema version 3 (%r)" % p.stdout)
     # the whole document is kept: it reads back equal to what was given
     with open(files[0]) as f:
         given = json.load(f)
@@ -526,14 +545,18 @@ def case_upgrade(tmp):
     expect(all(h["profile"] == "dgx-h100" and h["verdict"] == doc["verdict"] for h in ls["hosts"]),
            "columns added by the upgrade are filled from the stored documents")
     con = sqlite3.connect(db)
-    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 2, "now schema 2")
+    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 3, "now schema 3")
     n = con.execute("SELECT count(*) FROM record_groups").fetchone()[0]
     con.close()
-    expect(n == 4, "drift facts made for the old records (%d)" % n)
+    groups = {(nic["model"], nic["ports"][0]["link_layer"] if nic["ports"] else "unknown")
+              for nic in doc["inventory"]["nics"]}
+    expect(n == 4 * len(groups), "drift facts made for the old records (%d)" % n)
     rc, out, _ = run("--json", "fleet", "--db", db, "diff")
     d = json.loads(out)
     outl = [(o["host"], o["field"]) for g in d["groups"] for o in g["outliers"]]
-    expect(rc == 1 and outl == [("old-2", "fw")], "diff over the upgraded rows: %s" % outl)
+    expect(rc == 1 and set(outl) == {("old-2", "fw")} and
+           len(outl) == len(doc["inventory"]["nics"]),
+           "diff over the upgraded rows: old-2's fw, once per NIC: %s" % outl)
     # and new records go in beside the old ones
     p = os.path.join(tmp, "new.json")
     fleetgen.write(p, fleetgen.as_host(doc, "new-0"))
