@@ -5,7 +5,7 @@ full disk, damaged and foreign files, and an old schema upgraded in place.
 
 usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR
 CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
-      valgrind
+      valgrind | hostdrift | identity | history
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
 import json
 import os
@@ -717,9 +717,208 @@ def case_valgrind(tmp):
             "" if p.returncode != 99 else "\n" + p.stderr.decode()[-3000:]))
 
 
+# ---------------------------------------------------------------- host drift
+
+def case_hostdrift(tmp):
+    """A host whose profile changed, and alike machines judged apart."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "a800-8x100g-roce")
+    db = os.path.join(tmp, "fleet.db")
+    files = []
+    for i in range(4):
+        d = fleetgen.as_host(doc, "a800-%d" % i)
+        p = os.path.join(tmp, "a800-%d.json" % i)
+        fleetgen.write(p, fleetgen.record(d, "2026-11-01T00:00:00Z"))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "four alike hosts", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    expect(rc == 0 and d["profile_changes"] == [] and d["profile_splits"] == [],
+           "alike hosts on one profile: no host drift")
+    # host 3 is judged against another profile from now on
+    d3 = fleetgen.as_host(doc, "a800-3")
+    d3["profile"] = "budget-2x100g-roce"
+    p = os.path.join(tmp, "a800-3-later.json")
+    fleetgen.write(p, fleetgen.record(d3, "2026-11-02T00:00:00Z"))
+    rc, _, err = run("record", "--db", db, "--from", p)
+    expect_rc(rc, 0, "the host's later record, another profile", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    expect(rc == 1 and d["profile_changes"] == [{"host": "a800-3", "from": doc["profile"],
+                                                 "to": "budget-2x100g-roce"}],
+           "the profile change is drift: %s" % d["profile_changes"])
+    dmi = doc["inventory"]["host"]["dmi_product"]
+    splits = d["profile_splits"]
+    expect(len(splits) == 1 and splits[0]["dmi_product"] == dmi and
+           {p["profile"]: p["hosts"] for p in splits[0]["profiles"]} ==
+           {doc["profile"]: ["a800-0", "a800-1", "a800-2"], "budget-2x100g-roce": ["a800-3"]},
+           "the same DMI product and GPUs on two profiles is drift: %s" % splits)
+    expect(d["hosts_differ"] == 1, "one host differs (%s)" % d["hosts_differ"])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect("a800-3: %s -> budget-2x100g-roce" % doc["profile"] in text and
+           "different profiles" in text and "1 host differs" in text,
+           "text diff names the profile change and the split")
+
+
+# ---------------------------------------------------------------- identity
+
+def case_identity(tmp):
+    """Records are who they say: --host, bw of another host refused,
+    fleet rm, fleet ls filters, the help promises what it takes."""
+    db = os.path.join(tmp, "fleet.db")
+    root = os.path.join(EXAMPLES, "dgx-h100")
+    me = "dgx-h100-017"
+    other = os.path.join(tmp, "bw-vm.json")
+    fleetgen.write(other, fleetgen.bw_doc("vm", "peer", [("mlx5_0", 390.0)]))
+    rc, out, err = run("--root", root, "record", "--db", db, "--bw", other)
+    expect(rc == 2 and "measured on host 'vm'" in err and me in err and "--host" in err,
+           "a bw document of another host is refused with the reason: " + err.strip())
+    expect(not os.path.exists(db) or ls_json(db)["hosts"] == [], "and nothing was stored")
+    rc, out, err = run("--root", root, "--json", "record", "--db", db, "--host", "vm",
+                       "--bw", other)
+    expect_rc(rc, 0, "--host vm: the record is stored as vm, with its bw", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "vm")
+    show = json.loads(out)
+    expect(rc == 0 and show["latest"]["host"] == "vm" and len(show["latest"]["bw"]) == 1,
+           "fleet show vm: the record and its bw document")
+    mine = os.path.join(tmp, "bw-me.json")
+    fleetgen.write(mine, fleetgen.bw_doc(me, "peer", [("mlx5_0", 391.0)]))
+    rc, _, err = run("--root", root, "record", "--db", db, "--bw", mine)
+    expect_rc(rc, 0, "a bw document of this host is kept", err)
+    # a collected record carrying another host's bw is refused too
+    rec = fleetgen.record(fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "dgx-a100"), "a"),
+                          "2026-11-01T00:00:00Z", [fleetgen.bw_doc("b", "p", [("mlx5_0", 1.0)])])
+    bad = os.path.join(tmp, "a-with-b.json")
+    fleetgen.write(bad, rec)
+    rc, _, err = run("record", "--db", db, "--from", bad)
+    expect(rc == 1 and "measured on host 'b', not on 'a'" in err,
+           "--from: a record with another host's bw is not stored: " + err.strip())
+    rc, _, err = run("--root", root, "record", "--db", db, "--host", "")
+    expect(rc == 2, "--host with an empty name: usage")
+    # fleet ls filters
+    broken = os.path.join(tmp, "broken.json")
+    fleetgen.write(broken, fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "roce-broken"),
+                                            "rb-1"))
+    rc, _, err = run("record", "--db", db, "--time", "2026-01-01T00:00:00Z", "--from", broken)
+    expect_rc(rc, 0, "a failing host from long ago", err)
+
+    def hosts(*args):
+        rc, out, err = run("--json", "fleet", "--db", db, "ls", *args)
+        expect(rc == 0, "fleet ls %s: exit 0 (%s)" % (" ".join(args), err.strip()))
+        return [h["host"] for h in json.loads(out or '{"hosts":[]}')["hosts"]]
+
+    expect(hosts() == [me, "rb-1", "vm"], "ls: every host")
+    expect(hosts("--verdict", "fail") == ["rb-1"], "ls --verdict fail")
+    expect(hosts("--since", "2026-06-01T00:00:00Z") == [me, "vm"], "ls --since")
+    h100 = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    expect(hosts("--profile", h100["profile"]) == [me, "vm"], "ls --profile")
+    model = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")["inventory"]["nics"][0]["model"]
+    expect("rb-1" in hosts("--group", model), "ls --group NIC model")
+    expect(hosts("--group", "no-such-nic") == [], "ls --group of no host: empty")
+    rc, _, err = run("fleet", "--db", db, "ls", "--since", "yesterday")
+    expect(rc == 2 and "UTC time" in err, "ls --since with a bad time: usage")
+    rc, _, err = run("fleet", "--db", db, "diff", "--verdict", "fail")
+    expect(rc == 2, "filters go with ls only")
+    # fleet rm
+    rc, out, err = run("--json", "fleet", "--db", db, "rm", "rb-1", "--before",
+                       "2025-01-01T00:00:00Z")
+    expect(rc == 3 and "no records of host 'rb-1' before" in err, "rm --before of nothing")
+    rc, out, err = run("--json", "fleet", "--db", db, "rm", "vm")
+    expect(rc == 0 and json.loads(out)["removed"] == 1, "fleet rm vm (%s)" % err.strip())
+    expect(hosts() == [me, "rb-1"], "vm is gone, the others stay")
+    rc, _, err = run("fleet", "--db", db, "rm", "vm")
+    expect(rc == 3 and "no records of host 'vm'" in err, "rm of an unknown host: exit 3")
+    rc, _, err = run("fleet", "--db", db, "rm")
+    expect(rc == 2, "rm without a host: usage")
+    # the help promises only what record takes
+    rc, out, _ = run("record", "--help")
+    expect(rc == 0 and "fleet show --json` gives them" not in out and "--host" in out,
+           "record --help: no promise that fleet show --json can be recorded")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", me)
+    p = os.path.join(tmp, "shown.json")
+    with open(p, "w") as f:
+        f.write(out)
+    rc, _, err = run("record", "--db", os.path.join(tmp, "other.db"), "--from", p)
+    expect(rc == 1 and "shown.json" in err, "fleet show --json output is refused, named: "
+           + err.strip())
+
+
+# ---------------------------------------------------------------- history
+
+def case_history(tmp):
+    """An unchanged check costs a seen time and its counter deltas."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    db = os.path.join(tmp, "fleet.db")
+    n = 50
+    files = []
+    for i in range(n):
+        d = fleetgen.as_host(doc, "h")
+        # counters move on, nothing else changes
+        for nic in d["inventory"]["nics"]:
+            for port in nic["ports"]:
+                c = port.get("counters")
+                if isinstance(c, dict) and "port_rcv_data" in c:
+                    c["port_rcv_data"] += 1000 * i
+        p = os.path.join(tmp, "c%03d.json" % i)
+        fleetgen.write(p, fleetgen.record(d, "2026-11-01T%02d:%02d:00Z" % (i // 60, i % 60)))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", files[0])
+    expect_rc(rc, 0, "the first check", err)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("VACUUM")
+    con.close()
+    size0 = os.path.getsize(db)
+    rc, out, err = run("--json", "record", "--db", db, "--from", *files[1:])
+    s = json.loads(out or "{}")
+    expect(rc == 0 and s.get("stored") == 0 and s.get("seen") == n - 1,
+           "the %d unchanged checks are seen times, not records (%s)" % (n - 1, s))
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("VACUUM")
+    recs = con.execute("SELECT count(*) FROM records").fetchone()[0]
+    seen = con.execute("SELECT count(*) FROM seen").fetchone()[0]
+    con.close()
+    per = (os.path.getsize(db) - size0) / (n - 1)
+    expect(recs == 1 and seen == n - 1, "one record, %d seen rows (%d, %d)" % (n - 1, recs, seen))
+    expect(per <= 2048, "%.0f bytes per unchanged check, indexes included (at most 2 KB)" % per)
+    rc, out, _ = run("--json", "fleet", "--db", db, "ls")
+    h = json.loads(out)["hosts"][0]
+    expect(h["records"] == n and h["time"] == "2026-11-01T00:%02d:00Z" % (n - 1),
+           "ls counts every check and shows the latest (%s %s)" % (h["records"], h["time"]))
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "h")
+    show = json.loads(out)
+    expect(len(show["records"]) == 1 and show["records"][0]["checks"] == n and
+           show["records"][0]["last_seen"] == h["time"], "show: one record, seen %d times" % n)
+    series = show["counters"]
+    ports = [k for k, v in series[0]["deltas"].items() if v.get("port_rcv_data") == 1000]
+    expect(len(series) == n - 1 and ports and
+           all(x["deltas"].get(ports[0], {}).get("port_rcv_data") == 1000 for x in series),
+           "show --json: the counters as a series of deltas (%d points)" % len(series))
+    # a change is a record again, and show lists it with its time
+    d = fleetgen.as_host(doc, "h")
+    fleetgen.set_fw(d, "28.99.1000")
+    p = os.path.join(tmp, "changed.json")
+    fleetgen.write(p, fleetgen.record(d, "2026-11-02T00:00:00Z"))
+    rc, out, err = run("--json", "record", "--db", db, "--from", p)
+    expect(rc == 0 and json.loads(out)["stored"] == 1, "a changed check is a record")
+    # and back to the old firmware: a record again (it differs from the latest)
+    p2 = os.path.join(tmp, "back.json")
+    fleetgen.write(p2, fleetgen.record(fleetgen.as_host(doc, "h"), "2026-11-03T00:00:00Z"))
+    rc, out, err = run("--json", "record", "--db", db, "--from", p2)
+    expect(rc == 0 and json.loads(out)["stored"] == 1, "back to the old firmware: a record")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "h")
+    show = json.loads(out)
+    fw = sorted({(c["time"], c["old"], c["new"]) for c in show["changes"] if c["field"] == "fw"})
+    expect(fw == [("2026-11-02T00:00:00Z", doc["inventory"]["nics"][0]["fw_ver"], "28.99.1000"),
+                  ("2026-11-03T00:00:00Z", "28.99.1000", doc["inventory"]["nics"][0]["fw_ver"])],
+           "show lists every change with its time: %s" % fw)
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
-         "record": case_record, "report": case_report, "valgrind": case_valgrind}
+         "record": case_record, "report": case_report, "valgrind": case_valgrind,
+         "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history}
 
 
 def main():

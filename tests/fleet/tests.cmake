@@ -1,6 +1,6 @@
 # Fleet records (issue 6): `record` into a real SQLite file and `fleet`
 # reading it back, see tests/fleet/test_fleet.py for what each case proves.
-foreach(case diff sqlite concurrent errors upgrade record report)
+foreach(case diff sqlite concurrent errors upgrade record report hostdrift identity history)
   add_test(NAME fleet_${case}
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py ${case} $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet_${case} PROPERTIES TIMEOUT 180)
