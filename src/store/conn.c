@@ -1,5 +1,5 @@
-/* The connection: saying what went wrong with it, running SQL, batches.
- * Beneath every other file of src/store/. */
+/* Messages, SQL through the backend, batches: beneath the other files of
+ * src/store/ but the backends. */
 #include "internal.h"
 
 #include <errno.h>
@@ -18,50 +18,17 @@ int store_say(struct store *s, int err, const char *fmt, ...)
 	return err;
 }
 
-int store_fail(struct store *s, int rc, const char *doing)
-{
-	const char *what = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
-
-	switch (rc & 0xff) {
-	case SQLITE_FULL:
-		return store_say(s, -ENOSPC, "cannot %s '%s': %s (free some space and run "
-				 "it again; what was stored before is kept)", doing, s->path, what);
-	case SQLITE_READONLY:
-	case SQLITE_PERM:
-	case SQLITE_CANTOPEN:
-	case SQLITE_AUTH:
-		return store_say(s, -EACCES, "cannot %s '%s': %s (no permission to write it "
-				 "or its directory? give another with --db PATH)", doing,
-				 s->path, what);
-	case SQLITE_NOTADB:
-	case SQLITE_CORRUPT:
-		return store_say(s, -EBADMSG, "cannot %s '%s': %s: it is not an rdmadoctor "
-				 "fleet database, or it is damaged (move it aside; `sqlite3 FILE "
-				 ".recover` may save its records)", doing, s->path, what);
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return store_say(s, -EBUSY, "cannot %s '%s': another process kept it locked "
-				 "for %d s (%s)", doing, s->path, STORE_BUSY_MS / 1000, what);
-	case SQLITE_NOMEM:
-		return store_say(s, -ENOMEM, "cannot %s '%s': out of memory", doing, s->path);
-	case SQLITE_IOERR: {
-		/* the system's error of that very failure, not whatever errno
-		 * some later call left behind */
-		int sys = s->db ? sqlite3_system_errno(s->db) : 0;
-
-		return store_say(s, -EIO, "cannot %s '%s': %s (%s)", doing, s->path, what,
-				 sys ? strerror(sys) : "input/output error");
-	}
-	default:
-		return store_say(s, -EIO, "cannot %s '%s': %s", doing, s->path, what);
-	}
-}
-
 int store_exec(struct store *s, const char *sql, const char *doing)
 {
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	return s->drv->exec(s, sql, doing);
+}
 
-	return rc == SQLITE_OK ? 0 : store_fail(s, rc, doing);
+int store_run(struct store *s, const char *sql, const char *const *params, int n,
+	      store_row_fn fn, void *arg, long long *changes, const char *doing)
+{
+	if (changes)
+		*changes = 0;
+	return s->drv->run(s, sql, params, n, fn, arg, changes, doing);
 }
 
 const char *store_error(const struct store *s)
@@ -80,7 +47,8 @@ void store_close(struct store **sp)
 
 	if (!s)
 		return;
-	sqlite3_close_v2(s->db);
+	if (s->drv)
+		s->drv->close(s);
 	free(s->path);
 	free(s);
 	*sp = NULL;
@@ -88,18 +56,15 @@ void store_close(struct store **sp)
 
 int store_begin(struct store *s)
 {
-	/* IMMEDIATE: take the write lock now, waiting on the busy timeout,
-	 * rather than fail half way when a reader's lock cannot be upgraded */
-	return store_exec(s, "BEGIN IMMEDIATE", "start writing to");
+	return s->drv->begin(s);
 }
 
 int store_commit(struct store *s)
 {
-	return store_exec(s, "COMMIT", "commit the records to");
+	return s->drv->commit(s);
 }
 
 void store_rollback(struct store *s)
 {
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->drv->rollback(s);
 }

@@ -6,63 +6,28 @@
 #include "../fleet/skim.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* SQLITE_OK or why not (a text over SQLite's length limit, no memory):
- * a bind that failed would leave NULL in its place, silently. */
-static int bind_text(sqlite3_stmt *st, int col, const char *t)
+static int run(struct store *s, const char *sql, const char *const *p, int n, long long *changes)
 {
-	return t ? sqlite3_bind_text(st, col, t, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col);
+	return store_run(s, sql, p, n, NULL, NULL, changes, "store a record in");
 }
 
-/* Prepare sql and bind the texts (NULL: SQL NULL), then the integers;
- * n_texts + n_ints parameters in that order. */
-static int prepare_bound(struct store *s, sqlite3_stmt **st, const char *sql,
-			 const char *const *texts, int n_texts, const sqlite3_int64 *ints,
-			 int n_ints)
+int store_put_derived(struct store *s, const char *id, const struct store_row *row)
 {
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
-
-	for (int i = 0; rc == SQLITE_OK && i < n_texts; i++)
-		rc = bind_text(*st, i + 1, texts[i]);
-	for (int i = 0; rc == SQLITE_OK && i < n_ints; i++)
-		rc = sqlite3_bind_int64(*st, n_texts + i + 1, ints[i]);
-	if (rc == SQLITE_OK)
-		return 0;
-	sqlite3_finalize(*st);
-	*st = NULL;
-	return store_fail(s, rc, "store a record in");
-}
-
-/* Run a statement without rows and finalize it. */
-static int run(struct store *s, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, rc, "store a record in");
-}
-
-static int exec_bound(struct store *s, const char *sql, const char *const *texts, int n_texts,
-		      const sqlite3_int64 *ints, int n_ints)
-{
-	sqlite3_stmt *st;
-	int rc = prepare_bound(s, &st, sql, texts, n_texts, ints, n_ints);
-
-	return rc < 0 ? rc : run(s, st);
-}
-
-int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row *row)
-{
+	char findings[24];
 	const char *cols[] = { row->profile, row->verdict, row->dmi_product, row->gpus,
-			       row->content };
-	sqlite3_int64 ints[] = { row->findings, id };
+			       row->content, findings, id };
 	json_t *g;
 	size_t i;
-	int rc = exec_bound(s, "UPDATE records SET profile = ?, verdict = ?, dmi_product = ?, "
-			    "gpus = ?, content = ?, findings = ? WHERE id = ?", cols, 5, ints, 2);
+	int rc;
 
+	snprintf(findings, sizeof(findings), "%lld", row->findings);
+	rc = run(s, "UPDATE records SET profile = ?1, verdict = ?2, dmi_product = ?3, gpus = ?4, "
+		 "content = ?5, findings = CAST(?6 AS INTEGER) WHERE id = CAST(?7 AS BIGINT)",
+		 cols, 7, NULL);
 	json_array_foreach(row->facts, i, g) {
 		char *text;
 
@@ -74,31 +39,42 @@ int store_put_derived(struct store *s, sqlite3_int64 id, const struct store_row 
 		{
 			const char *t[] = { row->profile,
 					    json_string_value(json_object_get(g, "nic_model")),
-					    json_string_value(json_object_get(g, "link_layer")), text };
+					    json_string_value(json_object_get(g, "link_layer")), text, id };
 
-			rc = exec_bound(s, "INSERT INTO record_groups(record_id, profile, nic_model, "
-					"link_layer, facts) VALUES (?5, ?1, ?2, ?3, ?4)", t, 4, &id, 1);
+			rc = run(s, "INSERT INTO record_groups(record_id, profile, nic_model, "
+				 "link_layer, facts) VALUES (CAST(?5 AS BIGINT), ?1, ?2, ?3, ?4)",
+				 t, 5, NULL);
 		}
 		free(text);
 	}
 	return rc;
 }
 
+/* The first column of the first row, copied (NULL: no row or SQL NULL). */
+static int first_col(struct store *s, const char *const *cols, const size_t *lens, int n,
+		     void *arg)
+{
+	char **out = arg;
+
+	(void)lens;
+	if (*out || n < 1 || !cols[0])
+		return 0;
+	*out = strdup(cols[0]);
+	return *out ? 0 : store_say(s, -ENOMEM, "out of memory");
+}
+
 /* Has the host a check at row's time already (a record or a seen)? */
 static int has_time(struct store *s, const struct store_row *row, bool *yes)
 {
 	const char *t[] = { row->host, row->time };
-	sqlite3_stmt *st;
-	int rc = prepare_bound(s, &st, "SELECT EXISTS(SELECT 1 FROM records WHERE host = ?1 AND "
-			       "time = ?2) OR EXISTS(SELECT 1 FROM seen WHERE host = ?1 AND "
-			       "time = ?2)", t, 2, NULL, 0);
+	char *one = NULL;
+	int rc = store_run(s, "SELECT 1 FROM records WHERE host = ?1 AND time = ?2 UNION ALL "
+			   "SELECT 1 FROM seen WHERE host = ?1 AND time = ?2", t, 2, first_col,
+			   &one, NULL, "store a record in");
 
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_step(st);
-	*yes = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, rc, "store a record in");
+	*yes = one != NULL;
+	free(one);
+	return rc;
 }
 
 /* The counters of what the record last saw: its counters column, or, for
@@ -117,10 +93,10 @@ static json_t *last_counters(const char *counters, const char *doc)
 
 /* The check is the same as the record (id, document doc, counters of its
  * last check): add the seen row and move the record's last_seen on. */
-static int put_seen(struct store *s, const struct store_row *row, sqlite3_int64 id,
+static int put_seen(struct store *s, const struct store_row *row, const char *id,
 		    const char *doc, const char *counters)
 {
-	json_t *now = NULL, *was = NULL, *whole = json_loads(row->text, 0, NULL), *deltas = NULL;
+	json_t *now, *was = NULL, *whole = json_loads(row->text, 0, NULL), *deltas = NULL;
 	char *dtext = NULL, *ctext = NULL;
 	int rc = -ENOMEM;
 
@@ -130,14 +106,15 @@ static int put_seen(struct store *s, const struct store_row *row, sqlite3_int64 
 	dtext = deltas ? json_dumps(deltas, JSON_COMPACT) : NULL;
 	ctext = dtext ? json_dumps(now, JSON_COMPACT) : NULL;
 	if (ctext) {
-		const char *t[] = { row->host, row->time, json_object_size(deltas) ? dtext : NULL };
-		const char *u[] = { row->time, ctext };
+		const char *t[] = { row->host, row->time, json_object_size(deltas) ? dtext : NULL,
+				    id };
+		const char *u[] = { row->time, ctext, id };
 
-		rc = exec_bound(s, "INSERT INTO seen(host, time, deltas, record_id) VALUES (?, ?, ?, ?)",
-				t, 3, &id, 1);
+		rc = run(s, "INSERT INTO seen(host, time, deltas, record_id) VALUES (?1, ?2, ?3, "
+			 "CAST(?4 AS BIGINT)) ON CONFLICT (host, time) DO NOTHING", t, 4, NULL);
 		if (rc == 0)
-			rc = exec_bound(s, "UPDATE records SET last_seen = ?, counters = ? WHERE id = ?",
-					u, 2, &id, 1);
+			rc = run(s, "UPDATE records SET last_seen = ?1, counters = ?2 WHERE id = "
+				 "CAST(?3 AS BIGINT)", u, 3, NULL);
 	} else {
 		store_say(s, rc, "out of memory");
 	}
@@ -150,20 +127,52 @@ static int put_seen(struct store *s, const struct store_row *row, sqlite3_int64 
 	return rc;
 }
 
-/* Is the stored document doc, without counters and times, the row's? */
-static bool same_content(const char *doc, const struct store_row *row)
+/* A text without counters and times, parsed: a backend may keep the
+ * document in another spelling (PostgreSQL's JSONB orders keys), so two
+ * are compared as JSON, not as text. */
+static json_t *content_of(const char *text, size_t len)
 {
-	char *a = NULL, *b = NULL, why[200];
-	size_t la, lb;
-	bool same = false;
+	char *slim, why[200];
+	size_t n;
+	json_t *j;
 
-	if (fleet_skim(doc, strlen(doc), fleet_skim_volatile, &a, &la, why, sizeof(why)) == 0 &&
-	    fleet_skim(row->text, strlen(row->text), fleet_skim_volatile, &b, &lb, why,
-		       sizeof(why)) == 0)
-		same = la == lb && memcmp(a, b, la) == 0;
-	free(a);
-	free(b);
+	if (fleet_skim(text, len, fleet_skim_volatile, &slim, &n, why, sizeof(why)) < 0)
+		return NULL;
+	j = json_loadb(slim, n, 0, NULL);
+	free(slim);
+	return j;
+}
+
+static bool same_content(const char *doc, size_t len, const struct store_row *row)
+{
+	json_t *a = content_of(doc, len), *b = a ? content_of(row->text, strlen(row->text)) : NULL;
+	bool same = a && b && json_equal(a, b);
+
+	json_decref(a);
+	json_decref(b);
 	return same;
+}
+
+/* The host's latest record: id, last_seen, content, doc, counters. */
+struct latest {
+	char *col[5];
+	size_t doc_len;
+};
+
+static int latest_row(struct store *s, const char *const *cols, const size_t *lens, int n,
+		      void *arg)
+{
+	struct latest *l = arg;
+
+	for (int i = 0; i < 5 && i < n; i++) {
+		if (!cols[i])
+			continue;
+		l->col[i] = strndup(cols[i], lens[i]);
+		if (!l->col[i])
+			return store_say(s, -ENOMEM, "out of memory");
+	}
+	l->doc_len = n > 3 ? lens[3] : 0;
+	return 0;
 }
 
 /* A check later than the host's latest record, with the same content:
@@ -171,38 +180,28 @@ static bool same_content(const char *doc, const struct store_row *row)
 static int try_seen(struct store *s, const struct store_row *row, bool *done)
 {
 	const char *t[] = { row->host };
-	sqlite3_stmt *st;
-	int rc = prepare_bound(s, &st, "SELECT id, last_seen, content, doc, counters FROM records "
-			       "WHERE host = ? ORDER BY last_seen DESC, id DESC LIMIT 1", t, 1,
-			       NULL, 0);
+	struct latest l = { { NULL }, 0 };
+	int rc = store_run(s, "SELECT id, last_seen, content, doc, counters FROM records "
+			   "WHERE host = ?1 ORDER BY last_seen DESC, id DESC LIMIT 1", t, 1,
+			   latest_row, &l, NULL, "store a record in");
 
 	*done = false;
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		const char *last = (const char *)sqlite3_column_text(st, 1);
-		const char *content = (const char *)sqlite3_column_text(st, 2);
-		const char *doc = (const char *)sqlite3_column_text(st, 3);
-
-		/* only a later check: an older one arriving late is a record */
-		if (last && content && doc && strcmp(row->time, last) > 0 &&
-		    strcmp(content, row->content) == 0 && same_content(doc, row)) {
-			rc = put_seen(s, row, sqlite3_column_int64(st, 0), doc,
-				      (const char *)sqlite3_column_text(st, 4));
-			*done = rc == 0;
-			sqlite3_finalize(st);
-			return rc;
-		}
-		rc = SQLITE_DONE;
+	/* only a later check: an older one arriving late is a record */
+	if (rc == 0 && l.col[0] && l.col[1] && l.col[2] && l.col[3] &&
+	    strcmp(row->time, l.col[1]) > 0 && strcmp(l.col[2], row->content) == 0 &&
+	    same_content(l.col[3], l.doc_len, row)) {
+		rc = put_seen(s, row, l.col[0], l.col[3], l.col[4]);
+		*done = rc == 0;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, rc, "store a record in");
+	for (int i = 0; i < 5; i++)
+		free(l.col[i]);
+	return rc;
 }
 
 int store_put_row(struct store *s, const struct store_row *row, enum store_put *what)
 {
 	const char *t[] = { row->host, row->time, row->text };
+	char *id = NULL;
 	bool yes;
 	int rc = has_time(s, row, &yes);
 
@@ -214,12 +213,16 @@ int store_put_row(struct store *s, const struct store_row *row, enum store_put *
 		*what = STORE_SEEN;
 		return rc;
 	}
-	rc = exec_bound(s, "INSERT INTO records(host, time, last_seen, doc) VALUES (?1, ?2, ?2, ?3)",
-			t, 3, NULL, 0);
-	if (rc < 0)
-		return rc;
-	*what = STORE_NEW;
-	return store_put_derived(s, sqlite3_last_insert_rowid(s->db), row);
+	/* another writer may have stored the same check meanwhile: kept once */
+	rc = store_run(s, "INSERT INTO records(host, time, last_seen, doc) VALUES (?1, ?2, ?2, ?3) "
+		       "ON CONFLICT (host, time) DO NOTHING RETURNING id", t, 3, first_col, &id,
+		       NULL, "store a record in");
+	if (rc == 0 && id) {
+		*what = STORE_NEW;
+		rc = store_put_derived(s, id, row);
+	}
+	free(id);
+	return rc;
 }
 
 int store_put(struct store *s, const json_t *record, const char *text, enum store_put *what)
@@ -242,24 +245,25 @@ int store_put(struct store *s, const json_t *record, const char *text, enum stor
 int store_rm(struct store *s, const char *host, const char *before, long long *removed)
 {
 	const char *t[] = { host, before };
+	long long n = 0;
 	int rc;
 
 	*removed = 0;
 	s->msg[0] = '\0';
+	/* seen times first, then the records nothing newer stands for (a
+	 * record removed takes its seen times with it: none are left) */
 	if (before) {
-		/* seen times before it, then records nothing newer stands for */
-		rc = exec_bound(s, "DELETE FROM seen WHERE host = ? AND time < ?", t, 2, NULL, 0);
-		*removed += sqlite3_changes(s->db);
+		rc = run(s, "DELETE FROM seen WHERE host = ?1 AND time < ?2", t, 2, &n);
+		*removed += n;
 		if (rc == 0)
-			rc = exec_bound(s, "DELETE FROM records WHERE host = ? AND last_seen < ?",
-					t, 2, NULL, 0);
+			rc = run(s, "DELETE FROM records WHERE host = ?1 AND last_seen < ?2", t, 2, &n);
 	} else {
-		rc = exec_bound(s, "DELETE FROM seen WHERE host = ?", t, 1, NULL, 0);
-		*removed += sqlite3_changes(s->db);
+		rc = run(s, "DELETE FROM seen WHERE host = ?1", t, 1, &n);
+		*removed += n;
 		if (rc == 0)
-			rc = exec_bound(s, "DELETE FROM records WHERE host = ?", t, 1, NULL, 0);
+			rc = run(s, "DELETE FROM records WHERE host = ?1", t, 1, &n);
 	}
 	if (rc == 0)
-		*removed += sqlite3_changes(s->db);
+		*removed += n;
 	return rc;
 }

@@ -1,10 +1,10 @@
-/* The fleet records in SQLite.
+/* The fleet records: in SQLite (a file, the embedded default) or in
+ * PostgreSQL (a postgresql:// URI: a server every node writes to), with
+ * the same tables and the same answers (store/driver.h).
  *
- * One file, WAL mode, a 30 s busy timeout (two writers at once both land:
- * the second waits for the first), synchronous=FULL (a record whose
- * transaction committed survives a crash or a power cut), every write one
- * transaction (a full disk or a crash in the middle loses that batch only,
- * never what was stored before).  Documents are kept whole, as JSON text;
+ * Every write is one transaction (a full disk or a crash in the middle
+ * loses that batch only, never what was stored before); a record whose
+ * transaction committed survives a crash or a power cut.  Documents are kept whole, as JSON text;
  * beside them, columns for what `fleet ls` shows and rows of drift facts
  * per NIC model and link layer, indexed by (profile, nic_model), for `fleet
  * diff`.  A check whose content (all but its counters and times) equals
@@ -15,9 +15,10 @@
  * open, inside one transaction (store/schema.c lists the steps).
  *
  * Every function returns 0 or a negative errno (-ENOENT no database,
- * -EACCES not writable, -ENOSPC disk full, -EBADMSG not our database or
- * damaged, -EBUSY locked too long, -EPROTO made by a newer rdmadoctor,
- * -ENOMEM, -EIO) and leaves a complete message for people in
+ * -EACCES not writable or refused, -ENOSPC disk full, -EBADMSG not our
+ * database or damaged, -EBUSY locked too long, -ETIMEDOUT no answer in
+ * time, -ECONNREFUSED no server, -EINVAL a bad URI, -EPROTO made by a
+ * newer rdmadoctor, -ENOMEM, -EIO) and leaves a complete message for people in
  * store_error(): what failed, on which file, what to do. */
 #ifndef RD_STORE_STORE_H
 #define RD_STORE_STORE_H
@@ -34,9 +35,19 @@ enum store_mode {
 	STORE_WRITE,	/* created when missing (not its directory) */
 };
 
+/* How long a store is waited for by default (another writer's lock, a
+ * server that does not answer). */
+#define STORE_WAIT_MS 30000
+
 /* On failure *out is still set when a message is to be read from it;
- * close it in every case.  path ":memory:" is a private database. */
-int store_open(const char *path, enum store_mode mode, struct store **out);
+ * close it in every case.  target: a file (":memory:" is a private
+ * database) or a PostgreSQL URI (store_is_uri); the password of a URI
+ * comes from PGPASSFILE or ~/.pgpass only: a URI with one is refused.
+ * timeout_ms: how long to wait for the store at most, for each thing
+ * asked of it (then -ETIMEDOUT or -EBUSY, said). */
+int store_open_wait(const char *target, enum store_mode mode, int timeout_ms, struct store **out);
+int store_open(const char *target, enum store_mode mode, struct store **out);
+bool store_is_uri(const char *target);
 void store_close(struct store **s);
 const char *store_error(const struct store *s);
 
