@@ -67,8 +67,10 @@ static const char help[] =
 	"  rm HOST         remove the host's records (with --before TIME, only the\n"
 	"                  checks before that time)\n"
 	"\n"
-	"  --db PATH       the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
-	"                  else ~/.local/share/rdmadoctor/fleet.db)\n"
+	"  --db PATH|URI   the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
+	"                  else ~/.local/share/rdmadoctor/fleet.db), or a PostgreSQL\n"
+	"                  server's: postgresql://user@host:port/dbname (the password\n"
+	"                  from PGPASSFILE or ~/.pgpass, never in the URI)\n"
 	"  --json          one JSON document on standard output\n"
 	"\n"
 	"Each host is judged on its latest record.\n"
@@ -465,7 +467,7 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	if (!db)
 		return EXIT_RUNTIME;
 	a.db = db;
-	rc = fleet_db_open(c, db, STORE_READ, &s);
+	rc = fleet_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = sub->fn(c, s, &a);
 	store_close(&s);

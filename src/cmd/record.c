@@ -16,19 +16,27 @@
 #include <time.h>
 
 static const char help[] =
-	"usage: rdmadoctor [--root DIR] record [--db PATH] [--profile NAME|FILE]\n"
-	"                  [--host NAME] [--bw FILE]... [--json]\n"
-	"       rdmadoctor record [--db PATH] [--time T] [--json] --from FILE.json|-...\n"
+	"usage: rdmadoctor [--root DIR] record [--db PATH|URI] [--profile NAME|FILE]\n"
+	"                  [--host NAME] [--bw FILE]... [--timeout S] [--json]\n"
+	"       rdmadoctor record [--db PATH|URI] [--time T] [--timeout S] [--json]\n"
+	"                  --from FILE.json|-...\n"
 	"\n"
 	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
 	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
 	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
-	"--json` runs given with --bw, in a SQLite file.  `rdmadoctor fleet`\n"
+	"--json` runs given with --bw, in a SQLite file or a PostgreSQL server\n"
+	"every node writes to.  `rdmadoctor fleet`\n"
 	"then lists the hosts, shows what changed, finds the hosts that differ\n"
 	"from the rest, and writes an HTML report.\n"
 	"\n"
 	"  --db PATH     the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
 	"                else ~/.local/share/rdmadoctor/fleet.db; made when missing)\n"
+	"  --db URI      a PostgreSQL server's: postgresql://user@host:port/dbname\n"
+	"                (the password from PGPASSFILE or ~/.pgpass, never in the\n"
+	"                URI; the tables are made when missing)\n"
+	"  --timeout S   wait for the database at most S seconds for each thing\n"
+	"                asked of it (default 5; with --from 30): then say so and\n"
+	"                exit 3; this host's check result is still printed\n"
 	"  --profile P   judge against this profile instead of the one picked\n"
 	"  --host NAME   store the record under this name instead of the host's\n"
 	"                own (inventory.host.hostname)\n"
@@ -53,11 +61,12 @@ static const char help[] =
 	"\n"
 	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
 	"a file was not stored); 2 usage (a --bw document of another host); 3\n"
-	"could not run (database not writable, disk full: then nothing of this\n"
-	"run was stored).\n";
+	"could not store (database not writable, disk full, no answer in time:\n"
+	"then nothing of this run was stored).\n";
 
 struct record_args {
 	const char *db, *profile, *time, *host;
+	int timeout_ms;		/* 0: the default */
 	const char **bw;
 	size_t n_bw;
 	const char **from;
@@ -82,6 +91,18 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			a->profile = argv[++i];
 		} else if (strcmp(o, "--host") == 0 && more && argv[i + 1][0]) {
 			a->host = argv[++i];
+		} else if (strcmp(o, "--timeout") == 0 && more) {
+			char *end;
+			double sec = strtod(argv[++i], &end);
+
+			if (end == argv[i] || *end || !(sec > 0) || sec > 3600) {
+				fprintf(stderr, "%s record: --timeout '%s': give seconds, more than 0 "
+					"and at most 3600\n", c->prog, argv[i]);
+				return EXIT_USAGE;
+			}
+			a->timeout_ms = (int)(sec * 1000 + 0.5);
+			if (a->timeout_ms < 1)
+				a->timeout_ms = 1;
 		} else if (strcmp(o, "--time") == 0 && more) {
 			a->time = argv[++i];
 			if (!fleet_time_valid(a->time)) {
@@ -98,7 +119,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 				a->from[a->n_from++] = argv[++i];
 		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
 			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0 ||
-			   strcmp(o, "--host") == 0) {
+			   strcmp(o, "--host") == 0 || strcmp(o, "--timeout") == 0) {
 			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
 				o, help);
 			return EXIT_USAGE;
@@ -362,9 +383,37 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a, const char *h
 	return bw;
 }
 
-static int record_here(struct ctx *c, const struct record_args *a, const char *db,
-		       struct store *s)
+/* The store could not take this host's record: the check result is
+ * still what the caller came for, so it is printed all the same. */
+static int not_stored(struct ctx *c, const char *db, const json_t *rec, const char *why)
 {
+	const json_t *check = json_object_get(rec, "check");
+
+	fprintf(stderr, "%s record: nothing was stored%s%s\n", c->prog, why ? ": " : "",
+		why ? why : "");
+	if (c->json) {
+		json_t *doc = json_pack("{s:i, s:o, s:i, s:i, s:i, s:[], s:O?, s:O?, s:O?, s:s?, "
+					"s:O?}", "schema", 1, "db", json_string_or_null(db),
+					"stored", 0, "seen", 0, "already", 0, "failed",
+					"host", json_object_get(rec, "host"),
+					"time", json_object_get(rec, "time"),
+					"verdict", json_object_get(rec, "verdict"), "error", why,
+					"check", check);
+
+		ctx_emit_json(c, doc);
+	} else if (!c->quiet) {
+		printf("%s: verdict %s, %zu findings (not stored in '%s')\n",
+		       json_string_value(json_object_get(rec, "host")),
+		       json_string_value(json_object_get(rec, "verdict")),
+		       json_array_size(json_object_get(check, "findings")), db);
+		fflush(stdout);
+	}
+	return EXIT_RUNTIME;
+}
+
+static int record_here(struct ctx *c, const struct record_args *a, const char *db)
+{
+	struct store *s = NULL;
 	struct tally t = { 0, 0, 0, json_array() };
 	char stamp[FLEET_TIME_LEN];
 	json_t *check = NULL, *bw, *rec;
@@ -406,9 +455,12 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 	if (!rec || !t.failed) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
-	} else if (store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
-		rc = store_failed(c, s, &t);
+	} else if (store_open_wait(db, STORE_WRITE, a->timeout_ms ? a->timeout_ms : 5000, &s) < 0 ||
+		   store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
+		store_rollback(s);
+		rc = not_stored(c, db, rec, store_error(s));
 	}
+	store_close(&s);
 	if (rc == EXIT_OK)
 		rc = emit_summary(c, db, &t, rec);
 	if (rc == EXIT_OK && strcmp(json_string_value(json_object_get(rec, "verdict")), "fail") == 0)
@@ -436,10 +488,19 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	db = fleet_db_path(c, a.db, true);
-	rc = db ? fleet_db_open(c, db, STORE_WRITE, &s) : EXIT_RUNTIME;
-	if (rc != EXIT_OK)
+	if (!db) {
+		rc = EXIT_RUNTIME;
 		goto out;
-	rc = a.any_from ? record_from(c, &a, db, s) : record_here(c, &a, db, s);
+	}
+	/* this host's check runs first: a store that does not answer must
+	 * not keep the check from being done and shown */
+	if (!a.any_from) {
+		rc = record_here(c, &a, db);
+		goto out;
+	}
+	rc = fleet_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
+	if (rc == EXIT_OK)
+		rc = record_from(c, &a, db, s);
 out:
 	store_close(&s);
 	free(db);

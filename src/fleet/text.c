@@ -64,15 +64,21 @@ void fleet_text_show(FILE *out, const json_t *show)
 {
 	const json_t *recs = json_object_get(show, "records"), *r;
 	const json_t *changes = json_object_get(show, "changes"), *ch;
-	size_t i;
+	size_t i, n = json_array_size(recs);
 
-	fprintf(out, "%s: %zu records\n\n", str(json_object_get(show, "host")),
-		json_array_size(recs));
-	fprintf(out, "%-20s  %-20s  %-7s  %s\n", "TIME", "PROFILE", "VERDICT", "FINDINGS");
-	json_array_foreach(recs, i, r)
-		fprintf(out, "%-20s  %-20s  %-7s  %lld\n", str(json_object_get(r, "time")),
+	fprintf(out, "%s: %zu %s\n\n", str(json_object_get(show, "host")), n,
+		n == 1 ? "record" : "records");
+	fprintf(out, "%-20s  %-20s  %-7s  %8s  %-20s  %s\n", "TIME", "PROFILE", "VERDICT",
+		"FINDINGS", "LAST SEEN", "CHECKS");
+	json_array_foreach(recs, i, r) {
+		const json_t *checks = json_object_get(r, "checks");
+
+		fprintf(out, "%-20s  %-20s  %-7s  %8lld  %-20s  %lld\n", str(json_object_get(r, "time")),
 			str(json_object_get(r, "profile")), str(json_object_get(r, "verdict")),
-			(long long)json_integer_value(json_object_get(r, "findings")));
+			(long long)json_integer_value(json_object_get(r, "findings")),
+			str(json_object_get(r, "last_seen")),
+			checks ? (long long)json_integer_value(checks) : 1LL);
+	}
 	if (json_array_size(recs) < 2)
 		return;
 	if (!json_array_size(changes)) {

@@ -66,5 +66,6 @@ int store_commit(struct store *s)
 
 void store_rollback(struct store *s)
 {
-	s->drv->rollback(s);
+	if (s && s->conn)
+		s->drv->rollback(s);
 }

@@ -40,6 +40,9 @@ static int conn_fail(struct store *s, const char *doing)
 		return store_say(s, -EACCES, "cannot %s '%s': %s (the password comes from "
 				 "PGPASSFILE or ~/.pgpass, mode 0600: is it there and right?)",
 				 doing, s->path, what);
+	if (strstr(what, "invalid") && strstr(what, "connection option"))
+		return store_say(s, -EINVAL, "cannot use '%s': not a PostgreSQL URI (%s); give one "
+				 "like postgresql://user@host:5432/fleet", s->path, what);
 	if (strstr(what, "Connection refused"))
 		return store_say(s, -ECONNREFUSED, "cannot %s '%s': %s (is the server running, "
 				 "on that host and port?)", doing, s->path, what);
@@ -161,14 +164,14 @@ static int pg_run(struct store *s, const char *sql, const char *const *params, i
 /* The URI's own password is refused: it would be on the command line. */
 static int password_given(struct store *s, const char *uri)
 {
-	char *err = NULL;
+	char *err = NULL, m[400];
 	PQconninfoOption *opts = PQconninfoParse(uri, &err);
 	int rc = 0;
 
 	if (!opts) {
 		rc = store_say(s, -EINVAL, "cannot use '%s': not a PostgreSQL URI (%s); give one "
 			       "like postgresql://user@host:5432/fleet", s->path,
-			       err ? one_line(err, s->msg, sizeof(s->msg)) : "out of memory");
+			       err ? one_line(err, m, sizeof(m)) : "out of memory");
 		PQfreemem(err);
 		return rc;
 	}
@@ -256,9 +259,13 @@ static int pg_version(struct store *s, bool locked, int *version)
 		rc = pg_run(s, "SELECT pg_advisory_xact_lock(hashtext('rdmadoctor fleet schema'))",
 			    NULL, 0, NULL, NULL, NULL, "lock the schema of");
 	if (rc == 0)
-		rc = pg_run(s, "SELECT to_regclass('schema_version') IS NOT NULL, "
-			    "to_regclass('records') IS NOT NULL", NULL, 0, int_row, found, NULL,
-			    "read");
+		/* the catalog read as a table, in this statement's snapshot: the
+		 * tables another upgrader committed while we waited are seen */
+		rc = pg_run(s, "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON "
+			    "n.oid = c.relnamespace WHERE c.relname = 'schema_version' AND "
+			    "n.nspname = current_schema()), EXISTS (SELECT 1 FROM pg_class c JOIN "
+			    "pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'records' AND "
+			    "n.nspname = current_schema())", NULL, 0, int_row, found, NULL, "read");
 	if (rc < 0)
 		return rc;
 	if (!found[0] && found[1])

@@ -57,7 +57,7 @@ int store_found_version(const struct store *s);
 /* Batches: store_put calls between begin and commit are one transaction. */
 int store_begin(struct store *s);
 int store_commit(struct store *s);
-void store_rollback(struct store *s);
+void store_rollback(struct store *s);	/* any store, even one not opened */
 
 /* A record made ready to store: all the store keeps of it, without the
  * parsed document, so that a batch can be prepared first and written in

@@ -3,7 +3,12 @@
 reading it back, the sqlite3 CLI as a second reader, two writers at once, a
 full disk, damaged and foreign files, and an old schema upgraded in place.
 
-usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR
+usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR [sqlite|postgresql]
+The cases that are not about one backend's files (diff, concurrent,
+record, report, hostdrift, identity, history) run against either: with
+postgresql a real server is started for the run (tests/fleet/pgserver.py)
+and every database is one of its databases; pgsql, pgerrors and pgkill are
+PostgreSQL's own.
 CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
       valgrind | hostdrift | identity | history
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
@@ -18,8 +23,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fleetgen  # noqa: E402
+import pgserver  # noqa: E402
 
 CASE, BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+BACKEND = sys.argv[4] if len(sys.argv) > 4 else "sqlite"
+PG = None  # the server, with postgresql
 EXAMPLES = os.path.join(SRC, "examples")
 failures = []
 
@@ -45,6 +53,54 @@ def expect(cond, what):
 def expect_rc(got, want, what, err=""):
     expect(got == want, "%s: exit %d (want %d)%s" % (what, got, want,
                                                     (" stderr: " + err.strip()) if got != want else ""))
+
+
+def new_db(tmp, name):
+    """A database of the backend under test: a file, or a new PostgreSQL
+    database on the test's server."""
+    if BACKEND == "sqlite":
+        return os.path.join(tmp, name + ".db")
+    return PG.new_db(name)
+
+
+def sql_rows(db, sql):
+    """Rows of a query, read by the backend's own client (sqlite3, psql)."""
+    if BACKEND == "sqlite":
+        con = sqlite3.connect(db)
+        try:
+            return [[str(c) for c in r] for r in con.execute(sql).fetchall()]
+        finally:
+            con.close()
+    return PG.psql(db.rsplit("/", 1)[1], sql)
+
+
+def store_whole(db, what):
+    """No half record: the file's own check, and for every backend no seen
+    time or drift fact without its record and no record without its
+    derived columns."""
+    if BACKEND == "sqlite":
+        expect(sql_rows(db, "PRAGMA integrity_check") == [["ok"]], "integrity_check ok " + what)
+    orphans = sql_rows(db, "SELECT (SELECT count(*) FROM seen s WHERE NOT EXISTS (SELECT 1 FROM "
+                           "records r WHERE r.id = s.record_id)) + (SELECT count(*) FROM "
+                           "record_groups g WHERE NOT EXISTS (SELECT 1 FROM records r WHERE "
+                           "r.id = g.record_id)) + (SELECT count(*) FROM records WHERE content "
+                           "IS NULL OR last_seen IS NULL)")
+    expect(orphans == [["0"]], "no half record %s (%s)" % (what, orphans))
+
+
+def db_bytes(db):
+    """The store's size with its indexes, compacted."""
+    if BACKEND == "sqlite":
+        con = sqlite3.connect(db)
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("VACUUM")
+        con.close()
+        return os.path.getsize(db)
+    name = db.rsplit("/", 1)[1]
+    PG.psql(name, "VACUUM FULL")
+    return int(PG.psql(name, "SELECT sum(pg_total_relation_size(t::regclass)) FROM (VALUES "
+                             "('records'), ('seen'), ('record_groups'), ('schema_version')) "
+                             "v(t)")[0][0])
 
 
 def ls_json(db):
@@ -130,7 +186,7 @@ def case_diff(tmp):
     out("dgx-b200", "BlueField-3", "b200-1", "fw", "32.41.1000", "32.43.1014",
         {"32.43.1014": 2, "32.41.1000": 1})
 
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     rc, _, err = run("record", "--db", db, "--from", *files)
     expect_rc(rc, 0, "record --from %d files" % len(files), err)
     rc, text, err = run("--json", "fleet", "--db", db, "diff")
@@ -186,7 +242,7 @@ def case_diff(tmp):
     expect(text2 == text3, "diff output is deterministic")
 
     # a fleet without drift: exit 0
-    db2 = os.path.join(tmp, "clean.db")
+    db2 = new_db(tmp, "clean")
     clean = [f for f in files if os.path.basename(f).startswith("roce-") and
              os.path.basename(f) not in ("roce-2.json", "roce-4.json")]
     run("record", "--db", db2, "--from", *clean)
@@ -257,7 +313,7 @@ def case_concurrent(tmp):
             fleetgen.write(p, fleetgen.as_host(doc, "w%d-host-%03d" % (w, i)))
             files.append(p)
         sets.append(files)
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     for rnd in range(3):
         # three rounds: the first on a file that does not exist yet
         procs = [subprocess.Popen([BIN, "record", "--db", db, "--time",
@@ -270,9 +326,7 @@ def case_concurrent(tmp):
     ls = ls_json(db)
     expect(len(ls["hosts"]) == 300, "both writers' hosts landed (%d of 300)" % len(ls["hosts"]))
     expect(all(h["records"] == 3 for h in ls["hosts"]), "every host has its three records")
-    con = sqlite3.connect(db)
-    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity_check ok")
-    con.close()
+    store_whole(db, "after the writers")
 
     # a writer killed part way (kill -9, as a crash or an OOM kill would):
     # what was stored stays, and its own batch is all there or not at all
@@ -290,10 +344,7 @@ def case_concurrent(tmp):
                % (delay, counts))
         if counts == [4]:
             break
-    con = sqlite3.connect(db)
-    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
-           "integrity_check ok after the kill")
-    con.close()
+    store_whole(db, "after the kill")
 
 
 # ---------------------------------------------------------------- full disk
@@ -588,6 +639,8 @@ def case_record(tmp):
     expect(rc == 0 and os.path.exists(os.path.join(tmp, "home", ".local", "share", "rdmadoctor",
                                                    "fleet.db")),
            "without XDG_DATA_HOME: ~/.local/share/rdmadoctor/fleet.db")
+    if BACKEND != "sqlite":
+        db = new_db(tmp, "rec")  # the default is a file; the rest on the server
     # the stored check is what `check --json` says
     check = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")
     bw = fleetgen.bw_doc("esc-n8-r12n05", "peer", [("mlx5_0", 380.5), ("mlx5_1", 120.0)])
@@ -625,7 +678,7 @@ def case_record(tmp):
     f1, f2 = os.path.join(tmp, "d1.json"), os.path.join(tmp, "d2.json")
     fleetgen.write(f1, fleetgen.record(d1, "2026-11-01T00:00:00Z"))
     fleetgen.write(f2, fleetgen.record(d2, "2026-11-02T00:00:00Z"))
-    hdb = os.path.join(tmp, "hist.db")
+    hdb = new_db(tmp, "hist")
     rc, _, err = run("record", "--db", hdb, "--from", f2, f1)
     expect_rc(rc, 0, "two records of one host", err)
     rc, out, _ = run("--json", "fleet", "--db", hdb, "show", "dgx-h100-017")
@@ -652,7 +705,7 @@ def case_report(tmp):
         p = os.path.join(tmp, "r%d.json" % i)
         fleetgen.write(p, fleetgen.as_host(doc, "rep-%d" % i))
         files.append(p)
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     run("record", "--db", db, "--from", *files)
     html = os.path.join(tmp, "out", "fleet.html")
     os.mkdir(os.path.dirname(html))
@@ -722,7 +775,7 @@ def case_valgrind(tmp):
 def case_hostdrift(tmp):
     """A host whose profile changed, and alike machines judged apart."""
     doc = fleetgen.check_doc(BIN, EXAMPLES, "a800-8x100g-roce")
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     files = []
     for i in range(4):
         d = fleetgen.as_host(doc, "a800-%d" % i)
@@ -765,7 +818,7 @@ def case_hostdrift(tmp):
 def case_identity(tmp):
     """Records are who they say: --host, bw of another host refused,
     fleet rm, fleet ls filters, the help promises what it takes."""
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     root = os.path.join(EXAMPLES, "dgx-h100")
     me = "dgx-h100-017"
     other = os.path.join(tmp, "bw-vm.json")
@@ -838,7 +891,7 @@ def case_identity(tmp):
     p = os.path.join(tmp, "shown.json")
     with open(p, "w") as f:
         f.write(out)
-    rc, _, err = run("record", "--db", os.path.join(tmp, "other.db"), "--from", p)
+    rc, _, err = run("record", "--db", new_db(tmp, "other"), "--from", p)
     expect(rc == 1 and "shown.json" in err, "fleet show --json output is refused, named: "
            + err.strip())
 
@@ -848,7 +901,7 @@ def case_identity(tmp):
 def case_history(tmp):
     """An unchanged check costs a seen time and its counter deltas."""
     doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     n = 50
     files = []
     for i in range(n):
@@ -864,22 +917,14 @@ def case_history(tmp):
         files.append(p)
     rc, _, err = run("record", "--db", db, "--from", files[0])
     expect_rc(rc, 0, "the first check", err)
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    con.execute("VACUUM")
-    con.close()
-    size0 = os.path.getsize(db)
+    size0 = db_bytes(db)
     rc, out, err = run("--json", "record", "--db", db, "--from", *files[1:])
     s = json.loads(out or "{}")
     expect(rc == 0 and s.get("stored") == 0 and s.get("seen") == n - 1,
            "the %d unchanged checks are seen times, not records (%s)" % (n - 1, s))
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    con.execute("VACUUM")
-    recs = con.execute("SELECT count(*) FROM records").fetchone()[0]
-    seen = con.execute("SELECT count(*) FROM seen").fetchone()[0]
-    con.close()
-    per = (os.path.getsize(db) - size0) / (n - 1)
+    per = (db_bytes(db) - size0) / (n - 1)
+    recs = int(sql_rows(db, "SELECT count(*) FROM records")[0][0])
+    seen = int(sql_rows(db, "SELECT count(*) FROM seen")[0][0])
     expect(recs == 1 and seen == n - 1, "one record, %d seen rows (%d, %d)" % (n - 1, recs, seen))
     expect(per <= 2048, "%.0f bytes per unchanged check, indexes included (at most 2 KB)" % per)
     rc, out, _ = run("--json", "fleet", "--db", db, "ls")
@@ -915,17 +960,206 @@ def case_history(tmp):
            "show lists every change with its time: %s" % fw)
 
 
+# ---------------------------------------------------------------- PostgreSQL
+
+def case_pgsql(tmp):
+    """psql as a second reader; the same answers as an SQLite file."""
+    files = []
+    for i, shape in enumerate(fleetgen.SHAPES):
+        d = fleetgen.check_doc(BIN, EXAMPLES, shape)
+        if i == 1:
+            fleetgen.set_fw(d, "20.30.1000")
+        p = os.path.join(tmp, shape + ".json")
+        fleetgen.write(p, d)
+        files.append(p)
+    db = new_db(tmp, "fleet")
+    lite = os.path.join(tmp, "same.db")
+    for target in (db, lite):
+        rc, _, err = run("record", "--db", target, "--time", "2026-11-01T00:00:00Z", "--from",
+                         *files)
+        expect_rc(rc, 0, "record --from into %s" % target.split(":")[0], err)
+        rc, _, err = run("record", "--db", target, "--time", "2026-11-02T00:00:00Z", "--from",
+                         *files[:3])
+        expect_rc(rc, 0, "a later round (unchanged checks)", err)
+    rows = sql_rows(db, "SELECT r.host, max(r.last_seen), count(*) + (SELECT count(*) FROM seen s "
+                        "WHERE s.host = r.host), pg_typeof(min(r.doc::text)::jsonb)::text, "
+                        "bool_and(r.doc->'check'->'inventory'->'host'->>'hostname' = r.host) "
+                        "FROM records r GROUP BY r.host ORDER BY r.host")
+    ls = ls_json(db)
+    expect([[h["host"], h["time"], str(h["records"])] for h in ls["hosts"]] ==
+           [r[:3] for r in rows], "psql and fleet ls agree on host, time, checks")
+    expect(all(r[3] == "jsonb" and r[4] == "t" for r in rows),
+           "documents are JSONB, each its host's")
+    expect(sql_rows(db, "SELECT version FROM schema_version") == [["3"]], "schema version 3")
+    expect(sql_rows(db, "SELECT data_type FROM information_schema.columns WHERE table_name = "
+                        "'records' AND column_name = 'doc'") == [["jsonb"]], "doc is a JSONB column")
+    # the same commands give the same answers on both backends
+    for args in (["ls"], ["diff"], ["show", files and fleetgen.check_doc(
+            BIN, EXAMPLES, fleetgen.SHAPES[0])["inventory"]["host"]["hostname"]],
+                 ["ls", "--verdict", "fail"]):
+        a = run("--json", "fleet", "--db", db, *args)
+        b = run("--json", "fleet", "--db", lite, *args)
+        ja, jb = json.loads(a[1] or "null"), json.loads(b[1] or "null")
+        for j in (ja, jb):
+            if isinstance(j, dict):
+                j.pop("db", None)
+        expect(a[0] == b[0] and ja == jb, "fleet %s: the same answer from both backends (%d %d)"
+               % (" ".join(args), a[0], b[0]))
+    # the queries use the indexes, not a scan of every document
+    plan = "\n".join(r[0] for r in sql_rows(db, "EXPLAIN SELECT id FROM records WHERE host = "
+                                                "'x' ORDER BY last_seen DESC LIMIT 1"))
+    expect("records_by_latest" in plan or "Index" in plan,
+           "a host's latest record is found through its index")
+    # many writers on a new database at once: the tables are made once
+    fresh = new_db(tmp, "fresh")
+    procs = [subprocess.Popen([BIN, "record", "--db", fresh, "--from", files[i]],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for i in range(len(files))]
+    rcs = [(p.wait(timeout=120), p.stderr.read().decode()) for p in procs]
+    expect(all(rc == 0 for rc, _ in rcs), "%d writers on a new database at once: all stored %s"
+           % (len(procs), [e.strip() for rc, e in rcs if rc]))
+    expect(len(ls_json(fresh)["hosts"]) == len(files), "and every host is there")
+
+
+def case_pgerrors(tmp):
+    """A bad URI, a password on the command line, a refused connection, a
+    wrong password, no database, no answer in time: each said clearly."""
+    good = os.path.join(tmp, "good.json")
+    fleetgen.write(good, fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16"))
+    uri = new_db(tmp, "fleet")
+    base = uri.rsplit("/", 1)[0]
+
+    def fails(args, words, what, env=None):
+        rc, out, err = run(*args, env=env)
+        ok = rc == 3 and all(w in err for w in words)
+        expect(ok, "%s: exit 3, says %s (%d: %s)" % (what, words, rc, err.strip()[:300]))
+        return out, err
+
+    fails(["fleet", "--db", "postgresql://127.0.0.1:abc/x", "ls"], ["not a PostgreSQL URI"],
+          "a bad port")
+    fails(["fleet", "--db", "postgresql://[::1/x", "ls"], ["not a PostgreSQL URI"], "a bad URI")
+    _, err = fails(["record", "--db", base.replace("postgres@", "postgres:s3cret@") + "/fleet",
+                    "--from", good], ["holds a password", ".pgpass"], "a password in the URI")
+    expect("s3cret" not in err, "the password is not repeated")
+    free = [p for p in pgserver.PORTS if p != PG.port and pgserver._free(p)][0]
+    fails(["fleet", "--db", "postgresql://postgres@127.0.0.1:%d/x" % free, "ls"],
+          ["Connection refused", "server running"], "a refused connection")
+    wrong = os.path.join(tmp, "wrongpass")
+    with open(wrong, "w") as f:
+        f.write("127.0.0.1:*:*:postgres:not-the-password\n")
+    os.chmod(wrong, 0o600)
+    fails(["fleet", "--db", uri, "ls"], ["password authentication failed", "PGPASSFILE"],
+          "a wrong password", env=dict(os.environ, PGPASSFILE=wrong))
+    fails(["fleet", "--db", uri, "ls"], ["PGPASSFILE"], "no password at all",
+          env=dict(os.environ, PGPASSFILE=os.path.join(tmp, "none")))
+    fails(["fleet", "--db", base + "/nosuch", "ls"], ["does not exist"], "no such database")
+    # a server that takes the connection and never answers: record waits
+    # --timeout, says so, exits 3, and the check result is still printed
+    import socket
+    port = [p for p in pgserver.PORTS if p not in (PG.port, free) and pgserver._free(p)][0]
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    silent.bind(("127.0.0.1", port))
+    silent.listen(8)
+    try:
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db",
+                           "postgresql://postgres@127.0.0.1:%d/x" % port, "--timeout", "2",
+                           timeout=60)
+        expect(rc == 3 and "no answer in 2 s" in err and "nothing was stored" in err,
+               "a server that does not answer: --timeout, exit 3 (%d %s)" % (rc, err.strip()))
+        expect("dgx-h100-017: verdict pass" in out, "and the check result is printed: " + out)
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "--json", "record",
+                           "--db", "postgresql://postgres@127.0.0.1:%d/x" % port, "--timeout",
+                           "2", timeout=60)
+        doc = json.loads(out or "{}")
+        expect(rc == 3 and doc.get("stored") == 0 and doc.get("check", {}).get("verdict") ==
+               "pass" and "no answer" in doc.get("error", ""),
+               "--json: one document with the check and the error")
+    finally:
+        silent.close()
+    # a lock held past --timeout: the writer gives up, says so
+    rc, _, err = run("record", "--db", uri, "--from", good)
+    expect_rc(rc, 0, "a record to lock", err)
+    locker = subprocess.Popen(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(PG.port), "-U",
+                               "postgres", "-d", "fleet"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        locker.stdin.write(b"BEGIN; LOCK TABLE records IN ACCESS EXCLUSIVE MODE;\n")
+        locker.stdin.flush()
+        time.sleep(1)
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", uri,
+                           "--timeout", "1", timeout=60)
+        expect(rc == 3 and ("no answer in 1 s" in err or "locked" in err) and
+               "verdict pass" in out, "a table locked past --timeout: exit 3, said (%s)"
+               % err.strip()[:300])
+    finally:
+        locker.stdin.write(b"ROLLBACK;\n\\q\n")
+        locker.stdin.close()
+        locker.wait(timeout=30)
+
+
+def case_pgkill(tmp):
+    """The server killed mid-write (kill -9): nothing committed is lost,
+    no half record is left."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16")
+    files = []
+    for i in range(300):
+        p = os.path.join(tmp, "k%03d.json" % i)
+        d = fleetgen.as_host(doc, "k-%03d" % i)
+        fleetgen.set_fw(d, "16.%d.1000" % (i % 7))
+        fleetgen.write(p, d)
+        files.append(p)
+    db = new_db(tmp, "fleet")
+    rc, _, err = run("record", "--db", db, "--time", "2026-11-30T00:00:00Z", "--from", *files)
+    expect_rc(rc, 0, "the committed round", err)
+    for n, delay in enumerate((0.1, 0.3, 0.6)):
+        # a changed round: every check is a new record, all or none
+        for p in files:
+            with open(p) as f:
+                d = json.load(f)
+            fleetgen.set_fw(d, "16.99.%d" % n)
+            fleetgen.write(p, d)
+        w = subprocess.Popen([BIN, "record", "--db", db, "--time",
+                              "2026-12-0%dT00:00:00Z" % (n + 1), "--from"] + files,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        PG.kill()
+        out, err = w.communicate(timeout=120)
+        PG.start()
+        hosts = ls_json(db)["hosts"]
+        counts = sorted({h["records"] for h in hosts})
+        expect(len(hosts) == 300 and len(counts) == 1,
+               "killed after %.1f s: all 300 hosts, the same number of checks each %s (writer "
+               "exit %d)" % (delay, counts, w.returncode))
+        expect(w.returncode == 0 or (w.returncode == 3 and "nothing of this run" in
+                                     err.decode()),
+               "the writer says what happened: %s" % err.decode().strip()[:300])
+        store_whole(db, "after the server was killed")
+        first = sql_rows(db, "SELECT count(*) FROM records WHERE time = '2026-11-30T00:00:00Z'")
+        expect(first == [["300"]], "the committed round is all there (%s)" % first)
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
-         "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history}
+         "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
+         "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill}
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-" % CASE)
+    global PG
+    tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-%s-" % (BACKEND, CASE))
     try:
+        if BACKEND == "postgresql":
+            if not pgserver.bindir():
+                print("skip: no PostgreSQL server binaries (apt-get install postgresql)")
+                return 77
+            PG = pgserver.Server(tmp)
+            os.environ.update(PG.env())
         CASES[CASE](tmp)
     finally:
+        if PG:
+            PG.stop()
         subprocess.run(["umount", os.path.join(tmp, "small")], stderr=subprocess.DEVNULL,
                        check=False)
         shutil.rmtree(tmp, ignore_errors=True)

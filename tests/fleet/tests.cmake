@@ -16,3 +16,13 @@ if(VALGRIND AND NOT RD_SANITIZE)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py valgrind $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet_valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+# The same cases against a real PostgreSQL server each starts for itself
+# (tests/fleet/pgserver.py: initdb, pg_ctl, loopback port 21500-21509),
+# and PostgreSQL's own: psql as a second reader and the same answers as
+# SQLite, clear errors, the server killed mid-write.  Skipped (77) only
+# where the server binaries are not installed.
+foreach(case diff concurrent record report hostdrift identity history pgsql pgerrors pgkill)
+  add_test(NAME fleet_pg_${case}
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py ${case} $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR} postgresql)
+  set_tests_properties(fleet_pg_${case} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+endforeach()
