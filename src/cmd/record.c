@@ -177,11 +177,11 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		printf("%s %s at %s in '%s': verdict %s, %zu findings\n",
-		       t->stored ? "stored" : t->seen ? "unchanged since the last record of" :
-		       "already had",
+		printf("%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
+		       t->stored ? "stored" : t->seen ? "seen" : "already had",
 		       json_string_value(json_object_get(one, "host")),
 		       json_string_value(json_object_get(one, "time")), db,
+		       t->seen ? " (unchanged since its last record)" : "",
 		       json_string_value(json_object_get(one, "verdict")),
 		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
 	else

@@ -1139,15 +1139,77 @@ def case_pgkill(tmp):
         expect(first == [["300"]], "the committed round is all there (%s)" % first)
 
 
+def case_pgfulldisk(tmp):
+    """The server's disk full (its tablespace on a 3 MiB tmpfs): a clear
+    error, nothing of the batch, everything before kept."""
+    mnt = os.path.join(tmp, "small")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "pgfull%d" % os.getpid(), mnt],
+                      check=False).returncode != 0:
+        print("skip: cannot mount a tmpfs here")
+        sys.exit(77)
+    try:
+        import pwd
+        pw = pwd.getpwnam("postgres")
+        os.chown(mnt, pw.pw_uid, pw.pw_gid)
+        PG.psql("postgres", "CREATE TABLESPACE small LOCATION '%s'" % mnt)
+        PG.psql("postgres", "CREATE DATABASE fulldb TABLESPACE small")
+        db = PG.uri("fulldb")
+        doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+        stored, full = set(), None
+        for b in range(60):  # bounded: 3 MiB fill in far fewer batches
+            files = []
+            for i in range(5):
+                p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
+                fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
+                files.append(p)
+            rc, out, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z",
+                               "--from", *files)
+            if rc == 0:
+                stored.update("full-%02d-%d" % (b, i) for i in range(5))
+                continue
+            full = (rc, err)
+            break
+        expect(full is not None, "the 3 MiB tablespace filled up (after %d hosts)" % len(stored))
+        if full is None:
+            return
+        rc, err = full
+        expect(rc == 3 and "disk is full" in err and "nothing of this run was stored" in err,
+               "it says the server's disk is full and nothing of the run was kept: " + err.strip())
+        hosts = {h["host"] for h in ls_json(db)["hosts"]}
+        expect(stored and hosts == stored, "every host stored before the disk filled is there "
+               "(%d), none of the failed batch" % len(hosts))
+        store_whole(db, "on the full disk")
+        rc, _, err = run("fleet", "--db", db, "diff")
+        expect(rc in (0, 1), "fleet diff still runs on the full disk (%d %s)" % (rc, err.strip()))
+    finally:
+        PG.stop()
+        subprocess.run(["umount", mnt], check=False)
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
          "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
-         "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill}
+         "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,
+         "pgfulldisk": case_pgfulldisk}
 
 
 def main():
     global PG
+    if CASE == "pgfulldisk":
+        if os.geteuid() != 0:
+            print("skip: mounting a small tmpfs needs root")
+            return 77
+        if (os.environ.get("RD_FLEET_MOUNT_NS") != "1" and shutil.which("unshare") and
+                subprocess.run(["unshare", "--mount", "true"], stderr=subprocess.DEVNULL,
+                               check=False).returncode == 0):
+            # the server starts inside the mount namespace, so the tmpfs
+            # cannot outlive the test even when a timeout kills it
+            p = subprocess.run(["unshare", "--mount", "--propagation", "private", "env",
+                                "RD_FLEET_MOUNT_NS=1", sys.executable, os.path.abspath(__file__)]
+                               + sys.argv[1:], timeout=600, check=False)
+            return p.returncode
     tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-%s-" % (BACKEND, CASE))
     try:
         if BACKEND == "postgresql":

@@ -21,7 +21,8 @@ endif()
 # and PostgreSQL's own: psql as a second reader and the same answers as
 # SQLite, clear errors, the server killed mid-write.  Skipped (77) only
 # where the server binaries are not installed.
-foreach(case diff concurrent record report hostdrift identity history pgsql pgerrors pgkill)
+foreach(case diff concurrent record report hostdrift identity history pgsql pgerrors pgkill
+    pgfulldisk)
   add_test(NAME fleet_pg_${case}
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py ${case} $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR} postgresql)
   set_tests_properties(fleet_pg_${case} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
