@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define PG(s) ((PGconn *)(s)->conn)
 
@@ -185,6 +187,48 @@ static int password_given(struct store *s, const char *uri)
 	return rc;
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* A server with every connection slot taken (a thousand nodes recording
+ * at once) is asked again, a little later each time, until the timeout:
+ * each writer holds a slot for milliseconds. */
+static int connect_in_time(struct store *s, const char *const *keys, const char *const *vals)
+{
+	long long deadline = now_ms() + s->timeout_ms;
+	unsigned wait_ms = 20, seed = (unsigned)getpid();
+
+	for (;;) {
+		const char *m;
+
+		s->conn = PQconnectdbParams(keys, vals, 1);
+		if (!s->conn)
+			return store_say(s, -ENOMEM, "out of memory");
+		if (PQstatus(PG(s)) == CONNECTION_OK)
+			return 0;
+		m = PQerrorMessage(PG(s));
+		if (!strstr(m, "too many clients") && !strstr(m, "connection slots are reserved") &&
+		    !strstr(m, "the database system is starting up"))
+			return conn_fail(s, "open");
+		if (now_ms() + wait_ms >= deadline)
+			return store_say(s, -EBUSY, "cannot open '%s': the server had no free "
+					 "connection for %d s (raise max_connections, or put a "
+					 "pooler such as pgbouncer before it)", s->path,
+					 (s->timeout_ms + 999) / 1000);
+		PQfinish(PG(s));
+		s->conn = NULL;
+		/* jitter: a thousand writers do not all come back at once */
+		usleep((wait_ms + rand_r(&seed) % wait_ms) * 1000);
+		if (wait_ms < 400)
+			wait_ms *= 2;
+	}
+}
+
 static int pg_open(struct store *s, const char *target, enum store_mode mode)
 {
 	char timeout[16], sql[160];
@@ -201,11 +245,9 @@ static int pg_open(struct store *s, const char *target, enum store_mode mode)
 	}
 	/* libpq waits at least 2 s for a connection */
 	snprintf(timeout, sizeof(timeout), "%d", (s->timeout_ms + 999) / 1000);
-	s->conn = PQconnectdbParams(keys, vals, 1);
-	if (!s->conn)
-		return store_say(s, -ENOMEM, "out of memory");
-	if (PQstatus(PG(s)) != CONNECTION_OK)
-		return conn_fail(s, "open");
+	rc = connect_in_time(s, keys, vals);
+	if (rc < 0)
+		return rc;
 	PQsetNoticeProcessor(PG(s), quiet, NULL);
 	s->writable = true;	/* the server says otherwise when it is not */
 	snprintf(sql, sizeof(sql), "SET statement_timeout = %d; SET lock_timeout = %d; "

@@ -142,3 +142,29 @@ class Server:
     def new_db(self, name):
         self.psql("postgres", "CREATE DATABASE %s" % name)
         return self.uri(name)
+
+
+def main(argv):
+    """pgserver.py start DIR: a server that outlives this process (for the
+    bench), printing "PORT PGPASSFILE"; pgserver.py stop DIR stops it."""
+    if len(argv) == 3 and argv[1] == "start":
+        s = Server(argv[2])
+        atexit.unregister(s.stop)
+        with open(os.path.join(argv[2], "pgserver.data"), "w") as f:
+            f.write(s.data + "\n")
+        print(s.port, s.passfile)
+        return 0
+    if len(argv) == 3 and argv[1] == "stop":
+        with open(os.path.join(argv[2], "pgserver.data")) as f:
+            data = f.read().strip()
+        cmd = [os.path.join(bindir(), "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "postgres", "--"] + cmd
+        return subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False).returncode
+    print("usage: pgserver.py start|stop DIR")
+    return 2
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv))
