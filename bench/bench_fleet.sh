@@ -23,6 +23,7 @@ diff_hosts=${4:-100000}
 nodes=${5:-1000}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
+chmod 755 "$tmp"	# the postgres user reads its password file in it
 pg=""
 cleanup() {
 	[ -n "$pg" ] && python3 "$src/tests/fleet/pgserver.py" stop "$tmp/pg"

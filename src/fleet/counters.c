@@ -1,6 +1,7 @@
 /* Counters flattened per port, and what changed between two checks. */
 #include "counters.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,4 +90,98 @@ json_t *fleet_counter_deltas(const json_t *old, const json_t *new)
 fail:
 	json_decref(out);
 	return NULL;
+}
+
+json_t *fleet_counters_changed(const json_t *base, const json_t *now)
+{
+	json_t *out = json_object(), *c, *v;
+	const char *subject, *k;
+
+	if (!out)
+		return NULL;
+	json_object_foreach((json_t *)now, subject, c) {
+		const json_t *was = json_object_get(base, subject);
+		json_t *d = NULL;
+
+		json_object_foreach(c, k, v) {
+			if (json_equal(v, json_object_get(was, k)))
+				continue;
+			if (!d && (!(d = json_object()) || json_object_set_new(out, subject, d) < 0))
+				goto fail;
+			if (json_object_set(d, k, v) < 0)
+				goto fail;
+		}
+	}
+	return out;
+fail:
+	json_decref(out);
+	return NULL;
+}
+
+json_t *fleet_counters_overlay(const json_t *base, const json_t *changed)
+{
+	json_t *out = json_deep_copy(base), *c;
+	const char *subject;
+
+	if (!out)
+		return NULL;
+	json_object_foreach((json_t *)changed, subject, c) {
+		json_t *into = json_object_get(out, subject);
+
+		if (!into) {
+			into = json_object();
+			if (json_object_set_new(out, subject, into) < 0)
+				goto fail;
+		}
+		if (!json_is_object(c) || json_object_update(into, c) < 0)
+			goto fail;
+	}
+	return out;
+fail:
+	json_decref(out);
+	return NULL;
+}
+
+static bool dropped(const char *key, const char *const *drop)
+{
+	for (size_t i = 0; drop[i]; i++)
+		if (strcmp(key, drop[i]) == 0)
+			return true;
+	return false;
+}
+
+json_t *fleet_without(const json_t *doc, const char *const *drop)
+{
+	json_t *out, *v;
+	const char *k;
+	size_t i;
+
+	if (json_is_object(doc)) {
+		out = json_object();
+		json_object_foreach((json_t *)doc, k, v) {
+			json_t *c;
+
+			if (!out)
+				return NULL;
+			if (dropped(k, drop))
+				continue;
+			c = fleet_without(v, drop);
+			if (!c || json_object_set_new(out, k, c) < 0) {
+				json_decref(out);
+				return NULL;
+			}
+		}
+		return out;
+	}
+	if (json_is_array(doc)) {
+		out = json_array();
+		json_array_foreach(doc, i, v) {
+			if (!out || json_array_append_new(out, fleet_without(v, drop)) < 0) {
+				json_decref(out);
+				return NULL;
+			}
+		}
+		return out;
+	}
+	return json_incref((json_t *)doc);
 }

@@ -16,4 +16,13 @@ json_t *fleet_counters(const json_t *check);
  * as a delta from 0, marked {"reset": value}); NULL when out of memory. */
 json_t *fleet_counter_deltas(const json_t *old, const json_t *new);
 
+/* The counters of now that differ from base, with now's values: what a
+ * check's counters are, kept small beside the record they equal (base). */
+json_t *fleet_counters_changed(const json_t *base, const json_t *now);
+/* base with changed laid over it (fleet_counters_changed undone). */
+json_t *fleet_counters_overlay(const json_t *base, const json_t *changed);
+/* A copy of a document without the members named (at any depth); NULL
+ * when out of memory. */
+json_t *fleet_without(const json_t *doc, const char *const *drop);
+
 #endif

@@ -77,38 +77,27 @@ static int has_time(struct store *s, const struct store_row *row, bool *yes)
 	return rc;
 }
 
-/* The counters of what the record last saw: its counters column, or, for
- * a record never seen again yet, its own document's. */
-static json_t *last_counters(const char *counters, const char *doc)
-{
-	json_t *j, *c;
-
-	if (counters)
-		return json_loads(counters, 0, NULL);
-	j = json_loads(doc, 0, NULL);
-	c = j ? fleet_counters(json_object_get(j, "check")) : NULL;
-	json_decref(j);
-	return c;
-}
-
-/* The check is the same as the record (id, document doc, counters of its
- * last check): add the seen row and move the record's last_seen on. */
+/* The check (row, its text parsed: now) is the same as the record (id,
+ * its document parsed: doc; counters: those of its last check that
+ * differ from its document's, or NULL): add the seen row, move the
+ * record's last_seen on. */
 static int put_seen(struct store *s, const struct store_row *row, const char *id,
-		    const char *doc, const char *counters)
+		    const json_t *doc, const json_t *now, const char *counters)
 {
-	json_t *now, *was = NULL, *whole = json_loads(row->text, 0, NULL), *deltas = NULL;
-	char *dtext = NULL, *ctext = NULL;
+	json_t *base = fleet_counters(json_object_get(doc, "check"));
+	json_t *cur = fleet_counters(json_object_get(now, "check"));
+	json_t *changed = counters ? json_loads(counters, 0, NULL) : json_object();
+	json_t *was = base && changed ? fleet_counters_overlay(base, changed) : NULL;
+	json_t *deltas = was && cur ? fleet_counter_deltas(was, cur) : NULL;
+	json_t *keep = deltas ? fleet_counters_changed(base, cur) : NULL;
+	char *dtext = keep ? json_dumps(deltas, JSON_COMPACT) : NULL;
+	char *ctext = dtext ? json_dumps(keep, JSON_COMPACT) : NULL;
 	int rc = -ENOMEM;
 
-	now = whole ? fleet_counters(json_object_get(whole, "check")) : NULL;
-	was = now ? last_counters(counters, doc) : NULL;
-	deltas = was ? fleet_counter_deltas(was, now) : NULL;
-	dtext = deltas ? json_dumps(deltas, JSON_COMPACT) : NULL;
-	ctext = dtext ? json_dumps(now, JSON_COMPACT) : NULL;
 	if (ctext) {
 		const char *t[] = { row->host, row->time, json_object_size(deltas) ? dtext : NULL,
 				    id };
-		const char *u[] = { row->time, ctext, id };
+		const char *u[] = { row->time, json_object_size(keep) ? ctext : NULL, id };
 
 		rc = run(s, "INSERT INTO seen(host, time, deltas, record_id) VALUES (?1, ?2, ?3, "
 			 "CAST(?4 AS BIGINT)) ON CONFLICT (host, time) DO NOTHING", t, 4, NULL);
@@ -120,36 +109,26 @@ static int put_seen(struct store *s, const struct store_row *row, const char *id
 	}
 	free(dtext);
 	free(ctext);
-	json_decref(whole);
-	json_decref(now);
+	json_decref(base);
+	json_decref(cur);
+	json_decref(changed);
 	json_decref(was);
 	json_decref(deltas);
+	json_decref(keep);
 	return rc;
 }
 
-/* A text without counters and times, parsed: a backend may keep the
- * document in another spelling (PostgreSQL's JSONB orders keys), so two
- * are compared as JSON, not as text. */
-static json_t *content_of(const char *text, size_t len)
+/* Two documents the same but for counters and times?  Compared as JSON,
+ * not as text: a backend may keep a document in another spelling
+ * (PostgreSQL's JSONB orders keys). */
+static bool same_content(const json_t *a, const json_t *b)
 {
-	char *slim, why[200];
-	size_t n;
-	json_t *j;
+	json_t *x = fleet_without(a, fleet_skim_volatile);
+	json_t *y = x ? fleet_without(b, fleet_skim_volatile) : NULL;
+	bool same = x && y && json_equal(x, y);
 
-	if (fleet_skim(text, len, fleet_skim_volatile, &slim, &n, why, sizeof(why)) < 0)
-		return NULL;
-	j = json_loadb(slim, n, 0, NULL);
-	free(slim);
-	return j;
-}
-
-static bool same_content(const char *doc, size_t len, const struct store_row *row)
-{
-	json_t *a = content_of(doc, len), *b = a ? content_of(row->text, strlen(row->text)) : NULL;
-	bool same = a && b && json_equal(a, b);
-
-	json_decref(a);
-	json_decref(b);
+	json_decref(x);
+	json_decref(y);
 	return same;
 }
 
@@ -188,10 +167,18 @@ static int try_seen(struct store *s, const struct store_row *row, bool *done)
 	*done = false;
 	/* only a later check: an older one arriving late is a record */
 	if (rc == 0 && l.col[0] && l.col[1] && l.col[2] && l.col[3] &&
-	    strcmp(row->time, l.col[1]) > 0 && strcmp(l.col[2], row->content) == 0 &&
-	    same_content(l.col[3], l.doc_len, row)) {
-		rc = put_seen(s, row, l.col[0], l.col[3], l.col[4]);
-		*done = rc == 0;
+	    strcmp(row->time, l.col[1]) > 0 && strcmp(l.col[2], row->content) == 0) {
+		json_t *doc = json_loadb(l.col[3], l.doc_len, 0, NULL);
+		json_t *now = doc ? json_loads(row->text, 0, NULL) : NULL;
+
+		if (now && same_content(doc, now)) {
+			rc = put_seen(s, row, l.col[0], doc, now, l.col[4]);
+			*done = rc == 0;
+		} else if (doc && !now) {
+			rc = store_say(s, -ENOMEM, "out of memory");
+		}
+		json_decref(doc);
+		json_decref(now);
 	}
 	for (int i = 0; i < 5; i++)
 		free(l.col[i]);
