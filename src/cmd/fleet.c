@@ -60,10 +60,12 @@ static const char help[] =
 	"                  baseline and how many hosts have each value.  A tie has\n"
 	"                  no baseline and is listed as such.  Also: hosts whose\n"
 	"                  profile changed, and machines alike (DMI product, GPUs)\n"
-	"                  judged against different profiles\n"
+	"                  judged against different profiles, and the hosts the\n"
+	"                  newest fabric report (`record --fabric`) names as suspects\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
-	"                  host, drift, bandwidth (written whole, then renamed)\n"
+	"                  host, drift, bandwidth, the newest fabric report's heatmap\n"
+	"                  per rail and its suspects (written whole, then renamed)\n"
 	"  rm HOST         remove the host's records (with --before TIME, only the\n"
 	"                  checks before that time)\n"
 	"\n"
@@ -207,7 +209,7 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 
 static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *hosts, *diff;
+	json_t *hosts, *diff, *fabric;
 	size_t outliers;
 	int rc;
 
@@ -215,12 +217,19 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 		return db_failed(c, s);
 	if (!json_array_size(hosts))
 		note_empty(c, a->db);
+	if (store_latest_fabric(s, &fabric) < 0) {
+		json_decref(hosts);
+		return db_failed(c, s);
+	}
 	diff = fleet_diff(hosts);
 	json_decref(hosts);
-	if (!diff) {
+	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
+		json_decref(diff);
+		json_decref(fabric);
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
 	}
+	json_decref(fabric);
 	outliers = fleet_diff_odd_hosts(diff);
 	rc = write_text_or_json(c, diff, fleet_text_diff);
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
@@ -299,7 +308,7 @@ out:
 
 static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *records = NULL, *hosts = NULL, *diff = NULL;
+	json_t *records = NULL, *hosts = NULL, *diff = NULL, *fabric = NULL;
 	int rc = EXIT_RUNTIME;
 
 	if (!a->html) {
@@ -315,7 +324,7 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	/* the page shows no counters, GID tables, GPUs: leave them out of
 	 * the trees (fleet_skim_bulk) */
 	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
-	    store_latest_facts(s, &hosts) < 0) {
+	    store_latest_facts(s, &hosts) < 0 || store_latest_fabric(s, &fabric) < 0) {
 		rc = db_failed(c, s);
 		goto out;
 	}
@@ -325,7 +334,7 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		goto out;
 	}
 	diff = fleet_diff(hosts);
-	if (!diff) {
+	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		goto out;
 	}
@@ -342,6 +351,7 @@ out:
 	json_decref(records);
 	json_decref(hosts);
 	json_decref(diff);
+	json_decref(fabric);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 #include "check_doc.h"
 #include "fleet_db.h"
 #include "record_read.h"
+#include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../out/json.h"
 #include "../store/store.h"
@@ -17,7 +18,8 @@
 
 static const char help[] =
 	"usage: rdmadoctor [--root DIR] record [--db PATH|URI] [--profile NAME|FILE]\n"
-	"                  [--host NAME] [--bw FILE]... [--timeout S] [--json]\n"
+	"                  [--host NAME] [--bw FILE]... [--fabric FILE] [--timeout S]\n"
+	"                  [--json]\n"
 	"       rdmadoctor record [--db PATH|URI] [--time T] [--timeout S] [--json]\n"
 	"                  --from FILE.json|-...\n"
 	"\n"
@@ -43,6 +45,10 @@ static const char help[] =
 	"  --bw FILE     a `rdmadoctor bw --json` result to keep with the record\n"
 	"                (repeat for each; - reads standard input); it must name\n"
 	"                this host as its local host, else it is refused\n"
+	"  --fabric FILE a `rdmadoctor fabric --json` report to keep with the\n"
+	"                record (- reads standard input); it must name this host\n"
+	"                among its nodes, else it is refused.  `fleet report`\n"
+	"                draws its heatmap, `fleet diff` names its suspects\n"
 	"  --from F...   store documents collected elsewhere instead: each file a\n"
 	"                `check --json` document, or a record as the store keeps\n"
 	"                it ({\"schema\", \"host\", \"time\", \"check\", \"bw\"}), - for\n"
@@ -65,7 +71,7 @@ static const char help[] =
 	"then nothing of this run was stored).\n";
 
 struct record_args {
-	const char *db, *profile, *time, *host;
+	const char *db, *profile, *time, *host, *fabric;
 	int timeout_ms;		/* 0: the default */
 	const char **bw;
 	size_t n_bw;
@@ -110,6 +116,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 					"2026-11-30T07:00:00Z\n", c->prog, a->time);
 				return EXIT_USAGE;
 			}
+		} else if (strcmp(o, "--fabric") == 0 && more) {
+			a->fabric = argv[++i];
 		} else if (strcmp(o, "--bw") == 0 && more) {
 			a->bw[a->n_bw++] = argv[++i];
 		} else if (strcmp(o, "--from") == 0) {
@@ -119,7 +127,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 				a->from[a->n_from++] = argv[++i];
 		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
 			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0 ||
-			   strcmp(o, "--host") == 0 || strcmp(o, "--timeout") == 0) {
+			   strcmp(o, "--host") == 0 || strcmp(o, "--timeout") == 0 ||
+			   strcmp(o, "--fabric") == 0) {
 			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
 				o, help);
 			return EXIT_USAGE;
@@ -133,8 +142,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			c->prog);
 		return EXIT_USAGE;
 	}
-	if (a->any_from && (a->profile || a->n_bw || a->host)) {
-		fprintf(stderr, "%s record: --profile, --host and --bw are for this host's "
+	if (a->any_from && (a->profile || a->n_bw || a->host || a->fabric)) {
+		fprintf(stderr, "%s record: --profile, --host, --bw and --fabric are for this host's "
 			"record, not with --from (a collected file names its own host)\n", c->prog);
 		return EXIT_USAGE;
 	}
@@ -354,6 +363,35 @@ out:
 	return rc;
 }
 
+/* The --fabric report, checked: [doc], [] without one, NULL when refused. */
+static json_t *read_fabric(struct ctx *c, const struct record_args *a, const char *host)
+{
+	struct doc_buf b = { 0 };
+	char why[512];
+	time_t mtime;
+	json_t *doc;
+
+	if (!a->fabric)
+		return json_array();
+	doc = record_read_doc(&b, a->fabric, false, &mtime, why, sizeof(why));
+	free(b.buf);
+	if (doc && fleet_fabric_problem(doc, why, sizeof(why)) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (doc && !fleet_fabric_names(doc, host)) {
+		snprintf(why, sizeof(why), "it does not name host '%s' among its nodes (give --host "
+			 "NAME when this machine is known there by another name)", host);
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (!doc) {
+		fprintf(stderr, "%s record: --fabric '%s': %s\n", c->prog, a->fabric, why);
+		return NULL;
+	}
+	return json_pack("[o]", doc);
+}
+
 static json_t *read_bw(struct ctx *c, const struct record_args *a, const char *host)
 {
 	struct doc_buf b = { 0 };
@@ -416,7 +454,7 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 	struct store *s = NULL;
 	struct tally t = { 0, 0, 0, json_array() };
 	char stamp[FLEET_TIME_LEN];
-	json_t *check = NULL, *bw, *rec;
+	json_t *check = NULL, *bw, *rec, *fabric;
 	const char *host;
 	int rc;
 
@@ -435,19 +473,27 @@ static int record_here(struct ctx *c, const struct record_args *a, const char *d
 		return EXIT_USAGE;
 	}
 	bw = read_bw(c, a, host ? host : "");
-	if (!bw) {
+	fabric = bw ? read_fabric(c, a, host ? host : "") : NULL;
+	if (!fabric) {
+		json_decref(bw);
 		json_decref(check);
 		json_decref(t.failed);
 		return EXIT_USAGE;
 	}
 	if (!fleet_time_format(time(NULL), stamp)) {
 		fprintf(stderr, "%s: the clock is out of range\n", c->prog);
+		json_decref(fabric);
 		json_decref(bw);
 		json_decref(check);
 		json_decref(t.failed);
 		return EXIT_RUNTIME;
 	}
 	rec = fleet_record_new(check, stamp, bw);
+	if (rec && json_array_size(fabric) && json_object_set(rec, "fabric", fabric) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	json_decref(fabric);
 	if (rec && a->host && json_object_set_new(rec, "host", json_string(a->host)) < 0) {
 		json_decref(rec);
 		rec = NULL;

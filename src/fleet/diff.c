@@ -507,10 +507,10 @@ json_t *fleet_diff(const json_t *hosts)
 		if (json_array_append_new(out_groups, g) < 0)
 			goto done;
 	}
-	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O}", "schema", FLEET_DIFF_SCHEMA,
+	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O, s:n}", "schema", FLEET_DIFF_SCHEMA,
 			"hosts", (json_int_t)json_object_size(distinct), "hosts_differ",
 			(json_int_t)0, "outliers", (json_int_t)outliers, "groups", out_groups,
-			"profile_changes", changes, "profile_splits", splits);
+			"profile_changes", changes, "profile_splits", splits, "fabric");
 	if (out && json_object_set_new(out, "hosts_differ",
 				       json_integer((json_int_t)fleet_diff_odd_hosts(out))) < 0) {
 		json_decref(out);
@@ -599,6 +599,8 @@ size_t fleet_diff_odd_hosts(const json_t *diff)
 			mark(seen, json_object_get(o, "host"));
 	json_array_foreach(json_object_get(diff, "profile_changes"), i, o)
 		mark(seen, json_object_get(o, "host"));
+	json_array_foreach(json_object_get(json_object_get(diff, "fabric"), "suspects"), i, o)
+		mark(seen, json_object_get(o, "host"));
 	/* of a split, the hosts of every profile but the one most have */
 	json_array_foreach(json_object_get(diff, "profile_splits"), i, o) {
 		size_t most = 0, best = 0;
@@ -616,4 +618,12 @@ size_t fleet_diff_odd_hosts(const json_t *diff)
 	n = json_object_size(seen);
 	json_decref(seen);
 	return n;
+}
+
+int fleet_diff_add_fabric(json_t *diff, const json_t *summary)
+{
+	if (json_object_set(diff, "fabric", summary ? (json_t *)summary : json_null()) < 0)
+		return -1;
+	return json_object_set_new(diff, "hosts_differ",
+				   json_integer((json_int_t)fleet_diff_odd_hosts(diff)));
 }

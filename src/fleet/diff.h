@@ -8,7 +8,9 @@
  *      "no_majority":[{"field", "subject"?, "shares":{value: hosts}}]}],
  *    "profile_changes":[{"host", "from", "to"}],
  *    "profile_splits":[{"dmi_product", "gpus",
- *                       "profiles":[{"profile", "hosts":[...]}]}]}
+ *                       "profiles":[{"profile", "hosts":[...]}]}],
+ *    "fabric": null | {"time", "verdict", "reason", "suspects":[{"host",
+ *                      "kind", "subject", "rail"?, "reason"}]}}
  *
  * Hosts are grouped by profile, NIC model and link layer (InfiniBand and
  * RoCE ports are never compared); a host with two NIC models (ConnectX-7
@@ -42,6 +44,10 @@
  * previous_profile: the profile of its latest record with another profile,
  * when there is one).  NULL when out of memory. */
 json_t *fleet_diff(const json_t *hosts);
+/* Add the newest fabric report's suspects (fleet_fabric_summary(), or
+ * NULL / JSON null for none) as "fabric": the hosts it names are hosts
+ * that differ.  0, or -1 when out of memory. */
+int fleet_diff_add_fabric(json_t *diff, const json_t *summary);
 /* The same from whole records (each host's latest). */
 json_t *fleet_diff_records(const json_t *records);
 /* How many outliers (host, value) a diff document lists. */

@@ -1,5 +1,6 @@
 /* Records: built here from a check run, or accepted here from a file. */
 #include "record.h"
+#include "fabric.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,6 +184,19 @@ static json_t *record_checked(json_t *doc, char *why, size_t len)
 			problem(why, len, "its bw document %zu: %s", i, inner);
 			goto bad;
 		}
+	}
+	json_array_foreach(json_object_get(doc, "fabric"), i, b) {
+		if (fleet_fabric_problem(b, inner, sizeof(inner)) < 0 ||
+		    (!fleet_fabric_names(b, host) &&
+		     problem(inner, sizeof(inner), "it does not name host '%s' among its nodes",
+			     host) < 0)) {
+			problem(why, len, "its fabric report %zu: %s", i, inner);
+			goto bad;
+		}
+	}
+	if (json_object_get(doc, "fabric") && !json_is_array(json_object_get(doc, "fabric"))) {
+		problem(why, len, "the record's \"fabric\" is not a list");
+		goto bad;
 	}
 	/* profile and verdict are the check's own: a record cannot disagree */
 	if (json_object_set(doc, "profile", json_object_get(check, "profile")) < 0 ||

@@ -2,7 +2,8 @@
  * contract):
  *   {"schema":1, "host":"dgx-h100-017", "time":"2026-11-30T07:00:00Z",
  *    "profile":"dgx-h100", "verdict":"pass", "check":<check --json>,
- *    "bw":[<bw --json client or server documents>...]}
+ *    "bw":[<bw --json client or server documents>...],
+ *    "fabric":[<fabric --json reports naming the host>...] (optional)}
  * Here: building one, and judging documents that come from outside (files
  * collected on other hosts) before anything is stored. */
 #ifndef RD_FLEET_RECORD_H

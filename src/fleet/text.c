@@ -170,6 +170,28 @@ static void text_group(FILE *out, const json_t *g)
 	}
 }
 
+static void text_fabric(FILE *out, const json_t *fabric)
+{
+	const json_t *suspects = json_object_get(fabric, "suspects"), *x;
+	size_t i, n = json_array_size(suspects);
+
+	if (!json_is_object(fabric))
+		return;
+	fprintf(out, "\nfabric report of %s: %s, %zu %s named\n", str(json_object_get(fabric, "time")),
+		str(json_object_get(fabric, "verdict")), n, n == 1 ? "host" : "hosts");
+	json_array_foreach(suspects, i, x) {
+		const json_t *rail = json_object_get(x, "rail");
+
+		fprintf(out, "  %s: %s %s", str(json_object_get(x, "host")),
+			str(json_object_get(x, "kind")), str(json_object_get(x, "subject")));
+		if (rail) {
+			fputs(" rail ", out);
+			put_value(out, rail);
+		}
+		fprintf(out, ": %s\n", str(json_object_get(x, "reason")));
+	}
+}
+
 static void text_host_drift(FILE *out, const json_t *diff)
 {
 	const json_t *changes = json_object_get(diff, "profile_changes");
@@ -215,6 +237,7 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 	json_array_foreach(groups, i, g)
 		text_group(out, g);
 	text_host_drift(out, diff);
+	text_fabric(out, json_object_get(diff, "fabric"));
 	if (odd)
 		fprintf(out, "\n%zu %s %s from %s group's baseline or profile\n", odd,
 			plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),

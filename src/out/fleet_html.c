@@ -3,6 +3,7 @@
  * fleet_svg_*.c, escaping and write errors from fleet_html_stream.c. */
 #include "fleet_html.h"
 #include "fleet_bw.h"
+#include "fleet_html_fabric.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
 
@@ -648,6 +649,8 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 		/* the fleet-wide views first, the per-host detail last */
 		drift(&o, diff, &nomem);
 		if (bandwidth(&o, records))
+			nomem = true;
+		if (fleet_html_fabric(&o, records))
 			nomem = true;
 		host_table(&o, hosts, n);
 		findings(&o, hosts, n);

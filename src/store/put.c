@@ -19,15 +19,15 @@ int store_put_derived(struct store *s, const char *id, const struct store_row *r
 {
 	char findings[24];
 	const char *cols[] = { row->profile, row->verdict, row->dmi_product, row->gpus,
-			       row->content, findings, id };
+			       row->content, findings, id, row->fabric };
 	json_t *g;
 	size_t i;
 	int rc;
 
 	snprintf(findings, sizeof(findings), "%lld", row->findings);
 	rc = run(s, "UPDATE records SET profile = ?1, verdict = ?2, dmi_product = ?3, gpus = ?4, "
-		 "content = ?5, findings = CAST(?6 AS INTEGER) WHERE id = CAST(?7 AS BIGINT)",
-		 cols, 7, NULL);
+		 "content = ?5, findings = CAST(?6 AS INTEGER), fabric = ?8 WHERE id = "
+		 "CAST(?7 AS BIGINT)", cols, 8, NULL);
 	json_array_foreach(row->facts, i, g) {
 		char *text;
 

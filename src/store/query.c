@@ -237,3 +237,33 @@ int store_latest_facts(struct store *s, json_t **out)
 		     "LEFT JOIN record_groups g ON g.record_id = r.id "
 		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, out);
 }
+
+static int fabric_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
+{
+	json_t **out = arg, *doc = c[0] ? json_loadb(c[0], lens[0], 0, NULL) : NULL;
+
+	(void)n;
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		return store_say(s, -EBADMSG, "cannot read '%s': a fabric summary that is not a "
+				 "JSON object (the file was edited by hand? move it aside)", s->path);
+	}
+	json_decref(*out);
+	*out = doc;
+	return 0;
+}
+
+int store_latest_fabric(struct store *s, json_t **out)
+{
+	int rc;
+
+	s->msg[0] = '\0';
+	*out = json_null();
+	rc = store_run(s, "SELECT fabric FROM records WHERE fabric IS NOT NULL ORDER BY last_seen "
+		       "DESC, id DESC LIMIT 1", NULL, 0, fabric_row, out, NULL, "read");
+	if (rc < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
+}

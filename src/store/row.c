@@ -1,6 +1,7 @@
 /* A record made ready to store: what the store keeps of it, computed
  * before any transaction (no database needed here). */
 #include "store.h"
+#include "../fleet/fabric.h"
 #include "../fleet/facts.h"
 #include "../fleet/skim.h"
 
@@ -25,6 +26,7 @@ void store_row_free(struct store_row *row)
 	free(row->verdict);
 	free(row->dmi_product);
 	free(row->gpus);
+	free(row->fabric);
 	free(row->text);
 	json_decref(row->facts);
 	memset(row, 0, sizeof(*row));
@@ -61,7 +63,7 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 {
 	const json_t *profile = json_object_get(record, "profile");
 	const json_t *verdict = json_object_get(record, "verdict");
-	json_t *machine = fleet_machine(record);
+	json_t *machine = fleet_machine(record), *fabric;
 	int rc = 0;
 
 	memset(row, 0, sizeof(*row));
@@ -75,12 +77,21 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 	row->findings = (long long)json_array_size(
 		json_object_get(json_object_get(record, "check"), "findings"));
 	row->facts = fleet_facts(record);
+	fabric = json_array_get(json_object_get(record, "fabric"),
+				json_array_size(json_object_get(record, "fabric")) - 1);
+	if (fabric) {
+		json_t *sum = fleet_fabric_summary(fabric, row->time ? row->time : "");
+
+		row->fabric = sum ? json_dumps(sum, JSON_COMPACT) : NULL;
+		json_decref(sum);
+	}
 	if (row->text)
 		rc = store_row_content(row->text, row->content);
 	if (!row->text || !row->host || !row->time || !row->facts || !machine || !row->gpus ||
 	    rc < 0 || (json_is_string(profile) && !row->profile) ||
 	    (json_is_string(verdict) && !row->verdict) ||
-	    (json_is_string(json_object_get(machine, "dmi_product")) && !row->dmi_product)) {
+	    (json_is_string(json_object_get(machine, "dmi_product")) && !row->dmi_product) ||
+	    (fabric && !row->fabric)) {
 		json_decref(machine);
 		store_row_free(row);
 		return -ENOMEM;

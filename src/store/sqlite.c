@@ -12,7 +12,9 @@
  * Version 3: records gains dmi_product, gpus (the machine, for hosts
  *            alike but judged against different profiles), content (the
  *            hash of the document without counters and times), last_seen
- *            and counters (those of its last check); record_groups gains
+ *            counters (those of its last check that differ from its
+ *            document's) and fabric (who its fabric report suspects);
+ *            record_groups gains
  *            link_layer; seen holds the checks that equalled their host's
  *            latest record (the time and the counter deltas, not a copy).
  *
@@ -335,8 +337,10 @@ static int to_v3(struct store *s)
 		"ALTER TABLE records ADD COLUMN content TEXT;"
 		"ALTER TABLE records ADD COLUMN last_seen TEXT;"
 		"ALTER TABLE records ADD COLUMN counters TEXT;"
+		"ALTER TABLE records ADD COLUMN fabric TEXT;"	/* its fabric report's suspects */
 		"UPDATE records SET last_seen = time;"
 		"CREATE INDEX records_by_latest ON records(host, last_seen);"
+		"CREATE INDEX records_with_fabric ON records(last_seen) WHERE fabric IS NOT NULL;"
 		/* a model can have ports of two link layers (VPI): the key grows */
 		"DROP TABLE record_groups;"
 		"CREATE TABLE record_groups("

@@ -66,6 +66,7 @@ void store_rollback(struct store *s);	/* any store, even one not opened */
 struct store_row {
 	char *host, *time, *profile, *verdict;	/* profile, verdict: NULL if none */
 	char *dmi_product, *gpus;		/* fleet_machine(); dmi NULL if none */
+	char *fabric;		/* fleet_fabric_summary() of its fabric report, or NULL */
 	long long findings;
 	char *text;		/* the record's JSON text */
 	json_t *facts;		/* fleet_facts() */
@@ -125,6 +126,9 @@ int store_record(struct store *s, const char *host, const char *time, json_t **o
  * records whole, or keys whose members are left out (fleet/skim.h):
  * ten thousand whole records are gigabytes of jansson trees. */
 int store_latest(struct store *s, const char *const *drop, json_t **out);
+/* The suspects of the newest fabric report kept (fleet_fabric_summary()),
+ * or JSON null when no record has one. */
+int store_latest_fabric(struct store *s, json_t **out);
 /* What fleet_diff() reads: [{"host", "profile", "dmi_product", "gpus",
  * "previous_profile"? , "facts"}] of the latest record of every host,
  * without parsing the documents. */

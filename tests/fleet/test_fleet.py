@@ -5,7 +5,7 @@ full disk, damaged and foreign files, and an old schema upgraded in place.
 
 usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR [sqlite|postgresql]
 The cases that are not about one backend's files (diff, concurrent,
-record, report, hostdrift, identity, history) run against either: with
+record, report, hostdrift, identity, history, fabric) run against either: with
 postgresql a real server is started for the run (tests/fleet/pgserver.py)
 and every database is one of its databases; pgsql, pgerrors and pgkill are
 PostgreSQL's own.
@@ -1187,12 +1187,79 @@ def case_pgfulldisk(tmp):
         subprocess.run(["umount", mnt], check=False)
 
 
+# ---------------------------------------------------------------- fabric
+
+def case_fabric(tmp):
+    """record --fabric keeps a fabric report with the host it names; fleet
+    diff names its suspects; fleet report draws a heatmap per rail."""
+    import re
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                           "fabric-report.json")
+    with open(fixture) as f:
+        report = json.load(f)
+    db = new_db(tmp, "fleet")
+    root = os.path.join(EXAMPLES, "dgx-h100")
+    rc, _, err = run("--root", root, "record", "--db", db, "--fabric", fixture)
+    expect(rc == 2 and "does not name host 'dgx-h100-017'" in err and "--host" in err,
+           "a fabric report of other nodes is refused: " + err.strip())
+    notfab = os.path.join(tmp, "notfabric.json")
+    fleetgen.write(notfab, fleetgen.bw_doc("gpu-02", "p", [("mlx5_0", 1.0)]))
+    rc, _, err = run("--root", root, "record", "--db", db, "--host", "gpu-02", "--fabric", notfab)
+    expect(rc == 2 and "not a fabric report" in err, "a bw document as --fabric: refused")
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    files = []
+    for n in ("gpu-00", "gpu-01", "gpu-03"):
+        p = os.path.join(tmp, n + ".json")
+        fleetgen.write(p, fleetgen.record(fleetgen.as_host(doc, n), "2026-11-30T07:00:00Z"))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "three nodes' records", err)
+    rc, out, err = run("--root", root, "--json", "record", "--db", db, "--host", "gpu-02",
+                       "--fabric", fixture)
+    expect_rc(rc, 0, "--host gpu-02 --fabric: kept with gpu-02's record", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "gpu-02")
+    expect(json.loads(out)["latest"].get("fabric") == [report], "the report is in the record whole")
+    rc, out, err = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    sus = sorted((x["host"], x["kind"], x.get("rail")) for x in d["fabric"]["suspects"])
+    expect(rc == 1 and sus == [("gpu-00", "pair", "mlx5_0"), ("gpu-01", "pair", "mlx5_0"),
+                               ("gpu-02", "rail", "mlx5_1")],
+           "fleet diff names the hosts the report suspects: %s" % sus)
+    expect(d["fabric"]["verdict"] == "fail" and d["hosts_differ"] >= 3,
+           "the suspects are hosts that differ (%d)" % d["hosts_differ"])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect("fabric report of" in text and "gpu-02: rail gpu-02 rail mlx5_1" in text and
+           "gpu-00: pair gpu-00-gpu-01" in text, "text diff lists the suspects")
+    html = os.path.join(tmp, "fleet.html")
+    rc, _, err = run("fleet", "--db", db, "report", "--html", html)
+    expect_rc(rc, 0, "fleet report with a fabric report", err)
+    with open(html) as f:
+        page = f.read()
+    rails = re.findall(r'<div class="fabric-rail" data-rail="([^"]*)">', page)
+    expect(rails == ["mlx5_0", "mlx5_1"], "one heatmap per rail: %s" % rails)
+    sec = page[page.index('<section id="fabric">'):]
+    sec = sec[:sec.index("</section>")]
+    cells = re.findall(r'<g class="cell" data-src="([^"]*)" data-dst="([^"]*)" '
+                       r'data-gbps="([0-9.]*)"', sec)
+    want = set()
+    for p in report["pairs"]:
+        want.add((p["a"], p["b"], "%.2f" % p["gbps"]["a_to_b"]))
+        want.add((p["b"], p["a"], "%.2f" % p["gbps"]["b_to_a"]))
+    expect(len(cells) == 2 * len(report["pairs"]) and set(cells) <= want,
+           "each cell is one direction of one pair on its rail (%d cells)" % len(cells))
+    slow = [c for c in cells if c[:2] == ("gpu-00", "gpu-01") and c[2] == "250.00"]
+    expect(len(slow) == 1, "the slow direction is drawn with its figure")
+    rows = re.findall(r'<tr class="suspect" data-kind="([^"]*)" data-subject="([^"]*)"', sec)
+    expect(rows == [(x["kind"], x["subject"]) for x in report["suspects"]],
+           "the page lists the suspects: %s" % rows)
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
          "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
          "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,
-         "pgfulldisk": case_pgfulldisk}
+         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric}
 
 
 def main():
