@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "fleet/diff.h"
+#include "fleet/fabric.h"
 #include "fleet/facts.h"
 #include "fleet/fields.h"
 #include "fleet/history.h"
@@ -684,6 +685,43 @@ static void skim_drops(void **state)
 	assert_non_null(strstr(why, "premature end"));
 }
 
+
+/* A fabric report: checked, and who its suspects are (a pair names both
+ * of its nodes, split where both halves are nodes). */
+static void fabric_suspects(void **state)
+{
+	json_t *doc = parse("{\"schema\":1,\"test\":\"fabric\",\"nodes\":[{\"name\":\"a-1\"},"
+			    "{\"name\":\"a-1-b\"},{\"name\":\"b\"}],\"pairs\":[{\"a\":\"a-1\",\"b\":\"b\","
+			    "\"rail\":0,\"gbps\":{\"a_to_b\":1,\"b_to_a\":2}}],\"suspects\":["
+			    "{\"kind\":\"pair\",\"subject\":\"a-1-b\",\"rail\":0,\"reason\":\"slow\"},"
+			    "{\"kind\":\"node\",\"subject\":\"b\",\"reason\":\"r\"}],\"verdict\":\"fail\"}");
+	json_t *sum, *bad;
+	char why[200];
+
+	(void)state;
+	assert_int_equal(fleet_fabric_problem(doc, why, sizeof(why)), 0);
+	assert_true(fleet_fabric_names(doc, "a-1-b"));
+	assert_false(fleet_fabric_names(doc, "c"));
+	sum = fleet_fabric_summary(doc, "2026-11-30T07:00:00Z");
+	assert_int_equal(json_array_size(json_object_get(sum, "suspects")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 0), "host")), "a-1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 1), "host")), "b");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 1), "rail")), 0);
+	json_decref(sum);
+	bad = parse("{\"schema\":1,\"test\":\"fabric\",\"nodes\":[],\"pairs\":[],\"suspects\":"
+		    "[{\"kind\":\"switch\",\"subject\":\"x\"}],\"verdict\":\"fail\"}");
+	assert_int_equal(fleet_fabric_problem(bad, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "node, rail or pair"));
+	json_decref(bad);
+	bad = parse("{\"schema\":1,\"test\":\"bw\"}");
+	assert_int_equal(fleet_fabric_problem(bad, why, sizeof(why)), -1);
+	json_decref(bad);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -694,6 +732,7 @@ int main(void)
 		cmocka_unit_test(diff_majority),
 		cmocka_unit_test(diff_ties),
 		cmocka_unit_test(diff_numbers),
+		cmocka_unit_test(fabric_suspects),
 		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
 		cmocka_unit_test(history_ports),
