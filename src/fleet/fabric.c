@@ -1,22 +1,11 @@
 /* Fabric reports: checked before they are kept, and who they suspect. */
 #include "fabric.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static int problem(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int problem(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* Say why (into why) and return -1. */
+#define PROBLEM(why, len, ...) (snprintf((why), (len), __VA_ARGS__), -1)
 
 static bool is_str(const json_t *o, const char *k)
 {
@@ -30,27 +19,27 @@ int fleet_fabric_problem(const json_t *doc, char *why, size_t len)
 	size_t i;
 
 	if (!json_is_object(doc))
-		return problem(why, len, "not a JSON object");
+		return PROBLEM(why, len, "not a JSON object");
 	if (!test || strcmp(test, "fabric") != 0)
-		return problem(why, len, "not a fabric report: it needs \"test\": \"fabric\" (make "
+		return PROBLEM(why, len, "not a fabric report: it needs \"test\": \"fabric\" (make "
 			       "one with `rdmadoctor fabric --json`)");
 	if (json_integer_value(json_object_get(doc, "schema")) != 1)
-		return problem(why, len, "the fabric report is not schema 1 (a newer rdmadoctor "
+		return PROBLEM(why, len, "the fabric report is not schema 1 (a newer rdmadoctor "
 			       "made it? upgrade this one)");
 	if (!json_is_array(json_object_get(doc, "nodes")) ||
 	    !json_is_array(json_object_get(doc, "pairs")) ||
 	    !json_is_array(json_object_get(doc, "suspects")) || !is_str(doc, "verdict"))
-		return problem(why, len, "the fabric report needs \"nodes\", \"pairs\", "
+		return PROBLEM(why, len, "the fabric report needs \"nodes\", \"pairs\", "
 			       "\"suspects\" lists and a \"verdict\"");
 	json_array_foreach(json_object_get(doc, "nodes"), i, e)
 		if (!is_str(e, "name") || !json_string_value(json_object_get(e, "name"))[0])
-			return problem(why, len, "node %zu of the fabric report has no usable "
+			return PROBLEM(why, len, "node %zu of the fabric report has no usable "
 				       "\"name\"", i);
 	json_array_foreach(json_object_get(doc, "pairs"), i, e) {
 		g = json_object_get(e, "gbps");
 		if (!is_str(e, "a") || !is_str(e, "b") || !json_object_get(e, "rail") ||
 		    !json_is_object(g))
-			return problem(why, len, "pair %zu of the fabric report needs \"a\", \"b\", "
+			return PROBLEM(why, len, "pair %zu of the fabric report needs \"a\", \"b\", "
 				       "\"rail\" and \"gbps\"", i);
 	}
 	json_array_foreach(json_object_get(doc, "suspects"), i, e) {
@@ -58,7 +47,7 @@ int fleet_fabric_problem(const json_t *doc, char *why, size_t len)
 
 		if (!kind || (strcmp(kind, "node") && strcmp(kind, "rail") && strcmp(kind, "pair")) ||
 		    !is_str(e, "subject"))
-			return problem(why, len, "suspect %zu of the fabric report needs a \"kind\" "
+			return PROBLEM(why, len, "suspect %zu of the fabric report needs a \"kind\" "
 				       "(node, rail or pair) and a \"subject\"", i);
 	}
 	return 0;

@@ -69,3 +69,14 @@ void store_rollback(struct store *s)
 	if (s && s->conn)
 		s->drv->rollback(s);
 }
+
+int store_ints_row(struct store *s, const char *const *cols, const size_t *lens, int n, void *arg)
+{
+	int *out = arg;
+
+	(void)s;
+	(void)lens;
+	for (int i = 0; i < n; i++)
+		out[i] = !cols[i] ? 0 : cols[i][0] == 't' ? 1 : cols[i][0] == 'f' ? 0 : atoi(cols[i]);
+	return 0;
+}

@@ -1,7 +1,8 @@
 /* Shared by the files of src/store/ only.  Who uses whom, one way:
- * sqlite.c, pg.c (the backends, store/driver.h) <- conn.c (messages, SQL,
- * batches) <- put.c (writes) <- schema.c (upgrades) <- open.c; query.c
- * reads through conn.c; row.c needs none of them. */
+ * conn.c (messages; SQL and batches through the backend's table of
+ * functions, store/driver.h) <- sqlite.c, pg.c (the backends) and put.c
+ * (writes) <- schema.c (upgrades) <- open.c (which picks the backend);
+ * query.c reads through conn.c; row.c needs none of them. */
 #ifndef RD_STORE_INTERNAL_H
 #define RD_STORE_INTERNAL_H
 
@@ -26,6 +27,10 @@ int store_say(struct store *s, int err, const char *fmt, ...)
 int store_exec(struct store *s, const char *sql, const char *doing);
 int store_run(struct store *s, const char *sql, const char *const *params, int n,
 	      store_row_fn fn, void *arg, long long *changes, const char *doing);
+
+/* A row of integers (or booleans: t, f) into the int array arg, one per
+ * column: a store_row_fn. */
+int store_ints_row(struct store *s, const char *const *cols, const size_t *lens, int n, void *arg);
 
 /* Bring the schema to STORE_SCHEMA_VERSION (store/schema.c). */
 int store_schema_ready(struct store *s);

@@ -280,18 +280,6 @@ static void pg_rollback(struct store *s)
 		PQclear(PQexec(PG(s), "ROLLBACK"));
 }
 
-static int int_row(struct store *s, const char *const *cols, const size_t *lens, int n,
-		   void *arg)
-{
-	int *out = arg;
-
-	(void)s;
-	(void)lens;
-	for (int i = 0; i < n; i++)
-		out[i] = cols[i] ? (cols[i][0] == 't' ? 1 : cols[i][0] == 'f' ? 0 : atoi(cols[i])) : 0;
-	return 0;
-}
-
 static int pg_version(struct store *s, bool locked, int *version)
 {
 	int found[2] = { 0, 0 }, rc = 0;
@@ -307,7 +295,7 @@ static int pg_version(struct store *s, bool locked, int *version)
 			    "n.oid = c.relnamespace WHERE c.relname = 'schema_version' AND "
 			    "n.nspname = current_schema()), EXISTS (SELECT 1 FROM pg_class c JOIN "
 			    "pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'records' AND "
-			    "n.nspname = current_schema())", NULL, 0, int_row, found, NULL, "read");
+			    "n.nspname = current_schema())", NULL, 0, store_ints_row, found, NULL, "read");
 	if (rc < 0)
 		return rc;
 	if (!found[0] && found[1])
@@ -317,7 +305,7 @@ static int pg_version(struct store *s, bool locked, int *version)
 	*version = 0;
 	if (!found[0])
 		return 0;
-	return pg_run(s, "SELECT max(version) FROM schema_version", NULL, 0, int_row, version,
+	return pg_run(s, "SELECT max(version) FROM schema_version", NULL, 0, store_ints_row, version,
 		      NULL, "read");
 }
 

@@ -266,18 +266,6 @@ static void sqlite_rollback(struct store *s)
 		sqlite3_exec(DB(s), "ROLLBACK", NULL, NULL, NULL);
 }
 
-static int int_row(struct store *s, const char *const *cols, const size_t *lens, int n,
-		   void *arg)
-{
-	int *out = arg;
-
-	(void)s;
-	(void)lens;
-	for (int i = 0; i < n; i++)
-		out[i] = cols[i] ? atoi(cols[i]) : 0;
-	return 0;
-}
-
 /* BEGIN IMMEDIATE holds the write lock already: locked needs nothing more. */
 static int sqlite_version(struct store *s, bool locked, int *version)
 {
@@ -286,7 +274,7 @@ static int sqlite_version(struct store *s, bool locked, int *version)
 	(void)locked;
 	rc = sqlite_run(s, "SELECT (SELECT count(*) FROM sqlite_schema),"
 			" (SELECT count(*) FROM sqlite_schema WHERE name = 'schema_version')",
-			NULL, 0, int_row, counts, NULL, "read");
+			NULL, 0, store_ints_row, counts, NULL, "read");
 	if (rc < 0)
 		return rc;
 	if (!counts[1] && counts[0])
@@ -296,7 +284,7 @@ static int sqlite_version(struct store *s, bool locked, int *version)
 	*version = 0;
 	if (!counts[1])
 		return 0;
-	return sqlite_run(s, "SELECT max(version) FROM schema_version", NULL, 0, int_row,
+	return sqlite_run(s, "SELECT max(version) FROM schema_version", NULL, 0, store_ints_row,
 			  version, NULL, "read");
 }
 

@@ -349,6 +349,23 @@ def case_concurrent(tmp):
 
 # ---------------------------------------------------------------- full disk
 
+def fill_until_full(tmp, db, doc, batches):
+    """record --from batches of 5 hosts until one fails (at most batches):
+    the hosts stored, and (rc, stderr) of the failed batch or None."""
+    stored = set()
+    for b in range(batches):
+        files = []
+        for i in range(5):
+            p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
+            fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
+            files.append(p)
+        rc, _, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", *files)
+        if rc != 0:
+            return stored, (rc, err)
+        stored.update("full-%02d-%d" % (b, i) for i in range(5))
+    return stored, None
+
+
 def case_fulldisk(tmp):
     if os.geteuid() != 0:
         print("skip: mounting a small tmpfs needs root")
@@ -371,20 +388,7 @@ def case_fulldisk(tmp):
     try:
         doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
         db = os.path.join(mnt, "fleet.db")
-        stored, full = set(), None
-        for b in range(40):	# bounded: 2 MiB fill in far fewer batches
-            files = []
-            for i in range(5):
-                p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
-                fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
-                files.append(p)
-            rc, out, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z",
-                               "--from", *files)
-            if rc == 0:
-                stored.update("full-%02d-%d" % (b, i) for i in range(5))
-                continue
-            full = (rc, err)
-            break
+        stored, full = fill_until_full(tmp, db, doc, 40)  # 2 MiB fill in far fewer
         expect(full is not None, "the 2 MiB file system filled up (after %d hosts)" % len(stored))
         if full is None:
             return
@@ -1156,20 +1160,7 @@ def case_pgfulldisk(tmp):
         PG.psql("postgres", "CREATE DATABASE fulldb TABLESPACE small")
         db = PG.uri("fulldb")
         doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
-        stored, full = set(), None
-        for b in range(60):  # bounded: 3 MiB fill in far fewer batches
-            files = []
-            for i in range(5):
-                p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
-                fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
-                files.append(p)
-            rc, out, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z",
-                               "--from", *files)
-            if rc == 0:
-                stored.update("full-%02d-%d" % (b, i) for i in range(5))
-                continue
-            full = (rc, err)
-            break
+        stored, full = fill_until_full(tmp, db, doc, 60)  # 3 MiB fill in far fewer
         expect(full is not None, "the 3 MiB tablespace filled up (after %d hosts)" % len(stored))
         if full is None:
             return
