@@ -33,20 +33,76 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff) __attribute__((we
 #define HAVE_FLEET_HTML 0
 #endif
 
-static const char help[] =
-	"usage: rdmadoctor fleet [--db PATH] [--json] ls [--profile P] [--verdict V]\n"
+struct fleet_args {
+	const char *db, *html, *host, *before;
+	struct store_filter filter;
+};
+
+/* --since and --before: a time in the one form the store keeps. */
+static int take_time(struct ctx *c, const char *opt, const char *value, const char **into)
+{
+	if (!fleet_time_valid(value)) {
+		fprintf(stderr, "%s fleet: --%s '%s': give a UTC time like 2026-11-30T07:00:00Z\n",
+			c->prog, opt, value);
+		return EXIT_USAGE;
+	}
+	*into = value;
+	return -1;
+}
+
+static int take_since(struct ctx *c, void *args, const char *value)
+{
+	return take_time(c, "since", value, &((struct fleet_args *)args)->filter.since);
+}
+
+static int take_before(struct ctx *c, void *args, const char *value)
+{
+	return take_time(c, "before", value, &((struct fleet_args *)args)->before);
+}
+
+static const struct cmd_opt fleet_opts[] = {
+	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct fleet_args, db), .flags = OPT_NONEMPTY,
+	  .help = "the database (default\n"
+		  "$XDG_DATA_HOME/rdmadoctor/fleet.db, else\n"
+		  "~/.local/share/rdmadoctor/fleet.db), or a PostgreSQL\n"
+		  "server's: postgresql://user@host:port/dbname (the\n"
+		  "password from PGPASSFILE or ~/.pgpass, never in the\n"
+		  "URI)" },
+	{ "html", 0, "FILE", OPT_STRING_AT(struct fleet_args, html), .flags = OPT_NONEMPTY,
+	  .help = "report: where the page goes" },
+	{ "profile", 0, "P", OPT_STRING_AT(struct fleet_args, filter.profile),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts judged against this profile" },
+	{ "verdict", 0, "V", OPT_STRING_AT(struct fleet_args, filter.verdict),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts of this verdict (pass, warn, fail)" },
+	{ "since", 0, "TIME", OPT_CALL_AT(take_since),
+	  .help = "ls: the hosts checked at or after TIME (UTC,\n"
+		  "2026-11-30T07:00:00Z)" },
+	{ "group", 0, "NIC_MODEL", OPT_STRING_AT(struct fleet_args, filter.nic_model),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts with NICs of this model" },
+	{ "before", 0, "TIME", OPT_CALL_AT(take_before),
+	  .help = "rm: only the checks before TIME" },
+	{ 0 }
+};
+
+const struct cmd_spec fleet_spec = {
+	.name = "fleet",
+	.opts = fleet_opts,
+	.operands = "ls | show HOST | diff | report | rm HOST",
+	.min_operands = 0,
+	.max_operands = 2,
+	.usage =
+	"usage: rdmadoctor fleet [--db PATH|URI] ls [--profile P] [--verdict V]\n"
 	"                        [--since TIME] [--group NIC_MODEL]\n"
-	"       rdmadoctor fleet [--db PATH] [--json] show HOST\n"
-	"       rdmadoctor fleet [--db PATH] [--json] diff\n"
-	"       rdmadoctor fleet [--db PATH] report --html FILE\n"
-	"       rdmadoctor fleet [--db PATH] [--json] rm HOST [--before TIME]\n"
-	"\n"
-	"What the records of `rdmadoctor record` say about the fleet.\n"
+	"       rdmadoctor fleet [--db PATH|URI] show HOST\n"
+	"       rdmadoctor fleet [--db PATH|URI] diff\n"
+	"       rdmadoctor fleet [--db PATH|URI] report --html FILE\n"
+	"       rdmadoctor fleet [--db PATH|URI] rm HOST [--before TIME]\n",
+	.about =
+	"What the records of `rdmadoctor record` say about the fleet (--json: one\n"
+	"JSON document on standard output).\n"
 	"\n"
 	"  ls              every host: its last check's time, profile, verdict,\n"
-	"                  number of findings, and how many checks are kept; only\n"
-	"                  those of a profile, a verdict, checked since a time (UTC,\n"
-	"                  2026-11-30T07:00:00Z), or with NICs of a model\n"
+	"                  number of findings, and how many checks are kept\n"
 	"  show HOST       the history of one host: its records, and what changed\n"
 	"                  from one to the next (firmware, MTU, PCIe link, port\n"
 	"                  state, QoS, driver, kernel, findings), and when\n"
@@ -59,31 +115,21 @@ static const char help[] =
 	"                  every host that differs is listed with its value, the\n"
 	"                  baseline and how many hosts have each value.  A tie has\n"
 	"                  no baseline and is listed as such.  Also: hosts whose\n"
-	"                  profile changed, and machines alike (DMI product, GPUs)\n"
+	"                  profile changed, machines alike (DMI product, GPUs)\n"
 	"                  judged against different profiles, and the hosts the\n"
 	"                  newest fabric report (`record --fabric`) names as suspects\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
 	"                  host, drift, bandwidth, the newest fabric report's heatmap\n"
 	"                  per rail and its suspects (written whole, then renamed)\n"
-	"  rm HOST         remove the host's records (with --before TIME, only the\n"
-	"                  checks before that time)\n"
-	"\n"
-	"  --db PATH|URI   the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
-	"                  else ~/.local/share/rdmadoctor/fleet.db), or a PostgreSQL\n"
-	"                  server's: postgresql://user@host:port/dbname (the password\n"
-	"                  from PGPASSFILE or ~/.pgpass, never in the URI)\n"
-	"  --json          one JSON document on standard output\n"
-	"\n"
+	"  rm HOST         remove the host's records\n",
+	.epilog =
 	"Each host is judged on its latest record.\n"
 	"\n"
 	"exit: 0 fine; 1 diff found hosts that differ; 2 usage; 3 could not run\n"
-	"(no database, not a fleet database, unknown host, cannot write FILE).\n";
-
-struct fleet_args {
-	const char *db, *html, *host, *before;
-	struct store_filter filter;
+	"(no database, not a fleet database, unknown host, cannot write FILE).\n",
 };
+
 
 static int write_text_or_json(struct ctx *c, json_t *doc, void (*print)(FILE *, const json_t *))
 {
@@ -397,13 +443,14 @@ static const struct fleet_cmd {
 	{ "rm", fleet_rm, true },
 };
 
-/* "what 'arg'", or what alone when arg is NULL, then the usage. */
+/* "what 'arg'", or what alone when arg is NULL, then where help is. */
 static int usage_error(struct ctx *c, const char *what, const char *arg)
 {
 	if (arg)
-		fprintf(stderr, "%s fleet: %s '%s'\n\n%s", c->prog, what, arg, help);
+		fprintf(stderr, "%s fleet: %s '%s'\n", c->prog, what, arg);
 	else
-		fprintf(stderr, "%s fleet: %s\n\n%s", c->prog, what, help);
+		fprintf(stderr, "%s fleet: %s\n", c->prog, what);
+	fprintf(stderr, "`%s fleet --help` explains it\n", c->prog);
 	return EXIT_USAGE;
 }
 
@@ -413,54 +460,21 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	struct fleet_args a = { 0 };
 	struct store *s = NULL;
 	char *db;
-	int rc;
+	int n, rc = opts_parse(c, &fleet_spec, argc, argv, &a, &n);
 
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-
-		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(o, "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(o, "--db") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.db = argv[++i];
-		} else if (strcmp(o, "--html") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.html = argv[++i];
-		} else if (strcmp(o, "--profile") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.filter.profile = argv[++i];
-		} else if (strcmp(o, "--verdict") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.filter.verdict = argv[++i];
-		} else if (strcmp(o, "--group") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.filter.nic_model = argv[++i];
-		} else if ((strcmp(o, "--since") == 0 || strcmp(o, "--before") == 0) &&
-			   i + 1 < argc) {
-			if (!fleet_time_valid(argv[i + 1]))
-				return usage_error(c, "give a UTC time like 2026-11-30T07:00:00Z, "
-						   "not", argv[i + 1]);
-			if (o[2] == 's')
-				a.filter.since = argv[++i];
-			else
-				a.before = argv[++i];
-		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0 ||
-			   strcmp(o, "--profile") == 0 || strcmp(o, "--verdict") == 0 ||
-			   strcmp(o, "--group") == 0 || strcmp(o, "--since") == 0 ||
-			   strcmp(o, "--before") == 0) {
-			return usage_error(c, "a value is missing after", o);
-		} else if (o[0] == '-') {
-			return usage_error(c, "unexpected option", o);
-		} else if (!sub) {
-			for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
-				if (strcmp(o, subcommands[k].name) == 0)
-					sub = &subcommands[k];
-			if (!sub)
-				return usage_error(c, "no subcommand", o);
-		} else if (sub->takes_host && !a.host) {
-			a.host = o;
-		} else {
-			return usage_error(c, "unexpected argument", o);
-		}
+	if (rc >= 0)
+		return rc;
+	if (n >= 1) {
+		for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
+			if (strcmp(argv[1], subcommands[k].name) == 0)
+				sub = &subcommands[k];
+		if (!sub)
+			return usage_error(c, "no subcommand", argv[1]);
 	}
+	if (sub && sub->takes_host && n >= 2)
+		a.host = argv[2];
+	else if (n >= 2)
+		return usage_error(c, "unexpected argument", argv[2]);
 	if (!sub)
 		return usage_error(c, "say what: ls, show HOST, diff, report --html FILE or rm HOST", NULL);
 	if (sub->takes_host && !a.host)

@@ -10,141 +10,143 @@
 #include "../store/store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] record [--db PATH|URI] [--profile NAME|FILE]\n"
-	"                  [--host NAME] [--bw FILE]... [--fabric FILE] [--timeout S]\n"
-	"                  [--json]\n"
-	"       rdmadoctor record [--db PATH|URI] [--time T] [--timeout S] [--json]\n"
-	"                  --from FILE.json|-...\n"
-	"\n"
-	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
-	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
-	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
-	"--json` runs given with --bw, in a SQLite file or a PostgreSQL server\n"
-	"every node writes to.  `rdmadoctor fleet`\n"
-	"then lists the hosts, shows what changed, finds the hosts that differ\n"
-	"from the rest, and writes an HTML report.\n"
-	"\n"
-	"  --db PATH     the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
-	"                else ~/.local/share/rdmadoctor/fleet.db; made when missing)\n"
-	"  --db URI      a PostgreSQL server's: postgresql://user@host:port/dbname\n"
-	"                (the password from PGPASSFILE or ~/.pgpass, never in the\n"
-	"                URI; the tables are made when missing)\n"
-	"  --timeout S   wait for the database at most S seconds for each thing\n"
-	"                asked of it (default 5; with --from 30): then say so and\n"
-	"                exit 3; this host's check result is still printed\n"
-	"  --profile P   judge against this profile instead of the one picked\n"
-	"  --host NAME   store the record under this name instead of the host's\n"
-	"                own (inventory.host.hostname)\n"
-	"  --bw FILE     a `rdmadoctor bw --json` result to keep with the record\n"
-	"                (repeat for each; - reads standard input); it must name\n"
-	"                this host as its local host, else it is refused\n"
-	"  --fabric FILE a `rdmadoctor fabric --json` report to keep with the\n"
-	"                record (- reads standard input); it must name this host\n"
-	"                among its nodes, else it is refused.  `fleet report`\n"
-	"                draws its heatmap, `fleet diff` names its suspects\n"
-	"  --from F...   store documents collected elsewhere instead: each file a\n"
-	"                `check --json` document, or a record as the store keeps\n"
-	"                it ({\"schema\", \"host\", \"time\", \"check\", \"bw\"}), - for\n"
-	"                standard input.  All go in one transaction; a file that\n"
-	"                is not one is named and skipped, the others are stored\n"
-	"  --time T      with --from: the time of check documents, which carry\n"
-	"                none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
-	"                modification time, now for standard input)\n"
-	"  --json        say what was stored as one JSON document\n"
-	"\n"
-	"A host has one record per time: storing the same one twice keeps one.\n"
-	"A check that equals the host's latest record but for its counters and\n"
-	"times adds only its time and its counters' deltas to that record.\n"
-	"Two records at once (several hosts writing to one shared file) wait for\n"
-	"each other; a full disk or a crash loses nothing stored before.\n"
-	"\n"
-	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
-	"a file was not stored); 2 usage (a --bw document of another host); 3\n"
-	"could not store (database not writable, disk full, no answer in time:\n"
-	"then nothing of this run was stored).\n";
-
 struct record_args {
 	const char *db, *profile, *time, *host, *fabric;
-	int timeout_ms;		/* 0: the default */
-	const char **bw;
+	double timeout;		/* seconds; 0: the default */
+	const char **bw;	/* argc of them at most */
 	size_t n_bw;
 	const char **from;
 	size_t n_from;
 	bool any_from;
+	int timeout_ms;		/* from timeout; 0: the default */
+};
+
+static int take_bw(struct ctx *c, void *args, const char *value)
+{
+	struct record_args *a = args;
+
+	(void)c;
+	a->bw[a->n_bw++] = value;
+	return -1;
+}
+
+static int take_time(struct ctx *c, void *args, const char *value)
+{
+	struct record_args *a = args;
+
+	if (!fleet_time_valid(value)) {
+		fprintf(stderr, "%s record: --time '%s': give a UTC time like "
+			"2026-11-30T07:00:00Z\n", c->prog, value);
+		return EXIT_USAGE;
+	}
+	a->time = value;
+	return -1;
+}
+
+static const struct cmd_opt record_opts[] = {
+	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct record_args, db), .flags = OPT_NONEMPTY,
+	  .help = "the database: a file (default\n"
+		  "$XDG_DATA_HOME/rdmadoctor/fleet.db, else\n"
+		  "~/.local/share/rdmadoctor/fleet.db; made when missing),\n"
+		  "or a PostgreSQL server's\n"
+		  "postgresql://user@host:port/dbname (the password from\n"
+		  "PGPASSFILE or ~/.pgpass, never in the URI; tables made\n"
+		  "when missing)" },
+	{ "timeout", 0, "S", OPT_SECONDS_AT(struct record_args, timeout, 0.001, 3600),
+	  .help = "wait for the database at most S seconds for each thing\n"
+		  "asked of it (default 5; with --from 30): then say so\n"
+		  "and exit 3; this host's check result is still printed" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct record_args, profile),
+	  .help = "judge against this profile instead of the one picked" },
+	{ "host", 0, "NAME", OPT_STRING_AT(struct record_args, host), .flags = OPT_NONEMPTY,
+	  .help = "store the record under this name instead of the host's\n"
+		  "own (inventory.host.hostname)" },
+	{ "bw", 0, "FILE", OPT_CALL_AT(take_bw),
+	  .help = "a `rdmadoctor bw --json` result to keep with the record\n"
+		  "(repeat for each; - reads standard input); it must name\n"
+		  "this host as its local host, else it is refused" },
+	{ "fabric", 0, "FILE", OPT_STRING_AT(struct record_args, fabric),
+	  .help = "a `rdmadoctor fabric --json` report to keep with the\n"
+		  "record (- reads standard input); it must name this host\n"
+		  "among its nodes, else it is refused. `fleet report`\n"
+		  "draws its heatmap, `fleet diff` names its suspects" },
+	{ "from", 0, NULL, OPT_FLAG_AT(struct record_args, any_from),
+	  .help = "store the files given instead (FILE.json|-...): each a\n"
+		  "`check --json` document, or a record as the store keeps\n"
+		  "it ({\"schema\", \"host\", \"time\", \"check\", \"bw\"}), - for\n"
+		  "standard input. All go in one transaction; a file that\n"
+		  "is not one is named and skipped, the others are stored" },
+	{ "time", 0, "T", OPT_CALL_AT(take_time),
+	  .help = "with --from: the time of check documents, which carry\n"
+		  "none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
+		  "modification time, now for standard input)" },
+	{ 0 }
+};
+
+const struct cmd_spec record_spec = {
+	.name = "record",
+	.opts = record_opts,
+	.operands = "[FILE.json|-...]",
+	.min_operands = 0,
+	.max_operands = INT_MAX,
+	.usage =
+	"usage: rdmadoctor [--root DIR] record [--db PATH|URI] [--profile NAME|FILE]\n"
+	"                  [--host NAME] [--bw FILE]... [--fabric FILE] [--timeout S]\n"
+	"       rdmadoctor record [--db PATH|URI] [--time T] [--timeout S]\n"
+	"                  --from FILE.json|-...\n",
+	.about =
+	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
+	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
+	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
+	"--json` runs given with --bw and a fabric report given with --fabric, in\n"
+	"a SQLite file or a PostgreSQL server every node writes to.  `rdmadoctor\n"
+	"fleet` then lists the hosts, shows what changed, finds the hosts that\n"
+	"differ from the rest, and writes an HTML report.  --json says what was\n"
+	"stored as one JSON document.\n",
+	.epilog =
+	"A host has one record per time: storing the same one twice keeps one.\n"
+	"A check that equals the host's latest record but for its counters and\n"
+	"times adds only its time and its counters' deltas to that record.\n"
+	"Two records at once (several hosts writing to one store) wait for each\n"
+	"other; a full disk or a crash loses nothing stored before.\n"
+	"\n"
+	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
+	"a file was not stored); 2 usage (a --bw document of another host); 3\n"
+	"could not store (database not writable, disk full, no answer in time:\n"
+	"then nothing of this run was stored).\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		bool more = i + 1 < argc;
+	int n, rc = opts_parse(c, &record_spec, argc, argv, a, &n);
 
-		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(o, "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(o, "--db") == 0 && more && argv[i + 1][0]) {
-			a->db = argv[++i];
-		} else if (strcmp(o, "--profile") == 0 && more) {
-			a->profile = argv[++i];
-		} else if (strcmp(o, "--host") == 0 && more && argv[i + 1][0]) {
-			a->host = argv[++i];
-		} else if (strcmp(o, "--timeout") == 0 && more) {
-			char *end;
-			double sec = strtod(argv[++i], &end);
-
-			if (end == argv[i] || *end || !(sec > 0) || sec > 3600) {
-				fprintf(stderr, "%s record: --timeout '%s': give seconds, more than 0 "
-					"and at most 3600\n", c->prog, argv[i]);
-				return EXIT_USAGE;
-			}
-			a->timeout_ms = (int)(sec * 1000 + 0.5);
-			if (a->timeout_ms < 1)
-				a->timeout_ms = 1;
-		} else if (strcmp(o, "--time") == 0 && more) {
-			a->time = argv[++i];
-			if (!fleet_time_valid(a->time)) {
-				fprintf(stderr, "%s record: --time '%s': give a UTC time like "
-					"2026-11-30T07:00:00Z\n", c->prog, a->time);
-				return EXIT_USAGE;
-			}
-		} else if (strcmp(o, "--fabric") == 0 && more) {
-			a->fabric = argv[++i];
-		} else if (strcmp(o, "--bw") == 0 && more) {
-			a->bw[a->n_bw++] = argv[++i];
-		} else if (strcmp(o, "--from") == 0) {
-			a->any_from = true;
-			/* every following word that is not an option is a file */
-			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
-				a->from[a->n_from++] = argv[++i];
-		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
-			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0 ||
-			   strcmp(o, "--host") == 0 || strcmp(o, "--timeout") == 0 ||
-			   strcmp(o, "--fabric") == 0) {
-			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
-				o, help);
-			return EXIT_USAGE;
-		} else {
-			fprintf(stderr, "%s record: unexpected argument '%s'\n\n%s", c->prog, o, help);
-			return EXIT_USAGE;
-		}
+	if (rc >= 0)
+		return rc;
+	if (n && !a->any_from) {
+		opts_say_unknown(c, &record_spec, argv[1]);
+		return EXIT_USAGE;
 	}
+	for (int i = 1; i <= n; i++)
+		a->from[a->n_from++] = argv[i];
+	a->timeout_ms = a->timeout > 0 ? (int)(a->timeout * 1000 + 0.5) : 0;
+	if (a->timeout > 0 && a->timeout_ms < 1)
+		a->timeout_ms = 1;
 	if (a->any_from && !a->n_from) {
 		fprintf(stderr, "%s record: --from needs files (or - for standard input)\n",
 			c->prog);
 		return EXIT_USAGE;
 	}
 	if (a->any_from && (a->profile || a->n_bw || a->host || a->fabric)) {
-		fprintf(stderr, "%s record: --profile, --host, --bw and --fabric are for this host's "
-			"record, not with --from (a collected file names its own host)\n", c->prog);
+		fprintf(stderr, "%s record: --profile, --host, --bw and --fabric are for this "
+			"host's record, not with --from (a collected file names its own host)\n",
+			c->prog);
 		return EXIT_USAGE;
 	}
 	if (a->time && !a->any_from) {
@@ -154,7 +156,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	}
 	return -1;
 }
-
 
 struct tally {
 	size_t stored, seen, already;

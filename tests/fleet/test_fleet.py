@@ -557,7 +557,7 @@ def case_errors(tmp):
     for args in (["record", "--db"], ["record", "--bw"], ["fleet", "ls", "--db"],
                  ["fleet", "report", "--html", ""]):
         rc, _, err = run(*args)
-        expect(rc == 2 and "value is missing after '%s'" % args[-1 if args[-1] else -2] in err,
+        expect(rc == 2 and "%s needs a value" % args[-1 if args[-1] else -2] in err,
                "usage error: %s says the value is missing (%s)" % (" ".join(args),
                                                                   err.splitlines()[:1]))
     rc, out, _ = run("record", "--help")
