@@ -5,7 +5,7 @@ full disk, damaged and foreign files, and an old schema upgraded in place.
 
 usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR [sqlite|postgresql]
 The cases that are not about one backend's files (diff, concurrent,
-record, report, hostdrift, identity, history, fabric) run against either: with
+record, report, hostdrift, identity, history, fabric, valgrind) run against either: with
 postgresql a real server is started for the run (tests/fleet/pgserver.py)
 and every database is one of its databases; pgsql, pgerrors and pgkill are
 PostgreSQL's own.
@@ -755,14 +755,27 @@ def case_valgrind(tmp):
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
         f.write('{"schema":1,"inventory":')
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
+    fabric = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                          "fabric-report.json")
+    again = os.path.join(tmp, "again.json")  # v0 an hour later: unchanged, a seen time
+    fleetgen.write(again, fleetgen.record(fleetgen.as_host(doc, "vg-0"), "2026-12-01T00:00:00Z"))
     runs = [["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", bad] + files,
             ["--root", os.path.join(EXAMPLES, "hgx-roce-lag"), "record", "--db", db],
             ["--json", "fleet", "--db", db, "ls"], ["fleet", "--db", db, "ls"],
             ["--json", "fleet", "--db", db, "diff"], ["fleet", "--db", db, "diff"],
             ["--json", "fleet", "--db", db, "show", "vg-1"], ["fleet", "--db", db, "show", "vg-2"],
             ["fleet", "--db", db, "report", "--html", os.path.join(tmp, "r.html")],
-            ["fleet", "--db", bad, "ls"]]
+            ["fleet", "--db", bad, "ls"],
+            ["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", files[0]],
+            ["record", "--db", db, "--from", again],
+            ["--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", db, "--host",
+             "gpu-02", "--fabric", fabric],
+            ["--json", "fleet", "--db", db, "show", "vg-0"],
+            ["fleet", "--db", db, "ls", "--verdict", "fail", "--group", "ConnectX-7"],
+            ["--json", "fleet", "--db", db, "diff"],
+            ["fleet", "--db", db, "rm", "vg-1", "--before", "2027-01-01T00:00:00Z"],
+            ["record", "--db", "postgresql://u:pw@127.0.0.1:1/x", "--from", files[0]]]
     for args in runs:
         p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
                             "--show-leak-kinds=definite,indirect",
