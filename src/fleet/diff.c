@@ -160,28 +160,35 @@ static int vote(struct judged *j, const char *field, const char *text, json_t *v
 	return json_object_set_new(by_text, text, json_pack("[i, O]", 1, value));
 }
 
-/* Judge one value (by_host: {host: value}); the outliers' host names live
- * in by_host, which outlives the sort. */
-static int judge_value(const struct fact_key *fk, json_t *by_host, struct judged *j)
+/* Judge one value over a group's variants ({id: {"fields", "hosts"}}: the
+ * hosts whose facts are one and the same object, as the store gives hosts
+ * alike): each variant's value is looked at once, whatever its number of
+ * hosts.  The outliers' host names live in the variants, which outlive
+ * the sort. */
+static int judge_value(const struct fact_key *fk, const json_t *variants, struct judged *j)
 {
-	size_t n = json_object_size(by_host), n_sh = 0, i;
+	size_t n = json_object_size(variants), n_sh = 0, i, k;
 	struct share *sh = calloc(n ? n : 1, sizeof(*sh));
-	json_t *texts = json_object(), *shares = json_object(), *v;
-	const char *host;
+	json_t *texts = json_object(), *shares = json_object(), *var, *h;
+	const char *id;
 	int rc = -1;
 
 	if (!sh || !texts || !shares)
 		goto done;
 	/* texts: {text: index into sh} */
-	json_object_foreach(by_host, host, v) {
-		char *t = fleet_value_text(v);
-		json_t *idx;
+	json_object_foreach((json_t *)variants, id, var) {
+		json_t *v = json_object_get(json_object_get(var, "fields"), fk->key), *idx;
+		size_t hosts = json_array_size(json_object_get(var, "hosts"));
+		char *t;
 
+		if (!v)
+			continue;
+		t = fleet_value_text(v);
 		if (!t)
 			goto done;
 		idx = json_object_get(texts, t);
 		if (idx) {
-			sh[json_integer_value(idx)].hosts++;
+			sh[json_integer_value(idx)].hosts += hosts;
 			free(t);
 			continue;
 		}
@@ -189,7 +196,7 @@ static int judge_value(const struct fact_key *fk, json_t *by_host, struct judged
 			free(t);
 			goto done;
 		}
-		sh[n_sh++] = (struct share){ t, v, 1 };
+		sh[n_sh++] = (struct share){ t, v, hosts };
 	}
 	if (!n_sh) {
 		rc = 0;
@@ -212,26 +219,28 @@ static int judge_value(const struct fact_key *fk, json_t *by_host, struct judged
 	}
 	if (vote(j, fk->field, sh[0].text, sh[0].value) < 0)
 		goto done;
-	json_object_foreach(by_host, host, v) {
-		char *t = fleet_value_text(v);
+	json_object_foreach((json_t *)variants, id, var) {
+		json_t *v = json_object_get(json_object_get(var, "fields"), fk->key);
+		char *t = v ? fleet_value_text(v) : NULL;
 		bool same = t && strcmp(t, sh[0].text) == 0;
-		json_t *o;
 
 		free(t);
+		if (!v || same)
+			continue;
 		if (!t)
 			goto done;
-		if (same)
-			continue;
-		o = json_pack("{s:s, s:s, s:O, s:O, s:O}", "host", host, "field", fk->field,
-			      "value", v, "baseline", sh[0].value, "shares", shares);
-		if (!o || (fk->subject[0] &&
-			   json_object_set_new(o, "subject", json_string(fk->subject)) < 0)) {
-			json_decref(o);
-			goto done;
-		}
-		if (add_odd(j, (struct odd){ host, fk->index, fk->subject, o }) < 0) {
-			json_decref(o);
-			goto done;
+		json_array_foreach(json_object_get(var, "hosts"), k, h) {
+			json_t *o = json_pack("{s:O, s:s, s:O, s:O, s:O}", "host", h, "field",
+					      fk->field, "value", v, "baseline", sh[0].value,
+					      "shares", shares);
+
+			if (!o || (fk->subject[0] &&
+				   json_object_set_new(o, "subject", json_string(fk->subject)) < 0) ||
+			    add_odd(j, (struct odd){ json_string_value(h), fk->index, fk->subject,
+						    o }) < 0) {
+				json_decref(o);
+				goto done;
+			}
 		}
 	}
 	rc = 0;
@@ -284,11 +293,11 @@ static json_t *sorted_string_array(const json_t *set)
 	return out;
 }
 
-/* One group: {"hosts":{host:true}, "values":{key:{host:value}}} in, its
- * contract form out. */
+/* One group: {"hosts":{host:true}, "variants":{id:{"fields", "hosts"}},
+ * "keys":{key:true}} in, its contract form out. */
 static json_t *judge_group(const char *profile, const char *model, const char *ll, json_t *g)
 {
-	json_t *values = json_object_get(g, "values");
+	json_t *values = json_object_get(g, "keys"), *variants = json_object_get(g, "variants");
 	json_t *hosts = sorted_string_array(json_object_get(g, "hosts"));
 	json_t *outliers = json_array(), *baseline = NULL, *out = NULL, *v;
 	struct judged j = { json_object(), json_array(), NULL, 0, 0 };
@@ -311,7 +320,7 @@ static json_t *judge_group(const char *profile, const char *model, const char *l
 	}
 	qsort(keys, n, sizeof(*keys), fact_key_cmp);
 	for (i = 0; i < n; i++)
-		if (judge_value(&keys[i], json_object_get(values, keys[i].key), &j) < 0)
+		if (judge_value(&keys[i], variants, &j) < 0)
 			goto done;
 	if (j.n_odds)
 		qsort(j.odds, j.n_odds, sizeof(*j.odds), odd_cmp);
@@ -355,7 +364,9 @@ static json_t *child(json_t *parent, const char *key)
 }
 
 /* Record one host's facts into its groups, keyed "profile\x1fmodel\x1fll"
- * (sorts by profile, model, link layer). */
+ * (sorts by profile, model, link layer): the host joins the variant of
+ * its facts object (hosts alike share one), and the group learns the
+ * object's keys once. */
 static int add_host(json_t *groups, const json_t *entry, const char *host)
 {
 	const char *profile = json_string_value(json_object_get(entry, "profile"));
@@ -369,27 +380,35 @@ static int add_host(json_t *groups, const json_t *entry, const char *host)
 	json_array_foreach(json_object_get(entry, "facts"), i, fm) {
 		const char *model = json_string_value(json_object_get(fm, "nic_model"));
 		const char *ll = json_string_value(json_object_get(fm, "link_layer"));
-		json_t *g, *values;
-		char *gk;
+		json_t *fields = json_object_get(fm, "fields"), *g, *variants, *var, *keys;
+		char *gk, id[32];
 		int rc;
 
-		if (!model)
+		if (!model || !json_is_object(fields))
 			continue;
 		if (asprintf(&gk, "%s\x1f%s\x1f%s", profile, model, ll ? ll : "unknown") < 0)
 			return -1;
 		g = child(groups, gk);
 		free(gk);
-		if (!g || !(values = child(g, "values")) || !child(g, "hosts"))
+		if (!g || !(variants = child(g, "variants")) || !child(g, "hosts") ||
+		    !(keys = child(g, "keys")))
 			return -1;
 		if (json_object_set_new(json_object_get(g, "hosts"), host, json_true()) < 0)
 			return -1;
-		json_object_foreach(json_object_get(fm, "fields"), key, v) {
-			json_t *by_host = child(values, key);
-
-			rc = by_host ? json_object_set(by_host, host, v) : -1;
-			if (rc < 0)
+		snprintf(id, sizeof(id), "%p", (void *)fields);
+		var = json_object_get(variants, id);
+		if (!var) {
+			var = json_pack("{s:O, s:[]}", "fields", fields, "hosts");
+			if (json_object_set_new(variants, id, var) < 0)
 				return -1;
+			json_object_foreach(fields, key, v) {
+				rc = json_object_set_new(keys, key, json_true());
+				if (rc < 0)
+					return -1;
+			}
 		}
+		if (json_array_append_new(json_object_get(var, "hosts"), json_string(host)) < 0)
+			return -1;
 	}
 	return 0;
 }

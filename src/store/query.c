@@ -111,12 +111,35 @@ static int counters_row(struct store *s, const char *const *c, const size_t *len
 					"record", col_text(c, 1), "deltas", deltas));
 }
 
+/* Hosts alike have the same drift facts, text for text: each distinct
+ * text is parsed once and shared (a fleet of a few machine types is a
+ * few texts, not a hundred thousand parses).  At most this many kept. */
+#define FACTS_CACHE_MAX 4096
+
+struct facts_read {
+	json_t *out;	/* the entries */
+	json_t *seen;	/* {facts text: parsed} */
+};
+
+static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
+{
+	json_t *f = json_object_getn(r->seen, text, len);
+
+	if (f)
+		return json_incref(f);
+	f = json_loadb(text, len, 0, NULL);
+	if (json_is_object(f) && json_object_size(r->seen) < FACTS_CACHE_MAX)
+		json_object_setn(r->seen, text, len, f);
+	return f;
+}
+
 /* Rows (host, profile, dmi_product, gpus, previous_profile, has_previous,
  * nic_model|NULL, link_layer, facts|NULL) by host: one entry per host with
  * its facts per group. */
 static int facts_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
 {
-	json_t *out = arg, *last = json_array_get(out, json_array_size(out) - 1), *fields;
+	struct facts_read *r = arg;
+	json_t *out = r->out, *last = json_array_get(out, json_array_size(out) - 1), *fields;
 	const char *host = c[0];
 
 	(void)n;
@@ -136,7 +159,7 @@ static int facts_row(struct store *s, const char *const *c, const size_t *lens, 
 	}
 	if (!c[6])
 		return 0;	/* a host without NICs */
-	fields = c[8] ? json_loadb(c[8], lens[8], 0, NULL) : NULL;
+	fields = c[8] ? facts_parse(r, c[8], lens[8]) : NULL;
 	if (!json_is_object(fields)) {
 		json_decref(fields);
 		return store_say(s, -EBADMSG, "cannot read '%s': the drift facts of host '%s' "
@@ -227,15 +250,32 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 
 int store_latest_facts(struct store *s, json_t **out)
 {
+	struct facts_read r = { json_array(), json_object() };
+	int rc;
+
+	s->msg[0] = '\0';
+	*out = NULL;
+	if (!r.out || !r.seen) {
+		json_decref(r.out);
+		json_decref(r.seen);
+		return store_say(s, -ENOMEM, "out of memory");
+	}
 	/* the previous profile: that of the host's latest record with another */
-	return query(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
+	rc = store_run(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
 		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM ("
 		     LATEST ") r "
 		     "LEFT JOIN records p ON p.id = (SELECT o.id FROM records o WHERE o.host = "
 		     "r.host AND o.profile IS DISTINCT FROM r.profile ORDER BY o.last_seen DESC "
 		     "LIMIT 1) "
 		     "LEFT JOIN record_groups g ON g.record_id = r.id "
-		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, out);
+		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
+		     "read");
+	json_decref(r.seen);
+	if (rc < 0)
+		json_decref(r.out);
+	else
+		*out = r.out;
+	return rc;
 }
 
 static int fabric_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)

@@ -722,6 +722,41 @@ static void fabric_suspects(void **state)
 	json_decref(doc);
 }
 
+
+/* Hosts alike share one facts object (as the store gives them): each is
+ * still counted, and each host of an odd variant is its own outlier. */
+static void diff_shared_facts(void **state)
+{
+	json_t *common = parse("[{\"nic_model\":\"m\",\"link_layer\":\"IB\",\"fields\":"
+			       "{\"fw@n\":\"2\",\"nic_count\":1}}]");
+	json_t *odd = parse("[{\"nic_model\":\"m\",\"link_layer\":\"IB\",\"fields\":"
+			    "{\"fw@n\":\"1\",\"nic_count\":1}}]");
+	json_t *hosts = json_pack("[{s:s, s:s, s:O}, {s:s, s:s, s:O}, {s:s, s:s, s:O},"
+				  " {s:s, s:s, s:O}, {s:s, s:s, s:O}]",
+				  "host", "a", "profile", "p", "facts", common,
+				  "host", "b", "profile", "p", "facts", odd,
+				  "host", "c", "profile", "p", "facts", common,
+				  "host", "d", "profile", "p", "facts", common,
+				  "host", "e", "profile", "p", "facts", odd);
+	json_t *d = fleet_diff(hosts), *g, *o;
+
+	(void)state;
+	g = json_array_get(json_object_get(d, "groups"), 0);
+	assert_int_equal(json_array_size(json_object_get(g, "hosts")), 5);
+	assert_int_equal(json_array_size(json_object_get(g, "outliers")), 2);
+	o = json_array_get(json_object_get(g, "outliers"), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "b");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "shares"), "2")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "shares"), "1")), 2);
+	o = json_array_get(json_object_get(g, "outliers"), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "e");
+	assert_int_equal(json_integer_value(json_object_get(d, "hosts_differ")), 2);
+	json_decref(d);
+	json_decref(hosts);
+	json_decref(common);
+	json_decref(odd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -733,6 +768,7 @@ int main(void)
 		cmocka_unit_test(diff_ties),
 		cmocka_unit_test(diff_numbers),
 		cmocka_unit_test(fabric_suspects),
+		cmocka_unit_test(diff_shared_facts),
 		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
 		cmocka_unit_test(history_ports),
