@@ -123,12 +123,16 @@ ingest() {
 	# CPU seconds too: on a shared machine the wall time says more about
 	# the neighbours than about us
 	cpu=$( { TIMEFORMAT='%U %S'; time ls "$tmp"/batch."$3".* |
-		xargs -P "$writers" -I{} sh -c 'xargs -a "$1" "$2" -q record --db "$3" --from ||
-			echo failed' sh {} "$bin" "$2" >"$tmp/fails"; } 2>&1 | awk '{ printf "%.1f", $1 + $2 }')
+		xargs -P "$writers" -I{} sh -c 'xargs -a "$1" "$2" -q record --db "$3" --from \
+			2>>"$4" || echo failed' sh {} "$bin" "$2" "$tmp/errors" >"$tmp/fails"; } 2>&1 |
+		awk '{ printf "%.1f", $1 + $2 }')
 	t1=$(now)
 	ingest_ms=$(ms "$t0" "$t1")
 	ingest_cpu=$cpu
 	ingest_failed=$(wc -l <"$tmp/fails")
+	if [ "$ingest_failed" -gt 0 ]; then
+		echo "$1 ingest: a failed batch said: $(grep -m1 . "$tmp/errors" | cut -c1-300)"
+	fi
 }
 
 # clone BACKEND DB N: hosts copied in SQL until there are N
@@ -186,7 +190,7 @@ for backend in sqlite postgresql; do
 	ingest "$backend" "$db" b
 	seen=$(sql "$backend" "$db" 'SELECT count(*) FROM seen')
 	after=$(size_of "$backend" "$db")
-	R[$backend,seen]="$(( (after - before) / (seen ? seen : 1) )) bytes per unchanged check ($seen seen, $ingest_ms ms)"
+	R[$backend,seen]="$(( (after - before) / (seen ? seen : 1) )) bytes per unchanged check ($seen seen, $ingest_ms ms, $ingest_failed batches failed)"
 	R[$backend,size]="$(( before / (stored ? stored : 1) )) bytes per record"
 	t0=$(now)
 	"$bin" --json fleet --db "$db" diff >"$tmp/diff.$backend.json"

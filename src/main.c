@@ -25,7 +25,7 @@ static const struct cmd_row commands[] = {
 	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps", &watch_spec },
 	{ "bw", cmd_bw, "bandwidth test: `bw server` on one host, `bw client HOST` on the other" },
 	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other" },
-	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite or PostgreSQL", &record_spec },
+	{ "record", cmd_record, "store this host's check (or --from FILE.json...): SQLite or PostgreSQL", &record_spec },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE, rm HOST", &fleet_spec },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },
