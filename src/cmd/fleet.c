@@ -386,8 +386,10 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	}
 	rc = write_atomic(c, a->html, records, diff);
 	if (rc == EXIT_OK && !c->quiet && !c->json)
-		printf("wrote '%s': %zu hosts, %zu differ from their group\n", a->html,
-		       json_array_size(records), fleet_diff_odd_hosts(diff));
+		printf("wrote '%s': %zu %s, %zu %s (drift, or named by the fabric report)\n",
+		       a->html, json_array_size(records),
+		       json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
+		       fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");
 	if (rc == EXIT_OK && c->json)
 		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
 						json_string_or_null(a->html),

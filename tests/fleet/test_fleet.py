@@ -1256,6 +1256,26 @@ def case_fabric(tmp):
     rows = re.findall(r'<tr class="suspect" data-kind="([^"]*)" data-subject="([^"]*)"', sec)
     expect(rows == [(x["kind"], x["subject"]) for x in report["suspects"]],
            "the page lists the suspects: %s" % rows)
+    # the report `rdmadoctor fabric --json` writes (its documented example,
+    # where the build has the fabric command): kept, its suspects named
+    example = os.path.join(SRC, "docs", "json", "fabric-example.json")
+    if os.path.exists(example):
+        with open(example) as f:
+            ex = json.load(f)
+        node = ex["nodes"][0]["name"]
+        rc, _, err = run("--root", root, "record", "--db", db, "--host", node, "--fabric", example)
+        expect_rc(rc, 0, "the fabric command's own example is kept", err)
+        rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+        named = {x["host"] for x in json.loads(out)["fabric"]["suspects"]}
+        want = set()
+        for x in ex["suspects"]:
+            if x["kind"] == "pair":
+                want.update(n["name"] for n in ex["nodes"]
+                            if x["subject"].startswith(n["name"] + "-") or
+                            x["subject"].endswith("-" + n["name"]))
+            else:
+                want.add(x["subject"])
+        expect(named == want, "its suspects are named: %s" % sorted(named))
 
 
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
