@@ -35,7 +35,8 @@ struct ctx {
 
 /* The option tables of the commands that declare one (opts.h). */
 extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec, snapshot_spec,
-	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec, fabric_spec;
+	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec, fabric_spec,
+	record_spec, fleet_spec;
 extern const struct cmd_spec bw_spec, lat_spec;	/* cmd/bw_opts.c */
 
 int cmd_inventory(struct ctx *c, int argc, char **argv);	/* cmd/view.c */

@@ -4,6 +4,7 @@
 #include "fleet_db.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
+#include "../fleet/record.h"
 #include "../fleet/skim.h"
 #include "../fleet/text.h"
 #include "../out/json.h"
@@ -32,43 +33,103 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff) __attribute__((we
 #define HAVE_FLEET_HTML 0
 #endif
 
-static const char help[] =
-	"usage: rdmadoctor fleet [--db PATH] [--json] ls\n"
-	"       rdmadoctor fleet [--db PATH] [--json] show HOST\n"
-	"       rdmadoctor fleet [--db PATH] [--json] diff\n"
-	"       rdmadoctor fleet [--db PATH] report --html FILE\n"
+struct fleet_args {
+	const char *db, *html, *host, *before;
+	struct store_filter filter;
+};
+
+/* --since and --before: a time in the one form the store keeps. */
+static int take_time(struct ctx *c, const char *opt, const char *value, const char **into)
+{
+	if (!fleet_time_valid(value)) {
+		fprintf(stderr, "%s fleet: --%s '%s': give a UTC time like 2026-11-30T07:00:00Z\n",
+			c->prog, opt, value);
+		return EXIT_USAGE;
+	}
+	*into = value;
+	return -1;
+}
+
+static int take_since(struct ctx *c, void *args, const char *value)
+{
+	return take_time(c, "since", value, &((struct fleet_args *)args)->filter.since);
+}
+
+static int take_before(struct ctx *c, void *args, const char *value)
+{
+	return take_time(c, "before", value, &((struct fleet_args *)args)->before);
+}
+
+static const struct cmd_opt fleet_opts[] = {
+	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct fleet_args, db), .flags = OPT_NONEMPTY,
+	  .help = "the database (default\n"
+		  "$XDG_DATA_HOME/rdmadoctor/fleet.db, else\n"
+		  "~/.local/share/rdmadoctor/fleet.db), or a PostgreSQL\n"
+		  "server's: postgresql://user@host:port/dbname (the\n"
+		  "password from PGPASSFILE or ~/.pgpass, never in the\n"
+		  "URI)" },
+	{ "html", 0, "FILE", OPT_STRING_AT(struct fleet_args, html), .flags = OPT_NONEMPTY,
+	  .help = "report: where the page goes" },
+	{ "profile", 0, "P", OPT_STRING_AT(struct fleet_args, filter.profile),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts judged against this profile" },
+	{ "verdict", 0, "V", OPT_STRING_AT(struct fleet_args, filter.verdict),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts of this verdict (pass, warn, fail)" },
+	{ "since", 0, "TIME", OPT_CALL_AT(take_since),
+	  .help = "ls: the hosts checked at or after TIME (UTC,\n"
+		  "2026-11-30T07:00:00Z)" },
+	{ "group", 0, "NIC_MODEL", OPT_STRING_AT(struct fleet_args, filter.nic_model),
+	  .flags = OPT_NONEMPTY, .help = "ls: the hosts with NICs of this model" },
+	{ "before", 0, "TIME", OPT_CALL_AT(take_before),
+	  .help = "rm: only the checks before TIME" },
+	{ 0 }
+};
+
+const struct cmd_spec fleet_spec = {
+	.name = "fleet",
+	.opts = fleet_opts,
+	.operands = "ls | show HOST | diff | report | rm HOST",
+	.min_operands = 0,
+	.max_operands = 2,
+	.usage =
+	"usage: rdmadoctor fleet [--db PATH|URI] ls [--profile P] [--verdict V]\n"
+	"                        [--since TIME] [--group NIC_MODEL]\n"
+	"       rdmadoctor fleet [--db PATH|URI] show HOST\n"
+	"       rdmadoctor fleet [--db PATH|URI] diff\n"
+	"       rdmadoctor fleet [--db PATH|URI] report --html FILE\n"
+	"       rdmadoctor fleet [--db PATH|URI] rm HOST [--before TIME]\n",
+	.about =
+	"What the records of `rdmadoctor record` say about the fleet (--json: one\n"
+	"JSON document on standard output).\n"
 	"\n"
-	"What the records of `rdmadoctor record` say about the fleet.\n"
-	"\n"
-	"  ls              every host: its last record's time, profile, verdict,\n"
-	"                  number of findings, and how many records are kept\n"
+	"  ls              every host: its last check's time, profile, verdict,\n"
+	"                  number of findings, and how many checks are kept\n"
 	"  show HOST       the history of one host: its records, and what changed\n"
 	"                  from one to the next (firmware, MTU, PCIe link, port\n"
 	"                  state, QoS, driver, kernel, findings), and when\n"
-	"  diff            drift: hosts are grouped by profile and NIC model; in each\n"
-	"                  group the value most hosts have is the baseline of each\n"
-	"                  field (fw, driver_stack, mtu, netdev_mtu, rocev2_gid_index,\n"
+	"  diff            drift: hosts are grouped by profile, NIC model and link\n"
+	"                  layer; each NIC and port is a value of its own (fw,\n"
+	"                  driver_stack, mtu, netdev_mtu, rocev2_gid_index,\n"
 	"                  pfc_priority, trust, ecn, pcie_gen, pcie_width,\n"
-	"                  port_rate_gbps, port_state, nic_count, bw_gbps), and\n"
+	"                  port_rate_gbps, port_state, nic_count, bw_gbps); the\n"
+	"                  value more hosts have than any other is the baseline, and\n"
 	"                  every host that differs is listed with its value, the\n"
-	"                  baseline and how many hosts have each value.  A tie goes\n"
-	"                  to a value over none, then to the value that sorts first\n"
+	"                  baseline and how many hosts have each value.  A tie has\n"
+	"                  no baseline and is listed as such.  Also: hosts whose\n"
+	"                  profile changed, machines alike (DMI product, GPUs)\n"
+	"                  judged against different profiles, and the hosts the\n"
+	"                  newest fabric report (`record --fabric`) names as suspects\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
-	"                  host, drift, bandwidth (written whole, then renamed)\n"
-	"\n"
-	"  --db PATH       the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
-	"                  else ~/.local/share/rdmadoctor/fleet.db)\n"
-	"  --json          one JSON document on standard output\n"
-	"\n"
+	"                  host, drift, bandwidth, the newest fabric report's heatmap\n"
+	"                  per rail and its suspects (written whole, then renamed)\n"
+	"  rm HOST         remove the host's records\n",
+	.epilog =
 	"Each host is judged on its latest record.\n"
 	"\n"
 	"exit: 0 fine; 1 diff found hosts that differ; 2 usage; 3 could not run\n"
-	"(no database, not a fleet database, unknown host, cannot write FILE).\n";
-
-struct fleet_args {
-	const char *db, *html, *host;
+	"(no database, not a fleet database, unknown host, cannot write FILE).\n",
 };
+
 
 static int write_text_or_json(struct ctx *c, json_t *doc, void (*print)(FILE *, const json_t *))
 {
@@ -103,7 +164,7 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *hosts;
 
-	if (store_hosts(s, &hosts) < 0)
+	if (store_hosts(s, &a->filter, &hosts) < 0)
 		return db_failed(c, s);
 	if (!json_array_size(hosts))
 		note_empty(c, a->db);
@@ -112,9 +173,10 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 					       "hosts", hosts), fleet_text_ls);
 }
 
-/* {"schema", "host", "records": [{time, profile, verdict, findings}],
- *  "changes": [...], "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history, json_t *latest)
+/* {"schema", "host", "records": [{time, profile, verdict, findings,
+ *  last_seen, checks}], "changes": [...], "counters": store_counters(),
+ *  "latest": <the newest record>} */
+static json_t *show_doc(const char *host, json_t *history, json_t *latest, json_t *counters)
 {
 	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
 	size_t i;
@@ -122,11 +184,14 @@ static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 	if (!recs || !changes)
 		goto fail;
 	json_array_foreach(history, i, r) {
-		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I}", "time", json_object_get(r, "time"),
+		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I, s:O?, s:O?}", "time",
+					json_object_get(r, "time"),
 					"profile", json_object_get(r, "profile"),
 					"verdict", json_object_get(r, "verdict"), "findings",
 					(json_int_t)json_array_size(json_object_get(
-						json_object_get(r, "check"), "findings")));
+						json_object_get(r, "check"), "findings")),
+					"last_seen", json_object_get(r, "last_seen"),
+					"checks", json_object_get(r, "checks"));
 
 		if (json_array_append_new(recs, row) < 0)
 			goto fail;
@@ -134,9 +199,9 @@ static json_t *show_doc(const char *host, json_t *history, json_t *latest)
 			goto fail;
 		prev = r;
 	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:O}", "schema", 1,
+	return json_pack("{s:i, s:o, s:o, s:o, s:O, s:O}", "schema", 1,
 			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "latest", latest);
+			 "changes", changes, "counters", counters, "latest", latest);
 fail:
 	json_decref(recs);
 	json_decref(changes);
@@ -145,7 +210,7 @@ fail:
 
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *history, *latest, *doc;
+	json_t *history, *latest, *doc, *counters;
 
 	/* the changes need only what fleet_skim_drop keeps; the latest
 	 * record is shown whole */
@@ -172,9 +237,15 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 			"move it aside)\n", c->prog, a->db, a->host);
 		return EXIT_RUNTIME;
 	}
-	doc = show_doc(a->host, history, json_array_get(latest, 0));
+	if (store_counters(s, a->host, &counters) < 0) {
+		json_decref(history);
+		json_decref(latest);
+		return db_failed(c, s);
+	}
+	doc = show_doc(a->host, history, json_array_get(latest, 0), counters);
 	json_decref(history);
 	json_decref(latest);
+	json_decref(counters);
 	if (!doc) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
@@ -184,7 +255,7 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 
 static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *hosts, *diff;
+	json_t *hosts, *diff, *fabric;
 	size_t outliers;
 	int rc;
 
@@ -192,13 +263,20 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 		return db_failed(c, s);
 	if (!json_array_size(hosts))
 		note_empty(c, a->db);
+	if (store_latest_fabric(s, &fabric) < 0) {
+		json_decref(hosts);
+		return db_failed(c, s);
+	}
 	diff = fleet_diff(hosts);
 	json_decref(hosts);
-	if (!diff) {
+	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
+		json_decref(diff);
+		json_decref(fabric);
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
 	}
-	outliers = fleet_diff_outliers(diff);
+	json_decref(fabric);
+	outliers = fleet_diff_odd_hosts(diff);
 	rc = write_text_or_json(c, diff, fleet_text_diff);
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
 }
@@ -276,7 +354,7 @@ out:
 
 static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *records = NULL, *hosts = NULL, *diff = NULL;
+	json_t *records = NULL, *hosts = NULL, *diff = NULL, *fabric = NULL;
 	int rc = EXIT_RUNTIME;
 
 	if (!a->html) {
@@ -292,7 +370,7 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	/* the page shows no counters, GID tables, GPUs: leave them out of
 	 * the trees (fleet_skim_bulk) */
 	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
-	    store_latest_facts(s, &hosts) < 0) {
+	    store_latest_facts(s, &hosts) < 0 || store_latest_fabric(s, &fabric) < 0) {
 		rc = db_failed(c, s);
 		goto out;
 	}
@@ -302,14 +380,16 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		goto out;
 	}
 	diff = fleet_diff(hosts);
-	if (!diff) {
+	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		goto out;
 	}
 	rc = write_atomic(c, a->html, records, diff);
 	if (rc == EXIT_OK && !c->quiet && !c->json)
-		printf("wrote '%s': %zu hosts, %zu differ from their group\n", a->html,
-		       json_array_size(records), fleet_diff_odd_hosts(diff));
+		printf("wrote '%s': %zu %s, %zu %s (drift, or named by the fabric report)\n",
+		       a->html, json_array_size(records),
+		       json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
+		       fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");
 	if (rc == EXIT_OK && c->json)
 		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
 						json_string_or_null(a->html),
@@ -319,7 +399,38 @@ out:
 	json_decref(records);
 	json_decref(hosts);
 	json_decref(diff);
+	json_decref(fabric);
 	return rc;
+}
+
+static void text_rm(FILE *out, const json_t *doc)
+{
+	long long n = (long long)json_integer_value(json_object_get(doc, "removed"));
+
+	fprintf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
+		json_string_value(json_object_get(doc, "host")));
+}
+
+static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
+{
+	long long removed;
+
+	if (store_begin(s) < 0 || store_rm(s, a->host, a->before, &removed) < 0 ||
+	    store_commit(s) < 0) {
+		store_rollback(s);
+		fprintf(stderr, "%s: %s\n%s fleet rm: nothing was removed\n", c->prog,
+			store_error(s), c->prog);
+		return EXIT_RUNTIME;
+	}
+	if (!removed) {
+		fprintf(stderr, "%s fleet: no records of host '%s'%s%s in '%s' (`rdmadoctor "
+			"fleet ls` lists the hosts)\n", c->prog, a->host,
+			a->before ? " before " : "", a->before ? a->before : "", a->db);
+		return EXIT_RUNTIME;
+	}
+	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
+					       a->host, "before", a->before, "removed",
+					       (json_int_t)removed), text_rm);
 }
 
 static const struct fleet_cmd {
@@ -331,15 +442,17 @@ static const struct fleet_cmd {
 	{ "show", fleet_show, true },
 	{ "diff", fleet_diff_cmd, false },
 	{ "report", fleet_report, false },
+	{ "rm", fleet_rm, true },
 };
 
-/* "what 'arg'", or what alone when arg is NULL, then the usage. */
+/* "what 'arg'", or what alone when arg is NULL, then where help is. */
 static int usage_error(struct ctx *c, const char *what, const char *arg)
 {
 	if (arg)
-		fprintf(stderr, "%s fleet: %s '%s'\n\n%s", c->prog, what, arg, help);
+		fprintf(stderr, "%s fleet: %s '%s'\n", c->prog, what, arg);
 	else
-		fprintf(stderr, "%s fleet: %s\n\n%s", c->prog, what, help);
+		fprintf(stderr, "%s fleet: %s\n", c->prog, what);
+	fprintf(stderr, "`%s fleet --help` explains it\n", c->prog);
 	return EXIT_USAGE;
 }
 
@@ -349,47 +462,38 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	struct fleet_args a = { 0 };
 	struct store *s = NULL;
 	char *db;
-	int rc;
+	int n, rc = opts_parse(c, &fleet_spec, argc, argv, &a, &n);
 
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-
-		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(o, "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(o, "--db") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.db = argv[++i];
-		} else if (strcmp(o, "--html") == 0 && i + 1 < argc && argv[i + 1][0]) {
-			a.html = argv[++i];
-		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--html") == 0) {
-			return usage_error(c, "a value is missing after", o);
-		} else if (o[0] == '-') {
-			return usage_error(c, "unexpected option", o);
-		} else if (!sub) {
-			for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
-				if (strcmp(o, subcommands[k].name) == 0)
-					sub = &subcommands[k];
-			if (!sub)
-				return usage_error(c, "no subcommand", o);
-		} else if (sub->takes_host && !a.host) {
-			a.host = o;
-		} else {
-			return usage_error(c, "unexpected argument", o);
-		}
+	if (rc >= 0)
+		return rc;
+	if (n >= 1) {
+		for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)
+			if (strcmp(argv[1], subcommands[k].name) == 0)
+				sub = &subcommands[k];
+		if (!sub)
+			return usage_error(c, "no subcommand", argv[1]);
 	}
+	if (sub && sub->takes_host && n >= 2)
+		a.host = argv[2];
+	else if (n >= 2)
+		return usage_error(c, "unexpected argument", argv[2]);
 	if (!sub)
-		return usage_error(c, "say what: ls, show HOST, diff or report --html FILE", NULL);
+		return usage_error(c, "say what: ls, show HOST, diff, report --html FILE or rm HOST", NULL);
 	if (sub->takes_host && !a.host)
-		return usage_error(c, "show needs a host (`rdmadoctor fleet ls` lists them)", NULL);
+		return usage_error(c, sub->fn == fleet_rm ? "rm needs a host" :
+				   "show needs a host (`rdmadoctor fleet ls` lists them)", NULL);
 	if (a.html && sub->fn != fleet_report)
 		return usage_error(c, "--html goes with report", NULL);
+	if (a.before && sub->fn != fleet_rm)
+		return usage_error(c, "--before goes with rm", NULL);
+	if ((a.filter.profile || a.filter.verdict || a.filter.since || a.filter.nic_model) &&
+	    sub->fn != fleet_ls)
+		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
 	db = fleet_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;
 	a.db = db;
-	rc = fleet_db_open(c, db, STORE_READ, &s);
+	rc = fleet_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = sub->fn(c, s, &a);
 	store_close(&s);

@@ -60,10 +60,10 @@ char *fleet_db_path(const struct ctx *c, const char *given, bool create)
 	return path;
 }
 
-int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode,
+int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode, int timeout_ms,
 		  struct store **s)
 {
-	int rc = store_open(path, mode, s);
+	int rc = store_open_wait(path, mode, timeout_ms, s);
 
 	if (rc == 0)
 		return EXIT_OK;

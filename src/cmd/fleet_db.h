@@ -6,14 +6,15 @@
 #include "cmd.h"
 #include "../store/store.h"
 
-/* given (--db), else $XDG_DATA_HOME/rdmadoctor/fleet.db, else
+/* given (--db: a file or a postgresql:// URI), else $XDG_DATA_HOME/rdmadoctor/fleet.db, else
  * ~/.local/share/rdmadoctor/fleet.db.  With create, the default's
  * directory is made (0700) when missing.  malloc'd path, or NULL after
  * printing why. */
 char *fleet_db_path(const struct ctx *c, const char *given, bool create);
 
-/* Open (printing the error); EXIT_OK, or EXIT_RUNTIME with *s closed. */
-int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode,
+/* Open (printing the error), waiting for the store at most timeout_ms
+ * for each thing asked of it; EXIT_OK, or EXIT_RUNTIME with *s closed. */
+int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode, int timeout_ms,
 		  struct store **s);
 
 #endif

@@ -4,108 +4,149 @@
 #include "check_doc.h"
 #include "fleet_db.h"
 #include "record_read.h"
+#include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../out/json.h"
 #include "../store/store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] record [--db PATH] [--profile NAME|FILE]\n"
-	"                  [--bw FILE]... [--json]\n"
-	"       rdmadoctor record [--db PATH] [--time T] [--json] --from FILE.json|-...\n"
-	"\n"
-	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
-	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
-	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
-	"--json` runs given with --bw, in a SQLite file.  `rdmadoctor fleet`\n"
-	"then lists the hosts, shows what changed, finds the hosts that differ\n"
-	"from the rest, and writes an HTML report.\n"
-	"\n"
-	"  --db PATH     the database (default $XDG_DATA_HOME/rdmadoctor/fleet.db,\n"
-	"                else ~/.local/share/rdmadoctor/fleet.db; made when missing)\n"
-	"  --profile P   judge against this profile instead of the one picked\n"
-	"  --bw FILE     a `rdmadoctor bw --json` result to keep with the record\n"
-	"                (repeat for each; - reads standard input)\n"
-	"  --from F...   store documents collected elsewhere instead: each file a\n"
-	"                `check --json` document or a record (`fleet show --json`\n"
-	"                gives them), - for standard input.  All go in one\n"
-	"                transaction; a file that is not one is named and skipped,\n"
-	"                the others are stored\n"
-	"  --time T      with --from: the time of check documents, which carry\n"
-	"                none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
-	"                modification time, now for standard input)\n"
-	"  --json        say what was stored as one JSON document\n"
-	"\n"
-	"A host has one record per time: storing the same one twice keeps one.\n"
-	"Two records at once (several hosts writing to one shared file) wait for\n"
-	"each other; a full disk or a crash loses nothing stored before.\n"
-	"\n"
-	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
-	"a file was not stored); 2 usage; 3 could not run (database not writable,\n"
-	"disk full: then nothing of this run was stored).\n";
-
 struct record_args {
-	const char *db, *profile, *time;
-	const char **bw;
+	const char *db, *profile, *time, *host, *fabric;
+	double timeout;		/* seconds; 0: the default */
+	const char **bw;	/* argc of them at most */
 	size_t n_bw;
 	const char **from;
 	size_t n_from;
 	bool any_from;
+	int timeout_ms;		/* from timeout; 0: the default */
+};
+
+static int take_bw(struct ctx *c, void *args, const char *value)
+{
+	struct record_args *a = args;
+
+	(void)c;
+	a->bw[a->n_bw++] = value;
+	return -1;
+}
+
+static int take_time(struct ctx *c, void *args, const char *value)
+{
+	struct record_args *a = args;
+
+	if (!fleet_time_valid(value)) {
+		fprintf(stderr, "%s record: --time '%s': give a UTC time like "
+			"2026-11-30T07:00:00Z\n", c->prog, value);
+		return EXIT_USAGE;
+	}
+	a->time = value;
+	return -1;
+}
+
+static const struct cmd_opt record_opts[] = {
+	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct record_args, db), .flags = OPT_NONEMPTY,
+	  .help = "the database: a file (default\n"
+		  "$XDG_DATA_HOME/rdmadoctor/fleet.db, else\n"
+		  "~/.local/share/rdmadoctor/fleet.db; made when missing),\n"
+		  "or a PostgreSQL server's\n"
+		  "postgresql://user@host:port/dbname (the password from\n"
+		  "PGPASSFILE or ~/.pgpass, never in the URI; tables made\n"
+		  "when missing)" },
+	{ "timeout", 0, "S", OPT_SECONDS_AT(struct record_args, timeout, 0.001, 3600),
+	  .help = "wait for the database at most S seconds for each thing\n"
+		  "asked of it (default 5; with --from 30): then say so\n"
+		  "and exit 3; this host's check result is still printed" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct record_args, profile),
+	  .help = "judge against this profile instead of the one picked" },
+	{ "host", 0, "NAME", OPT_STRING_AT(struct record_args, host), .flags = OPT_NONEMPTY,
+	  .help = "store the record under this name instead of the host's\n"
+		  "own (inventory.host.hostname)" },
+	{ "bw", 0, "FILE", OPT_CALL_AT(take_bw),
+	  .help = "a `rdmadoctor bw --json` result to keep with the record\n"
+		  "(repeat for each; - reads standard input); it must name\n"
+		  "this host as its local host, else it is refused" },
+	{ "fabric", 0, "FILE", OPT_STRING_AT(struct record_args, fabric),
+	  .help = "a `rdmadoctor fabric --json` report to keep with the\n"
+		  "record (- reads standard input); it must name this host\n"
+		  "among its nodes, else it is refused. `fleet report`\n"
+		  "draws its heatmap, `fleet diff` names its suspects" },
+	{ "from", 0, NULL, OPT_FLAG_AT(struct record_args, any_from),
+	  .help = "store the files given instead (FILE.json|-...): each a\n"
+		  "`check --json` document, or a record as the store keeps\n"
+		  "it ({\"schema\", \"host\", \"time\", \"check\", \"bw\"}), - for\n"
+		  "standard input. All go in one transaction; a file that\n"
+		  "is not one is named and skipped, the others are stored" },
+	{ "time", 0, "T", OPT_CALL_AT(take_time),
+	  .help = "with --from: the time of check documents, which carry\n"
+		  "none (UTC, 2026-11-30T07:00:00Z; default: each file's\n"
+		  "modification time, now for standard input)" },
+	{ 0 }
+};
+
+const struct cmd_spec record_spec = {
+	.name = "record",
+	.opts = record_opts,
+	.operands = "[FILE.json|-...]",
+	.min_operands = 0,
+	.max_operands = INT_MAX,
+	.usage =
+	"usage: rdmadoctor [--root DIR] record [--db PATH|URI] [--profile NAME|FILE]\n"
+	"                  [--host NAME] [--bw FILE]... [--fabric FILE] [--timeout S]\n"
+	"       rdmadoctor record [--db PATH|URI] [--time T] [--timeout S]\n"
+	"                  --from FILE.json|-...\n",
+	.about =
+	"Keeps the record a cluster engineer keeps in a spreadsheet, for every\n"
+	"machine: runs this host's check (as `rdmadoctor check` does: inventory,\n"
+	"findings, profile) and stores it, with the results of `rdmadoctor bw\n"
+	"--json` runs given with --bw and a fabric report given with --fabric, in\n"
+	"a SQLite file or a PostgreSQL server every node writes to.  `rdmadoctor\n"
+	"fleet` then lists the hosts, shows what changed, finds the hosts that\n"
+	"differ from the rest, and writes an HTML report.  --json says what was\n"
+	"stored as one JSON document.\n",
+	.epilog =
+	"A host has one record per time: storing the same one twice keeps one.\n"
+	"A check that equals the host's latest record but for its counters and\n"
+	"times adds only its time and its counters' deltas to that record.\n"
+	"Two records at once (several hosts writing to one store) wait for each\n"
+	"other; a full disk or a crash loses nothing stored before.\n"
+	"\n"
+	"exit: 0 stored; 1 stored, but the check found errors (or, with --from,\n"
+	"a file was not stored); 2 usage (a --bw document of another host); 3\n"
+	"could not store (database not writable, disk full, no answer in time:\n"
+	"then nothing of this run was stored).\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		bool more = i + 1 < argc;
+	int n, rc = opts_parse(c, &record_spec, argc, argv, a, &n);
 
-		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(o, "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(o, "--db") == 0 && more && argv[i + 1][0]) {
-			a->db = argv[++i];
-		} else if (strcmp(o, "--profile") == 0 && more) {
-			a->profile = argv[++i];
-		} else if (strcmp(o, "--time") == 0 && more) {
-			a->time = argv[++i];
-			if (!fleet_time_valid(a->time)) {
-				fprintf(stderr, "%s record: --time '%s': give a UTC time like "
-					"2026-11-30T07:00:00Z\n", c->prog, a->time);
-				return EXIT_USAGE;
-			}
-		} else if (strcmp(o, "--bw") == 0 && more) {
-			a->bw[a->n_bw++] = argv[++i];
-		} else if (strcmp(o, "--from") == 0) {
-			a->any_from = true;
-			/* every following word that is not an option is a file */
-			while (i + 1 < argc && (argv[i + 1][0] != '-' || strcmp(argv[i + 1], "-") == 0))
-				a->from[a->n_from++] = argv[++i];
-		} else if (strcmp(o, "--db") == 0 || strcmp(o, "--profile") == 0 ||
-			   strcmp(o, "--time") == 0 || strcmp(o, "--bw") == 0) {
-			fprintf(stderr, "%s record: a value is missing after '%s'\n\n%s", c->prog,
-				o, help);
-			return EXIT_USAGE;
-		} else {
-			fprintf(stderr, "%s record: unexpected argument '%s'\n\n%s", c->prog, o, help);
-			return EXIT_USAGE;
-		}
+	if (rc >= 0)
+		return rc;
+	if (n && !a->any_from) {
+		opts_say_unknown(c, &record_spec, argv[1]);
+		return EXIT_USAGE;
 	}
+	for (int i = 1; i <= n; i++)
+		a->from[a->n_from++] = argv[i];
+	a->timeout_ms = a->timeout > 0 ? (int)(a->timeout * 1000 + 0.5) : 0;
+	if (a->timeout > 0 && a->timeout_ms < 1)
+		a->timeout_ms = 1;
 	if (a->any_from && !a->n_from) {
 		fprintf(stderr, "%s record: --from needs files (or - for standard input)\n",
 			c->prog);
 		return EXIT_USAGE;
 	}
-	if (a->any_from && (a->profile || a->n_bw)) {
-		fprintf(stderr, "%s record: --profile and --bw are for this host's record, "
-			"not with --from\n", c->prog);
+	if (a->any_from && (a->profile || a->n_bw || a->host || a->fabric)) {
+		fprintf(stderr, "%s record: --profile, --host, --bw and --fabric are for this "
+			"host's record, not with --from (a collected file names its own host)\n",
+			c->prog);
 		return EXIT_USAGE;
 	}
 	if (a->time && !a->any_from) {
@@ -116,9 +157,8 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	return -1;
 }
 
-
 struct tally {
-	size_t stored, already;
+	size_t stored, seen, already;
 	json_t *failed;		/* [{"file", "error"}] */
 };
 
@@ -132,9 +172,9 @@ static int fail_file(struct ctx *c, struct tally *t, const char *file, const cha
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
 {
 	if (c->json) {
-		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:O}", "schema", 1,
+		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:I, s:O}", "schema", 1,
 					"db", json_string_or_null(db),
-					"stored", (json_int_t)t->stored,
+					"stored", (json_int_t)t->stored, "seen", (json_int_t)t->seen,
 					"already", (json_int_t)t->already, "failed", t->failed);
 
 		if (doc && one) {
@@ -147,15 +187,17 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		printf("%s %s at %s in '%s': verdict %s, %zu findings\n",
-		       t->stored ? "stored" : "already had",
+		printf("%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
+		       t->stored ? "stored" : t->seen ? "seen" : "already had",
 		       json_string_value(json_object_get(one, "host")),
 		       json_string_value(json_object_get(one, "time")), db,
+		       t->seen ? " (unchanged since its last record)" : "",
 		       json_string_value(json_object_get(one, "verdict")),
 		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
 	else
-		printf("stored %zu records in '%s'; %zu already there, %zu files failed\n",
-		       t->stored, db, t->already, json_array_size(t->failed));
+		printf("stored %zu records in '%s' (and %zu unchanged checks as seen times); "
+		       "%zu already there, %zu files failed\n", t->stored, db, t->seen, t->already,
+		       json_array_size(t->failed));
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
 			strerror(errno));
@@ -169,18 +211,28 @@ static int store_failed(struct ctx *c, struct store *s, struct tally *t)
 	store_rollback(s);
 	fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
 		store_error(s), c->prog);
-	t->stored = t->already = 0;
+	t->stored = t->seen = t->already = 0;
 	return EXIT_RUNTIME;
+}
+
+static void count(struct tally *t, enum store_put what)
+{
+	if (what == STORE_NEW)
+		t->stored++;
+	else if (what == STORE_SEEN)
+		t->seen++;
+	else
+		t->already++;
 }
 
 /* Store one record; text: its JSON text or NULL.  0 or the store's error. */
 static int put_one(struct store *s, const json_t *rec, const char *text, struct tally *t)
 {
-	bool dup;
-	int rc = store_put(s, rec, text, &dup);
+	enum store_put what;
+	int rc = store_put(s, rec, text, &what);
 
 	if (rc == 0)
-		dup ? t->already++ : t->stored++;
+		count(t, what);
 	return rc;
 }
 
@@ -226,12 +278,12 @@ static int pending_flush(struct store *s, struct pending *p, bool *begun, struct
 		*begun = rc == 0;
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		bool dup;
+		enum store_put what;
 
 		if (rc == 0)
-			rc = store_put_row(s, &p->rows[i], &dup);
+			rc = store_put_row(s, &p->rows[i], &what);
 		if (rc == 0)
-			dup ? t->already++ : t->stored++;
+			count(t, what);
 		store_row_free(&p->rows[i]);
 	}
 	p->n = p->bytes = 0;
@@ -277,7 +329,7 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 static int record_from(struct ctx *c, const struct record_args *a, const char *db,
 		       struct store *s)
 {
-	struct tally t = { 0, 0, json_array() };
+	struct tally t = { 0, 0, 0, json_array() };
 	struct pending p = { 0 };
 	bool begun = false;
 	int rc = EXIT_RUNTIME, err;
@@ -312,7 +364,36 @@ out:
 	return rc;
 }
 
-static json_t *read_bw(struct ctx *c, const struct record_args *a)
+/* The --fabric report, checked: [doc], [] without one, NULL when refused. */
+static json_t *read_fabric(struct ctx *c, const struct record_args *a, const char *host)
+{
+	struct doc_buf b = { 0 };
+	char why[512];
+	time_t mtime;
+	json_t *doc;
+
+	if (!a->fabric)
+		return json_array();
+	doc = record_read_doc(&b, a->fabric, false, &mtime, why, sizeof(why));
+	free(b.buf);
+	if (doc && fleet_fabric_problem(doc, why, sizeof(why)) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (doc && !fleet_fabric_names(doc, host)) {
+		snprintf(why, sizeof(why), "it does not name host '%s' among its nodes (give --host "
+			 "NAME when this machine is known there by another name)", host);
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (!doc) {
+		fprintf(stderr, "%s record: --fabric '%s': %s\n", c->prog, a->fabric, why);
+		return NULL;
+	}
+	return json_pack("[o]", doc);
+}
+
+static json_t *read_bw(struct ctx *c, const struct record_args *a, const char *host)
 {
 	struct doc_buf b = { 0 };
 	json_t *bw = json_array();
@@ -322,12 +403,15 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 		time_t mtime;
 		json_t *doc = record_read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
 
-		if (doc && fleet_bw_problem(doc, why, sizeof(why)) < 0) {
+		if (doc && (fleet_bw_problem(doc, why, sizeof(why)) < 0 ||
+			    fleet_bw_host_problem(doc, host, why, sizeof(why)) < 0)) {
 			json_decref(doc);
 			doc = NULL;
 		}
 		if (!doc) {
-			fprintf(stderr, "%s record: --bw '%s': %s\n", c->prog, a->bw[i], why);
+			fprintf(stderr, "%s record: --bw '%s': %s%s\n", c->prog, a->bw[i], why,
+				strstr(why, "measured on host") ? " (give --host NAME when this "
+				"machine is known by the name the document gives)" : "");
 			json_decref(bw);
 			bw = NULL;
 			break;
@@ -338,39 +422,92 @@ static json_t *read_bw(struct ctx *c, const struct record_args *a)
 	return bw;
 }
 
-static int record_here(struct ctx *c, const struct record_args *a, const char *db,
-		       struct store *s)
+/* The store could not take this host's record: the check result is
+ * still what the caller came for, so it is printed all the same. */
+static int not_stored(struct ctx *c, const char *db, const json_t *rec, const char *why)
 {
-	struct tally t = { 0, 0, json_array() };
+	const json_t *check = json_object_get(rec, "check");
+
+	fprintf(stderr, "%s record: nothing was stored%s%s\n", c->prog, why ? ": " : "",
+		why ? why : "");
+	if (c->json) {
+		json_t *doc = json_pack("{s:i, s:o, s:i, s:i, s:i, s:[], s:O?, s:O?, s:O?, s:s?, "
+					"s:O?}", "schema", 1, "db", json_string_or_null(db),
+					"stored", 0, "seen", 0, "already", 0, "failed",
+					"host", json_object_get(rec, "host"),
+					"time", json_object_get(rec, "time"),
+					"verdict", json_object_get(rec, "verdict"), "error", why,
+					"check", check);
+
+		ctx_emit_json(c, doc);
+	} else if (!c->quiet) {
+		printf("%s: verdict %s, %zu findings (not stored in '%s')\n",
+		       json_string_value(json_object_get(rec, "host")),
+		       json_string_value(json_object_get(rec, "verdict")),
+		       json_array_size(json_object_get(check, "findings")), db);
+		fflush(stdout);
+	}
+	return EXIT_RUNTIME;
+}
+
+static int record_here(struct ctx *c, const struct record_args *a, const char *db)
+{
+	struct store *s = NULL;
+	struct tally t = { 0, 0, 0, json_array() };
 	char stamp[FLEET_TIME_LEN];
-	json_t *check = NULL, *bw, *rec;
+	json_t *check = NULL, *bw, *rec, *fabric;
+	const char *host;
 	int rc;
 
-	bw = read_bw(c, a);
-	if (!bw) {
-		json_decref(t.failed);
-		return EXIT_USAGE;
-	}
 	rc = check_document(c, a->profile, &check);
 	if (rc != EXIT_OK) {
-		json_decref(bw);
 		json_decref(t.failed);
 		return rc;
 	}
+	host = a->host ? a->host : json_string_value(json_object_get(json_object_get(
+		json_object_get(check, "inventory"), "host"), "hostname"));
+	if (a->host && !fleet_host_valid(a->host)) {
+		fprintf(stderr, "%s record: --host '%s': give a host name of 1 to 255 characters, "
+			"no control characters\n", c->prog, a->host);
+		json_decref(check);
+		json_decref(t.failed);
+		return EXIT_USAGE;
+	}
+	bw = read_bw(c, a, host ? host : "");
+	fabric = bw ? read_fabric(c, a, host ? host : "") : NULL;
+	if (!fabric) {
+		json_decref(bw);
+		json_decref(check);
+		json_decref(t.failed);
+		return EXIT_USAGE;
+	}
 	if (!fleet_time_format(time(NULL), stamp)) {
 		fprintf(stderr, "%s: the clock is out of range\n", c->prog);
+		json_decref(fabric);
 		json_decref(bw);
 		json_decref(check);
 		json_decref(t.failed);
 		return EXIT_RUNTIME;
 	}
 	rec = fleet_record_new(check, stamp, bw);
+	if (rec && json_array_size(fabric) && json_object_set(rec, "fabric", fabric) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	json_decref(fabric);
+	if (rec && a->host && json_object_set_new(rec, "host", json_string(a->host)) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
 	if (!rec || !t.failed) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
-	} else if (store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
-		rc = store_failed(c, s, &t);
+	} else if (store_open_wait(db, STORE_WRITE, a->timeout_ms ? a->timeout_ms : 5000, &s) < 0 ||
+		   store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
+		store_rollback(s);
+		rc = not_stored(c, db, rec, store_error(s));
 	}
+	store_close(&s);
 	if (rc == EXIT_OK)
 		rc = emit_summary(c, db, &t, rec);
 	if (rc == EXIT_OK && strcmp(json_string_value(json_object_get(rec, "verdict")), "fail") == 0)
@@ -398,10 +535,19 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	db = fleet_db_path(c, a.db, true);
-	rc = db ? fleet_db_open(c, db, STORE_WRITE, &s) : EXIT_RUNTIME;
-	if (rc != EXIT_OK)
+	if (!db) {
+		rc = EXIT_RUNTIME;
 		goto out;
-	rc = a.any_from ? record_from(c, &a, db, s) : record_here(c, &a, db, s);
+	}
+	/* this host's check runs first: a store that does not answer must
+	 * not keep the check from being done and shown */
+	if (!a.any_from) {
+		rc = record_here(c, &a, db);
+		goto out;
+	}
+	rc = fleet_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
+	if (rc == EXIT_OK)
+		rc = record_from(c, &a, db, s);
 out:
 	store_close(&s);
 	free(db);

@@ -1,19 +1,37 @@
 /* Fleet drift: pure functions from host facts to the `fleet diff --json`
- * document of the issue 6 contract:
- *   {"schema":1, "hosts":N, "groups":[{"profile", "nic_model", "hosts":[...],
- *     "baseline":{field: value}, "outliers":[{"host", "field", "value",
- *     "baseline", "shares":{value: hosts}}]}]}
+ * document (docs/json/fleet.md):
+ *   {"schema":1, "hosts":N, "hosts_differ":N, "outliers":N,
+ *    "groups":[{"profile", "nic_model", "link_layer", "hosts":[...],
+ *      "hosts_differ":N, "baseline":{field: value},
+ *      "outliers":[{"host", "field", "subject"?, "value", "baseline",
+ *                   "shares":{value: hosts}}],
+ *      "no_majority":[{"field", "subject"?, "shares":{value: hosts}}]}],
+ *    "profile_changes":[{"host", "from", "to"}],
+ *    "profile_splits":[{"dmi_product", "gpus",
+ *                       "profiles":[{"profile", "hosts":[...]}]}],
+ *    "fabric": null | {"time", "verdict", "reason", "suspects":[{"host",
+ *                      "kind", "subject", "rail"?, "reason"}]}}
  *
- * Hosts are grouped by profile and NIC model; a host with two NIC models
- * (ConnectX-7 for compute, BlueField-3 for storage) is in two groups, each
- * judged on its own NICs.  In each group the baseline of a field is the
- * value the most hosts have.  Ties are broken so that the same data always
- * gives the same baseline: a value beats null, then the value whose text
- * sorts first (byte order) wins.  Every host whose value is not the
- * baseline is an outlier; "shares" counts the hosts of the group per value
- * (most first).  A host without a field (no bandwidth measured) is not
- * counted for it.  Groups come sorted by profile then model, hosts by
- * name, outliers by host then field (the order of fleet_field_names). */
+ * Hosts are grouped by profile, NIC model and link layer (InfiniBand and
+ * RoCE ports are never compared); a host with two NIC models (ConnectX-7
+ * for compute, BlueField-3 for storage) is in two groups, each judged on
+ * its own NICs.  Each NIC and each port is its own value (the subject:
+ * "mlx5_0", "mlx5_0 port 1"), so one rail left at MTU 2048 is one outlier
+ * naming that rail.  In each group the baseline of a value is the one
+ * more hosts have than any other; when two values tie for the most hosts
+ * there is no baseline: the value is listed under "no_majority" and no
+ * host is an outlier for it.  Values are compared as JSON values: numbers
+ * as numbers, null (absent) as one value of its own.  "shares" counts the
+ * hosts per value, most first (then smaller numbers, then text order).  A
+ * host without a value (no bandwidth measured, a port that is down has no
+ * rate) is not counted for it.  Groups come sorted by profile, model and
+ * link layer, hosts by name, outliers by host, field (the order of
+ * fleet_field_names), subject.
+ *
+ * Two kinds of drift are of hosts rather than values: a host whose latest
+ * record has another profile than the record before ("profile_changes",
+ * from the "previous_profile" of its entry), and hosts of the same DMI
+ * product and GPUs judged against different profiles ("profile_splits"). */
 #ifndef RD_FLEET_DIFF_H
 #define RD_FLEET_DIFF_H
 
@@ -21,16 +39,23 @@
 
 #define FLEET_DIFF_SCHEMA 1
 
-/* hosts: [{"host", "profile", "facts": fleet_facts()}], one per host (the
- * latest record).  NULL when out of memory. */
+/* hosts: [{"host", "profile", "facts": fleet_facts(), "dmi_product"?,
+ * "gpus"?, "previous_profile"?}], one per host (the latest record;
+ * previous_profile: the profile of its latest record with another profile,
+ * when there is one).  NULL when out of memory. */
 json_t *fleet_diff(const json_t *hosts);
+/* Add the newest fabric report's suspects (fleet_fabric_summary(), or
+ * NULL / JSON null for none) as "fabric": the hosts it names are hosts
+ * that differ.  0, or -1 when out of memory. */
+int fleet_diff_add_fabric(json_t *diff, const json_t *summary);
 /* The same from whole records (each host's latest). */
 json_t *fleet_diff_records(const json_t *records);
-/* How many outliers (host, field) a diff document lists. */
+/* How many outliers (host, value) a diff document lists. */
 size_t fleet_diff_outliers(const json_t *diff);
 /* How many hosts differ: of one group (a member of "groups"), or of the
- * whole document (a host in two groups counted once).  A host that
- * differs in three fields is one host, three outliers. */
+ * whole document (a host in two groups counted once, profile changes and
+ * splits included).  A host that differs in three values is one host,
+ * three outliers. */
 size_t fleet_diff_group_odd_hosts(const json_t *group);
 size_t fleet_diff_odd_hosts(const json_t *diff);
 

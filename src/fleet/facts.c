@@ -1,40 +1,102 @@
-/* One record's drift facts, per NIC model. */
+/* One record's drift facts, per NIC model and link layer. */
 #include "facts.h"
 #include "fields.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Add every member of vals to the per-field sets in sets:
- * sets[field][text] = value. */
-static int collect(json_t *sets, json_t *vals)
+static const char *str_or(const json_t *v, const char *dflt)
 {
-	const char *field;
+	const char *s = json_string_value(v);
+
+	return s && s[0] ? s : dflt;
+}
+
+/* Put every member of vals (taken) into fields as "KEY@subject". */
+static int put_subject(json_t *fields, json_t *vals, const char *subject)
+{
+	const char *k;
 	json_t *v;
+	int rc = 0;
 
 	if (!vals)
 		return -1;
-	json_object_foreach(vals, field, v) {
-		json_t *set = json_object_get(sets, field);
-		char *text = fleet_value_text(v);
+	json_object_foreach(vals, k, v) {
+		char *key;
 
-		if (!text)
-			goto fail;
-		if (!set) {
-			set = json_object();
-			if (!set || json_object_set_new(sets, field, set) < 0) {
-				free(text);
-				goto fail;
-			}
+		if (asprintf(&key, "%s%c%s", k, FLEET_FACT_SEP, subject) < 0) {
+			rc = -1;
+			break;
 		}
-		json_object_set(set, text, v);
-		free(text);
+		rc = json_object_set(fields, key, v);
+		free(key);
+		if (rc < 0)
+			break;
 	}
 	json_decref(vals);
-	return 0;
-fail:
-	json_decref(vals);
-	return -1;
+	return rc;
+}
+
+static const char *nic_link_layer(const json_t *nic)
+{
+	return str_or(json_object_get(json_array_get(json_object_get(nic, "ports"), 0),
+				      "link_layer"), "unknown");
+}
+
+/* The facts of the NICs of one model and link layer. */
+static json_t *group_facts(const json_t *record, const char *model, const char *ll,
+			   const json_t *nics)
+{
+	const json_t *check = json_object_get(record, "check");
+	json_t *devices = json_object(), *fields = json_object(), *out = NULL, *nic, *port;
+	json_t *host, *bw;
+	size_t i, j, count = 0;
+
+	if (!devices || !fields)
+		goto done;
+	json_array_foreach(nics, i, nic) {
+		char subject[300];
+		const char *name = json_string_value(json_object_get(nic, "name"));
+
+		if (strcmp(str_or(json_object_get(nic, "model"), "unknown"), model) != 0 ||
+		    strcmp(nic_link_layer(nic), ll) != 0)
+			continue;
+		count++;
+		if (name)
+			json_object_set_new(devices, name, json_true());
+		else
+			snprintf(subject, sizeof(subject), "nic %zu", i);
+		if (name)
+			snprintf(subject, sizeof(subject), "%.250s", name);
+		if (put_subject(fields, fleet_nic_values(nic), subject) < 0)
+			goto done;
+		json_array_foreach(json_object_get(nic, "ports"), j, port) {
+			char psub[320];
+			const json_t *num = json_object_get(port, "port");
+
+			snprintf(psub, sizeof(psub), "%s port %lld", subject,
+				 json_is_integer(num) ? (long long)json_integer_value(num)
+						      : (long long)j + 1);
+			if (put_subject(fields, fleet_port_values(port), psub) < 0)
+				goto done;
+		}
+	}
+	host = fleet_host_values(check);
+	if (!host || json_object_update(fields, host) < 0) {
+		json_decref(host);
+		goto done;
+	}
+	json_decref(host);
+	json_object_set_new(fields, "nic_count", json_integer((json_int_t)count));
+	bw = fleet_bw_gbps(json_object_get(record, "bw"), devices);
+	if (bw)
+		json_object_set_new(fields, "bw_gbps", bw);
+	out = json_pack("{s:s, s:s, s:O}", "nic_model", model, "link_layer", ll, "fields", fields);
+done:
+	json_decref(devices);
+	json_decref(fields);
+	return out;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -42,120 +104,106 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* One value from a set of distinct ones: itself, or their texts joined. */
-static json_t *reduce(json_t *set)
-{
-	size_t n = json_object_size(set), i = 0, len = 1;
-	const char **keys;
-	const char *k;
-	json_t *v, *out;
-	char *buf;
-
-	if (n == 1) {
-		json_object_foreach(set, k, v)
-			return json_incref(v);
-	}
-	keys = calloc(n, sizeof(*keys));
-	if (!keys)
-		return NULL;
-	json_object_foreach(set, k, v) {
-		keys[i++] = k;
-		len += strlen(k) + 2;
-	}
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	buf = malloc(len);
-	if (!buf) {
-		free(keys);
-		return NULL;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i)
-			strcat(buf, ", ");
-		strcat(buf, keys[i]);
-	}
-	out = json_string(buf);
-	free(buf);
-	free(keys);
-	return out;
-}
-
-static json_t *model_facts(const json_t *record, const char *model, const json_t *nics)
-{
-	const json_t *check = json_object_get(record, "check");
-	json_t *sets = json_object(), *devices = json_object(), *fields = json_object();
-	json_t *out = NULL, *nic, *port, *set, *bw;
-	size_t i, j, count = 0;
-	const char *field;
-
-	if (!sets || !devices || !fields)
-		goto done;
-	json_array_foreach(nics, i, nic) {
-		const char *m = json_string_value(json_object_get(nic, "model"));
-		const char *name = json_string_value(json_object_get(nic, "name"));
-
-		if (strcmp(m ? m : "unknown", model) != 0)
-			continue;
-		count++;
-		if (name)
-			json_object_set_new(devices, name, json_true());
-		if (collect(sets, fleet_nic_values(nic)) < 0)
-			goto done;
-		json_array_foreach(json_object_get(nic, "ports"), j, port)
-			if (collect(sets, fleet_port_values(port)) < 0)
-				goto done;
-	}
-	if (collect(sets, fleet_host_values(check)) < 0)
-		goto done;
-	json_object_foreach(sets, field, set) {
-		json_t *v = reduce(set);
-
-		if (!v || json_object_set_new(fields, field, v) < 0)
-			goto done;
-	}
-	json_object_set_new(fields, "nic_count", json_integer((json_int_t)count));
-	bw = fleet_bw_gbps(json_object_get(record, "bw"), devices);
-	if (bw)
-		json_object_set_new(fields, "bw_gbps", bw);
-	out = json_pack("{s:s, s:O}", "nic_model", model, "fields", fields);
-done:
-	json_decref(sets);
-	json_decref(devices);
-	json_decref(fields);
-	return out;
-}
-
 json_t *fleet_facts(const json_t *record)
 {
 	const json_t *nics = json_object_get(
 		json_object_get(json_object_get(record, "check"), "inventory"), "nics");
-	json_t *models = json_object(), *out = json_array(), *nic;
+	json_t *keys = json_object(), *out = json_array(), *nic;
 	const char **names = NULL;
-	const char *m;
+	const char *k;
 	size_t i, n = 0;
 
-	if (!models || !out)
+	if (!keys || !out)
 		goto fail;
+	/* "model\x1flink layer": sorts by model, then link layer */
 	json_array_foreach(nics, i, nic) {
-		m = json_string_value(json_object_get(nic, "model"));
-		if (json_object_set_new(models, m ? m : "unknown", json_true()) < 0)
+		char *key;
+		int rc;
+
+		if (asprintf(&key, "%s\x1f%s", str_or(json_object_get(nic, "model"), "unknown"),
+			     nic_link_layer(nic)) < 0)
+			goto fail;
+		rc = json_object_set_new(keys, key, json_true());
+		free(key);
+		if (rc < 0)
 			goto fail;
 	}
-	names = calloc(json_object_size(models) + 1, sizeof(*names));
+	names = calloc(json_object_size(keys) + 1, sizeof(*names));
 	if (!names)
 		goto fail;
-	json_object_foreach(models, m, nic)
-		names[n++] = m;
+	json_object_foreach(keys, k, nic)
+		names[n++] = k;
 	qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++)
-		if (json_array_append_new(out, model_facts(record, names[i], nics)) < 0)
+	for (i = 0; i < n; i++) {
+		char *model = strdup(names[i]), *ll;
+
+		if (!model)
 			goto fail;
+		ll = strchr(model, '\x1f');
+		*ll++ = '\0';
+		if (json_array_append_new(out, group_facts(record, model, ll, nics)) < 0) {
+			free(model);
+			goto fail;
+		}
+		free(model);
+	}
 	free(names);
-	json_decref(models);
+	json_decref(keys);
 	return out;
 fail:
 	free(names);
-	json_decref(models);
+	json_decref(keys);
 	json_decref(out);
 	return NULL;
+}
+
+json_t *fleet_machine(const json_t *record)
+{
+	const json_t *inv = json_object_get(json_object_get(record, "check"), "inventory");
+	const json_t *dmi = json_object_get(json_object_get(inv, "host"), "dmi_product");
+	json_t *models = json_object(), *g, *v, *out = NULL;
+	const char *k;
+	char *text = NULL;
+	size_t i, len = 0;
+	FILE *f;
+
+	if (!models)
+		return NULL;
+	json_array_foreach(json_object_get(inv, "gpus"), i, g) {
+		const char *m = str_or(json_object_get(g, "model"), "unknown");
+		json_int_t n = json_integer_value(json_object_get(models, m));
+
+		json_object_set_new(models, m, json_integer(n + 1));
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		goto done;
+	/* jansson keeps insertion order: sort for the same text every time */
+	{
+		const char **names = calloc(json_object_size(models) + 1, sizeof(*names));
+		size_t n = 0;
+
+		if (!names) {
+			fclose(f);
+			goto done;
+		}
+		json_object_foreach(models, k, v)
+			names[n++] = k;
+		qsort(names, n, sizeof(*names), cmp_str);
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s%lldx %s", i ? ", " : "",
+				(long long)json_integer_value(json_object_get(models, names[i])),
+				names[i]);
+		if (!n)
+			fputs("none", f);
+		free(names);
+	}
+	if (fclose(f) != 0)
+		goto done;
+	out = json_pack("{s:O, s:s}", "dmi_product", json_is_string(dmi) ? dmi : json_null(),
+			"gpus", text);
+done:
+	free(text);
+	json_decref(models);
+	return out;
 }

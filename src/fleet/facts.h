@@ -1,19 +1,29 @@
-/* The facts of one record that `fleet diff` compares: per NIC model of the
- * host, the value of each drift field (fleet/fields.h) over the NICs and
- * ports of that model.  Pure: a record document in, JSON out.  The store
- * keeps them beside each record so that a diff over ten thousand hosts
- * never parses ten thousand whole documents. */
+/* The facts of one record that `fleet diff` compares: per drift group of
+ * the host (NIC model and link layer), the value of each drift field
+ * (fleet/fields.h), one per NIC or port where the host has several.  Pure:
+ * a record document in, JSON out.  The store keeps them beside each record
+ * so that a diff over ten thousand hosts never parses ten thousand whole
+ * documents. */
 #ifndef RD_FLEET_FACTS_H
 #define RD_FLEET_FACTS_H
 
 #include <jansson.h>
 
-/* [{"nic_model": "ConnectX-7", "fields": {"fw": "28.39.1002", ...}}, ...]
- * sorted by model; [] for a host without NICs; NULL when out of memory.
- * When the NICs of one model disagree within the host, the value is the
- * text of each distinct value, sorted, joined by ", " (so one NIC left on
- * old firmware makes the whole host differ from its group).  A NIC without
- * a model counts as "unknown". */
+/* The separator of a fact key: "FIELD" for a value of the whole group
+ * (driver_stack, nic_count, bw_gbps), "FIELD@SUBJECT" for one NIC
+ * ("fw@mlx5_0") or one port ("mtu@mlx5_0 port 1"). */
+#define FLEET_FACT_SEP '@'
+
+/* [{"nic_model": "ConnectX-7", "link_layer": "InfiniBand",
+ *   "fields": {"fw@mlx5_0": "28.39.1002", "mtu@mlx5_0 port 1": 4096, ...}}]
+ * sorted by model then link layer; [] for a host without NICs; NULL when
+ * out of memory.  A NIC without a model counts as "unknown"; a NIC's link
+ * layer is its first port's ("unknown" without ports). */
 json_t *fleet_facts(const json_t *record);
+
+/* What the machine is, for "same machine, different profile":
+ * {"dmi_product": string or null, "gpus": "8x H100 SXM5 80GB" ("none")}.
+ * NULL when out of memory. */
+json_t *fleet_machine(const json_t *record);
 
 #endif

@@ -143,6 +143,7 @@ json_t *fleet_port_values(const json_t *port)
 	json_t *out = json_object();
 	const char *ll = json_string_value(json_object_get(port, "link_layer"));
 	const json_t *qos = json_object_get(port, "qos");
+	const char *state = json_string_value(json_object_get(json_object_get(port, "state"), "name"));
 
 	if (!out)
 		return NULL;
@@ -160,7 +161,10 @@ json_t *fleet_port_values(const json_t *port)
 			json_object_set_new(out, "ecn", json_null());
 		}
 	}
-	put_scalar(out, "port_rate_gbps", json_object_get(port, "rate_gbps"));
+	/* a port that is not up shows the kernel's placeholder rate (10 Gb/s
+	 * on InfiniBand): its state is the drift, not its rate */
+	if (state && strcmp(state, "ACTIVE") == 0)
+		put_scalar(out, "port_rate_gbps", json_object_get(port, "rate_gbps"));
 	put_scalar(out, "port_state", json_object_get(json_object_get(port, "state"), "name"));
 	return out;
 }

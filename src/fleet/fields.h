@@ -18,7 +18,8 @@
  *   ecn               the priorities with ECN on ("3"; "np 3, rp none")
  *   pcie_gen          the negotiated PCIe generation of the NIC
  *   pcie_width        the negotiated PCIe width of the NIC
- *   port_rate_gbps    the port rate, Gb/s
+ *   port_rate_gbps    the port rate, Gb/s, of a port that is ACTIVE (a
+ *                     port down shows a placeholder rate)
  *   port_state        the port state name (ACTIVE, DOWN)          (added)
  *   nic_count         how many NICs of this model the host has    (added)
  *   bw_gbps           the slowest rail of the host's `bw` client runs,

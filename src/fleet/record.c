@@ -1,5 +1,6 @@
 /* Records: built here from a check run, or accepted here from a file. */
 #include "record.h"
+#include "fabric.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,9 +46,7 @@ static int problem(char *why, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-/* A host name we can show and group by: 1..255 bytes, no control
- * characters. */
-static bool host_valid(const char *h)
+bool fleet_host_valid(const char *h)
 {
 	size_t n = h ? strlen(h) : 0;
 
@@ -100,7 +99,7 @@ int fleet_check_problem(const json_t *doc, char *why, size_t len)
 	json_array_foreach(json_object_get(doc, "findings"), i, f)
 		if (!json_is_object(f) || !json_is_string(json_object_get(f, "id")))
 			return problem(why, len, "finding %zu is not an object with an \"id\"", i);
-	if (!host_valid(json_string_value(json_object_get(host, "hostname"))))
+	if (!fleet_host_valid(json_string_value(json_object_get(host, "hostname"))))
 		return problem(why, len, "no usable host name at inventory.host.hostname "
 			       "(1 to 255 characters, no control characters)");
 	if (!json_is_array(json_object_get(inv, "nics")))
@@ -121,6 +120,18 @@ int fleet_bw_problem(const json_t *doc, char *why, size_t len)
 		return -1;
 	if (!json_is_array(json_object_get(doc, "results")))
 		return problem(why, len, "the bw document has no \"results\" list");
+	return 0;
+}
+
+int fleet_bw_host_problem(const json_t *doc, const char *host, char *why, size_t len)
+{
+	const char *local = json_string_value(json_object_get(json_object_get(doc, "local"), "host"));
+
+	if (!local)
+		return problem(why, len, "it names no host (\"local\": {\"host\"}): it cannot "
+			       "be told whose it is");
+	if (strcmp(local, host) != 0)
+		return problem(why, len, "it was measured on host '%s', not on '%s'", local, host);
 	return 0;
 }
 
@@ -150,7 +161,7 @@ static json_t *record_checked(json_t *doc, char *why, size_t len)
 
 	if (schema_problem(doc, "the record", why, len) < 0)
 		goto bad;
-	if (!host_valid(host)) {
+	if (!fleet_host_valid(host)) {
 		problem(why, len, "the record has no usable \"host\"");
 		goto bad;
 	}
@@ -168,10 +179,24 @@ static json_t *record_checked(json_t *doc, char *why, size_t len)
 		goto bad;
 	}
 	json_array_foreach(bw, i, b) {
-		if (fleet_bw_problem(b, inner, sizeof(inner)) < 0) {
+		if (fleet_bw_problem(b, inner, sizeof(inner)) < 0 ||
+		    fleet_bw_host_problem(b, host, inner, sizeof(inner)) < 0) {
 			problem(why, len, "its bw document %zu: %s", i, inner);
 			goto bad;
 		}
+	}
+	json_array_foreach(json_object_get(doc, "fabric"), i, b) {
+		if (fleet_fabric_problem(b, inner, sizeof(inner)) < 0 ||
+		    (!fleet_fabric_names(b, host) &&
+		     problem(inner, sizeof(inner), "it does not name host '%s' among its nodes",
+			     host) < 0)) {
+			problem(why, len, "its fabric report %zu: %s", i, inner);
+			goto bad;
+		}
+	}
+	if (json_object_get(doc, "fabric") && !json_is_array(json_object_get(doc, "fabric"))) {
+		problem(why, len, "the record's \"fabric\" is not a list");
+		goto bad;
 	}
 	/* profile and verdict are the check's own: a record cannot disagree */
 	if (json_object_set(doc, "profile", json_object_get(check, "profile")) < 0 ||

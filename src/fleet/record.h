@@ -2,7 +2,8 @@
  * contract):
  *   {"schema":1, "host":"dgx-h100-017", "time":"2026-11-30T07:00:00Z",
  *    "profile":"dgx-h100", "verdict":"pass", "check":<check --json>,
- *    "bw":[<bw --json client or server documents>...]}
+ *    "bw":[<bw --json client or server documents>...],
+ *    "fabric":[<fabric --json reports naming the host>...] (optional)}
  * Here: building one, and judging documents that come from outside (files
  * collected on other hosts) before anything is stored. */
 #ifndef RD_FLEET_RECORD_H
@@ -27,6 +28,14 @@ bool fleet_time_format(time_t t, char buf[FLEET_TIME_LEN]);
 int fleet_check_problem(const json_t *doc, char *why, size_t len);
 /* The same for a `bw --json` document. */
 int fleet_bw_problem(const json_t *doc, char *why, size_t len);
+
+/* A host name we can show and group by: 1..255 bytes, no control
+ * characters. */
+bool fleet_host_valid(const char *h);
+
+/* Why a bw document is not of host (its "local" host is another, or
+ * none), or 0 when it is: a record keeps only its own host's results. */
+int fleet_bw_host_problem(const json_t *doc, const char *host, char *why, size_t len);
 
 /* A record from a check document (taken: one reference), the time and the
  * bw documents (an array, taken; NULL for none).  NULL when out of memory. */

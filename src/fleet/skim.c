@@ -20,13 +20,18 @@ const char *const fleet_skim_bulk[] = {
 	"pfc_pause_rx", "gids", "upstream", "gpus", "affinity", NULL,
 };
 
+const char *const fleet_skim_volatile[] = {
+	"counters", "hw_counters", "ethtool_stats", "pfc_pause_tx", "pfc_pause_rx",
+	"carrier_changes", "time", NULL,
+};
+
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
- * facts.c, record.c, history.c).  A key read there must not be here: the
+ * facts.c, record.c, history.c; "gpus" is read by fleet_machine).  A key read there must not be here: the
  * record fuzz target compares the facts of the slim and the whole text. */
 const char *const fleet_skim_drop[] = {
 	/* the bulk: counters, transceiver pages, PCIe path, GPUs, placement */
 	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", "upstream",
-	"affinity", "gpus", "pfc_pause_tx", "pfc_pause_rx",
+	"affinity", "pfc_pause_tx", "pfc_pause_rx",
 	/* NIC and port details */
 	"node_guid", "node_desc", "board_id", "hca_type", "uverbs", "uverbs_dev",
 	"netdev_parent", "phys_state", "lanes", "lane_speed", "lid", "sm_lid", "max_mtu",

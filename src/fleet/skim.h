@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* The keys the fleet never reads from an ingested document (counters,
- * hw_counters, ethtool_stats, module, gpus, affinity, ...: skim.c). */
+ * hw_counters, ethtool_stats, module, affinity, ...: skim.c). */
 extern const char *const fleet_skim_drop[];
 
 /* The bulk no fleet report shows: counters (counters, hw_counters,
@@ -23,6 +23,12 @@ extern const char *const fleet_skim_drop[];
  * map, GID tables, the PCIe path (upstream), GPUs and GPU-NIC placement
  * (affinity). */
 extern const char *const fleet_skim_bulk[];
+
+/* What differs between two checks of a machine where nothing changed:
+ * its counters (counters, hw_counters, ethtool_stats, pfc_pause_tx/rx,
+ * carrier_changes) and times (time).  The store compares checks without
+ * them. */
+extern const char *const fleet_skim_volatile[];
 
 /* 0 with *slim (malloc'd, NUL-terminated, *slim_len bytes) set; -1 with
  * "line L column C: what" in why when text is not valid, or -ENOMEM.

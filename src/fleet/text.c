@@ -45,33 +45,40 @@ void fleet_text_ls(FILE *out, const json_t *ls)
 			(long long)json_integer_value(json_object_get(h, "records")));
 }
 
-/* A value as people read it; "-" for null. */
+/* A value as people read it; "-" for null (nothing there), the one
+ * spelling of a missing value in every table. */
+static void put_value_padded(FILE *out, const json_t *v, int pad)
+{
+	char *t = !v || json_is_null(v) ? NULL : fleet_value_text(v);
+
+	fprintf(out, "%-*s", pad, t ? t : (!v || json_is_null(v)) ? "-" : "?");
+	free(t);
+}
+
 static void put_value(FILE *out, const json_t *v)
 {
-	char *t;
-
-	if (!v || json_is_null(v)) {
-		fputs("-", out);
-		return;
-	}
-	t = fleet_value_text(v);
-	fputs(t ? t : "?", out);
-	free(t);
+	put_value_padded(out, v, 0);
 }
 
 void fleet_text_show(FILE *out, const json_t *show)
 {
 	const json_t *recs = json_object_get(show, "records"), *r;
 	const json_t *changes = json_object_get(show, "changes"), *ch;
-	size_t i;
+	size_t i, n = json_array_size(recs);
 
-	fprintf(out, "%s: %zu records\n\n", str(json_object_get(show, "host")),
-		json_array_size(recs));
-	fprintf(out, "%-20s  %-20s  %-7s  %s\n", "TIME", "PROFILE", "VERDICT", "FINDINGS");
-	json_array_foreach(recs, i, r)
-		fprintf(out, "%-20s  %-20s  %-7s  %lld\n", str(json_object_get(r, "time")),
+	fprintf(out, "%s: %zu %s\n\n", str(json_object_get(show, "host")), n,
+		n == 1 ? "record" : "records");
+	fprintf(out, "%-20s  %-20s  %-7s  %8s  %-20s  %s\n", "TIME", "PROFILE", "VERDICT",
+		"FINDINGS", "LAST SEEN", "CHECKS");
+	json_array_foreach(recs, i, r) {
+		const json_t *checks = json_object_get(r, "checks");
+
+		fprintf(out, "%-20s  %-20s  %-7s  %8lld  %-20s  %lld\n", str(json_object_get(r, "time")),
 			str(json_object_get(r, "profile")), str(json_object_get(r, "verdict")),
-			(long long)json_integer_value(json_object_get(r, "findings")));
+			(long long)json_integer_value(json_object_get(r, "findings")),
+			str(json_object_get(r, "last_seen")),
+			checks ? (long long)json_integer_value(checks) : 1LL);
+	}
 	if (json_array_size(recs) < 2)
 		return;
 	if (!json_array_size(changes)) {
@@ -89,6 +96,19 @@ void fleet_text_show(FILE *out, const json_t *show)
 	}
 }
 
+/* "1 host", "2 hosts" */
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* A share's key is a value's text; null (nothing there) reads as "-". */
+static const char *share_key(const char *k)
+{
+	return strcmp(k, "null") == 0 ? "-" : k;
+}
+
+/* "4096 on 9 hosts, 2048 on 1" */
 static void put_shares(FILE *out, const json_t *shares)
 {
 	const char *k;
@@ -96,51 +116,132 @@ static void put_shares(FILE *out, const json_t *shares)
 	bool first = true;
 
 	json_object_foreach((json_t *)shares, k, v) {
-		fprintf(out, "%s%s: %lld", first ? "" : ", ", k, (long long)json_integer_value(v));
+		long long n = (long long)json_integer_value(v);
+
+		fprintf(out, "%s%s on %lld%s", first ? "" : ", ", share_key(k), n,
+			first ? plural((size_t)n, " host", " hosts") : "");
 		first = false;
+	}
+}
+
+static void text_group(FILE *out, const json_t *g)
+{
+	const json_t *base = json_object_get(g, "baseline"), *outl = json_object_get(g, "outliers");
+	const json_t *ties = json_object_get(g, "no_majority"), *o;
+	size_t n_hosts = json_array_size(json_object_get(g, "hosts"));
+	size_t odd = fleet_diff_group_odd_hosts(g), n_out = json_array_size(outl), j;
+	const char *field;
+	json_t *v;
+	int wh = width(outl, "host", "HOST"), wf = width(outl, "field", "FIELD");
+	int ws = width(outl, "subject", "SUBJECT");
+
+	fprintf(out, "\n%s / %s / %s: %zu %s, %zu %s", str(json_object_get(g, "profile")),
+		str(json_object_get(g, "nic_model")), str(json_object_get(g, "link_layer")),
+		n_hosts, plural(n_hosts, "host", "hosts"), odd, plural(odd, "differs", "differ"));
+	if (odd)
+		fprintf(out, " in %zu %s", n_out, plural(n_out, "value", "values"));
+	fputs("\n  baseline:", out);
+	json_object_foreach((json_t *)base, field, v) {
+		fprintf(out, " %s=", field);
+		put_value(out, v);
+	}
+	fputc('\n', out);
+	json_array_foreach(ties, j, o) {
+		const char *subject = json_string_value(json_object_get(o, "subject"));
+
+		fprintf(out, "  no majority: %s%s%s: ", str(json_object_get(o, "field")),
+			subject ? " of " : "", subject ? subject : "");
+		put_shares(out, json_object_get(o, "shares"));
+		fputc('\n', out);
+	}
+	if (!n_out)
+		return;
+	fprintf(out, "  %-*s  %-*s  %-*s  %-20s  %-20s  %s\n", wh, "HOST", wf, "FIELD", ws,
+		"SUBJECT", "VALUE", "BASELINE", "HOSTS PER VALUE");
+	json_array_foreach(outl, j, o) {
+		fprintf(out, "  %-*s  %-*s  %-*s  ", wh, str(json_object_get(o, "host")),
+			wf, str(json_object_get(o, "field")), ws, str(json_object_get(o, "subject")));
+		put_value_padded(out, json_object_get(o, "value"), 20);
+		fputs("  ", out);
+		put_value_padded(out, json_object_get(o, "baseline"), 20);
+		fputs("  ", out);
+		put_shares(out, json_object_get(o, "shares"));
+		fputc('\n', out);
+	}
+}
+
+static void text_fabric(FILE *out, const json_t *fabric)
+{
+	const json_t *suspects = json_object_get(fabric, "suspects"), *x;
+	size_t i, n = json_array_size(suspects);
+
+	if (!json_is_object(fabric))
+		return;
+	fprintf(out, "\nfabric report of %s: %s, %zu %s named\n", str(json_object_get(fabric, "time")),
+		str(json_object_get(fabric, "verdict")), n, n == 1 ? "host" : "hosts");
+	json_array_foreach(suspects, i, x) {
+		const json_t *rail = json_object_get(x, "rail");
+
+		fprintf(out, "  %s: %s %s", str(json_object_get(x, "host")),
+			str(json_object_get(x, "kind")), str(json_object_get(x, "subject")));
+		if (rail) {
+			fputs(" rail ", out);
+			put_value(out, rail);
+		}
+		fprintf(out, ": %s\n", str(json_object_get(x, "reason")));
+	}
+}
+
+static void text_host_drift(FILE *out, const json_t *diff)
+{
+	const json_t *changes = json_object_get(diff, "profile_changes");
+	const json_t *splits = json_object_get(diff, "profile_splits"), *c, *p, *h;
+	size_t i, j, k;
+
+	if (json_array_size(changes))
+		fputs("\nprofile changed since the record before\n", out);
+	json_array_foreach(changes, i, c) {
+		fprintf(out, "  %s: ", str(json_object_get(c, "host")));
+		put_value(out, json_object_get(c, "from"));
+		fputs(" -> ", out);
+		put_value(out, json_object_get(c, "to"));
+		fputc('\n', out);
+	}
+	if (json_array_size(splits))
+		fputs("\nthe same machine (DMI product and GPUs) judged against different "
+		      "profiles\n", out);
+	json_array_foreach(splits, i, c) {
+		fprintf(out, "  %s with %s:\n", str(json_object_get(c, "dmi_product")),
+			str(json_object_get(c, "gpus")));
+		json_array_foreach(json_object_get(c, "profiles"), j, p) {
+			size_t n = json_array_size(json_object_get(p, "hosts"));
+
+			fprintf(out, "    %s: %zu %s:", str(json_object_get(p, "profile")), n,
+				plural(n, "host", "hosts"));
+			json_array_foreach(json_object_get(p, "hosts"), k, h)
+				fprintf(out, " %s", str(h));
+			fputc('\n', out);
+		}
 	}
 }
 
 void fleet_text_diff(FILE *out, const json_t *diff)
 {
-	const json_t *groups = json_object_get(diff, "groups"), *g, *o;
-	size_t i, j, total = 0;
+	const json_t *groups = json_object_get(diff, "groups"), *g;
+	size_t i, n_groups = json_array_size(groups), odd = fleet_diff_odd_hosts(diff);
+	long long hosts = (long long)json_integer_value(json_object_get(diff, "hosts"));
 
-	fprintf(out, "%lld hosts in %zu groups (profile / NIC model)\n",
-		(long long)json_integer_value(json_object_get(diff, "hosts")),
-		json_array_size(groups));
-	json_array_foreach(groups, i, g) {
-		const json_t *base = json_object_get(g, "baseline"), *outl = json_object_get(g, "outliers");
-		const char *field;
-		json_t *v;
-		int wh = width(outl, "host", "HOST"), wf = width(outl, "field", "FIELD");
-
-		total += json_array_size(outl);
-		fprintf(out, "\n%s / %s: %zu hosts, %zu differ\n", str(json_object_get(g, "profile")),
-			str(json_object_get(g, "nic_model")),
-			json_array_size(json_object_get(g, "hosts")), fleet_diff_group_odd_hosts(g));
-		fputs("  baseline:", out);
-		json_object_foreach((json_t *)base, field, v) {
-			fprintf(out, " %s=", field);
-			put_value(out, v);
-		}
-		fputc('\n', out);
-		if (!json_array_size(outl))
-			continue;
-		fprintf(out, "  %-*s  %-*s  %-20s  %-20s  %s\n", wh, "HOST", wf, "FIELD", "VALUE",
-			"BASELINE", "HOSTS PER VALUE");
-		json_array_foreach(outl, j, o) {
-			char *val = fleet_value_text(json_object_get(o, "value"));
-			char *bl = fleet_value_text(json_object_get(o, "baseline"));
-
-			fprintf(out, "  %-*s  %-*s  %-20s  %-20s  ", wh, str(json_object_get(o, "host")),
-				wf, str(json_object_get(o, "field")), val ? val : "?", bl ? bl : "?");
-			put_shares(out, json_object_get(o, "shares"));
-			fputc('\n', out);
-			free(val);
-			free(bl);
-		}
-	}
-	fprintf(out, "\n%s\n", total ? "hosts differ from their group's baseline"
-				   : "no drift: every host matches its group's baseline");
+	fprintf(out, "%lld %s in %zu %s (profile / NIC model / link layer)\n", hosts,
+		plural((size_t)hosts, "host", "hosts"), n_groups,
+		plural(n_groups, "group", "groups"));
+	json_array_foreach(groups, i, g)
+		text_group(out, g);
+	text_host_drift(out, diff);
+	text_fabric(out, json_object_get(diff, "fabric"));
+	if (odd)
+		fprintf(out, "\n%zu %s %s from %s group's baseline or profile\n", odd,
+			plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),
+			plural(odd, "its", "their"));
+	else
+		fputs("\nno drift: every host matches its group's baseline\n", out);
 }

@@ -3,6 +3,7 @@
  * fleet_svg_*.c, escaping and write errors from fleet_html_stream.c. */
 #include "fleet_html.h"
 #include "fleet_bw.h"
+#include "fleet_html_fabric.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
 
@@ -457,6 +458,26 @@ static void baseline(struct html_out *o, const json_t *base)
 		html_raw(o, "unknown");
 }
 
+/* How many hosts the outliers name: one host that differs in nineteen
+ * values is one host. */
+static size_t odd_hosts(const json_t *outliers)
+{
+	const json_t *x, *y;
+	size_t i, j, n = 0;
+
+	json_array_foreach(outliers, i, x) {
+		const char *h = str_or_null(x, "host");
+		bool before = false;
+
+		for (j = 0; j < i && !before; j++) {
+			y = json_array_get(outliers, j);
+			before = h && str_or_null(y, "host") && strcmp(h, str_or_null(y, "host")) == 0;
+		}
+		n += !before;
+	}
+	return n;
+}
+
 static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 {
 	const json_t *groups = json_object_get(diff, "groups");
@@ -471,7 +492,8 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 	}
 	html_raw(o, "<p class=\"note\">Hosts are grouped by profile and NIC model; the value "
 		 "most hosts of a group share is its baseline.</p>\n<table id=\"drift-groups\">"
-		 "<tr><th>group</th><th>hosts</th><th>outliers</th><th>baseline</th></tr>\n");
+		 "<tr><th>group</th><th>hosts</th><th>hosts that differ</th><th>values that "
+		 "differ</th><th>baseline</th></tr>\n");
 	json_array_foreach(groups, i, g) {
 		const json_t *hosts = json_object_get(g, "hosts");
 
@@ -484,6 +506,8 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 				    json_array_size(hosts));
 		else
 			html_raw(o, "</td><td class=\"num\" data-k=\"hosts\">unknown</td>");
+		html_printf(o, "<td class=\"num\" data-k=\"hosts-differ\">%zu</td>",
+			    odd_hosts(json_object_get(g, "outliers")));
 		html_printf(o, "<td class=\"num\" data-k=\"outliers\">%zu</td><td>",
 			    json_array_size(json_object_get(g, "outliers")));
 		baseline(o, json_object_get(g, "baseline"));
@@ -500,7 +524,14 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 			html_raw(o, "><td>");
 			group_name(o, g);
 			html_raw(o, "</td>");
-			cell_text(o, str_or_null(x, "field"));
+			html_raw(o, "<td>");
+			html_text(o, str_or_null(x, "field"));
+			if (str_or_null(x, "subject")) {
+				html_raw(o, " (");
+				html_text(o, str_or_null(x, "subject"));
+				html_raw(o, ")");
+			}
+			html_raw(o, "</td>");
 			cell_text(o, str_or_null(x, "host"));
 			html_raw(o, "<td data-k=\"value\">");
 			scalar(o, json_object_get(x, "value"));
@@ -648,6 +679,8 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 		/* the fleet-wide views first, the per-host detail last */
 		drift(&o, diff, &nomem);
 		if (bandwidth(&o, records))
+			nomem = true;
+		if (fleet_html_fabric(&o, records))
 			nomem = true;
 		host_table(&o, hosts, n);
 		findings(&o, hosts, n);

@@ -33,5 +33,9 @@ void fleet_svg_bars(struct html_out *o, const struct fleet_rail_bw *rails, size_
 /* At most FLEET_HEATMAP_MAX_HOSTS distinct hosts; more draws nothing and
  * returns -E2BIG. */
 int fleet_svg_heatmap(struct html_out *o, const struct fleet_pair_bw *pairs, size_t n);
+/* The same with another id for the <svg> (one page, several heatmaps);
+ * id: letters, digits and dashes. */
+int fleet_svg_heatmap_id(struct html_out *o, const struct fleet_pair_bw *pairs, size_t n,
+			 const char *id);
 
 #endif

@@ -95,23 +95,32 @@ static void labels(struct html_out *o, const char **hosts, size_t n, int x0, int
 	}
 }
 
-static void legend(struct html_out *o, double max, int x0, int y)
+static void legend(struct html_out *o, double max, int x0, int y, const char *id)
 {
-	html_raw(o, "<defs><linearGradient id=\"heat-scale\">");
+	/* the first heatmap's gradient keeps the name it always had */
+	const char *scale = strcmp(id, "bw-heatmap") == 0 ? "heat" : id;
+
+	html_printf(o, "<defs><linearGradient id=\"%s-scale\">", scale);
 	for (int k = 0; k <= 4; k++) {
 		html_printf(o, "<stop offset=\"%d%%\" stop-color=\"", k * 25);
 		colour(o, k / 4.0);
 		html_raw(o, "\"/>");
 	}
 	html_raw(o, "</linearGradient></defs>");
-	html_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"200\" height=\"12\" fill=\"url(#heat-scale)\"/>",
-		    x0, y);
+	html_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"200\" height=\"12\" fill=\"url(#%s-scale)\"/>",
+		    x0, y, scale);
 	html_printf(o, "<text class=\"tick\" x=\"%d\" y=\"%d\">0 Gb/s</text>", x0, y + 26);
 	html_printf(o, "<text class=\"tick\" data-legend-max=\"%.2f\" x=\"%d\" y=\"%d\" "
 		    "text-anchor=\"end\">%.2f Gb/s</text>\n", max, x0 + 200, y + 26, max);
 }
 
 int fleet_svg_heatmap(struct html_out *o, const struct fleet_pair_bw *pairs, size_t n)
+{
+	return fleet_svg_heatmap_id(o, pairs, n, "bw-heatmap");
+}
+
+int fleet_svg_heatmap_id(struct html_out *o, const struct fleet_pair_bw *pairs, size_t n,
+			 const char *id)
 {
 	const char **hosts;
 	size_t n_hosts, label = 4, k = 0;
@@ -135,10 +144,10 @@ int fleet_svg_heatmap(struct html_out *o, const struct fleet_pair_bw *pairs, siz
 	if (w < x0 + 220)
 		w = x0 + 220;
 	h = y0 + (int)n_hosts * CELL_H + LEGEND_H;
-	html_printf(o, "<svg id=\"bw-heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	html_printf(o, "<svg id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-hosts=\"%zu\" "
 		    "aria-label=\"bandwidth between hosts in Gb/s, client rows, server columns\">\n",
-		    w, h, w, h, n_hosts);
+		    id, w, h, w, h, n_hosts);
 	labels(o, hosts, n_hosts, x0, y0);
 	/* unmeasured cells first, as one grey block under the measured ones */
 	html_printf(o, "<rect class=\"unmeasured\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
@@ -152,7 +161,7 @@ int fleet_svg_heatmap(struct html_out *o, const struct fleet_pair_bw *pairs, siz
 				     y0 + (int)r * CELL_H);
 			}
 		}
-	legend(o, max, x0, y0 + (int)n_hosts * CELL_H + 10);
+	legend(o, max, x0, y0 + (int)n_hosts * CELL_H + 10, id);
 	html_raw(o, "</svg>\n");
 	free(hosts);
 	return 0;

@@ -1,4 +1,5 @@
-/* Reading records back. */
+/* Reading records back, through indexed queries: the latest record of a
+ * host by (host, last_seen), drift facts by record, never every document. */
 #include "internal.h"
 #include "../fleet/skim.h"
 
@@ -7,74 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The latest record of each host, and n, how many it has: (host, time) is
- * unique, so the row with a host's greatest time is exactly one. */
-#define LATEST "SELECT r.*, l.n AS n FROM records r JOIN (SELECT host, max(time) AS t, " \
-	"count(*) AS n FROM records GROUP BY host) l ON r.host = l.host AND r.time = l.t"
+/* The latest record of each host (the one its latest check saw), and n,
+ * how many checks it has (records and seen times).  The window runs over
+ * ids only: the documents are not carried through its sort. */
+#define LATEST "SELECT r.*, x.nrec + coalesce((SELECT count(*) FROM seen WHERE seen.host = " \
+	"r.host), 0) AS n FROM records r JOIN (SELECT id, nrec FROM (SELECT id, row_number() " \
+	"OVER (PARTITION BY host ORDER BY last_seen DESC, id DESC) AS rn, count(*) OVER " \
+	"(PARTITION BY host) AS nrec FROM records) w WHERE w.rn = 1) x ON x.id = r.id"
 
-static json_t *col_text(sqlite3_stmt *st, int col)
+static json_t *col_text(const char *const *cols, int i)
 {
-	const char *t = (const char *)sqlite3_column_text(st, col);
+	return cols[i] ? json_string(cols[i]) : json_null();
+}
 
-	return t ? json_string(t) : json_null();
+static json_int_t col_int(const char *const *cols, int i)
+{
+	return cols[i] ? (json_int_t)strtoll(cols[i], NULL, 10) : 0;
 }
 
 /* Parse a stored document, without the members of s->drop when set; a
  * row someone broke by hand is an error. */
-static json_t *col_doc(struct store *s, sqlite3_stmt *st, int col, const char *host)
+static json_t *col_doc(struct store *s, const char *t, size_t len, const char *host)
 {
-	const char *t = (const char *)sqlite3_column_text(st, col);
 	json_t *doc = NULL;
 
 	if (t && s->drop) {
 		char *slim, why[200];
-		size_t len;
-		int rc = fleet_skim(t, (size_t)sqlite3_column_bytes(st, col), s->drop, &slim, &len,
-				    why, sizeof(why));
+		size_t n;
+		int rc = fleet_skim(t, len, s->drop, &slim, &n, why, sizeof(why));
 
 		if (rc == -ENOMEM)
 			return NULL;
 		if (rc == 0) {
-			doc = json_loadb(slim, len, 0, NULL);
+			doc = json_loadb(slim, n, 0, NULL);
 			free(slim);
 		}
 	} else if (t) {
-		doc = json_loads(t, 0, NULL);
+		doc = json_loadb(t, len, 0, NULL);
 	}
 
 	if (!json_is_object(doc)) {
 		json_decref(doc);
 		store_say(s, -EBADMSG, "cannot read '%s': a record of host '%s' is not a JSON "
-			  "object (the file was edited by hand? move it aside)", s->path, host);
+			  "object (the file was edited by hand? move it aside)", s->path,
+			  host ? host : "?");
 		return NULL;
 	}
 	return doc;
-}
-
-/* Run sql (up to two optional text parameters) and give each row to fn. */
-static int each_row(struct store *s, const char *sql, const char *param, const char *param2,
-		    int (*fn)(struct store *, sqlite3_stmt *, json_t *), json_t *out)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-
-	if (rc != SQLITE_OK)
-		return store_fail(s, rc, "read");
-	if ((param && (rc = sqlite3_bind_text(st, 1, param, -1, SQLITE_STATIC)) != SQLITE_OK) ||
-	    (param2 && (rc = sqlite3_bind_text(st, 2, param2, -1, SQLITE_STATIC)) != SQLITE_OK)) {
-		sqlite3_finalize(st);
-		return store_fail(s, rc, "read");
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int err = fn(s, st, out);
-
-		if (err < 0) {
-			sqlite3_finalize(st);
-			return err;
-		}
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, rc, "read");
 }
 
 static int append(struct store *s, json_t *arr, json_t *v)
@@ -86,39 +66,100 @@ static int append(struct store *s, json_t *arr, json_t *v)
 	return 0;
 }
 
-static int host_row(struct store *s, sqlite3_stmt *st, json_t *out)
+static int host_row(struct store *s, const char *const *c, const size_t *lens, int n, void *out)
 {
+	(void)lens;
+	(void)n;
 	return append(s, out, json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}",
-		"host", col_text(st, 0), "time", col_text(st, 1), "profile", col_text(st, 2),
-		"verdict", col_text(st, 3), "findings", (json_int_t)sqlite3_column_int64(st, 4),
-		"records", (json_int_t)sqlite3_column_int64(st, 5)));
+		"host", col_text(c, 0), "time", col_text(c, 1), "profile", col_text(c, 2),
+		"verdict", col_text(c, 3), "findings", col_int(c, 4), "records", col_int(c, 5)));
 }
 
-static int doc_row(struct store *s, sqlite3_stmt *st, json_t *out)
+static int doc_row(struct store *s, const char *const *c, const size_t *lens, int n, void *out)
 {
-	return append(s, out, col_doc(s, st, 1, (const char *)sqlite3_column_text(st, 0)));
+	(void)n;
+	return append(s, out, col_doc(s, c[1], lens[1], c[0]));
 }
 
-/* Rows (host, profile, nic_model|NULL, facts|NULL) by host: one entry per
- * host with its facts per model. */
-static int facts_row(struct store *s, sqlite3_stmt *st, json_t *out)
+/* doc_row with the record's last_seen (column 2) and checks (3) added. */
+static int history_row(struct store *s, const char *const *c, const size_t *lens, int n,
+		       void *out)
 {
-	const char *host = (const char *)sqlite3_column_text(st, 0);
-	const char *model = (const char *)sqlite3_column_text(st, 2);
-	const char *text = (const char *)sqlite3_column_text(st, 3);
-	json_t *last = json_array_get(out, json_array_size(out) - 1), *fields;
+	json_t *doc = col_doc(s, c[1], lens[1], c[0]);
 
+	(void)n;
+	if (doc && (json_object_set_new(doc, "last_seen", col_text(c, 2)) < 0 ||
+		    json_object_set_new(doc, "checks", json_integer(col_int(c, 3))) < 0)) {
+		json_decref(doc);
+		return store_say(s, -ENOMEM, "out of memory");
+	}
+	return append(s, out, doc);
+}
+
+static int counters_row(struct store *s, const char *const *c, const size_t *lens, int n,
+			void *out)
+{
+	json_t *deltas = c[2] ? json_loadb(c[2], lens[2], 0, NULL) : json_object();
+
+	(void)n;
+	if (!json_is_object(deltas)) {
+		json_decref(deltas);
+		return store_say(s, -EBADMSG, "cannot read '%s': counter deltas that are not a "
+				 "JSON object (the file was edited by hand? move it aside)", s->path);
+	}
+	return append(s, out, json_pack("{s:o, s:o, s:o}", "time", col_text(c, 0),
+					"record", col_text(c, 1), "deltas", deltas));
+}
+
+/* Hosts alike have the same drift facts, text for text: each distinct
+ * text is parsed once and shared (a fleet of a few machine types is a
+ * few texts, not a hundred thousand parses).  At most this many kept. */
+#define FACTS_CACHE_MAX 4096
+
+struct facts_read {
+	json_t *out;	/* the entries */
+	json_t *seen;	/* {facts text: parsed} */
+};
+
+static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
+{
+	json_t *f = json_object_getn(r->seen, text, len);
+
+	if (f)
+		return json_incref(f);
+	f = json_loadb(text, len, 0, NULL);
+	if (json_is_object(f) && json_object_size(r->seen) < FACTS_CACHE_MAX)
+		json_object_setn(r->seen, text, len, f);
+	return f;
+}
+
+/* Rows (host, profile, dmi_product, gpus, previous_profile, has_previous,
+ * nic_model|NULL, link_layer, facts|NULL) by host: one entry per host with
+ * its facts per group. */
+static int facts_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
+{
+	struct facts_read *r = arg;
+	json_t *out = r->out, *last = json_array_get(out, json_array_size(out) - 1), *fields;
+	const char *host = c[0];
+
+	(void)n;
 	if (!host)
 		return 0;
 	if (!last || strcmp(json_string_value(json_object_get(last, "host")), host) != 0) {
-		last = json_pack("{s:s, s:o, s:[]}", "host", host, "profile", col_text(st, 1),
-				 "facts");
+		last = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "host", host, "profile",
+				 col_text(c, 1), "dmi_product", col_text(c, 2), "gpus",
+				 col_text(c, 3), "facts");
+		if (last && col_int(c, 5) &&
+		    json_object_set_new(last, "previous_profile", col_text(c, 4)) < 0) {
+			json_decref(last);
+			last = NULL;
+		}
 		if (append(s, out, last) < 0)
 			return -ENOMEM;
 	}
-	if (!model)
+	if (!c[6])
 		return 0;	/* a host without NICs */
-	fields = text ? json_loads(text, 0, NULL) : NULL;
+	fields = c[8] ? facts_parse(r, c[8], lens[8]) : NULL;
 	if (!json_is_object(fields)) {
 		json_decref(fields);
 		return store_say(s, -EBADMSG, "cannot read '%s': the drift facts of host '%s' "
@@ -126,12 +167,12 @@ static int facts_row(struct store *s, sqlite3_stmt *st, json_t *out)
 				 "aside)", s->path, host);
 	}
 	return append(s, json_object_get(last, "facts"),
-		      json_pack("{s:s, s:o}", "nic_model", model, "fields", fields));
+		      json_pack("{s:s, s:o, s:o}", "nic_model", c[6], "link_layer",
+				col_text(c, 7), "fields", fields));
 }
 
-static int query(struct store *s, const char *sql, const char *param,
-		 int (*fn)(struct store *, sqlite3_stmt *, json_t *), json_t **out,
-		 const char *param2)
+static int query(struct store *s, const char *sql, const char *const *params, int n,
+		 store_row_fn fn, json_t **out)
 {
 	int rc;
 
@@ -139,7 +180,7 @@ static int query(struct store *s, const char *sql, const char *param,
 	*out = json_array();
 	if (!*out)
 		return store_say(s, -ENOMEM, "out of memory");
-	rc = each_row(s, sql, param, param2, fn, *out);
+	rc = store_run(s, sql, params, n, fn, *out, NULL, "read");
 	if (rc < 0) {
 		json_decref(*out);
 		*out = NULL;
@@ -147,27 +188,54 @@ static int query(struct store *s, const char *sql, const char *param,
 	return rc;
 }
 
-int store_hosts(struct store *s, json_t **out)
+int store_hosts(struct store *s, const struct store_filter *f, json_t **out)
 {
-	return query(s, "SELECT host, time, profile, verdict, findings, n FROM (" LATEST ") "
-		     "ORDER BY host", NULL, host_row, out, NULL);
+	static const struct store_filter none;
+	const char *p[4];
+
+	if (!f)
+		f = &none;
+	p[0] = f->profile;
+	p[1] = f->verdict;
+	p[2] = f->since;
+	p[3] = f->nic_model;
+	/* a NULL parameter filters nothing */
+	return query(s, "SELECT host, last_seen, profile, verdict, findings, n FROM (" LATEST ") l "
+		     "WHERE (CAST(?1 AS TEXT) IS NULL OR profile = ?1) AND "
+		     "(CAST(?2 AS TEXT) IS NULL OR verdict = ?2) AND "
+		     "(CAST(?3 AS TEXT) IS NULL OR last_seen >= ?3) AND "
+		     "(CAST(?4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM record_groups g WHERE "
+		     "g.record_id = l.id AND g.nic_model = ?4)) ORDER BY host", p, 4, host_row, out);
 }
 
 int store_history(struct store *s, const char *host, const char *const *drop, json_t **out)
 {
+	const char *p[] = { host };
 	int rc;
 
 	s->drop = drop;
-	rc = query(s, "SELECT host, doc FROM records WHERE host = ? ORDER BY time, id",
-		   host, doc_row, out, NULL);
+	rc = query(s, "SELECT host, doc, last_seen, 1 + (SELECT count(*) FROM seen WHERE "
+		   "seen.record_id = records.id) FROM records WHERE host = ?1 ORDER BY time, id",
+		   p, 1, history_row, out);
 	s->drop = NULL;
 	return rc;
 }
 
+int store_counters(struct store *s, const char *host, json_t **out)
+{
+	const char *p[] = { host };
+
+	return query(s, "SELECT seen.time, records.time, seen.deltas FROM seen JOIN records ON "
+		     "records.id = seen.record_id WHERE seen.host = ?1 ORDER BY seen.time", p, 1,
+		     counters_row, out);
+}
+
 int store_record(struct store *s, const char *host, const char *time, json_t **out)
 {
-	return query(s, "SELECT host, doc FROM records WHERE host = ? AND time = ?", host,
-		     doc_row, out, time);
+	const char *p[] = { host, time };
+
+	return query(s, "SELECT host, doc FROM records WHERE host = ?1 AND time = ?2", p, 2,
+		     doc_row, out);
 }
 
 int store_latest(struct store *s, const char *const *drop, json_t **out)
@@ -175,14 +243,67 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 	int rc;
 
 	s->drop = drop;
-	rc = query(s, "SELECT host, doc FROM (" LATEST ") ORDER BY host", NULL, doc_row, out, NULL);
+	rc = query(s, "SELECT host, doc FROM (" LATEST ") l ORDER BY host", NULL, 0, doc_row, out);
 	s->drop = NULL;
 	return rc;
 }
 
 int store_latest_facts(struct store *s, json_t **out)
 {
-	return query(s, "SELECT r.host, r.profile, g.nic_model, g.facts FROM (" LATEST ") r "
-		     "LEFT JOIN record_groups g ON g.record_id = r.id ORDER BY r.host, g.nic_model",
-		     NULL, facts_row, out, NULL);
+	struct facts_read r = { json_array(), json_object() };
+	int rc;
+
+	s->msg[0] = '\0';
+	*out = NULL;
+	if (!r.out || !r.seen) {
+		json_decref(r.out);
+		json_decref(r.seen);
+		return store_say(s, -ENOMEM, "out of memory");
+	}
+	/* the previous profile: that of the host's latest record with another */
+	rc = store_run(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
+		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM ("
+		     LATEST ") r "
+		     "LEFT JOIN records p ON p.id = (SELECT o.id FROM records o WHERE o.host = "
+		     "r.host AND o.profile IS DISTINCT FROM r.profile ORDER BY o.last_seen DESC "
+		     "LIMIT 1) "
+		     "LEFT JOIN record_groups g ON g.record_id = r.id "
+		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
+		     "read");
+	json_decref(r.seen);
+	if (rc < 0)
+		json_decref(r.out);
+	else
+		*out = r.out;
+	return rc;
+}
+
+static int fabric_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
+{
+	json_t **out = arg, *doc = c[0] ? json_loadb(c[0], lens[0], 0, NULL) : NULL;
+
+	(void)n;
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		return store_say(s, -EBADMSG, "cannot read '%s': a fabric summary that is not a "
+				 "JSON object (the file was edited by hand? move it aside)", s->path);
+	}
+	json_decref(*out);
+	*out = doc;
+	return 0;
+}
+
+int store_latest_fabric(struct store *s, json_t **out)
+{
+	int rc;
+
+	s->msg[0] = '\0';
+	*out = json_null();
+	rc = store_run(s, "SELECT fabric FROM records WHERE fabric IS NOT NULL ORDER BY last_seen "
+		       "DESC, id DESC LIMIT 1", NULL, 0, fabric_row, out, NULL, "read");
+	if (rc < 0) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
 }

@@ -1,124 +1,52 @@
-/* The schema, its version and the steps that upgrade an older file.
- *
- * Version 1: records(id, host, time, doc), one row per host run, the
- *            document whole; (host, time) unique.
- * Version 2: records gains profile, verdict and findings (what `fleet ls`
- *            shows) and record_groups holds the drift facts of each record
- *            per NIC model, indexed by (profile, nic_model) for `fleet
- *            diff`.  The upgrade fills both from the stored documents.
- *
- * A new step is a new function at the end of `steps`; never edit an old
- * one: files made by every earlier rdmadoctor must still upgrade. */
+/* The schema's version and its upgrade, for every backend: the backend's
+ * steps change the tables (store/sqlite.c, store/pg.c list them), then the
+ * derived columns and rows (the drift facts, what `fleet ls` shows) are
+ * made again from the stored documents, once, by the code of this version.
+ * All of it is one transaction: a crash or a full disk in the middle leaves
+ * the old version as it was. */
 #include "internal.h"
-#include "../fleet/record.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int to_v1(struct store *s)
+/* One stored document (id, doc) made derived rows again. */
+static int rederive_row(struct store *s, const char *const *cols, const size_t *lens, int n,
+			void *arg)
 {
-	return store_exec(s,
-		"CREATE TABLE schema_version(version INTEGER NOT NULL);"
-		"INSERT INTO schema_version VALUES(0);"
-		"CREATE TABLE records("
-		"  id INTEGER PRIMARY KEY,"
-		"  host TEXT NOT NULL,"
-		"  time TEXT NOT NULL,"	/* 2026-11-30T07:00:00Z: text order is time order */
-		"  doc TEXT NOT NULL,"	/* the record, whole */
-		"  UNIQUE(host, time))", "create the tables of");
-}
+	json_t *doc = n >= 2 && cols[1] ? json_loadb(cols[1], lens[1], 0, NULL) : NULL;
+	struct store_row row = { 0 };
+	char *copy = n >= 2 && cols[1] ? strndup(cols[1], lens[1]) : NULL;
+	int err;
 
-static int to_v2(struct store *s)
-{
-	sqlite3_stmt *st;
-	int rc = store_exec(s,
-		"ALTER TABLE records ADD COLUMN profile TEXT;"
-		"ALTER TABLE records ADD COLUMN verdict TEXT;"
-		"ALTER TABLE records ADD COLUMN findings INTEGER;"
-		"CREATE TABLE record_groups("
-		"  record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,"
-		"  profile TEXT,"
-		"  nic_model TEXT NOT NULL,"
-		"  facts TEXT NOT NULL,"	/* {field: value} of fleet/facts.h */
-		"  PRIMARY KEY(record_id, nic_model));"
-		"CREATE INDEX record_groups_by_group ON record_groups(profile, nic_model)",
-		"upgrade (to schema 2)");
-
-	if (rc < 0)
-		return rc;
-	rc = sqlite3_prepare_v2(s->db, "SELECT id, doc FROM records", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return store_fail(s, rc, "upgrade (to schema 2)");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 id = sqlite3_column_int64(st, 0);
-		const char *text = (const char *)sqlite3_column_text(st, 1);
-		json_t *doc = text ? json_loads(text, 0, NULL) : NULL;
-		struct store_row row;
-		int err;
-
-		/* store_row_make() takes a missing host or time for no memory */
-		if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "host")) ||
-		    !json_is_string(json_object_get(doc, "time"))) {
-			json_decref(doc);
-			sqlite3_finalize(st);
-			return store_say(s, -EBADMSG, "cannot upgrade '%s' to schema 2: record "
-					 "%lld is not a JSON object with \"host\" and \"time\" "
-					 "(the file was edited by hand? move it aside)", s->path,
-					 (long long)id);
-		}
-		err = store_row_make(doc, strdup(""), &row);
-		if (err == 0)
-			err = store_put_derived(s, id, &row);
-		else
-			store_say(s, err, "out of memory");
-		store_row_free(&row);
+	(void)arg;
+	/* store_row_make() takes a missing host or time for no memory */
+	if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "host")) ||
+	    !json_is_string(json_object_get(doc, "time"))) {
 		json_decref(doc);
-		if (err < 0) {
-			sqlite3_finalize(st);
-			return err;
-		}
+		free(copy);
+		return store_say(s, -EBADMSG, "cannot upgrade '%s' to schema %d: record %s is "
+				 "not a JSON object with \"host\" and \"time\" (the file was "
+				 "edited by hand? move it aside)", s->path, STORE_SCHEMA_VERSION,
+				 cols[0] ? cols[0] : "?");
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, rc, "upgrade (to schema 2)");
+	err = copy ? store_row_make(doc, copy, &row) : -ENOMEM;
+	if (err == 0)
+		err = store_put_derived(s, cols[0], &row);
+	else
+		store_say(s, err, "out of memory");
+	store_row_free(&row);
+	json_decref(doc);
+	return err;
 }
 
-static int (*const steps[STORE_SCHEMA_VERSION])(struct store *) = { to_v1, to_v2 };
-
-/* The version in the file: 0 for a new, empty one. */
-static int read_version(struct store *s, int *version)
+static int rederive(struct store *s)
 {
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db,
-		"SELECT (SELECT count(*) FROM sqlite_schema),"
-		" (SELECT count(*) FROM sqlite_schema WHERE name = 'schema_version')",
-		-1, &st, NULL);
-	int objects, ours;
+	int rc = store_exec(s, "DELETE FROM record_groups", "upgrade");
 
-	if (rc != SQLITE_OK)
-		return store_fail(s, rc, "read");
-	rc = sqlite3_step(st);
-	objects = sqlite3_column_int(st, 0);
-	ours = sqlite3_column_int(st, 1);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return store_fail(s, rc, "read");
-	if (!ours && objects)
-		return store_say(s, -EBADMSG, "cannot use '%s': it is an SQLite database but "
-				 "not an rdmadoctor fleet database (no schema_version table); "
-				 "give another with --db PATH", s->path);
-	*version = 0;
-	if (!ours)
-		return 0;
-	rc = sqlite3_prepare_v2(s->db, "SELECT max(version) FROM schema_version", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return store_fail(s, rc, "read");
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, rc, "read");
+	return rc < 0 ? rc : store_run(s, "SELECT id, doc FROM records", NULL, 0, rederive_row,
+				       NULL, NULL, "upgrade");
 }
 
 static int too_new(struct store *s, int version)
@@ -130,8 +58,9 @@ static int too_new(struct store *s, int version)
 
 int store_schema_ready(struct store *s)
 {
-	char sql[80];
-	int version, rc = read_version(s, &version);
+	char v[16];
+	const char *p[] = { v };
+	int version, rc = s->drv->version(s, false, &version);
 
 	if (rc < 0)
 		return rc;
@@ -148,15 +77,19 @@ int store_schema_ready(struct store *s)
 	if (rc < 0)
 		return rc;
 	/* another process may have upgraded it while we waited for the lock */
-	rc = read_version(s, &version);
+	rc = s->drv->version(s, true, &version);
 	if (rc == 0 && version > STORE_SCHEMA_VERSION)
 		rc = too_new(s, version);	/* a newer one upgraded it meanwhile */
-	for (int v = version; rc == 0 && v < STORE_SCHEMA_VERSION; v++)
-		rc = steps[v](s);
+	if (rc == 0 && version == 0)
+		version = s->drv->first_version;
+	for (int at = version; rc == 0 && at < STORE_SCHEMA_VERSION; at++)
+		rc = s->drv->steps[at](s);
+	if (rc == 0 && s->found_version > 0 && version < STORE_SCHEMA_VERSION)
+		rc = rederive(s);
 	if (rc == 0 && version < STORE_SCHEMA_VERSION) {
-		snprintf(sql, sizeof(sql), "UPDATE schema_version SET version = %d",
-			 STORE_SCHEMA_VERSION);
-		rc = store_exec(s, sql, "upgrade");
+		snprintf(v, sizeof(v), "%d", STORE_SCHEMA_VERSION);
+		rc = store_run(s, "UPDATE schema_version SET version = CAST(?1 AS INTEGER)", p, 1,
+			       NULL, NULL, NULL, "upgrade");
 	}
 	if (rc == 0)
 		rc = store_commit(s);

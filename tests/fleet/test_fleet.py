@@ -3,9 +3,14 @@
 reading it back, the sqlite3 CLI as a second reader, two writers at once, a
 full disk, damaged and foreign files, and an old schema upgraded in place.
 
-usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR
+usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR [sqlite|postgresql]
+The cases that are not about one backend's files (diff, concurrent,
+record, report, hostdrift, identity, history, fabric, valgrind) run against either: with
+postgresql a real server is started for the run (tests/fleet/pgserver.py)
+and every database is one of its databases; pgsql, pgerrors and pgkill are
+PostgreSQL's own.
 CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
-      valgrind
+      valgrind | hostdrift | identity | history
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
 import json
 import os
@@ -18,8 +23,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fleetgen  # noqa: E402
+import pgserver  # noqa: E402
 
 CASE, BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+BACKEND = sys.argv[4] if len(sys.argv) > 4 else "sqlite"
+PG = None  # the server, with postgresql
 EXAMPLES = os.path.join(SRC, "examples")
 failures = []
 
@@ -45,6 +53,54 @@ def expect(cond, what):
 def expect_rc(got, want, what, err=""):
     expect(got == want, "%s: exit %d (want %d)%s" % (what, got, want,
                                                     (" stderr: " + err.strip()) if got != want else ""))
+
+
+def new_db(tmp, name):
+    """A database of the backend under test: a file, or a new PostgreSQL
+    database on the test's server."""
+    if BACKEND == "sqlite":
+        return os.path.join(tmp, name + ".db")
+    return PG.new_db(name)
+
+
+def sql_rows(db, sql):
+    """Rows of a query, read by the backend's own client (sqlite3, psql)."""
+    if BACKEND == "sqlite":
+        con = sqlite3.connect(db)
+        try:
+            return [[str(c) for c in r] for r in con.execute(sql).fetchall()]
+        finally:
+            con.close()
+    return PG.psql(db.rsplit("/", 1)[1], sql)
+
+
+def store_whole(db, what):
+    """No half record: the file's own check, and for every backend no seen
+    time or drift fact without its record and no record without its
+    derived columns."""
+    if BACKEND == "sqlite":
+        expect(sql_rows(db, "PRAGMA integrity_check") == [["ok"]], "integrity_check ok " + what)
+    orphans = sql_rows(db, "SELECT (SELECT count(*) FROM seen s WHERE NOT EXISTS (SELECT 1 FROM "
+                           "records r WHERE r.id = s.record_id)) + (SELECT count(*) FROM "
+                           "record_groups g WHERE NOT EXISTS (SELECT 1 FROM records r WHERE "
+                           "r.id = g.record_id)) + (SELECT count(*) FROM records WHERE content "
+                           "IS NULL OR last_seen IS NULL)")
+    expect(orphans == [["0"]], "no half record %s (%s)" % (what, orphans))
+
+
+def db_bytes(db):
+    """The store's size with its indexes, compacted."""
+    if BACKEND == "sqlite":
+        con = sqlite3.connect(db)
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("VACUUM")
+        con.close()
+        return os.path.getsize(db)
+    name = db.rsplit("/", 1)[1]
+    PG.psql(name, "VACUUM FULL")
+    return int(PG.psql(name, "SELECT sum(pg_total_relation_size(t::regclass)) FROM (VALUES "
+                             "('records'), ('seen'), ('record_groups'), ('schema_version')) "
+                             "v(t)")[0][0])
 
 
 def ls_json(db):
@@ -90,7 +146,8 @@ def case_diff(tmp):
     out("dgx-h100", "ConnectX-7", "h100-07", "fw", "28.37.1014", "28.39.1002",
         {"28.39.1002": 9, "28.37.1014": 1})
     out("dgx-h100", "ConnectX-7", "h100-03", "mtu", 2048, 4096, {"4096": 9, "2048": 1})
-    out("dgx-h100", "ConnectX-7", "h100-05", "pcie_width", "16, 8", 16, {"16": 9, "16, 8": 1})
+    # one NIC at x8 is that NIC's value, a number, not "16, 8"
+    out("dgx-h100", "ConnectX-7", "h100-05", "pcie_width", 8, 16, {"16": 9, "8": 1})
     out("dgx-h100", "ConnectX-7", "h100-09", "bw_gbps", 250, 390, {"390": 9, "250": 1})
 
     # five RoCE hosts: one at netdev MTU 1500, one trusting pcp where the
@@ -110,14 +167,12 @@ def case_diff(tmp):
     out("hgx-8x400g", "ConnectX-7", "roce-2", "netdev_mtu", 1500, 9000, {"9000": 4, "1500": 1})
     out("hgx-8x400g", "ConnectX-7", "roce-4", "trust", "pcp", None, {"null": 4, "pcp": 1})
 
-    # a tie, one host each: the value whose text sorts first is the baseline
+    # a tie, one host each: no baseline, no outlier; it is listed as a tie
     a100 = base["dgx-a100"]
     for i, fw in enumerate(["20.40.1000", "20.39.1000"]):
         d = fleetgen.as_host(a100, "a100-%d" % i)
         fleetgen.set_fw(d, fw)
         add(d)
-    out("dgx-a100", "ConnectX-6", "a100-0", "fw", "20.40.1000", "20.39.1000",
-        {"20.39.1000": 1, "20.40.1000": 1})
 
     # two NIC models in one host: BlueField-3 drift stays in its own group
     b200 = base["dgx-b200"]
@@ -131,7 +186,7 @@ def case_diff(tmp):
     out("dgx-b200", "BlueField-3", "b200-1", "fw", "32.41.1000", "32.43.1014",
         {"32.43.1014": 2, "32.41.1000": 1})
 
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     rc, _, err = run("record", "--db", db, "--from", *files)
     expect_rc(rc, 0, "record --from %d files" % len(files), err)
     rc, text, err = run("--json", "fleet", "--db", db, "diff")
@@ -149,6 +204,21 @@ def case_diff(tmp):
     for e in sorted(got - expected):
         print("     unexpected:", e)
     expect(got == expected, "diff finds exactly the %d edited outliers" % len(expected))
+    a100g = [g for g in diff["groups"] if g["profile"] == "dgx-a100"]
+    ties = [t for g in a100g for t in g["no_majority"] if t["field"] == "fw"]
+    expect(ties and all(t["shares"] == {"20.39.1000": 1, "20.40.1000": 1} for t in ties) and
+           all("fw" not in g["baseline"] for g in a100g),
+           "the a100 tie has no baseline and is listed as no majority")
+    # one outlier per port: h100-03 has every port at 2048, each named
+    h100_ports = {o["subject"] for g in diff["groups"] for o in g["outliers"]
+                  if o["host"] == "h100-03" and o["field"] == "mtu"}
+    want_ports = {"%s port %d" % (n["name"], p["port"]) for n in h100["inventory"]["nics"]
+                  if n["model"] == "ConnectX-7" for p in n["ports"]}
+    expect(h100_ports == want_ports,
+           "h100-03's MTU is one outlier per port (%d)" % len(h100_ports))
+    expect(diff["hosts_differ"] == 7 and diff["outliers"] == sum(len(g["outliers"])
+                                                                 for g in diff["groups"]),
+           "the document counts hosts that differ (%s) apart from outliers" % diff["hosts_differ"])
     groups = {(g["profile"], g["nic_model"]): g for g in diff["groups"]}
     g = groups.get(("dgx-h100", "ConnectX-7"))
     expect(g is not None and g["baseline"].get("fw") == "28.39.1002" and
@@ -162,6 +232,9 @@ def case_diff(tmp):
     rc, text, _ = run("fleet", "--db", db, "diff")
     expect(rc == 1 and all(e[2] in text for e in expected) and "28.37.1014" in text,
            "text diff names every outlier host and value")
+    expect("no majority: fw of " in text and "20.39.1000 on 1 host, 20.40.1000 on 1" in text,
+           "text diff says the tie has no majority")
+    expect("7 hosts differ" in text and "1 hosts" not in text, "text counts hosts in words")
     # the pure function agrees on the same data when given it again: the
     # same result twice (no order from hashing leaks into the document)
     rc2, text2, _ = run("--json", "fleet", "--db", db, "diff")
@@ -169,7 +242,7 @@ def case_diff(tmp):
     expect(text2 == text3, "diff output is deterministic")
 
     # a fleet without drift: exit 0
-    db2 = os.path.join(tmp, "clean.db")
+    db2 = new_db(tmp, "clean")
     clean = [f for f in files if os.path.basename(f).startswith("roce-") and
              os.path.basename(f) not in ("roce-2.json", "roce-4.json")]
     run("record", "--db", db2, "--from", *clean)
@@ -192,12 +265,14 @@ def case_sqlite(tmp):
     rc, _, err = run("record", "--db", db, "--time", "2026-11-02T00:00:00Z", "--from", *files[:2])
     expect_rc(rc, 0, "a later round for two hosts", err)
     ls = ls_json(db)
+    # a check equal to the latest record is a seen time of that record
     p = subprocess.run(["sqlite3", "-json", db,
-                        "SELECT host, max(time) AS time, count(*) AS n, "
+                        "SELECT host, max(last_seen) AS time, count(*) + (SELECT count(*) FROM "
+                        "seen s WHERE s.host = r.host) AS n, "
                         "json_extract(doc, '$.verdict') AS verdict, "
                         "json_array_length(doc, '$.check.findings') AS findings, "
                         "json_extract(doc, '$.check.inventory.host.hostname') AS hostname "
-                        "FROM records GROUP BY host ORDER BY host"],
+                        "FROM records r GROUP BY host ORDER BY host"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     expect(p.returncode == 0, "the sqlite3 CLI opens the database")
     rows = json.loads(p.stdout or b"[]")
@@ -208,7 +283,7 @@ def case_sqlite(tmp):
     expect(all(r["host"] == r["hostname"] for r in rows), "each stored document is its host's")
     p = subprocess.run(["sqlite3", db, "PRAGMA journal_mode; SELECT version FROM schema_version"],
                        stdout=subprocess.PIPE, check=False)
-    expect(p.stdout.split() == [b"wal", b"2"], "WAL mode, schema version 2 (%r)" % p.stdout)
+    expect(p.stdout.split() == [b"wal", b"3"], "WAL mode, schema version 3 (%r)" % p.stdout)
     # the whole document is kept: it reads back equal to what was given
     with open(files[0]) as f:
         given = json.load(f)
@@ -238,7 +313,7 @@ def case_concurrent(tmp):
             fleetgen.write(p, fleetgen.as_host(doc, "w%d-host-%03d" % (w, i)))
             files.append(p)
         sets.append(files)
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     for rnd in range(3):
         # three rounds: the first on a file that does not exist yet
         procs = [subprocess.Popen([BIN, "record", "--db", db, "--time",
@@ -251,9 +326,7 @@ def case_concurrent(tmp):
     ls = ls_json(db)
     expect(len(ls["hosts"]) == 300, "both writers' hosts landed (%d of 300)" % len(ls["hosts"]))
     expect(all(h["records"] == 3 for h in ls["hosts"]), "every host has its three records")
-    con = sqlite3.connect(db)
-    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "integrity_check ok")
-    con.close()
+    store_whole(db, "after the writers")
 
     # a writer killed part way (kill -9, as a crash or an OOM kill would):
     # what was stored stays, and its own batch is all there or not at all
@@ -271,13 +344,27 @@ def case_concurrent(tmp):
                % (delay, counts))
         if counts == [4]:
             break
-    con = sqlite3.connect(db)
-    expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
-           "integrity_check ok after the kill")
-    con.close()
+    store_whole(db, "after the kill")
 
 
 # ---------------------------------------------------------------- full disk
+
+def fill_until_full(tmp, db, doc, batches):
+    """record --from batches of 5 hosts until one fails (at most batches):
+    the hosts stored, and (rc, stderr) of the failed batch or None."""
+    stored = set()
+    for b in range(batches):
+        files = []
+        for i in range(5):
+            p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
+            fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
+            files.append(p)
+        rc, _, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", *files)
+        if rc != 0:
+            return stored, (rc, err)
+        stored.update("full-%02d-%d" % (b, i) for i in range(5))
+    return stored, None
+
 
 def case_fulldisk(tmp):
     if os.geteuid() != 0:
@@ -301,20 +388,7 @@ def case_fulldisk(tmp):
     try:
         doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
         db = os.path.join(mnt, "fleet.db")
-        stored, full = set(), None
-        for b in range(40):	# bounded: 2 MiB fill in far fewer batches
-            files = []
-            for i in range(5):
-                p = os.path.join(tmp, "b%02d-%d.json" % (b, i))
-                fleetgen.write(p, fleetgen.as_host(doc, "full-%02d-%d" % (b, i)))
-                files.append(p)
-            rc, out, err = run("record", "--db", db, "--time", "2026-11-30T07:00:00Z",
-                               "--from", *files)
-            if rc == 0:
-                stored.update("full-%02d-%d" % (b, i) for i in range(5))
-                continue
-            full = (rc, err)
-            break
+        stored, full = fill_until_full(tmp, db, doc, 40)  # 2 MiB fill in far fewer
         expect(full is not None, "the 2 MiB file system filled up (after %d hosts)" % len(stored))
         if full is None:
             return
@@ -483,7 +557,7 @@ def case_errors(tmp):
     for args in (["record", "--db"], ["record", "--bw"], ["fleet", "ls", "--db"],
                  ["fleet", "report", "--html", ""]):
         rc, _, err = run(*args)
-        expect(rc == 2 and "value is missing after '%s'" % args[-1 if args[-1] else -2] in err,
+        expect(rc == 2 and "%s needs a value" % args[-1 if args[-1] else -2] in err,
                "usage error: %s says the value is missing (%s)" % (" ".join(args),
                                                                   err.splitlines()[:1]))
     rc, out, _ = run("record", "--help")
@@ -526,14 +600,18 @@ def case_upgrade(tmp):
     expect(all(h["profile"] == "dgx-h100" and h["verdict"] == doc["verdict"] for h in ls["hosts"]),
            "columns added by the upgrade are filled from the stored documents")
     con = sqlite3.connect(db)
-    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 2, "now schema 2")
+    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 3, "now schema 3")
     n = con.execute("SELECT count(*) FROM record_groups").fetchone()[0]
     con.close()
-    expect(n == 4, "drift facts made for the old records (%d)" % n)
+    groups = {(nic["model"], nic["ports"][0]["link_layer"] if nic["ports"] else "unknown")
+              for nic in doc["inventory"]["nics"]}
+    expect(n == 4 * len(groups), "drift facts made for the old records (%d)" % n)
     rc, out, _ = run("--json", "fleet", "--db", db, "diff")
     d = json.loads(out)
     outl = [(o["host"], o["field"]) for g in d["groups"] for o in g["outliers"]]
-    expect(rc == 1 and outl == [("old-2", "fw")], "diff over the upgraded rows: %s" % outl)
+    expect(rc == 1 and set(outl) == {("old-2", "fw")} and
+           len(outl) == len(doc["inventory"]["nics"]),
+           "diff over the upgraded rows: old-2's fw, once per NIC: %s" % outl)
     # and new records go in beside the old ones
     p = os.path.join(tmp, "new.json")
     fleetgen.write(p, fleetgen.as_host(doc, "new-0"))
@@ -565,6 +643,8 @@ def case_record(tmp):
     expect(rc == 0 and os.path.exists(os.path.join(tmp, "home", ".local", "share", "rdmadoctor",
                                                    "fleet.db")),
            "without XDG_DATA_HOME: ~/.local/share/rdmadoctor/fleet.db")
+    if BACKEND != "sqlite":
+        db = new_db(tmp, "rec")  # the default is a file; the rest on the server
     # the stored check is what `check --json` says
     check = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")
     bw = fleetgen.bw_doc("esc-n8-r12n05", "peer", [("mlx5_0", 380.5), ("mlx5_1", 120.0)])
@@ -602,7 +682,7 @@ def case_record(tmp):
     f1, f2 = os.path.join(tmp, "d1.json"), os.path.join(tmp, "d2.json")
     fleetgen.write(f1, fleetgen.record(d1, "2026-11-01T00:00:00Z"))
     fleetgen.write(f2, fleetgen.record(d2, "2026-11-02T00:00:00Z"))
-    hdb = os.path.join(tmp, "hist.db")
+    hdb = new_db(tmp, "hist")
     rc, _, err = run("record", "--db", hdb, "--from", f2, f1)
     expect_rc(rc, 0, "two records of one host", err)
     rc, out, _ = run("--json", "fleet", "--db", hdb, "show", "dgx-h100-017")
@@ -629,7 +709,7 @@ def case_report(tmp):
         p = os.path.join(tmp, "r%d.json" % i)
         fleetgen.write(p, fleetgen.as_host(doc, "rep-%d" % i))
         files.append(p)
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
     run("record", "--db", db, "--from", *files)
     html = os.path.join(tmp, "out", "fleet.html")
     os.mkdir(os.path.dirname(html))
@@ -675,14 +755,27 @@ def case_valgrind(tmp):
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
         f.write('{"schema":1,"inventory":')
-    db = os.path.join(tmp, "fleet.db")
+    db = new_db(tmp, "fleet")
+    fabric = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                          "fabric-report.json")
+    again = os.path.join(tmp, "again.json")  # v0 an hour later: unchanged, a seen time
+    fleetgen.write(again, fleetgen.record(fleetgen.as_host(doc, "vg-0"), "2026-12-01T00:00:00Z"))
     runs = [["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", bad] + files,
             ["--root", os.path.join(EXAMPLES, "hgx-roce-lag"), "record", "--db", db],
             ["--json", "fleet", "--db", db, "ls"], ["fleet", "--db", db, "ls"],
             ["--json", "fleet", "--db", db, "diff"], ["fleet", "--db", db, "diff"],
             ["--json", "fleet", "--db", db, "show", "vg-1"], ["fleet", "--db", db, "show", "vg-2"],
             ["fleet", "--db", db, "report", "--html", os.path.join(tmp, "r.html")],
-            ["fleet", "--db", bad, "ls"]]
+            ["fleet", "--db", bad, "ls"],
+            ["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", files[0]],
+            ["record", "--db", db, "--from", again],
+            ["--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", db, "--host",
+             "gpu-02", "--fabric", fabric],
+            ["--json", "fleet", "--db", db, "show", "vg-0"],
+            ["fleet", "--db", db, "ls", "--verdict", "fail", "--group", "ConnectX-7"],
+            ["--json", "fleet", "--db", db, "diff"],
+            ["fleet", "--db", db, "rm", "vg-1", "--before", "2027-01-01T00:00:00Z"],
+            ["record", "--db", "postgresql://u:pw@127.0.0.1:1/x", "--from", files[0]]]
     for args in runs:
         p = subprocess.run(["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
                             "--show-leak-kinds=definite,indirect",
@@ -694,16 +787,532 @@ def case_valgrind(tmp):
             "" if p.returncode != 99 else "\n" + p.stderr.decode()[-3000:]))
 
 
+# ---------------------------------------------------------------- host drift
+
+def case_hostdrift(tmp):
+    """A host whose profile changed, and alike machines judged apart."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "a800-8x100g-roce")
+    db = new_db(tmp, "fleet")
+    files = []
+    for i in range(4):
+        d = fleetgen.as_host(doc, "a800-%d" % i)
+        p = os.path.join(tmp, "a800-%d.json" % i)
+        fleetgen.write(p, fleetgen.record(d, "2026-11-01T00:00:00Z"))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "four alike hosts", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    expect(rc == 0 and d["profile_changes"] == [] and d["profile_splits"] == [],
+           "alike hosts on one profile: no host drift")
+    # host 3 is judged against another profile from now on
+    d3 = fleetgen.as_host(doc, "a800-3")
+    d3["profile"] = "budget-2x100g-roce"
+    p = os.path.join(tmp, "a800-3-later.json")
+    fleetgen.write(p, fleetgen.record(d3, "2026-11-02T00:00:00Z"))
+    rc, _, err = run("record", "--db", db, "--from", p)
+    expect_rc(rc, 0, "the host's later record, another profile", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    expect(rc == 1 and d["profile_changes"] == [{"host": "a800-3", "from": doc["profile"],
+                                                 "to": "budget-2x100g-roce"}],
+           "the profile change is drift: %s" % d["profile_changes"])
+    dmi = doc["inventory"]["host"]["dmi_product"]
+    splits = d["profile_splits"]
+    expect(len(splits) == 1 and splits[0]["dmi_product"] == dmi and
+           {p["profile"]: p["hosts"] for p in splits[0]["profiles"]} ==
+           {doc["profile"]: ["a800-0", "a800-1", "a800-2"], "budget-2x100g-roce": ["a800-3"]},
+           "the same DMI product and GPUs on two profiles is drift: %s" % splits)
+    expect(d["hosts_differ"] == 1, "one host differs (%s)" % d["hosts_differ"])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect("a800-3: %s -> budget-2x100g-roce" % doc["profile"] in text and
+           "different profiles" in text and "1 host differs" in text,
+           "text diff names the profile change and the split")
+
+
+# ---------------------------------------------------------------- identity
+
+def case_identity(tmp):
+    """Records are who they say: --host, bw of another host refused,
+    fleet rm, fleet ls filters, the help promises what it takes."""
+    db = new_db(tmp, "fleet")
+    root = os.path.join(EXAMPLES, "dgx-h100")
+    me = "dgx-h100-017"
+    other = os.path.join(tmp, "bw-vm.json")
+    fleetgen.write(other, fleetgen.bw_doc("vm", "peer", [("mlx5_0", 390.0)]))
+    rc, out, err = run("--root", root, "record", "--db", db, "--bw", other)
+    expect(rc == 2 and "measured on host 'vm'" in err and me in err and "--host" in err,
+           "a bw document of another host is refused with the reason: " + err.strip())
+    expect(not os.path.exists(db) or ls_json(db)["hosts"] == [], "and nothing was stored")
+    rc, out, err = run("--root", root, "--json", "record", "--db", db, "--host", "vm",
+                       "--bw", other)
+    expect_rc(rc, 0, "--host vm: the record is stored as vm, with its bw", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "vm")
+    show = json.loads(out)
+    expect(rc == 0 and show["latest"]["host"] == "vm" and len(show["latest"]["bw"]) == 1,
+           "fleet show vm: the record and its bw document")
+    mine = os.path.join(tmp, "bw-me.json")
+    fleetgen.write(mine, fleetgen.bw_doc(me, "peer", [("mlx5_0", 391.0)]))
+    rc, _, err = run("--root", root, "record", "--db", db, "--bw", mine)
+    expect_rc(rc, 0, "a bw document of this host is kept", err)
+    # a collected record carrying another host's bw is refused too
+    rec = fleetgen.record(fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "dgx-a100"), "a"),
+                          "2026-11-01T00:00:00Z", [fleetgen.bw_doc("b", "p", [("mlx5_0", 1.0)])])
+    bad = os.path.join(tmp, "a-with-b.json")
+    fleetgen.write(bad, rec)
+    rc, _, err = run("record", "--db", db, "--from", bad)
+    expect(rc == 1 and "measured on host 'b', not on 'a'" in err,
+           "--from: a record with another host's bw is not stored: " + err.strip())
+    rc, _, err = run("--root", root, "record", "--db", db, "--host", "")
+    expect(rc == 2, "--host with an empty name: usage")
+    # fleet ls filters
+    broken = os.path.join(tmp, "broken.json")
+    fleetgen.write(broken, fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "roce-broken"),
+                                            "rb-1"))
+    rc, _, err = run("record", "--db", db, "--time", "2026-01-01T00:00:00Z", "--from", broken)
+    expect_rc(rc, 0, "a failing host from long ago", err)
+
+    def hosts(*args):
+        rc, out, err = run("--json", "fleet", "--db", db, "ls", *args)
+        expect(rc == 0, "fleet ls %s: exit 0 (%s)" % (" ".join(args), err.strip()))
+        return [h["host"] for h in json.loads(out or '{"hosts":[]}')["hosts"]]
+
+    expect(hosts() == [me, "rb-1", "vm"], "ls: every host")
+    expect(hosts("--verdict", "fail") == ["rb-1"], "ls --verdict fail")
+    expect(hosts("--since", "2026-06-01T00:00:00Z") == [me, "vm"], "ls --since")
+    h100 = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    expect(hosts("--profile", h100["profile"]) == [me, "vm"], "ls --profile")
+    model = fleetgen.check_doc(BIN, EXAMPLES, "roce-broken")["inventory"]["nics"][0]["model"]
+    expect("rb-1" in hosts("--group", model), "ls --group NIC model")
+    expect(hosts("--group", "no-such-nic") == [], "ls --group of no host: empty")
+    rc, _, err = run("fleet", "--db", db, "ls", "--since", "yesterday")
+    expect(rc == 2 and "UTC time" in err, "ls --since with a bad time: usage")
+    rc, _, err = run("fleet", "--db", db, "diff", "--verdict", "fail")
+    expect(rc == 2, "filters go with ls only")
+    # fleet rm
+    rc, out, err = run("--json", "fleet", "--db", db, "rm", "rb-1", "--before",
+                       "2025-01-01T00:00:00Z")
+    expect(rc == 3 and "no records of host 'rb-1' before" in err, "rm --before of nothing")
+    rc, out, err = run("--json", "fleet", "--db", db, "rm", "vm")
+    expect(rc == 0 and json.loads(out)["removed"] == 1, "fleet rm vm (%s)" % err.strip())
+    expect(hosts() == [me, "rb-1"], "vm is gone, the others stay")
+    rc, _, err = run("fleet", "--db", db, "rm", "vm")
+    expect(rc == 3 and "no records of host 'vm'" in err, "rm of an unknown host: exit 3")
+    rc, _, err = run("fleet", "--db", db, "rm")
+    expect(rc == 2, "rm without a host: usage")
+    # the help promises only what record takes
+    rc, out, _ = run("record", "--help")
+    expect(rc == 0 and "fleet show --json` gives them" not in out and "--host" in out,
+           "record --help: no promise that fleet show --json can be recorded")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", me)
+    p = os.path.join(tmp, "shown.json")
+    with open(p, "w") as f:
+        f.write(out)
+    rc, _, err = run("record", "--db", new_db(tmp, "other"), "--from", p)
+    expect(rc == 1 and "shown.json" in err, "fleet show --json output is refused, named: "
+           + err.strip())
+
+
+# ---------------------------------------------------------------- history
+
+def case_history(tmp):
+    """An unchanged check costs a seen time and its counter deltas."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    db = new_db(tmp, "fleet")
+    n = 50
+    files = []
+    for i in range(n):
+        d = fleetgen.as_host(doc, "h")
+        # counters move on, nothing else changes
+        for nic in d["inventory"]["nics"]:
+            for port in nic["ports"]:
+                c = port.get("counters")
+                if isinstance(c, dict) and "port_rcv_data" in c:
+                    c["port_rcv_data"] += 1000 * i
+        p = os.path.join(tmp, "c%03d.json" % i)
+        fleetgen.write(p, fleetgen.record(d, "2026-11-01T%02d:%02d:00Z" % (i // 60, i % 60)))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", files[0])
+    expect_rc(rc, 0, "the first check", err)
+    size0 = db_bytes(db)
+    rc, out, err = run("--json", "record", "--db", db, "--from", *files[1:])
+    s = json.loads(out or "{}")
+    expect(rc == 0 and s.get("stored") == 0 and s.get("seen") == n - 1,
+           "the %d unchanged checks are seen times, not records (%s)" % (n - 1, s))
+    per = (db_bytes(db) - size0) / (n - 1)
+    recs = int(sql_rows(db, "SELECT count(*) FROM records")[0][0])
+    seen = int(sql_rows(db, "SELECT count(*) FROM seen")[0][0])
+    expect(recs == 1 and seen == n - 1, "one record, %d seen rows (%d, %d)" % (n - 1, recs, seen))
+    expect(per <= 2048, "%.0f bytes per unchanged check, indexes included (at most 2 KB)" % per)
+    rc, out, _ = run("--json", "fleet", "--db", db, "ls")
+    h = json.loads(out)["hosts"][0]
+    expect(h["records"] == n and h["time"] == "2026-11-01T00:%02d:00Z" % (n - 1),
+           "ls counts every check and shows the latest (%s %s)" % (h["records"], h["time"]))
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "h")
+    show = json.loads(out)
+    expect(len(show["records"]) == 1 and show["records"][0]["checks"] == n and
+           show["records"][0]["last_seen"] == h["time"], "show: one record, seen %d times" % n)
+    series = show["counters"]
+    ports = [k for k, v in series[0]["deltas"].items() if v.get("port_rcv_data") == 1000]
+    expect(len(series) == n - 1 and ports and
+           all(x["deltas"].get(ports[0], {}).get("port_rcv_data") == 1000 for x in series),
+           "show --json: the counters as a series of deltas (%d points)" % len(series))
+    # a change is a record again, and show lists it with its time
+    d = fleetgen.as_host(doc, "h")
+    fleetgen.set_fw(d, "28.99.1000")
+    p = os.path.join(tmp, "changed.json")
+    fleetgen.write(p, fleetgen.record(d, "2026-11-02T00:00:00Z"))
+    rc, out, err = run("--json", "record", "--db", db, "--from", p)
+    expect(rc == 0 and json.loads(out)["stored"] == 1, "a changed check is a record")
+    # and back to the old firmware: a record again (it differs from the latest)
+    p2 = os.path.join(tmp, "back.json")
+    fleetgen.write(p2, fleetgen.record(fleetgen.as_host(doc, "h"), "2026-11-03T00:00:00Z"))
+    rc, out, err = run("--json", "record", "--db", db, "--from", p2)
+    expect(rc == 0 and json.loads(out)["stored"] == 1, "back to the old firmware: a record")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "h")
+    show = json.loads(out)
+    fw = sorted({(c["time"], c["old"], c["new"]) for c in show["changes"] if c["field"] == "fw"})
+    expect(fw == [("2026-11-02T00:00:00Z", doc["inventory"]["nics"][0]["fw_ver"], "28.99.1000"),
+                  ("2026-11-03T00:00:00Z", "28.99.1000", doc["inventory"]["nics"][0]["fw_ver"])],
+           "show lists every change with its time: %s" % fw)
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+def case_pgsql(tmp):
+    """psql as a second reader; the same answers as an SQLite file."""
+    files = []
+    for i, shape in enumerate(fleetgen.SHAPES):
+        d = fleetgen.check_doc(BIN, EXAMPLES, shape)
+        if i == 1:
+            fleetgen.set_fw(d, "20.30.1000")
+        p = os.path.join(tmp, shape + ".json")
+        fleetgen.write(p, d)
+        files.append(p)
+    db = new_db(tmp, "fleet")
+    lite = os.path.join(tmp, "same.db")
+    for target in (db, lite):
+        rc, _, err = run("record", "--db", target, "--time", "2026-11-01T00:00:00Z", "--from",
+                         *files)
+        expect_rc(rc, 0, "record --from into %s" % target.split(":")[0], err)
+        rc, _, err = run("record", "--db", target, "--time", "2026-11-02T00:00:00Z", "--from",
+                         *files[:3])
+        expect_rc(rc, 0, "a later round (unchanged checks)", err)
+    rows = sql_rows(db, "SELECT r.host, max(r.last_seen), count(*) + (SELECT count(*) FROM seen s "
+                        "WHERE s.host = r.host), pg_typeof(min(r.doc::text)::jsonb)::text, "
+                        "bool_and(r.doc->'check'->'inventory'->'host'->>'hostname' = r.host) "
+                        "FROM records r GROUP BY r.host ORDER BY r.host")
+    ls = ls_json(db)
+    expect([[h["host"], h["time"], str(h["records"])] for h in ls["hosts"]] ==
+           [r[:3] for r in rows], "psql and fleet ls agree on host, time, checks")
+    expect(all(r[3] == "jsonb" and r[4] == "t" for r in rows),
+           "documents are JSONB, each its host's")
+    expect(sql_rows(db, "SELECT version FROM schema_version") == [["3"]], "schema version 3")
+    expect(sql_rows(db, "SELECT data_type FROM information_schema.columns WHERE table_name = "
+                        "'records' AND column_name = 'doc'") == [["jsonb"]], "doc is a JSONB column")
+    # the same commands give the same answers on both backends
+    for args in (["ls"], ["diff"], ["show", files and fleetgen.check_doc(
+            BIN, EXAMPLES, fleetgen.SHAPES[0])["inventory"]["host"]["hostname"]],
+                 ["ls", "--verdict", "fail"]):
+        a = run("--json", "fleet", "--db", db, *args)
+        b = run("--json", "fleet", "--db", lite, *args)
+        ja, jb = json.loads(a[1] or "null"), json.loads(b[1] or "null")
+        for j in (ja, jb):
+            if isinstance(j, dict):
+                j.pop("db", None)
+        expect(a[0] == b[0] and ja == jb, "fleet %s: the same answer from both backends (%d %d)"
+               % (" ".join(args), a[0], b[0]))
+    # the queries use the indexes, not a scan of every document
+    plan = "\n".join(r[0] for r in sql_rows(db, "EXPLAIN SELECT id FROM records WHERE host = "
+                                                "'x' ORDER BY last_seen DESC LIMIT 1"))
+    expect("records_by_latest" in plan or "Index" in plan,
+           "a host's latest record is found through its index")
+    # many writers on a new database at once: the tables are made once
+    fresh = new_db(tmp, "fresh")
+    procs = [subprocess.Popen([BIN, "record", "--db", fresh, "--from", files[i]],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for i in range(len(files))]
+    rcs = [(p.wait(timeout=120), p.stderr.read().decode()) for p in procs]
+    expect(all(rc == 0 for rc, _ in rcs), "%d writers on a new database at once: all stored %s"
+           % (len(procs), [e.strip() for rc, e in rcs if rc]))
+    expect(len(ls_json(fresh)["hosts"]) == len(files), "and every host is there")
+
+
+def case_pgerrors(tmp):
+    """A bad URI, a password on the command line, a refused connection, a
+    wrong password, no database, no answer in time: each said clearly."""
+    good = os.path.join(tmp, "good.json")
+    fleetgen.write(good, fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16"))
+    uri = new_db(tmp, "fleet")
+    base = uri.rsplit("/", 1)[0]
+
+    def fails(args, words, what, env=None):
+        rc, out, err = run(*args, env=env)
+        ok = rc == 3 and all(w in err for w in words)
+        expect(ok, "%s: exit 3, says %s (%d: %s)" % (what, words, rc, err.strip()[:300]))
+        return out, err
+
+    fails(["fleet", "--db", "postgresql://127.0.0.1:abc/x", "ls"], ["not a PostgreSQL URI"],
+          "a bad port")
+    fails(["fleet", "--db", "postgresql://[::1/x", "ls"], ["not a PostgreSQL URI"], "a bad URI")
+    _, err = fails(["record", "--db", base.replace("postgres@", "postgres:s3cret@") + "/fleet",
+                    "--from", good], ["holds a password", ".pgpass"], "a password in the URI")
+    expect("s3cret" not in err, "the password is not repeated")
+    free = [p for p in pgserver.PORTS if p != PG.port and pgserver._free(p)][0]
+    fails(["fleet", "--db", "postgresql://postgres@127.0.0.1:%d/x" % free, "ls"],
+          ["Connection refused", "server running"], "a refused connection")
+    wrong = os.path.join(tmp, "wrongpass")
+    with open(wrong, "w") as f:
+        f.write("127.0.0.1:*:*:postgres:not-the-password\n")
+    os.chmod(wrong, 0o600)
+    fails(["fleet", "--db", uri, "ls"], ["password authentication failed", "PGPASSFILE"],
+          "a wrong password", env=dict(os.environ, PGPASSFILE=wrong))
+    fails(["fleet", "--db", uri, "ls"], ["PGPASSFILE"], "no password at all",
+          env=dict(os.environ, PGPASSFILE=os.path.join(tmp, "none")))
+    fails(["fleet", "--db", base + "/nosuch", "ls"], ["does not exist"], "no such database")
+    # a server that takes the connection and never answers: record waits
+    # --timeout, says so, exits 3, and the check result is still printed
+    import socket
+    port = [p for p in pgserver.PORTS if p not in (PG.port, free) and pgserver._free(p)][0]
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    silent.bind(("127.0.0.1", port))
+    silent.listen(8)
+    try:
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db",
+                           "postgresql://postgres@127.0.0.1:%d/x" % port, "--timeout", "2",
+                           timeout=60)
+        expect(rc == 3 and "no answer in 2 s" in err and "nothing was stored" in err,
+               "a server that does not answer: --timeout, exit 3 (%d %s)" % (rc, err.strip()))
+        expect("dgx-h100-017: verdict pass" in out, "and the check result is printed: " + out)
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "--json", "record",
+                           "--db", "postgresql://postgres@127.0.0.1:%d/x" % port, "--timeout",
+                           "2", timeout=60)
+        doc = json.loads(out or "{}")
+        expect(rc == 3 and doc.get("stored") == 0 and doc.get("check", {}).get("verdict") ==
+               "pass" and "no answer" in doc.get("error", ""),
+               "--json: one document with the check and the error")
+    finally:
+        silent.close()
+    # a lock held past --timeout: the writer gives up, says so
+    rc, _, err = run("record", "--db", uri, "--from", good)
+    expect_rc(rc, 0, "a record to lock", err)
+    locker = subprocess.Popen(["psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(PG.port), "-U",
+                               "postgres", "-d", "fleet"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        locker.stdin.write(b"BEGIN; LOCK TABLE records IN ACCESS EXCLUSIVE MODE;\n")
+        locker.stdin.flush()
+        time.sleep(1)
+        rc, out, err = run("--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", uri,
+                           "--timeout", "1", timeout=60)
+        expect(rc == 3 and ("no answer in 1 s" in err or "locked" in err) and
+               "verdict pass" in out, "a table locked past --timeout: exit 3, said (%s)"
+               % err.strip()[:300])
+    finally:
+        locker.stdin.write(b"ROLLBACK;\n\\q\n")
+        locker.stdin.close()
+        locker.wait(timeout=30)
+
+
+def case_pgkill(tmp):
+    """The server killed mid-write (kill -9): nothing committed is lost,
+    no half record is left."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "rtx3090-x16")
+    files = []
+    for i in range(300):
+        p = os.path.join(tmp, "k%03d.json" % i)
+        d = fleetgen.as_host(doc, "k-%03d" % i)
+        fleetgen.set_fw(d, "16.%d.1000" % (i % 7))
+        fleetgen.write(p, d)
+        files.append(p)
+    db = new_db(tmp, "fleet")
+    rc, _, err = run("record", "--db", db, "--time", "2026-11-30T00:00:00Z", "--from", *files)
+    expect_rc(rc, 0, "the committed round", err)
+    for n, delay in enumerate((0.1, 0.3, 0.6)):
+        # a changed round: every check is a new record, all or none
+        for p in files:
+            with open(p) as f:
+                d = json.load(f)
+            fleetgen.set_fw(d, "16.99.%d" % n)
+            fleetgen.write(p, d)
+        w = subprocess.Popen([BIN, "record", "--db", db, "--time",
+                              "2026-12-0%dT00:00:00Z" % (n + 1), "--from"] + files,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        PG.kill()
+        out, err = w.communicate(timeout=120)
+        PG.start()
+        hosts = ls_json(db)["hosts"]
+        counts = sorted({h["records"] for h in hosts})
+        expect(len(hosts) == 300 and len(counts) == 1,
+               "killed after %.1f s: all 300 hosts, the same number of checks each %s (writer "
+               "exit %d)" % (delay, counts, w.returncode))
+        expect(w.returncode == 0 or (w.returncode == 3 and "nothing of this run" in
+                                     err.decode()),
+               "the writer says what happened: %s" % err.decode().strip()[:300])
+        store_whole(db, "after the server was killed")
+        first = sql_rows(db, "SELECT count(*) FROM records WHERE time = '2026-11-30T00:00:00Z'")
+        expect(first == [["300"]], "the committed round is all there (%s)" % first)
+
+
+def case_pgfulldisk(tmp):
+    """The server's disk full (its tablespace on a 3 MiB tmpfs): a clear
+    error, nothing of the batch, everything before kept."""
+    mnt = os.path.join(tmp, "small")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "pgfull%d" % os.getpid(), mnt],
+                      check=False).returncode != 0:
+        print("skip: cannot mount a tmpfs here")
+        sys.exit(77)
+    try:
+        import pwd
+        pw = pwd.getpwnam("postgres")
+        os.chown(mnt, pw.pw_uid, pw.pw_gid)
+        PG.psql("postgres", "CREATE TABLESPACE small LOCATION '%s'" % mnt)
+        PG.psql("postgres", "CREATE DATABASE fulldb TABLESPACE small")
+        db = PG.uri("fulldb")
+        doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+        stored, full = fill_until_full(tmp, db, doc, 60)  # 3 MiB fill in far fewer
+        expect(full is not None, "the 3 MiB tablespace filled up (after %d hosts)" % len(stored))
+        if full is None:
+            return
+        rc, err = full
+        expect(rc == 3 and "disk is full" in err and "nothing of this run was stored" in err,
+               "it says the server's disk is full and nothing of the run was kept: " + err.strip())
+        hosts = {h["host"] for h in ls_json(db)["hosts"]}
+        expect(stored and hosts == stored, "every host stored before the disk filled is there "
+               "(%d), none of the failed batch" % len(hosts))
+        store_whole(db, "on the full disk")
+        rc, _, err = run("fleet", "--db", db, "diff")
+        expect(rc in (0, 1), "fleet diff still runs on the full disk (%d %s)" % (rc, err.strip()))
+    finally:
+        PG.stop()
+        subprocess.run(["umount", mnt], check=False)
+
+
+# ---------------------------------------------------------------- fabric
+
+def case_fabric(tmp):
+    """record --fabric keeps a fabric report with the host it names; fleet
+    diff names its suspects; fleet report draws a heatmap per rail."""
+    import re
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                           "fabric-report.json")
+    with open(fixture) as f:
+        report = json.load(f)
+    db = new_db(tmp, "fleet")
+    root = os.path.join(EXAMPLES, "dgx-h100")
+    rc, _, err = run("--root", root, "record", "--db", db, "--fabric", fixture)
+    expect(rc == 2 and "does not name host 'dgx-h100-017'" in err and "--host" in err,
+           "a fabric report of other nodes is refused: " + err.strip())
+    notfab = os.path.join(tmp, "notfabric.json")
+    fleetgen.write(notfab, fleetgen.bw_doc("gpu-02", "p", [("mlx5_0", 1.0)]))
+    rc, _, err = run("--root", root, "record", "--db", db, "--host", "gpu-02", "--fabric", notfab)
+    expect(rc == 2 and "not a fabric report" in err, "a bw document as --fabric: refused")
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    files = []
+    for n in ("gpu-00", "gpu-01", "gpu-03"):
+        p = os.path.join(tmp, n + ".json")
+        fleetgen.write(p, fleetgen.record(fleetgen.as_host(doc, n), "2026-11-30T07:00:00Z"))
+        files.append(p)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "three nodes' records", err)
+    rc, out, err = run("--root", root, "--json", "record", "--db", db, "--host", "gpu-02",
+                       "--fabric", fixture)
+    expect_rc(rc, 0, "--host gpu-02 --fabric: kept with gpu-02's record", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "gpu-02")
+    expect(json.loads(out)["latest"].get("fabric") == [report], "the report is in the record whole")
+    rc, out, err = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out)
+    sus = sorted((x["host"], x["kind"], x.get("rail")) for x in d["fabric"]["suspects"])
+    expect(rc == 1 and sus == [("gpu-00", "pair", "mlx5_0"), ("gpu-01", "pair", "mlx5_0"),
+                               ("gpu-02", "rail", "mlx5_1")],
+           "fleet diff names the hosts the report suspects: %s" % sus)
+    expect(d["fabric"]["verdict"] == "fail" and d["hosts_differ"] >= 3,
+           "the suspects are hosts that differ (%d)" % d["hosts_differ"])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect("fabric report of" in text and "gpu-02: rail gpu-02 rail mlx5_1" in text and
+           "gpu-00: pair gpu-00-gpu-01" in text, "text diff lists the suspects")
+    html = os.path.join(tmp, "fleet.html")
+    rc, _, err = run("fleet", "--db", db, "report", "--html", html)
+    expect_rc(rc, 0, "fleet report with a fabric report", err)
+    with open(html) as f:
+        page = f.read()
+    rails = re.findall(r'<div class="fabric-rail" data-rail="([^"]*)">', page)
+    expect(rails == ["mlx5_0", "mlx5_1"], "one heatmap per rail: %s" % rails)
+    sec = page[page.index('<section id="fabric">'):]
+    sec = sec[:sec.index("</section>")]
+    cells = re.findall(r'<g class="cell" data-src="([^"]*)" data-dst="([^"]*)" '
+                       r'data-gbps="([0-9.]*)"', sec)
+    want = set()
+    for p in report["pairs"]:
+        want.add((p["a"], p["b"], "%.2f" % p["gbps"]["a_to_b"]))
+        want.add((p["b"], p["a"], "%.2f" % p["gbps"]["b_to_a"]))
+    expect(len(cells) == 2 * len(report["pairs"]) and set(cells) <= want,
+           "each cell is one direction of one pair on its rail (%d cells)" % len(cells))
+    slow = [c for c in cells if c[:2] == ("gpu-00", "gpu-01") and c[2] == "250.00"]
+    expect(len(slow) == 1, "the slow direction is drawn with its figure")
+    rows = re.findall(r'<tr class="suspect" data-kind="([^"]*)" data-subject="([^"]*)"', sec)
+    expect(rows == [(x["kind"], x["subject"]) for x in report["suspects"]],
+           "the page lists the suspects: %s" % rows)
+    # the report `rdmadoctor fabric --json` writes (its documented example,
+    # where the build has the fabric command): kept, its suspects named
+    example = os.path.join(SRC, "docs", "json", "fabric-example.json")
+    if os.path.exists(example):
+        with open(example) as f:
+            ex = json.load(f)
+        node = ex["nodes"][0]["name"]
+        rc, _, err = run("--root", root, "record", "--db", db, "--host", node, "--fabric", example)
+        expect_rc(rc, 0, "the fabric command's own example is kept", err)
+        rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+        named = {x["host"] for x in json.loads(out)["fabric"]["suspects"]}
+        want = set()
+        for x in ex["suspects"]:
+            if x["kind"] == "pair":
+                want.update(n["name"] for n in ex["nodes"]
+                            if x["subject"].startswith(n["name"] + "-") or
+                            x["subject"].endswith("-" + n["name"]))
+            else:
+                want.add(x["subject"])
+        expect(named == want, "its suspects are named: %s" % sorted(named))
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
-         "record": case_record, "report": case_report, "valgrind": case_valgrind}
+         "record": case_record, "report": case_report, "valgrind": case_valgrind,
+         "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
+         "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,
+         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric}
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-" % CASE)
+    global PG
+    if CASE == "pgfulldisk":
+        if os.geteuid() != 0:
+            print("skip: mounting a small tmpfs needs root")
+            return 77
+        if (os.environ.get("RD_FLEET_MOUNT_NS") != "1" and shutil.which("unshare") and
+                subprocess.run(["unshare", "--mount", "true"], stderr=subprocess.DEVNULL,
+                               check=False).returncode == 0):
+            # the server starts inside the mount namespace, so the tmpfs
+            # cannot outlive the test even when a timeout kills it
+            p = subprocess.run(["unshare", "--mount", "--propagation", "private", "env",
+                                "RD_FLEET_MOUNT_NS=1", sys.executable, os.path.abspath(__file__)]
+                               + sys.argv[1:], timeout=600, check=False)
+            return p.returncode
+    tmp = tempfile.mkdtemp(prefix="rd-fleet-%s-%s-" % (BACKEND, CASE))
     try:
+        if BACKEND == "postgresql":
+            if not pgserver.bindir():
+                print("skip: no PostgreSQL server binaries (apt-get install postgresql)")
+                return 77
+            PG = pgserver.Server(tmp)
+            os.environ.update(PG.env())
         CASES[CASE](tmp)
     finally:
+        if PG:
+            PG.stop()
         subprocess.run(["umount", os.path.join(tmp, "small")], stderr=subprocess.DEVNULL,
                        check=False)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -258,14 +258,17 @@ def check_drift(dom, diff):
         hosts = g.get("hosts")
         outliers = g.get("outliers") if isinstance(g.get("outliers"), list) else []
         base = g.get("baseline") if isinstance(g.get("baseline"), dict) else {}
+        odd = len({x.get("host") if isinstance(x, dict) else None for x in outliers})
         want_groups.append([name, str(len(hosts)) if isinstance(hosts, list) else "unknown",
-                            str(len(outliers)),
+                            str(odd), str(len(outliers)),
                             " ".join(f"{k} {scalar(v)}" for k, v in base.items()) or "unknown"])
         for x in outliers:
             x = x if isinstance(x, dict) else {}
             sh = x.get("shares") if isinstance(x.get("shares"), dict) else {}
             order = sorted(sh.items(), key=lambda kv: (-(kv[1] if isinstance(kv[1], int) else -1), kv[0]))
-            want_rows.append([name, s(x, "field"), s(x, "host"), scalar(x.get("value")),
+            field = s(x, "field") + (" (%s)" % x["subject"] if isinstance(x.get("subject"), str)
+                                     else "")
+            want_rows.append([name, field, s(x, "host"), scalar(x.get("value")),
                               scalar(x.get("baseline")),
                               ", ".join(f"{k} ({scalar(v)})" for k, v in order) or "unknown"])
     got_groups = [[td.text() for td in tr.find("td")] for tr in dom.find("tr", cls="group")]

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "fleet/diff.h"
+#include "fleet/fabric.h"
 #include "fleet/facts.h"
 #include "fleet/fields.h"
 #include "fleet/history.h"
@@ -145,12 +146,18 @@ static void facts_per_model(void **state)
 	cx7 = json_object_get(json_array_get(f, 1), "fields");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(f, 0), "nic_model")),
 			    "BlueField-3");
-	/* the NICs of one model disagree: the host's value names both */
-	assert_string_equal(json_string_value(json_object_get(cx7, "fw")),
-			    "28.37.1014, 28.39.1002");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(f, 0), "link_layer")),
+			    "Ethernet");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(f, 1), "link_layer")),
+			    "InfiniBand");
+	/* the NICs of one model disagree: each NIC is a value of its own */
+	assert_string_equal(json_string_value(json_object_get(cx7, "fw@mlx5_0")), "28.39.1002");
+	assert_string_equal(json_string_value(json_object_get(cx7, "fw@mlx5_1")), "28.37.1014");
+	assert_int_equal(json_integer_value(json_object_get(cx7, "mtu@mlx5_1 port 1")), 4096);
+	assert_int_equal(json_integer_value(json_object_get(cx7, "pcie_width@mlx5_1")), 16);
 	assert_int_equal(json_integer_value(json_object_get(cx7, "nic_count")), 2);
 	assert_int_equal(json_integer_value(json_object_get(bf3, "nic_count")), 1);
-	assert_string_equal(json_string_value(json_object_get(bf3, "trust")), "pcp");
+	assert_string_equal(json_string_value(json_object_get(bf3, "trust@mlx5_2 port 1")), "pcp");
 	assert_string_equal(json_string_value(json_object_get(cx7, "driver_stack")), "inbox");
 	assert_null(json_object_get(cx7, "bw_gbps"));
 	json_decref(f);
@@ -236,16 +243,23 @@ static void diff_ties(void **state)
 {
 	const char *fw[] = { "b", "a", "c", "c" };
 	const int mtu[] = { 4096, 2048, 1024, 1024 };
-	json_t *d = diff_of(2, fw, mtu), *g, *base, *hosts, *recs;
+	json_t *d = diff_of(2, fw, mtu), *g, *base, *hosts, *recs, *t;
 
 	(void)state;
-	/* one each: the text that sorts first wins, whatever the input order */
+	/* one each: no majority, no baseline, no outlier, and it says so */
 	g = json_array_get(json_object_get(d, "groups"), 0);
 	base = json_object_get(g, "baseline");
-	assert_string_equal(json_string_value(json_object_get(base, "fw")), "a");
-	assert_int_equal(json_integer_value(json_object_get(base, "mtu")), 2048);
+	assert_null(json_object_get(base, "fw"));
+	assert_null(json_object_get(base, "mtu"));
+	assert_int_equal(fleet_diff_outliers(d), 0);
+	assert_int_equal(json_array_size(json_object_get(g, "no_majority")), 2);
+	t = json_array_get(json_object_get(g, "no_majority"), 0);
+	assert_string_equal(json_string_value(json_object_get(t, "field")), "fw");
+	assert_string_equal(json_string_value(json_object_get(t, "subject")), "mlx5_0");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(t, "shares"), "a")), 1);
 	json_decref(d);
-	/* a value beats null on a tie; a host without the field is not counted */
+	/* null is a value like any other: a tie with it has no baseline
+	 * either; a host without the field is not counted */
 	hosts = parse("[{\"host\":\"x\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\","
 		      "\"fields\":{\"trust\":null,\"bw_gbps\":390}}]},"
 		      "{\"host\":\"y\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\","
@@ -253,9 +267,9 @@ static void diff_ties(void **state)
 	d = fleet_diff(hosts);
 	g = json_array_get(json_object_get(d, "groups"), 0);
 	base = json_object_get(g, "baseline");
-	assert_string_equal(json_string_value(json_object_get(base, "trust")), "pcp");
+	assert_null(json_object_get(base, "trust"));
 	assert_int_equal(json_integer_value(json_object_get(base, "bw_gbps")), 390);
-	assert_int_equal(fleet_diff_outliers(d), 1);	/* x's trust only */
+	assert_int_equal(fleet_diff_outliers(d), 0);
 	json_decref(d);
 	json_decref(hosts);
 	/* no hosts: an empty document, not an error */
@@ -265,6 +279,68 @@ static void diff_ties(void **state)
 	assert_int_equal(json_array_size(json_object_get(d, "groups")), 0);
 	json_decref(d);
 	json_decref(recs);
+}
+
+/* 7 NICs on 2 hosts, 8 on 2: no majority ("no majority: 7 on 2 hosts, 8
+ * on 2"), not 7 for a baseline; rates are numbers, not text. */
+static void diff_numbers(void **state)
+{
+	json_t *hosts = parse(
+		"[{\"host\":\"a\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\",\"link_layer\":\"IB\","
+		"\"fields\":{\"nic_count\":8,\"port_rate_gbps@n port 1\":400}}]},"
+		"{\"host\":\"b\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\",\"link_layer\":\"IB\","
+		"\"fields\":{\"nic_count\":7,\"port_rate_gbps@n port 1\":40}}]},"
+		"{\"host\":\"c\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\",\"link_layer\":\"IB\","
+		"\"fields\":{\"nic_count\":8,\"port_rate_gbps@n port 1\":200}}]},"
+		"{\"host\":\"d\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\",\"link_layer\":\"IB\","
+		"\"fields\":{\"nic_count\":7,\"port_rate_gbps@n port 1\":400}}]},"
+		"{\"host\":\"e\",\"profile\":\"p\",\"facts\":[{\"nic_model\":\"m\",\"link_layer\":\"Ethernet\","
+		"\"fields\":{\"nic_count\":1}}]}]");
+	json_t *d = fleet_diff(hosts), *g, *t, *o;
+	const char *k;
+	json_t *v;
+	char order[64] = "";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	/* InfiniBand and Ethernet ports are never one group */
+	assert_int_equal(json_array_size(json_object_get(d, "groups")), 2);
+	g = json_array_get(json_object_get(d, "groups"), 1);
+	assert_string_equal(json_string_value(json_object_get(g, "link_layer")), "IB");
+	assert_int_equal(json_array_size(json_object_get(g, "no_majority")), 1);
+	t = json_array_get(json_object_get(g, "no_majority"), 0);
+	assert_string_equal(json_string_value(json_object_get(t, "field")), "nic_count");
+	json_object_foreach(json_object_get(t, "shares"), k, v) {
+		strcat(order, k);
+		strcat(order, " ");
+	}
+	assert_string_equal(order, "7 8 ");
+	/* the rate: 400 on 2 hosts is the baseline; the others follow in
+	 * number order (40 before 200), not text order */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(g, "baseline"),
+							    "port_rate_gbps")), 400);
+	assert_int_equal(json_array_size(json_object_get(g, "outliers")), 2);
+	o = json_array_get(json_object_get(g, "outliers"), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "b");
+	assert_string_equal(json_string_value(json_object_get(o, "subject")), "n port 1");
+	order[0] = '\0';
+	json_object_foreach(json_object_get(o, "shares"), k, v) {
+		strcat(order, k);
+		strcat(order, " ");
+	}
+	assert_string_equal(order, "400 40 200 ");
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	fleet_text_diff(f, d);
+	fclose(f);
+	assert_non_null(strstr(text, "no majority: nic_count: 7 on 2 hosts, 8 on 2\n"));
+	assert_non_null(strstr(text, "p / m / IB: 4 hosts, 2 differ in 2 values\n"));
+	assert_non_null(strstr(text, "\n2 hosts differ from their group's baseline"));
+	free(text);
+	json_decref(d);
+	json_decref(hosts);
 }
 
 /* One host that differs in two fields is two outliers but one host: the
@@ -285,7 +361,7 @@ static void diff_counts_hosts(void **state)
 	assert_non_null(f);
 	fleet_text_diff(f, d);
 	fclose(f);
-	assert_non_null(strstr(text, ": 3 hosts, 1 differ\n"));
+	assert_non_null(strstr(text, ": 3 hosts, 1 differs in 2 values\n"));
 	free(text);
 	json_decref(d);
 }
@@ -571,9 +647,11 @@ static void skim_drops(void **state)
 	char *slim, why[200];
 	size_t len;
 	json_t *got, *want;
+	/* the mechanics of dropping, on a list of its own */
+	static const char *const drop[] = { "counters", "hw_counters", "gpus", "lid", "why", NULL };
 
 	(void)state;
-	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
+	assert_int_equal(fleet_skim(text, strlen(text), drop, &slim, &len, why,
 				    sizeof(why)), 0);
 	got = parse(slim);
 	want = parse("{\"nics\":[{\"name\":\"m\",\"ports\":[{\"mtu\":4096}]}],"
@@ -585,7 +663,7 @@ static void skim_drops(void **state)
 	/* first, last, every member dropped: the commas stay right */
 	text = "[{\"gpus\":1,\"a\":2},{\"a\":1, \"gpus\" : [3] },{\"gpus\":1,\"lid\":2},"
 	       "{\"gpus\":1,\"lid\":2,\"a\":3,\"why\":4,\"b\":5}]";
-	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
+	assert_int_equal(fleet_skim(text, strlen(text), drop, &slim, &len, why,
 				    sizeof(why)), 0);
 	got = parse(slim);
 	want = parse("[{\"a\":2},{\"a\":1},{},{\"a\":3,\"b\":5}]");
@@ -595,16 +673,88 @@ static void skim_drops(void **state)
 	free(slim);
 	/* the whole text is checked, dropped values too */
 	text = "{\"counters\":{\"a\":01}}";
-	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
+	assert_int_equal(fleet_skim(text, strlen(text), drop, &slim, &len, why,
 				    sizeof(why)), -1);
 	assert_non_null(strstr(why, "line 1 column 19"));
 	/* a NUL byte, which jansson takes after a number */
 	assert_int_equal(fleet_skim("[92\0]", 5, NULL, &slim, &len, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "NUL"));
 	text = "{\n\"a\":[1,\n";
-	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
+	assert_int_equal(fleet_skim(text, strlen(text), drop, &slim, &len, why,
 				    sizeof(why)), -1);
 	assert_non_null(strstr(why, "premature end"));
+}
+
+
+/* A fabric report: checked, and who its suspects are (a pair names both
+ * of its nodes, split where both halves are nodes). */
+static void fabric_suspects(void **state)
+{
+	json_t *doc = parse("{\"schema\":1,\"test\":\"fabric\",\"nodes\":[{\"name\":\"a-1\"},"
+			    "{\"name\":\"a-1-b\"},{\"name\":\"b\"}],\"pairs\":[{\"a\":\"a-1\",\"b\":\"b\","
+			    "\"rail\":0,\"gbps\":{\"a_to_b\":1,\"b_to_a\":2}}],\"suspects\":["
+			    "{\"kind\":\"pair\",\"subject\":\"a-1-b\",\"rail\":0,\"reason\":\"slow\"},"
+			    "{\"kind\":\"node\",\"subject\":\"b\",\"reason\":\"r\"}],\"verdict\":\"fail\"}");
+	json_t *sum, *bad;
+	char why[200];
+
+	(void)state;
+	assert_int_equal(fleet_fabric_problem(doc, why, sizeof(why)), 0);
+	assert_true(fleet_fabric_names(doc, "a-1-b"));
+	assert_false(fleet_fabric_names(doc, "c"));
+	sum = fleet_fabric_summary(doc, "2026-11-30T07:00:00Z");
+	assert_int_equal(json_array_size(json_object_get(sum, "suspects")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 0), "host")), "a-1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 1), "host")), "b");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(
+		json_object_get(sum, "suspects"), 1), "rail")), 0);
+	json_decref(sum);
+	bad = parse("{\"schema\":1,\"test\":\"fabric\",\"nodes\":[],\"pairs\":[],\"suspects\":"
+		    "[{\"kind\":\"switch\",\"subject\":\"x\"}],\"verdict\":\"fail\"}");
+	assert_int_equal(fleet_fabric_problem(bad, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "node, rail or pair"));
+	json_decref(bad);
+	bad = parse("{\"schema\":1,\"test\":\"bw\"}");
+	assert_int_equal(fleet_fabric_problem(bad, why, sizeof(why)), -1);
+	json_decref(bad);
+	json_decref(doc);
+}
+
+
+/* Hosts alike share one facts object (as the store gives them): each is
+ * still counted, and each host of an odd variant is its own outlier. */
+static void diff_shared_facts(void **state)
+{
+	json_t *common = parse("[{\"nic_model\":\"m\",\"link_layer\":\"IB\",\"fields\":"
+			       "{\"fw@n\":\"2\",\"nic_count\":1}}]");
+	json_t *odd = parse("[{\"nic_model\":\"m\",\"link_layer\":\"IB\",\"fields\":"
+			    "{\"fw@n\":\"1\",\"nic_count\":1}}]");
+	json_t *hosts = json_pack("[{s:s, s:s, s:O}, {s:s, s:s, s:O}, {s:s, s:s, s:O},"
+				  " {s:s, s:s, s:O}, {s:s, s:s, s:O}]",
+				  "host", "a", "profile", "p", "facts", common,
+				  "host", "b", "profile", "p", "facts", odd,
+				  "host", "c", "profile", "p", "facts", common,
+				  "host", "d", "profile", "p", "facts", common,
+				  "host", "e", "profile", "p", "facts", odd);
+	json_t *d = fleet_diff(hosts), *g, *o;
+
+	(void)state;
+	g = json_array_get(json_object_get(d, "groups"), 0);
+	assert_int_equal(json_array_size(json_object_get(g, "hosts")), 5);
+	assert_int_equal(json_array_size(json_object_get(g, "outliers")), 2);
+	o = json_array_get(json_object_get(g, "outliers"), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "b");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "shares"), "2")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "shares"), "1")), 2);
+	o = json_array_get(json_object_get(g, "outliers"), 1);
+	assert_string_equal(json_string_value(json_object_get(o, "host")), "e");
+	assert_int_equal(json_integer_value(json_object_get(d, "hosts_differ")), 2);
+	json_decref(d);
+	json_decref(hosts);
+	json_decref(common);
+	json_decref(odd);
 }
 
 int main(void)
@@ -616,6 +766,9 @@ int main(void)
 		cmocka_unit_test(facts_bandwidth),
 		cmocka_unit_test(diff_majority),
 		cmocka_unit_test(diff_ties),
+		cmocka_unit_test(diff_numbers),
+		cmocka_unit_test(fabric_suspects),
+		cmocka_unit_test(diff_shared_facts),
 		cmocka_unit_test(diff_counts_hosts),
 		cmocka_unit_test(history),
 		cmocka_unit_test(history_ports),

@@ -37,13 +37,120 @@ static json_t *record(const char *host, const char *time, const char *fw, const 
 	return fleet_record_new(check, time, NULL);
 }
 
+static void put_as(struct store *s, json_t *rec, enum store_put want)
+{
+	enum store_put what = STORE_NEW;
+
+	assert_int_equal(store_put(s, rec, NULL, &what), 0);
+	assert_int_equal(what, want);
+	json_decref(rec);
+}
+
 static void put(struct store *s, json_t *rec, bool want_dup)
 {
-	bool dup = !want_dup;
+	put_as(s, rec, want_dup ? STORE_ALREADY : STORE_NEW);
+}
 
-	assert_int_equal(store_put(s, rec, NULL, &dup), 0);
-	assert_int_equal(dup, want_dup);
-	json_decref(rec);
+/* A record whose port carries counters. */
+static json_t *counted(const char *host, const char *time, long long rcv)
+{
+	json_t *rec = record(host, time, "1", "pass", 0);
+	json_t *nic = json_array_get(json_object_get(json_object_get(json_object_get(rec, "check"),
+		"inventory"), "nics"), 0);
+
+	json_array_append_new(json_object_get(nic, "ports"),
+			      json_pack("{s:i, s:s, s:{s:I, s:i}}", "port", 1, "link_layer",
+					"InfiniBand", "counters", "port_rcv_data", (json_int_t)rcv,
+					"link_downed", 0));
+	return rec;
+}
+
+/* An unchanged check adds a seen time and its counters' deltas, not a
+ * copy; a change is a record again; rm takes the checks away. */
+static void unchanged_checks(void **state)
+{
+	struct store *s;
+	json_t *hosts, *hist, *series, *d;
+	long long removed;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	assert_int_equal(store_begin(s), 0);
+	put_as(s, counted("a", "2026-11-01T00:00:00Z", 100), STORE_NEW);
+	put_as(s, counted("a", "2026-11-01T01:00:00Z", 150), STORE_SEEN);
+	put_as(s, counted("a", "2026-11-01T02:00:00Z", 150), STORE_SEEN);
+	put_as(s, counted("a", "2026-11-01T02:00:00Z", 999), STORE_ALREADY);
+	put_as(s, counted("a", "2026-11-01T03:00:00Z", 40), STORE_SEEN);	/* reset */
+	/* an older check arriving late is a record of its own */
+	put_as(s, counted("a", "2026-10-31T00:00:00Z", 1), STORE_NEW);
+	put_as(s, record("a", "2026-11-01T04:00:00Z", "2", "pass", 0), STORE_NEW);
+	assert_int_equal(store_commit(s), 0);
+
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hosts, 0), "records")), 6);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(hosts, 0), "time")),
+			    "2026-11-01T04:00:00Z");
+	json_decref(hosts);
+	assert_int_equal(store_history(s, "a", NULL, &hist), 0);
+	assert_int_equal(json_array_size(hist), 3);
+	d = json_array_get(hist, 1);	/* the record of 00:00, seen until 03:00 */
+	assert_string_equal(json_string_value(json_object_get(d, "last_seen")),
+			    "2026-11-01T03:00:00Z");
+	assert_int_equal(json_integer_value(json_object_get(d, "checks")), 4);
+	json_decref(hist);
+	assert_int_equal(store_counters(s, "a", &series), 0);
+	assert_int_equal(json_array_size(series), 3);
+	d = json_object_get(json_object_get(json_array_get(series, 0), "deltas"), "mlx5_0 port 1");
+	assert_int_equal(json_integer_value(json_object_get(d, "port_rcv_data")), 50);
+	assert_null(json_object_get(d, "link_downed"));	/* unchanged: not kept */
+	assert_int_equal(json_object_size(json_object_get(json_array_get(series, 1), "deltas")), 0);
+	d = json_object_get(json_object_get(json_array_get(series, 2), "deltas"), "mlx5_0 port 1");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "port_rcv_data"),
+							    "reset")), 40);
+	json_decref(series);
+
+	/* rm --before: the checks before it go, the record seen after stays */
+	assert_int_equal(store_rm(s, "a", "2026-11-01T02:00:00Z", &removed), 0);
+	assert_int_equal(removed, 2);	/* the late record and the 01:00 seen */
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(hosts, 0), "records")), 4);
+	json_decref(hosts);
+	assert_int_equal(store_rm(s, "a", NULL, &removed), 0);
+	assert_int_equal(removed, 4);
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 0);
+	json_decref(hosts);
+	store_close(&s);
+}
+
+/* fleet ls filters */
+static void host_filters(void **state)
+{
+	struct store *s;
+	json_t *hosts;
+	struct store_filter f = { .verdict = "fail" };
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_WRITE, &s), 0);
+	put(s, record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), false);
+	put(s, record("b", "2026-11-02T00:00:00Z", "1", "fail", 1), false);
+	assert_int_equal(store_hosts(s, &f, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(hosts, 0), "host")), "b");
+	json_decref(hosts);
+	f = (struct store_filter){ .since = "2026-11-01T12:00:00Z", .profile = "dgx-h100" };
+	assert_int_equal(store_hosts(s, &f, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 1);
+	json_decref(hosts);
+	f = (struct store_filter){ .nic_model = "ConnectX-7" };
+	assert_int_equal(store_hosts(s, &f, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 2);
+	json_decref(hosts);
+	f = (struct store_filter){ .nic_model = "BlueField-3" };
+	assert_int_equal(store_hosts(s, &f, &hosts), 0);
+	assert_int_equal(json_array_size(hosts), 0);
+	json_decref(hosts);
+	store_close(&s);
 }
 
 static void roundtrip(void **state)
@@ -61,7 +168,7 @@ static void roundtrip(void **state)
 	put(s, record("a", "2026-11-01T00:00:00Z", "9", "pass", 0), true);	/* same time */
 	assert_int_equal(store_commit(s), 0);
 
-	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
 	assert_int_equal(json_array_size(hosts), 2);
 	want = json_loads("[{\"host\":\"a\",\"time\":\"2026-11-01T00:00:00Z\",\"profile\":\"dgx-h100\","
 			  "\"verdict\":\"pass\",\"findings\":0,\"records\":1},"
@@ -159,7 +266,7 @@ static void rollback(void **state)
 	assert_int_equal(store_begin(s), 0);
 	put(s, record("a", "2026-11-01T00:00:00Z", "1", "pass", 0), false);
 	store_rollback(s);
-	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
 	assert_int_equal(json_array_size(hosts), 0);
 	json_decref(hosts);
 	store_close(&s);
@@ -221,7 +328,7 @@ static void upgrade_from_1(void **state)
 	free(doc);
 	assert_int_equal(store_open(path, STORE_READ, &s), 0);
 	assert_int_equal(store_found_version(s), 1);
-	assert_int_equal(store_hosts(s, &hosts), 0);
+	assert_int_equal(store_hosts(s, NULL, &hosts), 0);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(hosts, 0), "verdict")),
 			    "warn");
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(hosts, 0), "findings")), 3);
@@ -230,7 +337,7 @@ static void upgrade_from_1(void **state)
 	assert_int_equal(json_array_size(json_object_get(json_array_get(facts, 0), "facts")), 1);
 	json_decref(facts);
 	store_close(&s);
-	/* opened again: already version 2, nothing to do */
+	/* opened again: already the current version, nothing to do */
 	assert_int_equal(store_open(path, STORE_READ, &s), 0);
 	assert_int_equal(store_found_version(s), STORE_SCHEMA_VERSION);
 	store_close(&s);
@@ -357,6 +464,8 @@ int main(void)
 		cmocka_unit_test(roundtrip),
 		cmocka_unit_test(latest_without_bulk),
 		cmocka_unit_test(rollback),
+		cmocka_unit_test(unchanged_checks),
+		cmocka_unit_test(host_filters),
 		cmocka_unit_test(upgrade_from_1),
 		cmocka_unit_test(upgrade_refuses_non_record),
 		cmocka_unit_test(refusals),

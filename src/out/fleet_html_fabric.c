@@ -1,0 +1,184 @@
+/* Fabric heatmaps per rail and suspects, from the newest fabric report. */
+#include "fleet_html_fabric.h"
+#include "fleet_bw.h"
+#include "fleet_svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *text_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "unknown";
+}
+
+/* The newest report: of the record with the greatest time that has one. */
+static const json_t *newest(const json_t *records, const char **when)
+{
+	const json_t *best = NULL, *r;
+	const char *best_time = "";
+	size_t i;
+
+	json_array_foreach(records, i, r) {
+		const json_t *list = json_object_get(r, "fabric");
+		const json_t *doc = json_array_get(list, json_array_size(list) - 1);
+		const char *t = json_string_value(json_object_get(r, "time"));
+
+		if (json_is_object(doc) && (!best || (t && strcmp(t, best_time) > 0))) {
+			best = doc;
+			best_time = t ? t : "";
+		}
+	}
+	*when = best_time;
+	return best;
+}
+
+/* A rail's name as text ("mlx5_0", or "1" for a numbered rail). */
+static char *rail_text(const json_t *rail)
+{
+	if (json_is_string(rail))
+		return strdup(json_string_value(rail));
+	return json_dumps(rail, JSON_ENCODE_ANY | JSON_COMPACT);
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct fleet_pair_bw *x = a, *y = b;
+	int c = strcmp(x->src, y->src);
+
+	return c ? c : strcmp(x->dst, y->dst);
+}
+
+static bool gbps_ok(const json_t *v)
+{
+	return json_is_number(v) && json_number_value(v) >= 0 &&
+	       json_number_value(v) <= FLEET_BW_MAX_GBPS;
+}
+
+/* One rail's heatmap: both directions of every pair measured on it. */
+static int rail_map(struct html_out *o, const json_t *pairs, const char *rail, size_t index)
+{
+	struct fleet_pair_bw *cells = calloc(2 * json_array_size(pairs) + 1, sizeof(*cells));
+	const json_t *p;
+	size_t i, n = 0;
+	char id[48];
+	int rc;
+
+	if (!cells)
+		return -ENOMEM;
+	json_array_foreach(pairs, i, p) {
+		char *r = rail_text(json_object_get(p, "rail"));
+		const json_t *g = json_object_get(p, "gbps");
+		const char *a = json_string_value(json_object_get(p, "a"));
+		const char *b = json_string_value(json_object_get(p, "b"));
+		bool mine = r && strcmp(r, rail) == 0;
+
+		free(r);
+		if (!mine || !a || !b)
+			continue;
+		if (gbps_ok(json_object_get(g, "a_to_b")))
+			cells[n++] = (struct fleet_pair_bw){ a, b,
+				json_number_value(json_object_get(g, "a_to_b")), 1 };
+		if (gbps_ok(json_object_get(g, "b_to_a")))
+			cells[n++] = (struct fleet_pair_bw){ b, a,
+				json_number_value(json_object_get(g, "b_to_a")), 1 };
+	}
+	qsort(cells, n, sizeof(*cells), pair_cmp);
+	html_raw(o, "<div class=\"fabric-rail\" data-rail=\"");
+	html_text(o, rail);
+	html_raw(o, "\"><h3>Rail ");
+	html_text(o, rail);
+	html_printf(o, "</h3>\n");
+	snprintf(id, sizeof(id), "fabric-heatmap-%zu", index);
+	rc = n ? fleet_svg_heatmap_id(o, cells, n, id) : 0;
+	if (rc == -E2BIG) {
+		html_printf(o, "<p class=\"note\">%zu measurements: too many nodes for a heatmap.</p>\n",
+			    n);
+		rc = 0;
+	}
+	html_raw(o, "</div>\n");
+	free(cells);
+	return rc;
+}
+
+static void suspects(struct html_out *o, const json_t *doc)
+{
+	const json_t *list = json_object_get(doc, "suspects"), *s;
+	size_t i;
+
+	if (!json_array_size(list)) {
+		html_raw(o, "<p id=\"fabric-clean\" class=\"note\">No suspects.</p>\n");
+		return;
+	}
+	html_raw(o, "<table id=\"fabric-suspects\"><tr><th>kind</th><th>subject</th><th>rail</th>"
+		 "<th>reason</th></tr>\n");
+	json_array_foreach(list, i, s) {
+		char *rail = json_object_get(s, "rail") ? rail_text(json_object_get(s, "rail")) : NULL;
+
+		html_raw(o, "<tr class=\"suspect\" data-kind=\"");
+		html_text(o, text_of(s, "kind"));
+		html_raw(o, "\" data-subject=\"");
+		html_text(o, text_of(s, "subject"));
+		html_raw(o, "\"><td>");
+		html_text(o, text_of(s, "kind"));
+		html_raw(o, "</td><td>");
+		html_text(o, text_of(s, "subject"));
+		html_raw(o, "</td><td>");
+		html_text(o, rail ? rail : "-");
+		html_raw(o, "</td><td>");
+		html_text(o, text_of(s, "reason"));
+		html_raw(o, "</td></tr>\n");
+		free(rail);
+	}
+	html_raw(o, "</table>\n");
+}
+
+int fleet_html_fabric(struct html_out *o, const json_t *records)
+{
+	const char *when;
+	const json_t *doc = newest(records, &when), *p;
+	json_t *rails = json_object();
+	const char *r;
+	json_t *v;
+	size_t i, k = 0;
+	int rc = 0;
+
+	if (!rails)
+		return -ENOMEM;
+	html_raw(o, "<section id=\"fabric\"><h2>Fabric</h2>\n");
+	if (!doc) {
+		html_raw(o, "<p id=\"fabric-none\" class=\"note\">No fabric report recorded: "
+			 "<code>rdmadoctor record --fabric FILE</code> keeps one.</p>\n</section>\n");
+		json_decref(rails);
+		return 0;
+	}
+	html_raw(o, "<p class=\"note\">The newest fabric report, kept with the record of ");
+	html_text(o, when);
+	html_raw(o, ": verdict <b data-k=\"fabric-verdict\">");
+	html_text(o, text_of(doc, "verdict"));
+	html_raw(o, "</b>; ");
+	html_text(o, text_of(doc, "reason"));
+	html_raw(o, ".  Rows: the sending node; columns: the receiving node.</p>\n");
+	suspects(o, doc);
+	json_array_foreach(json_object_get(doc, "pairs"), i, p) {
+		char *t = rail_text(json_object_get(p, "rail"));
+
+		if (!t || json_object_set_new(rails, t, json_true()) < 0) {
+			free(t);
+			rc = -ENOMEM;
+			break;
+		}
+		free(t);
+	}
+	/* rails in the order the report first names them */
+	json_object_foreach(rails, r, v)
+		if (rc == 0)
+			rc = rail_map(o, json_object_get(doc, "pairs"), r, k++);
+	html_raw(o, "</section>\n");
+	json_decref(rails);
+	return rc;
+}

@@ -1,0 +1,101 @@
+/* A record made ready to store: what the store keeps of it, computed
+ * before any transaction (no database needed here). */
+#include "store.h"
+#include "../fleet/fabric.h"
+#include "../fleet/facts.h"
+#include "../fleet/skim.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_string(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s ? strdup(s) : NULL;
+}
+
+void store_row_free(struct store_row *row)
+{
+	free(row->host);
+	free(row->time);
+	free(row->profile);
+	free(row->verdict);
+	free(row->dmi_product);
+	free(row->gpus);
+	free(row->fabric);
+	free(row->text);
+	json_decref(row->facts);
+	memset(row, 0, sizeof(*row));
+}
+
+/* FNV-1a, 64 bits: two checks of one host with the same hash are then
+ * compared whole (store/put.c), so a collision costs a comparison, never
+ * a lost change. */
+static uint64_t fnv1a(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+int store_row_content(const char *text, char out[17])
+{
+	char *slim, why[200];
+	size_t len;
+	int rc = fleet_skim(text, strlen(text), fleet_skim_volatile, &slim, &len, why, sizeof(why));
+
+	if (rc < 0)
+		return rc == -ENOMEM ? -ENOMEM : -EBADMSG;
+	snprintf(out, 17, "%016llx", (unsigned long long)fnv1a(slim, len));
+	free(slim);
+	return 0;
+}
+
+int store_row_make(const json_t *record, char *text, struct store_row *row)
+{
+	const json_t *profile = json_object_get(record, "profile");
+	const json_t *verdict = json_object_get(record, "verdict");
+	json_t *machine = fleet_machine(record), *fabric;
+	int rc = 0;
+
+	memset(row, 0, sizeof(*row));
+	row->text = text ? text : json_dumps(record, JSON_COMPACT);
+	row->host = dup_string(json_object_get(record, "host"));
+	row->time = dup_string(json_object_get(record, "time"));
+	row->profile = dup_string(profile);
+	row->verdict = dup_string(verdict);
+	row->dmi_product = dup_string(json_object_get(machine, "dmi_product"));
+	row->gpus = dup_string(json_object_get(machine, "gpus"));
+	row->findings = (long long)json_array_size(
+		json_object_get(json_object_get(record, "check"), "findings"));
+	row->facts = fleet_facts(record);
+	fabric = json_array_get(json_object_get(record, "fabric"),
+				json_array_size(json_object_get(record, "fabric")) - 1);
+	if (fabric) {
+		json_t *sum = fleet_fabric_summary(fabric, row->time ? row->time : "");
+
+		row->fabric = sum ? json_dumps(sum, JSON_COMPACT) : NULL;
+		json_decref(sum);
+	}
+	if (row->text)
+		rc = store_row_content(row->text, row->content);
+	if (!row->text || !row->host || !row->time || !row->facts || !machine || !row->gpus ||
+	    rc < 0 || (json_is_string(profile) && !row->profile) ||
+	    (json_is_string(verdict) && !row->verdict) ||
+	    (json_is_string(json_object_get(machine, "dmi_product")) && !row->dmi_product) ||
+	    (fabric && !row->fabric)) {
+		json_decref(machine);
+		store_row_free(row);
+		return -ENOMEM;
+	}
+	json_decref(machine);
+	return 0;
+}
