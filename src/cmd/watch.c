@@ -10,6 +10,7 @@
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
+#include "../sysfs/fetch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -205,13 +206,11 @@ struct watch_args {
 	size_t n_netdevs;
 };
 
-/* A name that is one directory under sys/class/net. */
+/* A name that is one directory under sys/class/net: one path component
+ * the kernel's IFNAMSIZ (16, its NUL included) can hold. */
 static bool netdev_name_ok(const char *s)
 {
-	size_t n = strlen(s);
-
-	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 &&
-	       strcmp(s, "..") != 0;
+	return fetch_name_ok(s) && strlen(s) < 16;
 }
 
 /* Each --netdev that no RDMA port already watches becomes a NIC of its

@@ -6,11 +6,14 @@
 #include "root.h"
 #include "../model/inventory.h"
 
-/* Where a snapshot keeps what only verbs can tell, inside the root. */
-#define VERBS_SNAPSHOT_DIR ".rdmadoctor/verbs"
-/* ... and what a live run saw of /dev/infiniband/<uverbsN>: one word,
- * "ok", "missing" or "no access" (UVERBS_DEV_* below). */
-#define UVERBS_DEV_SNAPSHOT_DIR ".rdmadoctor/dev/infiniband"
+/* What only verbs can tell is fetched (fetch.h) as
+ * .rdmadoctor/verbs/<dev>/<port>/{active_mtu,max_mtu}: a decimal number
+ * of bytes and a newline. */
+#define VERBS_FETCH_KIND "verbs"
+/* ... and what stat and access say of /dev/infiniband/<uverbsN> as
+ * .rdmadoctor/dev/infiniband/<uverbsN>: one word and a newline, "ok",
+ * "missing" or "no access" (UVERBS_DEV_* below). */
+#define UVERBS_DEV_FETCH_KIND "dev"
 
 #define UVERBS_DEV_OK "ok"
 #define UVERBS_DEV_MISSING "missing"
