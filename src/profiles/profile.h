@@ -59,8 +59,23 @@ size_t profile_builtin_count(void);
 const struct profile *profile_builtin_at(size_t i);
 const struct profile *profile_builtin(const char *name);
 
-/* Parse profile text (the INI format) or a file.  On error returns a
- * negative errno (-EINVAL for bad content) and fills err. */
+/* Profile text is at most this long. */
+#define PROFILE_MAX_TEXT (64u << 10)
+
+/* Where based_on is looked up (the built-ins, for a user's profile). */
+struct profile_bases {
+	const struct profile *(*find)(const char *name);	/* NULL: none */
+	const struct profile *(*at)(size_t i);
+	size_t (*count)(void);
+};
+
+/* Parse profile text (the INI format) with based_on looked up in bases
+ * (NULL: based_on is refused), profile.c.  On error returns a negative
+ * errno (-EINVAL for bad content) and fills err. */
+int profile_parse_bases(const char *text, size_t len, const char *origin,
+			const struct profile_bases *bases, struct profile *out,
+			struct profile_error *err);
+/* The same, based_on looked up in the built-ins; and a file (load.c). */
 int profile_parse(const char *text, size_t len, const char *origin,
 		  struct profile *out, struct profile_error *err);
 int profile_load_file(const char *path, struct profile *out, struct profile_error *err);

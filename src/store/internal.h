@@ -6,6 +6,9 @@
 
 #include "store.h"
 
+/* How long a writer waits for another one before giving up. */
+#define STORE_BUSY_MS 30000
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -15,6 +18,7 @@ struct store {
 	char msg[768];
 };
 
+/* store/sql.c: the leaf every other file of src/store uses. */
 /* Set the message for an SQLite failure while doing `doing` ("store a
  * record in") and return the matching negative errno. */
 int store_fail(struct store *s, int sqlite_rc, const char *doing);
