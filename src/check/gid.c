@@ -66,7 +66,7 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 			const struct port *pt = &n->ports[k];
 			const struct gid *g;
 
-			if (!check_port_is_eth(pt) || !check_port_up(pt) || !gids_known(pt))
+			if (!check_port_is_eth(pt) || !port_is_up(pt) || !gids_known(pt))
 				continue;
 			g = gid_recommended(pt);
 			if (!g) {

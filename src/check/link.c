@@ -59,7 +59,7 @@ void check_link(const struct check_ctx *c, struct findings *out)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 
-			if (!check_port_is_eth(pt) || !check_port_up(pt))
+			if (!check_port_is_eth(pt) || !port_is_up(pt))
 				continue;
 			if (pt->link)
 				fec_off(c, out, i, pt, pt->link,

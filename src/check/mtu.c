@@ -68,7 +68,7 @@ void check_mtu(const struct check_ctx *c, struct findings *out)
 			int want;
 
 			/* a port that is down has port.down; its MTU waits */
-			if (!check_port_up(pt))
+			if (!port_is_up(pt))
 				continue;
 			if (check_port_is_ib(pt) && !IS_NA(pt->active_mtu)) {
 				/* 4096 is InfiniBand's largest MTU: a profile

@@ -10,6 +10,7 @@
 #include "ethtool.h"
 #include "fetch.h"
 #include "../model/pci_ids.h"
+#include "../model/port_state.h"
 #include "../verbs/port_attr.h"
 
 #include <errno.h>
@@ -291,7 +292,7 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	/* mlx5 prints a made-up "40 Gb/sec (4X QDR)" for a RoCE port whose
 	 * link is down: not a rate (kernel-interfaces.md pitfall 2). */
 	if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0 &&
-	    (p->state != 4 || p->phys_state != 5) && !isnan(p->rate_gbps)) {
+	    !port_is_up(p) && !isnan(p->rate_gbps)) {
 		root_note(r, portdir, "rate of a RoCE port that is not up is a placeholder: ignored");
 		p->rate_gbps = NAN;
 		p->lanes = NA;
