@@ -116,7 +116,7 @@ int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help)
 			argv[i], help);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 void ctx_hint_no_devices(const struct ctx *c)
@@ -140,7 +140,7 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 
 	*out = profile_builtin(arg);
 	if (*out)
-		return -1;
+		return CMD_GO_ON;
 	if (access(arg, F_OK) != 0) {
 		fprintf(stderr, "%s %s: no built-in profile '%s' and no such file "
 			"(`%s profiles` lists them)\n", c->prog, verb, arg, c->prog);
@@ -157,5 +157,5 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	*out = loaded;
-	return -1;
+	return CMD_GO_ON;
 }

@@ -106,7 +106,7 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	struct stat st;
 	int n, rc = opts_parse(c, &snapshot_spec, argc, argv, NULL, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	out = argv[1];
 	if (lstat(out, &st) == 0) {

@@ -276,7 +276,7 @@ static int take_duration(struct ctx *c, void *args, const char *v)
 		return EXIT_USAGE;
 	}
 	a->have_duration = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_netdev(struct ctx *c, void *args, const char *v)
@@ -293,7 +293,7 @@ static int take_netdev(struct ctx *c, void *args, const char *v)
 		return EXIT_USAGE;
 	}
 	a->netdevs[a->n_netdevs++] = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt watch_opts[] = {
@@ -345,14 +345,14 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 	a->interval = 1;
 	a->duration = 10;
 	rc = opts_parse(c, &watch_spec, argc, argv, a, &n);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a->until && !a->have_duration) {
 		fprintf(stderr, "%s watch: --until needs --duration S: how much later the "
 			"second snapshot was taken\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int emit_text(struct ctx *c, const struct watch_report *rep)
@@ -375,7 +375,7 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 	struct sigaction old;
 	int rc = parse_args(c, argc, argv, &a);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	catch_sigint(&old);
 	rc = ctx_collect(c, &r, &inv, false);

@@ -4,7 +4,11 @@
  * built-in one, overriding a few values.
  *
  * A value of 0 / NULL / -1 (as each field says) means "not judged": the
- * generic profile judges only what needs no expectation. */
+ * generic profile judges only what needs no expectation.
+ *
+ * Errors: 0 or a negative errno (-EINVAL: the text is not a valid profile,
+ * -ENOMEM, or the file's own errno), with struct profile_error saying
+ * where and what for the user; nothing here prints (src/cmd does). */
 #ifndef RD_PROFILES_PROFILE_H
 #define RD_PROFILES_PROFILE_H
 

@@ -48,7 +48,8 @@ int root_open(struct root *r, const char *dir)
 
 void root_close(struct root *r)
 {
-	if (r->fd >= 0)
+	/* a zeroed handle has no dir and its fd 0 is not its own (stdin) */
+	if (r->dir && r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
 	free(r->dir);
@@ -70,14 +71,17 @@ void root_close(struct root *r)
 	r->n_notes = r->cap_notes = 0;
 }
 
-void root_forget_files(struct root *r)
+int root_forget_files(struct root *r)
 {
 	struct pathcache *fresh = pathcache_new();
 
+	/* never keep the old cache: a stale counter reads as no change, and
+	 * a window that saw nothing grow would pass */
 	if (!fresh)
-		return;	/* keep the old cache: stale beats crashing */
+		return -ENOMEM;
 	pathcache_free(r->files);
 	r->files = fresh;
+	return 0;
 }
 
 int root_record(struct root *r)
