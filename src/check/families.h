@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "../model/port_state.h"
+#include "../model/growbuf.h"
 
 struct check_ctx {
 	const struct inventory *inv;
@@ -27,7 +28,8 @@ struct finding *check_add(const struct check_ctx *c, struct findings *out, const
 			  enum severity sev, const char *why);
 
 /* A growing string for lists ("mlx5_0:3 mlx5_1:5"); s is NULL until the
- * first append, and stays NULL-safe (check_buf_str gives "" then). */
+ * first append, and stays NULL-safe (check_buf_str gives "" then).  It
+ * grows through model/growbuf.h. */
 struct check_buf {
 	char *s;
 	size_t len, cap;

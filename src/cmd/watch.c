@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "../check/check.h"
 #include "../model/window.h"
+#include "../model/growbuf.h"
 #include "../out/check_out.h"
 #include "../out/safe_stream.h"
 #include "../out/watch_out.h"
@@ -224,6 +225,7 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 		bool have = false;
 		char path[64];
 		struct nic *nics, *n;
+		size_t cap;
 
 		for (size_t i = 0; i < inv->n_nics && !have; i++)
 			for (size_t j = 0; j < inv->nics[i].n_ports && !have; j++)
@@ -237,7 +239,8 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 				c->prog, name, c->root_dir);
 			return EXIT_RUNTIME;
 		}
-		nics = realloc(inv->nics, (inv->n_nics + 1) * sizeof(*nics));
+		cap = inv->n_nics;
+		nics = growbuf_reserve(inv->nics, &cap, inv->n_nics + 1, sizeof(*nics));
 		if (!nics)
 			goto nomem;
 		inv->nics = nics;

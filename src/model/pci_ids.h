@@ -15,10 +15,6 @@
 /* "ConnectX-7", "BlueField-3", "Broadcom BCM57508"...; NULL if unknown. */
 const char *nic_model_name(uint64_t vendor, uint64_t device);
 
-/* Functions of NIC vendors that are not NICs: ConnectX bridge functions,
- * the ConnectX-8 Data Direct DMA function, BlueField SoC management. */
-bool pci_is_nic_helper_function(uint64_t vendor, uint64_t device);
-
 /* NVIDIA GPU: vendor 10de, base class 03 (not NVSwitch, not HDMI audio). */
 bool pci_is_gpu(uint64_t vendor, uint64_t class_code);
 const char *gpu_model_name(uint64_t device, enum gpu_kind *kind);

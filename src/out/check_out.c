@@ -1,5 +1,6 @@
 #include "check_out.h"
 #include "json.h"
+#include "safe_stream.h"
 
 #include <string.h>
 
@@ -49,16 +50,14 @@ static const char *sev_color(enum severity s, bool color)
 static void put_clean(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+		int bad = safe_control((unsigned char)s[0], (unsigned char)s[1], false);
 
-		/* C1 controls written as UTF-8 (U+0080..U+009F: C2 80..C2 9F)
-		 * are escape sequences to some terminals too */
-		if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+		if (bad == 2) {
 			fputs("??", out);
 			s++;
 			continue;
 		}
-		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c, out);
+		fputc(bad ? '?' : *s, out);
 	}
 }
 

@@ -15,6 +15,7 @@
  * any other key is applied, whatever the order in the file.  Errors are
  * reported for the first offending line. */
 #include "profile.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -224,15 +225,10 @@ static bool push(struct pstate *st, int sec, const char *key, const char *value)
 {
 	struct entry *e;
 
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 32;
-		struct entry *v = realloc(st->v, cap * sizeof(*v));
-
-		if (!v)
-			return false;
-		st->v = v;
-		st->cap = cap;
-	}
+	e = growbuf_reserve(st->v, &st->cap, st->n + 1, sizeof(*st->v));
+	if (!e)
+		return false;
+	st->v = e;
 	e = &st->v[st->n];
 	e->line = st->line;
 	e->sec = sec;

@@ -2,6 +2,7 @@
 #include "attr.h"
 #include "parse.h"
 #include "pci_config.h"
+#include "../model/growbuf.h"
 #include "../model/pci_ids.h"
 
 #include <errno.h>
@@ -169,6 +170,7 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		char *link, *dir;
 		int64_t vendor, cls;
 		struct gpu *g;
+		size_t cap;
 
 		if (asprintf(&link, "%s/%s", devices, names[i]) < 0) {
 			rc = -ENOMEM;
@@ -189,7 +191,8 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 			rc = 0;
 			continue;
 		}
-		g = realloc(*gpus, (*n + 1) * sizeof(*g));
+		cap = *n;
+		g = growbuf_reserve(*gpus, &cap, *n + 1, sizeof(*g));
 		if (!g) {
 			free(dir);
 			rc = -ENOMEM;
