@@ -9,6 +9,7 @@
 #include "qos.h"
 #include "ethtool.h"
 #include "fetch.h"
+#include "../model/growbuf.h"
 #include "../model/pci_ids.h"
 #include "../model/port_state.h"
 #include "../verbs/port_attr.h"
@@ -27,8 +28,74 @@ static bool is_pma_data_counter(const char *name)
 	return strcmp(name, "port_xmit_data") == 0 || strcmp(name, "port_rcv_data") == 0;
 }
 
+static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			    bool pma);
+
+/* counters_ext/ (older kernels, mlx4): PortCountersExtended, 64 bits wide.
+ * "<name>_64" stands for counters/<name>, whose 32 bits stop at their
+ * maximum: the 64-bit count wins wherever it was read.  The others
+ * (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
+static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
+{
+	struct counter_set ext = { 0 };
+	char *edir;
+	size_t cap = set->n;
+	int rc;
+
+	if (asprintf(&edir, "%s_ext", dir) < 0)
+		return -ENOMEM;
+	rc = read_counter_dir(r, edir, &ext, false);
+	for (size_t i = 0; rc == 0 && i < ext.n; i++) {
+		struct counter *e = &ext.v[i], *c = NULL, *grown;
+		size_t len = strlen(e->name);
+
+		if (len > 3 && strcmp(e->name + len - 3, "_64") == 0)
+			e->name[len - 3] = '\0';
+		if (e->ok && is_pma_data_counter(e->name)) {
+			if (e->value > UINT64_MAX / 4) {
+				root_note(r, edir, "'%s_64' too large to count in bytes", e->name);
+				e->ok = false;
+			}
+			e->value *= 4;
+		}
+		for (size_t k = 0; k < set->n && !c; k++)
+			if (strcmp(set->v[k].name, e->name) == 0)
+				c = &set->v[k];
+		if (c && !e->ok)
+			continue;	/* keep the 32-bit one */
+		if (c) {
+			c->value = e->value;
+			c->ok = true;
+			continue;
+		}
+		grown = growbuf_reserve(set->v, &cap, set->n + 1, sizeof(*set->v));
+		if (!grown) {
+			rc = -ENOMEM;
+			break;
+		}
+		set->v = grown;
+		set->v[set->n++] = *e;
+		e->name = NULL;
+	}
+	for (size_t i = 0; i < ext.n; i++)
+		free(ext.v[i].name);
+	free(ext.v);
+	free(edir);
+	return rc;
+}
+
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
 			bool pma)
+{
+	int rc = read_counter_dir(r, dir, set, pma);
+
+	if (rc == 0 && pma)
+		rc = merge_ext(r, dir, set);
+	return rc;
+}
+
+static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			    bool pma)
 {
 	char **names;
 	size_t n;
@@ -56,8 +123,11 @@ int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set
 		text = attr_str(r, dir, c->name);
 		if (!text)
 			continue;
-		if (parse_u64(text, &c->value) < 0) {
-			/* old kernels print "N/A (no PMA)" */
+		if (strncmp(text, "N/A", 3) == 0) {
+			/* "N/A (no PMA)": the driver has no port counters (iWARP,
+			 * some RoCE drivers): said once for the directory */
+			root_note(r, dir, "the driver has no counters (\"%.40s\")", text);
+		} else if (parse_u64(text, &c->value) < 0) {
 			root_note(r, dir, "malformed '%s': \"%.40s\" (expected a count)",
 				  c->name, text);
 		} else {

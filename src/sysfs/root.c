@@ -498,8 +498,11 @@ int root_read(struct root *r, const char *path, char **out)
 	rc = read_cached(r, full, &buf, &len);
 	if (rc < 0)
 		return rc;
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	/* the kernel's words without the whitespace after them: a file ending
+	 * in two newlines ("InfiniBand\n\n") is still "InfiniBand" */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t' ||
+		       buf[len - 1] == '\r'))
+		buf[--len] = '\0';
 	*out = buf;
 	return 0;
 }

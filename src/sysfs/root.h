@@ -65,8 +65,9 @@ void root_close(struct root *r);
  * (for `snapshot`). */
 int root_record(struct root *r);
 
-/* Read a text attribute.  On success *out is a malloc'd string with one
- * trailing newline removed (sysfs_emit always adds one; tolerate none). */
+/* Read a text attribute.  On success *out is a malloc'd string with all
+ * trailing whitespace removed (sysfs_emit adds one newline; some files end
+ * in two, or in blanks; tolerate none). */
 int root_read(struct root *r, const char *path, char **out);
 int root_readf(struct root *r, char **out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
