@@ -1,7 +1,7 @@
 /* The bandwidth and latency test: what one side of a test is asked to do,
  * and the interface every transport (tcp, verbs) implements.
  *
- * Flow (cmd/bw.c joins it all; DESIGN.md section 7):
+ * Flow (cmd/bw.c joins it all; docs/json/bw.md has the result):
  *   client                              server
  *   connect control channel  ------->   accept (one test at a time)
  *   HELLO(bw_params)         ------->   validate, cap, answer OK or ERROR

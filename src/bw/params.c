@@ -1,4 +1,4 @@
-/* Defaults follow perftest where it has one (reference/perftest.md
+/* Defaults follow perftest where it has one (ib_write_bw and friends;
  * section 1): 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
  * check is what the server applies to every HELLO. */
 #include "params.h"

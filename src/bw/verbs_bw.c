@@ -1,5 +1,5 @@
 /* Bandwidth loops of the verbs transport, in perftest's shape
- * (reference/perftest.md section 1): one thread, QPs visited in turn, each
+ * (as perftest's ib_write_bw does): one thread, QPs visited in turn, each
  * kept at tx_depth outstanding WRs, posted in chains of post_list, one
  * signaled WR in cq_mod, completions polled in batches from the one shared
  * send CQ.  The sampler keeps warm-up and drain out of the figures.

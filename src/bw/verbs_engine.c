@@ -3,7 +3,7 @@
  * QPs, describes them as endpoint bytes and connects them to the peer's;
  * verbs_bw.c and verbs_lat.c run the tests.
  *
- * Defaults follow perftest (reference/perftest.md) where the params leave a
+ * Defaults follow perftest (ib_write_bw, ib_write_lat) where the params leave a
  * field 0: tx_depth 128, post_list 1, and CQ moderation by perftest's rule
  * (one signaled WR in 100 up to 8 KiB, every WR above: at large sizes a
  * completion per WR costs nothing and keeps the send queue short of stalls).

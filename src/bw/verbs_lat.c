@@ -1,5 +1,5 @@
 /* Latency ping-pong of the verbs transport on QP 0, as ib_write_lat and
- * ib_send_lat do it (reference/perftest.md section 2):
+ * ib_send_lat do it (perftest's ib_write_lat and ib_send_lat):
  *   write: each side RDMA-writes its message into the peer's receive area
  *          and busy-polls the last byte of its own receive area for the
  *          peer's answer (the last byte lands last: no relaxed ordering);

@@ -1,5 +1,5 @@
 /* port.fec: an Ethernet link on PAM4 lanes (50 Gb/s and faster per lane:
- * 50GbE-1, 100GbE-2, 200GbE-4, 400GbE-4/8, reference/machines.md 3c) running
+ * 50GbE-1, 100GbE-2, 200GbE-4, 400GbE-4/8) running
  * without FEC.  IEEE 802.3 specifies RS(544,514) FEC for every such PHY:
  * without it the raw bit errors reach the MAC, and RoCE sees them as drops
  * and retransmissions under load.  Judged only from what FEC_GET and

@@ -2,7 +2,7 @@
  * mtu.roce: a RoCE port's netdev MTU too small for a 4096-byte RDMA MTU. */
 #include "families.h"
 
-/* iboe_get_mtu subtracts 96 bytes of headers (kernel-interfaces.md): 4192
+/* iboe_get_mtu subtracts 96 bytes of headers (iboe_get_mtu, include/rdma/ib_addr.h): 4192
  * is the least that gives 4096; 4200 leaves room. */
 #define ROCE_NETDEV_MIN 4200
 

@@ -87,7 +87,7 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 		r->expect_why = "--expect-gbps";
 		return;
 	}
-	/* machines.md section 4: NVIDIA's pass line is 90% of the port rate,
+	/* NVIDIA's pass line (ngc_multinode_perf) is 90% of the port rate,
 	 * per direction; tcp has no line rate we can trust */
 	if (r->p.transport == BW_TRANSPORT_VERBS && r->p.mode == BW_MODE_BW &&
 	    !isnan(s->min_rate) && s->min_rate > 0) {

@@ -1,5 +1,5 @@
 /* Fleet drift: pure functions from host facts to the `fleet diff --json`
- * document of the issue 6 contract:
+ * document of the record contract (docs/fleet.md):
  *   {"schema":1, "hosts":N, "groups":[{"profile", "nic_model", "hosts":[...],
  *     "baseline":{field: value}, "outliers":[{"host", "field", "value",
  *     "baseline", "shares":{value: hosts}}]}]}

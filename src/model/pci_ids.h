@@ -1,5 +1,5 @@
-/* What a PCI vendor:device pair is, from reference/machines.md and the
- * kernel's driver tables (kernel-interfaces.md section 10). */
+/* What a PCI vendor:device pair is, from the vendors' PCI id lists (pci.ids)
+ * and the kernel's driver tables (the drivers' pci_device_id arrays). */
 #ifndef RD_MODEL_PCI_IDS_H
 #define RD_MODEL_PCI_IDS_H
 

@@ -1,5 +1,5 @@
 /* Transceiver EEPROM over ethtool netlink (ETHTOOL_MSG_MODULE_EEPROM_GET,
- * kernel-interfaces.md sections 6.3-6.4).
+ * Documentation/networking/ethtool-netlink.rst).
  *
  * module_eeprom_plan decides from the lower page which reads a module
  * needs; module_eeprom_read asks the kernel for one of them;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define OR_NA(s) ((s) ? (s) : "?")
-/* ACS P2P request and completion redirect (kernel-interfaces.md 3.4) */
+/* ACS P2P request and completion redirect (PCIe ACS control bits 2 and 3) */
 #define ACS_REDIRECT 0x000c
 
 static void print_gen_width(FILE *out, double gts, int64_t width)

@@ -2,17 +2,17 @@
  * the same parser at first use, so that what ships is what a user could
  * have written (and `rdmadoctor profiles show NAME` prints the same keys).
  *
- * Figures come from reference/machines.md ("machines" below): section 1 is
- * the per-machine table, 2 the NIC table, 4 the bandwidth pass lines, 5
- * the MTU rules.  Conventions shared by all of them:
+ * Figures come from the vendors' reference designs and user guides (DGX,
+ * HGX and the OEM servers built on them; docs/profiles.md lists each
+ * profile).  Conventions shared by all of them:
  *   - bw_floor_gbps is 90 % of the port rate: NVIDIA's ngc_multinode_perf
- *     fails a device below 90 % of ports/1/rate (machines section 4, V);
- *   - InfiniBand: mtu 4096, IB's largest, set by the SM (machines section 5);
+ *     fails a device below 90 % of ports/1/rate;
+ *   - InfiniBand: mtu 4096, IB's largest, set by the SM;
  *   - RoCE: mtu 4200 is the smallest netdev MTU that still carries a 4096
- *     RDMA MTU (the kernel takes 96 bytes of headers off first; machines
- *     section 5, V); 9000 is usual, so 4200 is a floor, not a target.
- *     pfc_priority 3, trust dscp and ecn yes: the lossless RoCE setup of
- *     reference/field-guide.md item 5 ("priority 3", trust DSCP, ECN on).
+ *     RDMA MTU (the kernel takes 96 bytes of headers off first:
+ *     iboe_get_mtu); 9000 is usual, so 4200 is a floor, not a target.
+ *     pfc_priority 3, trust dscp and ecn yes: the usual lossless RoCE setup
+ *     (PFC on priority 3, trust DSCP, ECN on).
  *   - no built-in uses based_on: each one reads on its own. */
 #include "profile.h"
 
@@ -268,7 +268,7 @@ static const struct builtin_text texts[] = {
 	  "pfc_priority = 3\n"
 	  "trust = dscp\n"
 	  "ecn = yes\n"
-	  "# GeForce GPUs have no GPUDirect RDMA (DESIGN.md gdr.unsupported)\n"
+	  "# GeForce GPUs have no GPUDirect RDMA (check gdr.unsupported)\n"
 	  "gpudirect = no\n"
 	  "# machines 1 (V): 4:1 to 8:1; one card may serve all 8 GPUs.  Slots are wherever\n"
 	  "# they fit, so placement is not judged\n"

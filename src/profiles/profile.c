@@ -1,4 +1,4 @@
-/* Machine profiles as a small INI file (DESIGN.md section 6): the parser,
+/* Machine profiles as a small INI file (docs/profiles.md): the parser,
  * the writer and the memory rules.
  *
  * libinih splits lines into sections and key = value pairs.  It does not

@@ -1,5 +1,4 @@
-/* Machine profiles: what a machine model should have (DESIGN.md section 6,
- * reference/machines.md).  Built-in ones ship inside the binary; users
+/* Machine profiles: what a machine model should have (docs/profiles.md).  Built-in ones ship inside the binary; users
  * write their own in a small INI file (libinih) and may base it on a
  * built-in one, overriding a few values.
  *

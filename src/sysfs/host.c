@@ -177,7 +177,7 @@ static void read_modules(struct root *r, struct host *h)
 }
 
 /* Open or proprietary kernel modules: the first line of the driver's
- * version file says (kernel-interfaces.md section 3.5). */
+ * version file says ("Open Kernel Module" or not). */
 static void read_nvidia_flavour(struct root *r, struct host *h)
 {
 	static const char path[] = "proc/driver/nvidia/version";
@@ -214,7 +214,7 @@ int host_read(struct root *r, const struct nic *nics, size_t n_nics, struct host
 	read_modules(r, h);
 
 	/* MLNX_OFED's mlx5_core carries MODULE_VERSION; the in-kernel one has
-	 * none (kernel-interfaces.md section 9). */
+	 * none. */
 	mlx5 = &h->modules[MOD_MLX5_CORE];
 	if (mlx5->version) {
 		h->stack = strdup("ofed");

@@ -360,7 +360,7 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name);
 	read_rate(r, portdir, p);
 	/* mlx5 prints a made-up "40 Gb/sec (4X QDR)" for a RoCE port whose
-	 * link is down: not a rate (kernel-interfaces.md pitfall 2). */
+	 * link is down: not a rate. */
 	if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0 &&
 	    !port_is_up(p) && !isnan(p->rate_gbps)) {
 		root_note(r, portdir, "rate of a RoCE port that is not up is a placeholder: ignored");

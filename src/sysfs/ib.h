@@ -1,5 +1,4 @@
-/* RDMA devices from /sys/class/infiniband (kernel-interfaces.md sections
- * 1 and 2): attributes, ports, GIDs, counters, netdev and PCI function. */
+/* RDMA devices from /sys/class/infiniband (drivers/infiniband/core/sysfs.c): attributes, ports, GIDs, counters, netdev and PCI function. */
 #ifndef RD_SYSFS_IB_H
 #define RD_SYSFS_IB_H
 

@@ -1,4 +1,4 @@
-/* The transceiver of a port's netdev (kernel-interfaces.md 6.3-6.4): its
+/* The transceiver of a port's netdev (ethtool netlink MODULE_EEPROM_GET): its
  * EEPROM pages over ethtool netlink, decoded by src/eeprom/module.c. */
 #ifndef RD_SYSFS_MODULE_H
 #define RD_SYSFS_MODULE_H

@@ -1,4 +1,4 @@
-/* RoCE QoS from DCB netlink (kernel-interfaces.md section 5): trust, PFC,
+/* RoCE QoS from DCB netlink (net/dcb/dcbnl.c): trust, PFC,
  * the DSCP map and the PFC pause counters of a RoCE port's netdev. */
 #ifndef RD_SYSFS_QOS_H
 #define RD_SYSFS_QOS_H

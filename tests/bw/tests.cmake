@@ -1,4 +1,4 @@
-# bw/lat (issue 4): the tcp transport between two network namespaces, a
+# bw/lat: the tcp transport between two network namespaces, a
 # hostile client against a running server, the command line's usage errors
 # and an unreachable peer.  The verbs transport's tests live with it.
 set(BW_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})

@@ -1,5 +1,5 @@
 /* The bw report: which side's figures count, the verdict and its reason,
- * and the JSON shape other tools consume (fixed by issue 4). */
+ * and the JSON shape other tools consume (docs/json/bw.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
