@@ -262,6 +262,23 @@ void module_eeprom_close(struct module_eeprom_sock *s)
 	free(s);
 }
 
+int module_eeprom_lazy_get(struct module_eeprom_lazy *l, struct module_eeprom_sock **s)
+{
+	if (!l->tried) {
+		l->rc = module_eeprom_open(&l->s);
+		l->tried = true;
+	}
+	*s = l->s;
+	return l->rc;
+}
+
+void module_eeprom_lazy_close(struct module_eeprom_lazy *l)
+{
+	module_eeprom_close(l->s);
+	l->s = NULL;
+	l->tried = false;
+}
+
 int module_eeprom_read(struct module_eeprom_sock *s, const char *ifname,
 		       const struct module_eeprom_req *req, uint8_t *buf, size_t cap, size_t *got)
 {

@@ -4,7 +4,6 @@
 #include "profile.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +15,6 @@ static const struct profile_bases builtins = {
 	.at = profile_builtin_at,
 	.count = profile_builtin_count,
 };
-
-/* err->message for a failure that is about no line */
-static void fail(struct profile_error *err, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void fail(struct profile_error *err, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	err->line = line;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-}
 
 int profile_parse(const char *text, size_t len, const char *origin, struct profile *out,
 		  struct profile_error *err)
@@ -54,13 +39,13 @@ int profile_load_file(const char *path, struct profile *out, struct profile_erro
 	f = fopen(path, "r");
 	if (!f) {
 		rc = -errno;
-		fail(err, 0, "cannot open: %s", strerror(-rc));
+		snprintf(err->message, sizeof(err->message), "cannot open: %s", strerror(-rc));
 		return rc;
 	}
 	buf = malloc(MAX_TEXT + 1);
 	if (!buf) {
 		fclose(f);
-		fail(err, 0, "out of memory");
+		snprintf(err->message, sizeof(err->message), "out of memory");
 		return -ENOMEM;
 	}
 	errno = 0;
@@ -69,7 +54,7 @@ int profile_load_file(const char *path, struct profile *out, struct profile_erro
 	fclose(f);
 	if (rc < 0) {
 		free(buf);
-		fail(err, 0, "cannot read: %s", strerror(-rc));
+		snprintf(err->message, sizeof(err->message), "cannot read: %s", strerror(-rc));
 		return rc;
 	}
 	rc = profile_parse(buf, n, path, out, err);

@@ -14,8 +14,7 @@
 struct asker {
 	const char *ifname;
 	uint8_t cmd;
-	struct module_eeprom_sock *s;
-	int open_rc;		/* 1: not tried yet */
+	struct module_eeprom_lazy sock;
 };
 
 struct reply {
@@ -27,17 +26,16 @@ struct reply {
 static int fetch_reply(void *arg, void **data, size_t *len)
 {
 	struct asker *a = arg;
+	struct module_eeprom_sock *s;
 	uint8_t *buf;
-	int rc;
+	int rc = module_eeprom_lazy_get(&a->sock, &s);
 
-	if (a->open_rc == 1)
-		a->open_rc = module_eeprom_open(&a->s);
-	if (a->open_rc < 0)
-		return a->open_rc;
+	if (rc < 0)
+		return rc;
 	buf = malloc(ETHNL_REPLY_MAX);
 	if (!buf)
 		return -ENOMEM;
-	rc = module_eeprom_get_raw(a->s, a->cmd, a->ifname, ETHTOOL_FLAG_COMPACT_BITSETS, buf,
+	rc = module_eeprom_get_raw(s, a->cmd, a->ifname, ETHTOOL_FLAG_COMPACT_BITSETS, buf,
 				   ETHNL_REPLY_MAX, len);
 	if (rc < 0) {
 		free(buf);
@@ -85,7 +83,7 @@ static void apply(struct root *r, const char *path, const char *what, const stru
 
 int link_read(struct root *r, const char *ifname, struct link_info **out)
 {
-	struct asker a = { .ifname = ifname, .open_rc = 1 };
+	struct asker a = { .ifname = ifname };
 	char *lkey = NULL, *fkey = NULL;
 	struct reply rep[2] = { { 0 } };
 	struct link_info *l;
@@ -116,8 +114,7 @@ int link_read(struct root *r, const char *ifname, struct link_info **out)
 	apply(r, ifname, "FEC", &rep[1], ethnl_parse_fec, l, &l->fec);
 	*out = l;
 out:
-	if (a.open_rc == 0)
-		module_eeprom_close(a.s);
+	module_eeprom_lazy_close(&a.sock);
 	free(rep[0].b);
 	free(rep[1].b);
 	free(lkey);

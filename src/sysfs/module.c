@@ -25,24 +25,22 @@ static void page_name(char *buf, size_t len, const struct module_eeprom_req *q)
 struct asker {
 	const char *ifname;
 	const struct module_eeprom_req *req;
-	struct module_eeprom_sock *s;
-	int open_rc;		/* 1: not tried yet */
+	struct module_eeprom_lazy sock;
 };
 
 static int fetch_page(void *arg, void **data, size_t *len)
 {
 	struct asker *a = arg;
+	struct module_eeprom_sock *s;
 	uint8_t *buf;
-	int rc;
+	int rc = module_eeprom_lazy_get(&a->sock, &s);
 
-	if (a->open_rc == 1)
-		a->open_rc = module_eeprom_open(&a->s);
-	if (a->open_rc < 0)
-		return a->open_rc;
+	if (rc < 0)
+		return rc;
 	buf = malloc(MODULE_EEPROM_READ_MAX);
 	if (!buf)
 		return -ENOMEM;
-	rc = module_eeprom_read(a->s, a->ifname, a->req, buf, MODULE_EEPROM_READ_MAX, len);
+	rc = module_eeprom_read(s, a->ifname, a->req, buf, MODULE_EEPROM_READ_MAX, len);
 	if (rc < 0) {
 		free(buf);
 		return rc;
@@ -90,7 +88,7 @@ static int read_pages(struct root *r, const char *ifname, struct pagebuf *pb)
 {
 	static const struct module_eeprom_req lower = { .i2c = 0x50, .len = 128 };
 	struct module_eeprom_req plan[MODULE_EEPROM_PLAN_MAX];
-	struct asker a = { .ifname = ifname, .open_rc = 1 };
+	struct asker a = { .ifname = ifname };
 	size_t np;
 	int rc, err;
 
@@ -100,8 +98,7 @@ static int read_pages(struct root *r, const char *ifname, struct pagebuf *pb)
 		for (size_t i = 0; i < np && pb->n < MODULE_MAX_PAGES && rc == 0; i++)
 			rc = get_page(r, &a, &plan[i], pb, &err);
 	}
-	if (a.open_rc == 0)
-		module_eeprom_close(a.s);
+	module_eeprom_lazy_close(&a.sock);
 	return rc;
 }
 
