@@ -23,11 +23,12 @@ static const struct cmd_row commands[] = {
 	{ "snapshot", cmd_snapshot, "capture everything the readers read, for replay with --root DIR", &snapshot_spec },
 	{ "profiles", cmd_profiles, "built-in machine profiles (list, show NAME)", &profiles_spec },
 	{ "watch", cmd_watch, "counter deltas over a window; flags growing errors and flaps", &watch_spec },
-	{ "bw", cmd_bw, "bandwidth test: `bw server` on one host, `bw client HOST` on the other" },
-	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other" },
+	{ "bw", cmd_bw, "bandwidth test: `bw server` on one host, `bw client HOST` on the other", &bw_spec },
+	{ "lat", cmd_lat, "latency test: `lat server` on one host, `lat client HOST` on the other", &lat_spec },
 	{ "record", cmd_record, "store this host's check result (or --from FILE.json...) in SQLite" },
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE" },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
+	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine", &plan_spec },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },
 };
 #pragma GCC diagnostic pop

@@ -1,7 +1,7 @@
 /* The bandwidth and latency test: what one side of a test is asked to do,
  * and the interface every transport (tcp, verbs) implements.
  *
- * Flow (cmd/bw.c joins it all; docs/json/bw.md has the result):
+ * Flow (cmd/bw.c joins it all):
  *   client                              server
  *   connect control channel  ------->   accept (one test at a time)
  *   HELLO(bw_params)         ------->   validate, cap, answer OK or ERROR
@@ -32,7 +32,8 @@
  *     received or leave bytes 0.  The report of a one-way test uses the
  *     client's figures when its bytes are non-zero, else the server's; a
  *     bidirectional test reports each side's own sending (bw/verdict.c).
- *   - a run() that fails returns -1 with e->msg; the peer hears that text.
+ *   - a run() that fails returns -1 with e->msg (the convention at struct
+ *     bw_err); the peer hears that text.
  *   - run() ticks a bw_sampler (below); it keeps warm-up out, cuts the
  *     per-interval samples, measures CPU time and publishes live_bytes
  *     for the progress display. */
@@ -69,15 +70,24 @@ struct bw_params {
 	bool bidir;		/* both sides send */
 };
 
+enum bw_peermem { BW_PEERMEM_UNKNOWN = 0, BW_PEERMEM_LOADED, BW_PEERMEM_ABSENT };
+
 /* What stays on this side (never sent): the device, its port and GID, GPU. */
 struct bw_local {
 	const char *device;	/* RDMA device name, or NULL: the first one */
 	int ib_port;		/* 1-based */
 	int gid_index;		/* -1: choose (RoCE v2 IPv4 on the netdev that reaches the peer) */
 	int gpu;		/* -1: host memory; otherwise the CUDA device ordinal */
-	int numa_node;		/* -1: do not bind */
+	int numa_node;		/* -1 unknown (the report; pinning follows cpulist) */
 	const char *peer_addr;	/* the peer's control address (client: the HOST argument;
 				 * server: the accepted client's address), for GID choice */
+	/* The CPUs of the NIC's NUMA node, as the node's cpulist file says
+	 * them ("0-15,32-47"), read by the caller through its root handle:
+	 * the rail's threads are pinned there.  NULL: not pinned. */
+	const char *cpulist;
+	/* Whether nvidia_peermem is loaded (the caller's inventory): the
+	 * advice when GPU memory cannot be registered. */
+	enum bw_peermem peermem;
 	/* A hard bound on run(), in ms from its start; 0: none beyond the
 	 * params' own.  The server sets it from its --max-duration cap (in
 	 * iterations mode the cap itself; bw_params_run_bound_ms), the client
@@ -125,11 +135,34 @@ struct bw_result {
 	uint64_t lat_dropped;
 };
 
+/* The error convention of all of bw/: a function returns 0 (or a count)
+ * on success and a negative number on failure, with e->msg filled for
+ * people (lower-case, what failed and what to do).  The number is minus an
+ * enum bw_errc, for the program to decide on (never search the text): -1
+ * (BW_E_FAILED) is any failure not named below, so `< 0` is the test for
+ * failure and `return -1` the plain one.  bw_errf fills e->msg; bw_errc
+ * fills it too and returns -code, for `return bw_errc(e, ...)`
+ * (bw/err.c).  The three leaf modules below the engines that know nothing
+ * of sessions (gid_pick, verbs_endpoint, gpu_mem) follow the same rule
+ * with a caller's text buffer instead of a bw_err: their callers put the
+ * text into e, and gpu_mem's explanations (both registration paths, the
+ * memlock limit) are longer than e->msg. */
+enum bw_errc {
+	BW_E_FAILED = 1,	/* anything not named below */
+	BW_E_TIMEOUT,		/* a deadline passed: the peer said nothing in time */
+	BW_E_CLOSED,		/* the peer closed the connection */
+	BW_E_PEER,		/* the peer sent ERROR: e->msg carries its text */
+	BW_E_NOMEM,		/* out of memory */
+};
+
 struct bw_err {
 	char msg[256];		/* lower-case, says what failed and what to do */
 };
+void bw_errf(struct bw_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int bw_errc(struct bw_err *e, enum bw_errc code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-/* A transport.  Every function returns 0, or -1 with e->msg set.  A
+/* A transport.  Every function returns 0, or -1 with e set.  A
  * transport must honour the timeouts in the params (run() returns at the
  * latest duration + warm-up + a few seconds after it starts, even when the
  * peer vanished), bw_local.max_run_ms (even when the peer keeps the test
@@ -171,11 +204,27 @@ struct bw_sampler {
 	struct bw_result *out;
 	size_t cap;
 	double cpu_user_t0, cpu_sys_t0;	/* CPU time at t0 (a run that ends in the warm-up) */
+	/* bw_sampler_poll: the precise clock is read only once the coarse one
+	 * says the next edge (end of warm-up, interval cut, end of window)
+	 * may have come; slack is the coarse clock's resolution */
+	double next_edge, slack;
 };
 double bw_now(void);	/* CLOCK_MONOTONIC seconds */
+/* CLOCK_MONOTONIC_COARSE seconds: the kernel's last tick (a few ms behind
+ * bw_now at most), read without touching the clock hardware, so it never
+ * becomes a system call where the clock source has no user-space reader
+ * (virtual machines, HPET).  For bounds and for deciding when to read
+ * bw_now, never for a figure. */
+double bw_now_coarse(void);
 void bw_sampler_start(struct bw_sampler *s, const struct bw_params *p, struct bw_result *out);
-/* false once the window is over (the loop then drains and returns). */
+/* false once the window is over (the loop then drains and returns).  One
+ * precise clock read per call. */
 bool bw_sampler_tick(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
+/* The same, for a loop's every turn: publishes live_bytes and calls tick
+ * only when an edge is due by the coarse clock.  The figures stay exact:
+ * each edge pairs a precise clock read with the counts of that moment;
+ * only where an edge falls moves, by at most the coarse clock's tick. */
+bool bw_sampler_poll(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
 /* Close the window (iterations mode ends here); fills out->seconds/bytes/msgs/cpu. */
 void bw_sampler_finish(struct bw_sampler *s, uint64_t bytes, uint64_t msgs);
 

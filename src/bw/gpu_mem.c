@@ -174,7 +174,8 @@ static uint64_t memlock_limit(void)
 	return (uint64_t)rl.rlim_cur;
 }
 
-struct ibv_mr *gpu_mem_register(struct gpu_mem *g, struct ibv_pd *pd, int acc, char *err, size_t errlen)
+struct ibv_mr *gpu_mem_register(struct gpu_mem *g, struct ibv_pd *pd, int acc, enum bw_peermem peermem,
+				char *err, size_t errlen)
 {
 	struct gpu_reg_failure f = { .len = g->len, .memlock = memlock_limit(), .peermem_loaded = -1 };
 	struct ibv_mr *mr;
@@ -213,9 +214,8 @@ struct ibv_mr *gpu_mem_register(struct gpu_mem *g, struct ibv_pd *pd, int acc, c
 		return mr;
 	}
 	f.peer_errno = errno;
-	/* whether the module is there decides the advice (a plain existence
-	 * test of the kernel's module directory) */
-	f.peermem_loaded = access("/sys/module/nvidia_peermem", F_OK) == 0 ? 1 : (errno == ENOENT ? 0 : -1);
+	/* whether the module is there (the caller's inventory) decides the advice */
+	f.peermem_loaded = peermem == BW_PEERMEM_LOADED ? 1 : peermem == BW_PEERMEM_ABSENT ? 0 : -1;
 	gpu_mem_explain(&f, err, errlen);
 	return NULL;
 }

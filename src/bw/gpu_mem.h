@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "engine.h"
 
 struct ibv_pd;
 struct ibv_mr;
@@ -24,7 +25,8 @@ void gpu_mem_free(struct gpu_mem *g);
 const char *gpu_mem_path(const struct gpu_mem *g);
 
 /* Register the whole buffer: NULL with err set when both paths failed. */
-struct ibv_mr *gpu_mem_register(struct gpu_mem *g, struct ibv_pd *pd, int access, char *err, size_t errlen);
+struct ibv_mr *gpu_mem_register(struct gpu_mem *g, struct ibv_pd *pd, int access, enum bw_peermem peermem,
+				char *err, size_t errlen);
 
 /* What went wrong on each path; gpu_mem_register fills it, gpu_mem_explain
  * words it (split out so the wording is unit-tested without a GPU). */

@@ -1,5 +1,5 @@
-/* Defaults follow perftest where it has one (ib_write_bw and friends;
- * section 1): 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
+/* Defaults follow perftest where it has one (ib_write_bw's own defaults):
+ * 64 KiB writes, TX depth 128, one QP; latency 2 bytes.  The
  * check is what the server applies to every HELLO. */
 #include "params.h"
 #include "proto.h"
@@ -41,6 +41,15 @@ uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails)
 	/* a send and a receive buffer per QP/stream; sizes are bounded before
 	 * this is called, so it cannot overflow (2^30 * 2^16 * 2 * 32 < 2^64) */
 	return p->size * p->qps * 2 * (uint64_t)n_rails;
+}
+
+uint32_t bw_params_cq_mod(uint64_t size, uint32_t tx_depth, bool sweep)
+{
+	uint32_t m = size <= BW_CQ_MOD_SIZE_LIMIT || sweep ? BW_CQ_MOD_DEFAULT : 1;
+
+	if (tx_depth == 0)
+		tx_depth = BW_TX_DEPTH_DEFAULT;
+	return m < tx_depth ? m : tx_depth;
 }
 
 uint32_t bw_params_run_bound_ms(const struct bw_params *p, uint32_t cap_ms)
@@ -180,8 +189,8 @@ int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw
 		return -1;
 	}
 	if (p->transport == BW_TRANSPORT_VERBS && !c->has_verbs) {
-		bw_errf(e, "this server cannot run the verbs transport (no verbs transport in "
-			"its build or no RDMA device); use --transport tcp");
+		bw_errf(e, "this server does not serve the verbs transport (started with "
+			"--transport tcp); use --transport tcp");
 		return -1;
 	}
 	return 0;

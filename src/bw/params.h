@@ -25,6 +25,17 @@ uint64_t bw_params_memory(const struct bw_params *p, uint32_t n_rails);
 int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw_caps *c,
 		    struct bw_err *e);
 
+/* CQ moderation, the one place its default is decided (perftest's rule):
+ * one signaled work request in BW_CQ_MOD_DEFAULT up to
+ * BW_CQ_MOD_SIZE_LIMIT bytes and throughout a sweep of sizes (perftest -a
+ * keeps 100), every one above (a completion per large message costs
+ * nothing and keeps the send queue short of stalls); never more than the
+ * send depth (0: BW_TX_DEPTH_DEFAULT). */
+#define BW_CQ_MOD_DEFAULT 100u
+#define BW_CQ_MOD_SIZE_LIMIT 8192u
+#define BW_TX_DEPTH_DEFAULT 128u
+uint32_t bw_params_cq_mod(uint64_t size, uint32_t tx_depth, bool sweep);
+
 /* bw_local.max_run_ms for a test: warm-up + duration + BW_RUN_MARGIN_MS
  * (drain, the peer's start), capped by cap_ms + the margin when cap_ms is
  * not 0; in iterations mode cap_ms itself (0: no bound). */

@@ -1,27 +1,12 @@
-/* The control protocol: encoders, validating decoders and framed socket
- * I/O with deadlines.  Every byte here comes from the network. */
+/* The control protocol's codec: encoders and validating decoders, pure
+ * functions of bytes (no socket here: proto_io.c sends and receives the
+ * frames).  Every byte decoded here comes from the network. */
 #include "proto.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-void bw_errf(struct bw_err *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!e)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-}
 
 /* ---- output buffer ---- */
 
@@ -553,135 +538,4 @@ int bw_frame_check(const uint8_t *p, size_t n, struct bw_err *e)
 		}
 	}
 	return rc;
-}
-
-/* ---- socket I/O ---- */
-
-static int remaining_ms(double deadline)
-{
-	double left = deadline - bw_now();
-
-	if (left <= 0)
-		return 0;
-	return left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
-}
-
-int bw_wait_fd(int fd, short events, double deadline)
-{
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = events };
-		int ms = remaining_ms(deadline), rc;
-
-		if (ms == 0)
-			return 0;
-		rc = poll(&pfd, 1, ms);
-		if (rc > 0)
-			return 1;
-		if (rc == 0)
-			continue;	/* re-check the clock */
-		if (errno != EINTR)
-			return -1;
-	}
-}
-
-int bw_write_all(int fd, const uint8_t *p, size_t n, double deadline, struct bw_err *e)
-{
-	while (n) {
-		ssize_t w;
-		int rc = bw_wait_fd(fd, POLLOUT, deadline);
-
-		if (rc == 0) {
-			bw_errf(e, "timed out sending to the peer (it stopped reading)");
-			return -1;
-		}
-		if (rc < 0) {
-			bw_errf(e, "cannot wait on the connection: %s", strerror(errno));
-			return -1;
-		}
-		w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w < 0) {
-			if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
-				continue;
-			bw_errf(e, "cannot send to the peer: %s", strerror(errno));
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int bw_read_all(int fd, uint8_t *p, size_t n, double deadline, const char *what,
-		struct bw_err *e)
-{
-	while (n) {
-		ssize_t r;
-		int rc = bw_wait_fd(fd, POLLIN, deadline);
-
-		if (rc == 0) {
-			bw_errf(e, "timed out waiting for %s from the peer", what);
-			return -1;
-		}
-		if (rc < 0) {
-			bw_errf(e, "cannot wait on the connection: %s", strerror(errno));
-			return -1;
-		}
-		r = recv(fd, p, n, MSG_DONTWAIT);
-		if (r == 0 || (r < 0 && errno == ECONNRESET)) {
-			bw_errf(e, "the peer closed the connection while %s was expected", what);
-			return -1;
-		}
-		if (r < 0) {
-			if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
-				continue;
-			bw_errf(e, "cannot read %s from the peer: %s", what, strerror(errno));
-			return -1;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-int bw_send_msg(int fd, uint16_t type, const uint8_t *payload, size_t len, int timeout_ms,
-		struct bw_err *e)
-{
-	double deadline = bw_now() + timeout_ms / 1e3;
-	uint8_t h[BW_HDR_LEN];
-
-	if (len > BW_PAYLOAD_MAX) {
-		bw_errf(e, "message of %zu bytes is too large to send", len);
-		return -1;
-	}
-	bw_hdr_encode(h, type, (uint32_t)len);
-	if (bw_write_all(fd, h, sizeof(h), deadline, e) < 0)
-		return -1;
-	return len ? bw_write_all(fd, payload, len, deadline, e) : 0;
-}
-
-int bw_recv_msg(int fd, uint16_t *type, uint8_t **payload, uint32_t *len, uint32_t max_len,
-		int timeout_ms, const char *what, struct bw_err *e)
-{
-	double deadline = bw_now() + timeout_ms / 1e3;
-	uint8_t h[BW_HDR_LEN];
-
-	*payload = NULL;
-	if (bw_read_all(fd, h, sizeof(h), deadline, what, e) < 0 || bw_hdr_parse(h, type, len, e) < 0)
-		return -1;
-	/* an ERROR may always come, up to its own bound */
-	if (*len > (*type == BW_MSG_ERROR ? BW_ERROR_MAX + 2 : max_len)) {
-		bw_errf(e, "%s of %u bytes is over the limit of %u", what, *len, max_len);
-		return -1;
-	}
-	*payload = malloc(*len ? *len : 1);
-	if (!*payload) {
-		bw_errf(e, "out of memory");
-		return -1;
-	}
-	if (bw_read_all(fd, *payload, *len, deadline, what, e) < 0) {
-		free(*payload);
-		*payload = NULL;
-		return -1;
-	}
-	return 0;
 }

@@ -7,7 +7,9 @@
  * consumed exactly.  Flow, per size of a sweep (see engine.h):
  *   client HELLO -> server OK | ERROR;  ENDPOINT x rails, client first;
  *   GO both ways;  RESULT x rails, client first;  ... BYE.
- * ERROR may come instead of any message; its text is shown to the user. */
+ * ERROR may come instead of any message; its text is shown to the user.
+ * This header is the codec (bw/proto.c, pure); sending and receiving the
+ * frames with deadlines is bw/proto_io.h. */
 #ifndef RD_BW_PROTO_H
 #define RD_BW_PROTO_H
 
@@ -83,28 +85,8 @@ int bw_result_decode(const uint8_t *p, size_t n, uint32_t *rail, struct bw_resul
  * fuzz target's entry.  0 or -1 with e set. */
 int bw_frame_check(const uint8_t *p, size_t n, struct bw_err *e);
 
-/* Sockets: whole messages with a deadline on every step (poll), never
- * SIGPIPE.  timeout_ms bounds the whole call. */
-int bw_send_msg(int fd, uint16_t type, const uint8_t *payload, size_t len, int timeout_ms,
-		struct bw_err *e);
-/* Receives one message of at most max_len payload bytes into *payload
- * (malloc'd; free it).  `what` names the expected message in errors. */
-int bw_recv_msg(int fd, uint16_t *type, uint8_t **payload, uint32_t *len, uint32_t max_len,
-		int timeout_ms, const char *what, struct bw_err *e);
-
-/* The same steps on any socket (tcp data connections too), in the
- * caller's deadline (bw_now() seconds): wait for events (1 ready, 0 timed
- * out, -1 error); send or receive exactly n bytes (0, or -1 with e set;
- * `what` names the awaited data in errors). */
-int bw_wait_fd(int fd, short events, double deadline);
-int bw_write_all(int fd, const uint8_t *p, size_t n, double deadline, struct bw_err *e);
-int bw_read_all(int fd, uint8_t *p, size_t n, double deadline, const char *what,
-		struct bw_err *e);
 /* n bytes big-endian (the wire's byte order) */
 void bw_put_be(uint8_t *p, uint64_t v, int n);
 uint64_t bw_get_be(const uint8_t *p, int n);
-
-/* The error text helpers used throughout bw/. */
-void bw_errf(struct bw_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -14,6 +14,10 @@ struct bw_report_rail {
 	int gpu;		/* -1 host memory */
 	const char *gpu_path;	/* "PIX".. or NULL */
 	double rate_gbps;	/* the port's rate; NAN unknown */
+	/* for the test's bw_local, not printed: the NUMA node's CPU list
+	 * (NULL unknown) and the host's nvidia_peermem state */
+	const char *cpulist;
+	enum bw_peermem peermem;
 };
 
 /* The default (port-rate) expectation judges sizes of at least this many

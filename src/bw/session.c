@@ -27,25 +27,14 @@ void bw_outcome_free(struct bw_outcome *o)
 
 /* ---- pinning ---- */
 
-int bw_pin_numa(int node)
+int bw_cpulist_parse(const char *list, cpu_set_t *set)
 {
-	char path[64], buf[4096];
-	cpu_set_t set;
-	FILE *f;
-	char *p;
+	const char *p = list;
 	int n = 0;
 
-	if (node < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
 	if (!p)
 		return -1;
-	CPU_ZERO(&set);
+	CPU_ZERO(set);
 	/* "0-15,32-47" */
 	while (*p && *p != '\n') {
 		char *end;
@@ -62,13 +51,20 @@ int bw_pin_numa(int node)
 			p = end;
 		}
 		for (long c = a; c <= b; c++, n++)
-			CPU_SET((int)c, &set);
+			CPU_SET((int)c, set);
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '\n')
 			return -1;
 	}
-	if (!n)
+	return n ? 0 : -1;
+}
+
+int bw_pin_cpulist(const char *list)
+{
+	cpu_set_t set;
+
+	if (bw_cpulist_parse(list, &set) < 0)
 		return -1;
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0 ? 0 : -1;
 }
@@ -218,9 +214,10 @@ int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_e
 
 	s->fd = -1;
 	rc = poll(&pfd, 1, timeout_ms);
-	if (rc <= 0) {
-		bw_errf(e, rc == 0 ? "no client came" : "cannot wait for a client: %s",
-			strerror(errno));
+	if (rc == 0)
+		return bw_errc(e, BW_E_TIMEOUT, "no client came");
+	if (rc < 0) {
+		bw_errf(e, "cannot wait for a client: %s", strerror(errno));
 		return -1;
 	}
 	s->fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -234,38 +231,65 @@ int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_e
 
 /* ---- messages ---- */
 
+/* A step's wait: ms, or less when the session's deadline comes first (0
+ * once it passed: the step then times out at once). */
+static int step_ms(const struct bw_session *s, int ms)
+{
+	double left;
+
+	if (s->deadline <= 0)
+		return ms;
+	left = (s->deadline - bw_now()) * 1e3;
+	if (left <= 0)
+		return 0;
+	return left < ms ? (int)left + 1 : ms;
+}
+
+/* Send what an encoder just wrote into b (enc_rc: its result), then free b:
+ * every message with a payload goes out this way. */
+static int send_encoded(struct bw_session *s, uint16_t type, int enc_rc, struct bw_buf *b,
+			int timeout_ms, struct bw_err *e)
+{
+	int rc = enc_rc == 0 ? bw_send_msg(s->fd, type, b->p, b->len, step_ms(s, timeout_ms), e)
+			     : bw_errc(e, BW_E_NOMEM, "out of memory");
+
+	bw_buf_free(b);
+	return rc;
+}
+
 static void send_error(struct bw_session *s, const char *text)
 {
 	struct bw_buf b = { 0 };
 	struct bw_err ignore;
 
-	if (bw_text_encode(text, BW_ERROR_MAX, &b) == 0)
-		bw_send_msg(s->fd, BW_MSG_ERROR, b.p, b.len, 1000, &ignore);
-	bw_buf_free(&b);
+	send_encoded(s, BW_MSG_ERROR, bw_text_encode(text, BW_ERROR_MAX, &b), &b, 1000, &ignore);
 }
 
 /* Receive a message of the wanted type; an ERROR from the peer becomes
- * e = "the peer says: ...". */
+ * -BW_E_PEER with e = "the peer says: ..."; other failures as
+ * bw_recv_msg's. */
 static int recv_want(struct bw_session *s, uint16_t want, uint8_t **pl, uint32_t *len,
 		     uint32_t max, int timeout_ms, const char *what, struct bw_err *e)
 {
 	uint16_t type;
+	int rc = bw_recv_msg(s->fd, &type, pl, len, max, step_ms(s, timeout_ms), what, e);
 
-	if (bw_recv_msg(s->fd, &type, pl, len, max, timeout_ms, what, e) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	if (type == want)
 		return 0;
+	rc = -1;
 	if (type == BW_MSG_ERROR) {
 		char text[BW_ERROR_MAX + 1];
 
 		if (bw_text_decode(*pl, *len, BW_ERROR_MAX, text, sizeof(text), e) == 0)
-			bw_errf(e, "the peer (%s) says: %s", s->peer_addr, text);
+			rc = bw_errc(e, BW_E_PEER, "the peer (%s) says: %s", s->peer_addr, text);
 	} else {
 		bw_errf(e, "the peer sent message type %u where %s was expected", type, what);
 	}
 	free(*pl);
 	*pl = NULL;
-	return -1;
+	return rc;
 }
 
 /* A step on the data path failed (connect, run): the peer may already have
@@ -309,7 +333,7 @@ static void *prepare_thread(void *arg)
 {
 	struct rail_job *j = arg;
 
-	bw_pin_numa(j->r->local[j->i].numa_node);
+	bw_pin_cpulist(j->r->local[j->i].cpulist);
 	j->rc = j->r->eng->prepare(&j->state, j->p, &j->r->local[j->i], j->is_server, j->ep,
 				   &j->ep_len, &j->e);
 	return NULL;
@@ -319,7 +343,7 @@ static void *run_thread(void *arg)
 {
 	struct rail_job *j = arg;
 
-	bw_pin_numa(j->r->local[j->i].numa_node);
+	bw_pin_cpulist(j->r->local[j->i].cpulist);
 	j->rc = j->r->eng->run(j->state, j->out, &j->e);
 	atomic_fetch_add(j->finished, 1);
 	return NULL;
@@ -390,15 +414,10 @@ static int exchange_endpoints(struct bw_session *s, bool is_server, struct rail_
 		for (uint32_t i = 0; i < n; i++) {
 			if (sending) {
 				struct bw_buf b = { 0 };
-				int rc = bw_endpoint_encode(i, jobs[i].ep, jobs[i].ep_len, &b);
 
-				if (rc == 0)
-					rc = bw_send_msg(s->fd, BW_MSG_ENDPOINT, b.p, b.len,
-							 s->timeout_ms, e);
-				else
-					bw_errf(e, "out of memory");
-				bw_buf_free(&b);
-				if (rc < 0)
+				if (send_encoded(s, BW_MSG_ENDPOINT,
+						 bw_endpoint_encode(i, jobs[i].ep, jobs[i].ep_len, &b),
+						 &b, s->timeout_ms, e) < 0)
 					return -1;
 			} else {
 				uint32_t len, rail;
@@ -433,12 +452,12 @@ static int go_barrier(struct bw_session *s, bool is_server, uint32_t n_rails, st
 	 * its ERROR, not our timeout, says what went wrong */
 	int wait_ms = s->timeout_ms + (is_server ? 0 : BW_CONNECT_WAIT_MS * (int)n_rails);
 
-	if (!is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, s->timeout_ms, e) < 0)
+	if (!is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, step_ms(s, s->timeout_ms), e) < 0)
 		return -1;
 	if (recv_want(s, BW_MSG_GO, &pl, &len, 0, wait_ms, "GO", e) < 0)
 		return -1;
 	free(pl);
-	if (is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, s->timeout_ms, e) < 0)
+	if (is_server && bw_send_msg(s->fd, BW_MSG_GO, NULL, 0, step_ms(s, s->timeout_ms), e) < 0)
 		return -1;
 	return 0;
 }
@@ -458,15 +477,9 @@ static int exchange_results(struct bw_session *s, bool is_server, struct bw_outc
 		for (uint32_t i = 0; i < o->n_rails; i++) {
 			if (sending) {
 				struct bw_buf b = { 0 };
-				int rc = bw_result_encode(i, &o->local[i], &b);
 
-				if (rc == 0)
-					rc = bw_send_msg(s->fd, BW_MSG_RESULT, b.p, b.len,
-							 s->timeout_ms, e);
-				else
-					bw_errf(e, "out of memory");
-				bw_buf_free(&b);
-				if (rc < 0)
+				if (send_encoded(s, BW_MSG_RESULT, bw_result_encode(i, &o->local[i], &b),
+						 &b, s->timeout_ms, e) < 0)
 					return -1;
 			} else {
 				uint8_t *pl;
@@ -492,15 +505,33 @@ static int exchange_results(struct bw_session *s, bool is_server, struct bw_outc
 }
 
 /* The steps both sides share, after HELLO was accepted. */
-static int run_test(struct bw_session *s, bool is_server, const struct bw_rails *r,
+/* Each rail's run() bounded by the session's deadline too: what is left of
+ * it now, before prepare() (where the engines take max_run_ms). */
+static void bound_rails(const struct bw_session *s, struct bw_rails *out)
+{
+	if (s->deadline <= 0)
+		return;
+	for (uint32_t i = 0; i < out->n && i < BW_RAILS_MAX; i++) {
+		double left = (s->deadline - bw_now()) * 1e3;
+		uint32_t ms = left < 1 ? 1 : left > UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+
+		if (!out->local[i].max_run_ms || ms < out->local[i].max_run_ms)
+			out->local[i].max_run_ms = ms;
+	}
+}
+
+static int run_test(struct bw_session *s, bool is_server, const struct bw_rails *asked,
 		    struct bw_outcome *o, struct bw_err *e)
 {
+	struct bw_rails bounded, *r = &bounded;
 	struct rail_job jobs[BW_RAILS_MAX];
 	uint8_t *peer_ep[BW_RAILS_MAX] = { 0 }, *hold[BW_RAILS_MAX] = { 0 };
 	size_t peer_len[BW_RAILS_MAX] = { 0 };
-	uint32_t n = r->n;
+	uint32_t n = asked->n;
 	int rc = -1;
 
+	bounded = *asked;
+	bound_rails(s, &bounded);	/* engines take max_run_ms in prepare() */
 	memset(jobs, 0, sizeof(jobs));
 	for (uint32_t i = 0; i < n; i++) {
 		jobs[i].r = r;
@@ -564,21 +595,18 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 	memset(o, 0, sizeof(*o));
 	o->p = h->p;
 	o->n_rails = h->n_rails;
-	if (bw_hello_encode(h, &b) < 0) {
-		bw_buf_free(&b);
-		bw_errf(e, "out of memory");
+	if (send_encoded(s, BW_MSG_HELLO, bw_hello_encode(h, &b), &b, s->timeout_ms, e) < 0)
 		return -1;
-	}
-	rc = bw_send_msg(s->fd, BW_MSG_HELLO, b.p, b.len, s->timeout_ms, e);
-	bw_buf_free(&b);
-	if (rc < 0)
-		return -1;
-	if (recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e) < 0) {
-		if (strstr(e->msg, "timed out"))
+	rc = recv_want(s, BW_MSG_OK, &pl, &len, BW_HOST_MAX + 2, s->timeout_ms, "OK", e);
+	if (rc < 0) {
+		if (rc == -BW_E_TIMEOUT && s->deadline > 0 && bw_now() >= s->deadline)
+			bw_errf(e, "the server at %s did not answer before the deadline",
+				s->peer_addr);
+		else if (rc == -BW_E_TIMEOUT)
 			bw_errf(e, "the server at %s did not answer within %.0f s: busy with "
 				"another client's test? (it runs one at a time; try again, or "
 				"raise --timeout)", s->peer_addr, s->timeout_ms / 1e3);
-		return -1;
+		return rc;
 	}
 	rc = bw_text_decode(pl, len, BW_HOST_MAX, s->peer_host, sizeof(s->peer_host), e);
 	free(pl);
@@ -606,10 +634,11 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 
 		/* the client's first word may take a while (it collects its
 		 * inventory); later ones come at once */
-		if (bw_recv_msg(s->fd, &type, &pl, &len, BW_HOST_MAX + 128, s->timeout_ms,
-				"HELLO", e) < 0) {
+		rc = bw_recv_msg(s->fd, &type, &pl, &len, BW_HOST_MAX + 128,
+				 step_ms(s, s->timeout_ms), "HELLO", e);
+		if (rc < 0) {
 			/* a client that just closed after its tests ended well */
-			if (tests && strstr(e->msg, "closed the connection"))
+			if (tests && rc == -BW_E_CLOSED)
 				return tests;
 			send_error(s, e->msg);
 			return -1;
@@ -657,12 +686,9 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 			return -1;
 		}
 		r.n = h.n_rails;
-		if (bw_text_encode(host, BW_HOST_MAX, &b) < 0 ||
-		    bw_send_msg(s->fd, BW_MSG_OK, b.p, b.len, s->timeout_ms, e) < 0) {
-			bw_buf_free(&b);
+		if (send_encoded(s, BW_MSG_OK, bw_text_encode(host, BW_HOST_MAX, &b), &b,
+				 s->timeout_ms, e) < 0)
 			return -1;
-		}
-		bw_buf_free(&b);
 		memset(&o, 0, sizeof(o));
 		o.p = h.p;
 		o.n_rails = h.n_rails;

@@ -7,10 +7,12 @@
 #define RD_BW_SESSION_H
 
 #include <netinet/in.h>
+#include <sched.h>
 
 #include "engine.h"
 #include "params.h"
 #include "proto.h"
+#include "proto_io.h"
 
 /* How long a transport's connect() may take per rail (the tcp server
  * accepts its data connections within it); the client waits for GO this
@@ -39,6 +41,14 @@ struct bw_session {
 	 * (progress display); may be NULL */
 	void (*progress)(void *arg, double elapsed, uint64_t bytes);
 	void *progress_arg;
+	/* A hard end for everything on this session, in bw_now() seconds; 0:
+	 * none.  Every control step then waits at most until it (failing with
+	 * -BW_E_TIMEOUT once it passed, whatever timeout_ms says), and each
+	 * rail's bw_local.max_run_ms is cut to what is left when the test's
+	 * setup starts: a test (client or server side) ends by the deadline,
+	 * plus at most its own setup (opening devices, a few ms), whatever the
+	 * peer does.  For a caller that runs tests in rounds (fabric). */
+	double deadline;
 };
 
 /* What one side runs a test with, per rail. */
@@ -70,7 +80,8 @@ void bw_session_close(struct bw_session *s);
  * dual-stack or IPv4, or bind_addr): the control listener, and the tcp
  * transport's data listener. */
 int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *e);
-/* Server: accept one control connection within timeout_ms (-1 forever). */
+/* Server: accept one control connection within timeout_ms (-1 forever);
+ * -BW_E_TIMEOUT when none came. */
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
 
 /* Server: serve the tests one client asks for until BYE.  For every HELLO
@@ -86,8 +97,11 @@ struct bw_server_ops {
 int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		     const struct bw_server_ops *ops, struct bw_err *e);
 
-/* Pin the calling thread to the CPUs of a NUMA node (live sysfs);
- * 0, or -1 (left unpinned) when the node has no CPU list. */
-int bw_pin_numa(int node);
+/* Pin the calling thread to the CPUs of a list in the kernel's cpulist
+ * form ("0-15,32-47", bw_local.cpulist); 0, or -1 (left unpinned) when the
+ * list is NULL, empty or malformed.  bw_cpulist_parse is the parser alone
+ * (the list comes from a file: untrusted). */
+int bw_cpulist_parse(const char *list, cpu_set_t *set);
+int bw_pin_cpulist(const char *list);
 
 #endif

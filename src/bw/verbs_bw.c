@@ -1,8 +1,22 @@
-/* Bandwidth loops of the verbs transport, in perftest's shape
- * (as perftest's ib_write_bw does): one thread, QPs visited in turn, each
- * kept at tx_depth outstanding WRs, posted in chains of post_list, one
- * signaled WR in cq_mod, completions polled in batches from the one shared
- * send CQ.  The sampler keeps warm-up and drain out of the figures.
+/* Bandwidth loops of the verbs transport, in perftest's shape (ib_write_bw's
+ * run_iter_bw): one thread, QPs visited in turn, each kept at tx_depth
+ * outstanding WRs, posted in chains of post_list, one signaled WR in
+ * cq_mod, completions polled in batches from the one shared send CQ.  The
+ * sampler keeps warm-up and drain out of the figures.
+ *
+ * What perftest's loop does NOT do, and this one therefore does not either:
+ * read a clock while it runs.  In duration mode ib_write_bw's loop only
+ * posts and polls; an alarm signal moves it from warm-up to sampling to the
+ * end, and the cycle counter is read at those edges.  This loop used to
+ * read CLOCK_MONOTONIC on every completion and every 16 empty turns.
+ * Where the kernel's clock source has no user-space reader (HPET, or a TSC
+ * the kernel marked unstable, as in virtual machines: the Soft-RoCE test VM
+ * runs on HPET) each such read is a system call plus a device access, on
+ * the posting thread, between posts: at small messages, where the message
+ * rate is all the loop's own overhead, ib_write_bw led by 20% there.  The
+ * loop now checks the coarse clock (a memory read) and reads the precise
+ * one only at the window's edges (bw_sampler_poll), so the figures keep
+ * their precision.
  *
  * Roles: the client sends (write, send) or pulls (read); the server is
  * passive unless bidir.  When a side's loop is over it sends a zero-length
@@ -150,7 +164,7 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 		int n;
 
 		/* whatever the peer does, the test ends by its limit */
-		if ((++spin & 1023) == 0 && bw_now() > hard_end)
+		if ((++spin & 1023) == 0 && bw_now_coarse() > hard_end)
 			return verbs_err(e, "%s: the test ran past its time limit; it is stopped",
 					 s->devname);
 		if (!stopping)
@@ -189,11 +203,11 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 				bw_sampler_finish(&sm, bytes, msgs);
 				return 0;
 			}
-			/* the clock on progress, else every 16 empty turns: a
-			 * clock read may trap where the TSC is not trusted
-			 * (virtual machines), and one turn can be long where
-			 * posting runs the NIC's work in the caller (Soft-RoCE) */
-			if ((n > 0 || (spin & 15) == 0) && !bw_sampler_tick(&sm, bytes, msgs))
+			/* on progress, else every 16 empty turns (one turn can
+			 * be long where posting runs the NIC's work in the
+			 * caller, Soft-RoCE); the precise clock only at the
+			 * window's edges (bw_sampler_poll) */
+			if ((n > 0 || (spin & 15) == 0) && !bw_sampler_poll(&sm, bytes, msgs))
 				stopping = true;	/* drain: bounded by the stall check */
 		} else if (all_drained(s)) {
 			return 0;
@@ -206,7 +220,7 @@ static int active_loop(struct verbs_state *s, struct bw_result *out, struct bw_e
 			if (++idle >= VERBS_SPIN_BEFORE_YIELD)
 				sched_yield();
 			if ((idle & 4095) == 0) {
-				double now = bw_now();
+				double now = bw_now_coarse();
 
 				if (last == 0)
 					last = now;
@@ -271,9 +285,9 @@ static int wait_peer(struct verbs_state *s, struct bw_result *out, bool measure,
 		}
 		if ((++spin & 15) != 0)
 			continue;	/* the clock every 16 turns, as in active_loop */
-		if (measuring && !bw_sampler_tick(&sm, s->rx_bytes, s->rx_msgs))
+		if (measuring && !bw_sampler_poll(&sm, s->rx_bytes, s->rx_msgs))
 			measuring = false;
-		if (bw_now() > deadline)
+		if (bw_now_coarse() > deadline)
 			return verbs_err(e, "%s: the peer did not finish within %.0f s", s->devname,
 					 verbs_time_bound(&s->p));
 	}
@@ -285,7 +299,7 @@ static int wait_peer(struct verbs_state *s, struct bw_result *out, bool measure,
 /* Our DONE's own completion, so no WR is in flight when the QPs go. */
 static int finish_done(struct verbs_state *s, struct bw_err *e)
 {
-	double deadline = bw_now() + VERBS_STALL_S;
+	double deadline = bw_now_coarse() + VERBS_STALL_S;
 	struct ibv_wc wc;
 
 	for (;;) {
@@ -297,7 +311,7 @@ static int finish_done(struct verbs_state *s, struct bw_err *e)
 			return verbs_wc_err(e, s, &wc);
 		if (n == 1 && wc.wr_id == VERBS_WRID_DONE)
 			return 0;
-		if (bw_now() > deadline)
+		if (bw_now_coarse() > deadline)
 			return verbs_err(e, "%s: the end-of-test message was not acknowledged", s->devname);
 	}
 }

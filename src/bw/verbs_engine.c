@@ -1,16 +1,15 @@
 /* The verbs transport (engine.h): RC queue pairs over libibverbs.  This file
  * opens the device, allocates and registers memory, creates the CQs and
  * QPs, describes them as endpoint bytes and connects them to the peer's;
- * verbs_bw.c and verbs_lat.c run the tests.
+ * verbs_bw.c and verbs_lat.c run the tests, and all three use the leaf
+ * helpers of verbs_common.c (errors, receives, the end message, time
+ * bounds), so that calls go one way: engine -> tests -> common.
  *
- * Defaults follow perftest (ib_write_bw, ib_write_lat) where the params leave a
- * field 0: tx_depth 128, post_list 1, and CQ moderation by perftest's rule
- * (one signaled WR in 100 up to 8 KiB, every WR above: at large sizes a
- * completion per WR costs nothing and keeps the send queue short of stalls).
+ * Defaults follow perftest where the params leave a field 0: tx_depth 128,
+ * post_list 1, and CQ moderation by bw_params_cq_mod (bw/params.h).
  * An explicit cq_mod is honoured, capped at tx_depth; the depth itself is
  * capped at 16 MiB in flight per QP (settle_params says why). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,99 +19,12 @@
 #include <arpa/inet.h>
 
 #include "gpu_mem.h"
+#include "params.h"
 #include "verbs_priv.h"
 
-#define CQ_MOD_DEFAULT 100
-#define CQ_MOD_SIZE_LIMIT 8192
-#define TX_DEPTH_DEFAULT 128
 #define LAT_RX_DEPTH 64
 #define LAT_INLINE_DEFAULT 220
 #define INFLIGHT_MAX (16ull << 20)
-
-int verbs_err(struct bw_err *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int verbs_wc_err(struct bw_err *e, const struct verbs_state *s, const struct ibv_wc *wc)
-{
-	const char *hint = "";
-
-	switch (wc->status) {
-	case IBV_WC_RETRY_EXC_ERR:
-		hint = ": the peer stopped acknowledging (peer gone, wrong gid or route, or mtu/pfc trouble on the path)";
-		break;
-	case IBV_WC_RNR_RETRY_EXC_ERR:
-		hint = ": the peer had no receive posted";
-		break;
-	case IBV_WC_REM_ACCESS_ERR:
-		hint = ": the peer refused the access (rkey or address mismatch)";
-		break;
-	case IBV_WC_WR_FLUSH_ERR:
-		hint = ": the queue pair was already in error";
-		break;
-	default:
-		break;
-	}
-	return verbs_err(e, "%s: work completion failed on qpn 0x%x: %s (status %d, vendor error 0x%x)%s",
-			 s->devname, wc->qp_num, ibv_wc_status_str(wc->status), (int)wc->status,
-			 wc->vendor_err, hint);
-}
-
-double verbs_time_bound(const struct bw_params *p)
-{
-	double t = 10.0 + (double)p->warmup_ms / 1e3;
-
-	if (p->duration_ms)
-		return t + (double)p->duration_ms / 1e3;
-	/* iterations mode: generous for a slow link (50 MB/s, Soft-RoCE under
-	 * emulation), plus 20 us per message of software overhead */
-	return t + 20.0 + (double)p->iters * (p->bidir ? 2 : 1) *
-			  ((double)p->size * (p->qps ? p->qps : 1) / 50e6 + 20e-6);
-}
-
-double verbs_hard_end(const struct verbs_state *s)
-{
-	double t = verbs_time_bound(&s->p);
-
-	if (s->max_run_ms && (double)s->max_run_ms / 1e3 < t)
-		t = (double)s->max_run_ms / 1e3;
-	return bw_now() + t;
-}
-
-int verbs_post_recv(struct verbs_state *s, struct verbs_qp *q)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)q->recv_area,
-		.length = (uint32_t)(s->slot > UINT32_MAX ? UINT32_MAX : s->slot),
-		.lkey = s->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = (uint64_t)(q - s->q), .sg_list = &sge, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-
-	return ibv_post_recv(q->qp, &wr, &bad);
-}
-
-int verbs_post_imm(struct verbs_state *s, uint32_t imm, struct bw_err *e)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = VERBS_WRID_DONE,
-		.opcode = IBV_WR_SEND_WITH_IMM,
-		.send_flags = IBV_SEND_SIGNALED,
-		.imm_data = htonl(imm),
-	};
-	struct ibv_send_wr *bad;
-	int rc = ibv_post_send(s->q[0].qp, &wr, &bad);
-
-	if (rc)
-		return verbs_err(e, "%s: cannot post the end-of-test message: %s", s->devname, strerror(rc));
-	return 0;
-}
 
 static struct ibv_context *open_device(const char *name, char *out, size_t outlen, struct bw_err *e)
 {
@@ -168,7 +80,7 @@ static void settle_params(struct verbs_state *s)
 {
 	const struct bw_params *p = &s->p;
 
-	s->tx_depth = p->tx_depth ? p->tx_depth : TX_DEPTH_DEFAULT;
+	s->tx_depth = p->tx_depth ? p->tx_depth : BW_TX_DEPTH_DEFAULT;
 	if (p->duration_ms == 0 && p->iters && p->iters < s->tx_depth)
 		s->tx_depth = (uint32_t)p->iters;
 	/* At most 16 MiB in flight per QP (at least 2 messages): a few
@@ -188,7 +100,7 @@ static void settle_params(struct verbs_state *s)
 	if (p->cq_mod)
 		s->cq_mod = p->cq_mod;
 	else
-		s->cq_mod = p->size > CQ_MOD_SIZE_LIMIT ? 1 : CQ_MOD_DEFAULT;
+		s->cq_mod = bw_params_cq_mod(p->size, s->tx_depth, false);
 	if (s->cq_mod < s->post_list)
 		s->cq_mod = s->post_list;	/* one signal per chain at least, as perftest */
 	if (s->cq_mod > s->tx_depth)
@@ -245,7 +157,7 @@ static int register_buffer(struct verbs_state *s, struct bw_err *e)
 		char m[768];
 
 		s->mr = gpu_mem_register(s->gpu_buf, s->pd, acc | (relaxed ? IBV_ACCESS_RELAXED_ORDERING : 0),
-					 m, sizeof(m));
+					 s->peermem, m, sizeof(m));
 		if (!s->mr)
 			return verbs_err(e, "%.250s", m);
 		s->buf = gpu_mem_ptr(s->gpu_buf);
@@ -324,6 +236,7 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 	s->is_server = is_server;
 	s->max_run_ms = l->max_run_ms;
 	s->gpu = l->gpu;
+	s->peermem = l->peermem;
 	s->numa_node = l->numa_node;
 	s->ib_port = l->ib_port > 0 ? l->ib_port : 1;
 	s->nq = p->mode == BW_MODE_LAT ? 1 : (p->qps ? p->qps : 1);

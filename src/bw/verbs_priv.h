@@ -1,6 +1,7 @@
 /* The verbs transport's state, shared by its files: verbs_engine.c (device,
- * memory, queue pairs, connection), verbs_bw.c (bandwidth loops) and
- * verbs_lat.c (ping-pong).  Private to src/bw/verbs_*. */
+ * memory, queue pairs, connection) calls verbs_bw.c (bandwidth loops) and
+ * verbs_lat.c (ping-pong); all three call the leaf helpers of
+ * verbs_common.c.  Private to src/bw/verbs_*. */
 #ifndef RD_BW_VERBS_PRIV_H
 #define RD_BW_VERBS_PRIV_H
 
@@ -44,6 +45,7 @@ struct verbs_state {
 	bool is_server;
 	uint32_t max_run_ms;		/* bw_local.max_run_ms: 0 none */
 	int gpu, numa_node, ib_port;
+	enum bw_peermem peermem;	/* bw_local's, for the GPU advice */
 	char devname[64];
 
 	struct ibv_context *ctx;
@@ -72,7 +74,9 @@ struct verbs_state {
 	uint64_t rx_bytes, rx_msgs;	/* send/recv: payload received */
 };
 
-int verbs_err(struct bw_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ---- verbs_common.c ---- */
+/* An error worth -1 (engine.h): `return verbs_err(e, ...);` */
+#define verbs_err(e, ...) bw_errc((e), BW_E_FAILED, __VA_ARGS__)
 /* A failed work completion, worded with its cause and what to check. */
 int verbs_wc_err(struct bw_err *e, const struct verbs_state *s, const struct ibv_wc *wc);
 /* Post one receive on q covering its receive area. */
@@ -85,6 +89,7 @@ double verbs_time_bound(const struct bw_params *p);
  * parameters, cut to bw_local.max_run_ms (what the server allows). */
 double verbs_hard_end(const struct verbs_state *s);
 
+/* ---- verbs_bw.c, verbs_lat.c: the tests, called by verbs_engine.c ---- */
 int verbs_run_bw(struct verbs_state *s, struct bw_result *out, struct bw_err *e);
 int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e);
 

@@ -9,7 +9,7 @@
 static void (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
-	check_module, check_link,
+	check_module, check_link, check_npu,
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -62,6 +62,7 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		families[i](&c, out);
+	check_agree(&c, out, first);
 	free(roles);
 	free(gpu_nic);
 	free(gpu_path);

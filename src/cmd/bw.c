@@ -5,6 +5,7 @@
 #include "bw_cmd.h"
 #include "../out/bw_out.h"
 #include "../out/safe_stream.h"
+#include "../profiles/profile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -79,6 +80,8 @@ static int emit(struct ctx *c, struct bw_report *r)
 static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 			const struct bw_cmd_setup *s, char *why, size_t whysz)
 {
+	char reason[256];
+
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
 	r->expect_min_bytes = 0;
@@ -87,18 +90,16 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 		r->expect_why = "--expect-gbps";
 		return;
 	}
-	/* NVIDIA's pass line (ngc_multinode_perf) is 90% of the port rate,
-	 * per direction; tcp has no line rate we can trust */
-	if (r->p.transport == BW_TRANSPORT_VERBS && r->p.mode == BW_MODE_BW &&
-	    !isnan(s->min_rate) && s->min_rate > 0) {
-		/* small messages cannot fill a link (perftest's own line-rate
-		 * figures are for 64 KiB and up): smaller sizes are not judged */
-		r->expect_gbps = 0.9 * s->min_rate;
-		r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
-		snprintf(why, whysz, "90%% of the %g Gb/s port rate, at sizes of 64 KiB and up",
-			 s->min_rate);
+	if (r->p.transport != BW_TRANSPORT_VERBS || r->p.mode != BW_MODE_BW)
+		return;	/* tcp has no line rate we can trust; latency no floor */
+	/* small messages cannot fill a link (perftest's own line-rate figures
+	 * are for 64 KiB and up): smaller sizes are not judged */
+	r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
+	if (bw_cmd_floor(s->have_inv ? profile_select(&s->inv, reason, sizeof(reason)) : NULL,
+			 s->min_rate, &r->expect_gbps, why, whysz))
 		r->expect_why = why;
-	}
+	else
+		r->expect_min_bytes = 0;
 }
 
 /* ---- client ---- */
@@ -111,7 +112,7 @@ static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opt
 			 const char *host, struct bw_outcome *outs, size_t done, const char *error)
 {
 	struct bw_report rep;
-	char why[128];
+	char why[256];
 	int rc;
 
 	memset(&rep, 0, sizeof(rep));
@@ -155,14 +156,8 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	/* verbs by default when it can run here */
 	if (!o->transport_set) {
 		o->p.transport = BW_TRANSPORT_TCP;
-		if (bw_cmd_verbs_engine() && bw_cmd_collect(&s) == EXIT_OK && s.inv.n_nics)
+		if (bw_cmd_collect(&s) == EXIT_OK && s.inv.n_nics)
 			o->p.transport = BW_TRANSPORT_VERBS;
-	}
-	if (o->p.transport == BW_TRANSPORT_VERBS && !bw_cmd_verbs_engine()) {
-		fprintf(stderr, "%s %s: this build has no verbs transport: use --transport tcp\n",
-			c->prog, cmd);
-		bw_cmd_setup_free(&s);
-		return EXIT_RUNTIME;
 	}
 	rc = o->p.transport == BW_TRANSPORT_VERBS ? bw_cmd_verbs_rails(&s) : bw_cmd_tcp_rails(&s);
 	if (rc != EXIT_OK)
@@ -202,11 +197,8 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		memset(&h, 0, sizeof(h));
 		h.p = o->p;
 		h.p.size = o->sizes[k];
-		/* perftest: one signaled completion in 100 up to 8 KiB, and
-		 * throughout a sweep; every one for a single large size */
 		if (!o->cq_mod_set && h.p.mode == BW_MODE_BW)
-			h.p.cq_mod = h.p.size <= 8192 || o->n_sizes > 1 ?
-				(h.p.tx_depth < 100 ? h.p.tx_depth : 100) : 1;
+			h.p.cq_mod = bw_params_cq_mod(h.p.size, h.p.tx_depth, o->n_sizes > 1);
 		h.n_rails = s.n;
 		snprintf(h.host, sizeof(h.host), "%s", host);
 		if (bw_params_check(&h.p, s.n, NULL, &e) < 0) {
@@ -244,7 +236,7 @@ out:
 
 /* ---- server ---- */
 
-static const struct bw_report_rail tcp_rail = { NULL, 0, -1, -1, NULL, NAN };
+static const struct bw_report_rail tcp_rail = { .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
 
 struct server {
 	struct ctx *c;
@@ -261,11 +253,63 @@ struct server {
 	size_t accepted;	/* HELLOs of this client that were accepted */
 };
 
+/* The server's own test options are checks of the client's request (the
+ * same command line on both ends, as perftest compares its parameters):
+ * 0, or -1 with e naming the option and both values. */
+static int server_constraints(const struct bw_cmd_opts *o, const struct bw_params *q,
+			      struct bw_err *e)
+{
+	const struct bw_params *p = &o->p;
+	bool size_ok = false;
+
+#define BW_CHECK(flag, field, name)                                                        \
+	if ((o->test_set & (flag)) && (uint64_t)q->field != (uint64_t)p->field) {          \
+		bw_errf(e, "this server takes only %s %llu tests; the client asks for %llu", \
+			name, (unsigned long long)p->field, (unsigned long long)q->field);  \
+		return -1;                                                                 \
+	}
+	if (o->transport_set && q->transport != p->transport) {
+		bw_errf(e, "this server serves only --transport %s tests; the client asks for %s",
+			bw_transport_name(p->transport), bw_transport_name(q->transport));
+		return -1;
+	}
+	if ((o->test_set & BW_SET_OP) && q->op != p->op) {
+		bw_errf(e, "this server takes only --op %s tests; the client asks for %s",
+			bw_op_name(p->op), bw_op_name(q->op));
+		return -1;
+	}
+	if ((o->test_set & BW_SET_BIDIR) && !q->bidir) {
+		bw_errf(e, "this server takes only --bidir tests; the client asks for one way");
+		return -1;
+	}
+	for (size_t k = 0; k < o->n_sizes; k++)
+		size_ok |= o->sizes[k] == q->size;
+	if ((o->test_set & BW_SET_SIZE) && !size_ok) {
+		bw_errf(e, "this server takes only the sizes of its --size/--sizes (%llu..%llu "
+			"bytes); the client asks for %llu", (unsigned long long)o->sizes[0],
+			(unsigned long long)o->sizes[o->n_sizes - 1], (unsigned long long)q->size);
+		return -1;
+	}
+	BW_CHECK(BW_SET_DURATION, duration_ms, "--duration (ms)")
+	BW_CHECK(BW_SET_WARMUP, warmup_ms, "--warmup (ms)")
+	BW_CHECK(BW_SET_INTERVAL, interval_ms, "--interval (ms)")
+	BW_CHECK(BW_SET_ITERS, iters, "--iters")
+	BW_CHECK(BW_SET_QPS, qps, "--qps")
+	BW_CHECK(BW_SET_TX_DEPTH, tx_depth, "--tx-depth")
+	BW_CHECK(BW_SET_POST_LIST, post_list, "--post-list")
+	BW_CHECK(BW_SET_CQ_MOD, cq_mod, "--cq-mod")
+	BW_CHECK(BW_SET_INLINE, inline_size, "--inline")
+#undef BW_CHECK
+	return 0;
+}
+
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 			struct bw_err *e)
 {
 	struct server *sv = arg;
 
+	if (server_constraints(sv->o, &h->p, e) < 0)
+		return -1;
 	if (h->p.transport == BW_TRANSPORT_TCP) {
 		/* the data connections: on --bind's address, and on --device
 		 * when it names a network interface (an RDMA device name is for
@@ -283,10 +327,6 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 				bw_params_run_bound_ms(&h->p, sv->o->caps.max_duration_ms);
 		}
 		return 0;
-	}
-	if (!bw_cmd_verbs_engine()) {
-		bw_errf(e, "this server's build has no verbs transport: use --transport tcp");
-		return -1;
 	}
 	if (!sv->verbs_tried) {
 		sv->verbs_tried = true;
@@ -338,7 +378,7 @@ static void server_drop_outcomes(struct server *sv)
 static int server_report(struct server *sv, const char *error)
 {
 	struct bw_report rep;
-	char host[BW_HOST_MAX + 1] = "", why[128];
+	char host[BW_HOST_MAX + 1] = "", why[256];
 	const struct bw_hello *h = &sv->first;
 	bool verbs = h->p.transport == BW_TRANSPORT_VERBS;
 	int rc;
@@ -371,11 +411,12 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	struct bw_err e = { "" };
 	int lfd, rc = EXIT_OK;
 
-	o->caps.has_verbs = bw_cmd_verbs_engine() != NULL;
-	if (o->gpu && !bw_cmd_verbs_engine()) {
-		fprintf(stderr, "%s %s: this build has no verbs transport, so no --gpu\n",
-			c->prog, cmd);
-		return EXIT_RUNTIME;
+	/* --transport on the server: the one transport it serves */
+	o->caps.has_verbs = !(o->transport_set && o->p.transport == BW_TRANSPORT_TCP);
+	if (o->gpu && !o->caps.has_verbs) {
+		fprintf(stderr, "%s %s: the tcp transport has no GPU memory: use --transport verbs "
+			"for --gpu\n", c->prog, cmd);
+		return EXIT_USAGE;
 	}
 	lfd = bw_listen(o->bind, o->port, 16, &e);
 	if (lfd < 0) {

@@ -11,12 +11,32 @@
 
 #define BW_CMD_DEFAULT_TIMEOUT_S 10.0
 
+/* Test options given on the command line: on the server each is a check
+ * of the client's request (cmd/bw.c server_constraints). */
+enum {
+	BW_SET_OP = 1u << 0,
+	BW_SET_SIZE = 1u << 1,		/* --size or --sizes */
+	BW_SET_DURATION = 1u << 2,
+	BW_SET_WARMUP = 1u << 3,
+	BW_SET_INTERVAL = 1u << 4,
+	BW_SET_ITERS = 1u << 5,
+	BW_SET_QPS = 1u << 6,
+	BW_SET_TX_DEPTH = 1u << 7,
+	BW_SET_POST_LIST = 1u << 8,
+	BW_SET_CQ_MOD = 1u << 9,
+	BW_SET_INLINE = 1u << 10,
+	BW_SET_BIDIR = 1u << 11,
+};
+
 /* What the command line asked for (both sides). */
 struct bw_cmd_opts {
 	bool server, once;
 	const char *host, *bind, *device, *devices, *gpu;
 	uint16_t port;
-	bool transport_set, warmup_set, cq_mod_set;
+	const char *cmd;		/* "bw" or "lat", for messages */
+	bool transport_set, warmup_set, cq_mod_set, size_set;
+	const char *server_only;	/* a --max-* option given (its name) */
+	unsigned test_set;		/* BW_SET_* */
 	struct bw_params p;
 	uint64_t sizes[32];
 	size_t n_sizes;
@@ -42,15 +62,21 @@ struct bw_cmd_setup {
 	/* chosen rails: inventory NIC indices (verbs), or netdev names (tcp) */
 	size_t nic[BW_RAILS_MAX];
 	char *names[BW_RAILS_MAX];
+	char *cpulist[BW_RAILS_MAX];	/* each verbs rail's NUMA CPU list (rail.cpulist) */
 	uint32_t n;
 	struct bw_report_rail rail[BW_RAILS_MAX];
 	double min_rate;
 };
 
+/* The bandwidth a verbs rail must reach when --expect-gbps is not given:
+ * the profile's rail bw_floor_gbps where it has one (pr may be NULL), else
+ * 90% of the slowest port rate (NVIDIA's pass line), else nothing.  1 with
+ * *gbps and why set, or 0. */
+struct profile;
+int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *why,
+		 size_t whysz);
 /* The inventory, read once (ctx_collect); EXIT_OK or EXIT_RUNTIME. */
 int bw_cmd_collect(struct bw_cmd_setup *s);
-/* The verbs engine when this build has one, else NULL. */
-const struct bw_engine_ops *bw_cmd_verbs_engine(void);
 /* Choose the rails: EXIT_OK, or an exit code after saying why. */
 int bw_cmd_verbs_rails(struct bw_cmd_setup *s);
 int bw_cmd_tcp_rails(struct bw_cmd_setup *s);

@@ -1,5 +1,8 @@
-/* The command line of bw and lat: options, their checks, the help. */
+/* The command line of bw and lat: one option table (cmd/opts.h) gives the
+ * parser and the --help of both; the checks that span options follow the
+ * table. */
 #include "bw_cmd.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,82 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char help_bw[] =
-	"usage: rdmadoctor [--json] bw server [OPTIONS]\n"
-	"       rdmadoctor [--json] bw client HOST [OPTIONS]\n"
-	"\n"
-	"Bandwidth between two hosts, perftest-style (ib_write_bw), over RDMA\n"
-	"(verbs: RC queue pairs) or TCP.  Start the server on one host, the client\n"
-	"on the other; both print the result.  Figures are decimal Gb/s (10^9\n"
-	"bit/s) of payload over the measured window (warm-up and drain excluded),\n"
-	"with the minimum and maximum of the per-interval samples: a low minimum\n"
-	"is a link that stalls or flaps.\n"
-	"\n"
-	"client options:\n"
-	"  --transport verbs|tcp  default verbs when this host has an RDMA device,\n"
-	"                     else tcp\n"
-	"  --op write|read|send   RDMA operation (default write); tcp: read makes\n"
-	"                     the server send\n"
-	"  --size B           bytes per message (default 65536; K, M, G suffixes)\n"
-	"  --sizes A..B       sweep the powers of two from A to B (e.g. 2..8M)\n"
-	"  --duration S       measured seconds (default 5)\n"
-	"  --warmup S         seconds before the window (default 1; 0 with --iters)\n"
-	"  --iters N          N messages per QP/stream instead of a duration (lat:\n"
-	"                     N measured round trips after the warm-up)\n"
-	"  --interval S       per-interval sample length (default 1)\n"
-	"  --bidir            both sides send; each reports what it sent\n"
-	"  --qps N, --streams N   queue pairs (verbs) or TCP connections (default 1)\n"
-	"  --tx-depth N       outstanding work requests per QP (default 128)\n"
-	"  --post-list N      work requests per post call (default 1)\n"
-	"  --cq-mod N         one signaled completion in N (default as perftest:\n"
-	"                     100 up to 8 KiB and in a sweep, else 1)\n"
-	"  --inline N         messages up to N bytes go inline (default 0)\n"
-	"  --device NAME      the RDMA device (verbs), or the netdev to bind (tcp)\n"
-	"  --devices all|A,B  one rail per device, all at once: a thread each,\n"
-	"                     pinned to the NIC's NUMA node; per-rail and total\n"
-	"  --ib-port N        port of the device (default 1)\n"
-	"  --gid-index N      RoCE GID index (default: the RoCE v2 IPv4 GID on the\n"
-	"                     interface that reaches the peer)\n"
-	"  --gpu N|auto       buffers in GPU memory (auto: the GPU nearest the NIC)\n"
-	"  --expect-gbps X    fail (exit 1) when a rail's average at any size is\n"
-	"                     below X; by default verbs expects 90% of the port\n"
-	"                     rate at sizes of 64 KiB and up, tcp nothing\n"
-	"  --port P           control port (default 18516)\n"
-	"  --timeout S        limit on every control step (default 10)\n"
-	"\n"
-	"server options: --port P, --bind ADDR, --once (exit after the first\n"
-	"  client that ran a test), --timeout S, the device options above, and caps\n"
-	"  on what a client may ask: --max-size B (default 1G), --max-qps N (64),\n"
-	"  --max-duration S (3600: warm-up and window, and the hard limit of an\n"
-	"  --iters test), --max-memory B (8G).  The server runs one test at a time,\n"
-	"  closes a client after two refused requests, and keeps serving after a\n"
-	"  client that failed.  tcp tests: the data connections are accepted on\n"
-	"  --bind's address, and only on --device's interface when it names one.\n"
-	"\n"
-	"--json writes one document per client run (all sizes of a sweep; the\n"
-	"server one per client it served): schema, test, role, transport, op,\n"
-	"bidir, params, local, remote, results [{size_bytes, rails [{device, port,\n"
-	"numa_node, gid_index, mtu_bytes, gpu, gpu_path, gbps {avg,min,max},\n"
-	"msg_rate_mpps, cpu_user_s, cpu_sys_s, seconds, bytes, intervals_gbps}],\n"
-	"total, remote_total, bidir_total}], expect_gbps, verdict (pass, fail,\n"
-	"error), reason.  A client that could not finish writes the sizes that\n"
-	"finished, verdict error and the reason.\n"
-	"\n"
-	"exit: 0 pass, 1 below the expectation, 2 usage, 3 could not run.\n";
-
-static const char help_lat[] =
-	"usage: rdmadoctor [--json] lat server [OPTIONS]\n"
-	"       rdmadoctor [--json] lat client HOST [OPTIONS]\n"
-	"\n"
-	"Latency between two hosts, perftest-style (ib_write_lat): a ping-pong of\n"
-	"--size bytes (default 2), each round trip halved and reported as one-way\n"
-	"min, p50, p99, p99.9 and max in microseconds over all samples of the\n"
-	"measured window.  Options as `rdmadoctor bw --help` (one QP/stream, no\n"
-	"--bidir).  --json adds latency_usec {min, p50, p99, p99_9, max, samples,\n"
-	"samples_kept, truncated}.  A test without samples could not run (exit 3).\n"
-	"\n"
-	"exit: 0 ran, 2 usage, 3 could not run.\n";
 
 static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -154,6 +81,7 @@ static bool parse_ms(const char *s, double min, double max, uint32_t *out)
 	return true;
 }
 
+
 static int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -169,13 +97,354 @@ static int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* ---- the options' values ---- */
+
+static int bad(struct ctx *c, struct bw_cmd_opts *o, const char *opt, const char *v)
+{
+	return usage(c, o->cmd, "bad value '%s' for --%s", v, opt);
+}
+
+/* A whole number within [lo, hi] for --opt: -1 taken, EXIT_USAGE said. */
+static int take_u(struct ctx *c, void *args, const char *opt, const char *v, uint64_t lo,
+		  uint64_t hi, uint64_t *out)
+{
+	return parse_u64(v, lo, hi, out) ? -1 : bad(c, args, opt, v);
+}
+
+static int take_ms(struct ctx *c, void *args, const char *opt, const char *v, double lo,
+		   double hi, uint32_t *out)
+{
+	return parse_ms(v, lo, hi, out) ? -1 : bad(c, args, opt, v);
+}
+
+#define O(args) ((struct bw_cmd_opts *)(args))
+
+static int take_port(struct ctx *c, void *a, const char *v)
+{
+	uint64_t n = 0;
+	int rc = take_u(c, a, "port", v, 1, 65535, &n);
+
+	O(a)->port = (uint16_t)n;
+	return rc;
+}
+
+static int take_timeout(struct ctx *c, void *a, const char *v)
+{
+	return ctx_parse_seconds(v, 0.1, 3600, &O(a)->timeout_s) ? -1 : bad(c, a, "timeout", v);
+}
+
+static int take_ib_port(struct ctx *c, void *a, const char *v)
+{
+	uint64_t n = 0;
+	int rc = take_u(c, a, "ib-port", v, 1, 255, &n);
+
+	O(a)->ib_port = (int)n;
+	return rc;
+}
+
+static int take_gid_index(struct ctx *c, void *a, const char *v)
+{
+	uint64_t n = 0;
+	int rc = take_u(c, a, "gid-index", v, 0, 255, &n);
+
+	O(a)->gid_index = (int)n;
+	return rc;
+}
+
+static int take_gpu(struct ctx *c, void *a, const char *v)
+{
+	uint64_t n;
+
+	if (strcmp(v, "auto") != 0 && !parse_u64(v, 0, 1023, &n))
+		return bad(c, a, "gpu", v);
+	O(a)->gpu = v;
+	return -1;
+}
+
+static int take_max_size(struct ctx *c, void *a, const char *v)
+{
+	O(a)->server_only = "max-size";
+	return parse_bytes(v, 1ull << 30, &O(a)->caps.max_size) ? -1 : bad(c, a, "max-size", v);
+}
+
+static int take_max_qps(struct ctx *c, void *a, const char *v)
+{
+	O(a)->server_only = "max-qps";
+	uint64_t n = 0;
+	int rc = take_u(c, a, "max-qps", v, 1, 65536, &n);
+
+	O(a)->caps.max_qps = (uint32_t)n;
+	return rc;
+}
+
+static int take_max_duration(struct ctx *c, void *a, const char *v)
+{
+	O(a)->server_only = "max-duration";
+	return take_ms(c, a, "max-duration", v, 1, 24 * 3600, &O(a)->caps.max_duration_ms);
+}
+
+static int take_max_memory(struct ctx *c, void *a, const char *v)
+{
+	O(a)->server_only = "max-memory";
+	return parse_bytes(v, 1ull << 50, &O(a)->caps.max_memory) ? -1 : bad(c, a, "max-memory", v);
+}
+
+static int take_transport(struct ctx *c, void *a, const char *v)
+{
+	if (strcmp(v, "tcp") != 0 && strcmp(v, "verbs") != 0)
+		return bad(c, a, "transport", v);
+	O(a)->p.transport = strcmp(v, "verbs") == 0 ? BW_TRANSPORT_VERBS : BW_TRANSPORT_TCP;
+	O(a)->transport_set = true;
+	return -1;
+}
+
+static int take_op(struct ctx *c, void *a, const char *v)
+{
+	if (strcmp(v, "write") == 0)
+		O(a)->p.op = BW_OP_WRITE;
+	else if (strcmp(v, "read") == 0)
+		O(a)->p.op = BW_OP_READ;
+	else if (strcmp(v, "send") == 0)
+		O(a)->p.op = BW_OP_SEND;
+	else
+		return bad(c, a, "op", v);
+	O(a)->test_set |= BW_SET_OP;
+	return -1;
+}
+
+static int take_size(struct ctx *c, void *a, const char *v)
+{
+	if (!parse_bytes(v, 1ull << 30, &O(a)->p.size))
+		return bad(c, a, "size", v);
+	O(a)->size_set = true;
+	O(a)->test_set |= BW_SET_SIZE;
+	return -1;
+}
+
+static int take_sizes(struct ctx *c, void *a, const char *v)
+{
+	if (!parse_sizes(v, a))
+		return bad(c, a, "sizes", v);
+	O(a)->test_set |= BW_SET_SIZE;
+	return -1;
+}
+
+static int take_duration(struct ctx *c, void *a, const char *v)
+{
+	O(a)->test_set |= BW_SET_DURATION;
+	return take_ms(c, a, "duration", v, 0.1, 24 * 3600, &O(a)->p.duration_ms);
+}
+
+static int take_warmup(struct ctx *c, void *a, const char *v)
+{
+	O(a)->warmup_set = true;
+	O(a)->test_set |= BW_SET_WARMUP;
+	return take_ms(c, a, "warmup", v, 0, 600, &O(a)->p.warmup_ms);
+}
+
+static int take_interval(struct ctx *c, void *a, const char *v)
+{
+	O(a)->test_set |= BW_SET_INTERVAL;
+	return take_ms(c, a, "interval", v, 0.1, 60, &O(a)->p.interval_ms);
+}
+
+static int take_iters(struct ctx *c, void *a, const char *v)
+{
+	O(a)->test_set |= BW_SET_ITERS;
+	return take_u(c, a, "iters", v, 1, 1ull << 40, &O(a)->p.iters);
+}
+
+static int take_u32(struct ctx *c, void *a, const char *opt, const char *v, uint64_t lo,
+		    uint32_t *field, unsigned flag)
+{
+	uint64_t n = 0;
+	int rc = take_u(c, a, opt, v, lo, 65536, &n);
+
+	*field = (uint32_t)n;
+	O(a)->test_set |= flag;
+	return rc;
+}
+
+static int take_qps(struct ctx *c, void *a, const char *v)
+{
+	return take_u32(c, a, "qps", v, 1, &O(a)->p.qps, BW_SET_QPS);
+}
+
+static int take_tx_depth(struct ctx *c, void *a, const char *v)
+{
+	return take_u32(c, a, "tx-depth", v, 1, &O(a)->p.tx_depth, BW_SET_TX_DEPTH);
+}
+
+static int take_post_list(struct ctx *c, void *a, const char *v)
+{
+	return take_u32(c, a, "post-list", v, 1, &O(a)->p.post_list, BW_SET_POST_LIST);
+}
+
+static int take_cq_mod(struct ctx *c, void *a, const char *v)
+{
+	O(a)->cq_mod_set = true;
+	return take_u32(c, a, "cq-mod", v, 1, &O(a)->p.cq_mod, BW_SET_CQ_MOD);
+}
+
+static int take_inline(struct ctx *c, void *a, const char *v)
+{
+	return take_u32(c, a, "inline", v, 0, &O(a)->p.inline_size, BW_SET_INLINE);
+}
+
+static int take_expect(struct ctx *c, void *a, const char *v)
+{
+	return ctx_parse_seconds(v, 0, 1e6, &O(a)->expect_gbps) ? -1 : bad(c, a, "expect-gbps", v);
+}
+
+/* ---- the table ---- */
+
+static const struct cmd_opt bw_opts[] = {
+	/* the test: the same on both ends; on the server, checks */
+	{ "transport", 0, "verbs|tcp", OPT_CALL_AT(take_transport),
+	  .help = "default verbs when this host has an RDMA device, else\n"
+		  "tcp; the server serves only the one given" },
+	{ "op", 0, "write|read|send", OPT_CALL_AT(take_op),
+	  .help = "RDMA operation (default write); tcp: read makes the\n"
+		  "server send" },
+	{ "size", 0, "B", OPT_CALL_AT(take_size),
+	  .help = "bytes per message (default 65536 for bw, 2 for lat;\n"
+		  "K, M, G suffixes)" },
+	{ "sizes", 0, "A..B", OPT_CALL_AT(take_sizes),
+	  .help = "sweep the powers of two from A to B (e.g. 2..8M)" },
+	{ "duration", 0, "S", OPT_CALL_AT(take_duration), .help = "measured seconds (default 5)" },
+	{ "warmup", 0, "S", OPT_CALL_AT(take_warmup),
+	  .help = "seconds before the window (default 1; 0 with --iters)" },
+	{ "iters", 0, "N", OPT_CALL_AT(take_iters),
+	  .help = "N messages per QP/stream instead of a duration (lat:\n"
+		  "N measured round trips after the warm-up)" },
+	{ "interval", 0, "S", OPT_CALL_AT(take_interval),
+	  .help = "per-interval sample length (default 1)" },
+	{ "bidir", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, p.bidir),
+	  .help = "both sides send; each reports what it sent (bw)" },
+	{ "qps", 0, "N", OPT_CALL_AT(take_qps),
+	  .help = "queue pairs (verbs) or TCP connections (default 1)" },
+	{ "streams", 0, "N", OPT_CALL_AT(take_qps), .help = "the same as --qps" },
+	{ "tx-depth", 0, "N", OPT_CALL_AT(take_tx_depth),
+	  .help = "outstanding work requests per QP (default 128)" },
+	{ "post-list", 0, "N", OPT_CALL_AT(take_post_list),
+	  .help = "work requests per post call (default 1)" },
+	{ "cq-mod", 0, "N", OPT_CALL_AT(take_cq_mod),
+	  .help = "one signaled completion in N (default as perftest: 100\n"
+		  "up to 8 KiB and in a sweep, else 1)" },
+	{ "inline", 0, "N", OPT_CALL_AT(take_inline),
+	  .help = "messages up to N bytes go inline (default 0; lat 220)" },
+	{ "expect-gbps", 0, "X", OPT_CALL_AT(take_expect),
+	  .help = "fail (exit 1) when a rail's average at any size is\n"
+		  "below X; by default verbs expects the profile's\n"
+		  "bw_floor_gbps where the machine's profile has one, else\n"
+		  "90% of the port rate, at sizes of 64 KiB and up; tcp\n"
+		  "nothing" },
+	/* this host's side */
+	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device),
+	  .help = "the RDMA device (verbs), or the netdev to bind (tcp)" },
+	{ "devices", 0, "all|A,B", OPT_STRING_AT(struct bw_cmd_opts, devices),
+	  .help = "one rail per device, all at once: a thread each,\n"
+		  "pinned to the NIC's NUMA node; per-rail and total" },
+	{ "ib-port", 0, "N", OPT_CALL_AT(take_ib_port), .help = "port of the device (default 1)" },
+	{ "gid-index", 0, "N", OPT_CALL_AT(take_gid_index),
+	  .help = "RoCE GID index (default: the RoCE v2 IPv4 GID on the\n"
+		  "interface that reaches the peer)" },
+	{ "gpu", 0, "N|auto", OPT_CALL_AT(take_gpu),
+	  .help = "buffers in GPU memory (auto: the GPU nearest the NIC)" },
+	{ "port", 0, "P", OPT_CALL_AT(take_port), .help = "control port (default 18516)" },
+	{ "timeout", 0, "S", OPT_CALL_AT(take_timeout),
+	  .help = "limit on every control step (default 10)" },
+	/* the server's own */
+	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_cmd_opts, bind),
+	  .help = "server: listen on ADDR (tcp data connections too)" },
+	{ "once", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, once),
+	  .help = "server: exit after the first client that ran a test" },
+	{ "max-size", 0, "B", OPT_CALL_AT(take_max_size),
+	  .help = "server: cap on a client's message size (default 1G)" },
+	{ "max-qps", 0, "N", OPT_CALL_AT(take_max_qps),
+	  .help = "server: cap on QPs/streams per rail (default 64)" },
+	{ "max-duration", 0, "S", OPT_CALL_AT(take_max_duration),
+	  .help = "server: cap on warm-up and window, and the hard limit\n"
+		  "of an --iters test (default 3600)" },
+	{ "max-memory", 0, "B", OPT_CALL_AT(take_max_memory),
+	  .help = "server: cap on the buffers of a test (default 8G)" },
+	{ 0 }
+};
+
+#define BW_USAGE(cmd)                                                            \
+	"usage: rdmadoctor [--json] " cmd " server [OPTIONS]\n"                  \
+	"       rdmadoctor [--json] " cmd " client HOST [OPTIONS]\n"
+
+#define BW_SERVER_RULES                                                          \
+	"The test options (--transport to --expect-gbps) are the same on both\n" \
+	"ends, as with perftest; on the server each one given is a check, not a\n" \
+	"default: a client whose request differs is refused with the option\n" \
+	"named.  --transport serves only that transport; --size/--sizes: the\n" \
+	"client's size must be one of them; every other option: the client's\n" \
+	"value must be the same.  Options not given leave the client free.\n" \
+	"The server runs one test at a time, closes a client after two refused\n" \
+	"requests, and keeps serving after a client that failed.  tcp tests: the\n" \
+	"data connections are accepted on --bind's address, and only on\n" \
+	"--device's interface when it names one.\n"
+
+const struct cmd_spec bw_spec = {
+	.name = "bw",
+	.opts = bw_opts,
+	.operands = "server | client HOST",
+	.min_operands = 1,
+	.max_operands = 2,
+	.usage = BW_USAGE("bw"),
+	.about =
+	"Bandwidth between two hosts, perftest-style (ib_write_bw), over RDMA\n"
+	"(verbs: RC queue pairs) or TCP.  Start the server on one host, the client\n"
+	"on the other; both print the result.  Figures are decimal Gb/s (10^9\n"
+	"bit/s) of payload over the measured window (warm-up and drain excluded),\n"
+	"with the minimum and maximum of the per-interval samples: a low minimum\n"
+	"is a link that stalls or flaps.\n",
+	.epilog =
+	BW_SERVER_RULES
+	"\n"
+	"--json writes one document per client run (all sizes of a sweep; the\n"
+	"server one per client it served): schema, test, role, transport, op,\n"
+	"bidir, params, local, remote, results [{size_bytes, rails [{device, port,\n"
+	"numa_node, gid_index, mtu_bytes, gpu, gpu_path, gbps {avg,min,max},\n"
+	"msg_rate_mpps, cpu_user_s, cpu_sys_s, seconds, bytes, intervals_gbps}],\n"
+	"total, remote_total, bidir_total}], expect_gbps, verdict (pass, fail,\n"
+	"error), reason.  A client that could not finish writes the sizes that\n"
+	"finished, verdict error and the reason.\n"
+	"\n"
+	"exit: 0 pass, 1 below the expectation, 2 usage, 3 could not run.\n",
+};
+
+const struct cmd_spec lat_spec = {
+	.name = "lat",
+	.opts = bw_opts,
+	.operands = "server | client HOST",
+	.min_operands = 1,
+	.max_operands = 2,
+	.usage = BW_USAGE("lat"),
+	.about =
+	"Latency between two hosts, perftest-style (ib_write_lat): a ping-pong of\n"
+	"--size bytes (default 2), each round trip halved and reported as one-way\n"
+	"min, p50, p99, p99.9 and max in microseconds over all samples of the\n"
+	"measured window.  One QP/stream, no --bidir.\n",
+	.epilog =
+	BW_SERVER_RULES
+	"\n"
+	"--json adds latency_usec {min, p50, p99, p99_9, max, samples,\n"
+	"samples_kept, truncated}.  A test without samples could not run (exit 3).\n"
+	"\n"
+	"exit: 0 ran, 2 usage, 3 could not run.\n",
+};
+
 int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
 		 struct bw_cmd_opts *o)
 {
-	const char *help = mode == BW_MODE_LAT ? help_lat : help_bw;
-	bool size_set = false, iters_set = false, duration_set = false;
+	const struct cmd_spec *spec = mode == BW_MODE_LAT ? &lat_spec : &bw_spec;
+	int n, rc;
 
 	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
 	bw_params_defaults(&o->p, mode);
 	bw_caps_defaults(&o->caps);
 	o->port = BW_DEFAULT_PORT;
@@ -183,135 +452,28 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	o->gid_index = -1;
 	o->expect_gbps = NAN;
 	o->timeout_s = BW_CMD_DEFAULT_TIMEOUT_S;
-	if (argc < 2)
-		return usage(c, cmd, "%s", "say `server` or `client HOST`");
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		fputs(help, stdout);
-		return EXIT_OK;
-	}
+	rc = opts_parse(c, spec, argc, argv, o, &n);
+	if (rc >= 0)
+		return rc;
 	if (strcmp(argv[1], "server") == 0) {
+		if (n > 1)
+			return usage(c, cmd, "unexpected argument '%s' after `server`", argv[2]);
 		o->server = true;
 	} else if (strcmp(argv[1], "client") == 0) {
-		if (argc < 3 || argv[2][0] == '-')
+		if (n < 2)
 			return usage(c, cmd, "%s", "client needs the server's HOST");
 		o->host = argv[2];
 	} else {
 		return usage(c, cmd, "unknown word '%s': say `server` or `client HOST`", argv[1]);
 	}
-	for (int i = o->server ? 2 : 3; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t n;
-		bool takes = true, ok = true;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(a, "--json") == 0) {
-			c->json = true;
-			takes = false;
-		} else if (strcmp(a, "--once") == 0 && o->server) {
-			o->once = true;
-			takes = false;
-		} else if (strcmp(a, "--bidir") == 0 && !o->server) {
-			o->p.bidir = true;
-			takes = false;
-		} else if (!v) {
-			if (strncmp(a, "--", 2) == 0)
-				return usage(c, cmd, "%s needs a value, or is unknown", a);
-			return usage(c, cmd, "unexpected argument '%s'", a);
-		} else if (strcmp(a, "--port") == 0) {
-			ok = parse_u64(v, 1, 65535, &n);
-			o->port = (uint16_t)n;
-		} else if (strcmp(a, "--timeout") == 0) {
-			ok = ctx_parse_seconds(v, 0.1, 3600, &o->timeout_s);
-		} else if (strcmp(a, "--device") == 0) {
-			o->device = v;
-		} else if (strcmp(a, "--devices") == 0) {
-			o->devices = v;
-		} else if (strcmp(a, "--ib-port") == 0) {
-			ok = parse_u64(v, 1, 255, &n);
-			o->ib_port = (int)n;
-		} else if (strcmp(a, "--gid-index") == 0) {
-			ok = parse_u64(v, 0, 255, &n);
-			o->gid_index = (int)n;
-		} else if (strcmp(a, "--gpu") == 0) {
-			ok = strcmp(v, "auto") == 0 || parse_u64(v, 0, 1023, &n);
-			o->gpu = v;
-		} else if (o->server && strcmp(a, "--bind") == 0) {
-			o->bind = v;
-		} else if (o->server && strcmp(a, "--max-size") == 0) {
-			ok = parse_bytes(v, 1ull << 30, &o->caps.max_size);
-		} else if (o->server && strcmp(a, "--max-qps") == 0) {
-			ok = parse_u64(v, 1, 65536, &n);
-			o->caps.max_qps = (uint32_t)n;
-		} else if (o->server && strcmp(a, "--max-duration") == 0) {
-			ok = parse_ms(v, 1, 24 * 3600, &o->caps.max_duration_ms);
-		} else if (o->server && strcmp(a, "--max-memory") == 0) {
-			ok = parse_bytes(v, 1ull << 50, &o->caps.max_memory);
-		} else if (o->server) {
-			return usage(c, cmd, "unknown server option '%s'", a);
-		} else if (strcmp(a, "--transport") == 0) {
-			ok = strcmp(v, "tcp") == 0 || strcmp(v, "verbs") == 0;
-			o->p.transport = strcmp(v, "verbs") == 0 ? BW_TRANSPORT_VERBS :
-								   BW_TRANSPORT_TCP;
-			o->transport_set = true;
-		} else if (strcmp(a, "--op") == 0) {
-			ok = true;
-			if (strcmp(v, "write") == 0)
-				o->p.op = BW_OP_WRITE;
-			else if (strcmp(v, "read") == 0)
-				o->p.op = BW_OP_READ;
-			else if (strcmp(v, "send") == 0)
-				o->p.op = BW_OP_SEND;
-			else
-				ok = false;
-		} else if (strcmp(a, "--size") == 0) {
-			ok = parse_bytes(v, 1ull << 30, &o->p.size);
-			size_set = true;
-		} else if (strcmp(a, "--sizes") == 0) {
-			ok = parse_sizes(v, o);
-		} else if (strcmp(a, "--duration") == 0) {
-			ok = parse_ms(v, 0.1, 24 * 3600, &o->p.duration_ms);
-			duration_set = true;
-		} else if (strcmp(a, "--warmup") == 0) {
-			ok = parse_ms(v, 0, 600, &o->p.warmup_ms);
-			o->warmup_set = true;
-		} else if (strcmp(a, "--interval") == 0) {
-			ok = parse_ms(v, 0.1, 60, &o->p.interval_ms);
-		} else if (strcmp(a, "--iters") == 0) {
-			ok = parse_u64(v, 1, 1ull << 40, &o->p.iters);
-			iters_set = true;
-		} else if (strcmp(a, "--qps") == 0 || strcmp(a, "--streams") == 0) {
-			ok = parse_u64(v, 1, 65536, &n);
-			o->p.qps = (uint32_t)n;
-		} else if (strcmp(a, "--tx-depth") == 0) {
-			ok = parse_u64(v, 1, 65536, &n);
-			o->p.tx_depth = (uint32_t)n;
-		} else if (strcmp(a, "--post-list") == 0) {
-			ok = parse_u64(v, 1, 65536, &n);
-			o->p.post_list = (uint32_t)n;
-		} else if (strcmp(a, "--cq-mod") == 0) {
-			ok = parse_u64(v, 1, 65536, &n);
-			o->p.cq_mod = (uint32_t)n;
-			o->cq_mod_set = true;
-		} else if (strcmp(a, "--inline") == 0) {
-			ok = parse_u64(v, 0, 65536, &n);
-			o->p.inline_size = (uint32_t)n;
-		} else if (strcmp(a, "--expect-gbps") == 0) {
-			ok = ctx_parse_seconds(v, 0, 1e6, &o->expect_gbps);
-		} else {
-			return usage(c, cmd, "unknown option '%s'", a);
-		}
-		if (!ok)
-			return usage(c, cmd, "bad value for %s", a);
-		if (takes)
-			i++;
-	}
-	if (size_set && o->n_sizes)
+	if (!o->server && (o->bind || o->once || o->server_only))
+		return usage(c, cmd, "--%s is a server option",
+			     o->bind ? "bind" : o->once ? "once" : o->server_only);
+	if (o->size_set && o->n_sizes)
 		return usage(c, cmd, "%s", "--size and --sizes exclude each other");
-	if (iters_set && duration_set)
+	if ((o->test_set & BW_SET_ITERS) && (o->test_set & BW_SET_DURATION))
 		return usage(c, cmd, "%s", "--iters and --duration exclude each other");
-	if (iters_set) {
+	if (o->test_set & BW_SET_ITERS) {
 		o->p.duration_ms = 0;
 		if (!o->warmup_set)
 			o->p.warmup_ms = 0;

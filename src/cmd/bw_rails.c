@@ -2,6 +2,7 @@
  * rail each, with its NUMA node, port rate and nearest GPU) for verbs, or
  * network interfaces named on the command line for tcp. */
 #include "bw_cmd.h"
+#include "../profiles/profile.h"
 
 #include <math.h>
 #include <net/if.h>
@@ -9,23 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The verbs transport lives in bw/verbs_engine.c (engine.h).  A build
- * without it still links, and `--transport verbs` says so.  A weak
- * undefined symbol does not pull an object out of the static library
- * rdcore, so once the file exists the reference must be strong: it is,
- * whenever the source is there (a build that predates the file needs
- * this one recompiled). */
-#if __has_include("../bw/verbs_engine.c")
-extern const struct bw_engine_ops bw_verbs_engine;
-#else
-extern const struct bw_engine_ops bw_verbs_engine __attribute__((weak));
-#endif
-
-const struct bw_engine_ops *bw_cmd_verbs_engine(void)
+int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *why,
+		 size_t whysz)
 {
-	return &bw_verbs_engine;
-}
+	double floor = pr ? pr->role[ROLE_RAIL].bw_floor_gbps : 0;
 
+	if (floor > 0) {
+		*gbps = floor;
+		snprintf(why, whysz, "the %s profile's bw_floor_gbps of %g Gb/s, at sizes of 64 KiB "
+			 "and up", pr->name, floor);
+		return 1;
+	}
+	if (!isnan(min_rate) && min_rate > 0) {
+		*gbps = 0.9 * min_rate;
+		snprintf(why, whysz, "90%% of the %g Gb/s port rate, at sizes of 64 KiB and up",
+			 min_rate);
+		return 1;
+	}
+	return 0;
+}
 
 int bw_cmd_collect(struct bw_cmd_setup *s)
 {
@@ -41,8 +44,10 @@ int bw_cmd_collect(struct bw_cmd_setup *s)
 
 void bw_cmd_setup_free(struct bw_cmd_setup *s)
 {
-	for (uint32_t i = 0; i < s->n; i++)
+	for (uint32_t i = 0; i < s->n; i++) {
 		free(s->names[i]);
+		free(s->cpulist[i]);
+	}
 	if (s->have_inv) {
 		inventory_free(&s->inv);
 		root_close(&s->root);
@@ -99,6 +104,17 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	rr->port = s->o->ib_port;
 	rr->numa_node = n->has_pci && !IS_NA(n->pci.numa_node) ? (int)n->pci.numa_node : -1;
 	rr->rate_gbps = pt ? pt->rate_gbps : NAN;
+	/* the node's CPUs for pinning the rail's threads, and the peer-memory
+	 * module for the GPU advice: through the root handle, like every
+	 * other fact of this host */
+	s->cpulist[s->n] = NULL;
+	if (rr->numa_node >= 0 &&
+	    root_readf(&s->root, &s->cpulist[s->n], "sys/devices/system/node/node%d/cpulist",
+		       rr->numa_node) < 0)
+		s->cpulist[s->n] = NULL;
+	rr->cpulist = s->cpulist[s->n];
+	rr->peermem = s->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
+								     : BW_PEERMEM_ABSENT;
 	if (!isnan(rr->rate_gbps) && (isnan(s->min_rate) || rr->rate_gbps < s->min_rate))
 		s->min_rate = rr->rate_gbps;
 	pick_gpu(s, s->n, k);
@@ -161,7 +177,7 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 		return EXIT_USAGE;
 	}
 	if (!list) {
-		s->rail[0] = (struct bw_report_rail){ NULL, 0, -1, -1, NULL, NAN };
+		s->rail[0] = (struct bw_report_rail){ .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
 		s->n = 1;
 		return EXIT_OK;
 	}
@@ -185,7 +201,8 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 			s->names[s->n] = NULL;
 			return EXIT_RUNTIME;
 		}
-		s->rail[s->n] = (struct bw_report_rail){ s->names[s->n], 0, -1, -1, NULL, NAN };
+		s->rail[s->n] = (struct bw_report_rail){ .device = s->names[s->n], .numa_node = -1, .gpu = -1,
+						    .rate_gbps = NAN };
 		s->n++;
 		p += len + (p[len] == ',');
 	}
@@ -195,7 +212,7 @@ int bw_cmd_tcp_rails(struct bw_cmd_setup *s)
 void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail *rails, uint32_t n,
 			enum bw_transport t, uint32_t n_rails, const char *peer, struct bw_rails *r)
 {
-	r->eng = t == BW_TRANSPORT_VERBS ? bw_cmd_verbs_engine() : &bw_tcp_engine;
+	r->eng = t == BW_TRANSPORT_VERBS ? &bw_verbs_engine : &bw_tcp_engine;
 	r->n = n_rails;
 	for (uint32_t i = 0; i < n_rails; i++) {
 		const struct bw_report_rail *rr = &rails[i % n];
@@ -207,6 +224,8 @@ void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail
 			.gpu = rr->gpu,
 			.numa_node = rr->numa_node,
 			.peer_addr = peer,
+			.cpulist = rr->cpulist,
+			.peermem = rr->peermem,
 		};
 	}
 }

@@ -8,11 +8,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 struct check_args {
 	const char *profile;
-	bool nhc;
+	bool nhc, brief, list;
 	double window;		/* 0: none */
 	const char *until;
 };
@@ -34,6 +35,11 @@ static const struct cmd_opt check_opts[] = {
 	  .needs = "a directory",
 	  .help = "with --root and --window: the second reading from\n"
 		  "DIR2, a snapshot taken S seconds after the first" },
+	{ "brief", 0, NULL, OPT_FLAG_AT(struct check_args, brief),
+	  .help = "one line per finding" },
+	{ "list", 0, NULL, OPT_FLAG_AT(struct check_args, list),
+	  .help = "every check id: what fires it, its severity and fix\n"
+		  "(docs/checks.md); nothing is checked" },
 	{ 0 }
 };
 
@@ -62,6 +68,16 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
 		return EXIT_USAGE;
 	}
+	if (a->brief && (c->json || a->nhc)) {
+		fprintf(stderr, "%s check: --brief is a text form: not with %s\n", c->prog,
+			c->json ? "--json" : "--nhc");
+		return EXIT_USAGE;
+	}
+	if (a->list && (a->nhc || a->brief || a->profile || a->window)) {
+		fprintf(stderr, "%s check: --list checks nothing: give it alone (or with "
+			"--json)\n", c->prog);
+		return EXIT_USAGE;
+	}
 	if (a->until && !a->window) {
 		fprintf(stderr, "%s check: --until needs --window S: how much later the "
 			"second snapshot was taken\n", c->prog);
@@ -73,6 +89,17 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 static bool want_color(const struct ctx *c)
 {
 	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
+}
+
+/* Text wraps to the terminal; 80 columns when not a terminal. */
+static size_t text_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
 }
 
 /* One run of the checks: what cmd_check prints and check_document returns. */
@@ -144,7 +171,7 @@ int check_document(struct ctx *c, const char *profile, json_t **doc)
 	if (rc == EXIT_OK) {
 		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
 
-		if (!st.inv.n_nics)
+		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n)
 			ctx_hint_no_devices(c);
 		*doc = check_to_json(&rep);
 		if (!*doc) {
@@ -166,18 +193,33 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 
 	if (rc != CMD_GO_ON)
 		return rc;
+	if (a.list) {
+		if (c->json)
+			return ctx_emit_json(c, check_list_to_json());
+		text_check_list(stdout, text_width());
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return EXIT_OK;
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
 	rc = check_state_run(c, &a, &st, &started);
 	if (rc == EXIT_OK) {
 		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
 
-		if (!st.inv.n_nics && !a.nhc)
+		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n && !a.nhc)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));
 		} else if (a.nhc) {
 			nhc_check(stdout, &rep);
 		} else {
-			text_check(stdout, &rep, want_color(c));
+			struct text_opts o = { want_color(c), text_width() };
+
+			if (a.brief)
+				text_check_brief(stdout, &rep, &o);
+			else
+				text_check(stdout, &rep, &o);
 		}
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,

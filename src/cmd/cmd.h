@@ -43,6 +43,7 @@ struct ctx {
 /* The option tables of the commands that declare one (opts.h). */
 extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec, snapshot_spec,
 	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec;
+extern const struct cmd_spec bw_spec, lat_spec;	/* cmd/bw_opts.c */
 
 int cmd_inventory(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
 int cmd_gids(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
@@ -57,6 +58,8 @@ int cmd_lat(struct ctx *c, int argc, char **argv);	/* cmd/bw.c */
 int cmd_record(struct ctx *c, int argc, char **argv);
 int cmd_fleet(struct ctx *c, int argc, char **argv);
 int cmd_serve(struct ctx *c, int argc, char **argv);
+int cmd_plan(struct ctx *c, int argc, char **argv);
+extern const struct cmd_spec plan_spec;
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read

@@ -60,6 +60,11 @@ const struct cmd_spec profiles_spec = {
 	"  match_gpu_count  number of GPUs\n"
 	"  match_nic        rail NIC models, comma-separated (ConnectX-7)\n"
 	"  grace            yes on Grace trays: no PCIe placement rule\n"
+	"  match_npu        Ascend NPU models, comma-separated (Ascend 910)\n"
+	"  match_npu_count  number of NPUs\n"
+	"  npu_rate_gbps    NPU RoCE port speed in Gb/s\n"
+	"  npu_pfc_priority 0 to 7: PFC on it on every NPU port\n"
+	"  npu_subnets      pairs (NPU 0&4, 1&5, 2&6, 3&7) or one (docs/ascend.md)\n"
 	"[rail] and [storage] keys:\n"
 	"  count            RDMA devices (PCI functions, not cards) of the role\n"
 	"  model            NIC model family (ConnectX-7)\n"
@@ -178,6 +183,12 @@ static json_t *profile_to_json(const struct profile *p)
 	json_object_set_new(o, "match_gpu_count", opt_int(p->match_gpu_count, 0));
 	json_object_set_new(o, "match_nic", opt_string(p->match_nic));
 	json_object_set_new(o, "grace", json_boolean(p->grace));
+	json_object_set_new(o, "match_npu", opt_string(p->match_npu));
+	json_object_set_new(o, "match_npu_count", opt_int(p->match_npu_count, 0));
+	json_object_set_new(o, "npu_rate_gbps", p->npu.rate_gbps > 0 ? json_real(p->npu.rate_gbps) :
+						json_null());
+	json_object_set_new(o, "npu_pfc_priority", opt_int(p->npu.pfc_priority, -1));
+	json_object_set_new(o, "npu_subnets", opt_string(p->npu.subnets));
 	json_object_set_new(o, "rail", role_to_json(&p->role[ROLE_RAIL]));
 	json_object_set_new(o, "storage", role_to_json(&p->role[ROLE_STORAGE]));
 	return o;

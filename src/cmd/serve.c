@@ -190,7 +190,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 		fprintf(stderr, "%s serve: out of memory checking the machine\n", s->c->prog);
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK && !inv.n_nics && s->refreshes == 0)
+	if (rc == EXIT_OK && !inv.n_nics && !inv.npu.n_pci && !inv.npu.n && s->refreshes == 0)
 		ctx_hint_no_devices(s->c);	/* said once, at the start */
 	s->refreshes++;
 	*ok = rc == EXIT_OK;

@@ -24,7 +24,7 @@ static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct vie
 		return rc;
 	rc = ctx_collect(c, &r, &inv, false);
 	if (rc == EXIT_OK) {
-		if (!inv.n_nics && v->hint_no_devices)
+		if (!inv.n_nics && !inv.npu.n_pci && !inv.npu.n && v->hint_no_devices)
 			ctx_hint_no_devices(c);
 		if (c->json)
 			rc = ctx_emit_json(c, v->to_json(&inv));

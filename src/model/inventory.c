@@ -138,6 +138,7 @@ void inventory_free(struct inventory *inv)
 		nic_free(&inv->nics[i]);
 	free(inv->nics);
 	free(inv->affinity);
+	npu_inventory_free(&inv->npu);
 }
 
 const char *path_type_name(enum path_type p)

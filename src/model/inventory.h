@@ -222,6 +222,8 @@ struct host {
 	bool peermem_memory_peers;	/* OFED <= 23.10 nv_mem client dir */
 };
 
+#include "npu.h"	/* Ascend NPUs and their RoCE ports */
+
 struct inventory {
 	struct host host;
 	struct gpu *gpus;
@@ -232,6 +234,7 @@ struct inventory {
 	size_t n_affinity;
 	/* seconds between the start and end samples of a window; 0: none */
 	double window_s;
+	struct npu_inventory npu;
 };
 
 void inventory_free(struct inventory *inv);

@@ -53,6 +53,10 @@ static const struct id_name nics[] = {
 	{ 0x19e5, 0xa228, "Huawei HNS3 200GE RDMA" },
 	{ 0x19e5, 0xa22f, "Huawei HNS3 RDMA VF" },
 	{ 0x19e5, 0x1822, "Huawei Hi1822" },
+	{ 0x19e5, 0x0200, "Huawei Hi1822 2x100GE" },
+	{ 0x19e5, 0x0205, "Huawei Hi1822 2x100GE mezz" },
+	{ 0x19e5, 0x0210, "Huawei Hi1822 4x25GE mezz" },
+	{ 0x19e5, 0x0222, "Huawei hinic3" },
 };
 
 const char *nic_model_name(uint64_t vendor, uint64_t device)

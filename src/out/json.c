@@ -109,6 +109,18 @@ static json_t *pci_json(const struct pci_func *f)
 			 "upstream", up);
 }
 
+static json_t *counters_json(const struct counter_set *set);
+
+json_t *pci_to_json(const struct pci_func *f)
+{
+	return pci_json(f);
+}
+
+json_t *counters_to_json(const struct counter_set *set)
+{
+	return counters_json(set);
+}
+
 static json_t *counters_json(const struct counter_set *set)
 {
 	json_t *o = json_object();
@@ -497,7 +509,7 @@ static json_t *host_json(const struct host *h)
 
 json_t *inventory_to_json(const struct inventory *inv)
 {
-	json_t *gpus = json_array(), *nics = json_array(), *aff = json_array();
+	json_t *gpus = json_array(), *nics = json_array(), *aff = json_array(), *doc;
 
 	for (size_t i = 0; i < inv->n_gpus; i++)
 		json_array_append_new(gpus, gpu_json(&inv->gpus[i]));
@@ -511,9 +523,16 @@ json_t *inventory_to_json(const struct inventory *inv)
 			"nic", json_string_or_null(inv->nics[a->nic].name),
 			"path", path_type_name(a->path)));
 	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "schema", INVENTORY_SCHEMA,
-			 "host", host_json(&inv->host), "gpus", gpus, "nics", nics,
-			 "affinity", aff);
+	doc = json_pack("{s:i, s:o, s:o, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+			"host", host_json(&inv->host), "gpus", gpus, "nics", nics,
+			"affinity", aff);
+	/* only on a machine with NPUs (docs/ascend.md) */
+	if (doc && (inv->npu.n_pci || inv->npu.n) &&
+	    json_object_set_new(doc, "npus", npus_to_json(&inv->npu)) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	return doc;
 }
 
 int json_write(FILE *out, const json_t *doc)

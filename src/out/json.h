@@ -35,4 +35,9 @@ json_t *gids_to_json(const struct inventory *inv);
 /* A port's "link" (link modes and FEC); null for NULL. */
 json_t *link_to_json(const struct link_info *l);
 json_t *topo_to_json(const struct inventory *inv);
+/* A PCI function and a counter set as the inventory writes them. */
+json_t *pci_to_json(const struct pci_func *f);
+json_t *counters_to_json(const struct counter_set *set);
+/* The "npus" object of the inventory (out/npu_json.c). */
+json_t *npus_to_json(const struct npu_inventory *ni);
 #endif

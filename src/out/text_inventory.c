@@ -46,6 +46,12 @@ static void print_numa(FILE *out, int64_t node)
 		fprintf(out, "numa %lld  ", (long long)node);
 }
 
+void text_pci_place(FILE *out, const struct pci_func *f)
+{
+	print_numa(out, f->numa_node);
+	print_link(out, &f->link);
+}
+
 static void print_host(FILE *out, const struct host *h)
 {
 	fprintf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
@@ -355,4 +361,5 @@ void text_inventory(FILE *out, const struct inventory *inv)
 		print_link(out, &g->pci.link);
 		fputc('\n', out);
 	}
+	text_npus(out, &inv->npu);
 }

@@ -274,6 +274,39 @@ static const struct builtin_text texts[] = {
 	  "# they fit, so placement is not judged\n"
 	  "gpus_per_nic = 8\n"
 	  "bw_floor_gbps = 90\n" },
+	/* Huawei Ascend (docs/ascend.md): the rails are the NPUs' own RoCE
+	 * ports, judged from [profile]'s npu_* keys; the host's NICs carry
+	 * the service plane and no [rail] or [storage] judges them. */
+	{ "atlas-800-9000",
+	  "[profile]\n"
+	  "name = atlas-800-9000\n"
+	  "description = Huawei Atlas 800 training server model 9000 / 9010: 8 x Ascend 910, "
+	  "8 x 100GE NPU RoCE ports\n"
+	  "# the DMI product names are not confirmed: the NPU model is what recognises it\n"
+	  "match_dmi = Atlas 800 (Model 9000), Atlas 800 (Model 9010)\n"
+	  "# machines 1, Atlas 800 9000/9010 row (V): 8 x Ascend 910 (19e5:d801)\n"
+	  "match_npu = Ascend 910\n"
+	  "match_npu_count = 8\n"
+	  "# machines 1 (V): each NPU has one 100GE RoCE v2 port\n"
+	  "npu_rate_gbps = 100\n"
+	  "# RoCE commonly on priority 4 on Ascend clusters (docs/ascend.md)\n"
+	  "npu_pfc_priority = 4\n"
+	  "# machines 1 (V, MindCluster docs): four subnets, NPU 0&4, 1&5, 2&6, 3&7\n"
+	  "npu_subnets = pairs\n" },
+
+	{ "atlas-800t-a2",
+	  "[profile]\n"
+	  "name = atlas-800t-a2\n"
+	  "description = Huawei Atlas 800T A2: 8 x Ascend 910B, 8 x 200GE NPU RoCE ports\n"
+	  "match_dmi = Atlas 800T A2\n"
+	  "# machines 1, Atlas 800T A2 row (V): 8 x Ascend 910B (19e5:d802)\n"
+	  "match_npu = Ascend 910B\n"
+	  "match_npu_count = 8\n"
+	  "# machines 1 (V): 200GE RoCE v2 per NPU\n"
+	  "npu_rate_gbps = 200\n"
+	  "npu_pfc_priority = 4\n"
+	  "# machines 1 (V, Ascend Deployer docs): the 8 NPU ports in one subnet\n"
+	  "npu_subnets = one\n" },
 };
 
 #define N_BUILTIN (sizeof(texts) / sizeof(texts[0]))

@@ -69,6 +69,7 @@ struct key {
 static const char *const link_words[] = { "InfiniBand", "Ethernet", NULL };
 static const char *const trust_words[] = { "dscp", "pcp", NULL };
 /* in enum path_type order, from PATH_PIX */
+static const char *const subnet_words[] = { "pairs", "one", NULL };
 static const char *const path_words[] = { "PIX", "PXB", "PHB", "NODE", "SYS", NULL };
 
 #define P(f) offsetof(struct profile, f)
@@ -99,6 +100,17 @@ static const struct key keys[] = {
 	  "(any: exactly [rail] count of the [rail] link_layer)" },
 	{ "grace", false, K_BOOL, P(grace), 0, 0, 0, NULL, "yes or no",
 	  "Grace tray: GPUs reach the NICs over C2C, so PCIe placement is not judged" },
+	{ "match_npu", false, K_ALTS, P(match_npu), 0, 0, 0, NULL,
+	  "NPU models separated by commas, like Ascend 910; or any",
+	  "or by its Ascend NPUs: every NPU's model is one of these (docs/ascend.md)" },
+	{ "match_npu_count", false, K_INT, P(match_npu_count), 1, 64, 0, NULL,
+	  "a number of NPUs like 8", "... there are exactly this many NPUs" },
+	{ "npu_rate_gbps", false, K_GBPS, P(npu.rate_gbps), 0, 0, 0, NULL,
+	  "a number of Gb/s like 100", "NPU RoCE port speed in Gb/s (hccn_tool -speed)" },
+	{ "npu_pfc_priority", false, K_INT, P(npu.pfc_priority), 0, 7, -1, NULL,
+	  "a priority from 0 to 7", "the priority that must have PFC on, on every NPU port" },
+	{ "npu_subnets", false, K_WORD, P(npu.subnets), 0, 0, 0, subnet_words, "pairs or one",
+	  "NPU port subnet plan: pairs (NPU 0&4, 1&5, 2&6, 3&7 share one) or one" },
 
 	{ "count", true, K_INT, R(count), 0, 1024, -1, NULL,
 	  "a number of RDMA devices like 8",
@@ -725,9 +737,11 @@ static int check_whole(struct pstate *st)
 static int profile_copy(struct profile *dst, const struct profile *src)
 {
 	char **const s_dst[] = { &dst->name, &dst->description, &dst->based_on,
-				 &dst->match_dmi, &dst->match_gpu, &dst->match_nic };
+				 &dst->match_dmi, &dst->match_gpu, &dst->match_nic,
+				 &dst->match_npu, &dst->npu.subnets };
 	char *const s_src[] = { src->name, src->description, src->based_on,
-				src->match_dmi, src->match_gpu, src->match_nic };
+				src->match_dmi, src->match_gpu, src->match_nic,
+				src->match_npu, src->npu.subnets };
 
 	*dst = *src;
 	for (size_t i = 0; i < sizeof(s_dst) / sizeof(s_dst[0]); i++)
@@ -845,6 +859,7 @@ int profile_parse_bases(const char *text, size_t len, const char *origin,
 	memset(out, 0, sizeof(*out));
 	for (int r = 0; r < ROLE_COUNT; r++)
 		role_init(&out->role[r]);
+	out->npu.pfc_priority = -1;
 	st.err = err;
 	if (!text)
 		len = st.len = 0;
@@ -872,6 +887,8 @@ void profile_free(struct profile *p)
 	free(p->match_dmi);
 	free(p->match_gpu);
 	free(p->match_nic);
+	free(p->match_npu);
+	free(p->npu.subnets);
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		free(p->role[r].model_family);
 		free(p->role[r].link_layer);

@@ -38,6 +38,15 @@ struct role_spec {
 	double bw_floor_gbps;	/* bandwidth test floor per port; 0 none */
 };
 
+/* What the NPU ports of an Ascend machine should be (docs/ascend.md). */
+struct npu_spec {
+	double rate_gbps;	/* per NPU port; 0 not judged */
+	int pfc_priority;	/* 0-7 must have PFC on; -1 not judged */
+	/* "pairs": NPU 0&4, 1&5, 2&6, 3&7 in four subnets (Atlas 800
+	 * 9000/9010); "one": all in one subnet (A2); NULL not judged */
+	char *subnets;
+};
+
 struct profile {
 	char *name;
 	char *description;
@@ -48,6 +57,9 @@ struct profile {
 	int match_gpu_count;
 	char *match_nic;	/* rail NIC model family */
 	bool grace;		/* Grace tray: no PCIe placement rule */
+	char *match_npu;	/* every NPU's model is one of these ("Ascend 910") */
+	int match_npu_count;	/* exactly this many NPUs; 0 any */
+	struct npu_spec npu;
 	struct role_spec role[ROLE_COUNT];
 };
 
@@ -92,5 +104,9 @@ int profile_write(FILE *out, const struct profile *p);
  * ("DMI product 'DGXH100' matches dgx-h100"). */
 const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len);
+/* The Ascend NPU rule alone (select_npu.c): NULL when no built-in's
+ * match_npu fits. */
+const struct profile *profile_select_npu(const struct inventory *inv, char *reason,
+					 size_t reason_len);
 
 #endif

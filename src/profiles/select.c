@@ -198,7 +198,7 @@ const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len)
 {
 	const char *dmi = inv->host.dmi_product;
-	const struct profile *generic = profile_builtin("generic");
+	const struct profile *generic = profile_builtin("generic"), *p_npu;
 	size_t n = profile_builtin_count();
 
 	if (!generic) {
@@ -220,6 +220,8 @@ const struct profile *profile_select(const struct inventory *inv, char *reason,
 			}
 		}
 	}
+	if ((p_npu = profile_select_npu(inv, reason, reason_len)))
+		return p_npu;
 	for (size_t i = 0; i < n; i++) {
 		const struct profile *p = profile_builtin_at(i);
 		const char *model;

@@ -2,6 +2,7 @@
 #include "host.h"
 #include "ib.h"
 #include "pci.h"
+#include "../ascend/npu_read.h"
 
 #include <string.h>
 
@@ -11,6 +12,8 @@ int inventory_collect(struct root *r, struct inventory *inv)
 
 	memset(inv, 0, sizeof(*inv));
 	rc = ib_read_nics(r, &inv->nics, &inv->n_nics);
+	if (rc == 0)
+		rc = npu_read(r, &inv->npu);
 	if (rc == 0)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)

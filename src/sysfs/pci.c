@@ -149,36 +149,40 @@ char *pci_function_dir(const char *canonical)
 	return NULL;
 }
 
-static int cmp_gpu(const void *a, const void *b)
+static const char *base_name(const char *path)
 {
-	return strcmp(((const struct gpu *)a)->pci.bdf, ((const struct gpu *)b)->pci.bdf);
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
-int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
+/* by BDF, the last component of each canonical directory */
+static int cmp_bdf(const void *a, const void *b)
+{
+	return strcmp(base_name(*(char *const *)a), base_name(*(char *const *)b));
+}
+
+int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n)
 {
 	static const char devices[] = "sys/bus/pci/devices";
 	char **names;
 	size_t count;
 	int rc;
 
-	*gpus = NULL;
+	*dirs = NULL;
 	*n = 0;
 	rc = root_list(r, devices, &names, &count);
 	if (rc < 0)
 		return rc == -ENOENT ? 0 : rc;
 	for (size_t i = 0; i < count && rc == 0; i++) {
-		char *link, *dir;
-		int64_t vendor, cls;
-		struct gpu *g;
+		char *link, *dir, **g;
 		size_t cap;
 
 		if (asprintf(&link, "%s/%s", devices, names[i]) < 0) {
 			rc = -ENOMEM;
 			break;
 		}
-		vendor = attr_hex(r, link, "vendor");
-		cls = vendor == PCI_VENDOR_NVIDIA ? attr_hex(r, link, "class") : NA;
-		if (IS_NA(cls) || !pci_is_gpu((uint64_t)vendor, (uint64_t)cls)) {
+		if (!want(r, link)) {
 			free(link);
 			continue;
 		}
@@ -192,17 +196,54 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 			continue;
 		}
 		cap = *n;
-		g = growbuf_reserve(*gpus, &cap, *n + 1, sizeof(*g));
+		g = growbuf_reserve(*dirs, &cap, *n + 1, sizeof(*g));
 		if (!g) {
 			free(dir);
 			rc = -ENOMEM;
 			break;
 		}
-		*gpus = g;
-		g = &(*gpus)[*n];
-		memset(g, 0, sizeof(*g));
-		rc = pci_read_func(r, dir, &g->pci, true);
-		free(dir);
+		*dirs = g;
+		g[(*n)++] = dir;
+	}
+	root_free_list(names, count);
+	if (rc < 0) {
+		root_free_list(*dirs, *n);
+		*dirs = NULL;
+		*n = 0;
+		return rc;
+	}
+	if (*n)
+		qsort(*dirs, *n, sizeof(**dirs), cmp_bdf);
+	return 0;
+}
+
+static bool want_gpu(struct root *r, const char *link)
+{
+	int64_t vendor = attr_hex(r, link, "vendor");
+	int64_t cls = vendor == PCI_VENDOR_NVIDIA ? attr_hex(r, link, "class") : NA;
+
+	return !IS_NA(cls) && pci_is_gpu((uint64_t)vendor, (uint64_t)cls);
+}
+
+int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
+{
+	char **dirs;
+	size_t count;
+	int rc = pci_find(r, want_gpu, &dirs, &count);
+
+	*gpus = NULL;
+	*n = 0;
+	if (rc < 0 || !count)
+		return rc;
+	*gpus = calloc(count, sizeof(**gpus));
+	if (!*gpus) {
+		root_free_list(dirs, count);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		struct gpu *g = &(*gpus)[*n];
+
+		rc = pci_read_func(r, dirs[i], &g->pci, true);
 		if (rc < 0) {
 			pci_func_free(&g->pci);
 			break;
@@ -213,8 +254,6 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		else
 			g->kind = GPU_UNKNOWN;
 	}
-	root_free_list(names, count);
-	if (*n)
-		qsort(*gpus, *n, sizeof(**gpus), cmp_gpu);
+	root_free_list(dirs, count);
 	return rc;
 }

@@ -17,6 +17,15 @@ int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upst
  * Returns a malloc'd canonical directory, or NULL. */
 char *pci_function_dir(const char *canonical);
 
+/* Whether a function (its sys/bus/pci/devices/<bdf> link) is wanted; reads
+ * only what it needs (vendor first), so a snapshot keeps no more. */
+typedef bool (*pci_want_fn)(struct root *r, const char *link);
+
+/* The canonical directories of every wanted function under
+ * sys/bus/pci/devices, sorted by BDF; free with root_free_list.  0 (maybe
+ * none) or a negative errno. */
+int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n);
+
 /* Every NVIDIA GPU under sys/bus/pci/devices, sorted by BDF. */
 int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n);
 

@@ -54,7 +54,9 @@ expect 2 bw client h --transport tcp --gpu 0
 expect 2 bw client h --transport tcp --devices all
 expect 2 lat client h --bidir
 expect 2 lat client h --qps 2
-expect 2 bw server --bidir
+expect 2 lat server --bidir
+expect 2 bw server --transport ud
+expect 2 bw server --transport tcp --gpu 0
 expect 2 bw server --max-size huge
 grep -q "unknown option '--frobnicate'" "$tmp/err" 2>/dev/null || true
 

@@ -15,3 +15,7 @@ set_tests_properties(bw_hostile PROPERTIES TIMEOUT 120)
 
 add_test(NAME bw_usage COMMAND ${BW_TEST_DIR}/test_bw_usage.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_usage PROPERTIES TIMEOUT 60)
+
+# The server takes the client's test options as checks (loopback, no root).
+add_test(NAME bw_server_opts COMMAND ${BW_TEST_DIR}/test_bw_server_opts.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_server_opts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

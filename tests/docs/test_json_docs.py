@@ -6,7 +6,7 @@ output.  Usage: test_json_docs.py BINARY SRCDIR"""
 import glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 
 bin_, src = sys.argv[1], sys.argv[2]
-MAPS = {"counters", "hw_counters", "ethtool_stats", "modules", "dscp_map", "netdev_stats"}
+MAPS = {"counters", "hw_counters", "ethtool_stats", "modules", "dscp_map", "netdev_stats", "stat"}
 fails = []
 
 
@@ -32,9 +32,18 @@ def run(*args, ok=(0, 1)):
     return json.loads(r.stdout)
 
 
+def backticked(page):
+    text = open(os.path.join(src, page)).read()
+    return set(re.findall(r"`([A-Za-z_*][A-Za-z0-9_.\[\]*]*)`", text))
+
+
+# subtrees documented on a page of their own, in that page's words: each
+# key's last name must appear there
+OWN_PAGES = {"npus": "docs/ascend.md"}
+
+
 def documented(cmd, docs, prefix_rules=()):
-    text = open(os.path.join(src, "docs/json/%s.md" % cmd)).read()
-    listed = set(re.findall(r"`([A-Za-z_*][A-Za-z0-9_.\[\]*]*)`", text))
+    listed = backticked("docs/json/%s.md" % cmd)
     seen = set()
     for d in docs:
         if d is not None:
@@ -43,6 +52,16 @@ def documented(cmd, docs, prefix_rules=()):
         q = p
         for a, b in prefix_rules:
             q = q.replace(a, b)
+        if q.startswith("npus.devices[].pci."):	# "as a NIC's"
+            q = q.replace("npus.devices[].pci.", "nics[].pci.", 1)
+        top = q.split(".")[0].split("[")[0]
+        if top in OWN_PAGES and q != top and top in listed:
+            last = re.sub(r"\[\]$", "", q.split(".")[-1])
+            words = set(w for k in backticked(OWN_PAGES[top]) for w in re.split(r"[.\[\]]+", k))
+            if last in words or last == "*":
+                continue
+            fails.append("%s lacks `%s` (of `%s`)" % (OWN_PAGES[top], last, p))
+            continue
         if q not in listed:
             fails.append("docs/json/%s.md lacks `%s`" % (cmd, p))
     return seen

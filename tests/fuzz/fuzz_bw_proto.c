@@ -25,7 +25,7 @@ static void report_of(struct bw_result *peer)
 	r.is_server = true;
 	r.p = o.p;
 	r.n_rails = 1;
-	r.rails[0] = (struct bw_report_rail){ NULL, 0, -1, -1, NULL, 0 };
+	r.rails[0] = (struct bw_report_rail){ .numa_node = -1, .gpu = -1 };
 	r.outcomes = &o;
 	r.n_outcomes = 1;
 	r.expect_gbps = 1;

@@ -19,6 +19,7 @@
 
 #include "bw/params.h"
 #include "bw/proto.h"
+#include "bw/proto_io.h"
 
 /* header + payload in one buffer */
 static size_t frame(uint8_t *out, size_t cap, uint16_t type, const struct bw_buf *b)
@@ -433,11 +434,15 @@ static void socket_io(void **state)
 	assert_int_equal(bw_recv_msg(sv[1], &type, &pl, &len, 4, 1000, "ENDPOINT", &e), -1);
 	assert_null(pl);
 	/* silence */
-	assert_int_equal(bw_recv_msg(sv[0], &type, &pl, &len, 100, 200, "GO", &e), -1);
+	/* (a failure, and which one as a code: -1 was every failure alike) */
+	assert_int_equal(bw_recv_msg(sv[0], &type, &pl, &len, 100, 200, "GO", &e), -BW_E_TIMEOUT);
 	assert_non_null(strstr(e.msg, "timed out waiting for GO"));
 	close(sv[1]);
-	assert_int_equal(bw_recv_msg(sv[0], &type, &pl, &len, 100, 1000, "GO", &e), -1);
+	assert_int_equal(bw_recv_msg(sv[0], &type, &pl, &len, 100, 1000, "GO", &e), -BW_E_CLOSED);
 	assert_non_null(strstr(e.msg, "closed"));
+	/* the message may quote the one it replaces */
+	bw_errf(&e, "outer (%s)", e.msg);
+	assert_non_null(strstr(e.msg, "outer (the peer closed"));
 	close(sv[0]);
 }
 

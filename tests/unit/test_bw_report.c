@@ -1,5 +1,5 @@
 /* The bw report: which side's figures count, the verdict and its reason,
- * and the JSON shape other tools consume (docs/json/bw.md). */
+ * and the JSON shape other tools consume (a contract: keep it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,8 +42,10 @@ static void make(struct bw_report *r, struct bw_outcome *o, bool is_server, bool
 	r->is_server = is_server;
 	r->p = o->p;
 	r->n_rails = 2;
-	r->rails[0] = (struct bw_report_rail){ "mlx5_0", 1, 0, -1, NULL, 100 };
-	r->rails[1] = (struct bw_report_rail){ "mlx5_1", 1, 1, 2, "PIX", 100 };
+	r->rails[0] = (struct bw_report_rail){ .device = "mlx5_0", .port = 1, .numa_node = 0,
+					       .gpu = -1, .rate_gbps = 100 };
+	r->rails[1] = (struct bw_report_rail){ .device = "mlx5_1", .port = 1, .numa_node = 1,
+					       .gpu = 2, .gpu_path = "PIX", .rate_gbps = 100 };
 	r->outcomes = o;
 	r->n_outcomes = 1;
 	r->expect_gbps = NAN;

@@ -68,7 +68,7 @@ static void print_side(const char *name, struct bw_result *r)
 		if (g > max_gbps)
 			max_gbps = g;
 	}
-	printf("side=%s gbps=%.4f bytes=%llu seconds=%.4f msgs=%llu intervals=%zu min_gbps=%.4f max_gbps=%.4f cpu_s=%.3f mtu=%u gid_index=%d gid=%s device=%s",
+	printf("side=%s gbps=%.6f bytes=%llu seconds=%.4f msgs=%llu intervals=%zu min_gbps=%.6f max_gbps=%.6f cpu_s=%.3f mtu=%u gid_index=%d gid=%s device=%s",
 	       name, r->seconds > 0 ? (double)r->bytes * 8 / r->seconds / 1e9 : 0, (unsigned long long)r->bytes,
 	       r->seconds, (unsigned long long)r->msgs, r->n_intervals, min_gbps, max_gbps,
 	       r->cpu_user_s + r->cpu_sys_s, r->mtu, r->gid_index, r->gid[0] ? r->gid : "-", r->device);

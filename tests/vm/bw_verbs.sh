@@ -120,10 +120,11 @@ run_pair gid0 --gid-index 0 --size 4096 --iters 100 && [ "$(field "$(side "$out"
 
 # --- the command line: rdmadoctor bw/lat server and client over verbs -------
 # (server --once in the background, client in the foreground, --json)
+srv_args=()	# the server's own options, for the next cli_pair
 cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
 	local name=$1 cmd=$2
 	shift 2
-	timeout 60 "$bin" "$cmd" server --once >/tmp/bwv-srv.$$ 2>&1 &
+	timeout 60 "$bin" "$cmd" server --once "${srv_args[@]}" >/tmp/bwv-srv.$$ 2>&1 &
 	local spid=$! i
 	for i in $(seq 50); do
 		grep -q listening /tmp/bwv-srv.$$ 2>/dev/null && break
@@ -160,6 +161,27 @@ if cli_pair cli-lat lat --op send --iters 200; then
 	jcheck "cli lat send: 200 one-way samples, min <= p50 <= p99 <= max" \
 		'(lambda l: l["samples"] == 200 and 0 < l["min"] <= l["p50"] <= l["p99"] <= l["max"])(d["latency_usec"])'
 fi
+# the same test options on both ends, as with perftest: the server's are
+# checks the client's request passes
+srv_args=(--transport verbs --device "$dev" --op write --size 4096 --iters 50)
+if cli_pair cli-same-options bw --op write --size 4096 --iters 50 --expect-gbps 0.0001; then
+	jcheck "cli bw, the same options on both ends: 50 x 4 KiB" \
+		'd["verdict"] == "pass" and d["results"][0]["rails"][0]["bytes"] == 50 * 4096'
+fi
+srv_args=()
+# a server that serves only tcp refuses a verbs client, saying so
+timeout 60 "$bin" bw server --transport tcp >/tmp/bwv-srv.$$ 2>&1 &
+spid=$!
+for i in $(seq 50); do
+	grep -q listening /tmp/bwv-srv.$$ 2>/dev/null && break
+	sleep 0.1
+done
+e=$(timeout 60 "$bin" bw client "$ip" --transport verbs --device "$dev" --iters 10 2>&1)
+rc=$?
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+[[ $rc -eq 3 && "$e" == *"does not serve the verbs transport"* ]] &&
+	ok "a tcp-only server refuses a verbs client" || bad "tcp-only server, verbs client: exit $rc: $e"
 rm -f /tmp/bwv-srv.$$ /tmp/bwv-cli.$$
 
 # --- against perftest, interleaved ------------------------------------------

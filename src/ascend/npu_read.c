@@ -1,0 +1,485 @@
+#include "npu_read.h"
+#include "hccn_conf.h"
+#include "hccn_parse.h"
+#include "npu_smi_parse.h"
+#include "tool_run.h"
+#include "../sysfs/attr.h"
+#include "../sysfs/fetch.h"
+#include "../sysfs/pci.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define PCI_VENDOR_HUAWEI 0x19e5
+
+/* -mtu is not on every driver: a call that does not answer is not named */
+static bool option_optional(const char *name)
+{
+	return strcmp(name, "mtu") == 0;
+}
+
+/* The tool calls of one run, made on the first live fetch that needs one
+ * of them (all at once: in parallel across NPUs).  A replay never asks. */
+struct batch {
+	struct tool_job *jobs;
+	size_t n;
+	bool ran;
+};
+
+struct fetch_arg {
+	struct batch *b;
+	size_t job;
+};
+
+static int fetch_job(void *arg, void **data, size_t *len)
+{
+	struct fetch_arg *a = arg;
+	struct tool_job *j = &a->b->jobs[a->job];
+
+	if (!a->b->ran) {
+		a->b->ran = true;
+		if (tool_run_all(a->b->jobs, a->b->n, tool_timeout_ms()) == -ENOMEM)
+			return -ENOMEM;
+	}
+	if (j->err)
+		return j->err;
+	*data = j->out;
+	*len = j->len;
+	j->out = NULL;
+	return 0;
+}
+
+static int fetch_status(void *arg, void **data, size_t *len)
+{
+	const struct tool_job *j = arg;
+	char *s;
+	int n = asprintf(&s, "%d\n", j->status);
+
+	if (n < 0)
+		return -ENOMEM;
+	*data = s;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* Why a call gave nothing, in words. */
+static void why_text(char *buf, size_t len, int err)
+{
+	switch (-err) {
+	case ETIMEDOUT:
+		snprintf(buf, len, "timed out: killed at the time limit");
+		break;
+	case ENOPKG:
+		snprintf(buf, len, "not installed: not in PATH, /usr/local/Ascend/driver/tools "
+			 "or /usr/local/bin");
+		break;
+	case ECANCELED:
+		snprintf(buf, len, "not run: an earlier call for this NPU timed out");
+		break;
+	case ENOENT:
+		snprintf(buf, len, "not in the snapshot");
+		break;
+	case EFBIG:
+		snprintf(buf, len, "more output than any answer of this tool");
+		break;
+	default:
+		snprintf(buf, len, "%s", strerror(-err));
+		break;
+	}
+}
+
+/* "exit status 1: Get link status failed" (the first line of its stdout) */
+static void status_text(char *buf, size_t len, int status, const char *out, size_t olen)
+{
+	size_t n = 0;
+
+	while (n < olen && n < 100 && out[n] != '\n' && out[n] != '\r')
+		n++;
+	while (n && isspace((unsigned char)out[n - 1]))
+		n--;
+	snprintf(buf, len, "exit status %d%s%.*s", status, n ? ": " : "", (int)n, out);
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+/* One call through root_fetch: *data the stdout (0), *status its exit
+ * status (from <key>.rc, 0 when there is none), or a negative errno. */
+static int call(struct root *r, const char *kind, const char *key, struct batch *b, size_t job,
+		char **data, size_t *len, int *status)
+{
+	struct fetch_arg a = { b, job };
+	char *rckey, *rctext = NULL;
+	size_t rclen;
+	int rc;
+
+	*status = 0;
+	rc = root_fetch(r, kind, key, TOOL_MAX_OUTPUT, fetch_job, &a, (void **)data, len);
+	if (rc < 0)
+		return rc;
+	/* the exit status is kept only when it says something: live, a file
+	 * is written for a failed call alone; a replay looks for one always */
+	if (r->live && b->jobs[job].status == 0)
+		return 0;
+	if (asprintf(&rckey, "%s.rc", key) < 0)
+		return -ENOMEM;
+	rc = root_fetch(r, kind, rckey, 64, fetch_status, &b->jobs[job], (void **)&rctext, &rclen);
+	free(rckey);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == 0) {
+		char *end;
+		long v = strtol(rctext, &end, 10);
+
+		*status = (end == rctext || v < 0 || v > 255) ? 255 : (int)v;
+	}
+	free(rctext);
+	return 0;
+}
+
+static int add_failure(struct npu_failure **v, size_t *n, const struct tool_job *j,
+		       const char *why)
+{
+	char *text = tool_job_text(j);
+	int rc;
+
+	if (!text)
+		return -ENOMEM;
+	rc = npu_failure_add(v, n, text, why);
+	free(text);
+	return rc;
+}
+
+static bool want_npu(struct root *r, const char *link)
+{
+	int64_t vendor = attr_hex(r, link, "vendor");
+	int64_t device = vendor == PCI_VENDOR_HUAWEI ? attr_hex(r, link, "device") : NA;
+
+	return !IS_NA(device) && npu_model_name((uint64_t)vendor, (uint64_t)device);
+}
+
+/* The NPU PCI functions, sorted by BDF. */
+static int read_pci(struct root *r, struct pci_func **out, size_t *n)
+{
+	char **dirs;
+	size_t count;
+	int rc = pci_find(r, want_npu, &dirs, &count);
+
+	*out = NULL;
+	*n = 0;
+	if (rc < 0 || !count)
+		return rc;
+	*out = calloc(count, sizeof(**out));
+	if (!*out) {
+		root_free_list(dirs, count);
+		return -ENOMEM;
+	}
+	/* each one counted even when reading it failed, so that it is freed */
+	for (size_t i = 0; i < count && rc == 0; i++, (*n)++)
+		rc = pci_read_func(r, dirs[i], &(*out)[i], true);
+	root_free_list(dirs, count);
+	return rc;
+}
+
+/* "0000:61:00.0" and "61:00.0" name the same function. */
+static bool same_bdf(const char *bus_info, const char *bdf)
+{
+	size_t n = strlen(bus_info);
+
+	if (n == 7 && strlen(bdf) == 12 && strncmp(bdf, "0000:", 5) == 0)
+		return strcasecmp(bus_info, bdf + 5) == 0;
+	return strcasecmp(bus_info, bdf) == 0;
+}
+
+struct npu_calls {
+	char id[24];
+	size_t first;	/* index of its board job; the hccn jobs follow */
+};
+
+static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_chip **rows,
+		     size_t *n_rows)
+{
+	struct tool_job job = { .tool = "npu-smi", .args = { "info", "-m" } };
+	struct batch b = { &job, 1, false };
+	char *data = NULL, why[200];
+	size_t len;
+	int status, rc = call(r, "npu-smi", "info-m", &b, 0, &data, &len, &status);
+
+	*rows = NULL;
+	*n_rows = 0;
+	free(job.out);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		why_text(why, sizeof(why), rc);
+		return add_failure(&ni->failures, &ni->n_failures, &job, why);
+	}
+	rc = npu_smi_parse_list(data, len, rows, n_rows);
+	if (rc == 0 && (status != 0 || !*n_rows)) {
+		if (status)
+			status_text(why, sizeof(why), status, data, len);
+		else
+			snprintf(why, sizeof(why), "no NPU listed");
+		rc = add_failure(&ni->failures, &ni->n_failures, &job, why);
+	}
+	free(data);
+	return rc;
+}
+
+/* The NPUs npu-smi lists, one per NPU ID (the rows of a chip without a
+ * logic id, the MCU, are not NPUs), sorted by id. */
+static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows)
+{
+	for (size_t i = 0; i < n_rows; i++) {
+		bool seen = false;
+		struct npu *g;
+
+		if (IS_NA(rows[i].logic_id))
+			continue;
+		for (size_t k = 0; k < ni->n && !seen; k++)
+			seen = ni->v[k].id == rows[i].npu_id;
+		if (seen)
+			continue;
+		g = realloc(ni->v, (ni->n + 1) * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		ni->v = g;
+		g = &ni->v[ni->n++];
+		memset(g, 0, sizeof(*g));
+		npu_port_init(&g->port);
+		g->id = rows[i].npu_id;
+		if (!(g->chip_name = strdup(rows[i].name)))
+			return -ENOMEM;
+	}
+	for (size_t i = 1; i < ni->n; i++)
+		for (size_t k = i; k > 0 && ni->v[k - 1].id > ni->v[k].id; k--) {
+			struct npu t = ni->v[k];
+
+			ni->v[k] = ni->v[k - 1];
+			ni->v[k - 1] = t;
+		}
+	return 0;
+}
+
+static int build_jobs(struct npu_inventory *ni, struct npu_calls *calls, struct batch *b)
+{
+	size_t per = 1 + hccn_n_options;
+
+	b->n = ni->n * per;
+	b->jobs = calloc(b->n ? b->n : 1, sizeof(*b->jobs));
+	if (!b->jobs)
+		return -ENOMEM;
+	for (size_t i = 0; i < ni->n; i++) {
+		struct npu_calls *c = &calls[i];
+		struct tool_job *j = &b->jobs[i * per];
+
+		snprintf(c->id, sizeof(c->id), "%lld", (long long)ni->v[i].id);
+		c->first = i * per;
+		*j = (struct tool_job){ .tool = "npu-smi", .lane = i,
+					.args = { "info", "-i", c->id, "-t", "board" } };
+		for (size_t o = 0; o < hccn_n_options; o++)
+			j[1 + o] = (struct tool_job){ .tool = "hccn_tool", .lane = i,
+						      .args = { "-i", c->id, hccn_options[o].flag,
+								"-g" } };
+	}
+	return 0;
+}
+
+static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c,
+		      struct batch *b, struct pci_func *pci, size_t n_pci, bool *used)
+{
+	struct tool_job *j = &b->jobs[c->first];
+	struct npu_smi_board board = { 0 };
+	char key[48], *data = NULL, why[200];
+	size_t len;
+	int status, rc;
+	unsigned long dev;
+
+	snprintf(key, sizeof(key), "board-%s", c->id);
+	rc = call(r, "npu-smi", key, b, c->first, &data, &len, &status);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		why_text(why, sizeof(why), rc);
+		return add_failure(&npu->failures, &npu->n_failures, j, why);
+	}
+	rc = npu_smi_parse_board(data, len, &board);
+	if (rc == -ENOMEM) {
+		free(data);
+		return rc;
+	}
+	if (rc < 0 || status != 0) {
+		status_text(why, sizeof(why), status, data, len);
+		rc = add_failure(&npu->failures, &npu->n_failures, j,
+				 status ? why : "no board information");
+	}
+	free(data);
+	npu->bus_info = board.bus_info;
+	npu->fw_version = board.fw_version;
+	npu->sw_version = board.sw_version;
+	npu->pci_device_id = board.pci_device_id;
+	for (size_t i = 0; npu->bus_info && i < n_pci && !npu->pci; i++) {
+		if (used[i] || !same_bdf(npu->bus_info, pci[i].bdf))
+			continue;
+		used[i] = true;
+		if (!(npu->pci = malloc(sizeof(*npu->pci))))
+			return -ENOMEM;
+		*npu->pci = pci[i];
+		npu->has_pci = true;
+		if (!IS_NA(pci[i].device))
+			npu->model = npu_model_name((uint64_t)pci[i].vendor, (uint64_t)pci[i].device);
+	}
+	/* no PCI function (a replay without sysfs): the board's own device id */
+	if (!npu->model && npu->pci_device_id) {
+		char *end;
+
+		errno = 0;
+		dev = strtoul(npu->pci_device_id, &end, 16);
+		if (!errno && !*end)
+			npu->model = npu_model_name(PCI_VENDOR_HUAWEI, dev);
+	}
+	return rc;
+}
+
+static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
+		     struct batch *b)
+{
+	for (size_t o = 0; o < hccn_n_options; o++) {
+		const struct hccn_option *opt = &hccn_options[o];
+		size_t ji = c->first + 1 + o;
+		struct tool_job *j = &b->jobs[ji];
+		char key[300], *data = NULL, why[200];
+		size_t len;
+		int status, rc, prc;
+
+		snprintf(key, sizeof(key), "%s/%s", c->id, opt->name);
+		rc = call(r, "hccn", key, b, ji, &data, &len, &status);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0) {
+			why_text(why, sizeof(why), rc);
+			rc = option_optional(opt->name) ? 0 :
+			     add_failure(&npu->failures, &npu->n_failures, j, why);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		prc = opt->parse(data, len, &npu->port);
+		if (prc == -ENOMEM) {
+			free(data);
+			return prc;
+		}
+		if (prc == 0) {
+			npu->port_read = true;
+		} else if (!option_optional(opt->name)) {
+			/* an answer that is understood is kept whatever the exit
+			 * status; one that is not is named */
+			if (status)
+				status_text(why, sizeof(why), status, data, len);
+			else
+				snprintf(why, sizeof(why), "output not understood");
+			if (add_failure(&npu->failures, &npu->n_failures, j, why) < 0) {
+				free(data);
+				return -ENOMEM;
+			}
+		}
+		free(data);
+	}
+	return 0;
+}
+
+/* Whether to ask npu-smi at all: when an NPU PCI function is there, and
+ * also when npu-smi is installed (live) or was asked (replay) without one,
+ * so that an NPU whose PCI id is newer than this program's table is still
+ * read.  A machine with neither asks nothing and records nothing. */
+static bool ask_tools(struct root *r, size_t n_pci)
+{
+	char *path;
+
+	if (n_pci)
+		return true;
+	if (!r->live)
+		return root_exists(r, FETCH_DIR "/npu-smi/info-m") ||
+		       root_exists(r, FETCH_DIR "/npu-smi/info-m.errno");
+	path = tool_find("npu-smi");
+	free(path);
+	return path != NULL;
+}
+
+int npu_read(struct root *r, struct npu_inventory *ni)
+{
+	struct pci_func *pci = NULL;
+	struct npu_smi_chip *rows = NULL;
+	struct npu_calls *calls = NULL;
+	struct batch b = { 0 };
+	char *conf = NULL;
+	bool *used = NULL;
+	size_t n_pci = 0, n_rows = 0;
+	int rc;
+
+	memset(ni, 0, sizeof(*ni));
+	rc = read_pci(r, &pci, &n_pci);
+	ni->n_pci = n_pci;
+	if (rc < 0 || !ask_tools(r, n_pci))
+		goto out;
+	rc = list_npus(r, ni, &rows, &n_rows);
+	if (rc == 0)
+		rc = make_npus(ni, rows, n_rows);
+	npu_smi_chips_free(rows, n_rows);
+	used = calloc(n_pci ? n_pci : 1, sizeof(*used));
+	calls = calloc(ni->n ? ni->n : 1, sizeof(*calls));
+	if (rc == 0 && (!used || !calls))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = build_jobs(ni, calls, &b);
+	for (size_t i = 0; rc == 0 && i < ni->n; i++) {
+		rc = read_board(r, &ni->v[i], &calls[i], &b, pci, n_pci, used);
+		if (rc == 0)
+			rc = read_port(r, &ni->v[i], &calls[i], &b);
+	}
+	if (rc == 0 && geteuid() != 0 && r->live)
+		root_note(r, "hccn", "not running as root: hccn_tool and npu-smi need root, "
+			  "and what they could not read is named in the inventory");
+	if (rc == 0) {
+		int crc = root_read(r, "etc/hccn.conf", &conf);
+
+		ni->conf_read = crc == 0;
+		if (crc == -ENOMEM)
+			rc = crc;
+		for (size_t i = 0; rc == 0 && conf && i < ni->n; i++)
+			if (hccn_conf_plan(conf, strlen(conf), ni->v[i].id, &ni->v[i].plan) == -ENOMEM)
+				rc = -ENOMEM;
+	}
+	/* the NPU functions no npu-smi id names */
+	for (size_t i = 0; rc == 0 && i < n_pci; i++) {
+		struct pci_func *g;
+
+		if (used && used[i])
+			continue;
+		g = realloc(ni->unmapped, (ni->n_unmapped + 1) * sizeof(*g));
+		if (!g) {
+			rc = -ENOMEM;
+			break;
+		}
+		ni->unmapped = g;
+		g[ni->n_unmapped++] = pci[i];
+		if (used)
+			used[i] = true;
+	}
+out:
+	for (size_t i = 0; i < n_pci; i++)
+		if (!used || !used[i])
+			pci_func_free(&pci[i]);
+	free(pci);
+	free(used);
+	free(calls);
+	if (b.jobs)
+		tool_jobs_free(b.jobs, b.n);
+	free(conf);
+	return rc;
+}

@@ -1,0 +1,536 @@
+/* The NPU RoCE ports of an Ascend machine (docs/ascend.md), judged with
+ * the ids that mean the same on a NIC (port.down, port.rate_low,
+ * module.dom, link.flaps, counters.errors, roce.pfc, fw.mixed,
+ * pcie.link_degraded) and three of their own:
+ *   npu.net_health  hccn_tool's net health is not Success or Init (the
+ *                   detect address of hccn.conf does not answer)
+ *   npu.ip_missing  no address, or not the one /etc/hccn.conf plans
+ *   npu.subnets     the profile's subnet plan broken (pairs: NPU 0&4,
+ *                   1&5, 2&6, 3&7 share a subnet, four different ones;
+ *                   one: all in one subnet)
+ * and npu.unreadable: NPUs whose ports could not be read.  A machine with
+ * NPUs and no readable NPU port fails: it is not a machine without RDMA. */
+#include "families.h"
+
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define NPU_SUBJECT(f, n) finding_set(&(f)->subject, "npu%lld", (long long)(n)->id)
+
+static void port_down(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	struct finding *f = check_add(c, out, "port.down", SEV_ERROR,
+				      "An NPU port that is down carries no collective traffic: "
+				      "HCCL jobs on this machine fail or hang at their first "
+				      "all-reduce.");
+
+	if (!f)
+		return;
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "link status DOWN");
+	finding_set(&f->expected, "UP");
+	finding_set(&f->fix,
+		    "reseat the cable and module at both ends, then swap them "
+		    "(`hccn_tool -i %lld -optical -g`: Rx power and LOS say whether light "
+		    "arrives); then check the switch port (`hccn_tool -i %lld -lldp -g` names it); "
+		    "`hccn_tool -i %lld -link_stat -g` says when it went down",
+		    (long long)n->id, (long long)n->id, (long long)n->id);
+}
+
+static void rate_low(const struct check_ctx *c, struct findings *out, const struct npu *n,
+		     double want)
+{
+	struct finding *f = check_add(c, out, "port.rate_low", SEV_ERROR,
+				      "An NPU port below its rate caps every collective that "
+				      "crosses it, and the slowest port sets the pace of the job.");
+	char exp[32];
+
+	if (!f)
+		return;
+	check_num_str(exp, sizeof(exp), want);
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "%lld Mb/s", (long long)n->port.speed_mbps);
+	finding_set(&f->expected, "%s Gb/s (%lld Mb/s)", exp, (long long)(want * 1000));
+	finding_set(&f->fix,
+		    "swap the cable and module first (a 25G module caps the port at 25G; "
+		    "`hccn_tool -i %lld -optical -g` names it); then check the switch port's "
+		    "speed setting (`hccn_tool -i %lld -lldp -g` names the port)",
+		    (long long)n->id, (long long)n->id);
+}
+
+static bool health_ok(const char *h)
+{
+	/* Huawei's own exporter counts Init (not yet probed) as healthy */
+	return strcasecmp(h, "Success") == 0 || strcasecmp(h, "Init") == 0;
+}
+
+static void net_health(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	struct finding *f;
+
+	if (!n->port.net_health || health_ok(n->port.net_health))
+		return;
+	f = check_add(c, out, "npu.net_health", SEV_ERROR,
+		      "The NPU pings its detect address to prove its port reaches the "
+		      "network; when that fails HCCL's links over this port fail too.");
+	if (!f)
+		return;
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "net health status: %s (detect address %s)",
+		    n->port.net_health, n->plan.netdetect ? n->plan.netdetect : "not in hccn.conf");
+	finding_set(&f->expected, "Success");
+	finding_set(&f->fix,
+		    "check the detect address answers from this subnet (`hccn_tool -i %lld "
+		    "-netdetect -g`; set it with `hccn_tool -i %lld -netdetect -s address "
+		    "<gateway>`), then the port's address and the switch's VLAN and routes",
+		    (long long)n->id, (long long)n->id);
+}
+
+static void ip_missing(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	const struct npu_port *p = &n->port;
+	const struct npu_plan *plan = &n->plan;
+	bool none = p->ip_unset && !p->ipaddr;
+	bool other = !none && p->ipaddr && plan->address && strcmp(p->ipaddr, plan->address) != 0;
+	bool mask = !none && !other && p->netmask && plan->netmask &&
+		    strcmp(p->netmask, plan->netmask) != 0;
+	struct finding *f;
+
+	if (!none && !other && !mask)
+		return;
+	f = check_add(c, out, "npu.ip_missing", SEV_ERROR,
+		      "HCCL reaches the other machines' NPUs at the addresses of their "
+		      "ports: a port without its planned address is left out of the ring.");
+	if (!f)
+		return;
+	NPU_SUBJECT(f, n);
+	if (none)
+		finding_set(&f->observed, "no IP address on the NPU port");
+	else
+		finding_set(&f->observed, "%s/%s", p->ipaddr, p->netmask ? p->netmask : "?");
+	if (plan->address)
+		finding_set(&f->expected, "%s/%s (/etc/hccn.conf)", plan->address,
+			    plan->netmask ? plan->netmask : "?");
+	else
+		finding_set(&f->expected, "an IPv4 address (nothing planned in /etc/hccn.conf)");
+	finding_set(&f->fix, "`hccn_tool -i %lld -ip -s address %s netmask %s`, and keep "
+		    "/etc/hccn.conf saying the same",
+		    (long long)n->id, plan->address ? plan->address : "<address>",
+		    plan->netmask ? plan->netmask : "<netmask>");
+}
+
+/* A value outside the module's own [low, high] (either NAN: not judged). */
+static bool outside(double v, const struct npu_thres *t)
+{
+	return !isnan(v) && ((!isnan(t->low) && v < t->low) || (!isnan(t->high) && v > t->high));
+}
+
+static void dom(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	const struct npu_optical *o = n->port.optical;
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	if (!o)
+		return;
+	if (outside(o->temp_c, &o->temp))
+		check_buf_printf(&obs, "%stemperature %.4g C", obs.len ? "; " : "", o->temp_c);
+	if (outside(o->vcc_mv, &o->vcc))
+		check_buf_printf(&obs, "%sVcc %.6g mV", obs.len ? "; " : "", o->vcc_mv);
+	for (int i = 0; i < o->n_lanes && i < NPU_LANES; i++) {
+		if (outside(o->rx_mw[i], &o->rx_power))
+			check_buf_printf(&obs, "%slane %d Rx power %.4g mW", obs.len ? "; " : "", i,
+					 o->rx_mw[i]);
+		if (outside(o->tx_mw[i], &o->tx_power))
+			check_buf_printf(&obs, "%slane %d Tx power %.4g mW", obs.len ? "; " : "", i,
+					 o->tx_mw[i]);
+	}
+	if (!IS_NA(o->rx_los) && o->rx_los)
+		check_buf_printf(&obs, "%sRx LOS 0x%llx", obs.len ? "; " : "",
+				 (unsigned long long)o->rx_los);
+	if (!IS_NA(o->tx_los) && o->tx_los)
+		check_buf_printf(&obs, "%sTx LOS 0x%llx", obs.len ? "; " : "",
+				 (unsigned long long)o->tx_los);
+	if (!IS_NA(o->rx_lol) && o->rx_lol)
+		check_buf_printf(&obs, "%sRx LOL 0x%llx", obs.len ? "; " : "",
+				 (unsigned long long)o->rx_lol);
+	if (!obs.len && !obs.nomem)
+		return;
+	f = check_add(c, out, "module.dom", SEV_ERROR,
+		      "A transceiver outside its own thresholds (a dirty or bent fibre, a "
+		      "dying laser) corrupts packets before the link goes down.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	NPU_SUBJECT(f, n);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "within the module's thresholds (Rx power %.4g-%.4g mW, "
+		    "temperature %.4g-%.4g C), no LOS/LOL", o->rx_power.low, o->rx_power.high,
+		    o->temp.low, o->temp.high);
+	finding_set(&f->fix,
+		    "clean the fibre ends and reseat the module; then swap the cable, then the "
+		    "module (`hccn_tool -i %lld -optical -g` again after each)",
+		    (long long)n->id);
+}
+
+#define FLAPS_24H 2	/* link downs within a day that make a flapping port */
+
+static void flaps(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	struct finding *f;
+
+	if (IS_NA(n->port.link_downs_24h) || n->port.link_downs_24h < FLAPS_24H)
+		return;
+	f = check_add(c, out, "link.flaps", SEV_ERROR,
+		      "A link that goes down and up again drops every queue pair on it: "
+		      "jobs see timeouts and retransmissions long before the port stays down.");
+	if (!f)
+		return;
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "%lld link downs in the 24 h before the tool's current time "
+		    "(link up count %lld)", (long long)n->port.link_downs_24h,
+		    (long long)n->port.link_up_count);
+	finding_set(&f->expected, "fewer than %d", FLAPS_24H);
+	finding_set(&f->fix,
+		    "reseat, then swap the cable and module (`hccn_tool -i %lld -optical -g`: "
+		    "Rx power and LOS); then check the switch port's log for the same times "
+		    "(`hccn_tool -i %lld -link_stat -g` lists them)",
+		    (long long)n->id, (long long)n->id);
+}
+
+static void counter_errors(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	static const char *const errors[] = { "roce_rx_err_pkt_num", "roce_tx_err_pkt_num",
+					      "roce_qp_status_err_num" };
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	if (!n->port.stat)
+		return;
+	for (size_t i = 0; i < n->port.stat->n; i++) {
+		const struct counter *k = &n->port.stat->v[i];
+
+		for (size_t e = 0; e < sizeof(errors) / sizeof(errors[0]); e++)
+			if (k->ok && k->value && strcmp(k->name, errors[e]) == 0)
+				check_buf_printf(&obs, "%s%s %llu", obs.len ? ", " : "", k->name,
+						 (unsigned long long)k->value);
+	}
+	if (!obs.len && !obs.nomem)
+		return;
+	f = check_add(c, out, "counters.errors", SEV_WARN,
+		      "RoCE error packets and queue pairs in error mean retransmissions or "
+		      "failed transfers on this port.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	NPU_SUBJECT(f, n);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "0");
+	finding_set(&f->fix,
+		    "these count since the driver loaded: read `hccn_tool -i %lld -stat -g` "
+		    "twice a minute apart under load; growing, check the module (-optical) "
+		    "and the switch port's PFC and buffer counters",
+		    (long long)n->id);
+}
+
+static void pfc(const struct check_ctx *c, struct findings *out, const struct npu *n, int prio)
+{
+	struct check_buf on = { 0 };
+	struct finding *f;
+	bool known = false;
+
+	for (int i = 0; i < 8; i++)
+		known |= n->port.pfc_enabled[i] >= 0;
+	if (!known || n->port.pfc_enabled[prio] != 0)
+		return;
+	for (int i = 0; i < 8; i++)
+		if (n->port.pfc_enabled[i] == 1)
+			check_buf_printf(&on, "%s%d", on.len ? " " : "", i);
+	f = check_add(c, out, "roce.pfc", SEV_ERROR,
+		      "RoCE needs a lossless priority: without PFC on the priority its "
+		      "traffic uses, drops under load turn into go-back-N retransmissions "
+		      "and collapsing bandwidth.");
+	if (!f) {
+		check_buf_free(&on);
+		return;
+	}
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "PFC enabled on priorities: %s",
+		    on.len ? check_buf_str(&on) : "none");
+	check_buf_free(&on);
+	finding_set(&f->expected, "PFC on priority %d", prio);
+	finding_set(&f->fix, "`hccn_tool -i %lld -pfc -s bitmap <bits with %d set>` "
+		    "(and the same priority lossless on the switch port)", (long long)n->id, prio);
+}
+
+static void fw_mixed(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	const char *first = NULL;
+	struct check_buf obs = { 0 };
+	bool mixed = false;
+	struct finding *f;
+
+	for (size_t i = 0; i < ni->n; i++) {
+		const char *v = ni->v[i].fw_version;
+
+		if (!v)
+			continue;
+		if (!first)
+			first = v;
+		else if (strcmp(first, v) != 0)
+			mixed = true;
+	}
+	if (!mixed)
+		return;
+	for (size_t i = 0; i < ni->n; i++)
+		if (ni->v[i].fw_version)
+			check_buf_printf(&obs, "%snpu%lld %s", obs.len ? ", " : "",
+					 (long long)ni->v[i].id, ni->v[i].fw_version);
+	f = check_add(c, out, "fw.mixed", SEV_WARN,
+		      "NPUs of one machine on different firmware behave differently under "
+		      "load and are a sign of an upgrade that did not finish.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "NPUs");
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "one firmware version on every NPU");
+	finding_set(&f->fix, "upgrade every NPU to the same firmware with the driver package's "
+		    "upgrade tool, then reboot (`npu-smi info -i N -t board` shows it)");
+}
+
+/* The subnet of a port's address, host order; false when not known. */
+static bool subnet_of(const struct npu *n, uint32_t *net)
+{
+	struct in_addr a, m;
+
+	if (!n->port.ipaddr || !n->port.netmask || inet_pton(AF_INET, n->port.ipaddr, &a) != 1 ||
+	    inet_pton(AF_INET, n->port.netmask, &m) != 1)
+		return false;
+	*net = ntohl(a.s_addr) & ntohl(m.s_addr);
+	return true;
+}
+
+static const struct npu *npu_by_id(const struct npu_inventory *ni, int64_t id)
+{
+	for (size_t i = 0; i < ni->n; i++)
+		if (ni->v[i].id == id)
+			return &ni->v[i];
+	return NULL;
+}
+
+static void subnets_finding(const struct check_ctx *c, struct findings *out,
+			    struct check_buf *obs, const char *expected)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR,
+				      "HCCL pairs NPU ports by their subnet plan: a port in the "
+				      "wrong subnet cannot reach its peers on the other machines.");
+
+	if (!f) {
+		check_buf_free(obs);
+		return;
+	}
+	finding_set(&f->subject, "NPUs");
+	for (size_t i = 0, k = 0; i < ni->n; i++)
+		if (ni->v[i].port.ipaddr)
+			check_buf_printf(obs, "%snpu%lld %s/%s", k++ ? ", " : " (",
+					 (long long)ni->v[i].id, ni->v[i].port.ipaddr,
+					 ni->v[i].port.netmask ? ni->v[i].port.netmask : "?");
+	check_buf_printf(obs, ")");
+	check_buf_take(c, obs, &f->observed);
+	finding_set(&f->expected, "%s", expected);
+	finding_set(&f->fix, "give each NPU the address of the plan with `hccn_tool -i N -ip "
+		    "-s address A netmask M` and write the same into /etc/hccn.conf");
+}
+
+static void subnets(const struct check_ctx *c, struct findings *out, const char *plan)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+	uint32_t nets[4];
+	int known[4] = { 0 };
+
+	if (strcmp(plan, "one") == 0) {
+		uint32_t first = 0, net;
+		bool have = false, broken = false;
+
+		for (size_t i = 0; i < ni->n; i++) {
+			if (!subnet_of(&ni->v[i], &net))
+				continue;
+			broken |= have && net != first;
+			if (!have)
+				first = net;
+			have = true;
+		}
+		if (broken) {
+			check_buf_printf(&obs, "more than one subnet");
+			subnets_finding(c, out, &obs, "every NPU port in one subnet");
+		}
+		return;
+	}
+	/* pairs: NPU i and i+4 share a subnet, the four pairs in four */
+	for (int64_t i = 0; i < 4; i++) {
+		const struct npu *a = npu_by_id(ni, i), *b = npu_by_id(ni, i + 4);
+		uint32_t na, nb;
+
+		if (!a || !b || !subnet_of(a, &na) || !subnet_of(b, &nb))
+			continue;
+		if (na != nb)
+			check_buf_printf(&obs, "%snpu%lld and npu%lld in different subnets",
+					 obs.len ? "; " : "", (long long)i, (long long)(i + 4));
+		nets[i] = na;
+		known[i] = 1;
+	}
+	for (int i = 0; i < 4; i++)
+		for (int k = i + 1; k < 4; k++)
+			if (known[i] && known[k] && nets[i] == nets[k])
+				check_buf_printf(&obs, "%spairs %d&%d and %d&%d share a subnet",
+						 obs.len ? "; " : "", i, i + 4, k, k + 4);
+	if (obs.len || obs.nomem)
+		subnets_finding(c, out, &obs,
+				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own");
+}
+
+static void failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	if (!n->n_failures)
+		return;
+	for (size_t i = 0; i < n->n_failures; i++)
+		check_buf_printf(&obs, "%s%s: %s", i ? "; " : "", n->failures[i].call,
+				 n->failures[i].why);
+	f = check_add(c, out, "npu.unreadable", n->port_read ? SEV_WARN : SEV_ERROR,
+		      "What hccn_tool or npu-smi did not answer was not checked; a tool that "
+		      "hangs or fails is often the first sign of a sick NPU driver.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	NPU_SUBJECT(f, n);
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "every call answers");
+	finding_set(&f->fix, "run the call by hand as root; a call that hangs: `npu-smi info` "
+		    "and the driver's log (/var/log/npu/), then reload the driver or reboot");
+}
+
+static void none_readable(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	check_buf_printf(&obs, "%zu Ascend NPU PCI function%s, %zu NPU%s listed by npu-smi, "
+			 "no NPU port read", ni->n_pci, ni->n_pci == 1 ? "" : "s", ni->n,
+			 ni->n == 1 ? "" : "s");
+	for (size_t i = 0; i < ni->n_failures; i++)
+		check_buf_printf(&obs, "; %s: %s", ni->failures[i].call, ni->failures[i].why);
+	f = check_add(c, out, "npu.unreadable", SEV_ERROR,
+		      "On an Ascend machine the network is on the NPUs: without their ports "
+		      "nothing of it was checked, and that is not a pass.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "NPUs");
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "every NPU port read with hccn_tool");
+	finding_set(&f->fix, "run rdmadoctor as root on the machine, with the Ascend driver "
+		    "package installed (hccn_tool and npu-smi in PATH or "
+		    "/usr/local/Ascend/driver/tools); `npu-smi info` must list the NPUs");
+}
+
+/* NPU functions npu-smi does not list: NPUs the tools cannot reach */
+static void unmapped(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	for (size_t i = 0; i < ni->n_unmapped; i++)
+		check_buf_printf(&obs, "%s%s", i ? " " : "", ni->unmapped[i].bdf);
+	check_buf_printf(&obs, ": Ascend NPU PCI function%s no npu-smi id names",
+			 ni->n_unmapped == 1 ? "" : "s");
+	f = check_add(c, out, "npu.unreadable", SEV_ERROR,
+		      "An NPU that the driver's tools do not list has no port rdmadoctor can "
+		      "read, and HCCL cannot use it either.");
+	if (!f) {
+		check_buf_free(&obs);
+		return;
+	}
+	finding_set(&f->subject, "NPUs");
+	check_buf_take(c, &obs, &f->observed);
+	finding_set(&f->expected, "every NPU PCI function listed by `npu-smi info -m`");
+	finding_set(&f->fix, "`npu-smi info` and the driver's log (/var/log/npu/): an NPU the "
+		    "driver did not bring up needs the driver reloaded or the machine rebooted, "
+		    "then the NPU reseated or replaced");
+}
+
+static void pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	const struct pci_link *l = &n->pci->link;
+	char have[32], want[32];
+	struct finding *f;
+
+	if (isnan(l->speed_gts) || isnan(l->max_speed_gts) || IS_NA(l->width) ||
+	    IS_NA(l->max_width) || (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width))
+		return;
+	f = check_add(c, out, "pcie.link_degraded", SEV_WARN,
+		      "An NPU on a slower or narrower PCIe link than it can do moves host "
+		      "data (checkpoints, data loading) slower.");
+	if (!f)
+		return;
+	check_link_str(have, sizeof(have), l->speed_gts, l->width);
+	check_link_str(want, sizeof(want), l->max_speed_gts, l->max_width);
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "%s at %s", have, n->pci->bdf);
+	finding_set(&f->expected, "%s", want);
+	finding_set(&f->fix, "reseat the NPU module, then check the BIOS slot settings");
+}
+
+void check_npu(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	const struct npu_spec *spec = c->p ? &c->p->npu : NULL;
+	bool any_read = false;
+
+	for (size_t i = 0; i < ni->n; i++) {
+		const struct npu *n = &ni->v[i];
+
+		failures(c, out, n);
+		if (n->pci)
+			pcie_degraded(c, out, n);
+		if (!n->port_read)
+			continue;
+		any_read = true;
+		if (n->port.link_up == 0)
+			port_down(c, out, n);
+		else if (n->port.link_up == 1 && spec && spec->rate_gbps > 0 &&
+			 !IS_NA(n->port.speed_mbps) &&
+			 (double)n->port.speed_mbps < spec->rate_gbps * 1000)
+			rate_low(c, out, n, spec->rate_gbps);
+		net_health(c, out, n);
+		ip_missing(c, out, n);
+		dom(c, out, n);
+		flaps(c, out, n);
+		counter_errors(c, out, n);
+		if (spec && spec->pfc_priority >= 0)
+			pfc(c, out, n, spec->pfc_priority);
+	}
+	if ((ni->n_pci || ni->n) && !any_read)
+		none_readable(c, out);
+	else if (ni->n_unmapped)
+		unmapped(c, out);
+	fw_mixed(c, out);
+	if (spec && spec->subnets)
+		subnets(c, out, spec->subnets);
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""The NPU checks on the Atlas 800 9000 fixtures (docs/ascend.md).
+
+The broken fixture: each fault fires its id on its NPU.  The healthy one:
+nothing at warn or error.  Then variants of the healthy tree, copied and
+edited in a temp dir the way a different machine would answer: an NPU in
+the wrong subnet, PFC off, mixed firmware, RoCE error counters, no npu-smi
+at all (fails, not passes), and 910B NPUs with no DMI name (the NPU model
+picks atlas-800t-a2, whose 200G and one-subnet plan then judge the ports).
+
+usage: checks.py RDMADOCTOR FIXTURES_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+binary, fixtures = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def run(root, *args):
+    res = subprocess.run([binary, "--root", root, "--json", *args], capture_output=True,
+                         text=True, timeout=60)
+    if res.returncode not in (0, 1):
+        raise SystemExit(f"{root}: exited {res.returncode}: {res.stderr}")
+    doc = json.loads(res.stdout)
+    if args[-1] == "check" and res.returncode != (1 if doc["verdict"] == "fail" else 0):
+        raise SystemExit(f"{root}: verdict {doc['verdict']} but exit {res.returncode}")
+    return doc
+
+
+def expect(what, cond, doc=None):
+    global passed, failed
+    if cond:
+        passed += 1
+        return
+    failed += 1
+    print("FAIL:", what)
+    for f in (doc or {}).get("findings", []):
+        print(f"    {f['severity']} {f['id']} {f['subject']}: {f['observed']}")
+
+
+def fires(doc, cid, subject, observed, severity="error"):
+    return any(f["id"] == cid and f["subject"] == subject and observed in f["observed"]
+               and f["severity"] == severity and f["why"] and f["fix"] and f["expected"]
+               for f in doc["findings"])
+
+
+broken = run(f"{fixtures}/atlas-800-9000-broken/root", "check")
+expect("broken: atlas-800-9000 picked", broken["profile"] == "atlas-800-9000", broken)
+expect("broken: verdict fail", broken["verdict"] == "fail", broken)
+for cid, subject, observed, sev in [
+        ("port.down", "npu1", "DOWN", "error"),
+        ("npu.net_health", "npu2", "Fault", "error"),
+        ("port.rate_low", "npu3", "25000 Mb/s", "error"),
+        ("module.dom", "npu4", "lane 2 Rx power 0.02", "error"),
+        ("npu.ip_missing", "npu5", "no IP address", "error"),
+        ("link.flaps", "npu6", "5 link downs", "error"),
+        ("npu.unreadable", "npu7", "hccn_tool -i 7 -lldp -g: timed out", "warn")]:
+    expect(f"broken: {cid} on {subject} ({observed})", fires(broken, cid, subject, observed, sev),
+           broken)
+# the healthy NPU of the broken machine has nothing
+expect("broken: npu0 clean", not any(f["subject"] == "npu0" for f in broken["findings"]), broken)
+
+healthy = run(f"{fixtures}/atlas-800-9000/root", "check")
+bad = [f for f in healthy["findings"] if f["severity"] in ("error", "warn")]
+expect("healthy: pass, nothing at warn or error",
+       healthy["verdict"] == "pass" and not bad and healthy["profile"] == "atlas-800-9000", healthy)
+inv = run(f"{fixtures}/atlas-800-9000/root", "inventory")
+dev = {d["id"]: d for d in inv["npus"]["devices"]}
+expect("healthy: 8 NPUs mapped to their PCI functions by PCIe Bus Info",
+       len(dev) == 8 and dev[0]["pci"]["bdf"] == "0000:61:00.0" and
+       dev[3]["pci"]["bdf"] == "0000:01:00.0" and dev[3]["pci"]["numa_node"] == 0 and
+       dev[0]["pci"]["numa_node"] == 1 and dev[0]["model"] == "Ascend 910" and
+       not inv["npus"]["unmapped"])
+expect("healthy: the plan of hccn.conf read",
+       dev[4]["planned"]["address"] == "192.168.100.102" and
+       dev[4]["planned"]["netdetect"] == "192.168.100.1")
+
+tmp = tempfile.mkdtemp(prefix="ascend-checks-")
+
+
+def variant(name, edits):
+    root = os.path.join(tmp, name)
+    shutil.copytree(f"{fixtures}/atlas-800-9000/root", root, symlinks=True)
+    for path, fn in edits.items():
+        full = os.path.join(root, path)
+        if fn is None:
+            if os.path.isdir(full):
+                shutil.rmtree(full)
+            else:
+                os.remove(full)
+            continue
+        with open(full) as f:
+            text = f.read()
+        with open(full, "w") as f:
+            f.write(fn(text))
+    return root
+
+
+H = ".rdmadoctor/hccn/"
+try:
+    doc = run(variant("subnet", {H + "4/ip": lambda t: t.replace("192.168.100.102",
+                                                                "192.168.101.102")}), "check")
+    expect("subnets: npu4 out of npu0's subnet",
+           fires(doc, "npu.subnets", "NPUs", "npu0 and npu4 in different subnets") and
+           fires(doc, "npu.ip_missing", "npu4", "192.168.101.102"), doc)
+
+    doc = run(variant("pairs", {H + "1/ip": lambda t: t.replace("192.168.101.101",
+                                                                "192.168.100.111"),
+                                H + "5/ip": lambda t: t.replace("192.168.101.102",
+                                                                "192.168.100.112")}), "check")
+    expect("subnets: pair 1&5 in pair 0&4's subnet",
+           fires(doc, "npu.subnets", "NPUs", "pairs 0&4 and 1&5 share a subnet"), doc)
+
+    doc = run(variant("pfc", {H + "6/pfc": lambda t: t.replace("0 0 0 0 1 0 0 0",
+                                                               "0 0 0 1 0 0 0 0")}), "check")
+    expect("roce.pfc: priority 4 off on npu6", fires(doc, "roce.pfc", "npu6", "priorities: 3"), doc)
+
+    doc = run(variant("fw", {".rdmadoctor/npu-smi/board-2":
+                             lambda t: t.replace("6.4.12.1.241", "6.3.0.1.100")}), "check")
+    expect("fw.mixed: npu2 on other firmware",
+           fires(doc, "fw.mixed", "NPUs", "npu2 6.3.0.1.100", "warn"), doc)
+
+    doc = run(variant("errors", {H + "0/stat": lambda t: t.replace("roce_rx_err_pkt_num:0",
+                                                                   "roce_rx_err_pkt_num:17")}),
+              "check")
+    expect("counters.errors: npu0 rx errors",
+           fires(doc, "counters.errors", "npu0", "roce_rx_err_pkt_num 17", "warn"), doc)
+
+    doc = run(variant("no-tools", {".rdmadoctor/npu-smi": None, ".rdmadoctor/hccn": None}),
+              "check")
+    expect("no npu-smi answer: fails with npu.unreadable",
+           doc["verdict"] == "fail" and fires(doc, "npu.unreadable", "NPUs", "8 Ascend NPU PCI"),
+           doc)
+
+    # npu-smi lists 7 of the 8: the eighth function is named
+    doc = run(variant("unlisted", {".rdmadoctor/npu-smi/info-m":
+                                   lambda t: "\n".join(t.split("\n")[:-2]) + "\n"}), "check")
+    expect("an NPU npu-smi does not list: named",
+           fires(doc, "npu.unreadable", "NPUs", "0000:81:00.0: Ascend NPU PCI function no npu-smi"),
+           doc)
+
+    a2 = {"sys/devices/virtual/dmi/id/product_name": lambda t: "TaiShan 200\n"}
+    for d in os.listdir(f"{fixtures}/atlas-800-9000/root/sys/devices"):
+        base = f"sys/devices/{d}"
+        for dirpath, dirs, files in os.walk(f"{fixtures}/atlas-800-9000/root/{base}"):
+            if "device" in files:
+                rel = os.path.relpath(os.path.join(dirpath, "device"),
+                                      f"{fixtures}/atlas-800-9000/root")
+                with open(os.path.join(dirpath, "device")) as f:
+                    if f.read().strip() == "0xd801":
+                        a2[rel] = lambda t: "0xd802\n"
+    doc = run(variant("a2", a2), "check")
+    expect("910B and no DMI name: atlas-800t-a2 by NPU model",
+           doc["profile"] == "atlas-800t-a2" and
+           fires(doc, "port.rate_low", "npu0", "100000 Mb/s") and
+           fires(doc, "npu.subnets", "NPUs", "more than one subnet"), doc)
+finally:
+    shutil.rmtree(tmp)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,253 @@
+/* The hccn_tool, npu-smi and /etc/hccn.conf parsers over the formats of
+ * docs/ascend.md: values read, unconfirmed ones kept raw, nothing guessed
+ * from output they do not know. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ascend/hccn_conf.h"
+#include "ascend/hccn_parse.h"
+#include "ascend/npu_smi_parse.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static void port_clear(struct npu_port *p)
+{
+	struct npu_inventory ni = { 0 };
+	struct npu one;
+
+	memset(&one, 0, sizeof(one));
+	one.port = *p;
+	ni.v = malloc(sizeof(one));
+	assert_non_null(ni.v);
+	ni.v[0] = one;
+	ni.n = 1;
+	npu_inventory_free(&ni);
+	npu_port_init(p);
+}
+
+static void link_speed_ip_health(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_link(S("link status: UP\n"), &p), 0);
+	assert_int_equal(p.link_up, 1);
+	assert_int_equal(hccn_parse_link(S("link status: DOWN\n"), &p), 0);
+	assert_int_equal(p.link_up, 0);
+	assert_int_equal(hccn_parse_link(S("Get link status failed\n"), &p), -ENODATA);
+	assert_int_equal(hccn_parse_speed(S("Speed: 100000 Mb/s\n"), &p), 0);
+	assert_int_equal(p.speed_mbps, 100000);
+	/* an unknown speed is unknown, not a number */
+	assert_int_equal(hccn_parse_speed(S("Speed: unknown\n"), &p), 0);
+	assert_true(IS_NA(p.speed_mbps));
+	assert_int_equal(hccn_parse_ip(S("ipaddr:192.161.200.10\nnetmask:255.255.255.0\n"), &p), 0);
+	assert_string_equal(p.ipaddr, "192.161.200.10");
+	assert_string_equal(p.netmask, "255.255.255.0");
+	assert_false(p.ip_unset);
+	port_clear(&p);
+	assert_int_equal(hccn_parse_ip(S("Get ipconf failed, because no ip was preset there!\n"),
+				       &p), 0);
+	assert_true(p.ip_unset);
+	assert_null(p.ipaddr);
+	assert_int_equal(hccn_parse_net_health(S("net health status: Socket failed\n"), &p), 0);
+	assert_string_equal(p.net_health, "Socket failed");
+	assert_int_equal(hccn_parse_fec(S("fec mode: rs FEC mode\n"), &p), 0);
+	assert_string_equal(p.fec_mode, "rs FEC mode");
+	port_clear(&p);
+	port_clear(&p);
+}
+
+static void link_stat(void **state)
+{
+	static const char out[] =
+		"[devid 0]current time        : Tue Aug  1 14:50:02 2022\n"
+		"[devid 0]link up count       : 4\n"
+		"[devid 0]link change records :\n"
+		"[devid 0]    Mon Jul 25 09:00:00 2022    LINK DOWN\n"
+		"[devid 0]    Tue Aug  1 14:40:00 2022    LINK DOWN\n"
+		"[devid 0]    Tue Aug  1 14:41:00 2022    LINK UP\n"
+		"[devid 0]    Tue Aug  1 14:43:00 2022    LINK DOWN\n"
+		"[devid 0]    Tue Aug  1 14:43:40 2022    LINK UP\n";
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_link_stat(out, sizeof(out) - 1, &p), 0);
+	assert_int_equal(p.link_up_count, 4);
+	assert_int_equal(p.n_link_changes, 5);
+	assert_string_equal(p.link_changes[4], "Tue Aug  1 14:43:40 2022    LINK UP");
+	/* the July down is older than a day */
+	assert_int_equal(p.link_downs_24h, 2);
+	/* newer drivers say [device 0]; without a current time nothing is counted */
+	assert_int_equal(hccn_parse_link_stat(S("[device 0]link up count : 1\n"
+						"[device 0]    Tue Aug  1 14:43:00 2022    LINK DOWN\n"),
+					      &p), 0);
+	assert_int_equal(p.link_up_count, 1);
+	assert_int_equal(p.n_link_changes, 1);
+	assert_true(IS_NA(p.link_downs_24h));
+	port_clear(&p);
+}
+
+static void optical(void **state)
+{
+	static const char out[] =
+		"optical info:\n"
+		"present              : present\n"
+		"temperature          : 47 C\n"
+		"vendor name          : HUAWEI\n"
+		"vendor part number   : 02311YWM\n"
+		"Vcc                  : 3262.90 mV\n"
+		"Tx Power0            : 4.4035 mW\n"
+		"Tx Power3            : 1.0000 mW\n"
+		"Rx Power0            : 0.0100 mW\n"
+		"Tx Bias2             : 7.9360 mA\n"
+		"RxPower Low Thres    : 0.0407 mW\n"
+		"Temp High Thres      : 75 C\n"
+		"Tx Los Flag          : 0x0\n"
+		"Rx Los Flag          : 0xff\n"
+		"Media SNR Lane0      : not supported\n";
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_optical(out, sizeof(out) - 1, &p), 0);
+	assert_non_null(p.optical);
+	assert_string_equal(p.optical->present, "present");
+	assert_string_equal(p.optical->vendor, "HUAWEI");
+	assert_string_equal(p.optical->part, "02311YWM");
+	assert_true(fabs(p.optical->temp_c - 47) < 1e-9);
+	assert_true(fabs(p.optical->vcc_mv - 3262.9) < 1e-9);
+	assert_true(fabs(p.optical->tx_mw[0] - 4.4035) < 1e-9);
+	assert_true(fabs(p.optical->rx_mw[0] - 0.01) < 1e-9);
+	assert_true(isnan(p.optical->rx_mw[1]));
+	assert_true(fabs(p.optical->bias_ma[2] - 7.936) < 1e-9);
+	assert_int_equal(p.optical->n_lanes, 4);
+	assert_true(fabs(p.optical->rx_power.low - 0.0407) < 1e-9);
+	assert_true(isnan(p.optical->rx_power.high));
+	assert_true(fabs(p.optical->temp.high - 75) < 1e-9);
+	assert_int_equal(p.optical->tx_los, 0);
+	assert_int_equal(p.optical->rx_los, 0xff);
+	assert_true(IS_NA(p.optical->rx_lol));
+	assert_true(isnan(p.optical->snr_db[0]));
+	assert_int_equal(hccn_parse_optical(S("get optical info failed\n"), &p), -ENODATA);
+	assert_null(p.optical);
+	port_clear(&p);
+}
+
+static void stat_pfc_lldp_mtu(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_stat(S("packet statistics:\nroce_rx_err_pkt_num:3\n"
+					   "mac_rx_pfc_pri4_pkt_num:120\nnot a counter\n"), &p), 0);
+	assert_int_equal(p.stat->n, 2);
+	assert_string_equal(p.stat->v[0].name, "roce_rx_err_pkt_num");
+	assert_int_equal(p.stat->v[0].value, 3);
+	assert_int_equal(p.stat->v[1].value, 120);
+	assert_int_equal(hccn_parse_pfc(S("PFC configuration:\npriority   0 1 2 3 4 5 6 7\n"
+					  "enabled    0 0 0 0 1 0 0 0\n"), &p), 0);
+	assert_int_equal(p.pfc_enabled[4], 1);
+	assert_int_equal(p.pfc_enabled[3], 0);
+	/* without a priority row the columns mean nothing: not taken */
+	port_clear(&p);
+	assert_int_equal(hccn_parse_pfc(S("enabled 0 0 0 1 0 0 0 0\n"), &p), -ENODATA);
+	assert_int_equal(p.pfc_enabled[3], -1);
+	assert_int_equal(hccn_parse_lldp(S("Chassis ID TLV\n\tMAC: 00:11:22:33:44:55\n"
+					   "Port ID TLV\n\tIfname: 100GE1/0/3\n"
+					   "System Name TLV\n\tleaf-07\n"), &p), 0);
+	assert_string_equal(p.lldp_port, "100GE1/0/3");
+	assert_string_equal(p.lldp_system, "leaf-07");
+	assert_int_equal(hccn_parse_mtu(S("mtu:9000\n"), &p), 0);
+	assert_int_equal(p.mtu, 9000);
+	assert_int_equal(hccn_parse_mtu(S("MTU 1500\n"), &p), 0);
+	assert_int_equal(p.mtu, 1500);
+	assert_string_equal(p.mtu_raw, "MTU 1500");
+	/* a word where the number should be: kept raw, no number */
+	assert_int_equal(hccn_parse_mtu(S("mtu: default\n"), &p), 0);
+	assert_true(IS_NA(p.mtu));
+	assert_string_equal(p.mtu_raw, "mtu: default");
+	port_clear(&p);
+}
+
+static void npu_smi(void **state)
+{
+	static const char list[] =
+		"        NPU ID                         Chip ID                        Chip Logic ID                  Chip Name\n"
+		"        0                              0                              0                              Ascend 910A\n"
+		"        1                              0                              1                              Ascend 910A\n"
+		"        1                              1                              -                              Mcu\n";
+	static const char board[] =
+		"        NPU ID                         : 1\n"
+		"        Software Version               : 23.0.rc2\n"
+		"        Firmware Version               : 6.4.12.1.241\n"
+		"        PCIe Bus Info                  : 0000:61:00.0\n"
+		"        PCI Device ID                  : 0xD801\n";
+	struct npu_smi_chip *rows;
+	struct npu_smi_board b = { 0 };
+	size_t n;
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_list(list, sizeof(list) - 1, &rows, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(rows[1].npu_id, 1);
+	assert_int_equal(rows[1].logic_id, 1);
+	assert_string_equal(rows[1].name, "Ascend 910A");
+	assert_true(IS_NA(rows[2].logic_id));
+	npu_smi_chips_free(rows, n);
+	assert_int_equal(npu_smi_parse_board(board, sizeof(board) - 1, &b), 0);
+	assert_string_equal(b.bus_info, "0000:61:00.0");
+	assert_string_equal(b.fw_version, "6.4.12.1.241");
+	assert_string_equal(b.sw_version, "23.0.rc2");
+	assert_string_equal(b.pci_device_id, "0xD801");
+	npu_smi_board_free(&b);
+	assert_int_equal(npu_smi_parse_board(S("Error: device not found\n"), &b), -ENODATA);
+}
+
+static void conf(void **state)
+{
+	static const char text[] =
+		"# hccn.conf\n"
+		"address_0=192.168.100.101\n"
+		"netmask_0=255.255.255.0\n"
+		"netdetect_0=192.168.100.1\n"
+		"address_10=10.0.0.10\n"
+		"send_arp_status_0=1\n";
+	struct npu_plan plan = { 0 };
+	(void)state;
+
+	assert_int_equal(hccn_conf_plan(text, sizeof(text) - 1, 0, &plan), 0);
+	assert_string_equal(plan.address, "192.168.100.101");
+	assert_string_equal(plan.netmask, "255.255.255.0");
+	assert_string_equal(plan.netdetect, "192.168.100.1");
+	assert_null(plan.gateway);
+	npu_plan_free(&plan);
+	/* id 1 is not id 10 */
+	assert_int_equal(hccn_conf_plan(text, sizeof(text) - 1, 1, &plan), -ENODATA);
+	assert_int_equal(hccn_conf_plan(text, sizeof(text) - 1, 10, &plan), 0);
+	assert_string_equal(plan.address, "10.0.0.10");
+	npu_plan_free(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(link_speed_ip_health),
+		cmocka_unit_test(link_stat),
+		cmocka_unit_test(optical),
+		cmocka_unit_test(stat_pfc_lldp_mtu),
+		cmocka_unit_test(npu_smi),
+		cmocka_unit_test(conf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
