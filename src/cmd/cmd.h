@@ -85,11 +85,6 @@ int ctx_close_text(struct ctx *c, FILE *out);
 /* The three steps for a printer of the inventory. */
 int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
 		  const struct inventory *inv);
-/* Commands declare their options in a table now (opts.h); this is kept
- * only so that a command written before the tables still builds.
- * When a command takes no arguments but --help: EXIT_OK after printing
- * help, EXIT_USAGE on anything else, CMD_GO_ON to go on. */
-int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);
 /* --profile ARG of command verb: a built-in name, else a profile file
  * read into *loaded; a broken file stops everything (printed).  CMD_GO_ON and
  * *out set, or EXIT_USAGE / EXIT_RUNTIME. */

@@ -101,24 +101,6 @@ int ctx_emit_json(struct ctx *c, json_t *doc)
 	return EXIT_OK;
 }
 
-int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;	/* also accepted after the command */
-			continue;
-		}
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		fprintf(stderr, "%s %s: unexpected argument '%s'\n\n%s", c->prog, argv[0],
-			argv[i], help);
-		return EXIT_USAGE;
-	}
-	return CMD_GO_ON;
-}
-
 void ctx_hint_no_devices(const struct ctx *c)
 {
 	if (c->quiet)
