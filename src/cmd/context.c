@@ -1,5 +1,5 @@
 /* What every command does the same way: open the root, read, report notes,
- * write JSON, check its arguments. */
+ * write JSON or text, load a profile. */
 #include "cmd.h"
 #include "../out/json.h"
 #include "../out/safe_stream.h"
