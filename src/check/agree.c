@@ -253,7 +253,7 @@ static void ecn_differs(const struct check_ctx *c, struct findings *out, const s
 
 static bool roce_mtu_known(const struct port *pt)
 {
-	return check_port_up(pt) && !IS_NA(pt->netdev_mtu);
+	return port_is_up(pt) && !IS_NA(pt->netdev_mtu);
 }
 
 static bool roce_mtu_same(const struct port *a, const struct port *b)
@@ -282,7 +282,7 @@ static void roce_mtu_differs(const struct check_ctx *c, struct findings *out,
 
 static bool ib_mtu_known(const struct port *pt)
 {
-	return check_port_up(pt) && !IS_NA(pt->active_mtu);
+	return port_is_up(pt) && !IS_NA(pt->active_mtu);
 }
 
 static bool ib_mtu_same(const struct port *a, const struct port *b)

@@ -1,6 +1,12 @@
 /* Checks: the inventory judged against a profile.  Consumers only: they
- * read the model and never touch the system (DESIGN.md section 5 has the
- * ids and when each fires). */
+ * read the model and never touch the system (docs/checks.md has the ids
+ * and when each fires).
+ *
+ * Errors: a check cannot fail but for memory.  Each check family adds its
+ * findings and returns nothing; a finding or a text that could not be
+ * stored is remembered (check_ctx.nomem, and a NULL text in the finding),
+ * and check_run then returns -ENOMEM for the whole run: a verdict with a
+ * finding missing is never given.  Nothing here prints. */
 #ifndef RD_CHECK_CHECK_H
 #define RD_CHECK_CHECK_H
 

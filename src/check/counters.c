@@ -5,7 +5,7 @@
  * link.flaps: link_downed or the netdev's carrier_changes grew within a
  *   window.
  * counters.saturated: an IB PMA error counter stuck at its width's maximum
- *   (they saturate instead of wrapping; kernel-interfaces.md 1.5). */
+ *   (they saturate instead of wrapping: the IBTA PMA counters stop at their maximum). */
 #include "families.h"
 #include "../model/window.h"
 
@@ -52,7 +52,7 @@ static const struct hw_error hw_errors[] = {
 };
 
 /* The PHY's own error counters in `ethtool -S` (mlx5 names,
- * kernel-interfaces.md 6.2): FCS errors and symbol errors on the wire.
+ * mlx5's ethtool -S names): FCS errors and symbol errors on the wire.
  * On a RoCE port they are where a bad cable shows first.  Their per-lane
  * forms (a "_lane<N>" or "_lane_<N>" part) count the same per lane.  The
  * FEC's corrected bits (rx_corrected_bits_phy, rx_err_lane_<N>_phy) are

@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 #include "check.h"
+#include "../model/port_state.h"
+#include "../model/growbuf.h"
 
 struct check_ctx {
 	const struct inventory *inv;
@@ -26,7 +28,8 @@ struct finding *check_add(const struct check_ctx *c, struct findings *out, const
 			  enum severity sev, const char *why);
 
 /* A growing string for lists ("mlx5_0:3 mlx5_1:5"); s is NULL until the
- * first append, and stays NULL-safe (check_buf_str gives "" then). */
+ * first append, and stays NULL-safe (check_buf_str gives "" then).  It
+ * grows through model/growbuf.h. */
 struct check_buf {
 	char *s;
 	size_t len, cap;
@@ -49,7 +52,12 @@ bool check_is_rail(const struct check_ctx *c, size_t nic);
 enum severity check_role_sev(const struct check_ctx *c, size_t nic);
 
 /* ACTIVE and (when known) LinkUp. */
-bool check_port_up(const struct port *pt);
+/* The name the check files used for port_is_up (model/port_state.h), kept
+ * for code written before it; new code calls port_is_up. */
+static inline bool check_port_up(const struct port *pt)
+{
+	return port_is_up(pt);
+}
 bool check_port_is_ib(const struct port *pt);
 bool check_port_is_eth(const struct port *pt);
 /* The NIC's link layer: that of its first port that says; NULL unknown. */

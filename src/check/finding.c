@@ -1,7 +1,9 @@
 /* Findings: the list every check appends to, and the verdict over it. */
 #include "check.h"
 #include "families.h"
+#include "../model/growbuf.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +13,10 @@ struct finding *finding_add(struct findings *fs, const char *id, enum severity s
 {
 	struct finding *f;
 
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? fs->cap * 2 : 16;
-		struct finding *v = realloc(fs->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		fs->v = v;
-		fs->cap = cap;
-	}
+	f = growbuf_reserve(fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v));
+	if (!f)
+		return NULL;
+	fs->v = f;
 	f = &fs->v[fs->n++];
 	memset(f, 0, sizeof(*f));
 	f->id = id;
@@ -93,37 +90,24 @@ struct finding *check_add(const struct check_ctx *c, struct findings *out, const
 void check_buf_printf(struct check_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	char *s;
 	int n;
 
 	if (b->nomem)
 		return;
-	for (;;) {
-		size_t room = b->cap - b->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->nomem = true;
-			return;
-		}
-		if (b->s && (size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-
-		if (!s) {
-			b->nomem = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = n < 0 ? NULL : growbuf_reserve(b->s, &b->cap, b->len + (size_t)n + 1, 1);
+	if (!s) {
+		b->nomem = true;
+		return;
 	}
+	b->s = s;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
 }
 
 const char *check_buf_str(const struct check_buf *b)

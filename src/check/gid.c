@@ -85,7 +85,7 @@ static void index_fix(const struct check_ctx *c, struct check_buf *fix, int comm
 			const char *dev = pt->netdev ? pt->netdev : "<netdev>";
 			const struct gid *g;
 
-			if (!check_port_is_eth(pt) || !check_port_up(pt) || !gids_known(pt) ||
+			if (!check_port_is_eth(pt) || !port_is_up(pt) || !gids_known(pt) ||
 			    !(g = gid_recommended(pt)) || g->index == common)
 				continue;
 			check_buf_printf(fix, "on %s the IPv4 GID is at %d where %zu rails have it "
@@ -127,7 +127,7 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 			const struct port *pt = &n->ports[k];
 			const struct gid *g;
 
-			if (!check_port_is_eth(pt) || !check_port_up(pt) || !gids_known(pt))
+			if (!check_port_is_eth(pt) || !port_is_up(pt) || !gids_known(pt))
 				continue;
 			g = gid_recommended(pt);
 			if (!g) {

@@ -1,5 +1,5 @@
 /* port.fec: an Ethernet link on PAM4 lanes (50 Gb/s and faster per lane:
- * 50GbE-1, 100GbE-2, 200GbE-4, 400GbE-4/8, reference/machines.md 3c) running
+ * 50GbE-1, 100GbE-2, 200GbE-4, 400GbE-4/8) running
  * without FEC.  IEEE 802.3 specifies RS(544,514) FEC for every such PHY:
  * without it the raw bit errors reach the MAC, and RoCE sees them as drops
  * and retransmissions under load.  Judged only from what FEC_GET and
@@ -59,7 +59,7 @@ void check_link(const struct check_ctx *c, struct findings *out)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 
-			if (!check_port_is_eth(pt) || !check_port_up(pt))
+			if (!check_port_is_eth(pt) || !port_is_up(pt))
 				continue;
 			if (pt->link)
 				fec_off(c, out, i, pt, pt->link,

@@ -2,7 +2,7 @@
  * mtu.roce: a RoCE port's netdev MTU too small for a 4096-byte RDMA MTU. */
 #include "families.h"
 
-/* iboe_get_mtu subtracts 96 bytes of headers (kernel-interfaces.md): 4192
+/* iboe_get_mtu subtracts 96 bytes of headers (iboe_get_mtu, include/rdma/ib_addr.h): 4192
  * is the least that gives 4096; 4200 leaves room. */
 #define ROCE_NETDEV_MIN 4200
 
@@ -68,7 +68,7 @@ void check_mtu(const struct check_ctx *c, struct findings *out)
 			int want;
 
 			/* a port that is down has port.down; its MTU waits */
-			if (!check_port_up(pt))
+			if (!port_is_up(pt))
 				continue;
 			if (check_port_is_ib(pt) && !IS_NA(pt->active_mtu)) {
 				/* 4096 is InfiniBand's largest MTU: a profile

@@ -168,7 +168,7 @@ static double port_need(const struct role_spec *rs, const struct port *pt)
 {
 	if (rs->rate_gbps > 0)
 		return rs->rate_gbps;
-	if (check_port_up(pt) && !isnan(pt->rate_gbps) && pt->rate_gbps > 0)
+	if (port_is_up(pt) && !isnan(pt->rate_gbps) && pt->rate_gbps > 0)
 		return pt->rate_gbps;
 	return NAN;
 }

@@ -47,7 +47,7 @@ static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
 	struct finding *f;
 
 	link_tool(tool, sizeof(tool), n, pt);
-	if (ib && pt->state == 2 && pt->phys_state == 5) {
+	if (ib && pt->state == PORT_STATE_INIT && pt->phys_state == PORT_PHYS_LINKUP) {
 		f = check_add(c, out, "port.no_sm", check_role_sev(c, i),
 			      "The link is up but no subnet manager has given the port a LID, so "
 			      "it cannot carry any RDMA traffic.");
@@ -200,15 +200,14 @@ void check_port(const struct check_ctx *c, struct findings *out)
 
 		for (size_t k = 0; k < n->n_ports; k++) {
 			const struct port *pt = &n->ports[k];
-			bool down = (!IS_NA(pt->state) && pt->state != 4) ||
-				    (!IS_NA(pt->phys_state) && pt->phys_state != 5);
+			enum port_link link = port_link(pt);
 			bool slow, narrow;
 
-			if (down) {
+			if (link == PORT_LINK_DOWN) {
 				port_down(c, out, i, pt);
 				continue;
 			}
-			if (!check_port_up(pt))
+			if (link != PORT_LINK_UP)
 				continue;	/* state unknown */
 			slow = rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
 			       pt->rate_gbps < rs->rate_gbps;

@@ -42,11 +42,6 @@ enum severity check_role_sev(const struct check_ctx *c, size_t nic)
 	return check_is_rail(c, nic) ? SEV_ERROR : SEV_WARN;
 }
 
-bool check_port_up(const struct port *pt)
-{
-	return pt->state == 4 && (IS_NA(pt->phys_state) || pt->phys_state == 5);
-}
-
 bool check_port_is_ib(const struct port *pt)
 {
 	return pt->link_layer && strcmp(pt->link_layer, "InfiniBand") == 0;

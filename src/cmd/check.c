@@ -62,7 +62,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 {
 	int n, rc = opts_parse(c, &check_spec, argc, argv, a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a->nhc && c->json) {
 		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
@@ -83,7 +83,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 			"second snapshot was taken\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 static bool want_color(const struct ctx *c)
@@ -133,7 +133,7 @@ static int check_state_run(struct ctx *c, const struct check_args *a, struct che
 	*started = false;
 	if (a->profile) {
 		rc = ctx_load_profile(c, "check", a->profile, &st->loaded, &st->profile);
-		if (rc >= 0)
+		if (rc != CMD_GO_ON)
 			return rc;
 		snprintf(st->reason, sizeof(st->reason), "chosen with --profile");
 	}
@@ -191,7 +191,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	bool started;
 	int rc = parse_args(c, argc, argv, &a);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list) {
 		if (c->json)

@@ -1,5 +1,11 @@
 /* The command layer: the only place that joins readers and consumers.
  *
+ * Errors: a function of this layer returns an exit code (EXIT_*) once it
+ * has said why on stderr, or CMD_GO_ON when it decided nothing and the
+ * caller goes on (`if (rc != CMD_GO_ON) return rc;`).  The layers below
+ * return negative errnos and never print; only this layer prints, once,
+ * where it knows what the user asked for.
+ *
  * Adding a command: write src/cmd/<verb>.c with cmd_<verb>() and its
  * option table (opts.h says how), declare both here, and add a row to
  * the table in src/main.c. */
@@ -15,8 +21,9 @@
 #include "opts.h"
 #include "../sysfs/root.h"
 
-/* Exit codes, for every command (DESIGN.md section 2). */
+/* Exit codes, for every command (docs/exit-codes.md). */
 enum {
+	CMD_GO_ON = -1,		/* not an exit code: nothing decided yet */
 	EXIT_OK = 0,		/* ran, nothing at error severity */
 	EXIT_PROBLEMS = 1,	/* ran and found problems */
 	EXIT_USAGE = 2,
@@ -80,13 +87,8 @@ int ctx_close_text(struct ctx *c, FILE *out);
 /* The three steps for a printer of the inventory. */
 int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
 		  const struct inventory *inv);
-/* Commands declare their options in a table now (opts.h); this is kept
- * only so that a command written before the tables still builds.
- * When a command takes no arguments but --help: EXIT_OK after printing
- * help, EXIT_USAGE on anything else, -1 to go on. */
-int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);
 /* --profile ARG of command verb: a built-in name, else a profile file
- * read into *loaded; a broken file stops everything (printed).  -1 and
+ * read into *loaded; a broken file stops everything (printed).  CMD_GO_ON and
  * *out set, or EXIT_USAGE / EXIT_RUNTIME. */
 struct profile;
 int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct profile *loaded,

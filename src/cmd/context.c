@@ -1,5 +1,5 @@
 /* What every command does the same way: open the root, read, report notes,
- * write JSON, check its arguments. */
+ * write JSON or text, load a profile. */
 #include "cmd.h"
 #include "../out/json.h"
 #include "../out/safe_stream.h"
@@ -101,24 +101,6 @@ int ctx_emit_json(struct ctx *c, json_t *doc)
 	return EXIT_OK;
 }
 
-int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;	/* also accepted after the command */
-			continue;
-		}
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		fprintf(stderr, "%s %s: unexpected argument '%s'\n\n%s", c->prog, argv[0],
-			argv[i], help);
-		return EXIT_USAGE;
-	}
-	return -1;
-}
-
 void ctx_hint_no_devices(const struct ctx *c)
 {
 	if (c->quiet)
@@ -140,7 +122,7 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 
 	*out = profile_builtin(arg);
 	if (*out)
-		return -1;
+		return CMD_GO_ON;
 	if (access(arg, F_OK) != 0) {
 		fprintf(stderr, "%s %s: no built-in profile '%s' and no such file "
 			"(`%s profiles` lists them)\n", c->prog, verb, arg, c->prog);
@@ -157,5 +139,5 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 		return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	*out = loaded;
-	return -1;
+	return CMD_GO_ON;
 }

@@ -76,7 +76,7 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 	struct root r;
 	int n, rc = opts_parse(c, &ethtool_stats_spec, argc, argv, &a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	ifname = argv[1];
 	if (root_open(&r, c->root_dir) < 0) {

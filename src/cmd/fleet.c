@@ -8,6 +8,7 @@
 #include "../fleet/skim.h"
 #include "../fleet/text.h"
 #include "../out/json.h"
+#include "../out/fleet_html.h"
 #include "../out/safe_stream.h"
 #include "../store/store.h"
 
@@ -20,18 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The HTML page is written by out/fleet_html.c (issue 6, the report
- * part).  Until a build has it, the symbol is weak and NULL, and `fleet
- * report` says so.  Once the header exists it is included, which makes
- * the reference strong, so the linker takes fleet_html.o out of librdcore
- * (an archive member is never pulled in for a weak reference). */
-#if __has_include("../out/fleet_html.h")
-#include "../out/fleet_html.h"
-#define HAVE_FLEET_HTML 1
-#else
-int fleet_html_write(FILE *out, json_t *records, json_t *diff) __attribute__((weak));
-#define HAVE_FLEET_HTML 0
-#endif
 
 struct fleet_args {
 	const char *db, *html, *host, *before;
@@ -361,12 +350,6 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		fprintf(stderr, "%s fleet report: say where: --html FILE\n", c->prog);
 		return EXIT_USAGE;
 	}
-#if !HAVE_FLEET_HTML
-	if (!fleet_html_write) {
-		fprintf(stderr, "%s fleet report: this build has no HTML report\n", c->prog);
-		return EXIT_RUNTIME;
-	}
-#endif
 	/* the page shows no counters, GID tables, GPUs: leave them out of
 	 * the trees (fleet_skim_bulk) */
 	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||

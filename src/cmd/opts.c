@@ -21,7 +21,7 @@ static int set_color(struct ctx *c, void *args, const char *v)
 		fprintf(stderr, "%s: --color '%s': give auto, always or never\n", c->prog, v);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* The global options write into struct ctx itself. */
@@ -156,7 +156,7 @@ static int take_value(struct ctx *c, const char *who, const struct cmd_opt *o,
 	switch (o->type) {
 	case OPT_STRING:
 		memcpy(p, &v, sizeof(v));
-		return -1;
+		return CMD_GO_ON;
 	case OPT_SECONDS: {
 		double s;
 
@@ -168,14 +168,14 @@ static int take_value(struct ctx *c, const char *who, const struct cmd_opt *o,
 			return EXIT_USAGE;
 		}
 		memcpy(p, &s, sizeof(s));
-		return -1;
+		return CMD_GO_ON;
 	}
 	case OPT_CALL:
 		return o->call(c, dest, v);
 	case OPT_FLAG:
 		break;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* Every long option name of the command and the global ones, for "did you
@@ -251,7 +251,7 @@ static int parse_opt(struct ctx *c, const struct cmd_spec *spec, int argc, char 
 			return EXIT_USAGE;
 		}
 		*((bool *)((char *)dest + o->offset)) = true;
-		return -1;
+		return CMD_GO_ON;
 	}
 	if (!v && *i + 1 < argc)
 		v = argv[++*i];
@@ -280,7 +280,7 @@ int opts_parse(struct ctx *c, const struct cmd_spec *spec, int argc, char **argv
 		} else if (options && a[0] == '-' && a[1]) {
 			int rc = parse_opt(c, spec, argc, argv, &i, args);
 
-			if (rc >= 0)
+			if (rc != CMD_GO_ON)
 				return rc;
 		} else if (n == spec->max_operands) {
 			opts_say_unknown(c, spec, a);
@@ -296,7 +296,7 @@ int opts_parse(struct ctx *c, const struct cmd_spec *spec, int argc, char **argv
 		return EXIT_USAGE;
 	}
 	*n_operands = n;
-	return -1;
+	return CMD_GO_ON;
 }
 
 int opts_parse_global(struct ctx *c, int argc, char **argv, int *next)
@@ -311,11 +311,11 @@ int opts_parse_global(struct ctx *c, int argc, char **argv, int *next)
 			break;
 		rc = parse_opt(c, NULL, argc, argv, &i, NULL);
 
-		if (rc >= 0)
+		if (rc != CMD_GO_ON)
 			return rc;
 	}
 	*next = i;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* ---- help ---- */

@@ -21,7 +21,7 @@
  *    The kinds: OPT_FLAG_AT (bool set true), OPT_STRING_AT (const char *,
  *    the value as given; the last one wins), OPT_SECONDS_AT (double
  *    within [min, max]; .flags OPT_WHOLE asks for whole seconds) and
- *    OPT_CALL_AT(fn) for anything else: fn(c, args, value) returns -1 when
+ *    OPT_CALL_AT(fn) for anything else: fn(c, args, value) returns CMD_GO_ON when
  *    the value is taken, or EXIT_USAGE after printing why (repeatable
  *    options, lists, names to validate).  The _AT macros check the
  *    field's type at compile time.
@@ -42,7 +42,7 @@
  *    lines (commands with several forms).
  * 4. In cmd_<verb>: struct check_args a = { defaults };
  *        int n, rc = opts_parse(c, &check_spec, argc, argv, &a, &n);
- *        if (rc >= 0) return rc;     // EXIT_OK after --help, EXIT_USAGE
+ *        if (rc != CMD_GO_ON) return rc;   // EXIT_OK after --help, EXIT_USAGE
  *    The operands are then argv[1] .. argv[n], in their order.
  * 5. Give the row in src/main.c's command table its spec (last field).
  *
@@ -72,7 +72,7 @@ enum {
 	OPT_WHOLE = 1u << 2,	/* OPT_SECONDS: whole seconds only */
 };
 
-/* -1: the value is taken; EXIT_USAGE: refused, after saying why. */
+/* CMD_GO_ON (-1): the value is taken; EXIT_USAGE: refused, after saying why. */
 typedef int (*opt_call_fn)(struct ctx *c, void *args, const char *value);
 
 struct cmd_opt {
@@ -108,7 +108,7 @@ struct cmd_spec {
 };
 
 /* Parse argv[1..argc-1] of one command (argv[0] is its name) into args
- * and the global options into c.  -1: go on, with the operands moved to
+ * and the global options into c.  CMD_GO_ON (-1): go on, with the operands moved to
  * argv[1] .. argv[*n_operands]; EXIT_OK: --help was printed; EXIT_USAGE:
  * refused, after saying why on stderr. */
 int opts_parse(struct ctx *c, const struct cmd_spec *spec, int argc, char **argv, void *args,
@@ -116,7 +116,7 @@ int opts_parse(struct ctx *c, const struct cmd_spec *spec, int argc, char **argv
 
 /* The global options in front of the command word: *next is set to the
  * first word that is not one (the command, or an option main itself
- * handles: --help, --version).  -1: go on; EXIT_USAGE: refused (said). */
+ * handles: --help, --version).  CMD_GO_ON: go on; EXIT_USAGE: refused (said). */
 int opts_parse_global(struct ctx *c, int argc, char **argv, int *next);
 /* Say that arg is no option or operand of spec (NULL: of rdmadoctor
  * itself), with a "did you mean" where one is close. */

@@ -154,7 +154,7 @@ int plan_machine_from_inventory(const struct inventory *inv, const struct profil
 		for (size_t k = 0; k < nic->n_ports; k++) {
 			const struct port *pt = &nic->ports[k];
 
-			if (!check_port_up(pt) || isnan(pt->rate_gbps) || pt->rate_gbps <= 0) {
+			if (!port_is_up(pt) || isnan(pt->rate_gbps) || pt->rate_gbps <= 0) {
 				m->ports_down++;
 				continue;
 			}

@@ -308,7 +308,7 @@ int cmd_profiles(struct ctx *c, int argc, char **argv)
 	/* a file whose name starts with '-' is ./-name, or after "--" */
 	int n, rc = opts_parse(c, &profiles_spec, argc, argv, NULL, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	for (int i = 0; i < n; i++)
 		words[i] = argv[i + 1];

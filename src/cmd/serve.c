@@ -153,14 +153,14 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 {
 	int n, rc = opts_parse(c, &serve_spec, argc, argv, a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (c->json) {
 		fprintf(stderr, "%s serve: --json does not apply: serve answers in the "
 			"Prometheus text format\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* ---- the reading ---- */
@@ -503,7 +503,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	bool ok = false;
 	int fd = -1, rc = parse_args(c, argc, argv, &a);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	memset(&s, 0, sizeof(s));
 	memset(&loaded, 0, sizeof(loaded));

@@ -1,6 +1,5 @@
 #include "cmd.h"
 #include "../out/json.h"
-#include "../sysfs/ib.h"
 #include "../sysfs/tape.h"
 
 #include <errno.h>
@@ -53,56 +52,6 @@ static void remove_tree(const char *dir)
 	(void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The live-only values go onto the tape as files under .rdmadoctor/. */
-static int tape_verbs(struct tape *t, const struct inventory *inv)
-{
-	for (size_t i = 0; i < inv->n_nics; i++) {
-		const struct nic *n = &inv->nics[i];
-
-		/* what stat and access said of /dev/infiniband/<uverbsN> */
-		if (n->uverbs && n->uverbs_dev) {
-			char *path, *text;
-			int rc;
-
-			if (asprintf(&path, "%s/%s", UVERBS_DEV_SNAPSHOT_DIR, n->uverbs) < 0)
-				return -ENOMEM;
-			if (asprintf(&text, "%s\n", n->uverbs_dev) < 0) {
-				free(path);
-				return -ENOMEM;
-			}
-			rc = tape_file(t, path, text, strlen(text));
-			free(path);
-			free(text);
-			if (rc < 0)
-				return rc;
-		}
-
-		for (size_t p = 0; p < n->n_ports; p++) {
-			const struct port *pt = &n->ports[p];
-			const struct { const char *name; int64_t v; } vals[] = {
-				{ "active_mtu", pt->active_mtu }, { "max_mtu", pt->max_mtu },
-			};
-
-			for (size_t k = 0; k < 2; k++) {
-				char *path, text[32];
-				int rc, len;
-
-				if (IS_NA(vals[k].v))
-					continue;
-				len = snprintf(text, sizeof(text), "%lld\n", (long long)vals[k].v);
-				if (asprintf(&path, "%s/%s/%d/%s", VERBS_SNAPSHOT_DIR, n->name,
-					     pt->num, vals[k].name) < 0)
-					return -ENOMEM;
-				rc = tape_file(t, path, text, (size_t)len);
-				free(path);
-				if (rc < 0)
-					return rc;
-			}
-		}
-	}
-	return 0;
-}
-
 /* Written beside the target and renamed at the end: a full disk or a crash
  * leaves no half snapshot under the name the user asked for. */
 static char *partial_dir(const char *out)
@@ -118,16 +67,11 @@ static char *partial_dir(const char *out)
 	return tmpl;
 }
 
-static int write_snapshot(struct ctx *c, struct root *r, const struct inventory *inv,
-			  const char *out)
+static int write_snapshot(struct ctx *c, struct root *r, const char *out)
 {
 	char *tmp;
 	int dirfd, rc = 0;
 
-	if (r->live && tape_verbs(r->tape, inv) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
 	tmp = partial_dir(out);
 	if (!tmp) {
 		fprintf(stderr, "%s: cannot create a directory next to '%s': %s\n", c->prog,
@@ -162,7 +106,7 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	struct stat st;
 	int n, rc = opts_parse(c, &snapshot_spec, argc, argv, NULL, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	out = argv[1];
 	if (lstat(out, &st) == 0) {
@@ -172,7 +116,7 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	}
 	rc = ctx_collect(c, &r, &inv, true);
 	if (rc == EXIT_OK)
-		rc = write_snapshot(c, &r, &inv, out);
+		rc = write_snapshot(c, &r, out);
 	if (rc == EXIT_OK) {
 		size_t files = tape_count(r.tape);
 

@@ -20,7 +20,7 @@ static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct vie
 	struct root r;
 	int n, rc = opts_parse(c, spec, argc, argv, NULL, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	rc = ctx_collect(c, &r, &inv, false);
 	if (rc == EXIT_OK) {

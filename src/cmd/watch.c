@@ -5,11 +5,13 @@
 #include "cmd.h"
 #include "../check/check.h"
 #include "../model/window.h"
+#include "../model/growbuf.h"
 #include "../out/check_out.h"
 #include "../out/safe_stream.h"
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
+#include "../sysfs/fetch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -205,13 +207,11 @@ struct watch_args {
 	size_t n_netdevs;
 };
 
-/* A name that is one directory under sys/class/net. */
+/* A name that is one directory under sys/class/net: one path component
+ * the kernel's IFNAMSIZ (16, its NUL included) can hold. */
 static bool netdev_name_ok(const char *s)
 {
-	size_t n = strlen(s);
-
-	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 &&
-	       strcmp(s, "..") != 0;
+	return fetch_name_ok(s) && strlen(s) < 16;
 }
 
 /* Each --netdev that no RDMA port already watches becomes a NIC of its
@@ -225,6 +225,7 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 		bool have = false;
 		char path[64];
 		struct nic *nics, *n;
+		size_t cap;
 
 		for (size_t i = 0; i < inv->n_nics && !have; i++)
 			for (size_t j = 0; j < inv->nics[i].n_ports && !have; j++)
@@ -238,7 +239,8 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 				c->prog, name, c->root_dir);
 			return EXIT_RUNTIME;
 		}
-		nics = realloc(inv->nics, (inv->n_nics + 1) * sizeof(*nics));
+		cap = inv->n_nics;
+		nics = growbuf_reserve(inv->nics, &cap, inv->n_nics + 1, sizeof(*nics));
 		if (!nics)
 			goto nomem;
 		inv->nics = nics;
@@ -277,7 +279,7 @@ static int take_duration(struct ctx *c, void *args, const char *v)
 		return EXIT_USAGE;
 	}
 	a->have_duration = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_netdev(struct ctx *c, void *args, const char *v)
@@ -294,7 +296,7 @@ static int take_netdev(struct ctx *c, void *args, const char *v)
 		return EXIT_USAGE;
 	}
 	a->netdevs[a->n_netdevs++] = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt watch_opts[] = {
@@ -346,14 +348,14 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 	a->interval = 1;
 	a->duration = 10;
 	rc = opts_parse(c, &watch_spec, argc, argv, a, &n);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a->until && !a->have_duration) {
 		fprintf(stderr, "%s watch: --until needs --duration S: how much later the "
 			"second snapshot was taken\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int emit_text(struct ctx *c, const struct watch_report *rep)
@@ -376,7 +378,7 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 	struct sigaction old;
 	int rc = parse_args(c, argc, argv, &a);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	catch_sigint(&old);
 	rc = ctx_collect(c, &r, &inv, false);

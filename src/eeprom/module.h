@@ -2,7 +2,7 @@
  * (DOM) and the module's own alarm/warning thresholds, for SFF-8472 (SFP),
  * SFF-8636/8436 (QSFP, QSFP+, QSFP28) and CMIS (QSFP-DD, OSFP, QSFP112 ...).
  * Pure functions over byte buffers, no I/O (like ethtool's parsers):
- * reference/kernel-interfaces.md section 6.4 has the offsets and units.
+ * the offsets and units are SFF-8472, SFF-8636 and CMIS 5's.
  *
  * Input, either or both of:
  *  - `lower`: the bytes at I2C 0x50 page 0 from offset 0.  128 bytes is the

@@ -1,4 +1,4 @@
-/* The record: one host run, as stored and as given to consumers (issue 6
+/* The record: one host run, as stored and as given to consumers (docs/fleet.md
  * contract):
  *   {"schema":1, "host":"dgx-h100-017", "time":"2026-11-30T07:00:00Z",
  *    "profile":"dgx-h100", "verdict":"pass", "check":<check --json>,

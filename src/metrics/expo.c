@@ -1,6 +1,7 @@
 /* The Prometheus text format 0.0.4 (exposition_formats.md): lines of
  * "# HELP", "# TYPE" and samples; all lines of a family together. */
 #include "expo.h"
+#include "../model/growbuf.h"
 #include "../out/utf8.h"
 
 #include <inttypes.h>
@@ -44,7 +45,6 @@ char *expo_take(struct expo *e, size_t *len)
 /* Room for n more bytes and the NUL. */
 static bool reserve(struct expo *e, size_t n)
 {
-	size_t cap;
 	char *p;
 
 	if (e->failed)
@@ -55,16 +55,12 @@ static bool reserve(struct expo *e, size_t n)
 		e->failed = true;
 		return false;
 	}
-	cap = e->cap ? e->cap : 4096;
-	while (cap - e->len <= n)
-		cap *= 2;
-	p = realloc(e->buf, cap);
+	p = growbuf_reserve(e->buf, &e->cap, e->len + n + 1, 1);
 	if (!p) {
 		e->failed = true;
 		return false;
 	}
 	e->buf = p;
-	e->cap = cap;
 	return true;
 }
 

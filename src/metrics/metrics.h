@@ -5,7 +5,11 @@
  * Names carry the rdmadoctor_ prefix and base units (bytes, seconds, bytes
  * per second even for link rates, as promtool insists; transfers per
  * second); counters end in _total.  A value that
- * is not known is left out, never written as 0. */
+ * is not known is left out, never written as 0.
+ *
+ * Errors: the exposition buffer (expo.h) is sticky: a write that could not
+ * grow it marks it, later writes are dropped, and the one check at the
+ * end (metrics_render's result) says -ENOMEM.  Nothing here prints. */
 #ifndef RD_METRICS_METRICS_H
 #define RD_METRICS_METRICS_H
 

@@ -1,11 +1,11 @@
 /* One series per port (labels device, port, netdev, pci): state, rate,
  * MTU, the netdev on it, RoCE QoS per priority. */
 #include "families.h"
+#include "../model/port_state.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#define IB_PORT_ACTIVE 4	/* enum ib_port_state */
 
 void port_labels_init(struct port_labels *pl, const struct nic *n, const struct port *p)
 {
@@ -18,7 +18,7 @@ void port_labels_init(struct port_labels *pl, const struct nic *n, const struct 
 
 static double port_up(const struct port *p)
 {
-	return IS_NA(p->state) ? NAN : p->state == IB_PORT_ACTIVE;
+	return IS_NA(p->state) ? NAN : p->state == PORT_STATE_ACTIVE;
 }
 
 static double port_rate(const struct port *p)

@@ -1,6 +1,6 @@
 /* GPU x NIC placement, classified as `nvidia-smi topo -m` does (PIX, PXB,
  * PHB, NODE, SYS), from the sysfs device paths alone
- * (kernel-interfaces.md section 3.3). */
+ * (the PCI tree under /sys/devices, as nvidia-smi topo -m reads it). */
 #ifndef RD_MODEL_AFFINITY_H
 #define RD_MODEL_AFFINITY_H
 

@@ -1,9 +1,13 @@
 /* The model: plain structs describing one machine's RDMA network.
  *
- * Readers (src/sysfs, src/verbs) fill it; consumers (src/out, later
- * src/check) only read it.  A value that could not be read is "not
- * available": NULL for strings, NA for integers, NAN for rates.  Never a
- * made-up default.
+ * Readers (src/sysfs, src/verbs) fill it; consumers (src/check, src/out,
+ * src/metrics, src/store) only read it.  A value that could not be read
+ * is "not available": NULL for strings, NA for integers, NAN for rates.
+ * Never a made-up default.
+ *
+ * Errors: the model's functions (in src/model) compute from what is
+ * there and cannot fail but for memory: they return 0 or -ENOMEM, and
+ * never print.
  */
 #ifndef RD_MODEL_INVENTORY_H
 #define RD_MODEL_INVENTORY_H

@@ -67,18 +67,6 @@ const char *nic_model_name(uint64_t vendor, uint64_t device)
 	return NULL;
 }
 
-bool pci_is_nic_helper_function(uint64_t vendor, uint64_t device)
-{
-	if (vendor != PCI_VENDOR_MELLANOX)
-		return false;
-	return (device >= 0x1974 && device <= 0x197c) ||	/* bridges */
-	       (device >= 0x2020 && device <= 0x2025) ||	/* emulated bridges */
-	       device == 0x2100 ||				/* CX-8 DMA */
-	       (device & 0xff00) == 0x0200 ||			/* flash recovery */
-	       device == 0xa2d4 || device == 0xa2d5 ||		/* BlueField SoC */
-	       device == 0xa2da || device == 0xa2db;
-}
-
 bool pci_is_gpu(uint64_t vendor, uint64_t class_code)
 {
 	return vendor == PCI_VENDOR_NVIDIA && (class_code >> 16) == 0x03;

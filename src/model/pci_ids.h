@@ -1,5 +1,5 @@
-/* What a PCI vendor:device pair is, from reference/machines.md and the
- * kernel's driver tables (kernel-interfaces.md section 10). */
+/* What a PCI vendor:device pair is, from the vendors' PCI id lists (pci.ids)
+ * and the kernel's driver tables (the drivers' pci_device_id arrays). */
 #ifndef RD_MODEL_PCI_IDS_H
 #define RD_MODEL_PCI_IDS_H
 
@@ -14,10 +14,6 @@
 
 /* "ConnectX-7", "BlueField-3", "Broadcom BCM57508"...; NULL if unknown. */
 const char *nic_model_name(uint64_t vendor, uint64_t device);
-
-/* Functions of NIC vendors that are not NICs: ConnectX bridge functions,
- * the ConnectX-8 Data Direct DMA function, BlueField SoC management. */
-bool pci_is_nic_helper_function(uint64_t vendor, uint64_t device);
 
 /* NVIDIA GPU: vendor 10de, base class 03 (not NVSwitch, not HDMI audio). */
 bool pci_is_gpu(uint64_t vendor, uint64_t class_code);

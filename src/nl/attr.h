@@ -1,5 +1,6 @@
 /* Walking netlink attributes in a reply held as bytes, shared by the DCB
- * and module-EEPROM parsers: every length checked before it is used. */
+ * and module-EEPROM parsers: every length checked before it is used.
+ * Errors as every reader's (src/sysfs/root.h): 0 or a negative errno. */
 #ifndef RD_NL_ATTR_H
 #define RD_NL_ATTR_H
 

@@ -1,5 +1,5 @@
 /* DCB netlink: the IEEE view of a netdev's PFC, APP table and ETS
- * (kernel-interfaces.md section 5, net/dcb/dcbnl.c dcbnl_ieee_fill).
+ * (net/dcb/dcbnl.c dcbnl_ieee_fill).
  *
  * The parser walks the bytes by hand, checking every length against the
  * bytes it was given: a snapshot file is as untrusted as any other.  The

@@ -1,5 +1,5 @@
 /* DCB netlink (RTM_GETDCB, DCB_CMD_IEEE_GET): PFC, trust and the DSCP map
- * of a netdev (kernel-interfaces.md section 5).
+ * of a netdev (net/dcb/dcbnl.c).
  *
  * dcb_query asks the kernel and returns the raw reply bytes, so that
  * `snapshot` can keep them; dcb_parse_ieee reads those bytes, live or from

@@ -1,4 +1,4 @@
-/* ethtool statistics over SIOCETHTOOL (kernel-interfaces.md section 6.1):
+/* ethtool statistics over SIOCETHTOOL (include/uapi/linux/ethtool.h):
  * GSSET_INFO for the count, GSTRINGS for the names, GSTATS for the values.
  *
  * The parser checks every length against the bytes it was given: a

@@ -1,6 +1,6 @@
 /* ethtool statistics of a netdev over the legacy ioctl (SIOCETHTOOL:
  * ETHTOOL_GSSET_INFO, ETHTOOL_GSTRINGS, ETHTOOL_GSTATS for ETH_SS_STATS;
- * kernel-interfaces.md section 6.1-6.2): what `ethtool -S` prints.
+ * include/uapi/linux/ethtool.h): what `ethtool -S` prints.
  *
  * ethtool_stats_query asks the kernel and returns the two raw ioctl
  * payloads exactly as the kernel filled them in, so that `snapshot` can keep

@@ -1,4 +1,4 @@
-/* Link modes and FEC over ethtool netlink (kernel-interfaces.md 6.3):
+/* Link modes and FEC over ethtool netlink (Documentation/networking/ethtool-netlink.rst):
  * LINKMODES_GET (speed, duplex, autoneg, lanes, the supported, advertised
  * and link-partner modes: what `ethtool IF` prints) and FEC_GET (the
  * configured and active FEC: `ethtool --show-fec IF`).

@@ -1,4 +1,4 @@
-/* ethtool netlink MODULE_EEPROM_GET (kernel-interfaces.md 6.3-6.4,
+/* ethtool netlink MODULE_EEPROM_GET (Documentation/networking/ethtool-netlink.rst,
  * net/ethtool/eeprom.c).  The parsers walk the bytes by hand, checking
  * every length: a snapshot file is as untrusted as any other. */
 #include "module_eeprom.h"
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* SFF-8024 identifiers (kernel-interfaces.md 6.4) */
+/* SFF-8024 identifiers (SFF-8024 table 4-1) */
 static int spec_of(uint8_t id)
 {
 	switch (id) {
@@ -260,6 +260,23 @@ void module_eeprom_close(struct module_eeprom_sock *s)
 		return;
 	mnl_socket_close(s->nl);
 	free(s);
+}
+
+int module_eeprom_lazy_get(struct module_eeprom_lazy *l, struct module_eeprom_sock **s)
+{
+	if (!l->tried) {
+		l->rc = module_eeprom_open(&l->s);
+		l->tried = true;
+	}
+	*s = l->s;
+	return l->rc;
+}
+
+void module_eeprom_lazy_close(struct module_eeprom_lazy *l)
+{
+	module_eeprom_close(l->s);
+	l->s = NULL;
+	l->tried = false;
 }
 
 int module_eeprom_read(struct module_eeprom_sock *s, const char *ifname,

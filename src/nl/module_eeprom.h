@@ -1,5 +1,5 @@
 /* Transceiver EEPROM over ethtool netlink (ETHTOOL_MSG_MODULE_EEPROM_GET,
- * kernel-interfaces.md sections 6.3-6.4).
+ * Documentation/networking/ethtool-netlink.rst).
  *
  * module_eeprom_plan decides from the lower page which reads a module
  * needs; module_eeprom_read asks the kernel for one of them;
@@ -8,6 +8,7 @@
 #ifndef RD_NL_MODULE_EEPROM_H
 #define RD_NL_MODULE_EEPROM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,17 @@ struct module_eeprom_sock;
 /* 0, or a negative errno (-ENOENT: the kernel has no ethtool netlink). */
 int module_eeprom_open(struct module_eeprom_sock **out);
 void module_eeprom_close(struct module_eeprom_sock *s);
+
+/* A socket opened at its first use, so that a replay (whose fetches are
+ * never called) opens none.  Zeroed is "not tried yet". */
+struct module_eeprom_lazy {
+	struct module_eeprom_sock *s;
+	int rc;			/* the open's result, once tried */
+	bool tried;
+};
+/* The socket: 0 with *s, or the open's error (the same at every call). */
+int module_eeprom_lazy_get(struct module_eeprom_lazy *l, struct module_eeprom_sock **s);
+void module_eeprom_lazy_close(struct module_eeprom_lazy *l);
 
 /* One read: 0 with *got bytes in buf (cap >= req->len), or a negative
  * errno (-EPERM without CAP_NET_ADMIN, -EOPNOTSUPP / -ENODEV: no module

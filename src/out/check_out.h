@@ -1,5 +1,5 @@
 /* `check` output: the verdict and findings for people (text, colour only on
- * a terminal), for machines (JSON, DESIGN.md section 4) and for Slurm
+ * a terminal), for machines (JSON, docs/json/check.md) and for Slurm
  * (one NHC line). */
 #ifndef RD_OUT_CHECK_OUT_H
 #define RD_OUT_CHECK_OUT_H

@@ -1,5 +1,5 @@
 /* Bandwidth figures for the fleet report, taken from the `bw --json`
- * documents kept in each record's "bw" array (DESIGN.md section 8):
+ * documents kept in each record's "bw" array (docs/fleet.md):
  *   a host's rail  = rails[].gbps.avg of the largest-size result of each of
  *                    the host's client documents, averaged over documents;
  *   a pair (a, b)  = total.gbps.avg of that result in a's client documents

@@ -259,7 +259,7 @@ static json_t *qos_json(const struct qos *q)
 		      "ecn_rp", prio_flags(q->ecn_rp));
 	if (!o)
 		return json_null();
-	/* DCB netlink (kernel-interfaces.md section 5) */
+	/* DCB netlink (net/dcb/dcbnl.c) */
 	if (q->trust && strcmp(q->trust, "dscp") == 0)
 		json_object_set_new(o, "dscp_map", dscp_map(q->dscp_to_prio));
 	json_object_set_new(o, "pfc_pause_tx", prio_counts(q->pause_tx));

@@ -1,5 +1,11 @@
-/* Machine output: the inventory as the JSON document of DESIGN.md section 4.
- * Key names are the stable interface. */
+/* Machine output: the inventory as the JSON document of docs/json/
+ * inventory.md.  Key names are the stable interface.
+ *
+ * Errors, for every printer (src/out): printers never touch the system.
+ * A *_to_json builder returns the document or NULL (no memory); a text
+ * printer writes to the FILE it is given and the caller (src/cmd) checks
+ * that stream once at the end (ctx_close_text), so a full disk or a closed
+ * pipe is said once, never half-printed silently. */
 #ifndef RD_OUT_JSON_H
 #define RD_OUT_JSON_H
 

@@ -41,9 +41,7 @@ static ssize_t safe_write(void *cookie, const char *buf, size_t size)
 
 		if (k->held_c2) {
 			k->held_c2 = false;
-			/* C1 controls written as UTF-8 are escape sequences to
-			 * some terminals too (U+009B is CSI): as check's output */
-			if (c >= 0x80 && c <= 0x9f) {
+			if (safe_control(0xc2, c, true) == 2) {
 				if (put(k, &o, '?') < 0 || put(k, &o, '?') < 0)
 					return -1;
 				continue;
@@ -55,7 +53,7 @@ static ssize_t safe_write(void *cookie, const char *buf, size_t size)
 			k->held_c2 = true;
 			continue;
 		}
-		rc = put(k, &o, (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : (char)c);
+		rc = put(k, &o, safe_control(c, 0, true) ? '?' : (char)c);
 		if (rc < 0)
 			return -1;
 	}
@@ -76,6 +74,17 @@ static int safe_close(void *cookie)
 		rc = EOF;
 	free(k);
 	return rc;
+}
+
+int safe_control(unsigned char c, unsigned char next, bool keep_newline)
+{
+	/* C1 controls written as UTF-8 are escape sequences to some
+	 * terminals too (U+009B is CSI) */
+	if (c == 0xc2)
+		return next >= 0x80 && next <= 0x9f ? 2 : 0;
+	if (c == '\t' || (c == '\n' && keep_newline))
+		return 0;
+	return c < 0x20 || c == 0x7f;
 }
 
 FILE *safe_stream(FILE *under)

@@ -1,5 +1,6 @@
 /* Text output for people: inventory, GID table, GPU x NIC matrix.  The
- * layout may change between versions; scripts use --json. */
+ * layout may change between versions; scripts use --json.  Errors as
+ * every printer's (src/out/json.h): the caller checks the stream. */
 #ifndef RD_OUT_TEXT_H
 #define RD_OUT_TEXT_H
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define OR_NA(s) ((s) ? (s) : "?")
-/* ACS P2P request and completion redirect (kernel-interfaces.md 3.4) */
+/* ACS P2P request and completion redirect (PCIe ACS control bits 2 and 3) */
 #define ACS_REDIRECT 0x000c
 
 static void print_gen_width(FILE *out, double gts, int64_t width)
@@ -234,6 +234,22 @@ static void print_qos(FILE *out, const char *ind, const struct qos *q)
 	}
 }
 
+/* "100 Gb/s (4X EDR)": the parenthesis holds what is known of lanes and
+ * speed, and is left out when neither is. */
+static void print_rate(FILE *out, const struct port *p)
+{
+	bool lanes = !IS_NA(p->lanes) && p->lanes > 0;
+	bool speed = p->rate_speed && *p->rate_speed;
+
+	fprintf(out, "%g Gb/s", p->rate_gbps);
+	if (lanes && speed)
+		fprintf(out, " (%lldX %s)", (long long)p->lanes, p->rate_speed);
+	else if (lanes)
+		fprintf(out, " (%lldX)", (long long)p->lanes);
+	else if (speed)
+		fprintf(out, " (%s)", p->rate_speed);
+}
+
 static void print_port(FILE *out, const struct port *p)
 {
 	const struct gid *rec = gid_recommended(p);
@@ -244,8 +260,7 @@ static void print_port(FILE *out, const struct port *p)
 	if (isnan(p->rate_gbps))
 		fputs("rate ?", out);
 	else
-		fprintf(out, "%g Gb/s (%lldX %s)", p->rate_gbps, (long long)p->lanes,
-			p->rate_speed ? p->rate_speed : "");
+		print_rate(out, p);
 	if (!IS_NA(p->active_mtu))
 		fprintf(out, "  mtu %lld", (long long)p->active_mtu);
 	fputc('\n', out);
@@ -259,7 +274,7 @@ static void print_port(FILE *out, const struct port *p)
 			fprintf(out, " %lld Mb/s", (long long)p->netdev_speed_mbps);
 		if (!IS_NA(p->carrier_changes))
 			fprintf(out, " carrier_changes %lld", (long long)p->carrier_changes);
-		if (p->bond_slaves)
+		if (p->bond_slaves && p->bond_slaves[strspn(p->bond_slaves, " \t\n")])
 			fprintf(out, " (bond of %s)", p->bond_slaves);
 		fputc('\n', out);
 	}

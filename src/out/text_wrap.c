@@ -1,4 +1,5 @@
 #include "text_wrap.h"
+#include "safe_stream.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -7,17 +8,15 @@
 static void put_clean_n(FILE *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+		int bad = safe_control((unsigned char)s[i],
+				       i + 1 < n ? (unsigned char)s[i + 1] : 0, false);
 
-		/* C1 controls written as UTF-8 (U+0080..U+009F: C2 80..C2 9F)
-		 * are escape sequences to some terminals too */
-		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-		    (unsigned char)s[i + 1] <= 0x9f) {
+		if (bad == 2) {
 			fputs("??", out);
 			i++;
 			continue;
 		}
-		fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c, out);
+		fputc(bad ? '?' : s[i], out);
 	}
 }
 

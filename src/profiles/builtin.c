@@ -2,17 +2,17 @@
  * the same parser at first use, so that what ships is what a user could
  * have written (and `rdmadoctor profiles show NAME` prints the same keys).
  *
- * Figures come from reference/machines.md ("machines" below): section 1 is
- * the per-machine table, 2 the NIC table, 4 the bandwidth pass lines, 5
- * the MTU rules.  Conventions shared by all of them:
+ * Figures come from the vendors' reference designs and user guides (DGX,
+ * HGX and the OEM servers built on them; docs/profiles.md lists each
+ * profile).  Conventions shared by all of them:
  *   - bw_floor_gbps is 90 % of the port rate: NVIDIA's ngc_multinode_perf
- *     fails a device below 90 % of ports/1/rate (machines section 4, V);
- *   - InfiniBand: mtu 4096, IB's largest, set by the SM (machines section 5);
+ *     fails a device below 90 % of ports/1/rate;
+ *   - InfiniBand: mtu 4096, IB's largest, set by the SM;
  *   - RoCE: mtu 4200 is the smallest netdev MTU that still carries a 4096
- *     RDMA MTU (the kernel takes 96 bytes of headers off first; machines
- *     section 5, V); 9000 is usual, so 4200 is a floor, not a target.
- *     pfc_priority 3, trust dscp and ecn yes: the lossless RoCE setup of
- *     reference/field-guide.md item 5 ("priority 3", trust DSCP, ECN on).
+ *     RDMA MTU (the kernel takes 96 bytes of headers off first:
+ *     iboe_get_mtu); 9000 is usual, so 4200 is a floor, not a target.
+ *     pfc_priority 3, trust dscp and ecn yes: the usual lossless RoCE setup
+ *     (PFC on priority 3, trust DSCP, ECN on).
  *   - no built-in uses based_on: each one reads on its own. */
 #include "profile.h"
 
@@ -268,7 +268,7 @@ static const struct builtin_text texts[] = {
 	  "pfc_priority = 3\n"
 	  "trust = dscp\n"
 	  "ecn = yes\n"
-	  "# GeForce GPUs have no GPUDirect RDMA (DESIGN.md gdr.unsupported)\n"
+	  "# GeForce GPUs have no GPUDirect RDMA (check gdr.unsupported)\n"
 	  "gpudirect = no\n"
 	  "# machines 1 (V): 4:1 to 8:1; one card may serve all 8 GPUs.  Slots are wherever\n"
 	  "# they fit, so placement is not judged\n"
@@ -289,7 +289,7 @@ static const struct builtin_text texts[] = {
 	  "match_npu_count = 8\n"
 	  "# machines 1 (V): each NPU has one 100GE RoCE v2 port\n"
 	  "npu_rate_gbps = 100\n"
-	  "# reference/ascend.md 3: RoCE commonly on priority 4 on Ascend clusters\n"
+	  "# RoCE commonly on priority 4 on Ascend clusters (docs/ascend.md)\n"
 	  "npu_pfc_priority = 4\n"
 	  "# machines 1 (V, MindCluster docs): four subnets, NPU 0&4, 1&5, 2&6, 3&7\n"
 	  "npu_subnets = pairs\n" },
@@ -312,8 +312,9 @@ static const struct builtin_text texts[] = {
 #define N_BUILTIN (sizeof(texts) / sizeof(texts[0]))
 
 static struct profile loaded[N_BUILTIN];
-/* 0 not loaded, 1 loading (a built-in that used based_on would come back
- * here: it finds nothing, and the unit test fails), 2 loaded */
+/* 0 not loaded, 1 loading, 2 loaded.  Built-ins are parsed with no
+ * based_on lookup: one that used based_on fails, and so does the unit
+ * test. */
 static int state;
 
 static void unload(size_t upto)
@@ -338,8 +339,8 @@ static bool load(void)
 	state = 1;
 	for (size_t i = 0; i < N_BUILTIN; i++) {
 		snprintf(origin, sizeof(origin), "built-in %s", texts[i].name);
-		if (profile_parse(texts[i].text, strlen(texts[i].text), origin, &loaded[i],
-				  &err) < 0 || strcmp(loaded[i].name, texts[i].name) != 0) {
+		if (profile_parse_bases(texts[i].text, strlen(texts[i].text), origin, NULL,
+					&loaded[i], &err) < 0 || strcmp(loaded[i].name, texts[i].name) != 0) {
 			unload(i + 1);
 			state = 0;
 			return false;

@@ -1,4 +1,4 @@
-/* Machine profiles as a small INI file (DESIGN.md section 6): the parser,
+/* Machine profiles as a small INI file (docs/profiles.md): the parser,
  * the writer and the memory rules.
  *
  * libinih splits lines into sections and key = value pairs.  It does not
@@ -15,6 +15,7 @@
  * any other key is applied, whatever the order in the file.  Errors are
  * reported for the first offending line. */
 #include "profile.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -27,7 +28,7 @@
 #include <ini.h>
 
 /* A profile is a page of text: anything bigger is not one. */
-#define MAX_TEXT (64u << 10)
+#define MAX_TEXT PROFILE_MAX_TEXT
 /* Longest line we accept; inih's default buffer takes 200 bytes with the
  * newline and NUL, and profile_write stays well below it. */
 #define MAX_LINE 190
@@ -171,6 +172,7 @@ struct pstate {
 	char bad_msg[sizeof(((struct profile_error *)0)->message)];
 	struct profile *out;
 	struct profile_error *err;
+	const struct profile_bases *bases;	/* where based_on looks; NULL: nowhere */
 	int seen[SEC_COUNT][N_KEYS];	/* line a key was given on, 0 not */
 };
 
@@ -235,15 +237,10 @@ static bool push(struct pstate *st, int sec, const char *key, const char *value)
 {
 	struct entry *e;
 
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 32;
-		struct entry *v = realloc(st->v, cap * sizeof(*v));
-
-		if (!v)
-			return false;
-		st->v = v;
-		st->cap = cap;
-	}
+	e = growbuf_reserve(st->v, &st->cap, st->n + 1, sizeof(*st->v));
+	if (!e)
+		return false;
+	st->v = e;
 	e = &st->v[st->n];
 	e->line = st->line;
 	e->sec = sec;
@@ -552,13 +549,13 @@ static int parse_word(struct pstate *st, const struct entry *e, const struct key
 		    quote(e->value, q, sizeof(q)));
 }
 
-static int list_builtins(char *buf, size_t size)
+static int list_builtins(const struct profile_bases *bases, char *buf, size_t size)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < profile_builtin_count(); i++) {
-		const struct profile *b = profile_builtin_at(i);
+	for (size_t i = 0; bases && i < bases->count(); i++) {
+		const struct profile *b = bases->at(i);
 		int n;
 
 		if (!b)
@@ -575,8 +572,8 @@ static int parse_based_on(struct pstate *st, const struct entry *e, const struct
 {
 	char q[QUOTE_MAX + 4], names[160];
 
-	if (!profile_builtin(e->value)) {
-		if (list_builtins(names, sizeof(names)) < 0)
+	if (!st->bases || !st->bases->find(e->value)) {
+		if (list_builtins(st->bases, names, sizeof(names)) < 0)
 			snprintf(names, sizeof(names), "see `rdmadoctor profiles`");
 		return fail(st->err, e->line, "%s: no built-in profile '%s' (there are: %s)",
 			    k->name, quote(e->value, q, sizeof(q)), names);
@@ -777,7 +774,7 @@ static int resolve_base(struct pstate *st, int limit)
 		const struct entry *e = &st->v[i];
 
 		if (e->key && e->sec == SEC_PROFILE && strcmp(e->key, "based_on") == 0) {
-			base = profile_builtin(e->value);
+			base = st->bases ? st->bases->find(e->value) : NULL;
 			break;
 		}
 	}
@@ -844,11 +841,13 @@ static int run_parse(struct pstate *st)
 	return check_whole(st);
 }
 
-int profile_parse(const char *text, size_t len, const char *origin, struct profile *out,
-		  struct profile_error *err)
+int profile_parse_bases(const char *text, size_t len, const char *origin,
+			const struct profile_bases *bases, struct profile *out,
+			struct profile_error *err)
 {
 	struct profile_error spare;
-	struct pstate st = { .text = text, .len = len, .sec = SEC_NONE, .out = out };
+	struct pstate st = { .text = text, .len = len, .sec = SEC_NONE, .out = out,
+			     .bases = bases };
 	int rc;
 
 	if (!err)
@@ -875,46 +874,6 @@ int profile_parse(const char *text, size_t len, const char *origin, struct profi
 		fail(err, 0, "out of memory");
 	if (rc)
 		profile_free(out);
-	return rc;
-}
-
-int profile_load_file(const char *path, struct profile *out, struct profile_error *err)
-{
-	struct profile_error spare;
-	FILE *f;
-	char *buf;
-	size_t n;
-	int rc;
-
-	if (!err)
-		err = &spare;
-	memset(out, 0, sizeof(*out));
-	memset(err, 0, sizeof(*err));
-	if (snprintf(err->file, sizeof(err->file), "%s", path) >= (int)sizeof(err->file))
-		memcpy(err->file + sizeof(err->file) - 4, "...", 4);
-	f = fopen(path, "r");
-	if (!f) {
-		rc = -errno;
-		fail(err, 0, "cannot open: %s", strerror(-rc));
-		return rc;
-	}
-	buf = malloc(MAX_TEXT + 1);
-	if (!buf) {
-		fclose(f);
-		fail(err, 0, "out of memory");
-		return -ENOMEM;
-	}
-	errno = 0;
-	n = fread(buf, 1, MAX_TEXT + 1, f);
-	rc = ferror(f) ? -(errno ? errno : EIO) : 0;
-	fclose(f);
-	if (rc < 0) {
-		free(buf);
-		fail(err, 0, "cannot read: %s", strerror(-rc));
-		return rc;
-	}
-	rc = profile_parse(buf, n, path, out, err);
-	free(buf);
 	return rc;
 }
 

@@ -1,10 +1,13 @@
-/* Machine profiles: what a machine model should have (DESIGN.md section 6,
- * reference/machines.md).  Built-in ones ship inside the binary; users
+/* Machine profiles: what a machine model should have (docs/profiles.md).  Built-in ones ship inside the binary; users
  * write their own in a small INI file (libinih) and may base it on a
  * built-in one, overriding a few values.
  *
  * A value of 0 / NULL / -1 (as each field says) means "not judged": the
- * generic profile judges only what needs no expectation. */
+ * generic profile judges only what needs no expectation.
+ *
+ * Errors: 0 or a negative errno (-EINVAL: the text is not a valid profile,
+ * -ENOMEM, or the file's own errno), with struct profile_error saying
+ * where and what for the user; nothing here prints (src/cmd does). */
 #ifndef RD_PROFILES_PROFILE_H
 #define RD_PROFILES_PROFILE_H
 
@@ -71,8 +74,23 @@ size_t profile_builtin_count(void);
 const struct profile *profile_builtin_at(size_t i);
 const struct profile *profile_builtin(const char *name);
 
-/* Parse profile text (the INI format) or a file.  On error returns a
- * negative errno (-EINVAL for bad content) and fills err. */
+/* Profile text is at most this long. */
+#define PROFILE_MAX_TEXT (64u << 10)
+
+/* Where based_on is looked up (the built-ins, for a user's profile). */
+struct profile_bases {
+	const struct profile *(*find)(const char *name);	/* NULL: none */
+	const struct profile *(*at)(size_t i);
+	size_t (*count)(void);
+};
+
+/* Parse profile text (the INI format) with based_on looked up in bases
+ * (NULL: based_on is refused), profile.c.  On error returns a negative
+ * errno (-EINVAL for bad content) and fills err. */
+int profile_parse_bases(const char *text, size_t len, const char *origin,
+			const struct profile_bases *bases, struct profile *out,
+			struct profile_error *err);
+/* The same, based_on looked up in the built-ins; and a file (load.c). */
 int profile_parse(const char *text, size_t len, const char *origin,
 		  struct profile *out, struct profile_error *err);
 int profile_load_file(const char *path, struct profile *out, struct profile_error *err);

@@ -1,4 +1,4 @@
-/* Which built-in profile fits a machine (DESIGN.md section 6).
+/* Which built-in profile fits a machine (docs/profiles.md).
  *
  * First the DMI product name, because a DGX says what it is and the same
  * GPUs and NICs also sit in OEM boxes; then the hardware, in built-in

@@ -9,6 +9,9 @@
 #include "driver.h"
 #include "store.h"
 
+/* How long a writer waits for another one before giving up. */
+#define STORE_BUSY_MS 30000
+
 struct store {
 	const struct store_driver *drv;
 	void *conn;		/* the backend's */

@@ -67,15 +67,17 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 
 int counters_sample(struct root *r, struct inventory *inv)
 {
-	root_forget_files(r);
+	int rc = root_forget_files(r);
+
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
 		if (!n->name)
 			continue;
 		for (size_t k = 0; k < n->n_ports; k++) {
-			int rc = sample_port(r, n, &inv->nics[i].ports[k]);
-
+			rc = sample_port(r, n, &inv->nics[i].ports[k]);
 			if (rc < 0)
 				return rc;
 		}

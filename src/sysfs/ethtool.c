@@ -1,5 +1,5 @@
 #include "ethtool.h"
-#include "tape.h"
+#include "fetch.h"
 #include "../nl/ethtool_stats.h"
 
 #include <errno.h>
@@ -7,68 +7,71 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A netdev name that can be a directory name under .rdmadoctor/ethtool/. */
-static bool plain_ifname(const char *s)
-{
-	size_t n = strlen(s);
+/* Both payloads come from one query: the first fetch (strings) asks,
+ * the second (stats) hands over what it kept. */
+struct asker {
+	const char *ifname;
+	uint8_t *stats;
+	size_t stats_len;
+};
 
-	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
-
-static int read_live(struct root *r, const char *ifname, const char *spath, const char *vpath,
-		     struct counter_set *out)
+static int fetch_strings(void *arg, void **data, size_t *len)
 {
-	uint8_t *s = NULL, *v = NULL;
-	size_t slen, vlen;
+	struct asker *a = arg;
+	uint8_t *s = NULL;
 	uint32_t count;
-	int rc = ethtool_stats_query(ifname, &s, &slen, &v, &vlen, &count);
+	int rc = ethtool_stats_query(a->ifname, &s, len, &a->stats, &a->stats_len, &count);
 
-	if (rc == -ENOMEM)
+	if (rc < 0)
 		return rc;
-	if (rc < 0) {
-		/* veth without stats, a bond, a VF: not an error */
-		root_note(r, spath, "ethtool statistics of %s: %s", ifname,
-			  rc == -EOPNOTSUPP ? "none (the netdev has no ETH_SS_STATS)" :
-			  strerror(-rc));
-		return 1;
-	}
-	if (r->tape && (tape_file(r->tape, spath, (const char *)s, slen) < 0 ||
-			tape_file(r->tape, vpath, (const char *)v, vlen) < 0))
-		rc = -ENOMEM;
-	if (rc == 0)
-		rc = ethtool_stats_parse(s, slen, v, vlen, count, out);
-	free(s);
-	free(v);
-	if (rc == -ENOMEM)
-		return rc;
-	if (rc < 0) {
-		root_note(r, spath, "ethtool statistics of %s unusable: %s", ifname, strerror(-rc));
-		return 1;
-	}
+	*data = s;
 	return 0;
 }
 
-static int read_replay(struct root *r, const char *spath, const char *vpath,
-		       struct counter_set *out)
+static int fetch_stats(void *arg, void **data, size_t *len)
 {
-	uint8_t *s = malloc(ETHTOOL_STATS_STRINGS_MAX + 1), *v = malloc(ETHTOOL_STATS_STATS_MAX + 1);
+	struct asker *a = arg;
+
+	if (!a->stats)
+		return -EIO;
+	*data = a->stats;
+	*len = a->stats_len;
+	a->stats = NULL;
+	return 0;
+}
+
+/* 0 with out set, 1 when not available (noted), -ENOMEM. */
+static int read_stats(struct root *r, const char *ifname, const char *skey, const char *vkey,
+		      struct counter_set *out)
+{
+	struct asker a = { .ifname = ifname };
+	void *s = NULL, *v = NULL;
 	size_t slen = 0, vlen = 0;
 	int64_t count;
-	int rc = -ENOMEM;
+	int rc = root_fetch(r, ETHTOOL_FETCH_KIND, skey, ETHTOOL_STATS_STRINGS_MAX, fetch_strings,
+			    &a, &s, &slen);
 
-	if (!s || !v)
+	if (rc == 0)
+		rc = root_fetch(r, ETHTOOL_FETCH_KIND, vkey, ETHTOOL_STATS_STATS_MAX, fetch_stats,
+				&a, &v, &vlen);
+	free(a.stats);
+	if (rc == -ENOMEM)
 		goto out;
-	/* one byte more than the largest: a longer file is refused */
-	if (root_read_bin(r, spath, s, ETHTOOL_STATS_STRINGS_MAX + 1, &slen) < 0 ||
-	    root_read_bin(r, vpath, v, ETHTOOL_STATS_STATS_MAX + 1, &vlen) < 0) {
-		rc = 1;	/* not captured: unknown */
+	if (rc < 0) {
+		/* veth without stats, a bond, a VF, nothing captured: not an error */
+		if (fetch_failure_noted(r, rc))
+			root_note(r, ifname, "ethtool statistics of %s: %s", ifname,
+				  rc == -EOPNOTSUPP ? "none (the netdev has no ETH_SS_STATS)" :
+				  strerror(-rc));
+		rc = 1;
 		goto out;
 	}
 	count = ethtool_stats_count_of(s, slen);
 	rc = count < 0 ? -EINVAL : count > ETHTOOL_STATS_MAX ? -E2BIG :
 	     ethtool_stats_parse(s, slen, v, vlen, (uint32_t)count, out);
 	if (rc < 0 && rc != -ENOMEM) {
-		root_note(r, spath, "ethtool statistics unusable: %s", strerror(-rc));
+		root_note(r, ifname, "ethtool statistics of %s unusable: %s", ifname,
+			  strerror(-rc));
 		rc = 1;
 	}
 out:
@@ -79,16 +82,18 @@ out:
 
 int ethtool_read_stats(struct root *r, const char *ifname, struct counter_set *out)
 {
-	char spath[64], vpath[64];
+	char *skey = NULL, *vkey = NULL;
+	int rc = -ENOMEM;
 
-	if (!ifname || !plain_ifname(ifname)) {
+	if (!ifname || !fetch_name_ok(ifname)) {
 		root_note(r, ifname ? ifname : "", "netdev name unusable for ethtool: not queried");
 		return 1;
 	}
-	snprintf(spath, sizeof(spath), "%s/%s/strings", ETHTOOL_SNAPSHOT_DIR, ifname);
-	snprintf(vpath, sizeof(vpath), "%s/%s/stats", ETHTOOL_SNAPSHOT_DIR, ifname);
-	return r->live ? read_live(r, ifname, spath, vpath, out) :
-			 read_replay(r, spath, vpath, out);
+	if (asprintf(&skey, "%s/strings", ifname) >= 0 && asprintf(&vkey, "%s/stats", ifname) >= 0)
+		rc = read_stats(r, ifname, skey, vkey, out);
+	free(skey);
+	free(vkey);
+	return rc;
 }
 
 int ethtool_read_port_stats(struct root *r, struct port *p)

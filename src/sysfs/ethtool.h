@@ -6,14 +6,13 @@
 #include "root.h"
 #include "../model/inventory.h"
 
-/* Where `snapshot` keeps the raw payloads: <dir>/<netdev>/strings (the
- * struct ethtool_gstrings answer) and <dir>/<netdev>/stats (the struct
+/* The raw payloads are fetched (fetch.h) as .rdmadoctor/ethtool/<netdev>/
+ * strings (the struct ethtool_gstrings answer) and .../stats (the struct
  * ethtool_stats answer); their own headers carry the count. */
-#define ETHTOOL_SNAPSHOT_DIR ".rdmadoctor/ethtool"
+#define ETHTOOL_FETCH_KIND "ethtool"
 
-/* ifname's statistics into out (which must be empty): live, ask the
- * kernel (and put both payloads on the tape when snapshotting); replay,
- * read them from the snapshot.  0 with out->v set, 1 when not available
+/* ifname's statistics into out (which must be empty), both payloads
+ * through root_fetch.  0 with out->v set, 1 when not available
  * (no statistics on that netdev, no snapshot files, unusable bytes: out
  * stays empty, a note says why), -ENOMEM. */
 int ethtool_read_stats(struct root *r, const char *ifname, struct counter_set *out);

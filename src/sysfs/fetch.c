@@ -16,6 +16,11 @@ bool fetch_name_ok(const char *s)
 	       strcmp(s, "..") != 0;
 }
 
+bool fetch_failure_noted(const struct root *r, int rc)
+{
+	return rc < 0 && rc != -ENOMEM && (r->live || rc != -ENOENT);
+}
+
 bool fetch_key_ok(const char *key)
 {
 	const char *p = key;

@@ -40,6 +40,11 @@ int root_fetch(struct root *r, const char *kind, const char *key, size_t cap,
  * names and NPU ids are checked with it before they become keys. */
 bool fetch_name_ok(const char *s);
 
+/* Whether a failed root_fetch is worth a note for -v: any failure but
+ * -ENOMEM (the caller fails on it) and -ENOENT on a replay root (the
+ * snapshot holds nothing for the key: it was not taken there). */
+bool fetch_failure_noted(const struct root *r, int rc);
+
 /* A key: one or more such components joined by '/' ("eth0/linkmodes"). */
 bool fetch_key_ok(const char *key);
 

@@ -33,8 +33,12 @@ static void read_memlock(struct root *r, struct host *h)
 	if (parse_limits_memlock(text, &bytes, &unlimited) < 0) {
 		root_note(r, "proc/self/limits", "no \"Max locked memory\" line");
 	} else {
+		/* an unsigned 64-bit limit: at 2^63 bytes or more nothing is ever
+		 * refused (RLIM_INFINITY is 2^64-1; some setups write 2^64-2^20) */
+		if (!unlimited && bytes > INT64_MAX)
+			unlimited = true;
 		h->memlock_unlimited = unlimited;
-		if (!unlimited && bytes <= INT64_MAX)
+		if (!unlimited)
 			h->memlock_bytes = (int64_t)bytes;
 	}
 	free(text);
@@ -55,6 +59,23 @@ static bool is_iommu_token(const char *t, size_t len)
 	return false;
 }
 
+/* Whether a NIC has an iommu_group link. */
+static bool any_in_group(struct root *r, const struct nic *nics, size_t n_nics)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < n_nics && !found; i++) {
+		char *link;
+
+		if (!nics[i].has_pci ||
+		    asprintf(&link, "%s/iommu_group", nics[i].pci.sysfs_path) < 0)
+			continue;
+		found = root_exists(r, link);
+		free(link);
+	}
+	return found;
+}
+
 static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 		       struct host *h)
 {
@@ -64,11 +85,16 @@ static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 
 	h->iommu_present = -1;
 	/* The class directory exists once the IOMMU core is up; empty (or
-	 * absent, in a tree git stored) means no IOMMU registered. */
+	 * absent, in a tree git stored) means no IOMMU registered, unless a
+	 * device sits in an IOMMU group: then the tree lacks the class
+	 * (a partial capture) and whether there is one cannot be told. */
 	rc = root_list(r, "sys/class/iommu", &names, &n);
-	if (rc == -ENOENT && root_is_dir(r, "sys/class"))
-		h->iommu_present = 0;
-	else if (rc == 0) {
+	if (rc == -ENOENT && root_is_dir(r, "sys/class")) {
+		h->iommu_present = any_in_group(r, nics, n_nics) ? -1 : 0;
+		if (h->iommu_present < 0)
+			root_note(r, "sys/class/iommu", "missing while devices are in IOMMU "
+				  "groups: IOMMU unknown");
+	} else if (rc == 0) {
 		h->iommu_present = n > 0;
 		/* Resolve each entry so a snapshot keeps it. */
 		for (size_t i = 0; i < n; i++) {
@@ -151,7 +177,7 @@ static void read_modules(struct root *r, struct host *h)
 }
 
 /* Open or proprietary kernel modules: the first line of the driver's
- * version file says (kernel-interfaces.md section 3.5). */
+ * version file says ("Open Kernel Module" or not). */
 static void read_nvidia_flavour(struct root *r, struct host *h)
 {
 	static const char path[] = "proc/driver/nvidia/version";
@@ -188,7 +214,7 @@ int host_read(struct root *r, const struct nic *nics, size_t n_nics, struct host
 	read_modules(r, h);
 
 	/* MLNX_OFED's mlx5_core carries MODULE_VERSION; the in-kernel one has
-	 * none (kernel-interfaces.md section 9). */
+	 * none. */
 	mlx5 = &h->modules[MOD_MLX5_CORE];
 	if (mlx5->version) {
 		h->stack = strdup("ofed");

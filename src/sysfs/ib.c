@@ -8,7 +8,10 @@
 #include "link.h"
 #include "qos.h"
 #include "ethtool.h"
+#include "fetch.h"
+#include "../model/growbuf.h"
 #include "../model/pci_ids.h"
+#include "../model/port_state.h"
 #include "../verbs/port_attr.h"
 
 #include <errno.h>
@@ -25,8 +28,74 @@ static bool is_pma_data_counter(const char *name)
 	return strcmp(name, "port_xmit_data") == 0 || strcmp(name, "port_rcv_data") == 0;
 }
 
+static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			    bool pma);
+
+/* counters_ext/ (older kernels, mlx4): PortCountersExtended, 64 bits wide.
+ * "<name>_64" stands for counters/<name>, whose 32 bits stop at their
+ * maximum: the 64-bit count wins wherever it was read.  The others
+ * (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
+static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
+{
+	struct counter_set ext = { 0 };
+	char *edir;
+	size_t cap = set->n;
+	int rc;
+
+	if (asprintf(&edir, "%s_ext", dir) < 0)
+		return -ENOMEM;
+	rc = read_counter_dir(r, edir, &ext, false);
+	for (size_t i = 0; rc == 0 && i < ext.n; i++) {
+		struct counter *e = &ext.v[i], *c = NULL, *grown;
+		size_t len = strlen(e->name);
+
+		if (len > 3 && strcmp(e->name + len - 3, "_64") == 0)
+			e->name[len - 3] = '\0';
+		if (e->ok && is_pma_data_counter(e->name)) {
+			if (e->value > UINT64_MAX / 4) {
+				root_note(r, edir, "'%s_64' too large to count in bytes", e->name);
+				e->ok = false;
+			}
+			e->value *= 4;
+		}
+		for (size_t k = 0; k < set->n && !c; k++)
+			if (strcmp(set->v[k].name, e->name) == 0)
+				c = &set->v[k];
+		if (c && !e->ok)
+			continue;	/* keep the 32-bit one */
+		if (c) {
+			c->value = e->value;
+			c->ok = true;
+			continue;
+		}
+		grown = growbuf_reserve(set->v, &cap, set->n + 1, sizeof(*set->v));
+		if (!grown) {
+			rc = -ENOMEM;
+			break;
+		}
+		set->v = grown;
+		set->v[set->n++] = *e;
+		e->name = NULL;
+	}
+	for (size_t i = 0; i < ext.n; i++)
+		free(ext.v[i].name);
+	free(ext.v);
+	free(edir);
+	return rc;
+}
+
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
 			bool pma)
+{
+	int rc = read_counter_dir(r, dir, set, pma);
+
+	if (rc == 0 && pma)
+		rc = merge_ext(r, dir, set);
+	return rc;
+}
+
+static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
+			    bool pma)
 {
 	char **names;
 	size_t n;
@@ -54,8 +123,11 @@ int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set
 		text = attr_str(r, dir, c->name);
 		if (!text)
 			continue;
-		if (parse_u64(text, &c->value) < 0) {
-			/* old kernels print "N/A (no PMA)" */
+		if (strncmp(text, "N/A", 3) == 0) {
+			/* "N/A (no PMA)": the driver has no port counters (iWARP,
+			 * some RoCE drivers): said once for the directory */
+			root_note(r, dir, "the driver has no counters (\"%.40s\")", text);
+		} else if (parse_u64(text, &c->value) < 0) {
 			root_note(r, dir, "malformed '%s': \"%.40s\" (expected a count)",
 				  c->name, text);
 		} else {
@@ -182,33 +254,99 @@ static void read_state(struct root *r, const char *portdir, const char *file,
 	free(text);
 }
 
-static void read_verbs(struct root *r, struct verbs_session *vs, const char *dev,
-		       struct port *p)
-{
+/* The verbs session, opened at the first live port query: replay never
+ * opens one. */
+struct verbs_lazy {
+	struct verbs_session *s;
+	bool tried;
+};
+
+/* One port's verbs attributes, queried once for both values. */
+struct verbs_asker {
+	struct verbs_lazy *vs;
+	const char *dev;
+	int port;
+	const char *which;	/* "active_mtu" or "max_mtu" */
+	bool asked;
+	int rc;
 	struct verbs_port vp;
-	char *dir;
+};
 
-	p->active_mtu = p->max_mtu = NA;
-	if (r->live) {
-		int rc = verbs_query_port(vs, dev, p->num, &vp);
+static int fetch_verbs(void *arg, void **data, size_t *len)
+{
+	struct verbs_asker *a = arg;
+	int64_t v;
+	char *text;
 
-		if (rc < 0) {
-			root_note(r, dev, "cannot query port %d through verbs: %s",
-				  p->num, strerror(-rc));
-			return;
-		}
-		p->active_mtu = vp.active_mtu;
-		p->max_mtu = vp.max_mtu;
-		return;
+	if (!a->vs->tried) {
+		a->vs->s = verbs_open();
+		a->vs->tried = true;
 	}
-	if (asprintf(&dir, "%s/%s/%d", VERBS_SNAPSHOT_DIR, dev, p->num) < 0)
-		return;
-	p->active_mtu = attr_s64(r, dir, "active_mtu");
-	p->max_mtu = attr_s64(r, dir, "max_mtu");
-	free(dir);
+	if (!a->asked) {
+		a->rc = a->vs->s ? verbs_query_port(a->vs->s, a->dev, a->port, &a->vp) : -ENODEV;
+		a->asked = true;
+	}
+	if (a->rc < 0)
+		return a->rc;
+	v = strcmp(a->which, "active_mtu") == 0 ? a->vp.active_mtu : a->vp.max_mtu;
+	if (IS_NA(v))
+		return -ENODATA;
+	if (asprintf(&text, "%lld\n", (long long)v) < 0)
+		return -ENOMEM;
+	*data = text;
+	*len = strlen(text);
+	return 0;
 }
 
-static int read_port(struct root *r, struct verbs_session *vs, const struct nic *nic,
+/* One value: fetched as .rdmadoctor/verbs/<dev>/<port>/<which>, a decimal
+ * number and a newline.  NA when not known; -ENOMEM. */
+static int verbs_value(struct root *r, struct verbs_asker *a, const char *which, int64_t *out)
+{
+	char *key, *text;
+	void *buf = NULL;
+	size_t len;
+	int rc;
+
+	*out = NA;
+	a->which = which;
+	if (asprintf(&key, "%s/%d/%s", a->dev, a->port, which) < 0)
+		return -ENOMEM;
+	rc = root_fetch(r, VERBS_FETCH_KIND, key, 32, fetch_verbs, a, &buf, &len);
+	free(key);
+	text = buf;
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		/* once per port: the same failure answers both values */
+		if (rc != -ENODATA && fetch_failure_noted(r, rc) && strcmp(which, "active_mtu") == 0)
+			root_note(r, a->dev, "cannot query port %d through verbs: %s", a->port,
+				  strerror(-rc));
+		return 0;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	if (parse_s64(text, out) < 0 || *out == NA) {
+		root_note(r, a->dev, "malformed verbs %s of port %d: \"%.40s\"", which, a->port,
+			  text);
+		*out = NA;
+	}
+	free(text);
+	return 0;
+}
+
+static int read_verbs(struct root *r, struct verbs_lazy *vs, const char *dev, struct port *p)
+{
+	struct verbs_asker a = { .vs = vs, .dev = dev, .port = p->num };
+	int rc;
+
+	p->active_mtu = p->max_mtu = NA;
+	rc = verbs_value(r, &a, "active_mtu", &p->active_mtu);
+
+	if (rc == 0)
+		rc = verbs_value(r, &a, "max_mtu", &p->max_mtu);
+	return rc;
+}
+
+static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *nic,
 		     const char *devdir, const char *pci_dir, struct port *p)
 {
 	char *portdir, *dir;
@@ -222,9 +360,9 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name);
 	read_rate(r, portdir, p);
 	/* mlx5 prints a made-up "40 Gb/sec (4X QDR)" for a RoCE port whose
-	 * link is down: not a rate (kernel-interfaces.md pitfall 2). */
+	 * link is down: not a rate. */
 	if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0 &&
-	    (p->state != 4 || p->phys_state != 5) && !isnan(p->rate_gbps)) {
+	    !port_is_up(p) && !isnan(p->rate_gbps)) {
 		root_note(r, portdir, "rate of a RoCE port that is not up is a placeholder: ignored");
 		p->rate_gbps = NAN;
 		p->lanes = NA;
@@ -258,7 +396,8 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 		rc = module_read_port(r, p);
 	if (rc == 0)
 		rc = link_read_port(r, p);
-	read_verbs(r, vs, nic->name, p);
+	if (rc == 0)
+		rc = read_verbs(r, vs, nic->name, p);
 
 	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
 		rc = ib_read_counter_dir(r, dir, &p->counters, true);
@@ -272,7 +411,7 @@ static int read_port(struct root *r, struct verbs_session *vs, const struct nic 
 	return rc;
 }
 
-static int read_ports(struct root *r, struct verbs_session *vs, struct nic *nic,
+static int read_ports(struct root *r, struct verbs_lazy *vs, struct nic *nic,
 		      const char *devdir, const char *pci_dir)
 {
 	char *pdir, **names;
@@ -329,7 +468,7 @@ static const char *software_model(const char *name)
 	return NULL;
 }
 
-static int read_nic(struct root *r, struct verbs_session *vs, const char *name,
+static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 		    struct nic *nic)
 {
 	char *link, *devdir, *pci_dir = NULL;
@@ -396,39 +535,67 @@ static int read_nic(struct root *r, struct verbs_session *vs, const char *name,
 	return rc;
 }
 
-/* /dev/infiniband/<uverbs>: on a live machine, what stat and access say;
- * in replay, what the snapshot recorded.  NULL when not known. */
+/* What stat and access say of /dev/infiniband/<uverbs>, as one word and a
+ * newline. */
+struct uverbs_asker {
+	struct root *r;
+	const char *path;
+};
+
+static int fetch_uverbs_dev(void *arg, void **data, size_t *len)
+{
+	struct uverbs_asker *a = arg;
+	int rc = root_access(a->r, a->path, true, R_OK | W_OK);
+	const char *word;
+	char *text;
+
+	if (rc == 0)
+		word = UVERBS_DEV_OK;
+	else if (rc == -ENOENT || rc == -ENODEV)
+		word = UVERBS_DEV_MISSING;	/* libibverbs skips the device */
+	else if (rc == -EACCES || rc == -EPERM)
+		word = UVERBS_DEV_NO_ACCESS;
+	else
+		return rc;
+	if (asprintf(&text, "%s\n", word) < 0)
+		return -ENOMEM;
+	*data = text;
+	*len = strlen(text);
+	return 0;
+}
+
+/* /dev/infiniband/<uverbs> through root_fetch, as
+ * .rdmadoctor/dev/infiniband/<uverbs>.  NULL when not known. */
 static char *uverbs_dev_state(struct root *r, const char *uverbs)
 {
 	static const char *const words[] = {
 		UVERBS_DEV_OK, UVERBS_DEV_MISSING, UVERBS_DEV_NO_ACCESS,
 	};
-	char path[PATH_MAX], *text;
+	char *path = NULL, *text;
+	struct uverbs_asker a = { r, NULL };
 	const char *word = NULL;
+	void *buf = NULL;
+	size_t len;
 	int rc;
 
-	if (r->live) {
-		snprintf(path, sizeof(path), "dev/infiniband/%s", uverbs);
-		rc = root_access(r, path, true, R_OK | W_OK);
-		if (rc == 0)
-			word = UVERBS_DEV_OK;
-		else if (rc == -ENOENT || rc == -ENODEV)
-			word = UVERBS_DEV_MISSING;	/* libibverbs skips the device */
-		else if (rc == -EACCES || rc == -EPERM)
-			word = UVERBS_DEV_NO_ACCESS;
-		else
-			root_note(r, path, "cannot check: %s", strerror(-rc));
-		return word ? strdup(word) : NULL;
-	}
-	text = attr_str(r, UVERBS_DEV_SNAPSHOT_DIR, uverbs);
-	if (!text)
+	if (asprintf(&path, "dev/infiniband/%s", uverbs) < 0)
 		return NULL;
+	a.path = path;
+	rc = root_fetch(r, UVERBS_DEV_FETCH_KIND, path + strlen("dev/"), 64, fetch_uverbs_dev, &a,
+			&buf, &len);
+	if (fetch_failure_noted(r, rc))
+		root_note(r, path, "cannot check: %s", strerror(-rc));
+	free(path);
+	if (rc < 0)
+		return NULL;
+	text = buf;
+	text[strcspn(text, "\n")] = '\0';
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcmp(text, words[i]) == 0)
 			word = words[i];
 	if (!word)
-		root_note(r, UVERBS_DEV_SNAPSHOT_DIR, "malformed '%s': \"%.40s\" (expected "
-			  "\"ok\", \"missing\" or \"no access\")", uverbs, text);
+		root_note(r, FETCH_DIR "/" UVERBS_DEV_FETCH_KIND "/infiniband", "malformed '%s': "
+			  "\"%.40s\" (expected \"ok\", \"missing\" or \"no access\")", uverbs, text);
 	free(text);
 	return word ? strdup(word) : NULL;
 }
@@ -478,7 +645,7 @@ static int read_uverbs(struct root *r, struct nic *nics, size_t n)
 
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 {
-	struct verbs_session *vs = NULL;
+	struct verbs_lazy vs = { 0 };
 	char **names;
 	size_t count;
 	int rc;
@@ -488,15 +655,13 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 	rc = root_list(r, "sys/class/infiniband", &names, &count);
 	if (rc < 0)
 		return rc == -ENOENT ? 0 : rc;
-	if (count && r->live)
-		vs = verbs_open();
 	*nics = calloc(count ? count : 1, sizeof(**nics));
 	if (!*nics)
 		rc = -ENOMEM;
 	for (size_t i = 0; i < count && rc == 0; i++) {
 		struct nic *nic = &(*nics)[*n];
 
-		rc = read_nic(r, vs, names[i], nic);
+		rc = read_nic(r, &vs, names[i], nic);
 		if (rc == -ENOMEM) {
 			nic_free(nic);
 			break;
@@ -512,7 +677,7 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n)
 		}
 		(*n)++;
 	}
-	verbs_close(vs);
+	verbs_close(vs.s);
 	root_free_list(names, count);
 	if (rc == 0)
 		rc = read_uverbs(r, *nics, *n);

@@ -1,16 +1,18 @@
-/* RDMA devices from /sys/class/infiniband (kernel-interfaces.md sections
- * 1 and 2): attributes, ports, GIDs, counters, netdev and PCI function. */
+/* RDMA devices from /sys/class/infiniband (drivers/infiniband/core/sysfs.c): attributes, ports, GIDs, counters, netdev and PCI function. */
 #ifndef RD_SYSFS_IB_H
 #define RD_SYSFS_IB_H
 
 #include "root.h"
 #include "../model/inventory.h"
 
-/* Where a snapshot keeps what only verbs can tell, inside the root. */
-#define VERBS_SNAPSHOT_DIR ".rdmadoctor/verbs"
-/* ... and what a live run saw of /dev/infiniband/<uverbsN>: one word,
- * "ok", "missing" or "no access" (UVERBS_DEV_* below). */
-#define UVERBS_DEV_SNAPSHOT_DIR ".rdmadoctor/dev/infiniband"
+/* What only verbs can tell is fetched (fetch.h) as
+ * .rdmadoctor/verbs/<dev>/<port>/{active_mtu,max_mtu}: a decimal number
+ * of bytes and a newline. */
+#define VERBS_FETCH_KIND "verbs"
+/* ... and what stat and access say of /dev/infiniband/<uverbsN> as
+ * .rdmadoctor/dev/infiniband/<uverbsN>: one word and a newline, "ok",
+ * "missing" or "no access" (UVERBS_DEV_* below). */
+#define UVERBS_DEV_FETCH_KIND "dev"
 
 #define UVERBS_DEV_OK "ok"
 #define UVERBS_DEV_MISSING "missing"
@@ -19,7 +21,8 @@
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
 
 /* The counters of one directory (ports/N/counters: pma, data counters
- * turned into bytes; ports/N/hw_counters) into an empty set.  A missing
+ * turned into bytes, and the 64-bit counts of counters_ext/ preferred over
+ * the 32-bit ones; ports/N/hw_counters) into an empty set.  A missing
  * directory gives an empty set; 0 or -ENOMEM. */
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set, bool pma);
 

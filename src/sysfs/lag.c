@@ -1,4 +1,5 @@
 #include "lag.h"
+#include "fetch.h"
 #include "link.h"
 #include "module.h"
 #include "net.h"
@@ -8,13 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A slave name as sysfs' bonding/slaves lists it: one path component. */
-static bool plain_ifname(const char *s, size_t n)
-{
-	return n > 0 && n < 16 && !memchr(s, '/', n) && !(n == 1 && s[0] == '.') &&
-	       !(n == 2 && s[0] == '.' && s[1] == '.');
-}
 
 /* Ask one slave through the readers of a plain port: a port of its own
  * whose netdev is the slave. */
@@ -133,20 +127,22 @@ int lag_read_port(struct root *r, struct port *p)
 	if (!p->slaves)
 		return -ENOMEM;
 	for (w = p->bond_slaves; *w && p->n_slaves < LAG_MAX_SLAVES && rc == 0;) {
+		struct lag_slave *s = &p->slaves[p->n_slaves];
 		size_t n;
 
 		w += strspn(w, " \t\n");
 		n = strcspn(w, " \t\n");
 		if (n == 0)
 			break;
-		if (!plain_ifname(w, n)) {
+		s->netdev = strndup(w, n);
+		if (!s->netdev)
+			return -ENOMEM;
+		/* a slave name as bonding/slaves lists it: one path component */
+		if (!fetch_name_ok(s->netdev)) {
 			root_note(r, p->netdev, "bond slave name unusable: not asked");
+			free(s->netdev);
+			s->netdev = NULL;
 		} else {
-			struct lag_slave *s = &p->slaves[p->n_slaves];
-
-			s->netdev = strndup(w, n);
-			if (!s->netdev)
-				return -ENOMEM;
 			p->n_slaves++;
 			rc = read_slave(r, s);
 		}

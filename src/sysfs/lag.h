@@ -1,4 +1,4 @@
-/* RoCE LAG (kernel-interfaces.md 2.4): an mlx5_bond_N port's netdev is the
+/* RoCE LAG (mlx5 LAG: one RDMA device on the bond): an mlx5_bond_N port's netdev is the
  * bond master, which has no DCB, no ECN files and no transceiver.  Those
  * live on the bond's slaves, the physical functions: ask each of them. */
 #ifndef RD_SYSFS_LAG_H

@@ -1,5 +1,5 @@
 #include "link.h"
-#include "tape.h"
+#include "fetch.h"
 #include "../nl/link_modes.h"
 #include "../nl/module_eeprom.h"
 
@@ -9,63 +9,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A netdev name that can be a directory name under the snapshot. */
-static bool plain_ifname(const char *s)
-{
-	size_t n = strlen(s);
-
-	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
+/* One ethtool netlink socket for both GETs of a netdev, opened at the
+ * first live fetch. */
+struct asker {
+	const char *ifname;
+	uint8_t cmd;
+	struct module_eeprom_lazy sock;
+};
 
 struct reply {
-	uint8_t b[ETHNL_REPLY_MAX + 1];
+	void *b;
 	size_t len;
 	bool have;
 };
 
-/* Live: both replies (onto the tape when snapshotting).  0, or a negative
- * errno when the ethtool family could not be reached (noted). */
-static int ask(struct root *r, const char *ifname, const char *lpath, const char *fpath,
-	       struct reply *lm, struct reply *fec)
+static int fetch_reply(void *arg, void **data, size_t *len)
 {
-	struct module_eeprom_sock *s = NULL;
-	const uint32_t flags = ETHTOOL_FLAG_COMPACT_BITSETS;
-	int rc = module_eeprom_open(&s);
+	struct asker *a = arg;
+	struct module_eeprom_sock *s;
+	uint8_t *buf;
+	int rc = module_eeprom_lazy_get(&a->sock, &s);
 
-	if (rc < 0) {
-		root_note(r, lpath, "ethtool netlink unavailable (%s): link modes and FEC of %s "
-			  "not read", strerror(-rc), ifname);
-		return rc == -ENOMEM ? rc : 0;
-	}
-	rc = module_eeprom_get_raw(s, ETHTOOL_MSG_LINKMODES_GET, ifname, flags, lm->b,
-				   ETHNL_REPLY_MAX, &lm->len);
 	if (rc < 0)
-		root_note(r, lpath, "link modes of %s not read: %s", ifname, strerror(-rc));
-	lm->have = rc == 0;
-	rc = module_eeprom_get_raw(s, ETHTOOL_MSG_FEC_GET, ifname, flags, fec->b,
-				   ETHNL_REPLY_MAX, &fec->len);
-	if (rc < 0)
-		root_note(r, fpath, "FEC of %s not read: %s", ifname, strerror(-rc));
-	fec->have = rc == 0;
-	module_eeprom_close(s);
-	if (r->tape && ((lm->have && tape_file(r->tape, lpath, (const char *)lm->b, lm->len) < 0) ||
-			(fec->have && tape_file(r->tape, fpath, (const char *)fec->b, fec->len) < 0)))
+		return rc;
+	buf = malloc(ETHNL_REPLY_MAX);
+	if (!buf)
 		return -ENOMEM;
+	rc = module_eeprom_get_raw(s, a->cmd, a->ifname, ETHTOOL_FLAG_COMPACT_BITSETS, buf,
+				   ETHNL_REPLY_MAX, len);
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	*data = buf;
 	return 0;
 }
 
-/* Replay: a file one byte longer than a reply can be is refused. */
-static int load(struct root *r, const char *path, struct reply *rep)
+/* One reply through root_fetch; what could not be had is noted.  0 or
+ * -ENOMEM. */
+static int get(struct root *r, struct asker *a, const char *key, const char *what,
+	       struct reply *rep)
 {
-	int rc = root_read_bin(r, path, rep->b, sizeof(rep->b), &rep->len);
+	int rc = root_fetch(r, LINK_FETCH_KIND, key, ETHNL_REPLY_MAX, fetch_reply, a, &rep->b,
+			    &rep->len);
 
 	if (rc == -ENOMEM)
 		return rc;
+	if (fetch_failure_noted(r, rc))
+		root_note(r, a->ifname, "%s of %s not read: %s", what, a->ifname, strerror(-rc));
 	rep->have = rc == 0 && rep->len > 0;
-	if (rc == 0 && rep->len > ETHNL_REPLY_MAX) {
-		root_note(r, path, "longer than any ethtool reply: ignored");
-		rep->have = false;
-	}
 	return 0;
 }
 
@@ -91,26 +83,25 @@ static void apply(struct root *r, const char *path, const char *what, const stru
 
 int link_read(struct root *r, const char *ifname, struct link_info **out)
 {
-	char lpath[80], fpath[80];
-	struct reply *rep;
+	struct asker a = { .ifname = ifname };
+	char *lkey = NULL, *fkey = NULL;
+	struct reply rep[2] = { { 0 } };
 	struct link_info *l;
-	int rc;
+	int rc = -ENOMEM;
 
 	*out = NULL;
-	if (!ifname || !plain_ifname(ifname)) {
+	if (!ifname || !fetch_name_ok(ifname)) {
 		root_note(r, ifname ? ifname : "", "netdev name unusable for ethtool netlink: "
 			  "not queried");
 		return 0;
 	}
-	snprintf(lpath, sizeof(lpath), "%s/%s/linkmodes", LINK_SNAPSHOT_DIR, ifname);
-	snprintf(fpath, sizeof(fpath), "%s/%s/fec", LINK_SNAPSHOT_DIR, ifname);
-	rep = calloc(2, sizeof(*rep));
-	if (!rep)
-		return -ENOMEM;
-	if (r->live)
-		rc = ask(r, ifname, lpath, fpath, &rep[0], &rep[1]);
-	else if ((rc = load(r, lpath, &rep[0])) == 0)
-		rc = load(r, fpath, &rep[1]);
+	if (asprintf(&lkey, "%s/linkmodes", ifname) < 0 || asprintf(&fkey, "%s/fec", ifname) < 0)
+		goto out;
+	a.cmd = ETHTOOL_MSG_LINKMODES_GET;
+	rc = get(r, &a, lkey, "link modes", &rep[0]);
+	a.cmd = ETHTOOL_MSG_FEC_GET;
+	if (rc == 0)
+		rc = get(r, &a, fkey, "FEC", &rep[1]);
 	if (rc < 0 || (!rep[0].have && !rep[1].have))
 		goto out;
 	l = malloc(sizeof(*l));
@@ -119,11 +110,15 @@ int link_read(struct root *r, const char *ifname, struct link_info **out)
 		goto out;
 	}
 	link_info_init(l);
-	apply(r, lpath, "link modes", &rep[0], ethnl_parse_linkmodes, l, &l->linkmodes);
-	apply(r, fpath, "FEC", &rep[1], ethnl_parse_fec, l, &l->fec);
+	apply(r, ifname, "link modes", &rep[0], ethnl_parse_linkmodes, l, &l->linkmodes);
+	apply(r, ifname, "FEC", &rep[1], ethnl_parse_fec, l, &l->fec);
 	*out = l;
 out:
-	free(rep);
+	module_eeprom_lazy_close(&a.sock);
+	free(rep[0].b);
+	free(rep[1].b);
+	free(lkey);
+	free(fkey);
 	return rc == -ENOMEM ? rc : 0;
 }
 

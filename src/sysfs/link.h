@@ -6,10 +6,10 @@
 #include "root.h"
 #include "../model/inventory.h"
 
-/* Where `snapshot` keeps the replies, byte for byte as the kernel sent
- * them (an NLMSG_ERROR reply too): <dir>/<netdev>/linkmodes (LINKMODES_GET)
- * and <dir>/<netdev>/fec (FEC_GET), compact bitsets or verbose. */
-#define LINK_SNAPSHOT_DIR ".rdmadoctor/ethtool-nl"
+/* The replies are fetched (fetch.h) byte for byte as the kernel sent them
+ * (an NLMSG_ERROR reply too): .rdmadoctor/ethtool-nl/<netdev>/linkmodes
+ * (LINKMODES_GET) and .../fec (FEC_GET), compact bitsets or verbose. */
+#define LINK_FETCH_KIND "ethtool-nl"
 
 /* ifname's link modes and FEC into *out (allocated; NULL when neither was
  * answered nor captured: a note says why).  0 or -ENOMEM. */

@@ -1,4 +1,4 @@
-/* Network interfaces under /sys/class/net (kernel-interfaces.md section 4)
+/* Network interfaces under /sys/class/net (net/core/net-sysfs.c)
  * and how an RDMA port finds its own (section 2.2). */
 #ifndef RD_SYSFS_NET_H
 #define RD_SYSFS_NET_H

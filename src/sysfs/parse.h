@@ -2,7 +2,8 @@
  *
  * Pure functions from text to numbers: no I/O, so unit tests and the fuzz
  * target feed them any bytes.  Each returns 0 or -EINVAL for text the kernel
- * would not write; the formats are in reference/kernel-interfaces.md.
+ * would not write; the formats are the kernel's own (drivers/infiniband/core/sysfs.c,
+ * drivers/pci/pci-sysfs.c, fs/proc).
  */
 #ifndef RD_SYSFS_PARSE_H
 #define RD_SYSFS_PARSE_H

@@ -2,6 +2,7 @@
 #include "attr.h"
 #include "parse.h"
 #include "pci_config.h"
+#include "../model/growbuf.h"
 #include "../model/pci_ids.h"
 
 #include <errno.h>
@@ -175,6 +176,7 @@ int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n)
 		return rc == -ENOENT ? 0 : rc;
 	for (size_t i = 0; i < count && rc == 0; i++) {
 		char *link, *dir, **g;
+		size_t cap;
 
 		if (asprintf(&link, "%s/%s", devices, names[i]) < 0) {
 			rc = -ENOMEM;
@@ -193,7 +195,8 @@ int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n)
 			rc = 0;
 			continue;
 		}
-		g = realloc(*dirs, (*n + 1) * sizeof(*g));
+		cap = *n;
+		g = growbuf_reserve(*dirs, &cap, *n + 1, sizeof(*g));
 		if (!g) {
 			free(dir);
 			rc = -ENOMEM;

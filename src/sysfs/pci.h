@@ -1,5 +1,5 @@
 /* PCI functions and the bridges above them, from /sys/bus/pci/devices and
- * /sys/devices/pci* (kernel-interfaces.md section 3). */
+ * /sys/devices/pci* (drivers/pci/pci-sysfs.c). */
 #ifndef RD_SYSFS_PCI_H
 #define RD_SYSFS_PCI_H
 

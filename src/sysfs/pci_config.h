@@ -1,5 +1,5 @@
 /* PCI configuration space bytes, as the sysfs `config` file hands them out
- * (kernel-interfaces.md section 3.4).  Pure functions over a buffer: unit
+ * (PCIe base specification, ACS extended capability).  Pure functions over a buffer: unit
  * tests and the fuzz target feed them any bytes. */
 #ifndef RD_SYSFS_PCI_CONFIG_H
 #define RD_SYSFS_PCI_CONFIG_H

@@ -1,5 +1,5 @@
 #include "qos.h"
-#include "tape.h"
+#include "fetch.h"
 #include "../nl/dcb.h"
 
 #include <errno.h>
@@ -7,30 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A netdev name that can be a file name under .rdmadoctor/dcb/. */
-static bool plain_ifname(const char *s)
+/* Live: the raw DCB_CMD_IEEE_GET reply of one netdev. */
+static int fetch_dcb(void *arg, void **data, size_t *len)
 {
-	size_t n = strlen(s);
-
-	return n > 0 && n < 16 && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
-}
-
-/* The reply bytes: from the kernel (and onto the tape), or from the
- * snapshot.  0 with *len bytes, or a negative errno (nothing to parse). */
-static int get_reply(struct root *r, const char *ifname, const char *path, uint8_t *buf,
-		     size_t *len)
-{
+	void *buf = malloc(DCB_REPLY_MAX);
 	int rc;
 
-	if (!r->live)
-		return root_read_bin(r, path, buf, DCB_REPLY_MAX, len);
-	rc = dcb_query(ifname, buf, DCB_REPLY_MAX, len);
+	if (!buf)
+		return -ENOMEM;
+	rc = dcb_query(arg, buf, DCB_REPLY_MAX, len);
 	if (rc < 0) {
-		root_note(r, path, "DCB netlink query of %s failed: %s", ifname, strerror(-rc));
+		free(buf);
 		return rc;
 	}
-	if (r->tape && tape_file(r->tape, path, (const char *)buf, *len) < 0)
-		return -ENOMEM;
+	*data = buf;
 	return 0;
 }
 
@@ -59,26 +49,26 @@ static void fill(struct qos *q, const struct dcb_info *d)
 
 int qos_read_dcb(struct root *r, struct port *p)
 {
-	char path[64];
-	uint8_t *buf;
+	const char *path;
+	void *buf;
 	size_t len = 0;
 	struct dcb_info d;
 	int rc, prc;
 
 	if (!p->netdev || !p->link_layer || strcmp(p->link_layer, "Ethernet") != 0)
 		return 0;
-	if (!plain_ifname(p->netdev)) {
+	if (!fetch_name_ok(p->netdev)) {
 		root_note(r, p->netdev, "netdev name unusable for DCB: not queried");
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/%s", DCB_SNAPSHOT_DIR, p->netdev);
-	buf = malloc(DCB_REPLY_MAX);
-	if (!buf)
-		return -ENOMEM;
-	rc = get_reply(r, p->netdev, path, buf, &len);
+	path = p->netdev;	/* notes name the netdev the query was about */
+	rc = root_fetch(r, DCB_FETCH_KIND, p->netdev, DCB_REPLY_MAX, fetch_dcb, p->netdev,
+			&buf, &len);
 	if (rc < 0) {
-		free(buf);
-		/* no answer, no snapshot file: unknown, no qos from here */
+		/* no answer, or none recorded: unknown, no qos from here */
+		if (fetch_failure_noted(r, rc))
+			root_note(r, path, "DCB netlink query of %s failed: %s", p->netdev,
+				  strerror(-rc));
 		return rc == -ENOMEM ? rc : 0;
 	}
 	prc = dcb_parse_ieee(buf, len, &d);

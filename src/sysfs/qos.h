@@ -1,4 +1,4 @@
-/* RoCE QoS from DCB netlink (kernel-interfaces.md section 5): trust, PFC,
+/* RoCE QoS from DCB netlink (net/dcb/dcbnl.c): trust, PFC,
  * the DSCP map and the PFC pause counters of a RoCE port's netdev. */
 #ifndef RD_SYSFS_QOS_H
 #define RD_SYSFS_QOS_H
@@ -6,12 +6,11 @@
 #include "root.h"
 #include "../model/inventory.h"
 
-/* Where `snapshot` keeps the raw DCB_CMD_IEEE_GET reply of each netdev. */
-#define DCB_SNAPSHOT_DIR ".rdmadoctor/dcb"
+/* The raw DCB_CMD_IEEE_GET reply of each netdev is fetched (fetch.h) as
+ * .rdmadoctor/dcb/<netdev>. */
+#define DCB_FETCH_KIND "dcb"
 
-/* For an Ethernet port with a netdev: live, ask the kernel (and put the
- * reply on the tape when snapshotting); replay, read the reply from
- * .rdmadoctor/dcb/<netdev>.  Fills p->qos, allocating it when DCB told
+/* For an Ethernet port with a netdev: the DCB reply through root_fetch.  Fills p->qos, allocating it when DCB told
  * something; leaves the port alone when nothing could be read.  0 or
  * -ENOMEM. */
 int qos_read_dcb(struct root *r, struct port *p);

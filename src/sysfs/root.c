@@ -1,6 +1,7 @@
 #include "root.h"
 #include "pathcache.h"
 #include "tape.h"
+#include "../model/growbuf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -48,7 +49,8 @@ int root_open(struct root *r, const char *dir)
 
 void root_close(struct root *r)
 {
-	if (r->fd >= 0)
+	/* a zeroed handle has no dir and its fd 0 is not its own (stdin) */
+	if (r->dir && r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
 	free(r->dir);
@@ -70,14 +72,17 @@ void root_close(struct root *r)
 	r->n_notes = r->cap_notes = 0;
 }
 
-void root_forget_files(struct root *r)
+int root_forget_files(struct root *r)
 {
 	struct pathcache *fresh = pathcache_new();
 
+	/* never keep the old cache: a stale counter reads as no change, and
+	 * a window that saw nothing grow would pass */
 	if (!fresh)
-		return;	/* keep the old cache: stale beats crashing */
+		return -ENOMEM;
 	pathcache_free(r->files);
 	r->files = fresh;
+	return 0;
 }
 
 int root_record(struct root *r)
@@ -93,15 +98,10 @@ void root_note(struct root *r, const char *path, const char *fmt, ...)
 	va_list ap;
 	char *what, *key;
 
-	if (r->n_notes == r->cap_notes) {
-		size_t cap = r->cap_notes ? r->cap_notes * 2 : 16;
-
-		n = realloc(r->notes, cap * sizeof(*n));
-		if (!n)
-			return;	/* a lost note is not worth failing over */
-		r->notes = n;
-		r->cap_notes = cap;
-	}
+	n = growbuf_reserve(r->notes, &r->cap_notes, r->n_notes + 1, sizeof(*n));
+	if (!n)
+		return;	/* a lost note is not worth failing over */
+	r->notes = n;
 	va_start(ap, fmt);
 	if (vasprintf(&what, fmt, ap) < 0)
 		what = NULL;
@@ -359,38 +359,33 @@ static int open_in_root(struct root *r, const char *cpath, int flags)
 static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 {
 	bool short_is_eof = strncmp(cpath, "sys/", 4) == 0;
-	size_t cap = 4096, n = 0;
-	char *b;
+	size_t cap = 0, n = 0;	/* cap: bytes b can hold, the NUL included */
+	char *b = NULL;
 	int fd, rc = 0;
 
 	fd = open_in_root(r, cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	r->opens++;
-	b = malloc(cap + 1);
-	if (!b) {
-		close(fd);
-		return -ENOMEM;
-	}
 	for (;;) {
 		ssize_t got;
 
-		if (n == cap) {
+		if (n + 1 >= cap) {
 			char *nb;
 
-			if (cap >= ROOT_MAX_FILE) {
+			if (n >= ROOT_MAX_FILE) {
 				rc = -EFBIG;
 				break;
 			}
-			cap *= 2;
-			nb = realloc(b, cap + 1);
+			/* a page and its NUL first: one read for a sysfs file */
+			nb = growbuf_reserve(b, &cap, n ? n + 2 : 4097, 1);
 			if (!nb) {
 				rc = -ENOMEM;
 				break;
 			}
 			b = nb;
 		}
-		got = read(fd, b + n, cap - n);
+		got = read(fd, b + n, cap - 1 - n);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
@@ -402,7 +397,7 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 		 * a short read there is the end: that saves a second read() per
 		 * file, 4096 of them on a 4096-GID machine.  procfs seq files
 		 * may return short reads before the end: read those to EOF. */
-		if (got == 0 || (short_is_eof && n < cap))
+		if (got == 0 || (short_is_eof && n < cap - 1))
 			break;
 	}
 	close(fd);
@@ -503,8 +498,11 @@ int root_read(struct root *r, const char *path, char **out)
 	rc = read_cached(r, full, &buf, &len);
 	if (rc < 0)
 		return rc;
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	/* the kernel's words without the whitespace after them: a file ending
+	 * in two newlines ("InfiniBand\n\n") is still "InfiniBand" */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t' ||
+		       buf[len - 1] == '\r'))
+		buf[--len] = '\0';
 	*out = buf;
 	return 0;
 }
@@ -660,17 +658,13 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n)
 	while ((de = readdir(d))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			char **nv = realloc(v, ncap * sizeof(*nv));
+		char **nv = growbuf_reserve(v, &cap, cnt + 1, sizeof(*v));
 
-			if (!nv) {
-				rc = -ENOMEM;
-				break;
-			}
-			v = nv;
-			cap = ncap;
+		if (!nv) {
+			rc = -ENOMEM;
+			break;
 		}
+		v = nv;
 		v[cnt] = strdup(de->d_name);
 		if (!v[cnt]) {
 			rc = -ENOMEM;

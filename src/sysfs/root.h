@@ -7,9 +7,15 @@
  * are resolved by hand inside the root, so a hostile snapshot cannot point
  * a reader outside it.
  *
- * Every function returns 0 or a negative errno.  A value that cannot be read
- * is "not available"; the reason goes into the note list so that -v can say
- * why, and the caller carries on.
+ * Errors, for every reader (src/sysfs, src/nl, src/eeprom, src/verbs): a
+ * function returns 0 or a negative errno and never prints.  A value that
+ * cannot be read is "not available" (NA, NULL, NAN in the model); the
+ * reason goes into the note list (root_note) so that -v can say why, and
+ * the caller carries on.  The one failure a reader passes up is -ENOMEM,
+ * and it fails the whole run: a reading with holes that memory made is
+ * never taken for the machine's state.  Parsers of outside bytes return
+ * -EINVAL (malformed), -EOPNOTSUPP (the kernel said "not supported": an
+ * answer, not a failure) or -E2BIG/-EFBIG (past a bound).
  */
 #ifndef RD_SYSFS_ROOT_H
 #define RD_SYSFS_ROOT_H
@@ -46,16 +52,22 @@ struct root {
 #define ROOT_MAX_FILE (256u << 10)
 
 int root_open(struct root *r, const char *dir);
-/* Forget what was read, so that the next read of a counter sees it anew. */
-void root_forget_files(struct root *r);
+/* Forget what was read, so that the next read of a counter sees it anew.
+ * 0, or -ENOMEM: the caller must fail, since the old values would read
+ * as counters that did not change. */
+int root_forget_files(struct root *r) __attribute__((warn_unused_result));
+/* Close what root_open opened and leave the handle closed.  Safe on a
+ * handle root_open failed on or closed already, and on a zeroed one (whose
+ * fd 0 is stdin, not its own). */
 void root_close(struct root *r);
 
 /* Turn on recording of every file, symlink and directory the readers touch
  * (for `snapshot`). */
 int root_record(struct root *r);
 
-/* Read a text attribute.  On success *out is a malloc'd string with one
- * trailing newline removed (sysfs_emit always adds one; tolerate none). */
+/* Read a text attribute.  On success *out is a malloc'd string with all
+ * trailing whitespace removed (sysfs_emit adds one newline; some files end
+ * in two, or in blanks; tolerate none). */
 int root_read(struct root *r, const char *path, char **out);
 int root_readf(struct root *r, char **out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,5 +1,6 @@
 #include "tape.h"
 #include "pathcache.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,15 +63,10 @@ static int add(struct tape *t, enum kind kind, const char *path,
 
 	if (pathcache_get(t->seen, path, NULL))
 		return 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct entry *n = realloc(t->e, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->e = n;
-		t->cap = cap;
-	}
+	e = growbuf_reserve(t->e, &t->cap, t->n + 1, sizeof(*t->e));
+	if (!e)
+		return -ENOMEM;
+	t->e = e;
 	e = &t->e[t->n];
 	e->kind = kind;
 	e->len = len;

@@ -1,6 +1,7 @@
 /* Port attributes that only the verbs API knows (ibv_query_port): the
- * active MTU above all.  Live machines only; a snapshot stores them as
- * files under .rdmadoctor/verbs/<dev>/<port>/ and replay reads those. */
+ * active MTU above all.  Live machines only: src/sysfs/ib.c asks through
+ * root_fetch, so a snapshot keeps them under .rdmadoctor/verbs/ (see
+ * docs/snapshot.md).  Errors as every reader's (src/sysfs/root.h). */
 #ifndef RD_VERBS_PORT_ATTR_H
 #define RD_VERBS_PORT_ATTR_H
 

@@ -112,7 +112,7 @@ for fixture in HEALTHY:
     else:
         passed += 1
 
-# every id of DESIGN.md section 5 that the inventory can judge is covered
+# every check id (docs/checks.md) that the inventory can judge is covered
 ids = {c[0] for c in FIRES}
 need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low",
         "pcie.link_degraded", "pcie.upstream_degraded", "pcie.bottleneck", "mtu.ib",

@@ -1,4 +1,4 @@
-# Fleet records (issue 6): `record` into a real SQLite file and `fleet`
+# Fleet records: `record` into a real SQLite file and `fleet`
 # reading it back, see tests/fleet/test_fleet.py for what each case proves.
 foreach(case diff sqlite concurrent errors upgrade record report hostdrift identity history
     fabric)

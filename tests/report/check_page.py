@@ -6,7 +6,7 @@ usage: check_page.py DOM.html RECORDS.json DIFF.json|- [LS.json]
 LS.json, a `fleet ls --json` document, is the database's own word on each
 host (time, profile, verdict, number of findings): the page must agree.
 The expected figures are computed here, independently of the C code, from
-the rules of issue 6: a host's rail = rails[].gbps.avg of the largest-size
+the rules of the fleet report (docs/fleet.md): a host's rail = rails[].gbps.avg of the largest-size
 result of each client document, averaged over documents; a pair (local,
 remote) = total.gbps.avg of the same result, averaged.  A document's host
 (for both) is its local.host when a string, else its record's host.  Exit 0 when every

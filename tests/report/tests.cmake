@@ -1,4 +1,4 @@
-# The fleet HTML report (issue 6): pages rendered from records built out of
+# The fleet HTML report: pages rendered from records built out of
 # the fixture machines, opened in headless Chromium, the numbers the browser
 # shows compared with the input documents; a screenshot is kept in the build
 # tree.  render_fleet is a test-only front end to fleet_html_write().

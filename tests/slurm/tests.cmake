@@ -1,4 +1,4 @@
-# contrib/slurm/rdmadoctor-healthcheck (issue 6, Slurm).
+# contrib/slurm/rdmadoctor-healthcheck: the Slurm health check.
 
 # Against a real one-node cluster (munged, slurmctld, slurmd on localhost,
 # started and stopped by the script; about 10 s).  Skipped, exit 77, only when

@@ -1,5 +1,5 @@
 /* GPU x NIC classification against the cases `nvidia-smi topo -m` shows
- * (kernel-interfaces.md 3.3). */
+ * (the PCI tree under /sys/devices, as nvidia-smi topo -m reads it). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

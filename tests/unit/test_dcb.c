@@ -1,4 +1,4 @@
-/* DCB netlink replies (kernel-interfaces.md section 5), built byte by byte
+/* DCB netlink replies (net/dcb/dcbnl.c), built byte by byte
  * as net/dcb/dcbnl.c dcbnl_ieee_fill lays them out: the DCB_ATTR_IEEE nest
  * without NLA_F_NESTED, the 59-byte ieee_ets padded to 60, the DCBX byte
  * after the nest.

@@ -1,5 +1,5 @@
 /* Transceiver EEPROM decoders, against test vectors built here from the
- * SFF-8636, CMIS and SFF-8472 maps of reference/kernel-interfaces.md 6.4:
+ * SFF-8636, CMIS and SFF-8472 memory maps:
  * the legacy flat ioctl layouts, netlink page reads, thresholds and
  * out-of-threshold checks, modules without DOM or thresholds, and every
  * truncation of every buffer. */

@@ -1,4 +1,4 @@
-/* ethtool statistics payloads (kernel-interfaces.md section 6.1), built
+/* ethtool statistics payloads (include/uapi/linux/ethtool.h), built
  * byte by byte as the kernel's ETHTOOL_GSTRINGS / ETHTOOL_GSTATS answers
  * lay them out: struct ethtool_gstrings {cmd, string_set, len} + 32-byte
  * names, struct ethtool_stats {cmd, n_stats} + u64 values.  Also the

@@ -1,5 +1,5 @@
 /* Parsers of kernel-written values, against the formats of
- * reference/kernel-interfaces.md (every rate string the kernel can print,
+ * the kernel (every rate string the kernel can print,
  * both PCIe speed spellings, GIDs, limits, modules). */
 #include <setjmp.h>
 #include <stdarg.h>

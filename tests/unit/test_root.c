@@ -224,7 +224,7 @@ static void each_file_read_once(void **state)
 	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
 	assert_string_equal(v, "0x15b3");
 	free(v);
-	root_forget_files(&r);
+	assert_int_equal(root_forget_files(&r), 0);
 	assert_int_equal(root_read(&r, "sys/bus/pci/devices/0000:1b:00.0/vendor", &v), 0);
 	assert_string_equal(v, "0x10de");
 	free(v);
@@ -286,6 +286,26 @@ static void notes_kept_once(void **state)
 	root_close(&r);
 }
 
+/* A zeroed handle has fd 0: closing it must not close stdin; closing
+ * twice, or after a failed open, is safe too. */
+static void zeroed_handle_safe_to_close(void **state)
+{
+	struct root r;
+	int saved = dup(0);
+
+	(void)state;
+	assert_true(saved >= 0);
+	memset(&r, 0, sizeof(r));
+	root_close(&r);
+	assert_true(fcntl(0, F_GETFD) != -1);
+	assert_int_equal(root_open(&r, "/no/such/root/dir"), -ENOENT);
+	root_close(&r);
+	root_close(&r);
+	assert_true(fcntl(0, F_GETFD) != -1);
+	dup2(saved, 0);
+	close(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +317,7 @@ int main(void)
 		cmocka_unit_test(each_file_read_once),
 		cmocka_unit_test(tape_round_trip),
 		cmocka_unit_test(notes_kept_once),
+		cmocka_unit_test(zeroed_handle_safe_to_close),
 	};
 
 	return cmocka_run_group_tests_name("root", tests, setup, teardown);

@@ -1,0 +1,76 @@
+#!/bin/bash
+# Readers take the kernel's words as they are, on small trees laid out as
+# the kernel writes them: a value ending in two newlines, counters_ext/
+# (64-bit) beside a 32-bit counter stuck at its maximum, a memlock limit
+# near 2^64, "N/A (no PMA)" counters, a partial tree without
+# sys/class/iommu whose devices sit in an IOMMU group, and no empty
+# parentheses in text.  Usage: test_reader_words.sh BINARY
+set -u
+bin=$1
+tmp=$(mktemp -d /tmp/arch-readers.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+py() {	# python expression over the JSON document d, description
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
+		"$tmp/out" "$1" 2>/dev/null; then ok; else bad "$2"; head -c 600 "$tmp/out"; echo; fi
+}
+
+t=$tmp/root
+pci=sys/devices/pci0000:00/0000:00:02.0/0000:02:00.0
+dev=$t/$pci/infiniband/mlx5_0
+port=$dev/ports/1
+mkdir -p "$port/counters" "$port/counters_ext" "$port/gids" "$port/gid_attrs/types" \
+	"$port/gid_attrs/ndevs" "$t/sys/class/infiniband" "$t/sys/class/net/bond0/bonding" \
+	"$t/sys/bus/pci/devices" "$t/sys/kernel/iommu_groups/7/devices" "$t/proc/self" \
+	"$t/proc/sys/kernel"
+ln -s "../../${pci#sys/}/infiniband/mlx5_0" "$t/sys/class/infiniband/mlx5_0"
+ln -s "../../../${pci#sys/}" "$t/sys/bus/pci/devices/0000:02:00.0"
+ln -s ../../../../kernel/iommu_groups/7 "$t/$pci/iommu_group"
+ln -s ../../../0000:02:00.0 "$dev/device"
+printf 'DMA\n' >"$t/sys/kernel/iommu_groups/7/type"
+printf '0x15b3\n' >"$t/$pci/vendor"; printf '0x101d\n' >"$t/$pci/device"
+printf '0x020000\n' >"$t/$pci/class"
+printf 'MT4125\n' >"$dev/hca_type"; printf '22.40.1000\n' >"$dev/fw_ver"
+# two newlines after the word, as some drivers and captures leave it
+printf 'Ethernet\n\n' >"$port/link_layer"
+printf '4: ACTIVE\n' >"$port/state"; printf '5: LinkUp\n' >"$port/phys_state"
+printf '25 Gb/sec (1X)\n' >"$port/rate"
+printf 'fe80:0000:0000:0000:0000:0000:0000:0001\n' >"$port/gids/0"
+printf 'RoCE v2\n' >"$port/gid_attrs/types/0"; printf 'bond0\n' >"$port/gid_attrs/ndevs/0"
+printf '\n' >"$t/sys/class/net/bond0/bonding/slaves"
+printf '9000\n' >"$t/sys/class/net/bond0/mtu"
+# the 32-bit counter stopped at 2^32-1; the 64-bit one goes on
+printf '4294967295\n' >"$port/counters/port_rcv_data"
+printf '10000000000\n' >"$port/counters_ext/port_rcv_data_64"
+printf '123\n' >"$port/counters_ext/port_unicast_rcv_packets"
+printf 'N/A (no PMA)\n' >"$port/counters/symbol_error"
+printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         18446744073708503040 18446744073708503040 bytes     \n' \
+	>"$t/proc/self/limits"
+printf 'host\n' >"$t/proc/sys/kernel/hostname"
+
+timeout 20 "$bin" --root "$t" -v --json inventory >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && ok || { bad "inventory exited non-zero"; cat "$tmp/err"; }
+py 'd["nics"][0]["ports"][0]["link_layer"] == "Ethernet"' "a value ending in two newlines keeps none"
+py 'd["nics"][0]["ports"][0]["counters"]["port_rcv_data"] == 40000000000' \
+	"counters_ext: the 64-bit count (in bytes) wins over the 32-bit maximum"
+py 'd["nics"][0]["ports"][0]["counters"]["port_unicast_rcv_packets"] == 123' \
+	"counters_ext: the extended-only counters are read"
+py 'd["host"]["memlock_unlimited"] is True and d["host"]["memlock_bytes"] is None' \
+	"a memlock limit at or above 2^63 is unlimited"
+py 'd["host"]["iommu"]["present"] is None' \
+	"no sys/class/iommu but a device in an IOMMU group: IOMMU unknown, not off"
+if grep -q "the driver has no counters" "$tmp/err"; then ok; else bad "N/A (no PMA) not said as no counters"; cat "$tmp/err"; fi
+if grep -q "malformed 'symbol_error'" "$tmp/err"; then bad "N/A (no PMA) called malformed"; else ok; fi
+
+timeout 20 "$bin" --root "$t" inventory >"$tmp/out" 2>"$tmp/err"
+if grep -q "(1X)" "$tmp/out"; then ok; else bad "rate lanes lost: $(grep Gb/s "$tmp/out")"; fi
+if grep -q "( \| )\|()\|(bond of )" "$tmp/out"; then bad "empty parentheses: $(grep -n "( \| )\|()" "$tmp/out")"; else ok; fi
+
+timeout 20 "$bin" --root "$t" --json check --profile generic >"$tmp/out" 2>"$tmp/err"
+py 'not [f for f in d["findings"] if f["id"] == "sys.memlock"]' "sys.memlock on an effectively unlimited memlock"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
