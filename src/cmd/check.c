@@ -1,5 +1,5 @@
 #include "cmd.h"
-#include "check_doc.h"
+#include "pipeline.h"
 #include "../check/check.h"
 #include "../out/check_out.h"
 #include "../out/json.h"
@@ -92,102 +92,34 @@ static bool want_color(const struct ctx *c)
 	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
 }
 
-/* One run of the checks: what cmd_check prints and check_document returns. */
-struct check_state {
-	struct profile loaded;
-	const struct profile *profile;
-	struct findings findings;
-	struct inventory inv;
-	struct root r;
-	char reason[256];
-};
-
-static void check_state_free(struct check_state *st)
-{
-	findings_free(&st->findings);
-	if (st->profile == &st->loaded)
-		profile_free(&st->loaded);
-	inventory_free(&st->inv);
-	root_close(&st->r);
-}
-
-/* Read, pick the profile, judge; EXIT_OK or an exit code (printed).  The
- * state is to be freed in every case once this returned past the
- * profile (*started). */
-static int check_state_run(struct ctx *c, const struct check_args *a, struct check_state *st,
-			   bool *started)
-{
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	*started = false;
-	if (a->profile) {
-		rc = ctx_load_profile(c, "check", a->profile, &st->loaded, &st->profile);
-		if (rc >= 0)
-			return rc;
-		snprintf(st->reason, sizeof(st->reason), "chosen with --profile");
-	}
-	*started = true;
-	rc = ctx_collect(c, &st->r, &st->inv, false);
-	if (rc == EXIT_OK && a->window && !st->r.live && !a->until) {
-		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
-			"give --until DIR2 with --window\n", c->prog, c->root_dir);
-		rc = EXIT_USAGE;
-	}
-	if (rc == EXIT_OK && a->window)
-		rc = ctx_window(c, &st->r, &st->inv, a->window, a->until);
-	if (rc == EXIT_OK && !st->profile) {
-		st->profile = profile_select(&st->inv, st->reason, sizeof(st->reason));
-		if (!st->profile) {
-			fprintf(stderr, "%s: %s\n", c->prog, st->reason);
-			rc = EXIT_RUNTIME;
-		}
-	}
-	if (rc == EXIT_OK && check_run(&st->inv, st->profile, &st->findings) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		rc = EXIT_RUNTIME;
-	}
-	return rc;
-}
-
-int check_document(struct ctx *c, const char *profile, json_t **doc)
-{
-	struct check_args a = { .profile = profile };
-	struct check_state st;
-	bool started;
-	int rc = check_state_run(c, &a, &st, &started);
-
-	*doc = NULL;
-	if (rc == EXIT_OK) {
-		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
-
-		if (!st.inv.n_nics)
-			ctx_hint_no_devices(c);
-		*doc = check_to_json(&rep);
-		if (!*doc) {
-			fprintf(stderr, "%s: out of memory\n", c->prog);
-			rc = EXIT_RUNTIME;
-		}
-	}
-	if (started)
-		check_state_free(&st);
-	return rc;
-}
-
 int cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct check_args a = { 0 };
-	struct check_state st;
-	bool started;
+	struct pipeline_option option;
+	struct pipeline pl;
 	int rc = parse_args(c, argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
-	rc = check_state_run(c, &a, &st, &started);
+	rc = pipeline_option(c, "check", a.profile, &option);
+	if (rc >= 0)
+		return rc;
+	rc = pipeline_collect(c, "check", &pl, false);
+	if (rc == EXIT_OK && a.window && !pl.r.live && !a.until) {
+		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
+			"give --until DIR2 with --window\n", c->prog, c->root_dir);
+		rc = EXIT_USAGE;
+	}
+	if (rc == EXIT_OK && a.window)
+		rc = ctx_window(c, &pl.r, &pl.inv, a.window, a.until);
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, &pl, &option);
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(c, &pl, false);
 	if (rc == EXIT_OK) {
-		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
+		struct check_report rep = pipeline_report(&pl);
 
-		if (!st.inv.n_nics && !a.nhc)
+		if (!pl.inv.n_nics && !a.nhc)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));
@@ -201,10 +133,10 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 				strerror(errno));
 			rc = EXIT_RUNTIME;
 		}
-		if (rc == EXIT_OK && strcmp(check_verdict(&st.findings), "fail") == 0)
+		if (rc == EXIT_OK && strcmp(check_verdict(&pl.findings), "fail") == 0)
 			rc = EXIT_PROBLEMS;
 	}
-	if (started)
-		check_state_free(&st);
+	pipeline_free(&pl);
+	pipeline_option_free(&option);
 	return rc;
 }

@@ -10,13 +10,20 @@ json_t *findings_to_json(const struct findings *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->v[i];
 
-		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
+		json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
 			"id", f->id, "severity", severity_name(f->severity),
 			"subject", json_string_or_null(f->subject),
 			"observed", json_string_or_null(f->observed),
 			"expected", json_string_or_null(f->expected),
 			"why", json_string_or_null(f->why),
-			"fix", json_string_or_null(f->fix)));
+			"fix", json_string_or_null(f->fix));
+
+		/* only when set, so the common finding stays as it was */
+		if (o && f->unchecked)
+			json_object_set_new(o, "unchecked", json_true());
+		if (o && f->waived)
+			json_object_set_new(o, "waived", json_true());
+		json_array_append_new(list, o);
 	}
 	return list;
 }
@@ -25,10 +32,12 @@ json_t *check_to_json(const struct check_report *rep)
 {
 	json_t *list = findings_to_json(rep->findings);
 
-	return json_pack("{s:i, s:o, s:o, s:s, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o}", "schema", INVENTORY_SCHEMA,
 			 "profile", json_string_or_null(rep->profile->name),
 			 "profile_reason", json_string_or_null(rep->reason),
+			 "profile_source", json_string_or_null(rep->source),
 			 "verdict", check_verdict(rep->findings),
+			 "unchecked", (json_int_t)check_unchecked(rep->findings),
 			 "findings", list, "inventory", inventory_to_json(rep->inv));
 }
 
@@ -75,10 +84,14 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 {
 	const char *verdict = check_verdict(rep->findings);
 	const char *reset = color ? "\033[0m" : "";
-	size_t count[3] = { 0 };
+	size_t count[3] = { 0 }, waived = 0, unchecked = check_unchecked(rep->findings);
 
-	for (size_t i = 0; i < rep->findings->n; i++)
-		count[rep->findings->v[i].severity]++;
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		if (rep->findings->v[i].waived)
+			waived++;
+		else if (!rep->findings->v[i].unchecked)
+			count[rep->findings->v[i].severity]++;
+	}
 	fprintf(out, "%s%s%s  profile ",
 		color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
 			 strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
@@ -88,9 +101,12 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 	fputs(" (", out);
 	put_clean(out, rep->reason ? rep->reason : "chosen by --profile");
 	fputs(")\n", out);
-	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes\n",
-		rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR], count[SEV_WARN],
-		count[SEV_INFO]);
+	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes, "
+		"%zu unchecked", rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR],
+		count[SEV_WARN], count[SEV_INFO], unchecked);
+	if (waived)
+		fprintf(out, ", %zu waived", waived);
+	fputc('\n', out);
 	text_findings(out, rep->findings, color);
 }
 
@@ -108,7 +124,7 @@ void text_findings(FILE *out, const struct findings *fs, bool color)
 				sev == SEV_ERROR ? "ERROR" : sev == SEV_WARN ? "WARN" : "INFO",
 				reset, f->id);
 			put_clean(out, f->subject);
-			fputc('\n', out);
+			fputs(f->waived ? "  (waived by the site file)\n" : "\n", out);
 			print_field(out, "observed", f->observed);
 			print_field(out, "expected", f->expected);
 			print_field(out, "why", f->why);
@@ -135,7 +151,7 @@ void nhc_check(FILE *out, const struct check_report *rep)
 		const struct finding *f = &rep->findings->v[i];
 		size_t r = 0;
 
-		if (f->severity != SEV_ERROR)
+		if (f->severity != SEV_ERROR || f->waived)
 			continue;
 		errors++;
 		while (r < sizeof(rank) / sizeof(rank[0]) && strcmp(rank[r], f->id) != 0)

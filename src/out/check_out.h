@@ -15,6 +15,7 @@ struct check_report {
 	const struct profile *profile;
 	const char *reason;		/* why this profile */
 	const struct findings *findings;
+	const char *source;		/* where it came from: "DMI", "--profile"... */
 };
 
 json_t *check_to_json(const struct check_report *rep);

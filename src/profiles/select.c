@@ -344,11 +344,11 @@ const struct profile *profile_pick(const struct inventory *inv, enum profile_sou
 		p = variant(cand, n, inv, &nics, &model, &by_nics);
 		if (by_nics) {
 			say_nics(nic_words, sizeof(nic_words), p, nics, model);
-			say(reason, reason_len, "%s and %s: %s", gpus, nic_words, p->name);
+			say(reason, reason_len, "GPUs %s and %s: %s", gpus, nic_words, p->name);
 		} else if (!inv->n_nics) {
-			say(reason, reason_len, "%s and no RDMA device: %s", gpus, p->name);
+			say(reason, reason_len, "GPUs %s and no RDMA device: %s", gpus, p->name);
 		} else {
-			say(reason, reason_len, "%s: %s", gpus, p->name);
+			say(reason, reason_len, "GPUs %s: %s", gpus, p->name);
 		}
 		return p;
 	}
