@@ -43,6 +43,10 @@ const char *severity_name(enum severity s);
 
 /* The role of each NIC under a profile (rail or storage). */
 void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles);
+/* The same, then the NICs the site file names (NULL: none) take its role. */
+struct site;
+void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
+		 enum nic_role *roles);
 
 /* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
  * then by id, then by subject. */

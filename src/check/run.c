@@ -41,6 +41,19 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 	return check_run_site(inv, p, NULL, out);
 }
 
+void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
+		 enum nic_role *roles)
+{
+	roles_assign(inv, p, roles);
+	/* the site file knows what the PCI tree cannot tell */
+	for (size_t i = 0; site && i < inv->n_nics; i++) {
+		int role = site_role(site, inv->nics[i].name);
+
+		if (role >= 0)
+			roles[i] = (enum nic_role)role;
+	}
+}
+
 void check_waive(struct findings *fs, const struct site *site)
 {
 	for (size_t i = 0; i < fs->n; i++)
@@ -80,14 +93,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		free(gpu_path);
 		return -ENOMEM;
 	}
-	roles_assign(inv, p, roles);
-	/* the site file knows what the PCI tree cannot tell */
-	for (size_t i = 0; site && i < inv->n_nics; i++) {
-		int role = site_role(site, inv->nics[i].name);
-
-		if (role >= 0)
-			roles[i] = (enum nic_role)role;
-	}
+	check_roles(inv, p, site, roles);
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		families[i](&c, out);

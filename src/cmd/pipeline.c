@@ -161,7 +161,11 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 				ctx_hint_no_devices(c);
 			return EXIT_RUNTIME;
 		}
-		rc = check_run_site(&pl->inv, pl->profile, site, &pl->findings);
+		pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
+		rc = pl->roles ? check_run_site(&pl->inv, pl->profile, site, &pl->findings) :
+		     -ENOMEM;
+		if (rc == 0)
+			check_roles(&pl->inv, pl->profile, site, pl->roles);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
@@ -187,6 +191,7 @@ void pipeline_free(struct pipeline *pl)
 	if (!pl->opened)
 		return;
 	findings_free(&pl->findings);
+	free(pl->roles);
 	if (pl->profile == &pl->site_loaded)
 		profile_free(&pl->site_loaded);
 	site_free(&pl->site);
@@ -200,6 +205,7 @@ struct check_report pipeline_report(const struct pipeline *pl)
 	struct check_report rep = {
 		.inv = &pl->inv, .profile = pl->profile, .reason = pl->reason,
 		.findings = &pl->findings, .source = profile_source_name(pl->source),
+		.roles = pl->roles,
 	};
 
 	return rep;

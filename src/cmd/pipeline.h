@@ -38,6 +38,7 @@ struct pipeline {
 	enum profile_source source;
 	char reason[320];
 	struct findings findings;
+	enum nic_role *roles;		/* one per NIC, once judged */
 };
 
 int pipeline_option(struct ctx *c, const char *verb, const char *arg,

@@ -28,16 +28,52 @@ json_t *findings_to_json(const struct findings *fs)
 	return list;
 }
 
+static const char *const role_names[ROLE_COUNT] = { "rail", "storage" };
+
+/* {"mlx5_0": "rail", "mlx5_8": "storage"}: what each NIC was judged as */
+static json_t *roles_to_json(const struct check_report *rep)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && rep->roles && i < rep->inv->n_nics; i++)
+		if (rep->inv->nics[i].name)
+			json_object_set_new(o, rep->inv->nics[i].name,
+					    json_string(role_names[rep->roles[i]]));
+	return o;
+}
+
+static void put_clean(FILE *out, const char *s);
+
+/* "  rail: mlx5_0 mlx5_1" and "  storage: mlx5_8", a line each */
+static void text_roles(FILE *out, const struct check_report *rep)
+{
+	for (int r = 0; rep->roles && r < ROLE_COUNT; r++) {
+		bool any = false;
+
+		for (size_t i = 0; i < rep->inv->n_nics; i++) {
+			if (rep->roles[i] != (enum nic_role)r)
+				continue;
+			fputs(any ? " " : r == ROLE_RAIL ? "  rail: " : "  storage: ", out);
+			put_clean(out, rep->inv->nics[i].name);
+			any = true;
+		}
+		if (any)
+			fputc('\n', out);
+	}
+}
+
 json_t *check_to_json(const struct check_report *rep)
 {
 	json_t *list = findings_to_json(rep->findings);
 
-	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o, s:o}", "schema",
+			 INVENTORY_SCHEMA,
 			 "profile", json_string_or_null(rep->profile->name),
 			 "profile_reason", json_string_or_null(rep->reason),
 			 "profile_source", json_string_or_null(rep->source),
 			 "verdict", check_verdict(rep->findings),
 			 "unchecked", (json_int_t)check_unchecked(rep->findings),
+			 "roles", roles_to_json(rep),
 			 "findings", list, "inventory", inventory_to_json(rep->inv));
 }
 
@@ -107,6 +143,7 @@ void text_check(FILE *out, const struct check_report *rep, bool color)
 	if (waived)
 		fprintf(out, ", %zu waived", waived);
 	fputc('\n', out);
+	text_roles(out, rep);
 	text_findings(out, rep->findings, color);
 }
 
