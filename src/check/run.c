@@ -10,7 +10,7 @@
 static void (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
-	check_module, check_link, check_bandwidth,
+	check_module, check_link, check_bandwidth, check_unchecked_values,
 };
 
 static int cmp_str(const char *a, const char *b)
