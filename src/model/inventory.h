@@ -25,6 +25,8 @@ struct pci_func {
 	char *sysfs_path;	/* canonical root-relative directory */
 	int64_t vendor, device, subsystem_vendor, subsystem_device, class_code;
 	int64_t numa_node;
+	/* local_cpulist ("0-55,112-167"), endpoints only; NULL unknown */
+	char *local_cpulist;
 	char *driver;		/* basename of the driver symlink */
 	struct pci_link link;
 	/* ACS control register (PCI_EXT_CAP_ID_ACS, cap+6) of a bridge: NA when
