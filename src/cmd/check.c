@@ -20,9 +20,9 @@ static const char help[] =
 	"what was observed, what was expected, why it matters and the fix to try\n"
 	"first.\n"
 	"\n"
-	"  --profile NAME|FILE  judge against this profile instead of the one picked\n"
-	"                       from the DMI product name, GPUs and NICs\n"
-	"                       (`rdmadoctor profiles` lists the built-in ones)\n"
+	"  --profile NAME|FILE  judge against this profile instead of the site file's\n"
+	"                       or the one picked from the DMI product name and the\n"
+	"                       GPUs (`rdmadoctor profiles` lists the built-in ones)\n"
 	"  --nhc                Slurm HealthCheckProgram / NHC mode: print nothing when\n"
 	"                       healthy, one 'ERROR: ...' line when not\n"
 	"  --window S           read the counters again after S seconds (at most\n"
@@ -32,8 +32,14 @@ static const char help[] =
 	"                       DIR2, a snapshot taken S seconds after the first\n"
 	"  --json               the verdict, findings and inventory as one document\n"
 	"\n"
-	"exit: 0 nothing at error severity, 1 errors found, 2 usage or a broken\n"
-	"profile, 3 could not run.\n";
+	"The site file /etc/rdmadoctor/rdmadoctor.conf (under --root) may name the\n"
+	"fleet's profile, waive check ids (ignore = sys.memlock) and name rail and\n"
+	"storage NICs; docs/profiles.md describes it.  What the profile expects but\n"
+	"cannot be read is an info saying so, counted as unchecked.\n"
+	"\n"
+	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
+	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
+	"neither GPUs nor RDMA devices, nothing to check).\n";
 
 struct check_args {
 	const char *profile;

@@ -134,7 +134,8 @@ static const struct builtin_text texts[] = {
 	{ "hgx-8x400g",
 	  "[profile]\n"
 	  "name = hgx-8x400g\n"
-	  "description = OEM HGX H100 / H200 / H800 / H20: 8 GPUs with 8 x ConnectX-7 400G rails "
+	  "description = OEM HGX H100 / H200 / H800 / H20 / B200: 8 GPUs with 8 x ConnectX-7 400G "
+	  "rails "
 	  "(IB or RoCE)\n"
 	  "# machines 1, HGX H100/H200, 8x H800, 8x H20 and HGX H200 rows (V); OEM HGX\n"
 	  "# chassis of the Hopper and Blackwell generation (the GPUs narrow them down)\n"
@@ -167,7 +168,7 @@ static const struct builtin_text texts[] = {
 	{ "a800-8x100g-roce",
 	  "[profile]\n"
 	  "name = a800-8x100g-roce\n"
-	  "description = 8 x A800 / A100 with 8 x ConnectX-6 Dx 100G RoCE rails (Chinese "
+	  "description = 8 x A800 with 8 x ConnectX-6 Dx 100G RoCE rails (Chinese "
 	  "public-cloud build)\n"
 	  "# machines 1, 8x A800 row (V, ArthurChiao): 'public-cloud 8-GPU hosts are basically\n"
 	  "# RoCEv2, e.g. CX6 8*100Gbps': the design of an 8x A800 board.  Before\n"
