@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "pipeline.h"
 #include "../out/json.h"
 #include "../out/text.h"
 
@@ -27,22 +28,20 @@ static const char help[] =
 
 int cmd_inventory(struct ctx *c, int argc, char **argv)
 {
-	struct inventory inv;
-	struct root r;
+	struct pipeline pl;
 	int rc = ctx_no_args(c, argc, argv, help);
 
 	if (rc >= 0)
 		return rc;
-	rc = ctx_collect(c, &r, &inv, false);
+	rc = pipeline_view(c, "inventory", &pl);
 	if (rc == EXIT_OK) {
-		if (!inv.n_nics)
+		if (!pl.inv.n_nics)
 			ctx_hint_no_devices(c);
 		if (c->json)
-			rc = ctx_emit_json(c, inventory_to_json(&inv));
+			rc = ctx_emit_json(c, inventory_to_json(&pl.inv));
 		else
-			rc = ctx_emit_text(c, text_inventory, &inv);
+			rc = ctx_emit_text(c, text_inventory, &pl.inv);
 	}
-	inventory_free(&inv);
-	root_close(&r);
+	pipeline_free(&pl);
 	return rc;
 }

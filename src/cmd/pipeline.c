@@ -200,6 +200,29 @@ void pipeline_free(struct pipeline *pl)
 	pl->opened = false;
 }
 
+int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl)
+{
+	static const char *const names[ROLE_COUNT] = { "rail", "storage" };
+	int rc = pipeline_collect(c, verb, pl, false);
+
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, pl, NULL);
+	if (rc != EXIT_OK)
+		return rc;
+	pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
+	if (!pl->roles) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	check_roles(&pl->inv, pl->profile, pl->has_site ? &pl->site : NULL, pl->roles);
+	/* under a profile without rails (generic) only the site file says */
+	for (size_t i = 0; i < pl->inv.n_nics; i++)
+		if (pl->profile->role[ROLE_RAIL].defined ||
+		    (pl->has_site && site_role(&pl->site, pl->inv.nics[i].name) >= 0))
+			pl->inv.nics[i].role = names[pl->roles[i]];
+	return EXIT_OK;
+}
+
 struct check_report pipeline_report(const struct pipeline *pl)
 {
 	struct check_report rep = {

@@ -56,6 +56,9 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only);
 int pipeline_run(struct ctx *c, const char *verb, struct pipeline *pl,
 		 const struct pipeline_option *option);
 void pipeline_free(struct pipeline *pl);
+/* For the views (inventory, topo): collect, choose the profile, and
+ * label each NIC with its role (nic->role), as check would judge it. */
+int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl);
 /* What check_out prints of a judged pipeline. */
 struct check_report pipeline_report(const struct pipeline *pl);
 

@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "pipeline.h"
 #include "../out/json.h"
 #include "../out/text.h"
 
@@ -19,20 +20,18 @@ static const char help[] =
 
 int cmd_topo(struct ctx *c, int argc, char **argv)
 {
-	struct inventory inv;
-	struct root r;
+	struct pipeline pl;
 	int rc = ctx_no_args(c, argc, argv, help);
 
 	if (rc >= 0)
 		return rc;
-	rc = ctx_collect(c, &r, &inv, false);
+	rc = pipeline_view(c, "topo", &pl);
 	if (rc == EXIT_OK) {
 		if (c->json)
-			rc = ctx_emit_json(c, topo_to_json(&inv));
+			rc = ctx_emit_json(c, topo_to_json(&pl.inv));
 		else
-			rc = ctx_emit_text(c, text_topo, &inv);
+			rc = ctx_emit_text(c, text_topo, &pl.inv);
 	}
-	inventory_free(&inv);
-	root_close(&r);
+	pipeline_free(&pl);
 	return rc;
 }

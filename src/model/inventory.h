@@ -175,6 +175,9 @@ struct nic {
 	char *uverbs_dev;
 	struct port *ports;
 	size_t n_ports;
+	/* "rail" or "storage" under the machine's profile and site file, set by
+	 * the command layer for the views (static); NULL: not judged */
+	const char *role;
 };
 
 enum gpu_kind { GPU_DATACENTER, GPU_WORKSTATION, GPU_GEFORCE, GPU_UNKNOWN };

@@ -89,8 +89,10 @@ void text_topo(FILE *out, const struct inventory *inv)
 			if (a && a->path == near.path)
 				fprintf(out, " GPU%zu %s", g, inv->gpus[g].pci.bdf);
 		}
-		/* far from every GPU is only known with the NIC's NUMA node */
-		fprintf(out, "  %s\n", near.path <= PATH_PXB ? "near" :
+		/* a storage NIC is not meant to be near; far from every GPU is
+		 * only known with the NIC's NUMA node */
+		fprintf(out, "  %s\n", inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0 ?
+			"storage" : near.path <= PATH_PXB ? "near" :
 			near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
 			"far? (NUMA node unknown: NODE or SYS)" : "far");
 	}

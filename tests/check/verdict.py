@@ -181,6 +181,22 @@ rc, _, out, _ = run(r, json_out=False)
 expect(any(l.startswith("  storage:") and "mlx5_0" in l for l in out.splitlines()),
        "check text labels storage NICs", out[:400])
 
+# roles in the views: storage NICs labelled, never called far
+res = subprocess.run([binary, "--root", r, "topo"], capture_output=True, text=True, timeout=60)
+line = [l for l in res.stdout.splitlines() if l.startswith("  mlx5_0 ")]
+expect(res.returncode == 0 and line and line[0].endswith("storage") and "far" not in line[0],
+       "topo labels the storage NIC and does not call it far", str(line))
+res = subprocess.run([binary, "--root", r, "inventory"], capture_output=True, text=True,
+                     timeout=60)
+expect(any(l.startswith("  mlx5_0 ") and l.endswith("  storage") for l in res.stdout.splitlines())
+       and any(l.startswith("  mlx5_8 ") and l.endswith("  rail") for l in res.stdout.splitlines()),
+       "inventory labels each NIC's role")
+res = subprocess.run([binary, "--root", os.path.join(fixtures, "dgx-h100", "root"), "topo"],
+                     capture_output=True, text=True, timeout=60)
+expect("CPU Affinity" in res.stdout and "NUMA Affinity" in res.stdout and
+       any(l.startswith("GPU0 ") and l.split()[-1] == "0" for l in res.stdout.splitlines()),
+       "topo has the CPU and NUMA affinity columns of nvidia-smi topo -m", res.stdout[:300])
+
 # a broken site file stops the run with FILE:LINE, like a broken profile
 for text, line, want, code in [
         ("[site]\nprofile = a800-8x100g-roce\nfrobnicate = 1\n", 3, "unknown key 'frobnicate'", 2),
