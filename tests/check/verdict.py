@@ -137,6 +137,15 @@ rc, doc, _, err = run(r)
 expect(rc == 0 and doc["profile"] == "budget-2x100g-roce" and
        doc["profile_source"] == "site file" and "site file" in doc["profile_reason"],
        "the site file names the profile", f"rc {rc} {doc and doc['profile_reason']} {err}")
+# record and watch judge through the same pipeline: they read it too
+db = os.path.join(tmp, "fleet.db")
+res = subprocess.run([binary, "--root", r, "record", "--db", db], capture_output=True, text=True,
+                     timeout=60)
+ls = subprocess.run([binary, "--json", "fleet", "--db", db, "ls"], capture_output=True,
+                    text=True, timeout=60)
+hosts = json.loads(ls.stdout)["hosts"] if ls.returncode == 0 else []
+expect(res.returncode == 0 and hosts and hosts[0]["profile"] == "budget-2x100g-roce",
+       "record judges under the site file's profile", res.stderr + ls.stderr)
 rc, doc, _, _ = run(r, "--profile", "a800-8x100g-roce")
 expect(rc == 1 and doc["profile"] == "a800-8x100g-roce" and doc["profile_source"] == "--profile",
        "--profile wins over the site file")
@@ -215,6 +224,11 @@ for text, line, want, code in [
     expect(rc == code and out == "" and f"{conf}:{line}: " in err and want in err,
            f"broken site file {text!r}: {conf}:{line}: ... {want}, exit {code}",
            f"rc {rc} {err.strip()}")
+    if line == 3 and "frobnicate" in text:
+        res = subprocess.run([binary, "--root", r, "watch", "--until", r, "--duration", "60"],
+                             capture_output=True, text=True, timeout=60)
+        expect(res.returncode == 2 and f"{conf}:3: " in res.stderr,
+               "watch stops on a broken site file too", res.stderr)
     shutil.rmtree(r)
 # a broken profile file named there: its own FILE:LINE
 r = copy("dgx-h100", "site-badprofile")
