@@ -118,6 +118,6 @@ void check_bandwidth(const struct check_ctx *c, struct findings *out)
 	finding_set(&f->fix,
 		    "add %s Gb/s of rails: %zu more %s Gb/s NIC port%s, one per GPU in a slot under "
 		    "that GPU's PCIe switch (the machine's slot map names them); check first that "
-		    "no rail card is missing or down (`rdmadoctor inventory`)",
+		    "no rail card is missing or down (rdmadoctor inventory shows them)",
 		    s_missing, more, s_want, more == 1 ? "" : "s");
 }

@@ -69,6 +69,10 @@ int check_run_counters(const struct inventory *inv, struct findings *out);
  * model/window.h's enum window_set (false / true: a PMA / hw_counters
  * name; WIN_ETH an `ethtool -S` name). */
 bool check_counter_is_error(const char *name, int set);
+/* An error counter that counts bits or symbols received wrong (PMA
+ * symbol_error and port_rcv_errors, the PHY's FCS and symbol errors):
+ * what an error rate per transmitted bit sums, never link_downed. */
+bool check_counter_is_bit_error(const char *name, int set);
 
 /* "fail" if any error, "warn" if any warning, else "pass"; waived
  * findings do not count. */

@@ -53,12 +53,59 @@ static const struct hw_error hw_errors[] = {
 
 /* The PHY's own error counters in `ethtool -S` (mlx5 names,
  * kernel-interfaces.md 6.2): FCS errors and symbol errors on the wire.
- * On a RoCE port they are where a bad cable shows first. */
+ * On a RoCE port they are where a bad cable shows first.  Their per-lane
+ * forms (a "_lane<N>" or "_lane_<N>" part) count the same per lane.  The
+ * FEC's corrected bits (rx_corrected_bits_phy, rx_err_lane_<N>_phy) are
+ * not among them: FEC correcting bits is how a PAM4 link works. */
 static const char *const eth_errors[] = {
 	"rx_crc_errors_phy", "rx_symbol_err_phy", "rx_pcs_symbol_err_phy",
 };
 
-#define N_ETH (sizeof(eth_errors) / sizeof(eth_errors[0]))
+/* The PHY's link-down count: link_downed's Ethernet form (link.flaps
+ * within a window, counters.errors as a lifetime count). */
+#define ETH_LINK_DOWN "link_down_events_phy"
+
+/* After "_lane<N>" or "_lane_<N>" at p: what follows; NULL if not that. */
+static const char *after_lane(const char *p)
+{
+	if (strncmp(p, "_lane", 5) != 0)
+		return NULL;
+	p += 5;
+	if (*p == '_')
+		p++;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* name is base, or base with a lane part before its "_phy" ending
+ * (rx_symbol_err_lane0_phy) or after it (rx_symbol_err_phy_lane_0). */
+static bool lane_form(const char *name, const char *base)
+{
+	size_t nb = strlen(base);
+	const char *p;
+
+	if (strcmp(name, base) == 0)
+		return true;
+	if (strncmp(name, base, nb) == 0 && (p = after_lane(name + nb)) && !*p)
+		return true;
+	if (nb <= 4 || strcmp(base + nb - 4, "_phy") != 0 || strncmp(name, base, nb - 4) != 0)
+		return false;
+	p = after_lane(name + nb - 4);
+	return p && strcmp(p, "_phy") == 0;
+}
+
+/* One of the PHY error counters above, in any of its forms. */
+static bool eth_error(const char *name)
+{
+	for (size_t i = 0; i < sizeof(eth_errors) / sizeof(eth_errors[0]); i++)
+		if (lane_form(name, eth_errors[i]))
+			return true;
+	return false;
+}
+
 #define N_PMA (sizeof(pma_errors) / sizeof(pma_errors[0]))
 #define N_HW (sizeof(hw_errors) / sizeof(hw_errors[0]))
 
@@ -74,7 +121,7 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 		   const struct port *pt)
 {
 	struct check_buf obs = { 0 };
-	bool link = false, fault = false;
+	bool link = false, fault = false, eth = false;
 	size_t nz = 0;
 	struct finding *f;
 
@@ -103,6 +150,18 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 		if (!hw_errors[i].retry)
 			fault = link = true;
 	}
+	/* the PHY's own counts (RoCE ports: the PMA's read 0 there) */
+	for (size_t i = 0; i < pt->eth_stats.n; i++) {
+		const struct counter *ct = &pt->eth_stats.v[i];
+
+		if (!ct->ok || !ct->name || !ct->value ||
+		    (!eth_error(ct->name) && strcmp(ct->name, ETH_LINK_DOWN) != 0))
+			continue;
+		check_buf_printf(&obs, "%sethtool %s %llu", nz ? ", " : "", ct->name,
+				 (unsigned long long)ct->value);
+		nz++;
+		fault = link = eth = true;
+	}
 	if (!nz || !fault) {
 		check_buf_free(&obs);
 		return;
@@ -119,7 +178,16 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 	finding_set(&f->expected,
 		    "0, or at least not growing (lifetime counts: the time since they were "
 		    "cleared is unknown)");
-	if (link)
+	if (eth)
+		finding_set(&f->fix,
+			    "find out whether they grow: judge them over a window (`rdmadoctor "
+			    "check --window 60`, or `ethtool -S %s` now and later); if they do, "
+			    "reseat then replace the cable and module, check the module's "
+			    "temperature and optical power (`ethtool -m %s`, `mlxlink -d %s -p %d "
+			    "-m`), then the switch port",
+			    pt->netdev ? pt->netdev : "<netdev>", pt->netdev ? pt->netdev : "<netdev>",
+			    n->name, pt->num);
+	else if (link)
 		finding_set(&f->fix,
 			    "find out whether they grow: clear them (`perfquery -R -C %s -P %d`) "
 			    "and look again after a while; if they do, reseat then replace the "
@@ -175,12 +243,8 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 
 bool check_counter_is_error(const char *name, int set)
 {
-	if (set == WIN_ETH) {
-		for (size_t i = 0; i < N_ETH; i++)
-			if (strcmp(eth_errors[i], name) == 0)
-				return true;
-		return false;
-	}
+	if (set == WIN_ETH)
+		return eth_error(name);
 	if (set == WIN_NET)
 		return false;
 	if (set == WIN_HW) {
@@ -193,6 +257,16 @@ bool check_counter_is_error(const char *name, int set)
 		if (strcmp(pma_errors[i].name, name) == 0)
 			return true;
 	return false;
+}
+
+bool check_counter_is_bit_error(const char *name, int set)
+{
+	if (set == WIN_ETH)
+		return eth_error(name);
+	/* the PMA's: symbol errors and received packets with errors (bad
+	 * CRC among them); not link_downed, discards or VL15 drops */
+	return set == WIN_PMA &&
+	       (strcmp(name, "symbol_error") == 0 || strcmp(name, "port_rcv_errors") == 0);
 }
 
 /* "symbol_error grew by 12 in 60 s (0 to 12)" */
@@ -238,12 +312,14 @@ static void errors_window(const struct check_ctx *c, struct findings *out,
 		if (!hw_errors[i].retry)
 			fault = link = true;
 	}
-	for (size_t i = 0; i < N_ETH; i++) {
-		char label[64];
+	for (size_t i = 0; i < pt->eth_stats.n; i++) {
+		const char *name = pt->eth_stats.v[i].name;
+		char label[96];
 
-		if (!window_change(pt, WIN_ETH, eth_errors[i], &ch) || !ch.delta)
+		if (!name || !eth_error(name) || !window_change(pt, WIN_ETH, name, &ch) ||
+		    !ch.delta)
 			continue;
-		snprintf(label, sizeof(label), "ethtool %s", eth_errors[i]);
+		snprintf(label, sizeof(label), "ethtool %.80s", name);
 		grew(c, &obs, &nz, label, &ch);
 		fault = link = true;
 	}
@@ -287,7 +363,7 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 		grew(c, &obs, &nz, "link_downed", &ch);
 	/* mlx5's PHY link-down count, where the RDMA port has no link_downed
 	 * of its own to say it (RoCE) */
-	if (window_change(pt, WIN_ETH, "link_down_events_phy", &ch) && ch.delta)
+	if (window_change(pt, WIN_ETH, ETH_LINK_DOWN, &ch) && ch.delta)
 		grew(c, &obs, &nz, "ethtool link_down_events_phy", &ch);
 	if (window_carrier(pt, &ch) && ch.delta) {
 		char label[96];

@@ -89,5 +89,11 @@ void check_unchecked_values(const struct check_ctx *c, struct findings *out);
 void check_bandwidth(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
 void check_link(const struct check_ctx *c, struct findings *out);
+/* The rails agree (agree.c): runs after the others, since a port with a
+ * finding of the same id among out->v[from..] gets no second one. */
+void check_agree(const struct check_ctx *c, struct findings *out, size_t from);
+/* The priority most rail RoCE ports (more than half of those with DSCP
+ * trust, at least two) map this DSCP to; -1 when there is no such. */
+int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
 
 #endif

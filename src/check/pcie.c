@@ -1,13 +1,15 @@
 /* pcie.link_degraded: the NIC's own link below what both ends can do, or
  *   below the profile's generation / width.
  * pcie.upstream_degraded: a link higher up the NIC's path runs degraded.
- * pcie.bottleneck: the ports of one PCI device need more than its link.
+ * pcie.bottleneck: the ports of one PCI device need more than its link
+ *   (said by pcie.link_degraded instead when that link is degraded).
  * pcie.acs: ACS redirect on a bridge between a GPU and its NIC. */
 #include "families.h"
 #include "../model/pcie_link.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ACS_RR 0x04	/* P2P Request Redirect */
@@ -39,7 +41,8 @@ static double gen_gts(int gen)
 	return gen >= 1 && gen <= 6 ? rates[gen - 1] : NAN;
 }
 
-static void link_degraded(const struct check_ctx *c, struct findings *out, size_t i)
+/* Returns the index of its finding in out, or (size_t)-1 for none. */
+static size_t link_degraded(const struct check_ctx *c, struct findings *out, size_t i)
 {
 	const struct nic *n = &c->inv->nics[i];
 	const struct role_spec *rs = check_role_spec(c, i);
@@ -65,7 +68,7 @@ static void link_degraded(const struct check_ctx *c, struct findings *out, size_
 			want_width = rs->pcie_width;
 	}
 	if (!below_cap && !below_profile)
-		return;
+		return (size_t)-1;
 	/* the functions of one card (a dual-port NIC) share one link: it is
 	 * reported once, at the first of them, naming them all */
 	for (size_t j = 0; j < c->inv->n_nics; j++) {
@@ -73,14 +76,16 @@ static void link_degraded(const struct check_ctx *c, struct findings *out, size_
 
 		if (!judged(o) || !check_same_pci_device(o->pci.bdf, f->bdf))
 			continue;
-		if (j < i)
-			return;
+		if (j < i) {
+			check_buf_free(&names);
+			return (size_t)-1;
+		}
 		check_buf_printf(&names, "%s%s", shared++ ? ", " : "", o->name);
 	}
 	f_ = check_add(c, out, "pcie.link_degraded", check_role_sev(c, i), why_link);
 	if (!f_) {
 		check_buf_free(&names);
-		return;
+		return (size_t)-1;
 	}
 	check_link_str(have, sizeof(have), f->link.speed_gts, f->link.width);
 	check_link_str(want, sizeof(want), want_gts, want_width);
@@ -109,6 +114,7 @@ static void link_degraded(const struct check_ctx *c, struct findings *out, size_
 			    "to a slot that gives %s, or check it is the card model this machine "
 			    "should have",
 			    cap, want);
+	return out->n - 1;
 }
 
 static bool link_known(const struct pci_link *l)
@@ -181,14 +187,19 @@ static bool link_for(char *buf, size_t len, const struct pci_link *l, double nee
 	for (int gen = pcie_gen(l->speed_gts); gen >= 1 && gen <= 6 && gen <= maxgen; gen++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
 			if (widths[w] <= maxw &&
-			    pcie_raw_gbytes(gen_gts(gen), widths[w]) * 0.9 >= need) {
+			    pcie_usable_gbytes(gen_gts(gen), widths[w]) >= need) {
 				snprintf(buf, len, "Gen%d x%d", gen, widths[w]);
 				return true;
 			}
 	return false;
 }
 
-static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i)
+/* degraded: the index of this device's pcie.link_degraded finding, or
+ * (size_t)-1.  A degraded link that is also too slow for the ports is one
+ * cause: that finding then says what the link carries against what the
+ * ports need, and no pcie.bottleneck is added. */
+static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
+		       size_t degraded)
 {
 	const struct inventory *inv = c->inv;
 	const struct pci_link *l = NULL;
@@ -236,16 +247,29 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 		goto done;
 	raw = pcie_raw_gbytes(l->speed_gts, (int)l->width);
 	need = sum / 8.0;
-	if (raw <= 0 || need <= 0.9 * raw)
+	if (raw <= 0 || need <= pcie_usable_gbytes(l->speed_gts, (int)l->width))
 		goto done;
+	check_num_str(raw_s, sizeof(raw_s), raw);
+	check_num_str(need_s, sizeof(need_s), need);
+	if (degraded != (size_t)-1) {
+		struct finding *d = &out->v[degraded];
+
+		char *fix = d->fix;
+
+		d->fix = NULL;
+		finding_set(&d->fix, "%s; until then the link carries about %s GB/s where the "
+			    "port%s need%s %s GB/s: %s never reach%s line rate",
+			    fix ? fix : "", raw_s, nports == 1 ? "" : "s", nports == 1 ? "s" : "",
+			    need_s, nports == 1 ? "it" : "they", nports == 1 ? "es" : "");
+		free(fix);
+		goto done;
+	}
 	f = check_add(c, out, "pcie.bottleneck", SEV_WARN,
 		      "The ports can move more data than the PCIe link carries, so the NIC "
 		      "never reaches line rate however good the network is.");
 	if (!f)
 		goto done;
 	check_link_str(have, sizeof(have), l->speed_gts, l->width);
-	check_num_str(raw_s, sizeof(raw_s), raw);
-	check_num_str(need_s, sizeof(need_s), need);
 	check_num_str(rate_s, sizeof(rate_s), first_rate);
 	/* "rocep65s0f0, rocep65s0f1 (0000:41:00)": the NICs and the device */
 	dot = strrchr(inv->nics[i].pci.bdf, '.');
@@ -390,9 +414,10 @@ void check_pcie(const struct check_ctx *c, struct findings *out)
 	for (size_t i = 0; i < c->inv->n_nics; i++) {
 		if (!judged(&c->inv->nics[i]))
 			continue;
-		link_degraded(c, out, i);
+		size_t degraded = link_degraded(c, out, i);
+
 		upstream_degraded(c, out, i);
-		bottleneck(c, out, i);
+		bottleneck(c, out, i, degraded);
 	}
 	acs(c, out);
 }

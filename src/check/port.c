@@ -1,6 +1,7 @@
 /* port.down, port.no_sm: the port is not ACTIVE / LinkUp.
  * port.rate_low: trained below the role's rate.
- * port.width_low: an InfiniBand port running on fewer than 4 lanes. */
+ * port.width_low: an InfiniBand port running on fewer than 4 lanes; when
+ *   that is also why it is below its rate, this one finding names both. */
 #include "families.h"
 
 #include <math.h>
@@ -154,8 +155,10 @@ static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		    "an EDR module tops out at 100 Gb/s", tool);
 }
 
+/* want: the expected rate (0: none), named with the width, since the lost
+ * lanes are why the port is also below its rate: one cause, one finding. */
 static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
-		      const struct port *pt)
+		      const struct port *pt, double want)
 {
 	const struct nic *n = &c->inv->nics[i];
 	char rate[32], tool[200];
@@ -175,7 +178,12 @@ static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
 	} else {
 		finding_set(&f->observed, "%lldX", (long long)pt->lanes);
 	}
-	finding_set(&f->expected, "4X");
+	if (want > 0) {
+		check_num_str(rate, sizeof(rate), want);
+		finding_set(&f->expected, "4X (%s Gb/s)", rate);
+	} else {
+		finding_set(&f->expected, "4X");
+	}
 	finding_set(&f->fix,
 		    "reseat, then swap the cable and module (a bad lane drops the link to "
 		    "fewer lanes); then %s; then check the switch port's width setting",
@@ -194,6 +202,7 @@ void check_port(const struct check_ctx *c, struct findings *out)
 			const struct port *pt = &n->ports[k];
 			bool down = (!IS_NA(pt->state) && pt->state != 4) ||
 				    (!IS_NA(pt->phys_state) && pt->phys_state != 5);
+			bool slow, narrow;
 
 			if (down) {
 				port_down(c, out, i, pt);
@@ -201,17 +210,18 @@ void check_port(const struct check_ctx *c, struct findings *out)
 			}
 			if (!check_port_up(pt))
 				continue;	/* state unknown */
-			if (rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
-			    pt->rate_gbps < rs->rate_gbps)
-				rate_low(c, out, i, pt, rs->rate_gbps);
+			slow = rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
+			       pt->rate_gbps < rs->rate_gbps;
 			/* HDR100 / NDR200 ports are 2X by design: a narrow port
-			 * that gives the profile's rate is not a fault */
-			/* without an expected rate, 2X may be the product
-			 * (HDR100, NDR200): only 1X is surely a lost lane */
-			if (check_port_is_ib(pt) && !IS_NA(pt->lanes) && pt->lanes < 4 &&
-			    (rs->rate_gbps > 0 ? !isnan(pt->rate_gbps) && pt->rate_gbps < rs->rate_gbps
-					       : pt->lanes < 2))
-				width_low(c, out, i, pt);
+			 * that gives the profile's rate is not a fault; without
+			 * an expected rate, 2X may be the product: only 1X is
+			 * surely a lost lane */
+			narrow = check_port_is_ib(pt) && !IS_NA(pt->lanes) && pt->lanes < 4 &&
+				 (rs->rate_gbps > 0 ? slow : pt->lanes < 2);
+			if (narrow)
+				width_low(c, out, i, pt, rs->rate_gbps);
+			else if (slow)
+				rate_low(c, out, i, pt, rs->rate_gbps);
 		}
 	}
 }

@@ -103,20 +103,74 @@ static void trust(const struct check_ctx *c, struct findings *out, const struct 
 		    want);
 }
 
+/* The priority RoCE traffic should use on this port: the profile's, else
+ * the one most rails send DSCP 26 to, else the only priority with PFC on,
+ * else where DSCP 26 goes now. */
+static int target_prio(const struct check_ctx *c, const struct qos *q, int want, int d)
+{
+	int only = -1, n = 0;
+
+	if (want >= 0)
+		return want;
+	if ((want = check_rails_dscp_prio(c, ROCE_DSCP)) >= 0)
+		return want;
+	for (int i = 0; i < 8; i++)
+		if (q->pfc_enabled[i] == 1) {
+			only = i;
+			n++;
+		}
+	return n == 1 ? only : d;
+}
+
+/* The commands that make DSCP 26, PFC and ECN name priority t, each only
+ * where this port differs: never the current state. */
+static void mismatch_fix(struct check_buf *fix, const struct port *pt, int d, int t,
+			 bool judge_ecn)
+{
+	const struct qos *q = pt->qos;
+	size_t steps = 0;
+
+	check_buf_printf(fix, "make the three agree on priority %d: ", t);
+	if (d != t) {
+		check_buf_printf(fix, "`mlnx_qos -i %s --dscp2prio set,%d,%d`", dev_of(pt),
+				 ROCE_DSCP, t);
+		steps++;
+	}
+	if (q->pfc_enabled[t] != 1) {
+		char vec[16];
+
+		for (int i = 0; i < 8; i++) {
+			vec[2 * i] = i == t || q->pfc_enabled[i] == 1 ? '1' : '0';
+			vec[2 * i + 1] = i < 7 ? ',' : '\0';
+		}
+		check_buf_printf(fix, "%s`mlnx_qos -i %s --pfc %s`", steps ? ", " : "",
+				 dev_of(pt), vec);
+		steps++;
+	}
+	if (judge_ecn && q->ecn_np[t] != 1)
+		check_buf_printf(fix, "%s`echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d`",
+				 steps++ ? ", " : "", dev_of(pt), t);
+	if (judge_ecn && q->ecn_rp[t] != 1)
+		check_buf_printf(fix, "%s`echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d`",
+				 steps++ ? ", " : "", dev_of(pt), t);
+	check_buf_printf(fix, "; the same on the switch port, and at every boot");
+}
+
 /* PFC priority, the priority DSCP 26 maps to and the ECN priority must be
  * one and the same; say which piece disagrees. */
 static void mismatch(const struct check_ctx *c, struct findings *out, const struct nic *n,
 		     const struct port *pt, int want, bool judge_ecn)
 {
 	const struct qos *q = pt->qos;
-	struct check_buf obs = { 0 };
+	struct check_buf obs = { 0 }, fix = { 0 };
 	enum severity sev = SEV_WARN;
-	int d;
+	int d, t, rails;
 	struct finding *f;
 
 	if (!q->trust || strcmp(q->trust, "dscp") != 0 || q->dscp_to_prio[ROCE_DSCP] < 0)
 		return;
 	d = q->dscp_to_prio[ROCE_DSCP];
+	rails = want < 0 ? check_rails_dscp_prio(c, ROCE_DSCP) : -1;
 	if (q->pfc_enabled[d] == 0) {
 		check_buf_printf(&obs, "DSCP %d goes to priority %d, which has no PFC",
 				 ROCE_DSCP, d);
@@ -132,6 +186,9 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 				 q->ecn_rp[d] == 1 ? "on" : q->ecn_rp[d] == 0 ? "off" : "unknown");
 	if (!obs.s && !obs.nomem)
 		return;
+	if (rails >= 0 && d != rails)
+		check_buf_printf(&obs, "; the other rails send DSCP %d to priority %d", ROCE_DSCP,
+				 rails);
 	f = check_add(c, out, "roce.qos_mismatch", sev,
 		      "PFC, the DSCP map and ECN must name the same priority: RoCE traffic "
 		      "on a priority without PFC is dropped under load, and without ECN "
@@ -140,17 +197,19 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 		check_buf_free(&obs);
 		return;
 	}
+	t = target_prio(c, q, want, d);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	check_buf_take(c, &obs, &f->observed);
 	if (want >= 0)
 		finding_set(&f->expected, "DSCP %d -> priority %d, with PFC and ECN on it",
 			    ROCE_DSCP, want);
+	else if (rails >= 0)
+		finding_set(&f->expected, "DSCP %d -> priority %d as on the other rails, with "
+			    "PFC and ECN on it", ROCE_DSCP, rails);
 	else
 		finding_set(&f->expected, "DSCP %d -> a priority with PFC and ECN on", ROCE_DSCP);
-	finding_set(&f->fix,
-		    "make the three agree on %s: `mlnx_qos -i %s --dscp2prio set,%d,%d`, PFC "
-		    "and ECN (ecn/roce_np and roce_rp enable/%d) on that priority",
-		    dev_of(pt), dev_of(pt), ROCE_DSCP, want >= 0 ? want : d, want >= 0 ? want : d);
+	mismatch_fix(&fix, pt, d, t, judge_ecn);
+	check_buf_take(c, &fix, &f->fix);
 }
 
 void check_qos(const struct check_ctx *c, struct findings *out)

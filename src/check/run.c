@@ -97,6 +97,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		families[i](&c, out);
+	check_agree(&c, out, first);
 	free(roles);
 	free(gpu_nic);
 	free(gpu_path);

@@ -8,30 +8,52 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] [--json] check [--profile NAME|FILE] [--nhc]\n"
-	"                  [--window S [--until DIR2]]\n"
-	"\n"
+struct check_args {
+	const char *profile;
+	bool nhc, brief, list;
+	double window;		/* 0: none */
+	const char *until;
+};
+
+static const struct cmd_opt check_opts[] = {
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct check_args, profile),
+	  .flags = OPT_NONEMPTY,
+	  .help = "judge against this profile instead of the site file's\n"
+		  "or the one picked from the DMI product name and the\n"
+		  "GPUs (`rdmadoctor profiles` lists the built-in ones)" },
+	{ "nhc", 0, NULL, OPT_FLAG_AT(struct check_args, nhc),
+	  .help = "Slurm HealthCheckProgram / NHC mode: print nothing when\n"
+		  "healthy, one 'ERROR: ...' line when not" },
+	{ "window", 0, "S", OPT_SECONDS_AT(struct check_args, window, 0.1, 3600),
+	  .help = "read the counters again after S seconds (at most\n"
+		  "3600): counters.errors then means grew within the\n"
+		  "window (error), and link.flaps is judged" },
+	{ "until", 0, "DIR2", OPT_STRING_AT(struct check_args, until), .flags = OPT_NONEMPTY,
+	  .needs = "a directory",
+	  .help = "with --root and --window: the second reading from\n"
+		  "DIR2, a snapshot taken S seconds after the first" },
+	{ "brief", 0, NULL, OPT_FLAG_AT(struct check_args, brief),
+	  .help = "one line per finding" },
+	{ "list", 0, NULL, OPT_FLAG_AT(struct check_args, list),
+	  .help = "every check id: what fires it, its severity and fix\n"
+		  "(docs/checks.md); nothing is checked" },
+	{ 0 }
+};
+
+const struct cmd_spec check_spec = {
+	.name = "check",
+	.opts = check_opts,
+	.about =
 	"Is this machine's RDMA network fit for training?  Reads the inventory and\n"
 	"judges it against the profile of its machine model: every NIC, port, PCIe\n"
 	"link and bridge, MTU, GID, counter, GPUDirect and GPU-NIC placement, with\n"
 	"what was observed, what was expected, why it matters and the fix to try\n"
-	"first.\n"
-	"\n"
-	"  --profile NAME|FILE  judge against this profile instead of the site file's\n"
-	"                       or the one picked from the DMI product name and the\n"
-	"                       GPUs (`rdmadoctor profiles` lists the built-in ones)\n"
-	"  --nhc                Slurm HealthCheckProgram / NHC mode: print nothing when\n"
-	"                       healthy, one 'ERROR: ...' line when not\n"
-	"  --window S           read the counters again after S seconds (at most\n"
-	"                       3600): counters.errors then means grew within the\n"
-	"                       window (error), and link.flaps is judged\n"
-	"  --until DIR2         with --root and --window: the second reading from\n"
-	"                       DIR2, a snapshot taken S seconds after the first\n"
-	"  --json               the verdict, findings and inventory as one document\n"
-	"\n"
+	"first.  With --json: the verdict, findings and inventory as one document\n"
+	"(docs/json/check.md).\n",
+	.epilog =
 	"The site file /etc/rdmadoctor/rdmadoctor.conf (under --root) may name the\n"
 	"fleet's profile, waive check ids (ignore = sys.memlock) and name rail and\n"
 	"storage NICs; docs/profiles.md describes it.  What the profile expects but\n"
@@ -39,50 +61,27 @@ static const char help[] =
 	"\n"
 	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
 	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
-	"neither GPUs nor RDMA devices, nothing to check).\n";
-
-struct check_args {
-	const char *profile;
-	bool nhc;
-	double window;		/* 0: none */
-	const char *until;
+	"neither GPUs nor RDMA devices, nothing to check).\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(argv[i], "--nhc") == 0) {
-			a->nhc = true;
-		} else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
-			a->profile = argv[++i];
-		} else if (strncmp(argv[i], "--profile=", 10) == 0) {
-			a->profile = argv[i] + 10;
-		} else if ((strcmp(argv[i], "--window") == 0 && i + 1 < argc) ||
-			   strncmp(argv[i], "--window=", 9) == 0) {
-			const char *v = argv[i][8] ? argv[i] + 9 : argv[++i];
+	int n, rc = opts_parse(c, &check_spec, argc, argv, a, &n);
 
-			if (!ctx_parse_seconds(v, 0.1, 3600, &a->window)) {
-				fprintf(stderr, "%s check: --window '%s': give seconds from 0.1 "
-					"to 3600\n", c->prog, v);
-				return EXIT_USAGE;
-			}
-		} else if (strcmp(argv[i], "--until") == 0 && i + 1 < argc && *argv[i + 1]) {
-			a->until = argv[++i];
-		} else if (strncmp(argv[i], "--until=", 8) == 0 && argv[i][8]) {
-			a->until = argv[i] + 8;
-		} else {
-			fprintf(stderr, "%s check: unexpected argument '%s'\n\n%s", c->prog,
-				argv[i], help);
-			return EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (a->nhc && c->json) {
 		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->brief && (c->json || a->nhc)) {
+		fprintf(stderr, "%s check: --brief is a text form: not with %s\n", c->prog,
+			c->json ? "--json" : "--nhc");
+		return EXIT_USAGE;
+	}
+	if (a->list && (a->nhc || a->brief || a->profile || a->window)) {
+		fprintf(stderr, "%s check: --list checks nothing: give it alone (or with "
+			"--json)\n", c->prog);
 		return EXIT_USAGE;
 	}
 	if (a->until && !a->window) {
@@ -98,6 +97,17 @@ static bool want_color(const struct ctx *c)
 	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
 }
 
+/* Text wraps to the terminal; 80 columns when not a terminal. */
+static size_t text_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
 int cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct check_args a = { 0 };
@@ -107,6 +117,16 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (a.list) {
+		if (c->json)
+			return ctx_emit_json(c, check_list_to_json());
+		text_check_list(stdout, text_width());
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return EXIT_OK;
+		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
+			strerror(errno));
+		return EXIT_RUNTIME;
+	}
 	rc = pipeline_option(c, "check", a.profile, &option);
 	if (rc >= 0)
 		return rc;
@@ -132,7 +152,12 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		} else if (a.nhc) {
 			nhc_check(stdout, &rep);
 		} else {
-			text_check(stdout, &rep, want_color(c));
+			struct text_opts o = { want_color(c), text_width() };
+
+			if (a.brief)
+				text_check_brief(stdout, &rep, &o);
+			else
+				text_check(stdout, &rep, &o);
 		}
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,

@@ -1,7 +1,8 @@
 /* The command layer: the only place that joins readers and consumers.
  *
- * Adding a command: write src/cmd/<verb>.c with cmd_<verb>(), declare it
- * here, add a row to the table in src/main.c, and a --help text. */
+ * Adding a command: write src/cmd/<verb>.c with cmd_<verb>() and its
+ * option table (opts.h says how), declare both here, and add a row to
+ * the table in src/main.c. */
 #ifndef RD_CMD_CMD_H
 #define RD_CMD_CMD_H
 
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
+#include "opts.h"
 #include "../sysfs/root.h"
 
 /* Exit codes, for every command (DESIGN.md section 2). */
@@ -31,11 +33,13 @@ struct ctx {
 	const char *prog;
 };
 
-typedef int (*cmd_fn)(struct ctx *c, int argc, char **argv);
+/* The option tables of the commands that declare one (opts.h). */
+extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec, snapshot_spec,
+	profiles_spec, watch_spec, serve_spec, ethtool_stats_spec;
 
-int cmd_inventory(struct ctx *c, int argc, char **argv);
-int cmd_gids(struct ctx *c, int argc, char **argv);
-int cmd_topo(struct ctx *c, int argc, char **argv);
+int cmd_inventory(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
+int cmd_gids(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
+int cmd_topo(struct ctx *c, int argc, char **argv);	/* cmd/view.c */
 int cmd_snapshot(struct ctx *c, int argc, char **argv);
 int cmd_profiles(struct ctx *c, int argc, char **argv);
 int cmd_check(struct ctx *c, int argc, char **argv);
@@ -46,6 +50,8 @@ int cmd_lat(struct ctx *c, int argc, char **argv);	/* cmd/bw.c */
 int cmd_record(struct ctx *c, int argc, char **argv);
 int cmd_fleet(struct ctx *c, int argc, char **argv);
 int cmd_serve(struct ctx *c, int argc, char **argv);
+int cmd_plan(struct ctx *c, int argc, char **argv);
+extern const struct cmd_spec plan_spec;
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read
@@ -71,7 +77,9 @@ int ctx_close_text(struct ctx *c, FILE *out);
 /* The three steps for a printer of the inventory. */
 int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
 		  const struct inventory *inv);
-/* When a command takes no arguments but --help: EXIT_OK after printing
+/* Commands declare their options in a table now (opts.h); this is kept
+ * only so that a command written before the tables still builds.
+ * When a command takes no arguments but --help: EXIT_OK after printing
  * help, EXIT_USAGE on anything else, -1 to go on. */
 int ctx_no_args(struct ctx *c, int argc, char **argv, const char *help);
 /* --profile ARG of command verb: a built-in name, else a profile file

@@ -14,21 +14,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] [--json] ethtool-stats [--link] IFNAME\n"
-	"\n"
+struct ethtool_stats_args {
+	bool link;
+};
+
+static const struct cmd_opt ethtool_stats_opts[] = {
+	{ "link", 0, NULL, OPT_FLAG_AT(struct ethtool_stats_args, link),
+	  .help = "instead: the link modes and FEC over ethtool netlink\n"
+		  "(LINKMODES_GET, FEC_GET: what `ethtool IF` and `ethtool\n"
+		  "--show-fec IF` print), as inventory's \"link\" of a port; with\n"
+		  "--root from .rdmadoctor/ethtool-nl/IFNAME/{linkmodes,fec}" },
+	{ 0 }
+};
+
+const struct cmd_spec ethtool_stats_spec = {
+	.name = "ethtool-stats",
+	.opts = ethtool_stats_opts,
+	.operands = "IFNAME",
+	.min_operands = 1,
+	.max_operands = 1,
+	.about =
 	"Debugging aid: the ethtool statistics (ETH_SS_STATS, what `ethtool -S`\n"
 	"prints) of one netdev, read the way inventory reads those of an RDMA\n"
 	"port's netdev (\"ethtool_stats\" in inventory --json).  Live over the\n"
 	"SIOCETHTOOL ioctl, no privileges needed; with --root, from the\n"
 	"snapshot's .rdmadoctor/ethtool/IFNAME/{strings,stats}.\n"
 	"Text: one 'name value' line per statistic, in the driver's order.\n"
-	"JSON: {name: value}, or null when the netdev has none.\n"
-	"  --link   instead: the link modes and FEC over ethtool netlink\n"
-	"           (LINKMODES_GET, FEC_GET: what `ethtool IF` and `ethtool\n"
-	"           --show-fec IF` print), as inventory's \"link\" of a port; with\n"
-	"           --root from .rdmadoctor/ethtool-nl/IFNAME/{linkmodes,fec}\n"
-	"Exit 0 when read, 1 when not available (-v says why).\n";
+	"JSON: {name: value}, or null when the netdev has none.\n",
+	.epilog = "Exit 0 when read, 1 when not available (-v says why).\n",
+};
 
 /* --link: the port's "link" of inventory for any netdev */
 static int show_link(struct ctx *c, struct root *r, const char *ifname)
@@ -56,37 +70,20 @@ static int show_link(struct ctx *c, struct root *r, const char *ifname)
 
 int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 {
-	const char *ifname = NULL;
-	bool link = false;
+	struct ethtool_stats_args a = { 0 };
+	const char *ifname;
 	struct counter_set set = { 0 };
 	struct root r;
-	int rc;
+	int n, rc = opts_parse(c, &ethtool_stats_spec, argc, argv, &a, &n);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;
-		} else if (strcmp(argv[i], "--link") == 0) {
-			link = true;
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (!ifname && argv[i][0] != '-') {
-			ifname = argv[i];
-		} else {
-			fprintf(stderr, "%s %s: unexpected argument '%s'\n\n%s", c->prog, argv[0],
-				argv[i], help);
-			return EXIT_USAGE;
-		}
-	}
-	if (!ifname) {
-		fprintf(stderr, "%s %s: missing IFNAME\n\n%s", c->prog, argv[0], help);
-		return EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
+	ifname = argv[1];
 	if (root_open(&r, c->root_dir) < 0) {
 		fprintf(stderr, "%s: cannot open root '%s'\n", c->prog, c->root_dir);
 		return EXIT_RUNTIME;
 	}
-	if (link) {
+	if (a.link) {
 		rc = show_link(c, &r, ifname);
 		ctx_print_notes(c, &r);
 		root_close(&r);

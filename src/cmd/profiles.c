@@ -9,10 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--json] profiles\n"
-	"       rdmadoctor [--json] profiles show NAME|FILE\n"
-	"\n"
+const struct cmd_spec profiles_spec = {
+	.name = "profiles",
+	.operands = "[list | show NAME|FILE]",
+	.max_operands = 2,
+	.usage =
+	"usage: rdmadoctor [global options] profiles [list]\n"
+	"       rdmadoctor [global options] profiles show NAME|FILE\n",
+	.about =
 	"A profile says what a machine model should have: for its rail (compute\n"
 	"fabric) and storage NICs the count, model, link layer, rate, PCIe link,\n"
 	"MTU, RoCE QoS, GPUDirect and GPU placement.  `check` judges the machine\n"
@@ -29,7 +33,6 @@ static const char help[] =
 	"                       resolved; a broken file gives 'FILE:LINE: message'\n"
 	"                       and exit code 2 (a built-in NAME wins over a file of\n"
 	"                       that name: write ./NAME for the file)\n"
-	"  --json               one JSON document on stdout\n"
 	"\n"
 	"Writing your own: an INI file with a [profile] section and a [rail] and a\n"
 	"[storage] section for the two NIC roles.  Start from a built-in and\n"
@@ -80,17 +83,15 @@ static const char help[] =
 	"  rdmadoctor profiles\n"
 	"  rdmadoctor profiles show dgx-h100 > site.ini\n"
 	"  rdmadoctor profiles show ./site-h100.ini\n"
-	"  rdmadoctor check --profile ./site-h100.ini\n";
+	"  rdmadoctor check --profile ./site-h100.ini\n",
+};
 
-static const char usage[] =
-	"usage: rdmadoctor [--json] profiles\n"
-	"       rdmadoctor [--json] profiles show NAME|FILE\n"
-	"`rdmadoctor profiles --help` explains the profile file format.\n";
 
 static int usage_error(struct ctx *c, const char *what, const char *arg, const char *tail)
 {
-	fprintf(stderr, "%s profiles: %s%s%s%s%s\n\n%s", c->prog, what, arg ? " '" : "",
-		arg ? arg : "", arg ? "'" : "", tail, usage);
+	fprintf(stderr, "%s profiles: %s%s%s%s%s\n\n%s`%s profiles --help` explains the "
+		"profile file format.\n", c->prog, what, arg ? " '" : "", arg ? arg : "",
+		arg ? "'" : "", tail, profiles_spec.usage, c->prog);
 	return EXIT_USAGE;
 }
 
@@ -296,28 +297,25 @@ static int show_arg(struct ctx *c, const char *arg)
 int cmd_profiles(struct ctx *c, int argc, char **argv)
 {
 	const char *words[2] = { NULL };
-	int n = 0;
+	/* a file whose name starts with '-' is ./-name, or after "--" */
+	int n, rc = opts_parse(c, &profiles_spec, argc, argv, NULL, &n);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;		/* also accepted after the command */
-		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			/* a file whose name starts with '-' is ./-name */
-			return usage_error(c, "unknown option", argv[i], "");
-		} else if (n == 2) {
-			return usage_error(c, "unexpected argument", argv[i], "");
-		} else {
-			words[n++] = argv[i];
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	for (int i = 0; i < n; i++)
+		words[i] = argv[i + 1];
 	if (n == 0 || (n == 1 && strcmp(words[0], "list") == 0))
 		return c->json ? list_json(c) : list_text(c);
-	if (strcmp(words[0], "show") != 0)
-		return usage_error(c, n == 1 ? "unknown subcommand" : "unexpected argument",
-				   words[n - 1], n == 1 ? " (list or show)" : "");
+	if (strcmp(words[0], "show") != 0) {
+		static const char *const verbs[] = { "list", "show" };
+		const char *near = opts_nearest(words[0], verbs, 2);
+
+		if (n > 1)
+			return usage_error(c, "unexpected argument", words[n - 1], "");
+		return usage_error(c, "unknown subcommand", words[0],
+				   near && strcmp(near, "show") == 0 ? " (did you mean 'show'?)" :
+				   near ? " (did you mean 'list'?)" : " (list or show)");
+	}
 	if (n == 1)
 		return usage_error(c, "show needs a profile NAME or FILE", NULL, "");
 	return show_arg(c, words[1]);

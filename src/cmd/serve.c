@@ -58,50 +58,6 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] serve [--listen ADDR:PORT] [--cache S]\n"
-	"                  [--profile NAME|FILE] [--timeout S]\n"
-	"\n"
-	"A Prometheus exporter: answers GET /metrics with the machine's RDMA\n"
-	"network in the text format (port state, rate and MTU, PCIe link, port\n"
-	"counters and hw_counters, the check's verdict and findings by id and\n"
-	"severity).  The machine is read in the background, one reading at a\n"
-	"time: a scrape that finds the last reading older than --cache starts\n"
-	"the next and is answered the last one at once, so a slow reading never\n"
-	"holds a scrape (rdmadoctor_last_check_timestamp_seconds says when it\n"
-	"was read).  The first reading is made before listening.  Ctrl-C or\n"
-	"SIGTERM stop it, waiting at most " STR(STOP_WAIT_S) " s for a reading under way.\n"
-	"\n"
-	"  --listen ADDR:PORT  where to listen (default " DEFAULT_LISTEN "; loopback\n"
-	"                      unless told otherwise: 0.0.0.0:9879 or [::]:9879 for\n"
-	"                      every interface; port 0 picks a free one, printed)\n"
-	"  --cache S           seconds a reading is reused (default 10; 0: every\n"
-	"                      scrape starts a new reading)\n"
-	"  --profile NAME|FILE judge against this profile (default: the one picked\n"
-	"                      from the machine, as `check` does)\n"
-	"  --timeout S         a client has S seconds for each request, from its\n"
-	"                      request line to the end of the answer, and S seconds\n"
-	"                      to send that line after connecting or after the\n"
-	"                      previous answer (default 10)\n"
-	"\n"
-	"Prometheus scrape config:\n"
-	"  scrape_configs:\n"
-	"    - job_name: rdmadoctor\n"
-	"      static_configs: [{targets: ['HOST:9879']}]\n"
-	"\n"
-	"Metrics, all rdmadoctor_*, labels device, port, netdev, pci:\n"
-	"  port_up, port_state, port_rate_bytes_per_second, port_active_mtu_bytes,\n"
-	"  pcie_link_speed_transfers_per_second, pcie_link_width_lanes (and _max_),\n"
-	"  port_<counter>_total (port counters; data ones in bytes),\n"
-	"  hw_<counter>_total, ethtool_<statistic>_total (not per queue),\n"
-	"  port_pfc_pause_frames_sent_total{priority}, netdev_carrier_changes_total,\n"
-	"  findings{id,severity}, check_verdict, last_check_timestamp_seconds,\n"
-	"  refresh_duration_seconds.  `curl http://127.0.0.1:9879/metrics` shows\n"
-	"  each with its help.  A value the machine does not give is left out,\n"
-	"  never shown as 0.\n"
-	"\n"
-	"exit: 0 stopped by a signal, 2 usage, 3 could not read the machine or\n"
-	"listen.\n";
 
 struct serve_args {
 	const char *listen;
@@ -139,52 +95,66 @@ static double wall_now(void)
 
 /* ---- arguments ---- */
 
+static const struct cmd_opt serve_opts[] = {
+	{ "listen", 0, "ADDR:PORT", OPT_STRING_AT(struct serve_args, listen),
+	  .help = "where to listen (default " DEFAULT_LISTEN "; loopback\n"
+		  "unless told otherwise: 0.0.0.0:9879 or [::]:9879 for\n"
+		  "every interface; port 0 picks a free one, printed)" },
+	{ "cache", 0, "S", OPT_SECONDS_AT(struct serve_args, cache_s, 0, 3600),
+	  .help = "seconds a reading is reused (default 10; 0: every\n"
+		  "scrape starts a new reading)" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct serve_args, profile),
+	  .help = "judge against this profile (default: the one picked\n"
+		  "from the machine, as `check` does)" },
+	{ "timeout", 0, "S", OPT_SECONDS_AT(struct serve_args, timeout_s, 1, 300),
+	  .flags = OPT_WHOLE,
+	  .help = "a client has S seconds for each request, from its\n"
+		  "request line to the end of the answer, and S seconds\n"
+		  "to send that line after connecting or after the\n"
+		  "previous answer (default 10)" },
+	{ 0 }
+};
+
+const struct cmd_spec serve_spec = {
+	.name = "serve",
+	.opts = serve_opts,
+	.about =
+	"A Prometheus exporter: answers GET /metrics with the machine's RDMA\n"
+	"network in the text format (port state, rate and MTU, PCIe link, port\n"
+	"counters and hw_counters, the check's verdict and findings by id and\n"
+	"severity).  The machine is read in the background, one reading at a\n"
+	"time: a scrape that finds the last reading older than --cache starts\n"
+	"the next and is answered the last one at once, so a slow reading never\n"
+	"holds a scrape (rdmadoctor_last_check_timestamp_seconds says when it\n"
+	"was read).  The first reading is made before listening.  Ctrl-C or\n"
+	"SIGTERM stop it, waiting at most " STR(STOP_WAIT_S) " s for a reading under way.\n",
+	.epilog =
+	"Prometheus scrape config:\n"
+	"  scrape_configs:\n"
+	"    - job_name: rdmadoctor\n"
+	"      static_configs: [{targets: ['HOST:9879']}]\n"
+	"\n"
+	"Metrics, all rdmadoctor_*, labels device, port, netdev, pci:\n"
+	"  port_up, port_state, port_rate_bytes_per_second, port_active_mtu_bytes,\n"
+	"  pcie_link_speed_transfers_per_second, pcie_link_width_lanes (and _max_),\n"
+	"  port_<counter>_total (port counters; data ones in bytes),\n"
+	"  hw_<counter>_total, ethtool_<statistic>_total (not per queue),\n"
+	"  port_pfc_pause_frames_sent_total{priority}, netdev_carrier_changes_total,\n"
+	"  findings{id,severity}, check_verdict, last_check_timestamp_seconds,\n"
+	"  refresh_duration_seconds.  `curl http://127.0.0.1:9879/metrics` shows\n"
+	"  each with its help.  A value the machine does not give is left out,\n"
+	"  never shown as 0.\n"
+	"\n"
+	"exit: 0 stopped by a signal, 2 usage, 3 could not read the machine or\n"
+	"listen.\n",
+};
+
 static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
+	int n, rc = opts_parse(c, &serve_spec, argc, argv, a, &n);
 
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		for (const char *const *o = (const char *const[]){ "--listen", "--cache",
-				"--profile", "--timeout", NULL }; *o; o++) {
-			size_t n = strlen(*o);
-
-			if (strcmp(argv[i], *o) == 0 && i + 1 == argc) {
-				fprintf(stderr, "%s serve: %s needs a value\n", c->prog, *o);
-				return EXIT_USAGE;
-			} else if (strcmp(argv[i], *o) == 0)
-				v = argv[++i];
-			else if (strncmp(argv[i], *o, n) == 0 && argv[i][n] == '=')
-				v = argv[i] + n + 1;
-			else
-				continue;
-			if (strcmp(*o, "--listen") == 0) {
-				a->listen = v;
-			} else if (strcmp(*o, "--profile") == 0) {
-				a->profile = v;
-			} else if (strcmp(*o, "--cache") == 0) {
-				if (!ctx_parse_seconds(v, 0, 3600, &a->cache_s)) {
-					fprintf(stderr, "%s serve: --cache '%s': give seconds from 0 "
-						"to 3600\n", c->prog, v);
-					return EXIT_USAGE;
-				}
-			} else if (!ctx_parse_seconds(v, 1, 300, &a->timeout_s) ||
-				   a->timeout_s != floor(a->timeout_s)) {
-				fprintf(stderr, "%s serve: --timeout '%s': give whole seconds from "
-					"1 to 300\n", c->prog, v);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		if (!v) {
-			fprintf(stderr, "%s serve: unexpected argument '%s'\n\n%s", c->prog,
-				argv[i], help);
-			return EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (c->json) {
 		fprintf(stderr, "%s serve: --json does not apply: serve answers in the "
 			"Prometheus text format\n", c->prog);

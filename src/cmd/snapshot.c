@@ -14,9 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] [--json] snapshot OUTDIR\n"
-	"\n"
+const struct cmd_spec snapshot_spec = {
+	.name = "snapshot",
+	.operands = "OUTDIR",
+	.min_operands = 1,
+	.max_operands = 1,
+	.about =
 	"Capture this machine for replay elsewhere: copies every file the readers\n"
 	"read (sysfs, procfs), byte for byte and with its symlinks, into OUTDIR,\n"
 	"plus what only a live query can tell (verbs port attributes such as the\n"
@@ -33,7 +36,8 @@ static const char help[] =
 	"\n"
 	"then gives the same document as `rdmadoctor inventory --json` gave here.\n"
 	"OUTDIR must not exist; it appears only once complete.  Attach it to a\n"
-	"bug report, or keep it as the record of an accepted machine.\n";
+	"bug report, or keep it as the record of an accepted machine.\n",
+};
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -152,31 +156,15 @@ static int write_snapshot(struct ctx *c, struct root *r, const struct inventory 
 
 int cmd_snapshot(struct ctx *c, int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out;
 	struct inventory inv;
 	struct root r;
 	struct stat st;
-	int rc;
+	int n, rc = opts_parse(c, &snapshot_spec, argc, argv, NULL, &n);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		if (strcmp(argv[i], "--json") == 0) {
-			c->json = true;
-		} else if (!out && argv[i][0] != '-') {
-			out = argv[i];
-		} else {
-			fprintf(stderr, "%s snapshot: unexpected argument '%s'\n\n%s", c->prog,
-				argv[i], help);
-			return EXIT_USAGE;
-		}
-	}
-	if (!out) {
-		fprintf(stderr, "%s snapshot: missing OUTDIR\n\n%s", c->prog, help);
-		return EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
+	out = argv[1];
 	if (lstat(out, &st) == 0) {
 		fprintf(stderr, "%s snapshot: '%s' already exists (choose a new directory)\n",
 			c->prog, out);

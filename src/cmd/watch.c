@@ -25,40 +25,6 @@
 #define MIN_INTERVAL 0.1
 #define MAX_NETDEVS 16
 
-static const char help[] =
-	"usage: rdmadoctor [--root DIR] [--json] watch [--interval S] [--duration S]\n"
-	"                  [--netdev IF]...\n"
-	"       rdmadoctor --root DIR watch --until DIR2 --duration S [--json]\n"
-	"\n"
-	"Counters over a window: reads the inventory, then every interval the port\n"
-	"counters, hw_counters, the netdev's carrier_changes and statistics/, its\n"
-	"ethtool statistics (`ethtool -S`) and DCB PFC pause counters again, and\n"
-	"reports each counter's start, end, change and rate per second, and per\n"
-	"port the PFC pause frames per priority (DCB and mlx5's rx/tx_prioN_pause)\n"
-	"and the CNP activity (np_cnp_sent, rp_cnp_handled,\n"
-	"np_ecn_marked_roce_packets).  Error counters that grew are\n"
-	"counters.errors (error), a counter stuck at its maximum\n"
-	"counters.saturated, link_downed or carrier changes that grew link.flaps\n"
-	"(error).  Ctrl-C ends the window early and still gives the report.\n"
-	"\n"
-	"  --interval S   seconds between samples (default 1, at least 0.1)\n"
-	"  --duration S   length of the window (default 10, at most 3600)\n"
-	"  --netdev IF    also watch netdev IF, one that no RDMA port uses (a veth,\n"
-	"                 a bond slave, a plain NIC): its statistics/, ethtool\n"
-	"                 statistics and carrier changes, reported as nic IF port 1;\n"
-	"                 up to 16, repeat the option\n"
-	"  --until DIR2   replay: the end sample from DIR2, a later snapshot of the\n"
-	"                 machine under --root; --duration says how much later\n"
-	"  --json         one document: schema, interval_s, duration_s, samples,\n"
-	"                 ports [{nic, port, netdev, counters: {name: {start, end,\n"
-	"                 delta, per_s, reset}}, hw_counters, ethtool_stats,\n"
-	"                 netdev_stats (null: not read), carrier_changes, pfc:\n"
-	"                 [{priority, pause_tx, pause_rx, ethtool_tx_pause,\n"
-	"                 ethtool_rx_pause}], cnp: {np_cnp_sent, rp_cnp_handled,\n"
-	"                 np_ecn_marked_roce_packets}}], findings\n"
-	"\n"
-	"exit: 0 no error counter grew, 1 one did (or the link flapped), 2 usage,\n"
-	"3 could not run.\n";
 
 static volatile sig_atomic_t stop;
 
@@ -78,21 +44,6 @@ static void catch_sigint(struct sigaction *old)
 	sigemptyset(&sa.sa_mask);
 	stop = 0;
 	sigaction(SIGINT, &sa, old);
-}
-
-bool ctx_parse_seconds(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
 }
 
 static double now_s(void)
@@ -317,73 +268,87 @@ nomem:
 	return EXIT_RUNTIME;
 }
 
+static int take_duration(struct ctx *c, void *args, const char *v)
+{
+	struct watch_args *a = args;
+
+	if (!ctx_parse_seconds(v, MIN_INTERVAL, MAX_SECONDS, &a->duration)) {
+		fprintf(stderr, "%s watch: --duration '%s': give seconds from %g to %g\n",
+			c->prog, v, MIN_INTERVAL, MAX_SECONDS);
+		return EXIT_USAGE;
+	}
+	a->have_duration = true;
+	return -1;
+}
+
+static int take_netdev(struct ctx *c, void *args, const char *v)
+{
+	struct watch_args *a = args;
+
+	if (!netdev_name_ok(v)) {
+		fprintf(stderr, "%s watch: --netdev '%s': give a netdev name as `ip "
+			"link` shows it (1 to 15 characters, no '/')\n", c->prog, v);
+		return EXIT_USAGE;
+	}
+	if (a->n_netdevs == MAX_NETDEVS) {
+		fprintf(stderr, "%s watch: at most %d --netdev\n", c->prog, MAX_NETDEVS);
+		return EXIT_USAGE;
+	}
+	a->netdevs[a->n_netdevs++] = v;
+	return -1;
+}
+
+static const struct cmd_opt watch_opts[] = {
+	{ "interval", 0, "S",
+	  OPT_SECONDS_AT(struct watch_args, interval, MIN_INTERVAL, MAX_SECONDS),
+	  .help = "seconds between samples (default 1, at least 0.1)" },
+	{ "duration", 0, "S", OPT_CALL_AT(take_duration),
+	  .help = "length of the window (default 10, at most 3600)" },
+	{ "netdev", 0, "IF", OPT_CALL_AT(take_netdev),
+	  .help = "also watch netdev IF, one that no RDMA port uses (a veth,\n"
+		  "a bond slave, a plain NIC): its statistics/, ethtool\n"
+		  "statistics and carrier changes, reported as nic IF port 1;\n"
+		  "up to 16, repeat the option" },
+	{ "until", 0, "DIR2", OPT_STRING_AT(struct watch_args, until), .flags = OPT_NONEMPTY,
+	  .needs = "a directory",
+	  .help = "replay: the end sample from DIR2, a later snapshot of the\n"
+		  "machine under --root; --duration says how much later" },
+	{ 0 }
+};
+
+const struct cmd_spec watch_spec = {
+	.name = "watch",
+	.opts = watch_opts,
+	.usage =
+	"usage: rdmadoctor [global options] watch [--interval S] [--duration S]\n"
+	"                  [--netdev IF]...\n"
+	"       rdmadoctor --root DIR watch --until DIR2 --duration S [--json]\n",
+	.about =
+	"Counters over a window: reads the inventory, then every interval the port\n"
+	"counters, hw_counters, the netdev's carrier_changes and statistics/, its\n"
+	"ethtool statistics (`ethtool -S`) and DCB PFC pause counters again, and\n"
+	"reports each counter's start, end, change and rate per second, and per\n"
+	"port the PFC pause frames per priority (DCB and mlx5's rx/tx_prioN_pause)\n"
+	"and the CNP activity (np_cnp_sent, rp_cnp_handled,\n"
+	"np_ecn_marked_roce_packets).  Error counters that grew are\n"
+	"counters.errors (error), a counter stuck at its maximum\n"
+	"counters.saturated, link_downed or carrier changes that grew link.flaps\n"
+	"(error).  Ctrl-C ends the window early and still gives the report.\n"
+	"With --json: one document, its keys in docs/json/watch.md.\n",
+	.epilog =
+	"exit: 0 no error counter grew, 1 one did (or the link flapped), 2 usage,\n"
+	"3 could not run.\n",
+};
+
 static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a)
 {
+	int n, rc;
+
 	a->interval = 1;
 	a->duration = 10;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v = NULL;
-
-		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		if (strcmp(arg, "--json") == 0) {
-			c->json = true;
-			continue;
-		}
-		if (strcmp(arg, "--interval") == 0 || strcmp(arg, "--duration") == 0 ||
-		    strcmp(arg, "--until") == 0 || strcmp(arg, "--netdev") == 0) {
-			if (i + 1 == argc) {
-				fprintf(stderr, "%s watch: %s needs a value\n", c->prog, arg);
-				return EXIT_USAGE;
-			}
-			v = argv[++i];
-		} else if (strncmp(arg, "--interval=", 11) == 0 ||
-			   strncmp(arg, "--duration=", 11) == 0) {
-			v = arg + 11;
-		} else if (strncmp(arg, "--until=", 8) == 0) {
-			v = arg + 8;
-		} else if (strncmp(arg, "--netdev=", 9) == 0) {
-			v = arg + 9;
-		} else {
-			fprintf(stderr, "%s watch: unexpected argument '%s'\n\n%s", c->prog, arg,
-				help);
-			return EXIT_USAGE;
-		}
-		if (strncmp(arg, "--interval", 10) == 0) {
-			if (!ctx_parse_seconds(v, MIN_INTERVAL, MAX_SECONDS, &a->interval)) {
-				fprintf(stderr, "%s watch: --interval '%s': give seconds from %g "
-					"to %g\n", c->prog, v, MIN_INTERVAL, MAX_SECONDS);
-				return EXIT_USAGE;
-			}
-		} else if (strncmp(arg, "--duration", 10) == 0) {
-			if (!ctx_parse_seconds(v, MIN_INTERVAL, MAX_SECONDS, &a->duration)) {
-				fprintf(stderr, "%s watch: --duration '%s': give seconds from %g "
-					"to %g\n", c->prog, v, MIN_INTERVAL, MAX_SECONDS);
-				return EXIT_USAGE;
-			}
-			a->have_duration = true;
-		} else if (strncmp(arg, "--netdev", 8) == 0) {
-			if (!netdev_name_ok(v)) {
-				fprintf(stderr, "%s watch: --netdev '%s': give a netdev name as `ip "
-					"link` shows it (1 to 15 characters, no '/')\n", c->prog, v);
-				return EXIT_USAGE;
-			}
-			if (a->n_netdevs == MAX_NETDEVS) {
-				fprintf(stderr, "%s watch: at most %d --netdev\n", c->prog,
-					MAX_NETDEVS);
-				return EXIT_USAGE;
-			}
-			a->netdevs[a->n_netdevs++] = v;
-		} else {
-			if (!*v) {
-				fprintf(stderr, "%s watch: --until needs a directory\n", c->prog);
-				return EXIT_USAGE;
-			}
-			a->until = v;
-		}
-	}
+	rc = opts_parse(c, &watch_spec, argc, argv, a, &n);
+	if (rc >= 0)
+		return rc;
 	if (a->until && !a->have_duration) {
 		fprintf(stderr, "%s watch: --until needs --duration S: how much later the "
 			"second snapshot was taken\n", c->prog);

@@ -1,6 +1,7 @@
 /* The check: its verdict under the profile and its findings, counted. */
 #include "families.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const verdicts[] = { "pass", "warn", "fail" };
@@ -65,9 +66,58 @@ static void by_id(struct expo *e, const struct findings *fs)
 	}
 }
 
-void metrics_findings(struct expo *e, const struct findings *fs, const char *profile)
+/* A subject that starts with a NIC's name ("mlx5_0 port 1 (enp24s0np0)
+ * lane 3", "mlx5_6 via bridge ...") names that device, and its port when
+ * " port N" follows; any other ("GPU 0000:1b:00.0", "rail NICs", "host")
+ * names neither and stays whole in the subject label. */
+static void subject_parts(const struct inventory *inv, const char *subject, char *dev,
+			  size_t dev_len, char *port, size_t port_len)
+{
+	size_t word = strcspn(subject, " ");
+	unsigned num;
+
+	dev[0] = port[0] = '\0';
+	for (size_t i = 0; inv && i < inv->n_nics; i++) {
+		const char *name = inv->nics[i].name;
+
+		if (name && strlen(name) == word && strncmp(subject, name, word) == 0 &&
+		    word < dev_len) {
+			snprintf(dev, dev_len, "%s", name);
+			if (sscanf(subject + word, " port %u", &num) == 1)
+				snprintf(port, port_len, "%u", num);
+			return;
+		}
+	}
+}
+
+/* One series per finding, labelled with what it is about, so that an alert
+ * can name the device and port. */
+static void each(struct expo *e, const struct findings *fs, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_finding", "gauge",
+			      "A finding of the last check, always 1: its id, severity and "
+			      "subject (device and port where it is about one) in labels", false };
+
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *x = &fs->v[i];
+		char dev[64], port[16];
+		struct expo_label l[5];
+
+		subject_parts(inv, x->subject ? x->subject : "", dev, sizeof(dev), port, sizeof(port));
+		l[0] = (struct expo_label){ "id", x->id };
+		l[1] = (struct expo_label){ "severity", severity_name(x->severity) };
+		l[2] = (struct expo_label){ "device", dev };
+		l[3] = (struct expo_label){ "port", port };
+		l[4] = (struct expo_label){ "subject", x->subject };
+		expo_fam_sample(e, &f, l, 5, 1);
+	}
+}
+
+void metrics_findings(struct expo *e, const struct findings *fs, const char *profile,
+		      const struct inventory *inv)
 {
 	verdict(e, fs, profile);
 	by_severity(e, fs);
 	by_id(e, fs);
+	each(e, fs, inv);
 }

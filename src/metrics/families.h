@@ -1,6 +1,6 @@
 /* The families of metrics.h, one file each kind: NICs and PCIe
  * (nic_metrics.c), ports (port_metrics.c), counters (counter_metrics.c),
- * findings and the check (check_metrics.c).  Internal to src/metrics. */
+ * transceivers (module_metrics.c), findings and the check (check_metrics.c).  Internal to src/metrics. */
 #ifndef RD_METRICS_FAMILIES_H
 #define RD_METRICS_FAMILIES_H
 
@@ -29,8 +29,10 @@ void port_labels_init(struct port_labels *pl, const struct nic *n, const struct 
 
 void metrics_nics(struct expo *e, const struct inventory *inv);
 void metrics_ports(struct expo *e, const struct inventory *inv);
+void metrics_modules(struct expo *e, const struct inventory *inv);
 /* 0 or -ENOMEM */
 int metrics_counters(struct expo *e, const struct inventory *inv);
-void metrics_findings(struct expo *e, const struct findings *fs, const char *profile);
+void metrics_findings(struct expo *e, const struct findings *fs, const char *profile,
+		      const struct inventory *inv);
 
 #endif

@@ -49,10 +49,11 @@ int metrics_render(const struct metrics_report *rep, struct expo *e)
 		reading(e, rep);
 		metrics_nics(e, rep->inv);
 		metrics_ports(e, rep->inv);
+		metrics_modules(e, rep->inv);
 		if (metrics_counters(e, rep->inv) < 0)
 			e->failed = true;
 		if (rep->findings)
-			metrics_findings(e, rep->findings, rep->profile);
+			metrics_findings(e, rep->findings, rep->profile, rep->inv);
 	}
 	return expo_failed(e) ? -ENOMEM : 0;
 }

@@ -84,3 +84,8 @@ double pcie_raw_gbytes(double gts, int width)
 	}
 	return per_lane * width;
 }
+
+double pcie_usable_gbytes(double gts, int width)
+{
+	return 0.9 * pcie_raw_gbytes(gts, width);
+}

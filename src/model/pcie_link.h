@@ -17,6 +17,11 @@ int pcie_gen(double gts);
  * 128b/130b for Gen3-5, FLIT for Gen6), before TLP overhead. */
 double pcie_raw_gbytes(double gts, int width);
 
+/* What such a link carries in practice: 90 % of the raw figure (TLP
+ * headers at 256-byte payloads, flow-control packets).  Ports that need
+ * more are PCIe-bound (pcie.bottleneck); the planner caps them at it. */
+double pcie_usable_gbytes(double gts, int width);
+
 /* The far end of the link that upstream bridge i reports (NULL: unknown). */
 const struct pci_func *pcie_link_partner(const struct pci_func *dev, size_t i);
 

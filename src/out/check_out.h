@@ -22,9 +22,22 @@ struct check_report {
 json_t *check_to_json(const struct check_report *rep);
 /* The findings list alone (`watch` uses the same shape). */
 json_t *findings_to_json(const struct findings *fs);
-/* Each finding with observed, expected, why and fix, errors first. */
-void text_findings(FILE *out, const struct findings *fs, bool color);
-void text_check(FILE *out, const struct check_report *rep, bool color);
+/* How text is written: colour codes or none, and the width lines wrap
+ * at (the terminal's; 80 when not a terminal). */
+struct text_opts {
+	bool color;
+	size_t width;
+};
+
+/* Each finding with observed, expected, why and fix, errors first; the
+ * same finding on several subjects once, naming them (check_text.c). */
+void text_findings(FILE *out, const struct findings *fs, const struct text_opts *o);
+void text_check(FILE *out, const struct check_report *rep, const struct text_opts *o);
+/* The verdict, then one line per finding (`check --brief`). */
+void text_check_brief(FILE *out, const struct check_report *rep, const struct text_opts *o);
+/* Every check id: severity, what fires it, the fix (`check --list`). */
+void text_check_list(FILE *out, size_t width);
+json_t *check_list_to_json(void);
 /* Nothing when no error finding; else one line in NHC's form. */
 void nhc_check(FILE *out, const struct check_report *rep);
 

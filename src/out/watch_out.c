@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Errors (the PMA error counters) per transmitted bit over the window:
- * NAN without data counters or traffic. */
+/* Bit and symbol errors (PMA and the PHY's `ethtool -S` ones) per
+ * transmitted bit over the window: NAN without data counters or traffic. */
 static double errors_per_bit(const struct port *pt)
 {
 	struct counter_change ch;
@@ -18,13 +18,20 @@ static double errors_per_bit(const struct port *pt)
 		return NAN;
 	if (ch.delta > UINT64_MAX / 8)
 		return NAN;
-	for (size_t i = 0; i < pt->counters.n; i++) {
-		struct counter_change e;
-		const char *name = pt->counters.v[i].name;
+	static const int sets[] = { WIN_PMA, WIN_ETH };
 
-		if (name && check_counter_is_error(name, false) &&
-		    window_change(pt, false, name, &e))
-			errors += e.delta;
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+		int set = sets[k];
+		const struct counter_set *s = window_set_of(pt, set);
+
+		for (size_t i = 0; i < s->n; i++) {
+			struct counter_change e;
+			const char *name = s->v[i].name;
+
+			if (name && check_counter_is_bit_error(name, set) &&
+			    window_change(pt, set, name, &e))
+				errors += e.delta;
+		}
 	}
 	return (double)errors / (double)(ch.delta * 8);
 }
@@ -302,5 +309,5 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			text_pfc_cnp(out, pt, secs);
 		}
 	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
-	text_findings(out, rep->findings, false);
+	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
 }

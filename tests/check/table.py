@@ -32,6 +32,9 @@ FIRES = [
     ("gid.index_mismatch", "roce-broken", None, "", "5"),
     ("counters.errors", "broken", None, "ibp24s0", "symbol_error"),
     ("counters.saturated", "broken", None, "ibp202s0", "65535"),
+    # the PHY's lifetime counts in `ethtool -S` on a RoCE port, as IB's
+    ("counters.errors", "roce-broken", None, "mlx5_0 port 1", "ethtool rx_crc_errors_phy 1532"),
+    ("counters.errors", "roce-broken", None, "mlx5_0 port 1", "ethtool link_down_events_phy 4"),
     ("gdr.missing", "broken", None, "", ""),
     ("gdr.unsupported", "rtx4090-cx6dx-x8", None, "", "GeForce"),
     ("topo.nic_far", "broken", None, "ibp229s0", "NODE"),
@@ -47,6 +50,9 @@ FIRES = [
     ("roce.trust", "roce-broken", "roce-qos.ini", "mlx5_2 port 1", "pcp"),
     ("roce.qos_mismatch", "roce-broken", "roce-qos.ini", "mlx5_6 port 1", "priority 4"),
     ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
+    # the rails agree: without a profile value, the odd rail out
+    ("roce.trust", "roce-broken", None, "mlx5_2 port 1", "pcp while 3 rails use dscp"),
+    ("roce.pfc", "roce-broken", None, "mlx5_1 port 1", "PFC on none while 3 rails use priority 3"),
     # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)
     ("module.dom", "roce-broken", None, "mlx5_0 port 1", "lane 3 RX power"),
     # FEC_GET reply in roce-broken/root/.rdmadoctor/ethtool-nl/ (gen_fixtures.py):

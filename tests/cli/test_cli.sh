@@ -36,6 +36,30 @@ for c in inventory gids topo snapshot; do
 done
 expect 2 "$bin" snapshot;			stderr_has "missing OUTDIR"
 
+# the option tables: global options after the command, --opt=value and
+# --opt value alike, "did you mean", and the dump for man pages/completion
+fxd=$src/tests/fixtures/dgx-h100/root
+expect 0 "$bin" inventory --root "$fxd" --json;	valid_json "global options after the command"
+expect 0 "$bin" check --root="$fxd" --profile=dgx-h100 --json;	valid_json "--opt=value"
+expect 0 "$bin" --root "$fxd" check --profile dgx-h100 -q;	stdout_has "profile dgx-h100"
+expect 0 "$bin" --root "$fxd" check --color never --nhc
+expect 2 "$bin" --color=purple inventory;	stderr_has "auto, always or never"
+expect 2 "$bin" chek;				stderr_has "did you mean 'check'?"
+expect 2 "$bin" check --profil x;		stderr_has "did you mean '--profile'?"
+expect 2 "$bin" check --nhc=yes;		stderr_has "takes no value"
+expect 2 "$bin" check --window;			stderr_has "needs a value"
+if [ "$(wc -l <"$tmp/err")" -le 2 ]; then ok; else bad "a usage error printed $(wc -l <"$tmp/err") lines"; fi
+expect 0 "$bin" --dump-options;			valid_json "--dump-options"
+if python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cmds = {c["name"]: c for c in d["commands"]}
+assert {o["long"] for o in d["global"]} >= {"root", "json", "color", "quiet", "verbose"}
+assert "profile" in {o["long"] for o in cmds["check"]["options"]}
+assert cmds["check"]["declared"] and cmds["inventory"]["options"] == []
+PY
+then ok; else bad "--dump-options lacks the tables"; fi
+
 # a root that is not there: could not run
 expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
 

@@ -6,6 +6,7 @@ work, usage errors and an unreadable root are said, signals stop it.
 
 usage: test_serve_metrics.py RDMADOCTOR SOURCE_DIR"""
 import collections
+import math
 import os
 import re
 import shutil
@@ -57,6 +58,45 @@ def compare_qos(metrics, pl, qos):
             else:
                 check(one(metrics, metric, **pl, priority=prio) == float(v),
                       "%s %s prio %d" % (metric, pl, prio))
+                n += 1
+    return n
+
+
+MODULE_QUANTITIES = (  # inventory key, metric, divisor to base units, per lane
+    ("temp_c", "rdmadoctor_module_temperature_celsius", 1, False),
+    ("vcc_v", "rdmadoctor_module_voltage_volts", 1, False),
+    ("tx_bias_ma", "rdmadoctor_module_tx_bias_amperes", 1000, True),
+    ("tx_power_mw", "rdmadoctor_module_tx_power_watts", 1000, True),
+    ("rx_power_mw", "rdmadoctor_module_rx_power_watts", 1000, True),
+)
+
+
+def compare_module(metrics, pl, mod):
+    """A port's transceiver readings and the module's own limits, in base
+    units; what the inventory does not know is absent."""
+    n = 0
+    for key, metric, div, per_lane in MODULE_QUANTITIES:
+        limit = metric.rsplit("_", 1)
+        limit = limit[0] + "_threshold_" + limit[1]
+        if not mod:
+            check(not series(metrics, metric, **pl), "%s of %s without a module" % (metric, pl))
+            check(not series(metrics, limit, **pl), "%s of %s without a module" % (limit, pl))
+            continue
+        values = mod.get(key)
+        values = values if per_lane else [values]
+        for lane, v in enumerate(values or []):
+            labels = dict(pl, lane=str(lane + 1)) if per_lane else pl
+            if v is None:
+                check(not series(metrics, metric, **labels), "%s %s unknown yet shown" % (metric, labels))
+            else:
+                # --json writes DOM readings to 10 digits, the exposition exactly
+                check(math.isclose(one(metrics, metric, **labels), v / div, rel_tol=1e-9),
+                      "%s %s: %s vs %s" % (metric, labels, series(metrics, metric, **labels), v))
+                n += 1
+        for level, v in ((mod.get("thresholds") or {}).get(key) or {}).items():
+            if v is not None:
+                check(math.isclose(one(metrics, limit, **pl, level=level), v / div, rel_tol=1e-9),
+                      "%s %s %s" % (limit, pl, level))
                 n += 1
     return n
 
@@ -128,6 +168,7 @@ def compare(metrics, inv, chk, per_queue=None):
             else:
                 check(not series(metrics, "rdmadoctor_port_pfc_enabled", **pl),
                       "QoS of %s unknown yet shown" % pl)
+            compared += compare_module(metrics, pl, port.get("module"))
             if port["netdev"] and port.get("carrier_changes") is not None:
                 check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
                       == port["carrier_changes"], "carrier_changes %s" % pl)
@@ -135,6 +176,10 @@ def compare(metrics, inv, chk, per_queue=None):
     counts = collections.Counter((f["id"], f["severity"]) for f in chk["findings"])
     shown = {(l["id"], l["severity"]): v for l, v in metrics.get("rdmadoctor_findings", [])}
     check(shown == counts, "findings: %s vs check --json %s" % (shown, dict(counts)))
+    each = collections.Counter((l["id"], l["severity"], l["subject"])
+                               for l, v in metrics.get("rdmadoctor_finding", []) if v == 1)
+    check(each == collections.Counter((f["id"], f["severity"], f["subject"]) for f in chk["findings"]),
+          "one rdmadoctor_finding series per finding of check --json")
     for sev in ("error", "warn", "info"):
         check(one(metrics, "rdmadoctor_findings_by_severity", severity=sev)
               == sum(1 for f in chk["findings"] if f["severity"] == sev), "by severity " + sev)

@@ -693,8 +693,11 @@ static void port_width_low(void **state)
 	pt->lanes = 2;
 	pt->rate_gbps = 100;
 	run(&m, &p, &fs);
-	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, NULL, NULL);
-	expect(&fs, "port.rate_low", "mlx5_0 port 1", SEV_ERROR, "100 Gb/s (2X HDR)", NULL);
+	/* lost lanes: one finding naming width and rate, not a second
+	 * port.rate_low for the same cause */
+	expect(&fs, "port.width_low", "mlx5_0 port 1", SEV_ERROR, "2X (100 Gb/s HDR)",
+	       "4X (200 Gb/s)");
+	assert_int_equal(count_id(&fs, "port.rate_low"), 0);
 	findings_free(&fs);
 	/* HDR100 by design: a profile that expects 100 Gb/s */
 	p.role[ROLE_RAIL].rate_gbps = 100;
@@ -724,6 +727,10 @@ static void pcie_link_degraded(void **state)
 	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
 	assert_int_equal(count_id(&fs, "pcie.upstream_degraded"), 0);
 	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix, "bifurcation"));
+	/* x8 also caps the 200 Gb/s port: one cause, one finding that says so */
+	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix,
+			       "carries about 15.75 GB/s where the port needs 25 GB/s"));
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
 	findings_free(&fs);
 	/* a slot that only has x8 (its port's capability is 8) is no degradation */
 	f->upstream[f->n_upstream - 1].link.max_width = 8;
@@ -1128,6 +1135,49 @@ static void counters_errors_and_saturated(void **state)
 	machine_free(&m);
 }
 
+/* The PHY's `ethtool -S` error counts on a RoCE port, judged like the
+ * PMA's: a warning as lifetime counts; their per-lane forms too; FEC's
+ * corrected bits and other statistics not. */
+static void counters_ethernet_phy(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct port *pt;
+	(void)state;
+
+	healthy(&m);
+	pt = &m.inv.nics[4].ports[0];
+	add_counter(&pt->eth_stats, "rx_crc_errors_phy", 1532);
+	add_counter(&pt->eth_stats, "link_down_events_phy", 4);
+	add_counter(&pt->eth_stats, "rx_corrected_bits_phy", 99999);	/* FEC at work */
+	add_counter(&pt->eth_stats, "rx_err_lane_0_phy", 77);		/* the same, per lane */
+	add_counter(&pt->eth_stats, "rx_packets_phy", 123456);
+	pt = &m.inv.nics[5].ports[0];
+	add_counter(&pt->eth_stats, "rx_symbol_err_lane_2_phy", 3);
+	add_counter(&pt->eth_stats, "rx_pcs_symbol_err_phy_lane1", 2);
+	add_counter(&pt->eth_stats, "rx_symbol_err_lane_phy", 5);		/* no lane number */
+	add_counter(&pt->eth_stats, "rx_symbol_err_phy_total", 6);
+	run(&m, NULL, &fs);
+	expect(&fs, "counters.errors", "mlx5_4 port 1", SEV_WARN,
+	       "ethtool rx_crc_errors_phy 1532, ethtool link_down_events_phy 4", NULL);
+	assert_non_null(strstr(get(&fs, "counters.errors", "mlx5_4 port 1")->fix, "--window"));
+	expect(&fs, "counters.errors", "mlx5_5 port 1", SEV_WARN,
+	       "ethtool rx_symbol_err_lane_2_phy 3, ethtool rx_pcs_symbol_err_phy_lane1 2", NULL);
+	assert_int_equal(count_id(&fs, "counters.errors"), 2);
+	assert_string_equal(check_verdict(&fs), "warn");
+	findings_free(&fs);
+	/* which count an error rate per bit sums */
+	assert_true(check_counter_is_bit_error("symbol_error", 0));
+	assert_true(check_counter_is_bit_error("port_rcv_errors", 0));
+	assert_false(check_counter_is_bit_error("link_downed", 0));
+	assert_false(check_counter_is_bit_error("port_xmit_discards", 0));
+	assert_true(check_counter_is_bit_error("rx_crc_errors_phy", 2));
+	assert_true(check_counter_is_bit_error("rx_symbol_err_lane_0_phy", 2));
+	assert_false(check_counter_is_bit_error("link_down_events_phy", 2));
+	assert_false(check_counter_is_bit_error("rx_corrected_bits_phy", 2));
+	machine_free(&m);
+}
+
 /* ---- gdr.* ------------------------------------------------------------- */
 
 static void gdr_missing(void **state)
@@ -1444,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(gid_rocev2_missing),
 		cmocka_unit_test(gid_index_mismatch),
 		cmocka_unit_test(counters_errors_and_saturated),
+		cmocka_unit_test(counters_ethernet_phy),
 		cmocka_unit_test(gdr_missing),
 		cmocka_unit_test(gdr_unsupported),
 		cmocka_unit_test(topo_nic_far),

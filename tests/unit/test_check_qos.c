@@ -21,52 +21,62 @@ static const char rail_profile[] =
 	"trust = dscp\n"
 	"ecn = yes\n";
 
-/* mlx5_0 port 1 on eth0: trust dscp, DSCP d -> priority d / 8, PFC and
- * ECN on priority 3: the healthy lossless setup. */
-static void machine(struct inventory *inv)
+/* mlx5_0.. port 1 on eth0..: trust dscp, DSCP d -> priority d / 8, PFC
+ * and ECN on priority 3: the healthy lossless setup, on count rails. */
+static void machine_n(struct inventory *inv, size_t count)
 {
-	struct nic *n;
-	struct port *p;
-	struct qos *q;
-
 	memset(inv, 0, sizeof(*inv));
 	inv->host.memlock_bytes = NA;
 	inv->host.memlock_unlimited = -1;
 	inv->host.iommu_present = -1;
 	inv->host.nvidia_open = -1;
-	inv->nics = n = calloc(1, sizeof(*n));
-	assert_non_null(n);
-	inv->n_nics = 1;
-	n->name = strdup("mlx5_0");
-	n->driver = strdup("mlx5_core");
-	n->model = strdup("ConnectX-7");
-	n->ports = p = calloc(1, sizeof(*p));
-	assert_non_null(p);
-	n->n_ports = 1;
-	p->num = 1;
-	p->link_layer = strdup("Ethernet");
-	p->state = 4;
-	p->state_name = strdup("ACTIVE");
-	p->phys_state = 5;
-	p->phys_state_name = strdup("LinkUp");
-	p->rate_gbps = NAN;
-	p->lanes = p->lid = p->sm_lid = NA;
-	p->active_mtu = p->max_mtu = 4096;
-	p->netdev = strdup("eth0");
-	p->netdev_mtu = 9000;
-	p->netdev_speed_mbps = p->carrier_changes = NA;
-	p->qos = q = calloc(1, sizeof(*q));
-	assert_non_null(q);
-	qos_init(q);
-	q->dcb_supported = 1;
-	q->trust = strdup("dscp");
-	for (int i = 0; i < 8; i++) {
-		q->pfc_enabled[i] = i == 3;
-		q->ecn_np[i] = q->ecn_rp[i] = i == 3;
-		q->pause_tx[i] = q->pause_rx[i] = 0;
+	inv->nics = calloc(count, sizeof(*inv->nics));
+	assert_non_null(inv->nics);
+	inv->n_nics = count;
+	for (size_t k = 0; k < count; k++) {
+		struct nic *n = &inv->nics[k];
+		struct port *p;
+		struct qos *q;
+		char name[32];
+
+		snprintf(name, sizeof(name), "mlx5_%zu", k);
+		n->name = strdup(name);
+		n->driver = strdup("mlx5_core");
+		n->model = strdup("ConnectX-7");
+		n->ports = p = calloc(1, sizeof(*p));
+		assert_non_null(p);
+		n->n_ports = 1;
+		p->num = 1;
+		p->link_layer = strdup("Ethernet");
+		p->state = 4;
+		p->state_name = strdup("ACTIVE");
+		p->phys_state = 5;
+		p->phys_state_name = strdup("LinkUp");
+		p->rate_gbps = NAN;
+		p->lanes = p->lid = p->sm_lid = NA;
+		p->active_mtu = p->max_mtu = 4096;
+		snprintf(name, sizeof(name), "eth%zu", k);
+		p->netdev = strdup(name);
+		p->netdev_mtu = 9000;
+		p->netdev_speed_mbps = p->carrier_changes = NA;
+		p->qos = q = calloc(1, sizeof(*q));
+		assert_non_null(q);
+		qos_init(q);
+		q->dcb_supported = 1;
+		q->trust = strdup("dscp");
+		for (int i = 0; i < 8; i++) {
+			q->pfc_enabled[i] = i == 3;
+			q->ecn_np[i] = q->ecn_rp[i] = i == 3;
+			q->pause_tx[i] = q->pause_rx[i] = 0;
+		}
+		for (int d = 0; d < 64; d++)
+			q->dscp_to_prio[d] = d / 8;
 	}
-	for (int d = 0; d < 64; d++)
-		q->dscp_to_prio[d] = d / 8;
+}
+
+static void machine(struct inventory *inv)
+{
+	machine_n(inv, 1);
 }
 
 static void profile(struct profile *p)
@@ -297,6 +307,121 @@ static void dcb_unknown_or_unsupported(void **state)
 	inventory_free(&inv);
 }
 
+static const struct finding *get_on(const struct findings *fs, const char *id,
+				    const char *subject)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (strcmp(fs->v[i].id, id) == 0 && strcmp(fs->v[i].subject, subject) == 0)
+			return &fs->v[i];
+	fprintf(stderr, "no %s on %s among %zu findings\n", id, subject, fs->n);
+	for (size_t i = 0; i < fs->n; i++)
+		fprintf(stderr, "  %s %s: %s\n", fs->v[i].id, fs->v[i].subject, fs->v[i].observed);
+	fail();
+	return NULL;
+}
+
+/* The fix of roce.qos_mismatch changes only what is wrong, towards the
+ * profile's priority or, without one, the rails' own. */
+static void mismatch_fix_changes_something(void **state)
+{
+	struct inventory inv;
+	struct profile p;
+	struct findings fs;
+	struct qos *q;
+	const struct finding *f;
+	(void)state;
+
+	machine_n(&inv, 4);
+	profile(&p);
+	q = inv.nics[2].ports[0].qos;
+	/* DSCP 26 to 5: move it back to 3, where PFC and ECN already are */
+	q->dscp_to_prio[26] = 5;
+	run(&inv, &p, &fs);
+	f = get_on(&fs, "roce.qos_mismatch", "mlx5_2 port 1");
+	assert_non_null(strstr(f->fix, "`mlnx_qos -i eth2 --dscp2prio set,26,3`"));
+	assert_null(strstr(f->fix, "--pfc"));
+	assert_null(strstr(f->fix, "echo"));
+	findings_free(&fs);
+	/* no profile: the other three rails send it to 3 */
+	run(&inv, NULL, &fs);
+	f = get_on(&fs, "roce.qos_mismatch", "mlx5_2 port 1");
+	assert_non_null(strstr(f->fix, "--dscp2prio set,26,3`"));
+	assert_null(strstr(f->fix, "set,26,5"));
+	assert_non_null(strstr(f->observed, "the other rails send DSCP 26 to priority 3"));
+	assert_string_equal(f->expected, "DSCP 26 -> priority 3 as on the other rails, with "
+			    "PFC and ECN on it");
+	findings_free(&fs);
+	/* DSCP 26 on 3 but PFC off there: turn PFC on, leave the map alone */
+	q->dscp_to_prio[26] = 3;
+	q->pfc_enabled[3] = 0;
+	run(&inv, NULL, &fs);
+	f = get_on(&fs, "roce.qos_mismatch", "mlx5_2 port 1");
+	assert_non_null(strstr(f->fix, "`mlnx_qos -i eth2 --pfc 0,0,0,1,0,0,0,0`"));
+	assert_null(strstr(f->fix, "--dscp2prio"));
+	findings_free(&fs);
+	/* and ECN off there too (the profile wants it): the echo lines */
+	q->ecn_np[3] = 0;
+	run(&inv, &p, &fs);
+	f = get_on(&fs, "roce.qos_mismatch", "mlx5_2 port 1");
+	assert_non_null(strstr(f->fix, "`echo 1 > /sys/class/net/eth2/ecn/roce_np/enable/3`"));
+	assert_null(strstr(f->fix, "roce_rp"));
+	findings_free(&fs);
+	profile_free(&p);
+	inventory_free(&inv);
+}
+
+/* A rail that differs from most of the host's rails, without a profile
+ * value to judge it by. */
+static void rails_agree(void **state)
+{
+	struct inventory inv;
+	struct findings fs;
+	const struct finding *f;
+	struct qos *q;
+	(void)state;
+
+	machine_n(&inv, 4);
+	run(&inv, NULL, &fs);
+	assert_int_equal(count_qos(&fs) + count_id(&fs, "mtu.roce") + count_id(&fs, "roce.ecn"), 0);
+	findings_free(&fs);
+	q = inv.nics[1].ports[0].qos;
+	free(q->trust);
+	q->trust = strdup("pcp");
+	for (int d = 0; d < 64; d++)
+		q->dscp_to_prio[d] = -1;
+	inv.nics[2].ports[0].netdev_mtu = 4200;
+	inv.nics[3].ports[0].qos->dscp_to_prio[48] = 7;
+	inv.nics[3].ports[0].qos->ecn_np[5] = 1;
+	inv.nics[0].ports[0].qos->pfc_enabled[4] = 1;
+	run(&inv, NULL, &fs);
+	f = get_on(&fs, "roce.trust", "mlx5_1 port 1");
+	assert_string_equal(f->observed, "trust pcp while 3 rails use dscp");
+	assert_string_equal(f->fix, "`mlnx_qos -i eth1 --trust dscp` (and at every boot)");
+	f = get_on(&fs, "mtu.roce", "mlx5_2 port 1");
+	assert_string_equal(f->observed, "netdev MTU 4200 while 3 rails use 9000");
+	assert_non_null(strstr(f->fix, "`ip link set dev eth2 mtu 9000`"));
+	/* of the three DSCP rails, two map 48 to 6 */
+	f = get_on(&fs, "roce.qos_mismatch", "mlx5_3 port 1");
+	assert_string_equal(f->observed,
+			    "DSCP 48 -> priority 7 while 2 rails map it to priority 6");
+	assert_non_null(strstr(f->fix, "`mlnx_qos -i eth3 --dscp2prio set,48,6`"));
+	f = get_on(&fs, "roce.ecn", "mlx5_3 port 1");
+	assert_non_null(strstr(f->fix, "`echo 0 > /sys/class/net/eth3/ecn/roce_np/enable/5`"));
+	f = get_on(&fs, "roce.pfc", "mlx5_0 port 1");
+	assert_string_equal(f->observed, "PFC on priorities 3 4 while 3 rails use priority 3");
+	assert_non_null(strstr(f->fix, "--pfc 0,0,0,1,0,0,0,0`"));
+	assert_int_equal(count_qos(&fs) + count_id(&fs, "mtu.roce") + count_id(&fs, "roce.ecn"), 5);
+	findings_free(&fs);
+	/* two against two: no majority, nothing said */
+	inv.nics[0].ports[0].qos->pfc_enabled[4] = 0;
+	inv.nics[1].ports[0].qos->pfc_enabled[4] = 1;
+	inv.nics[2].ports[0].qos->pfc_enabled[4] = 1;
+	run(&inv, NULL, &fs);
+	assert_int_equal(count_id(&fs, "roce.pfc"), 0);
+	findings_free(&fs);
+	inventory_free(&inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +430,8 @@ int main(void)
 		cmocka_unit_test(trust),
 		cmocka_unit_test(mismatch),
 		cmocka_unit_test(dcb_unknown_or_unsupported),
+		cmocka_unit_test(mismatch_fix_changes_something),
+		cmocka_unit_test(rails_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "eeprom/module.h"
+
 #include "check/check.h"
 #include "metrics/expo.h"
 #include "metrics/metrics.h"
@@ -454,6 +456,93 @@ static void test_render_qos(void **state)
 	free(text);
 }
 
+static void test_render_finding_subjects(void **state)
+{
+	struct inventory inv;
+	struct nic n;
+	struct port p[2];
+	struct findings fs = { 0 };
+	struct finding *f;
+	char *text;
+
+	(void)state;
+	machine(&inv, &n, p);
+	assert_non_null(f = finding_add(&fs, "module.dom", SEV_ERROR, "why"));
+	finding_set(&f->subject, "mlx5_0 port 2 (eth2) lane 3");
+	assert_non_null(f = finding_add(&fs, "pcie.acs", SEV_ERROR, "why"));
+	finding_set(&f->subject, "mlx5_0 via bridge 0000:17:01.0");
+	assert_non_null(f = finding_add(&fs, "nic.count", SEV_ERROR, "why"));
+	finding_set(&f->subject, "rail NICs");
+	/* a name that only starts like a NIC's is not that NIC */
+	assert_non_null(f = finding_add(&fs, "topo.nic_far", SEV_WARN, "why"));
+	finding_set(&f->subject, "mlx5_01 port 1");
+	text = render(&inv, &fs);
+	expect_grouped(text);
+	expect_line(text, "rdmadoctor_finding{id=\"module.dom\",severity=\"error\",device=\"mlx5_0\","
+			  "port=\"2\",subject=\"mlx5_0 port 2 (eth2) lane 3\"} 1");
+	expect_line(text, "rdmadoctor_finding{id=\"pcie.acs\",severity=\"error\",device=\"mlx5_0\","
+			  "port=\"\",subject=\"mlx5_0 via bridge 0000:17:01.0\"} 1");
+	expect_line(text, "rdmadoctor_finding{id=\"nic.count\",severity=\"error\",device=\"\","
+			  "port=\"\",subject=\"rail NICs\"} 1");
+	expect_line(text, "rdmadoctor_finding{id=\"topo.nic_far\",severity=\"warn\",device=\"\","
+			  "port=\"\",subject=\"mlx5_01 port 1\"} 1");
+	free(text);
+	findings_free(&fs);
+}
+
+static void test_render_modules(void **state)
+{
+	struct inventory inv;
+	struct nic n;
+	struct port p[2];
+	struct module_info m;
+	char *text;
+
+	(void)state;
+	machine(&inv, &n, p);
+	memset(&m, 0, sizeof(m));
+	m.type = "QSFP28";
+	m.lanes = 4;
+	m.temp_c = 48.5;
+	m.vcc_v = NAN;
+	for (int i = 0; i < MODULE_MAX_LANES; i++)
+		m.tx_bias_ma[i] = m.tx_power_mw[i] = m.rx_power_mw[i] = NAN;
+	m.rx_power_mw[0] = 0.5;
+	m.rx_power_mw[2] = 0.02;
+	m.has_thresholds = true;
+	m.temp = (struct module_threshold){ 80, -5, 75, 0 };
+	m.vcc = m.tx_bias = m.tx_power = (struct module_threshold){ NAN, NAN, NAN, NAN };
+	m.rx_power = (struct module_threshold){ 2, 0.05, 1.5, 0.1 };
+	p[0].module = &m;
+	text = render(&inv, NULL);
+	expect_grouped(text);
+	expect_line(text, "rdmadoctor_module_info{device=\"mlx5_0\",port=\"1\",netdev=\"eth\\\\0\\n\","
+			  "pci=\"0000:18:00.0\",type=\"QSFP28\",vendor=\"\"} 1");
+	expect_line(text, "rdmadoctor_module_temperature_celsius{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\"} 48.5");
+	/* milliwatts become watts, lanes count from 1, unknown lanes are left out */
+	expect_line(text, "rdmadoctor_module_rx_power_watts{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\",lane=\"1\"} 0.0005");
+	expect_line(text, "rdmadoctor_module_rx_power_watts{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\",lane=\"3\"} 2e-05");
+	expect_no(text, "lane=\"2\"");
+	expect_line(text, "rdmadoctor_module_rx_power_threshold_watts{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\",level=\"low_alarm\"} 5e-05");
+	expect_line(text, "rdmadoctor_module_temperature_threshold_celsius{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\",level=\"high_warn\"} 75");
+	/* no reading, no limit: no series */
+	expect_no(text, "rdmadoctor_module_voltage");
+	expect_no(text, "rdmadoctor_module_tx_bias");
+	free(text);
+	/* without thresholds, the readings alone */
+	m.has_thresholds = false;
+	text = render(&inv, NULL);
+	expect_no(text, "_threshold_");
+	expect_line(text, "rdmadoctor_module_temperature_celsius{device=\"mlx5_0\",port=\"1\","
+			  "netdev=\"eth\\\\0\\n\",pci=\"0000:18:00.0\"} 48.5");
+	free(text);
+}
+
 static void test_render_failed_reading(void **state)
 {
 	char *text;
@@ -481,6 +570,8 @@ int main(void)
 		cmocka_unit_test(test_render_machine),
 		cmocka_unit_test(test_render_findings),
 		cmocka_unit_test(test_render_qos),
+		cmocka_unit_test(test_render_finding_subjects),
+		cmocka_unit_test(test_render_modules),
 		cmocka_unit_test(test_render_failed_reading),
 	};
 

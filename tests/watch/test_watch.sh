@@ -53,6 +53,7 @@ add_counter "$b" mlx5_0 symbol_error 12
 add_counter "$b" mlx5_0 port_xmit_data 250000000	# 4-byte words: 1e9 bytes
 set_counter "$b" mlx5_1 symbol_error 65535		# saturated
 add_counter "$b" mlx5_3 link_downed 1			# an IB flap
+add_counter "$b" mlx5_3 port_xmit_data 250000000	# ... while it sent
 net=sys/class/net/enp41s0f1np1				# mlx5_2, RoCE: a carrier flap
 echo 3 >"$a/$net/carrier_changes"
 echo 5 >"$b/$net/carrier_changes"
@@ -68,6 +69,7 @@ py 'port("mlx5_0")["counters"]["symbol_error"] == {"start": 0, "end": 12, "delta
 py 'port("mlx5_0")["counters"]["port_xmit_data"]["delta"] == 1000000000' "port_xmit_data delta in bytes"
 py 'abs(port("mlx5_0")["errors_per_xmit_bit"] - 12 / 8e9) < 1e-15' "errors per transmitted bit"
 py 'port("mlx5_1")["errors_per_xmit_bit"] is None' "no errors per bit without traffic"
+py 'port("mlx5_3")["errors_per_xmit_bit"] == 0' "a flap is no bit error"
 py 'port("mlx5_2")["carrier_changes"]["delta"] == 2' "carrier_changes delta"
 py 'port("mlx5_5")["counters"]["symbol_error"]["delta"] == 0' "unchanged counter"
 py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1 and fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error"' "counters.errors error on mlx5_0 port 1"

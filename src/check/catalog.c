@@ -1,0 +1,147 @@
+/* The catalog of check ids (catalog.h).  Keep the rows in id order; the
+ * texts are what `check --list` and docs/checks.md say, so they speak to
+ * the engineer reading them, not to this code. */
+#include "catalog.h"
+
+#include <string.h>
+
+static const struct check_entry rows[] = {
+	{ "counters.errors", "warn (lifetime counts); error (grew within a window)",
+	  "non-zero error counters: the InfiniBand PMA ones (symbol_error, link_downed, "
+	  "port_rcv_errors, ...), ICRC errors, and on Ethernet the PHY's `ethtool -S` "
+	  "rx_crc_errors_phy, rx_symbol_err_phy, rx_pcs_symbol_err_phy, "
+	  "link_down_events_phy (and their per-lane forms); in a one-shot check a "
+	  "warning, since the time since they were cleared is unknown; with `check "
+	  "--window` or `watch` an error when they grew (retries only: a warning)",
+	  "find out whether they grow (`check --window 60`); if they do, reseat then "
+	  "replace the cable and module, check its temperature and optical power, then "
+	  "the switch port" },
+	{ "counters.saturated", "warn",
+	  "an InfiniBand PMA error counter stuck at its maximum (they saturate instead "
+	  "of wrapping), so new errors no longer show",
+	  "clear the counters (`perfquery -R`) and look again after a while" },
+	{ "fw.mixed", "warn",
+	  "NICs of one model on one host run different firmware versions",
+	  "update every NIC of the model to one version (`mlxfwmanager`)" },
+	{ "gdr.missing", "error (the profile wants GPUDirect RDMA); warn",
+	  "datacenter NVIDIA GPUs but neither nvidia_peermem (nor the older "
+	  "nv_peer_mem) loaded nor a dma-buf capable stack",
+	  "load nvidia_peermem (rebuild it after a kernel update), or use NCCL and "
+	  "drivers with dma-buf" },
+	{ "gdr.unsupported", "info",
+	  "GeForce GPUs: GPUDirect RDMA is not available on them",
+	  "expect transfers to go through host memory" },
+	{ "gid.index_mismatch", "warn",
+	  "the RoCE v2 IPv4 GID sits at different indices on the rails (one "
+	  "NCCL_IB_GID_INDEX cannot serve them all)",
+	  "configure the rail netdevs alike (same address families in the same order)" },
+	{ "gid.rocev2_missing", "error (rail); warn (storage)",
+	  "a RoCE port that is up has no RoCE v2 GID on an IPv4 address",
+	  "give the netdev its IPv4 address (`ip addr add ADDR/PREFIX dev IF`)" },
+	{ "link.flaps", "error",
+	  "link_downed, link_down_events_phy or the netdev's carrier_changes grew "
+	  "within a window (`check --window`, `watch`)",
+	  "reseat then replace the cable and module, then look at the switch port's log" },
+	{ "module.dom", "error (beyond an alarm threshold); warn (beyond a warning one)",
+	  "a transceiver's temperature, voltage, bias or optical power is outside the "
+	  "module's own thresholds",
+	  "clean and reseat the connector and fibre, then swap the patch cord, then "
+	  "the module" },
+	{ "mtu.ib", "warn",
+	  "an InfiniBand port's active MTU below 4096, or a rail's active MTU unlike "
+	  "most rails of the host",
+	  "give the partition a 4K MTU in the subnet manager" },
+	{ "mtu.roce", "warn",
+	  "a RoCE netdev MTU too small for a 4096-byte RDMA MTU (about 4200; 9000 "
+	  "usual), or a rail's netdev MTU unlike most rails of the host",
+	  "`ip link set dev IF mtu 9000` and the same in its network configuration" },
+	{ "nic.bandwidth_per_gpu",
+	  "error (below half); warn (below; a fewer_rails profile); info (not checked)",
+	  "the rails' total port rate divided by the GPUs that share them is below what "
+	  "the machine is built for (the profile's gpu_gbps, else the GPU class: A100 / "
+	  "A800 200 Gb/s, H100 / H800 / H200 / H20 / B200 400); a datacenter-GPU machine "
+	  "without RDMA NIC; every profile, generic too",
+	  "add rail NICs, one per GPU under its PCIe switch; first check no rail is "
+	  "missing or down" },
+	{ "nic.count", "error (rails missing); warn (extra NICs, storage)",
+	  "fewer (or more) RDMA NICs of a role than the profile expects",
+	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
+	  "reseat a missing one" },
+	{ "pcie.acs", "error; info (config space not readable)",
+	  "ACS Request or Completion Redirect on a PCIe switch port between a GPU "
+	  "and its NIC",
+	  "turn ACS off in the BIOS, or clear it at every boot with `setpci`" },
+	{ "pcie.bottleneck", "warn",
+	  "the PCIe link's usable bandwidth is below what the card's ports need at "
+	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
+	  "put the card in a slot that trains a wide and fast enough link" },
+	{ "pcie.link_degraded", "error (rail); warn",
+	  "a NIC's negotiated PCIe speed or width below what card and slot can do, or "
+	  "below the profile's; says too when that caps the ports",
+	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`)" },
+	{ "pcie.upstream_degraded", "error (rail); warn",
+	  "a bridge or switch link on the NIC's path runs below its capability",
+	  "reseat the riser or switch board; check the BIOS slot settings" },
+	{ "port.down", "error (rail); warn (storage)",
+	  "a port is not ACTIVE or its physical state is not LinkUp",
+	  "reseat then swap the cable and module, then `mlxlink`, then the switch port" },
+	{ "port.fec", "error (rail); warn",
+	  "an Ethernet link at 50 Gb/s or more per lane runs with FEC off",
+	  "`ethtool --set-fec IF encoding auto` and the same FEC on the switch port" },
+	{ "port.no_sm", "error (rail); warn (storage)",
+	  "an InfiniBand port in INIT with LinkUp: no subnet manager gave it a LID",
+	  "start a subnet manager on the fabric and check it sees the port" },
+	{ "port.rate_low", "error (rail); warn (storage); info (rate not readable)",
+	  "a port trained below the expected rate with all its lanes (lost lanes are "
+	  "port.width_low)",
+	  "swap the cable and module, then `mlxlink`, then the switch port's speed" },
+	{ "port.width_low", "error (rail); warn",
+	  "an InfiniBand port on fewer lanes than its 4X width; names the rate it "
+	  "lost with them",
+	  "reseat, then swap the cable and module; then the switch port's width" },
+	{ "roce.ecn", "warn; info (ECN not readable)",
+	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
+	  "rail's ECN priorities unlike most rails of the host",
+	  "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` (and roce_rp)" },
+	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply)",
+	  "PFC not on the priority the profile names, or a rail's PFC priorities "
+	  "unlike most rails of the host",
+	  "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0` and the same on the switch port" },
+	{ "roce.qos_mismatch", "error (no PFC on it); warn",
+	  "a RoCE port's PFC, DSCP 26 mapping and ECN do not name the same priority, "
+	  "or a rail's DSCP map is unlike most rails of the host",
+	  "the commands that make them agree on the profile's priority, else the "
+	  "one most rails use (`mlnx_qos --dscp2prio`, `--pfc`, ECN enable)" },
+	{ "roce.trust", "warn",
+	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
+	  "the host",
+	  "`mlnx_qos -i IF --trust dscp`" },
+	{ "sys.memlock", "warn",
+	  "RLIMIT_MEMLOCK too low for RDMA (not unlimited)",
+	  "`ulimit -l unlimited`, LimitMEMLOCK=infinity in the slurmd unit, "
+	  "`--ulimit memlock=-1` for containers" },
+	{ "sys.uverbs", "error (missing or not accessible); info (not checked)",
+	  "/dev/infiniband/uverbs* missing or not accessible",
+	  "load ib_uverbs and check the udev rules and groups" },
+	{ "topo.nic_far", "error; info (NUMA node unknown)",
+	  "a rail NIC is PHB, NODE or SYS from its GPU instead of PIX or PXB; on generic "
+	  "(x86, datacenter GPUs, not Grace) when no RDMA NIC is PIX or PXB to any GPU",
+	  "move the card to the slot under the GPU's PCIe switch" },
+	{ "topo.nic_shared", "warn",
+	  "more GPUs share a NIC than the profile allows",
+	  "add rail NICs so the GPUs spread over them (`rdmadoctor topo`)" },
+};
+
+const struct check_entry *check_catalog(size_t *n)
+{
+	*n = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+const struct check_entry *check_catalog_find(const char *id)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (strcmp(rows[i].id, id) == 0)
+			return &rows[i];
+	return NULL;
+}

@@ -1,0 +1,474 @@
+/* rdmadoctor plan: from a model and its parallelism to the network each
+ * GPU needs, against this machine (a profile, an inventory, or a host's
+ * latest record with what was measured on it).  docs/plan.md. */
+#include "cmd.h"
+#include "plan_machine.h"
+#include "plan_record.h"
+#include "../out/fleet_bw.h"
+#include "../out/plan_out.h"
+#include "../plan/count.h"
+#include "../plan/plan.h"
+#include "../plan/recorded.h"
+#include "../plan/shapes.h"
+#include "../profiles/profile.h"
+#include "../sysfs/collect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct plan_args {
+	struct plan_job job;
+	const char *model, *params, *profile, *db, *host;
+	const char *dtype, *grad_dtype;
+	long long gpus, gpn, moe_layers;
+	bool list_models;
+	/* which shape values the command line gave (they beat --model's) */
+	bool has_layers, has_hidden, has_experts, has_topk;
+};
+
+static int bad_value(const struct ctx *c, const char *opt, const char *v, const char *why)
+{
+	fprintf(stderr, "%s plan: --%s '%s' %s\n", c->prog, opt, v, why);
+	return EXIT_USAGE;
+}
+
+static int dtype_bytes(const char *t)
+{
+	if (strcasecmp(t, "bf16") == 0 || strcasecmp(t, "fp16") == 0)
+		return 2;
+	if (strcasecmp(t, "fp32") == 0)
+		return 4;
+	return 0;
+}
+
+static int whole(const struct ctx *c, const char *opt, const char *v, long long min,
+		 long long max, long long *out)
+{
+	const char *why = plan_parse_whole(v, min, max, out);
+	char range[64];
+
+	if (!why)
+		return -1;
+	if (strcmp(why, "is out of range") == 0) {
+		snprintf(range, sizeof(range), "is out of range (%lld to %lld)", min, max);
+		why = range;
+	}
+	return bad_value(c, opt, v, why);
+}
+
+static int whole_int(const struct ctx *c, const char *opt, const char *v, long long max,
+		     int *out)
+{
+	long long n;
+	int rc = whole(c, opt, v, 1, max, &n);
+
+	if (rc < 0)
+		*out = (int)n;
+	return rc;
+}
+
+static int count(const struct ctx *c, const char *opt, const char *v, double *out)
+{
+	const char *why = plan_parse_count(v, out);
+
+	return why ? bad_value(c, opt, v, why) : -1;
+}
+
+/* One value setter per option for the option table: a whole number into
+ * an int of the job, and so on. */
+#define JOB_INT(fn, opt, field, max, seen)                                      \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		struct plan_args *a = args;                                     \
+		seen;                                                           \
+		return whole_int(c, opt, v, max, &a->job.field);                \
+	}
+#define ARG_WHOLE(fn, opt, field, max)                                          \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		return whole(c, opt, v, 1, max, &((struct plan_args *)args)->field); \
+	}
+#define JOB_COUNT(fn, opt, field)                                               \
+	static int fn(struct ctx *c, void *args, const char *v)                 \
+	{                                                                       \
+		return count(c, opt, v, &((struct plan_args *)args)->job.field); \
+	}
+
+JOB_INT(set_tp, "tp", tp, 1 << 20, (void)0)
+JOB_INT(set_pp, "pp", pp, 1 << 20, (void)0)
+JOB_INT(set_dp, "dp", dp, 1 << 24, (void)0)
+JOB_INT(set_ep, "ep", ep, 1 << 20, (void)0)
+JOB_INT(set_layers, "layers", layers, 1 << 20, a->has_layers = true)
+JOB_INT(set_hidden, "hidden", hidden, 1 << 24, a->has_hidden = true)
+JOB_INT(set_seq, "seq", seq, 1 << 26, (void)0)
+JOB_INT(set_micro, "micro-batch", micro_batch, 1 << 20, (void)0)
+JOB_INT(set_experts, "experts", experts, 1 << 20, a->has_experts = true)
+JOB_INT(set_topk, "top-k", top_k, 1 << 20, a->has_topk = true)
+ARG_WHOLE(set_moe_layers, "moe-layers", moe_layers, 1 << 20)
+ARG_WHOLE(set_gpus, "gpus", gpus, 1LL << 30)
+ARG_WHOLE(set_gpn, "gpus-per-node", gpn, 4096)
+JOB_COUNT(set_step, "step-seconds", step_seconds)
+JOB_COUNT(set_tflops, "tflops", tflops)
+
+static int set_params(struct ctx *c, void *args, const char *v)
+{
+	struct plan_args *a = args;
+
+	a->params = v;
+	return count(c, "params", v, &a->job.params);
+}
+
+static int set_global(struct ctx *c, void *args, const char *v)
+{
+	return whole(c, "global-batch", v, 1, 1LL << 40,
+		     &((struct plan_args *)args)->job.global_batch);
+}
+
+static int set_zero(struct ctx *c, void *args, const char *v)
+{
+	if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
+		return bad_value(c, "zero", v, "is not a ZeRO stage (0, 1, 2 or 3)");
+	((struct plan_args *)args)->job.zero = v[0] - '0';
+	return -1;
+}
+
+static int set_dtype(struct ctx *c, void *args, const char *v)
+{
+	if (!dtype_bytes(v))
+		return bad_value(c, "dtype", v, "is not a data type (bf16, fp16 or fp32)");
+	((struct plan_args *)args)->dtype = v;
+	return -1;
+}
+
+static int set_grad_dtype(struct ctx *c, void *args, const char *v)
+{
+	if (!dtype_bytes(v))
+		return bad_value(c, "grad-dtype", v, "is not a data type (bf16, fp16 or fp32)");
+	((struct plan_args *)args)->grad_dtype = v;
+	return -1;
+}
+
+static const struct cmd_opt plan_opts[] = {
+	{ "params", 0, "N", OPT_CALL_AT(set_params),
+	  .help = "parameters: 70B, 405B, 8e9 (K, M, B, T)" },
+	{ "model", 0, "NAME", OPT_STRING_AT(struct plan_args, model), .flags = OPT_NONEMPTY,
+	  .help = "a built-in shape (--models lists them); options override it" },
+	{ "tp", 0, "N", OPT_CALL_AT(set_tp), .help = "tensor-parallel size (default 1)" },
+	{ "pp", 0, "N", OPT_CALL_AT(set_pp), .help = "pipeline-parallel stages (default 1)" },
+	{ "dp", 0, "N", OPT_CALL_AT(set_dp), .help = "data-parallel replicas (default 1)" },
+	{ "ep", 0, "N", OPT_CALL_AT(set_ep), .help = "expert-parallel size, out of DP (default 1)" },
+	{ "zero", 0, "0-3", OPT_CALL_AT(set_zero), .help = "ZeRO stage (default 0)" },
+	{ "layers", 0, "L", OPT_CALL_AT(set_layers), .help = "transformer layers" },
+	{ "hidden", 0, "H", OPT_CALL_AT(set_hidden), .help = "hidden size" },
+	{ "seq", 0, "S", OPT_CALL_AT(set_seq), .help = "sequence length (default 4096)" },
+	{ "micro-batch", 0, "B", OPT_CALL_AT(set_micro), .help = "micro-batch size (default 1)" },
+	{ "global-batch", 0, "G", OPT_CALL_AT(set_global),
+	  .help = "sequences per step (default: micro-batch x DP)" },
+	{ "experts", 0, "E", OPT_CALL_AT(set_experts), .help = "routed experts per MoE layer" },
+	{ "top-k", 0, "K", OPT_CALL_AT(set_topk), .help = "experts per token" },
+	{ "moe-layers", 0, "N", OPT_CALL_AT(set_moe_layers),
+	  .help = "layers with experts (default: all but the model's dense ones)" },
+	{ "dtype", 0, "T", OPT_CALL_AT(set_dtype), .help = "bf16, fp16 or fp32 (default bf16)" },
+	{ "grad-dtype", 0, "T", OPT_CALL_AT(set_grad_dtype),
+	  .help = "the gradients' type (default: --dtype)" },
+	{ "step-seconds", 0, "T", OPT_CALL_AT(set_step), .help = "compute time per step, in seconds" },
+	{ "tflops", 0, "X", OPT_CALL_AT(set_tflops),
+	  .help = "or: achieved TFLOP/s per GPU\n(compute = 6 x params x tokens / GPUs / X)" },
+	{ "gpus", 0, "N", OPT_CALL_AT(set_gpus), .help = "total GPUs: must equal DP x TP x PP" },
+	{ "gpus-per-node", 0, "N", OPT_CALL_AT(set_gpn),
+	  .help = "GPUs per node (default: the machine's)" },
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct plan_args, profile),
+	  .flags = OPT_NONEMPTY, .help = "plan on a built-in profile or a profile file" },
+	{ "db", 0, "DB", OPT_STRING_AT(struct plan_args, db), .flags = OPT_NONEMPTY,
+	  .help = "with --host: plan on a host's latest record,\nmeasured figures first" },
+	{ "host", 0, "HOST", OPT_STRING_AT(struct plan_args, host), .flags = OPT_NONEMPTY,
+	  .help = "the host in --db" },
+	{ "models", 0, NULL, OPT_FLAG_AT(struct plan_args, list_models),
+	  .help = "list the built-in model shapes" },
+	{ 0 }
+};
+
+const struct cmd_spec plan_spec = {
+	.name = "plan",
+	.opts = plan_opts,
+	.usage = "usage: rdmadoctor plan --params 70B|--model NAME --tp N --pp N --dp N [options]\n"
+		 "                       [--profile NAME | --root DIR | --db DB --host HOST]\n"
+		 "       rdmadoctor plan --models\n",
+	.about =
+	"How much network a training job needs per GPU, what this machine gives\n"
+	"it, and the ports that would make it fit.  The machine is a profile, a\n"
+	"snapshot (--root), this host (default), or a host's latest record in a\n"
+	"fleet database, whose measured bw figures replace the nominal ones.\n",
+	.epilog =
+	"exit: 0 fits (or tight), 1 network-bound, 2 usage, 3 could not run.\n"
+	"The formulas and their sources: docs/plan.md; JSON keys: docs/json/plan.md.\n",
+};
+
+static int list_models(struct ctx *c)
+{
+	FILE *out = ctx_open_text(c);
+
+	if (!out)
+		return EXIT_RUNTIME;
+	fprintf(out, "%-15s %-18s %8s %7s %7s %6s %8s %6s\n", "name", "model", "params",
+		"layers", "hidden", "heads", "experts", "top-k");
+	for (size_t i = 0; i < plan_shape_count(); i++) {
+		const struct plan_shape *s = plan_shape_at(i);
+
+		fprintf(out, "%-15s %-18s %7.4gB %7d %7d %6d %8d %6d\n", s->name, s->title,
+			s->params / 1e9, s->layers, s->hidden, s->heads, s->experts, s->top_k);
+	}
+	return ctx_close_text(c, out);
+}
+
+/* The shape from --model under what the command line gave. */
+static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
+{
+	const struct plan_shape *s;
+	struct plan_job *j = &a->job;
+
+	*title = NULL;
+	if (!a->model) {
+		if (!a->params) {
+			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
+				"(`%s plan --models` lists them)\n", c->prog, c->prog);
+			return EXIT_USAGE;
+		}
+		if (a->moe_layers)
+			j->moe_layers = (int)a->moe_layers;
+		else
+			j->moe_layers = j->layers;
+		return -1;
+	}
+	s = plan_shape_find(a->model);
+	if (!s) {
+		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
+			"or give --params and the shape)\n", c->prog, a->model, c->prog);
+		return EXIT_USAGE;
+	}
+	*title = s->title;
+	if (!a->params)
+		j->params = s->params;
+	if (!a->has_layers)
+		j->layers = s->layers;
+	if (!a->has_hidden)
+		j->hidden = s->hidden;
+	if (!a->has_experts)
+		j->experts = s->experts;
+	if (!a->has_topk)
+		j->top_k = s->top_k;
+	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
+			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
+				     j->layers;
+	return -1;
+}
+
+/* The machine the plan runs on, from the source asked for. */
+struct machine_src {
+	struct plan_machine m;
+	struct profile loaded;
+	struct inventory inv;
+	json_t *record;
+	struct fleet_bw bw;
+	char source[512], measured[512];
+	bool have_measured;
+};
+
+static int machine_from_profile(struct ctx *c, const struct plan_args *a,
+				struct machine_src *ms, char *why, size_t len)
+{
+	const struct profile *p;
+	int rc = ctx_load_profile(c, "plan", a->profile, &ms->loaded, &p);
+
+	if (rc >= 0)
+		return rc;
+	snprintf(ms->source, sizeof(ms->source), "profile %s", p->name ? p->name : a->profile);
+	if (plan_machine_from_profile(p, (int)a->gpn, &ms->m, why, len) < 0)
+		return EXIT_USAGE;
+	return -1;
+}
+
+/* The rails are those of the profile the machine was judged under: the
+ * recorded check's (named), else the one check would pick.  what: the
+ * machine in words ("gpu-017 under DIR"). */
+static int machine_from_inventory(const struct plan_args *a, struct machine_src *ms,
+				  const char *what, const char *profile, char *why, size_t len)
+{
+	char reason[256];
+	const struct profile *p = profile ? profile_builtin(profile) : NULL;
+
+	if (!p)
+		p = profile_select(&ms->inv, reason, sizeof(reason));
+	snprintf(ms->source, sizeof(ms->source), "%s (profile %s)", what,
+		 p && p->name ? p->name : "generic");
+	if (plan_machine_from_inventory(&ms->inv, p, (int)a->gpn, &ms->m, why, len) < 0)
+		return EXIT_RUNTIME;
+	return -1;
+}
+
+static int machine_from_record(struct ctx *c, const struct plan_args *a,
+			       struct machine_src *ms, char *why, size_t len)
+{
+	json_t *recs;
+	const char *time;
+	char what[400];
+	size_t hits;
+	int rc = plan_record_latest(c, a->db, a->host, &ms->record);
+
+	if (rc != EXIT_OK)
+		return rc;
+	if (plan_inventory_from_check(json_object_get(ms->record, "check"), &ms->inv) < 0) {
+		snprintf(why, len, "the record of '%s' has no readable inventory", a->host);
+		return EXIT_RUNTIME;
+	}
+	time = json_string_value(json_object_get(ms->record, "time"));
+	snprintf(what, sizeof(what), "record of %s at %s in %s", a->host, time ? time : "?",
+		 a->db);
+	rc = machine_from_inventory(a, ms, what,
+				    json_string_value(json_object_get(ms->record, "profile")), why, len);
+	if (rc >= 0)
+		return rc;
+	recs = json_pack("[O]", ms->record);
+	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
+		json_decref(recs);
+		snprintf(why, len, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	json_decref(recs);
+	hits = plan_machine_measured(&ms->m, &ms->bw, a->host);
+	if (hits)
+		snprintf(ms->measured, sizeof(ms->measured),
+			 "%zu of %zu rail ports measured by `bw` in the record of %s at %s: "
+			 "those figures replace the nominal rates", hits, ms->m.n_ports,
+			 a->host, time ? time : "?");
+	else
+		snprintf(ms->measured, sizeof(ms->measured),
+			 "no bw result on record for %s's rail ports: nominal rates only",
+			 a->host);
+	ms->have_measured = true;
+	return -1;
+}
+
+/* Host names and paths come from outside: JSON takes only UTF-8, so text
+ * that is not gets its bytes above ASCII shown as '?'. */
+static void plain_text(char *s)
+{
+	json_t *probe = json_string(s);
+
+	if (probe) {
+		json_decref(probe);
+		return;
+	}
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			*s = '?';
+}
+
+static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine_src *ms)
+{
+	char why[256] = "";
+	struct root r;
+	int rc;
+
+	if (!!a->db != !!a->host) {
+		fprintf(stderr, "%s plan: --db and --host go together\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if ((a->db != NULL) + (a->profile != NULL) + (strcmp(c->root_dir, "/") != 0) > 1) {
+		fprintf(stderr, "%s plan: one machine at a time: --profile, --root or "
+			"--db/--host\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->profile)
+		rc = machine_from_profile(c, a, ms, why, sizeof(why));
+	else if (a->db)
+		rc = machine_from_record(c, a, ms, why, sizeof(why));
+	else {
+		rc = ctx_collect(c, &r, &ms->inv, false);
+		if (rc == EXIT_OK) {
+			const char *host = ms->inv.host.hostname ? ms->inv.host.hostname :
+							      "this host";
+			char what[400];
+
+			if (strcmp(c->root_dir, "/") != 0)
+				snprintf(what, sizeof(what), "%s under %s", host, c->root_dir);
+			else
+				snprintf(what, sizeof(what), "%s", host);
+			rc = machine_from_inventory(a, ms, what, NULL, why, sizeof(why));
+		}
+		root_close(&r);
+	}
+	if (rc >= 0 && why[0])
+		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+	plain_text(ms->source);
+	return rc;
+}
+
+static void machine_src_free(struct machine_src *ms)
+{
+	plan_machine_free(&ms->m);
+	profile_free(&ms->loaded);
+	inventory_free(&ms->inv);
+	fleet_bw_free(&ms->bw);
+	json_decref(ms->record);
+}
+
+int cmd_plan(struct ctx *c, int argc, char **argv)
+{
+	struct plan_args a = { .job = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .seq = 4096,
+					.micro_batch = 1 } };
+	struct machine_src ms;
+	struct plan_result r;
+	const char *title;
+	char why[256];
+	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
+
+	if (rc >= 0)
+		return rc;
+	if (a.list_models)
+		return list_models(c);
+	rc = apply_model(c, &a, &title);
+	if (rc >= 0)
+		return rc;
+	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
+	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
+	if (plan_job_check(&a.job, a.gpus, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+		return EXIT_USAGE;
+	}
+	memset(&ms, 0, sizeof(ms));
+	rc = pick_machine(c, &a, &ms);
+	if (rc < 0) {
+		struct plan_report rep = {
+			.job = &a.job, .machine = &ms.m, .result = &r, .model = title,
+			.dtype = a.dtype ? a.dtype : "bf16",
+			.grad_dtype = a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16",
+			.source = ms.source, .measured_from = ms.have_measured ? ms.measured : NULL,
+		};
+
+		memset(&r, 0, sizeof(r));
+		plan_compute(&a.job, &ms.m, &r);
+		if (c->json) {
+			json_t *doc = plan_to_json(&rep);
+
+			rc = doc ? ctx_emit_json(c, doc) : EXIT_RUNTIME;
+			if (!doc)
+				fprintf(stderr, "%s: out of memory\n", c->prog);
+		} else {
+			FILE *out = ctx_open_text(c);
+
+			rc = EXIT_RUNTIME;
+			if (out) {
+				plan_print_text(out, &rep);
+				rc = ctx_close_text(c, out);
+			}
+		}
+		if (rc == EXIT_OK && r.verdict == PLAN_BOUND)
+			rc = EXIT_PROBLEMS;
+	}
+	machine_src_free(&ms);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* The planner's machine (plan/plan.h) from what the other commands read:
+ * a profile, an inventory (live, a snapshot, or a recorded check), and
+ * bandwidth measured on a host. */
+#ifndef RD_CMD_PLAN_MACHINE_H
+#define RD_CMD_PLAN_MACHINE_H
+
+#include "../model/inventory.h"
+#include "../out/fleet_bw.h"
+#include "../plan/plan.h"
+#include "../profiles/profile.h"
+
+/* gpus > 0 overrides the GPU count.  0, or -1 with why filled (-ENOMEM is
+ * said as "out of memory"); m->ports is malloc'd: plan_machine_free. */
+int plan_machine_from_profile(const struct profile *p, int gpus, struct plan_machine *m,
+			      char *why, size_t len);
+/* The rail NICs under profile p (roles as `check` assigns them). */
+int plan_machine_from_inventory(const struct inventory *inv, const struct profile *p,
+				int gpus, struct plan_machine *m, char *why, size_t len);
+void plan_machine_free(struct plan_machine *m);
+
+/* Put the figures measured on host (its rails in bw) on the ports they
+ * were measured on; how many ports got one. */
+size_t plan_machine_measured(struct plan_machine *m, const struct fleet_bw *bw,
+			     const char *host);
+
+#endif

@@ -1,0 +1,389 @@
+/* `check` for people: the verdict, then the findings, errors first, each
+ * with observed, expected, why and fix, wrapped to the terminal.  The same
+ * finding on several subjects (link_downed 1 on every rail) prints once
+ * with the subjects listed: two findings are the same when their id,
+ * severity, why and texts agree once the one word their subjects differ
+ * in (mlx5_0 / mlx5_3) is set aside.  JSON keeps one entry per subject. */
+#include "check_out.h"
+#include "text_wrap.h"
+#include "../check/catalog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD_INDENT 16	/* "      observed  " */
+
+static const char *sev_color(enum severity s, bool color)
+{
+	if (!color)
+		return "";
+	switch (s) {
+	case SEV_ERROR: return "\033[1;31m";
+	case SEV_WARN: return "\033[1;33m";
+	default: return "\033[36m";
+	}
+}
+
+static const char *sev_word(enum severity s)
+{
+	return s == SEV_ERROR ? "ERROR" : s == SEV_WARN ? "WARN" : "INFO";
+}
+
+/* ---- which findings are the same ---------------------------------------- */
+
+/* The subject's words: where a and b differ in exactly one word, and
+ * that word is a name (not a bare number: "port 1" / "port 2" are two
+ * ports of one NIC, whose texts differ in more than a name), set the
+ * span of that word in each and return true. */
+static bool one_word_apart(const char *a, const char *b, size_t *ao, size_t *al, size_t *bo,
+			   size_t *bl)
+{
+	size_t i = 0, j = 0, diffs = 0;
+
+	if (!a || !b)
+		return false;
+	for (;;) {
+		size_t n = strcspn(a + i, " "), m = strcspn(b + j, " ");
+
+		if (n != m || strncmp(a + i, b + j, n) != 0) {
+			bool digits = true;
+
+			for (size_t k = 0; k < n; k++)
+				digits &= a[i + k] >= '0' && a[i + k] <= '9';
+			if (++diffs > 1 || digits || !n || !m)
+				return false;
+			*ao = i;
+			*al = n;
+			*bo = j;
+			*bl = m;
+		}
+		i += n;
+		j += m;
+		if (!a[i] || !b[j])
+			return !a[i] && !b[j] && diffs == 1;
+		i++;
+		j++;
+	}
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* name (n bytes) stands at s[i] as a whole word. */
+static bool name_at(const char *s, size_t i, const char *name, size_t n)
+{
+	return strncmp(s + i, name, n) == 0 && (i == 0 || !name_char(s[i - 1])) &&
+	       !name_char(s[i + n]);
+}
+
+/* x and y are the same text once the name of each is set aside. */
+static bool same_text(const char *x, const char *xn, size_t xl, const char *y, const char *yn,
+		      size_t yl)
+{
+	size_t i = 0, j = 0;
+
+	if (!x || !y)
+		return x == y;
+	while (x[i] || y[j]) {
+		if (name_at(x, i, xn, xl) && name_at(y, j, yn, yl)) {
+			i += xl;
+			j += yl;
+		} else if (x[i] != y[j]) {
+			return false;
+		} else {
+			i++;
+			j++;
+		}
+	}
+	return true;
+}
+
+static bool same_finding(const struct finding *a, const struct finding *b)
+{
+	size_t ao, al, bo, bl;
+	const char *an, *bn;
+
+	if (a->severity != b->severity || strcmp(a->id, b->id) != 0 || a->waived != b->waived ||
+	    (a->why != b->why && (!a->why || !b->why || strcmp(a->why, b->why) != 0)) ||
+	    !one_word_apart(a->subject, b->subject, &ao, &al, &bo, &bl))
+		return false;
+	an = a->subject + ao;
+	bn = b->subject + bo;
+	return same_text(a->observed, an, al, b->observed, bn, bl) &&
+	       same_text(a->expected, an, al, b->expected, bn, bl) &&
+	       same_text(a->fix, an, al, b->fix, bn, bl);
+}
+
+/* leader[i]: the first finding i is the same as (i itself if none). */
+static size_t *group(const struct findings *fs)
+{
+	size_t *leader = malloc((fs->n ? fs->n : 1) * sizeof(*leader));
+
+	if (!leader)
+		return NULL;
+	for (size_t i = 0; i < fs->n; i++) {
+		leader[i] = i;
+		for (size_t j = 0; j < i; j++)
+			if (leader[j] == j && same_finding(&fs->v[j], &fs->v[i])) {
+				leader[i] = j;
+				break;
+			}
+	}
+	return leader;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+/* Text of a group's leader with its name, where it stands as a word, as
+ * a placeholder; the text itself when that fails. */
+static void put_group_text(FILE *out, const char *s, const char *name, size_t nl, size_t col,
+			   size_t width)
+{
+	const char *ph = memchr(name, ':', nl) ? "<bdf>" : "<dev>";
+	size_t len = strlen(s), n = 0;
+	char *t = malloc(len * 5 + 1);
+
+	if (!t) {
+		text_wrap(out, s, col, FIELD_INDENT, width);
+		return;
+	}
+	for (size_t i = 0; s[i];) {
+		if (name_at(s, i, name, nl)) {
+			memcpy(t + n, ph, 5);
+			n += 5;
+			i += nl;
+		} else {
+			t[n++] = s[i++];
+		}
+	}
+	t[n] = '\0';
+	text_wrap(out, t, col, FIELD_INDENT, width);
+	free(t);
+}
+
+static void field(FILE *out, const char *label, const char *value, const char *name,
+		  size_t nl, size_t width)
+{
+	if (!value || !*value)
+		return;
+	fprintf(out, "      %-9s ", label);
+	if (name)
+		put_group_text(out, value, name, nl, FIELD_INDENT, width);
+	else
+		text_wrap(out, value, FIELD_INDENT, FIELD_INDENT, width);
+	fputc('\n', out);
+}
+
+/* "8 ports: mlx5_0 port 1, mlx5_1 port 1, ..." for a group of count */
+static size_t put_subjects(FILE *out, const struct findings *fs, const size_t *leader,
+			   size_t i, size_t count, size_t col, size_t indent, size_t width)
+{
+	const struct finding *f = &fs->v[i];
+	const char *noun = f->subject && strstr(f->subject, " port ") ? "ports" :
+			   f->subject && strncmp(f->subject, "GPU ", 4) == 0 ? "GPUs" :
+			   "subjects";
+	char head[48];
+
+	if (count == 1)
+		return text_wrap(out, f->subject, col, indent, width);
+	snprintf(head, sizeof(head), "%zu %s:", count, noun);
+	col = text_wrap(out, head, col, indent, width);
+	for (size_t j = i, k = 0; j < fs->n; j++) {
+		char *s;
+
+		if (leader[j] != i)
+			continue;
+		/* "mlx5_0 port 1," as one piece to wrap, the comma included */
+		if (asprintf(&s, "%s%s", fs->v[j].subject, ++k < count ? "," : "") < 0) {
+			col = text_wrap(out, fs->v[j].subject, col + 1, indent, width);
+			continue;
+		}
+		if (col + 1 + strlen(s) > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		text_put_clean(out, s);
+		col += strlen(s);
+		free(s);
+	}
+	return col;
+}
+
+static size_t group_size(const size_t *leader, size_t n, size_t i)
+{
+	size_t count = 0;
+
+	for (size_t j = i; j < n; j++)
+		count += leader[j] == i;
+	return count;
+}
+
+/* The name a group's subjects differ in (the leader's), for placeholders;
+ * NULL for a group of one. */
+static const char *group_name(const struct findings *fs, const size_t *leader, size_t i,
+			      size_t *nl)
+{
+	size_t ao, al, bo, bl;
+
+	for (size_t j = i + 1; j < fs->n; j++)
+		if (leader[j] == i &&
+		    one_word_apart(fs->v[i].subject, fs->v[j].subject, &ao, &al, &bo, &bl)) {
+			*nl = al;
+			return fs->v[i].subject + ao;
+		}
+	return NULL;
+}
+
+void text_findings(FILE *out, const struct findings *fs, const struct text_opts *o)
+{
+	const char *reset = o->color ? "\033[0m" : "";
+	size_t *leader = group(fs);
+
+	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct finding *f = &fs->v[i];
+			size_t count = 1, nl = 0, col;
+			const char *name = NULL;
+
+			if ((int)f->severity != sev || (leader && leader[i] != i))
+				continue;
+			if (leader) {
+				count = group_size(leader, fs->n, i);
+				name = group_name(fs, leader, i, &nl);
+			}
+			fprintf(out, "\n  %s%-5s%s ", sev_color(f->severity, o->color),
+				sev_word(f->severity), reset);
+			col = text_wrap(out, f->id, 8, 8, o->width) + 2;
+			fputs("  ", out);
+			if (leader)
+				put_subjects(out, fs, leader, i, count, col, 8, o->width);
+			else
+				text_wrap(out, f->subject, col, 8, o->width);
+			fputs(f->waived ? "  (waived by the site file)\n" : "\n", out);
+			field(out, "observed", f->observed, name, nl, o->width);
+			field(out, "expected", f->expected, name, nl, o->width);
+			field(out, "why", f->why, NULL, 0, o->width);
+			field(out, "fix", f->fix, name, nl, o->width);
+		}
+	}
+	free(leader);
+}
+
+/* "  rail: mlx5_0 mlx5_1" and "  storage: mlx5_8", a line each */
+static void text_roles(FILE *out, const struct check_report *rep)
+{
+	for (int r = 0; rep->roles && r < ROLE_COUNT; r++) {
+		bool any = false;
+
+		for (size_t i = 0; i < rep->inv->n_nics; i++) {
+			if (rep->roles[i] != (enum nic_role)r)
+				continue;
+			fputs(any ? " " : r == ROLE_RAIL ? "  rail: " : "  storage: ", out);
+			text_put_clean(out, rep->inv->nics[i].name);
+			any = true;
+		}
+		if (any)
+			fputc('\n', out);
+	}
+}
+
+static void headline(FILE *out, const struct check_report *rep, const struct text_opts *o)
+{
+	const char *verdict = check_verdict(rep->findings);
+	const char *reset = o->color ? "\033[0m" : "";
+	size_t count[3] = { 0 }, col, waived = 0, unchecked = check_unchecked(rep->findings);
+	char *why;
+
+	/* notes are the infos that say something; the unchecked ones and the
+	 * waived are counted apart */
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		if (rep->findings->v[i].waived)
+			waived++;
+		else if (!rep->findings->v[i].unchecked)
+			count[rep->findings->v[i].severity]++;
+	}
+	fprintf(out, "%s%s%s  profile ",
+		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
+			    strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
+		strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
+		reset);
+	col = text_wrap(out, rep->profile->name, 14, 2, o->width);
+	if (asprintf(&why, "(%s)", rep->reason ? rep->reason : "chosen by --profile") >= 0) {
+		fputc(' ', out);
+		text_wrap(out, why, col + 1, 2, o->width);
+		free(why);
+	}
+	fputc('\n', out);
+	fprintf(out, "  %zu RDMA devices, %zu GPUs: %zu errors, %zu warnings, %zu notes, "
+		"%zu unchecked", rep->inv->n_nics, rep->inv->n_gpus, count[SEV_ERROR],
+		count[SEV_WARN], count[SEV_INFO], unchecked);
+	if (waived)
+		fprintf(out, ", %zu waived", waived);
+	fputc('\n', out);
+	text_roles(out, rep);
+}
+
+void text_check(FILE *out, const struct check_report *rep, const struct text_opts *o)
+{
+	headline(out, rep, o);
+	text_findings(out, rep->findings, o);
+}
+
+/* One line per finding, each subject its own (for grep and scripts). */
+void text_check_brief(FILE *out, const struct check_report *rep, const struct text_opts *o)
+{
+	const struct findings *fs = rep->findings;
+
+	headline(out, rep, o);
+	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--)
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct finding *f = &fs->v[i];
+
+			if ((int)f->severity != sev)
+				continue;
+			fprintf(out, "%-5s %s ", sev_word(f->severity), f->id);
+			text_put_clean(out, f->subject);
+			if (f->waived)
+				fputs(" (waived)", out);
+			fputs(": ", out);
+			text_put_clean(out, f->observed);
+			if (f->expected && *f->expected) {
+				fputs(" (expected ", out);
+				text_put_clean(out, f->expected);
+				fputc(')', out);
+			}
+			fputc('\n', out);
+		}
+}
+
+void text_check_list(FILE *out, size_t width)
+{
+	size_t n;
+	const struct check_entry *e = check_catalog(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s%s\n", i ? "\n" : "", e[i].id);
+		field(out, "severity", e[i].severity, NULL, 0, width);
+		field(out, "fires", e[i].fires, NULL, 0, width);
+		field(out, "fix", e[i].fix, NULL, 0, width);
+	}
+}
+
+json_t *check_list_to_json(void)
+{
+	size_t n;
+	const struct check_entry *e = check_catalog(&n);
+	json_t *list = json_array();
+
+	for (size_t i = 0; list && i < n; i++)
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s}", "id", e[i].id,
+						      "severity", e[i].severity, "fires",
+						      e[i].fires, "fix", e[i].fix));
+	return json_pack("{s:i, s:o}", "schema", 1, "checks", list);
+}

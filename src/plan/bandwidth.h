@@ -1,0 +1,13 @@
+/* The bandwidth one GPU gets through its node's rail ports, one way: the
+ * ports' rates shared by the node's GPUs, each card capped by its PCIe
+ * link, each port by what was measured on it. */
+#ifndef RD_PLAN_BANDWIDTH_H
+#define RD_PLAN_BANDWIDTH_H
+
+#include "plan.h"
+
+/* Fills per_gpu_nominal, per_gpu_line, per_gpu_expected, capped_by,
+ * cap_port and measured of r. */
+void plan_bandwidth(const struct plan_machine *m, struct plan_result *r);
+
+#endif

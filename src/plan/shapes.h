@@ -1,0 +1,21 @@
+/* Built-in model shapes: what a planner needs of a published model. */
+#ifndef RD_PLAN_SHAPES_H
+#define RD_PLAN_SHAPES_H
+
+#include <stddef.h>
+
+struct plan_shape {
+	const char *name;	/* "llama3-70b": lower case, as --model takes it */
+	const char *title;	/* "Llama 3 70B" */
+	double params;		/* all parameters, experts included */
+	int layers, hidden, heads;
+	int experts, top_k;	/* routed experts per MoE layer and per token; 0 dense */
+	int dense_layers;	/* leading layers without experts (MoE models) */
+};
+
+size_t plan_shape_count(void);
+const struct plan_shape *plan_shape_at(size_t i);
+/* By name, case ignored; NULL when not built in. */
+const struct plan_shape *plan_shape_find(const char *name);
+
+#endif

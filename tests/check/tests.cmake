@@ -1,0 +1,15 @@
+# The check catalog: `check --list` names every id the checks give, and
+# docs/checks.md is what docs/gen_checks.py makes of it (one source).
+add_test(NAME check_catalog COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/catalog.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+add_test(NAME check_docs COMMAND python3 ${PROJECT_SOURCE_DIR}/docs/gen_checks.py
+  $<TARGET_FILE:rdmadoctor> --check ${PROJECT_SOURCE_DIR}/docs/checks.md)
+# Text for people: the same finding on several subjects once, 80 columns
+# when not a terminal, --brief.
+add_test(NAME check_text COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/text.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# Every fix check proposes on roce-broken, applied to a copy of the fixture
+# by editing its files, clears its finding.
+add_test(NAME check_fixes COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixes.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(check_fixes PROPERTIES TIMEOUT 600)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""check's text for people: the same finding on several subjects printed
+once naming them (JSON keeps one entry each), lines wrapped to 80 columns
+when not a terminal, `--brief` one line per finding, and the option errors.
+
+A copy of dgx-h100 where every port has link_downed 1 and nothing else.
+
+usage: text.py RDMADOCTOR FIXTURES_DIR
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import done, ok  # noqa: E402
+
+binary, fixtures = sys.argv[1], sys.argv[2]
+
+
+def run(*args):
+    res = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
+    return res.returncode, res.stdout, res.stderr
+
+
+tmp = tempfile.mkdtemp(prefix="ckb-text-")
+try:
+    root = os.path.join(tmp, "root")
+    shutil.copytree(os.path.join(fixtures, "dgx-h100", "root"), root, symlinks=True)
+    ports = sorted(glob.glob(os.path.join(root, "sys/class/infiniband/*/ports/1")))
+    for p in ports:
+        with open(os.path.join(p, "counters", "link_downed"), "w") as f:
+            f.write("1\n")
+        for name in ("out_of_sequence", "packet_seq_err", "local_ack_timeout_err"):
+            path = os.path.join(p, "hw_counters", name)
+            if os.path.exists(path):
+                with open(path, "w") as f:
+                    f.write("0\n")
+    n = len(ports)
+
+    rc, out, _ = run("--root", root, "--json", "check")
+    doc = json.loads(out)
+    errs = [f for f in doc["findings"] if f["id"] == "counters.errors"]
+    ok(len(errs) == n and len({f["subject"] for f in errs}) == n,
+       f"JSON: one counters.errors per port ({n})", out)
+
+    rc, out, _ = run("--root", root, "check")
+    ok(out.count("counters.errors") == 1, "text: the same finding printed once", out)
+    ok(f"counters.errors  {n} ports: mlx5_0 port 1, mlx5_1 port 1," in out,
+       "text: the subjects listed", out)
+    ok("mlx5_11 port 1\n" in out and out.count("observed  link_downed 1\n") == 1,
+       "text: every subject, one observed", out)
+    ok("`perfquery -R -C <dev> -P 1`" in out, "text: the name the subjects differ in", out)
+    ok(all(len(line) <= 80 for line in out.splitlines()), "text: 80 columns", out)
+
+    rc, out, _ = run("--root", root, "check", "--brief")
+    lines = out.splitlines()
+    ok(rc == 0 and sum(line.startswith("WARN  counters.errors mlx5_") for line in lines) == n,
+       "--brief: one line per finding", out)
+    ok("WARN  counters.errors mlx5_10 port 1: link_downed 1 (expected " in out,
+       "--brief: severity, id, subject, observed, expected", out)
+
+    # a port of another NIC with a different count stays apart
+    with open(os.path.join(ports[0], "counters", "link_downed"), "w") as f:
+        f.write("2\n")
+    rc, out, _ = run("--root", root, "check")
+    ok(out.count("counters.errors") == 2 and f"{n - 1} ports:" in out and
+       "observed  link_downed 2" in out, "text: a different finding printed apart", out)
+
+    # every fixture: no text line beyond 80 columns but a word longer than that
+    for r in sorted(glob.glob(os.path.join(fixtures, "*", "root"))):
+        rc, out, _ = run("--root", r, "check")
+        long = [line for line in out.splitlines() if len(line) > 80 and " " in line.strip()]
+        ok(not long, f"{r}: lines beyond 80 columns", "\n".join(long))
+
+    for args, what in ((["--json", "check", "--brief"], "--brief with --json"),
+                       (["check", "--brief", "--nhc"], "--brief with --nhc"),
+                       (["check", "--list", "--profile", "dgx-h100"], "--list with --profile")):
+        rc, out, err = run(*args)
+        ok(rc == 2 and err and not out, f"{what}: a usage error (exit {rc})", err)
+finally:
+    shutil.rmtree(tmp)
+
+done()

@@ -1,0 +1,18 @@
+# The Debian package (debian/, dist/): built with dpkg-buildpackage from a
+# copy of the tree, its contents, lintian, the packaged binary on a packaged
+# example, man pages, bash completion and the exporter unit.  A minute or
+# two of dpkg-buildpackage; once per suite (not again under the sanitizers,
+# which do not change what the package holds).
+if(NOT RD_SANITIZE)
+  add_test(NAME package COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_package.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(package PROPERTIES TIMEOUT 900)
+endif()
+
+# The completion script and the man page generator are shellcheck-clean.
+find_program(SHELLCHECK shellcheck)
+if(SHELLCHECK)
+  add_test(NAME package_shellcheck COMMAND ${SHELLCHECK} -s bash
+    ${PROJECT_SOURCE_DIR}/dist/rdmadoctor.bash-completion)
+  add_test(NAME package_shellcheck_sh COMMAND ${SHELLCHECK}
+    ${PROJECT_SOURCE_DIR}/dist/gen-man.sh ${CMAKE_CURRENT_LIST_DIR}/test_package.sh)
+endif()
