@@ -11,6 +11,7 @@ usage: verdict.py RDMADOCTOR FIXTURES_DIR
 import atexit
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -205,6 +206,20 @@ res = subprocess.run([binary, "--root", os.path.join(fixtures, "dgx-h100", "root
 expect("CPU Affinity" in res.stdout and "NUMA Affinity" in res.stdout and
        any(l.startswith("GPU0 ") and l.split()[-1] == "0" for l in res.stdout.splitlines()),
        "topo has the CPU and NUMA affinity columns of nvidia-smi topo -m", res.stdout[:300])
+
+# the commented site file the package ships reads as it is, and with every
+# example key uncommented
+dist = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dist",
+                    "rdmadoctor.conf")
+if os.path.exists(dist):
+    text = open(dist).read()
+    for variant in (text, "\n".join(l[1:] if re.match(r"#[a-z_]+ = ", l) else l
+                                     for l in text.splitlines()) + "\n"):
+        r = copy("hgx-roce-lag", "site-dist")
+        site(r, variant)
+        rc, doc, _, err = run(r)
+        expect(rc in (0, 1) and doc, "the shipped site file parses", f"rc {rc} {err}")
+        shutil.rmtree(r)
 
 # a broken site file stops the run with FILE:LINE, like a broken profile
 for text, line, want, code in [
