@@ -55,6 +55,14 @@ static const struct check_entry rows[] = {
 	  "a RoCE netdev MTU too small for a 4096-byte RDMA MTU (about 4200; 9000 "
 	  "usual), or a rail's netdev MTU unlike most rails of the host",
 	  "`ip link set dev IF mtu 9000` and the same in its network configuration" },
+	{ "nic.bandwidth_per_gpu",
+	  "error (below half); warn (below; a fewer_rails profile); info (not checked)",
+	  "the rails' total port rate divided by the GPUs that share them is below what "
+	  "the machine is built for (the profile's gpu_gbps, else the GPU class: A100 / "
+	  "A800 200 Gb/s, H100 / H800 / H200 / H20 / B200 400); a datacenter-GPU machine "
+	  "without RDMA NIC; every profile, generic too",
+	  "add rail NICs, one per GPU under its PCIe switch; first check no rail is "
+	  "missing or down" },
 	{ "nic.count", "error (rails missing); warn (extra NICs, storage)",
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
@@ -101,7 +109,7 @@ static const struct check_entry rows[] = {
 	{ "port.no_sm", "error (rail); warn (storage)",
 	  "an InfiniBand port in INIT with LinkUp: no subnet manager gave it a LID",
 	  "start a subnet manager on the fabric and check it sees the port" },
-	{ "port.rate_low", "error (rail); warn (storage)",
+	{ "port.rate_low", "error (rail); warn (storage); info (rate not readable)",
 	  "a port trained below the expected rate with all its lanes (lost lanes are "
 	  "port.width_low)",
 	  "swap the cable and module, then `mlxlink`, then the switch port's speed" },
@@ -109,11 +117,11 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand port on fewer lanes than its 4X width; names the rate it "
 	  "lost with them",
 	  "reseat, then swap the cable and module; then the switch port's width" },
-	{ "roce.ecn", "warn",
+	{ "roce.ecn", "warn; info (ECN not readable)",
 	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
 	  "rail's ECN priorities unlike most rails of the host",
 	  "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` (and roce_rp)" },
-	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB)",
+	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply)",
 	  "PFC not on the priority the profile names, or a rail's PFC priorities "
 	  "unlike most rails of the host",
 	  "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0` and the same on the switch port" },
@@ -133,8 +141,9 @@ static const struct check_entry rows[] = {
 	{ "sys.uverbs", "error (missing or not accessible); info (not checked)",
 	  "/dev/infiniband/uverbs* missing or not accessible",
 	  "load ib_uverbs and check the udev rules and groups" },
-	{ "topo.nic_far", "error",
-	  "a rail NIC is PHB, NODE or SYS from its GPU instead of PIX or PXB",
+	{ "topo.nic_far", "error; info (NUMA node unknown)",
+	  "a rail NIC is PHB, NODE or SYS from its GPU instead of PIX or PXB; on generic "
+	  "(x86, datacenter GPUs, not Grace) when no RDMA NIC is PIX or PXB to any GPU",
 	  "move the card to the slot under the GPU's PCIe switch" },
 	{ "topo.nic_shared", "warn",
 	  "more GPUs share a NIC than the profile allows",

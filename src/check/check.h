@@ -25,6 +25,12 @@ struct finding {
 	char *expected;
 	const char *why;	/* one sentence, static */
 	char *fix;		/* the first thing an engineer tries */
+	/* an info that says what was expected but could not be read, and
+	 * why: counted as "unchecked", never toward the verdict */
+	bool unchecked;
+	/* named in the site file's ignore =: kept, but not counted toward
+	 * the verdict */
+	bool waived;
 };
 
 struct findings {
@@ -43,10 +49,24 @@ const char *severity_name(enum severity s);
 
 /* The role of each NIC under a profile (rail or storage). */
 void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles);
+/* The same, then the NICs the site file names (NULL: none) take its role. */
+struct site;
+void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
+		 enum nic_role *roles);
 
 /* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
  * then by id, then by subject. */
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out);
+/* The same, with what the site file says (profiles/site.h; NULL: none):
+ * the NICs it names take the role it gives them, and the findings of the
+ * ids it ignores are kept with waived set. */
+struct site;
+int check_run_site(const struct inventory *inv, const struct profile *p,
+		   const struct site *site, struct findings *out);
+/* Mark the findings of the ids the site file ignores (NULL: none). */
+void check_waive(struct findings *fs, const struct site *site);
+/* Findings that say what could not be checked (unchecked set). */
+size_t check_unchecked(const struct findings *fs);
 
 /* Only the counter checks (counters.errors, counters.saturated, link.flaps)
  * for `watch`, sorted the same way; 0 or -ENOMEM. */
@@ -60,7 +80,8 @@ bool check_counter_is_error(const char *name, int set);
  * what an error rate per transmitted bit sums, never link_downed. */
 bool check_counter_is_bit_error(const char *name, int set);
 
-/* "fail" if any error, "warn" if any warning, else "pass". */
+/* "fail" if any error, "warn" if any warning, else "pass"; waived
+ * findings do not count. */
 const char *check_verdict(const struct findings *fs);
 
 #endif

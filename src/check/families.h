@@ -90,6 +90,11 @@ void check_sys(const struct check_ctx *c, struct findings *out);
 void check_roce(const struct check_ctx *c, struct findings *out);
 void check_qos(const struct check_ctx *c, struct findings *out);
 void check_module(const struct check_ctx *c, struct findings *out);
+/* "not checked" infos for what the profile expects but could not be read
+ * (unchecked.c) */
+void check_unchecked_values(const struct check_ctx *c, struct findings *out);
+/* nic.bandwidth_per_gpu (bandwidth.c) */
+void check_bandwidth(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
 void check_link(const struct check_ctx *c, struct findings *out);
 /* The rails agree (agree.c): runs after the others, since a port with a

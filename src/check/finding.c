@@ -69,6 +69,8 @@ const char *check_verdict(const struct findings *fs)
 	bool warn = false;
 
 	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->v[i].waived)
+			continue;
 		if (fs->v[i].severity == SEV_ERROR)
 			return "fail";
 		if (fs->v[i].severity == SEV_WARN)

@@ -399,6 +399,7 @@ static void acs(const struct check_ctx *c, struct findings *out)
 	f = check_add(c, out, "pcie.acs", SEV_INFO, why_acs);
 	if (!f)
 		return;
+	f->unchecked = true;
 	finding_set(&f->subject, "host");
 	finding_set(&f->observed, "ACS could not be checked (PCI config space needs root)");
 	finding_set(&f->expected,

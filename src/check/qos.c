@@ -50,6 +50,7 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct ni
 			      "mode, so the lossless setup was not checked.");
 		if (!f)
 			return;
+		f->unchecked = true;
 		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 		finding_set(&f->observed, "%s does not support DCB netlink", dev_of(pt));
 		finding_set(&f->expected, "PFC on priority %d (not checked)", prio);

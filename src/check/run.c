@@ -1,6 +1,7 @@
 /* check_run: roles, then every family, then one order for the output. */
 #include "check.h"
 #include "families.h"
+#include "../profiles/site.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 static void (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
-	check_module, check_link, check_npu,
+	check_module, check_link, check_npu, check_bandwidth, check_unchecked_values,
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -37,6 +38,40 @@ static int by_severity_id_subject(const void *pa, const void *pb)
 
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out)
 {
+	return check_run_site(inv, p, NULL, out);
+}
+
+void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
+		 enum nic_role *roles)
+{
+	roles_assign(inv, p, roles);
+	/* the site file knows what the PCI tree cannot tell */
+	for (size_t i = 0; site && i < inv->n_nics; i++) {
+		int role = site_role(site, inv->nics[i].name);
+
+		if (role >= 0)
+			roles[i] = (enum nic_role)role;
+	}
+}
+
+void check_waive(struct findings *fs, const struct site *site)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		fs->v[i].waived = site_ignores(site, fs->v[i].id);
+}
+
+size_t check_unchecked(const struct findings *fs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fs->n; i++)
+		n += fs->v[i].unchecked;
+	return n;
+}
+
+int check_run_site(const struct inventory *inv, const struct profile *p,
+		   const struct site *site, struct findings *out)
+{
 	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
 	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
 	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
@@ -58,7 +93,7 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 		free(gpu_path);
 		return -ENOMEM;
 	}
-	roles_assign(inv, p, roles);
+	check_roles(inv, p, site, roles);
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		families[i](&c, out);
@@ -73,6 +108,7 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 		if (!f->subject || !f->observed || !f->expected || !f->fix)
 			nomem = true;
 	}
+	check_waive(out, site);
 	if (nomem)
 		return -ENOMEM;
 	if (out->n)

@@ -1,16 +1,63 @@
-/* topo.nic_far: a rail NIC farther from every GPU than the profile allows.
+/* topo.nic_far: a rail NIC farther from every GPU than the profile allows
+ *   (on generic: an x86 machine with datacenter GPUs and no NIC near any).
  * topo.nic_shared: more GPUs than the profile allows have one rail NIC as
  *   their nearest. */
 #include "families.h"
 #include "../model/topo_verdict.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* Every GPU at the nearest path from NIC i: "0000:19:00.0 0000:1a:00.0"
+ * (a tie lists them all). */
+static void nearest_gpus(const struct check_ctx *c, size_t nic, enum path_type path,
+			 struct check_buf *b)
+{
+	const struct inventory *inv = c->inv;
+	size_t n = 0;
+
+	for (size_t g = 0; g < inv->n_gpus; g++) {
+		const struct affinity *a = topo_pair(inv, g, nic);
+
+		if (a && a->path == path) {
+			check_buf_printf(b, "%s%s", n ? " " : "",
+					 inv->gpus[g].pci.bdf ? inv->gpus[g].pci.bdf : "?");
+			n++;
+		}
+	}
+}
+
+/* Across host bridges with the NIC's NUMA node unknown, SYS is a guess:
+ * it may as well be NODE. */
+static bool path_is_guess(const struct check_ctx *c, size_t nic, enum path_type path)
+{
+	return path >= PATH_NODE && IS_NA(c->inv->nics[nic].pci.numa_node);
+}
+
+static void far_unknown(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	struct finding *f = check_add(c, out, "topo.nic_far", SEV_INFO,
+				      "A rail NIC away from its GPU's PCIe switch sends GPUDirect "
+				      "traffic through the CPU's root complex or across sockets.");
+
+	if (!f)
+		return;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s", c->inv->nics[i].name);
+	finding_set(&f->observed, "not checked: no GPU shares a PCIe switch with it and its "
+		    "NUMA node is unknown (numa_node reads -1), so NODE or SYS cannot be told");
+	finding_set(&f->expected, "PXB or closer to a GPU");
+	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/device/numa_node`; -1 means the "
+		    "firmware gave no proximity domain: check the BIOS NUMA settings (SRAT); "
+		    "`rdmadoctor topo` shows the matrix", c->inv->nics[i].name);
+}
 
 static void nic_far(const struct check_ctx *c, struct findings *out, int placement)
 {
 	const struct inventory *inv = c->inv;
 
 	for (size_t i = 0; i < inv->n_nics; i++) {
+		struct check_buf gpus = { 0 };
 		struct topo_nearest near;
 		struct finding *f;
 
@@ -19,15 +66,21 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
 		near = topo_nearest_gpu(inv, i);
 		if (!near.found || (int)near.path <= placement)
 			continue;
+		if (path_is_guess(c, i, near.path)) {
+			far_unknown(c, out, i);
+			continue;
+		}
 		f = check_add(c, out, "topo.nic_far", SEV_ERROR,
 			      "A rail NIC away from its GPU's PCIe switch sends GPUDirect traffic "
 			      "through the CPU's root complex or across sockets, which can halve "
 			      "its bandwidth.");
 		if (!f)
 			return;
+		nearest_gpus(c, i, near.path, &gpus);
 		finding_set(&f->subject, "%s", inv->nics[i].name);
-		finding_set(&f->observed, "%s to its nearest GPU (%s)", path_type_name(near.path),
-			    inv->gpus[near.gpu].pci.bdf ? inv->gpus[near.gpu].pci.bdf : "?");
+		finding_set(&f->observed, "%s to its nearest GPU%s (%s)", path_type_name(near.path),
+			    strchr(check_buf_str(&gpus), ' ') ? "s" : "", check_buf_str(&gpus));
+		check_buf_free(&gpus);
 		finding_set(&f->expected, "%s or closer to a GPU",
 			    path_type_name((enum path_type)placement));
 		finding_set(&f->fix,
@@ -36,6 +89,32 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
 			    "riser is the one this machine ships with; `rdmadoctor topo` shows "
 			    "the matrix");
 	}
+}
+
+/* Generic: an x86 machine with datacenter GPUs is built with its rails
+ * under the GPUs' PCIe switches.  When no RDMA NIC at all is PIX/PXB to
+ * a GPU, every far one is a finding; one near NIC says the design is
+ * another (a storage card far away is then no rail).  Grace trays reach
+ * their NICs over C2C, and their GPUs are no PCIe devices of this table. */
+static void generic_far(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+	bool datacenter = false;
+
+	for (size_t g = 0; g < inv->n_gpus; g++)
+		datacenter |= inv->gpus[g].kind == GPU_DATACENTER;
+	if (!datacenter || (c->p && c->p->grace))
+		return;
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		struct topo_nearest near;
+
+		if (!check_is_rail(c, i) || check_nic_is_software(&inv->nics[i]))
+			continue;
+		near = topo_nearest_gpu(inv, i);
+		if (near.found && near.path <= PATH_PXB)
+			return;
+	}
+	nic_far(c, out, PATH_PXB);
 }
 
 static void nic_shared(const struct check_ctx *c, struct findings *out, int per_nic)
@@ -86,8 +165,10 @@ void check_topo(const struct check_ctx *c, struct findings *out)
 {
 	const struct role_spec *rs;
 
-	if (c->generic || !c->p)
+	if (c->generic || !c->p) {
+		generic_far(c, out);
 		return;
+	}
 	rs = &c->p->role[ROLE_RAIL];
 	if (!c->p->grace && rs->placement >= 0)
 		nic_far(c, out, rs->placement);

@@ -1,5 +1,5 @@
 #include "cmd.h"
-#include "check_doc.h"
+#include "pipeline.h"
 #include "../check/check.h"
 #include "../out/check_out.h"
 #include "../out/json.h"
@@ -21,9 +21,9 @@ struct check_args {
 static const struct cmd_opt check_opts[] = {
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct check_args, profile),
 	  .flags = OPT_NONEMPTY,
-	  .help = "judge against this profile instead of the one picked\n"
-		  "from the DMI product name, GPUs and NICs\n"
-		  "(`rdmadoctor profiles` lists the built-in ones)" },
+	  .help = "judge against this profile instead of the site file's\n"
+		  "or the one picked from the DMI product name and the\n"
+		  "GPUs (`rdmadoctor profiles` lists the built-in ones)" },
 	{ "nhc", 0, NULL, OPT_FLAG_AT(struct check_args, nhc),
 	  .help = "Slurm HealthCheckProgram / NHC mode: print nothing when\n"
 		  "healthy, one 'ERROR: ...' line when not" },
@@ -54,8 +54,14 @@ const struct cmd_spec check_spec = {
 	"first.  With --json: the verdict, findings and inventory as one document\n"
 	"(docs/json/check.md).\n",
 	.epilog =
-	"exit: 0 nothing at error severity, 1 errors found, 2 usage or a broken\n"
-	"profile, 3 could not run.\n",
+	"The site file /etc/rdmadoctor/rdmadoctor.conf (under --root) may name the\n"
+	"fleet's profile, waive check ids (ignore = sys.memlock) and name rail and\n"
+	"storage NICs; docs/profiles.md describes it.  What the profile expects but\n"
+	"cannot be read is an info saying so, counted as unchecked.\n"
+	"\n"
+	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
+	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
+	"neither GPUs nor RDMA devices, nothing to check).\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a)
@@ -102,93 +108,11 @@ static size_t text_width(void)
 	return 80;
 }
 
-/* One run of the checks: what cmd_check prints and check_document returns. */
-struct check_state {
-	struct profile loaded;
-	const struct profile *profile;
-	struct findings findings;
-	struct inventory inv;
-	struct root r;
-	char reason[256];
-};
-
-static void check_state_free(struct check_state *st)
-{
-	findings_free(&st->findings);
-	if (st->profile == &st->loaded)
-		profile_free(&st->loaded);
-	inventory_free(&st->inv);
-	root_close(&st->r);
-}
-
-/* Read, pick the profile, judge; EXIT_OK or an exit code (printed).  The
- * state is to be freed in every case once this returned past the
- * profile (*started). */
-static int check_state_run(struct ctx *c, const struct check_args *a, struct check_state *st,
-			   bool *started)
-{
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	*started = false;
-	if (a->profile) {
-		rc = ctx_load_profile(c, "check", a->profile, &st->loaded, &st->profile);
-		if (rc != CMD_GO_ON)
-			return rc;
-		snprintf(st->reason, sizeof(st->reason), "chosen with --profile");
-	}
-	*started = true;
-	rc = ctx_collect(c, &st->r, &st->inv, false);
-	if (rc == EXIT_OK && a->window && !st->r.live && !a->until) {
-		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
-			"give --until DIR2 with --window\n", c->prog, c->root_dir);
-		rc = EXIT_USAGE;
-	}
-	if (rc == EXIT_OK && a->window)
-		rc = ctx_window(c, &st->r, &st->inv, a->window, a->until);
-	if (rc == EXIT_OK && !st->profile) {
-		st->profile = profile_select(&st->inv, st->reason, sizeof(st->reason));
-		if (!st->profile) {
-			fprintf(stderr, "%s: %s\n", c->prog, st->reason);
-			rc = EXIT_RUNTIME;
-		}
-	}
-	if (rc == EXIT_OK && check_run(&st->inv, st->profile, &st->findings) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		rc = EXIT_RUNTIME;
-	}
-	return rc;
-}
-
-int check_document(struct ctx *c, const char *profile, json_t **doc)
-{
-	struct check_args a = { .profile = profile };
-	struct check_state st;
-	bool started;
-	int rc = check_state_run(c, &a, &st, &started);
-
-	*doc = NULL;
-	if (rc == EXIT_OK) {
-		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
-
-		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n)
-			ctx_hint_no_devices(c);
-		*doc = check_to_json(&rep);
-		if (!*doc) {
-			fprintf(stderr, "%s: out of memory\n", c->prog);
-			rc = EXIT_RUNTIME;
-		}
-	}
-	if (started)
-		check_state_free(&st);
-	return rc;
-}
-
 int cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct check_args a = { 0 };
-	struct check_state st;
-	bool started;
+	struct pipeline_option option;
+	struct pipeline pl;
 	int rc = parse_args(c, argc, argv, &a);
 
 	if (rc != CMD_GO_ON)
@@ -203,11 +127,25 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 			strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	rc = check_state_run(c, &a, &st, &started);
+	rc = pipeline_option(c, "check", a.profile, &option);
+	if (rc >= 0)
+		return rc;
+	rc = pipeline_collect(c, "check", &pl, false);
+	if (rc == EXIT_OK && a.window && !pl.r.live && !a.until) {
+		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
+			"give --until DIR2 with --window\n", c->prog, c->root_dir);
+		rc = EXIT_USAGE;
+	}
+	if (rc == EXIT_OK && a.window)
+		rc = ctx_window(c, &pl.r, &pl.inv, a.window, a.until);
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, &pl, &option);
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(c, &pl, false);
 	if (rc == EXIT_OK) {
-		struct check_report rep = { &st.inv, st.profile, st.reason, &st.findings };
+		struct check_report rep = pipeline_report(&pl);
 
-		if (!st.inv.n_nics && !st.inv.npu.n_pci && !st.inv.npu.n && !a.nhc)
+		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && !a.nhc)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));
@@ -226,10 +164,10 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 				strerror(errno));
 			rc = EXIT_RUNTIME;
 		}
-		if (rc == EXIT_OK && strcmp(check_verdict(&st.findings), "fail") == 0)
+		if (rc == EXIT_OK && strcmp(check_verdict(&pl.findings), "fail") == 0)
 			rc = EXIT_PROBLEMS;
 	}
-	if (started)
-		check_state_free(&st);
+	pipeline_free(&pl);
+	pipeline_option_free(&option);
 	return rc;
 }

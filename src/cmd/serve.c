@@ -18,7 +18,7 @@
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
-#include "../profiles/profile.h"
+#include "pipeline.h"
 #include "serve_deadline.h"
 #include "serve_listen.h"
 
@@ -68,7 +68,7 @@ struct serve_args {
 
 struct server {
 	struct ctx *c;
-	const struct profile *profile;	/* NULL: picked at each reading */
+	const struct pipeline_option *option;	/* --profile; else picked at each reading */
 	double cache_s, timeout_s;
 
 	pthread_mutex_t cache_lock;	/* metrics ... stopping */
@@ -170,34 +170,19 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 static char *read_and_render(struct server *s, size_t *len, bool *ok)
 {
 	double t0 = serve_mono_now(), when = wall_now();
-	const struct profile *p = s->profile;
-	struct findings fs = { 0 };
 	struct metrics_report rep = { 0 };
-	struct inventory inv;
-	struct root r;
+	struct pipeline pl;
 	struct expo e;
-	char reason[256] = "";
-	int rc = ctx_collect(s->c, &r, &inv, false);
+	int rc = pipeline_run(s->c, "serve", &pl, s->option);
 
-	if (rc == EXIT_OK && !p) {
-		p = profile_select(&inv, reason, sizeof(reason));
-		if (!p) {
-			fprintf(stderr, "%s serve: %s\n", s->c->prog, reason);
-			rc = EXIT_RUNTIME;
-		}
-	}
-	if (rc == EXIT_OK && check_run(&inv, p, &fs) < 0) {
-		fprintf(stderr, "%s serve: out of memory checking the machine\n", s->c->prog);
-		rc = EXIT_RUNTIME;
-	}
-	if (rc == EXIT_OK && !inv.n_nics && !inv.npu.n_pci && !inv.npu.n && s->refreshes == 0)
+	if (rc == EXIT_OK && !pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && s->refreshes == 0)
 		ctx_hint_no_devices(s->c);	/* said once, at the start */
 	s->refreshes++;
 	*ok = rc == EXIT_OK;
 	if (*ok) {
-		rep.inv = &inv;
-		rep.findings = &fs;
-		rep.profile = p->name;
+		rep.inv = &pl.inv;
+		rep.findings = &pl.findings;
+		rep.profile = pl.profile->name;
 	} else {
 		s->failures++;
 	}
@@ -209,9 +194,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 	rep.refresh_failures = s->failures;
 	expo_init(&e);
 	metrics_render(&rep, &e);
-	findings_free(&fs);
-	inventory_free(&inv);
-	root_close(&r);
+	pipeline_free(&pl);
 	return expo_take(&e, len);
 }
 
@@ -499,23 +482,23 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 {
 	struct serve_args a = { DEFAULT_LISTEN, DEFAULT_CACHE_S, NULL, DEFAULT_TIMEOUT_S };
 	struct server s;
-	struct profile loaded;
+	struct pipeline_option option;
 	bool ok = false;
 	int fd = -1, rc = parse_args(c, argc, argv, &a);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	memset(&s, 0, sizeof(s));
-	memset(&loaded, 0, sizeof(loaded));
+	memset(&option, 0, sizeof(option));
 	s.c = c;
+	s.option = &option;
 	s.cache_s = a.cache_s;
 	s.timeout_s = a.timeout_s;
 	pthread_mutex_init(&s.cache_lock, NULL);
 	pthread_cond_init(&s.wake, NULL);
 	pthread_cond_init(&s.idle, NULL);
 	serve_deadline_init(&s.deadline, a.timeout_s);
-	if (a.profile)
-		rc = ctx_load_profile(c, "serve", a.profile, &loaded, &s.profile);
+	rc = pipeline_option(c, "serve", a.profile, &option);
 	if (rc < 0 && make_static_responses(&s) < 0) {
 		fprintf(stderr, "%s serve: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
@@ -533,8 +516,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK)
 		rc = run(&s, fd);
 	free_responses(&s);
-	if (s.profile == &loaded)
-		profile_free(&loaded);
+	pipeline_option_free(&option);
 	serve_deadline_destroy(&s.deadline);
 	pthread_cond_destroy(&s.wake);
 	pthread_cond_destroy(&s.idle);

@@ -2,6 +2,7 @@
  * inventory.  Each reads the machine the same way and prints one view of
  * it as text or JSON; only the printers differ. */
 #include "cmd.h"
+#include "pipeline.h"
 #include "../out/json.h"
 #include "../out/text.h"
 
@@ -16,23 +17,22 @@ struct view {
 static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct view *v,
 		    int argc, char **argv)
 {
-	struct inventory inv;
-	struct root r;
+	struct pipeline pl;
 	int n, rc = opts_parse(c, spec, argc, argv, NULL, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
-	rc = ctx_collect(c, &r, &inv, false);
+	/* read as check reads, so each NIC's role is the one check judges */
+	rc = pipeline_view(c, spec->name, &pl);
 	if (rc == EXIT_OK) {
-		if (!inv.n_nics && !inv.npu.n_pci && !inv.npu.n && v->hint_no_devices)
+		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && v->hint_no_devices)
 			ctx_hint_no_devices(c);
 		if (c->json)
-			rc = ctx_emit_json(c, v->to_json(&inv));
+			rc = ctx_emit_json(c, v->to_json(&pl.inv));
 		else
-			rc = ctx_emit_text(c, v->to_text, &inv);
+			rc = ctx_emit_text(c, v->to_text, &pl.inv);
 	}
-	inventory_free(&inv);
-	root_close(&r);
+	pipeline_free(&pl);
 	return rc;
 }
 

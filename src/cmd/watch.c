@@ -3,6 +3,7 @@
  * the first sample with the last.  Replay: the end sample comes from a
  * later snapshot (--until). */
 #include "cmd.h"
+#include "pipeline.h"
 #include "../check/check.h"
 #include "../model/window.h"
 #include "../model/growbuf.h"
@@ -371,9 +372,7 @@ static int emit_text(struct ctx *c, const struct watch_report *rep)
 int cmd_watch(struct ctx *c, int argc, char **argv)
 {
 	struct watch_args a = { 0 };
-	struct findings findings = { 0 };
-	struct inventory inv;
-	struct root r;
+	struct pipeline pl;
 	struct loop l = { 0 };
 	struct sigaction old;
 	int rc = parse_args(c, argc, argv, &a);
@@ -381,56 +380,52 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 	if (rc != CMD_GO_ON)
 		return rc;
 	catch_sigint(&old);
-	rc = ctx_collect(c, &r, &inv, false);
-	if (rc == EXIT_OK && !r.live && !a.until) {
+	rc = pipeline_collect(c, "watch", &pl, false);
+	if (rc == EXIT_OK && !pl.r.live && !a.until) {
 		fprintf(stderr, "%s watch: the counters of a snapshot ('%s') do not change: "
 			"give --until DIR2, a later snapshot, and --duration S\n", c->prog,
 			c->root_dir);
 		rc = EXIT_USAGE;
 	}
 	if (rc == EXIT_OK)
-		rc = add_netdevs(c, &r, &inv, &a);
+		rc = add_netdevs(c, &pl.r, &pl.inv, &a);
 	/* the first sample: the inventory's counters, with the netdevs'
 	 * statistics/ that only watch reads */
-	if (rc == EXIT_OK && counters_sample(&r, &inv) < 0) {
+	if (rc == EXIT_OK && counters_sample(&pl.r, &pl.inv) < 0) {
 		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
 			c->root_dir, strerror(ENOMEM));
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK && window_start(&inv) < 0) {
+	if (rc == EXIT_OK && window_start(&pl.inv) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK && !inv.n_nics)
+	if (rc == EXIT_OK && !pl.inv.n_nics)
 		ctx_hint_no_devices(c);
 	if (rc == EXIT_OK && a.until) {
-		rc = sample_until(c, &inv, a.until, a.duration);
+		rc = sample_until(c, &pl.inv, a.until, a.duration);
 		l.interval = l.elapsed = a.duration;
 		l.samples = 2;
 	} else if (rc == EXIT_OK) {
 		l.interval = a.interval;
 		l.duration = a.duration;
 		l.progress = !c->quiet && isatty(STDERR_FILENO);
-		rc = sample_loop(c, &r, &inv, &l);
+		rc = sample_loop(c, &pl.r, &pl.inv, &l);
 	}
-	if (rc == EXIT_OK && check_run_counters(&inv, &findings) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		rc = EXIT_RUNTIME;
-	}
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(c, &pl, true);
 	if (rc == EXIT_OK) {
 		struct watch_report rep = {
-			.inv = &inv, .interval_s = l.interval, .duration_s = inv.window_s,
+			.inv = &pl.inv, .interval_s = l.interval, .duration_s = pl.inv.window_s,
 			.samples = l.samples, .interrupted = l.interrupted,
-			.findings = &findings,
+			.findings = &pl.findings,
 		};
 
 		rc = c->json ? ctx_emit_json(c, watch_to_json(&rep)) : emit_text(c, &rep);
-		if (rc == EXIT_OK && strcmp(check_verdict(&findings), "fail") == 0)
+		if (rc == EXIT_OK && strcmp(check_verdict(&pl.findings), "fail") == 0)
 			rc = EXIT_PROBLEMS;
 	}
 	sigaction(SIGINT, &old, NULL);
-	findings_free(&findings);
-	inventory_free(&inv);
-	root_close(&r);
+	pipeline_free(&pl);
 	return rc;
 }

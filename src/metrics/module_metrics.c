@@ -60,7 +60,7 @@ static void readings(struct expo *e, struct expo_fam *f, size_t q, const struct 
 		lanes = MODULE_MAX_LANES;
 	for (int lane = 0; lane < lanes; lane++) {
 		struct port_labels pl = at->pl;
-		char num[8];
+		char num[12];
 		double v = quantities[q].get(m, lane);
 
 		if (isnan(v))

@@ -8,6 +8,7 @@ void pci_func_free(struct pci_func *f)
 {
 	free(f->bdf);
 	free(f->sysfs_path);
+	free(f->local_cpulist);
 	free(f->driver);
 	for (size_t i = 0; i < f->n_upstream; i++)
 		pci_func_free(&f->upstream[i]);

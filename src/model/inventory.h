@@ -29,6 +29,8 @@ struct pci_func {
 	char *sysfs_path;	/* canonical root-relative directory */
 	int64_t vendor, device, subsystem_vendor, subsystem_device, class_code;
 	int64_t numa_node;
+	/* local_cpulist ("0-55,112-167"), endpoints only; NULL unknown */
+	char *local_cpulist;
 	char *driver;		/* basename of the driver symlink */
 	struct pci_link link;
 	/* ACS control register (PCI_EXT_CAP_ID_ACS, cap+6) of a bridge: NA when
@@ -177,6 +179,9 @@ struct nic {
 	char *uverbs_dev;
 	struct port *ports;
 	size_t n_ports;
+	/* "rail" or "storage" under the machine's profile and site file, set by
+	 * the command layer for the views (static); NULL: not judged */
+	const char *role;
 };
 
 enum gpu_kind { GPU_DATACENTER, GPU_WORKSTATION, GPU_GEFORCE, GPU_UNKNOWN };

@@ -11,25 +11,50 @@ json_t *findings_to_json(const struct findings *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->v[i];
 
-		json_array_append_new(list, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
+		json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
 			"id", f->id, "severity", severity_name(f->severity),
 			"subject", json_string_or_null(f->subject),
 			"observed", json_string_or_null(f->observed),
 			"expected", json_string_or_null(f->expected),
 			"why", json_string_or_null(f->why),
-			"fix", json_string_or_null(f->fix)));
+			"fix", json_string_or_null(f->fix));
+
+		/* only when set, so the common finding stays as it was */
+		if (o && f->unchecked)
+			json_object_set_new(o, "unchecked", json_true());
+		if (o && f->waived)
+			json_object_set_new(o, "waived", json_true());
+		json_array_append_new(list, o);
 	}
 	return list;
+}
+
+static const char *const role_names[ROLE_COUNT] = { "rail", "storage" };
+
+/* {"mlx5_0": "rail", "mlx5_8": "storage"}: what each NIC was judged as */
+static json_t *roles_to_json(const struct check_report *rep)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && rep->roles && i < rep->inv->n_nics; i++)
+		if (rep->inv->nics[i].name)
+			json_object_set_new(o, rep->inv->nics[i].name,
+					    json_string(role_names[rep->roles[i]]));
+	return o;
 }
 
 json_t *check_to_json(const struct check_report *rep)
 {
 	json_t *list = findings_to_json(rep->findings);
 
-	return json_pack("{s:i, s:o, s:o, s:s, s:o, s:o}", "schema", INVENTORY_SCHEMA,
+	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o, s:o}", "schema",
+			 INVENTORY_SCHEMA,
 			 "profile", json_string_or_null(rep->profile->name),
 			 "profile_reason", json_string_or_null(rep->reason),
+			 "profile_source", json_string_or_null(rep->source),
 			 "verdict", check_verdict(rep->findings),
+			 "unchecked", (json_int_t)check_unchecked(rep->findings),
+			 "roles", roles_to_json(rep),
 			 "findings", list, "inventory", inventory_to_json(rep->inv));
 }
 
@@ -51,7 +76,7 @@ void nhc_check(FILE *out, const struct check_report *rep)
 		const struct finding *f = &rep->findings->v[i];
 		size_t r = 0;
 
-		if (f->severity != SEV_ERROR)
+		if (f->severity != SEV_ERROR || f->waived)
 			continue;
 		errors++;
 		while (r < sizeof(rank) / sizeof(rank[0]) && strcmp(rank[r], f->id) != 0)

@@ -15,6 +15,8 @@ struct check_report {
 	const struct profile *profile;
 	const char *reason;		/* why this profile */
 	const struct findings *findings;
+	const char *source;		/* where it came from: "DMI", "--profile"... */
+	const enum nic_role *roles;	/* one per NIC; NULL: not shown */
 };
 
 json_t *check_to_json(const struct check_report *rep);

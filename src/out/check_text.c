@@ -106,7 +106,7 @@ static bool same_finding(const struct finding *a, const struct finding *b)
 	size_t ao, al, bo, bl;
 	const char *an, *bn;
 
-	if (a->severity != b->severity || strcmp(a->id, b->id) != 0 ||
+	if (a->severity != b->severity || strcmp(a->id, b->id) != 0 || a->waived != b->waived ||
 	    (a->why != b->why && (!a->why || !b->why || strcmp(a->why, b->why) != 0)) ||
 	    !one_word_apart(a->subject, b->subject, &ao, &al, &bo, &bl))
 		return false;
@@ -265,7 +265,7 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				put_subjects(out, fs, leader, i, count, col, 8, o->width);
 			else
 				text_wrap(out, f->subject, col, 8, o->width);
-			fputc('\n', out);
+			fputs(f->waived ? "  (waived by the site file)\n" : "\n", out);
 			field(out, "observed", f->observed, name, nl, o->width);
 			field(out, "expected", f->expected, name, nl, o->width);
 			field(out, "why", f->why, NULL, 0, o->width);
@@ -275,15 +275,39 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 	free(leader);
 }
 
+/* "  rail: mlx5_0 mlx5_1" and "  storage: mlx5_8", a line each */
+static void text_roles(FILE *out, const struct check_report *rep)
+{
+	for (int r = 0; rep->roles && r < ROLE_COUNT; r++) {
+		bool any = false;
+
+		for (size_t i = 0; i < rep->inv->n_nics; i++) {
+			if (rep->roles[i] != (enum nic_role)r)
+				continue;
+			fputs(any ? " " : r == ROLE_RAIL ? "  rail: " : "  storage: ", out);
+			text_put_clean(out, rep->inv->nics[i].name);
+			any = true;
+		}
+		if (any)
+			fputc('\n', out);
+	}
+}
+
 static void headline(FILE *out, const struct check_report *rep, const struct text_opts *o)
 {
 	const char *verdict = check_verdict(rep->findings);
 	const char *reset = o->color ? "\033[0m" : "";
-	size_t count[3] = { 0 }, col;
+	size_t count[3] = { 0 }, col, waived = 0, unchecked = check_unchecked(rep->findings);
 	char *why;
 
-	for (size_t i = 0; i < rep->findings->n; i++)
-		count[rep->findings->v[i].severity]++;
+	/* notes are the infos that say something; the unchecked ones and the
+	 * waived are counted apart */
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		if (rep->findings->v[i].waived)
+			waived++;
+		else if (!rep->findings->v[i].unchecked)
+			count[rep->findings->v[i].severity]++;
+	}
 	fprintf(out, "%s%s%s  profile ",
 		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
 			    strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
@@ -299,8 +323,12 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
 	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
 		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
-	fprintf(out, ": %zu errors, %zu warnings, %zu notes\n", count[SEV_ERROR], count[SEV_WARN],
-		count[SEV_INFO]);
+	fprintf(out, ": %zu errors, %zu warnings, %zu notes, %zu unchecked", count[SEV_ERROR],
+		count[SEV_WARN], count[SEV_INFO], unchecked);
+	if (waived)
+		fprintf(out, ", %zu waived", waived);
+	fputc('\n', out);
+	text_roles(out, rep);
 }
 
 void text_check(FILE *out, const struct check_report *rep, const struct text_opts *o)
@@ -323,6 +351,8 @@ void text_check_brief(FILE *out, const struct check_report *rep, const struct te
 				continue;
 			fprintf(out, "%-5s %s ", sev_word(f->severity), f->id);
 			text_put_clean(out, f->subject);
+			if (f->waived)
+				fputs(" (waived)", out);
 			fputs(": ", out);
 			text_put_clean(out, f->observed);
 			if (f->expected && *f->expected) {

@@ -318,9 +318,9 @@ void text_inventory(FILE *out, const struct inventory *inv)
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
-		fprintf(out, "  %s  %s  driver %s  fw %s  board %s\n", n->name,
+		fprintf(out, "  %s  %s  driver %s  fw %s  board %s%s%s\n", n->name,
 			OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
-			OR_NA(n->board_id));
+			OR_NA(n->board_id), n->role ? "  " : "", n->role ? n->role : "");
 		if (n->has_pci) {
 			fprintf(out, "    pci %s  ", n->pci.bdf);
 			print_numa(out, n->pci.numa_node);

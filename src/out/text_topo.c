@@ -3,11 +3,35 @@
 
 #include <string.h>
 
-/* The matrix `nvidia-smi topo -m` prints, restricted to GPU x NIC, plus
- * the nearest GPU of every NIC. */
+/* The NUMA column: the node, or N/A when the firmware gave none. */
+static void numa_str(char *buf, size_t len, const struct pci_func *f)
+{
+	if (IS_NA(f->numa_node))
+		snprintf(buf, len, "N/A");
+	else
+		snprintf(buf, len, "%lld", (long long)f->numa_node);
+}
+
+/* A matrix cell: the path, or "?" across host bridges when a NUMA node
+ * is unknown (NODE or SYS cannot be told, and a guess would mislead). */
+static const char *cell(const struct inventory *inv, size_t g, size_t i,
+			const struct affinity *a)
+{
+	if (!a)
+		return "-";
+	if (a->path >= PATH_NODE && (IS_NA(inv->nics[i].pci.numa_node) ||
+				     IS_NA(inv->gpus[g].pci.numa_node)))
+		return "?";
+	return path_type_name(a->path);
+}
+
+/* The matrix `nvidia-smi topo -m` prints, restricted to GPU x NIC, with
+ * its CPU Affinity and NUMA Affinity columns, plus the nearest GPU of
+ * every NIC (all of them when several are as near). */
 void text_topo(FILE *out, const struct inventory *inv)
 {
-	size_t w = 8;
+	size_t w = 8, cw = strlen("CPU Affinity");
+	char numa[24];
 
 	if (!inv->n_gpus || !inv->n_nics) {
 		fprintf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
@@ -17,18 +41,36 @@ void text_topo(FILE *out, const struct inventory *inv)
 	for (size_t i = 0; i < inv->n_nics; i++)
 		if (strlen(inv->nics[i].name) + 1 > w)
 			w = strlen(inv->nics[i].name) + 1;
+	for (size_t g = 0; g < inv->n_gpus; g++)
+		if (inv->gpus[g].pci.local_cpulist && strlen(inv->gpus[g].pci.local_cpulist) > cw)
+			cw = strlen(inv->gpus[g].pci.local_cpulist);
 	fprintf(out, "%-6s %-13s", "", "");
 	for (size_t i = 0; i < inv->n_nics; i++)
 		fprintf(out, " %-*s", (int)w, inv->nics[i].name);
-	fputc('\n', out);
+	fprintf(out, " %-*s %s\n", (int)cw, "CPU Affinity", "NUMA Affinity");
 	for (size_t g = 0; g < inv->n_gpus; g++) {
 		fprintf(out, "GPU%-3zu %-13s", g, inv->gpus[g].pci.bdf);
 		for (size_t i = 0; i < inv->n_nics; i++) {
 			const struct affinity *a = topo_pair(inv, g, i);
 
-			fprintf(out, " %-*s", (int)w, a ? path_type_name(a->path) : "-");
+			fprintf(out, " %-*s", (int)w, cell(inv, g, i, a));
 		}
-		fputc('\n', out);
+		numa_str(numa, sizeof(numa), &inv->gpus[g].pci);
+		fprintf(out, " %-*s %s\n", (int)cw,
+			inv->gpus[g].pci.local_cpulist ? inv->gpus[g].pci.local_cpulist : "N/A",
+			numa);
+	}
+	/* and each NIC's own, as nvidia-smi's NIC rows give them */
+	fprintf(out, "\n%-*s %-13s %-*s %s\n", (int)w, "", "", (int)cw, "CPU Affinity",
+		"NUMA Affinity");
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+
+		numa_str(numa, sizeof(numa), &n->pci);
+		fprintf(out, "%-*s %-13s %-*s %s\n", (int)w, n->name,
+			n->has_pci && n->pci.bdf ? n->pci.bdf : "-", (int)cw,
+			n->has_pci && n->pci.local_cpulist ? n->pci.local_cpulist : "N/A",
+			n->has_pci ? numa : "N/A");
 	}
 	fputs("\nnearest GPU per RDMA device (PIX/PXB: GPUDirect RDMA by default; PHB and worse: not)\n",
 	      out);
@@ -40,11 +82,22 @@ void text_topo(FILE *out, const struct inventory *inv)
 			fputs("no PCI function\n", out);
 			continue;
 		}
-		fprintf(out, "%-4s GPU%zu %s  %s\n", path_type_name(near.path), near.gpu,
-			inv->gpus[near.gpu].pci.bdf,
-			near.path <= PATH_PXB ? "near" : "far");
+		fprintf(out, "%-4s", path_type_name(near.path));
+		for (size_t g = 0; g < inv->n_gpus; g++) {
+			const struct affinity *a = topo_pair(inv, g, i);
+
+			if (a && a->path == near.path)
+				fprintf(out, " GPU%zu %s", g, inv->gpus[g].pci.bdf);
+		}
+		/* a storage NIC is not meant to be near; far from every GPU is
+		 * only known with the NIC's NUMA node */
+		fprintf(out, "  %s\n", inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0 ?
+			"storage" : near.path <= PATH_PXB ? "near" :
+			near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
+			"far? (NUMA node unknown: NODE or SYS)" : "far");
 	}
 	fputs("\nLegend: X self, PIX at most one PCIe bridge, PXB several bridges, "
 	      "PHB through a host bridge,\n        NODE across host bridges in one "
-	      "NUMA node, SYS across NUMA nodes\n", out);
+	      "NUMA node, SYS across NUMA nodes,\n        ? across host bridges with a NUMA "
+	      "node unknown\n", out);
 }

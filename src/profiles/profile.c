@@ -111,6 +111,9 @@ static const struct key keys[] = {
 	  "a priority from 0 to 7", "the priority that must have PFC on, on every NPU port" },
 	{ "npu_subnets", false, K_WORD, P(npu.subnets), 0, 0, 0, subnet_words, "pairs or one",
 	  "NPU port subnet plan: pairs (NPU 0&4, 1&5, 2&6, 3&7 share one) or one" },
+	{ "fewer_rails", false, K_BOOL, P(fewer_rails), 0, 0, 0, NULL, "yes or no",
+	  "fewer rails than GPUs on purpose: picked for datacenter GPUs only when named, "
+	  "and a short network per GPU warns instead of failing" },
 
 	{ "count", true, K_INT, R(count), 0, 1024, -1, NULL,
 	  "a number of RDMA devices like 8",
@@ -145,6 +148,9 @@ static const struct key keys[] = {
 	  "worst acceptable path to its GPU: PIX, PXB, PHB, NODE or SYS" },
 	{ "bw_floor_gbps", true, K_GBPS, R(bw_floor_gbps), 0, 0, 0, NULL,
 	  "a number of Gb/s like 360", "bandwidth test floor in Gb/s, per port" },
+	{ "gpu_gbps", true, K_GBPS, R(gpu_gbps), 0, 0, 0, NULL,
+	  "a number of Gb/s like 400",
+	  "network per GPU the machine is built for ([rail]; any: the GPU class's figure)" },
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))

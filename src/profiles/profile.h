@@ -36,6 +36,10 @@ struct role_spec {
 	int placement;		/* worst acceptable enum path_type to its GPU
 				 * (PATH_PIX, PATH_PXB); -1 not judged */
 	double bw_floor_gbps;	/* bandwidth test floor per port; 0 none */
+	/* [rail]: network per GPU the machine is built for, in Gb/s (the
+	 * rails' total port rate over the GPUs); 0: what the GPU class is
+	 * built for (profiles/gpu_class.h) */
+	double gpu_gbps;
 };
 
 /* What the NPU ports of an Ascend machine should be (docs/ascend.md). */
@@ -60,6 +64,10 @@ struct profile {
 	char *match_npu;	/* every NPU's model is one of these ("Ascend 910") */
 	int match_npu_count;	/* exactly this many NPUs; 0 any */
 	struct npu_spec npu;
+	/* fewer rails than GPUs on purpose (a budget build): picked for
+	 * datacenter GPUs only when named (--profile, the site file), and
+	 * nic.bandwidth_per_gpu then warns instead of failing */
+	bool fewer_rails;
 	struct role_spec role[ROLE_COUNT];
 };
 
@@ -99,9 +107,26 @@ void profile_free(struct profile *p);
 /* Write p in the file format, so it can be copied, edited and loaded. */
 int profile_write(FILE *out, const struct profile *p);
 
-/* Pick the built-in profile that fits inv (DMI product name, GPU model and
- * count, NIC models), falling back to "generic"; reason says why, in words
- * ("DMI product 'DGXH100' matches dgx-h100"). */
+/* Where a profile came from, for `check` to say. */
+enum profile_source {
+	PROFILE_FROM_OPTION,	/* --profile */
+	PROFILE_FROM_SITE,	/* the site file's profile = */
+	PROFILE_FROM_DMI,	/* the DMI product name */
+	PROFILE_FROM_GPUS,	/* the GPU model and count */
+	PROFILE_FROM_NPUS,	/* the Ascend NPU model and count */
+	PROFILE_FROM_DEFAULT,	/* nothing matched: generic */
+};
+
+/* "--profile", "site file", "DMI", "GPUs", "NPUs", "default". */
+const char *profile_source_name(enum profile_source s);
+
+/* Pick the built-in profile that fits inv, from what the machine is (DMI
+ * product name, then GPU model and count; the NICs only choose between
+ * variants that expect no less), falling back to "generic"; reason says
+ * why, in words ("DMI product 'DGXH100' matches dgx-h100").  source may be
+ * NULL.  NULL only without memory. */
+const struct profile *profile_pick(const struct inventory *inv, enum profile_source *source,
+				   char *reason, size_t reason_len);
 const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len);
 /* The Ascend NPU rule alone (select_npu.c): NULL when no built-in's

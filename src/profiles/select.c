@@ -1,21 +1,31 @@
-/* Which built-in profile fits a machine (docs/profiles.md).
+/* Which built-in profile fits a machine (docs/profiles.md, "How check picks
+ * a profile").
  *
- * First the DMI product name, because a DGX says what it is and the same
- * GPUs and NICs also sit in OEM boxes; then the hardware, in built-in
- * order, from each profile's match_* keys:
- *   match_gpu        every GPU's model starts with one of the words
- *   match_gpu_count  exactly this many GPUs
+ * A profile is chosen from what the machine is, never from what it then
+ * judges: a machine with its rails pulled must not turn into one that
+ * needs none.  So:
+ *   1. the DMI product name (match_dmi): a DGX says what it is; an OEM
+ *      chassis (NF5688M6, SYS-821GE-TNHR, XE9680, ...) holds several GPU
+ *      generations, so its profiles are narrowed by the GPUs too;
+ *   2. else the GPU model and count (match_gpu, match_gpu_count);
+ *   3. else generic.
+ * Of the profiles that fit, the first in built-in order is the machine's
+ * design.  The NICs may then pick another that fits as well (the
+ * InfiniBand or the RoCE build of the same board, match_nic and [rail]
+ * link_layer) but only one that expects no fewer rails, no lower rate,
+ * no farther placement and no more GPUs per NIC.  A profile with
+ * fewer_rails (fewer rails than GPUs on purpose) is never the pick for
+ * datacenter GPUs: it has to be named.
+ *
+ * NIC fit, for the variant:
  *   match_nic        more than half the [rail] count of RDMA devices of
  *                    one of these models (exactly, so ConnectX-6 is not
  *                    ConnectX-6 Dx) and, when [rail] names one, of its link
- *                    layer: an HGX with one rail missing is still an HGX,
- *                    and `check` then says nic.count
+ *                    layer: an HGX with one rail missing is still an HGX
  *   no match_nic     exactly [rail] count RDMA devices of the [rail] link
- *                    layer: with no model to recognise the rails by, their
- *                    number is what tells a 2-NIC budget build apart
- * A profile with neither match_gpu nor match_nic is never picked by
- * hardware (generic, and the DGX ones, which only DMI names). */
+ *                    layer */
 #include "profile.h"
+#include "gpu_class.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -176,78 +186,187 @@ static void say(char *reason, size_t len, const char *fmt, ...)
 		memcpy(reason + len - 4, "...", 4);	/* cut, and says so */
 }
 
-static void say_hardware(char *reason, size_t len, const struct profile *p,
-			 const struct inventory *inv, size_t nics, const char *model)
+/* The GPUs, for a reason: "8 x H100 SXM5 80GB" or "3 GPUs". */
+static void say_gpus(char *buf, size_t len, const struct inventory *inv)
+{
+	if (inv->n_gpus && inv->gpus[0].model)
+		snprintf(buf, len, "%zu x %.64s", inv->n_gpus, inv->gpus[0].model);
+	else
+		snprintf(buf, len, "%zu GPU%s", inv->n_gpus, inv->n_gpus == 1 ? "" : "s");
+}
+
+/* The NICs that made the variant: "8 ConnectX-7" or "2 Ethernet RDMA
+ * devices". */
+static void say_nics(char *buf, size_t len, const struct profile *p, size_t nics,
+		     const char *model)
 {
 	const char *link = p->role[ROLE_RAIL].defined ? p->role[ROLE_RAIL].link_layer : NULL;
-	char gpus[96];
 
-	if (p->match_gpu && inv->n_gpus)
-		snprintf(gpus, sizeof(gpus), "%zu x %.64s", inv->n_gpus, inv->gpus[0].model);
-	else
-		snprintf(gpus, sizeof(gpus), "%zu GPU%s", inv->n_gpus, inv->n_gpus == 1 ? "" : "s");
 	if (p->match_nic)
-		say(reason, len, "%s and %zu %.64s%s%s%s: %s", gpus, nics, model ? model : "?",
-		    link ? " (" : "", link ? link : "", link ? ")" : "", p->name);
+		snprintf(buf, len, "%zu %.64s%s%s%s", nics, model ? model : "?",
+			 link ? " (" : "", link ? link : "", link ? ")" : "");
 	else
-		say(reason, len, "%s and %zu %s%sRDMA device%s: %s", gpus, nics,
-		    link ? link : "", link ? " " : "", nics == 1 ? "" : "s", p->name);
+		snprintf(buf, len, "%zu %s%sRDMA device%s", nics, link ? link : "",
+			 link ? " " : "", nics == 1 ? "" : "s");
+}
+
+const char *profile_source_name(enum profile_source s)
+{
+	switch (s) {
+	case PROFILE_FROM_OPTION:
+		return "--profile";
+	case PROFILE_FROM_SITE:
+		return "site file";
+	case PROFILE_FROM_DMI:
+		return "DMI";
+	case PROFILE_FROM_GPUS:
+		return "GPUs";
+	case PROFILE_FROM_NPUS:
+		return "NPUs";
+	case PROFILE_FROM_DEFAULT:
+		break;
+	}
+	return "default";
+}
+
+static bool dmi_fits(const struct profile *p, const char *dmi)
+{
+	const char *list, *start;
+	size_t len;
+
+	if (!dmi || !p->match_dmi)
+		return false;
+	list = p->match_dmi;
+	while (next_alt(&list, &start, &len))
+		if (contains_squeezed(dmi, start, len))
+			return true;
+	return false;
+}
+
+/* b expects no less than a: as many rails, as fast, as near, as few GPUs
+ * per NIC.  "any" (not judged) is less than any figure. */
+static bool expects_no_less(const struct profile *b, const struct profile *a)
+{
+	const struct role_spec *ra = &a->role[ROLE_RAIL], *rb = &b->role[ROLE_RAIL];
+
+	if (!ra->defined)
+		return true;
+	if (!rb->defined)
+		return false;
+	if (ra->count >= 0 && rb->count < ra->count)
+		return false;
+	if (ra->rate_gbps > 0 && rb->rate_gbps < ra->rate_gbps)
+		return false;
+	if (ra->placement >= 0 && (rb->placement < 0 || rb->placement > ra->placement))
+		return false;
+	if (ra->gpus_per_nic > 0 && (rb->gpus_per_nic <= 0 || rb->gpus_per_nic > ra->gpus_per_nic))
+		return false;
+	return true;
+}
+
+#define MAX_CANDIDATES 32
+
+/* Of the candidates (the design first), the one the NICs choose. */
+static const struct profile *variant(const struct profile *const *cand, size_t n,
+				     const struct inventory *inv, size_t *nics,
+				     const char **model, bool *by_nics)
+{
+	/* one candidate: nothing for the NICs to choose */
+	for (size_t i = 0; n > 1 && inv->n_nics && i < n; i++) {
+		if (expects_no_less(cand[i], cand[0]) && cand[i]->role[ROLE_RAIL].defined &&
+		    nics_fit(cand[i], inv, nics, model)) {
+			*by_nics = true;
+			return cand[i];
+		}
+	}
+	*by_nics = false;
+	return cand[0];
+}
+
+/* The profiles step 1 or 2 leaves, in built-in order. */
+static size_t candidates(const struct inventory *inv, bool by_dmi, const struct profile **cand)
+{
+	bool datacenter = gpu_class_gbps_max(inv) > 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < profile_builtin_count() && n < MAX_CANDIDATES; i++) {
+		const struct profile *p = profile_builtin_at(i);
+
+		if (!p)
+			continue;
+		if (by_dmi ? !dmi_fits(p, inv->host.dmi_product) : !p->match_gpu)
+			continue;
+		if (!gpus_fit(p, inv))
+			continue;
+		if (p->fewer_rails && datacenter)
+			continue;
+		cand[n++] = p;
+	}
+	return n;
+}
+
+const struct profile *profile_pick(const struct inventory *inv, enum profile_source *source,
+				   char *reason, size_t reason_len)
+{
+	const struct profile *generic = profile_builtin("generic");
+	const struct profile *cand[MAX_CANDIDATES], *p;
+	enum profile_source spare;
+	char gpus[96], nic_words[128];
+	const char *model = NULL;
+	size_t n, nics = 0;
+	bool by_nics;
+
+	if (!source)
+		source = &spare;
+	*source = PROFILE_FROM_DEFAULT;
+	if (!generic) {
+		say(reason, reason_len, "cannot load the built-in profiles: out of memory");
+		return NULL;
+	}
+	say_gpus(gpus, sizeof(gpus), inv);
+	n = candidates(inv, true, cand);
+	if (n) {
+		*source = PROFILE_FROM_DMI;
+		p = variant(cand, n, inv, &nics, &model, &by_nics);
+		if (!p->match_gpu && !by_nics) {
+			say(reason, reason_len, "DMI product '%.64s' matches %s",
+			    inv->host.dmi_product, p->name);
+			return p;
+		}
+		if (by_nics)
+			say_nics(nic_words, sizeof(nic_words), p, nics, model);
+		say(reason, reason_len, "DMI product '%.64s'%s%s%s%s: %s", inv->host.dmi_product,
+		    p->match_gpu ? " with " : "", p->match_gpu ? gpus : "",
+		    by_nics ? " and " : "", by_nics ? nic_words : "", p->name);
+		return p;
+	}
+	/* an Ascend machine by its NPUs (select_npu.c, docs/ascend.md) */
+	p = profile_select_npu(inv, reason, reason_len);
+	if (p) {
+		*source = PROFILE_FROM_NPUS;
+		return p;
+	}
+	n = candidates(inv, false, cand);
+	if (n) {
+		*source = PROFILE_FROM_GPUS;
+		p = variant(cand, n, inv, &nics, &model, &by_nics);
+		if (by_nics) {
+			say_nics(nic_words, sizeof(nic_words), p, nics, model);
+			say(reason, reason_len, "GPUs %s and %s: %s", gpus, nic_words, p->name);
+		} else if (!inv->n_nics) {
+			say(reason, reason_len, "GPUs %s and no RDMA device: %s", gpus, p->name);
+		} else {
+			say(reason, reason_len, "GPUs %s: %s", gpus, p->name);
+		}
+		return p;
+	}
+	say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s): generic", inv->n_gpus,
+	    inv->n_gpus == 1 ? "" : "s", inv->n_nics, inv->n_nics == 1 ? "" : "s");
+	return generic;
 }
 
 const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len)
 {
-	const char *dmi = inv->host.dmi_product;
-	const struct profile *generic = profile_builtin("generic"), *p_npu;
-	size_t n = profile_builtin_count();
-
-	if (!generic) {
-		say(reason, reason_len, "cannot load the built-in profiles: out of memory");
-		return NULL;
-	}
-	for (size_t i = 0; dmi && i < n; i++) {
-		const struct profile *p = profile_builtin_at(i);
-		const char *list, *start;
-		size_t len;
-
-		if (!p || !p->match_dmi)
-			continue;
-		list = p->match_dmi;
-		while (next_alt(&list, &start, &len)) {
-			if (contains_squeezed(dmi, start, len)) {
-				say(reason, reason_len, "DMI product '%.64s' matches %s", dmi, p->name);
-				return p;
-			}
-		}
-	}
-	if ((p_npu = profile_select_npu(inv, reason, reason_len)))
-		return p_npu;
-	for (size_t i = 0; i < n; i++) {
-		const struct profile *p = profile_builtin_at(i);
-		const char *model;
-		size_t nics;
-
-		if (!p || (!p->match_gpu && !p->match_nic))
-			continue;
-		if (gpus_fit(p, inv) && nics_fit(p, inv, &nics, &model)) {
-			say_hardware(reason, reason_len, p, inv, nics, model);
-			return p;
-		}
-	}
-	/* GPUs of a known machine and no RDMA device at all: the NICs' driver
-	 * did not load (after a kernel update, typically).  Judge the machine
-	 * as what its GPUs say it is, so that nic.count fails it, rather than
-	 * passing it under generic. */
-	for (size_t i = 0; !inv->n_nics && inv->n_gpus && i < n; i++) {
-		const struct profile *p = profile_builtin_at(i);
-
-		if (p && p->match_gpu && gpus_fit(p, inv)) {
-			say(reason, reason_len, "%zu x %.64s and no RDMA device: %s", inv->n_gpus,
-			    inv->gpus[0].model ? inv->gpus[0].model : "GPU", p->name);
-			return p;
-		}
-	}
-	say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s): generic", inv->n_gpus,
-	    inv->n_gpus == 1 ? "" : "s", inv->n_nics, inv->n_nics == 1 ? "" : "s");
-	return generic;
+	return profile_pick(inv, NULL, reason, reason_len);
 }

@@ -79,6 +79,8 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f, bool br
 	read_link(r, dir, &f->link);
 	if (bridge)
 		read_acs(r, dir, f);
+	else
+		f->local_cpulist = attr_str(r, dir, "local_cpulist");	/* topo's CPU column */
 	return 0;
 }
 

@@ -288,13 +288,19 @@ static void dcb_unknown_or_unsupported(void **state)
 	free(q->trust);
 	qos_init(q);	/* nothing known: ECN only from sysfs, say */
 	run(&inv, &p, &fs);
-	assert_int_equal(count_qos(&fs), 0);
+	/* nothing judged, but said: one "not checked" info (it was silent) */
+	assert_int_equal(count_qos(&fs), 1);
+	f = get(&fs, "roce.pfc");
+	assert_int_equal(f->severity, SEV_INFO);
+	assert_true(f->unchecked);
+	assert_non_null(strstr(f->observed, "not checked: DCB netlink gave no answer for eth0"));
 	findings_free(&fs);
 	q->dcb_supported = 0;	/* a VF, veth: an info, nothing judged */
 	run(&inv, &p, &fs);
 	f = get(&fs, "roce.pfc");
 	assert_int_equal(f->severity, SEV_INFO);
 	assert_string_equal(f->observed, "eth0 does not support DCB netlink");
+	assert_true(f->unchecked);
 	assert_int_equal(count_qos(&fs), 1);
 	findings_free(&fs);
 	profile_free(&p);

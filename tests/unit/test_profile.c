@@ -427,20 +427,23 @@ static void select_fixtures(void **state)
 		{ "dgx-h100", "dgx-h100", "DMI product 'DGXH100' matches dgx-h100" },
 		{ "dgx-a100", "dgx-a100",
 		  "DMI product 'DGXA100 920-23687-2530-000' matches dgx-a100" },
-		{ "hgx-roce-lag", "hgx-8x400g", "8 x H100 SXM5 80GB and 8 ConnectX-7: hgx-8x400g" },
-		{ "a800-2x100g-roce", "budget-2x100g-roce",
-		  "8 x A800 SXM4 80GB and 2 Ethernet RDMA devices: budget-2x100g-roce" },
-		{ "rtx4090-cx6dx-x8", "rtx-1x100g-roce",
-		  "8 x GeForce RTX 4090 and 2 Ethernet RDMA devices: rtx-1x100g-roce" },
-		{ "broken", "hgx-8x400g", "8 x H100 SXM5 80GB and 8 ConnectX-7: hgx-8x400g" },
-		{ "roce-broken", "hgx-8x400g", "8 x H100 SXM5 80GB and 7 ConnectX-7: hgx-8x400g" },
+		{ "hgx-roce-lag", "hgx-8x400g",
+		  "DMI product 'SYS-821GE-TNHR' with 8 x H100 SXM5 80GB: hgx-8x400g" },
+		/* the budget build is judged as the board it is: 2 rails of 8 fail */
+		{ "a800-2x100g-roce", "a800-8x100g-roce",
+		  "DMI product 'NF5688M6' with 8 x A800 SXM4 80GB: a800-8x100g-roce" },
+		{ "rtx4090-cx6dx-x8", "rtx-1x100g-roce", "GPUs 8 x GeForce RTX 4090: rtx-1x100g-roce" },
+		{ "broken", "hgx-8x400g",
+		  "DMI product 'PowerEdge XE9680' with 8 x H100 SXM5 80GB: hgx-8x400g" },
+		{ "roce-broken", "hgx-8x400g",
+		  "DMI product 'ESC N8-E11' with 8 x H100 SXM5 80GB: hgx-8x400g" },
 		{ "dgx-b200", "dgx-b200", "DMI product 'DGXB200' matches dgx-b200" },
 		{ "hgx-a100-8x200g", "a100-8x200g",
-		  "8 x A100 SXM4 80GB and 8 ConnectX-6: a100-8x200g" },
+		  "DMI product 'SYS-420GP-TNAR' with 8 x A100 SXM4 80GB: a100-8x200g" },
 		{ "a800-8x100g-roce", "a800-8x100g-roce",
-		  "8 x A800 SXM4 80GB and 10 ConnectX-6 Dx (Ethernet): a800-8x100g-roce" },
-		{ "rtx3090-x16", "rtx-1x100g-roce",
-		  "8 x GeForce RTX 3090 and 2 Ethernet RDMA devices: rtx-1x100g-roce" },
+		  "DMI product 'UniServer R5500 G5' with 8 x A800 SXM4 80GB and 10 ConnectX-6 Dx "
+		  "(Ethernet): a800-8x100g-roce" },
+		{ "rtx3090-x16", "rtx-1x100g-roce", "GPUs 8 x GeForce RTX 3090: rtx-1x100g-roce" },
 	};
 	const char *dir = getenv("RD_FIXTURES");
 
@@ -528,31 +531,47 @@ static void select_rules(void **state)
 				 why, sizeof(why)), "hgx-8x400g");
 	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 8),
 				 why, sizeof(why)), "a100-8x200g");
-	assert_string_equal(why, "8 x A800 SXM4 80GB and 8 ConnectX-6: a100-8x200g");
+	assert_string_equal(why, "GPUs 8 x A800 SXM4 80GB and 8 ConnectX-6: a100-8x200g");
+	/* the NICs never lower what is expected: 100G rails do not make an A100
+	 * board (built for 200G) a 100G build, nor 2 rails a budget one (these
+	 * two asserted the opposite before: the profile came from what it
+	 * judged) */
 	assert_string_equal(pick(machine(NULL, "A100 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 8),
-				 why, sizeof(why)), "a800-8x100g-roce");
-	assert_string_equal(why, "8 x A100 SXM4 80GB and 8 ConnectX-6 Dx (Ethernet): a800-8x100g-roce");
+				 why, sizeof(why)), "a100-8x200g");
+	assert_string_equal(why, "GPUs 8 x A100 SXM4 80GB: a100-8x200g");
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-6 Dx", "Ethernet", 2),
-				 why, sizeof(why)), "budget-2x100g-roce");
+				 why, sizeof(why)), "hgx-8x400g");
+	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 8),
+				 why, sizeof(why)), "a800-8x100g-roce");
+	assert_string_equal(why, "GPUs 8 x A800 SXM4 80GB and 8 ConnectX-6 Dx (Ethernet): a800-8x100g-roce");
+	/* an OEM chassis is narrowed by its GPUs; GPUs it does not list fall
+	 * through to the GPU step */
+	assert_string_equal(pick(machine("PowerEdge XE9680", "A100 SXM4 80GB", 8, "ConnectX-6",
+					 "InfiniBand", 8), why, sizeof(why)), "a100-8x200g");
+	assert_string_equal(why, "DMI product 'PowerEdge XE9680' with 8 x A100 SXM4 80GB: "
+			    "a100-8x200g");
+	assert_string_equal(pick(machine("SYS-821GE-TNHR", "A800 SXM4 80GB", 8, "ConnectX-6 Dx",
+					 "Ethernet", 8), why, sizeof(why)), "a800-8x100g-roce");
+	assert_string_equal(why, "GPUs 8 x A800 SXM4 80GB and 8 ConnectX-6 Dx (Ethernet): a800-8x100g-roce");
 
-	/* 7 CX-7 are an HGX with a rail missing (nic.count says so); 4 of 8
-	 * are not more than half; 4 RoCE NICs are not the 2-NIC build; IB is
-	 * not RoCE */
+	/* the GPUs say what the machine is, however many rails are left
+	 * (nic.count says what is missing; 4 NICs gave generic before) */
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 7),
 				 why, sizeof(why)), "hgx-8x400g");
-	assert_string_equal(why, "8 x H100 SXM5 80GB and 7 ConnectX-7: hgx-8x400g");
+	assert_string_equal(why, "GPUs 8 x H100 SXM5 80GB: hgx-8x400g");
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 4),
-				 why, sizeof(why)), "generic");
-	assert_string_equal(why, "no profile matches (8 GPUs, 4 NICs): generic");
+				 why, sizeof(why)), "hgx-8x400g");
+	assert_string_equal(why, "GPUs 8 x H100 SXM5 80GB: hgx-8x400g");
 	/* known GPUs and no RDMA device at all: the NIC driver did not load;
 	 * judged as the machine its GPUs say, so nic.count fails it */
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 8, "ConnectX-7", "InfiniBand", 0),
 				 why, sizeof(why)), "hgx-8x400g");
-	assert_string_equal(why, "8 x H100 SXM5 80GB and no RDMA device: hgx-8x400g");
+	assert_string_equal(why, "GPUs 8 x H100 SXM5 80GB and no RDMA device: hgx-8x400g");
 	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6 Dx", "Ethernet", 4),
-				 why, sizeof(why)), "generic");
+				 why, sizeof(why)), "a800-8x100g-roce");
 	assert_string_equal(pick(machine(NULL, "A800 SXM4 80GB", 8, "ConnectX-6", "InfiniBand", 2),
-				 why, sizeof(why)), "generic");
+				 why, sizeof(why)), "a800-8x100g-roce");
+	assert_string_equal(why, "GPUs 8 x A800 SXM4 80GB: a800-8x100g-roce");
 	/* H20 is a word: an H200 box does not become an H20 one, nor 4 GPUs 8 */
 	assert_string_equal(pick(machine(NULL, "H100 SXM5 80GB", 4, "ConnectX-7", "InfiniBand", 1),
 				 why, sizeof(why)), "generic");

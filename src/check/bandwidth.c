@@ -1,0 +1,123 @@
+/* nic.bandwidth_per_gpu: the rails' total port rate shared by the GPUs,
+ * against what the machine (the profile's gpu_gbps) or else the GPU class
+ * (profiles/gpu_class.h) is built for.  Below half is an error, below the
+ * figure a warning; a profile that has fewer rails than GPUs on purpose
+ * (fewer_rails) only warns, so the shortfall still shows where it is
+ * accepted.  Every profile judges it, generic too: eight A800 sharing two
+ * 100G ports is the pitfall no other id names. */
+#include "families.h"
+#include "../profiles/gpu_class.h"
+
+#include <math.h>
+
+static const char why[] =
+	"Between machines every gradient and activation crosses the rails: when each GPU "
+	"gets less network than its class is built for, multi-node training waits on the "
+	"network (GPU utilisation fell by nearly half with 2 x 100G for 8 A800).";
+
+/* What the machine is built for, per GPU, and whose figure it is. */
+static double expected_gbps(const struct check_ctx *c, const char **whose)
+{
+	double v = 0;
+
+	if (c->p && c->p->role[ROLE_RAIL].defined && c->p->role[ROLE_RAIL].gpu_gbps > 0) {
+		*whose = "the profile";
+		return c->p->role[ROLE_RAIL].gpu_gbps;
+	}
+	v = gpu_class_gbps_max(c->inv);
+	*whose = "this GPU class";
+	return v;
+}
+
+/* The rails' total rate over ports that are up; *unknown counts rail
+ * ports whose rate could not be read. */
+static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unknown)
+{
+	const struct inventory *inv = c->inv;
+	double total = 0;
+
+	*rails = *unknown = 0;
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		bool counted = false;
+
+		if (!check_is_rail(c, i) || check_nic_is_software(n))
+			continue;
+		for (size_t p = 0; p < n->n_ports; p++) {
+			const struct port *pt = &n->ports[p];
+
+			if (!check_port_up(pt))
+				continue;
+			if (isnan(pt->rate_gbps)) {
+				(*unknown)++;
+				continue;
+			}
+			total += pt->rate_gbps;
+			counted = true;
+		}
+		*rails += counted;
+	}
+	return total;
+}
+
+void check_bandwidth(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+	const char *whose = "";
+	double want = expected_gbps(c, &whose), total, per_gpu, missing;
+	char s_total[32], s_per[32], s_want[32], s_missing[32];
+	size_t rails, unknown, more;
+	enum severity sev;
+	struct finding *f;
+
+	if (!inv->n_gpus || want <= 0)
+		return;
+	total = rails_gbps(c, &rails, &unknown);
+	per_gpu = total / (double)inv->n_gpus;
+	if (unknown && per_gpu < want) {
+		/* the ports whose rate is unknown might make up the difference */
+		f = check_add(c, out, "nic.bandwidth_per_gpu", SEV_INFO, why);
+		if (!f)
+			return;
+		f->unchecked = true;
+		finding_set(&f->subject, "%zu GPUs", inv->n_gpus);
+		finding_set(&f->observed, "not checked: the rate of %zu rail port%s is unknown "
+			    "(its rate file names no rate this tool knows)", unknown,
+			    unknown == 1 ? "" : "s");
+		check_num_str(s_want, sizeof(s_want), want);
+		finding_set(&f->expected, "%s Gb/s per GPU", s_want);
+		finding_set(&f->fix, "read `cat /sys/class/infiniband/*/ports/*/rate` and "
+			    "`ibstatus`; the port's rate string is what this check needs");
+		return;
+	}
+	if (per_gpu >= want)
+		return;
+	sev = per_gpu < want / 2 ? SEV_ERROR : SEV_WARN;
+	if (c->p && c->p->fewer_rails)
+		sev = SEV_WARN;
+	f = check_add(c, out, "nic.bandwidth_per_gpu", sev, why);
+	if (!f)
+		return;
+	check_num_str(s_total, sizeof(s_total), total);
+	check_num_str(s_per, sizeof(s_per), per_gpu);
+	check_num_str(s_want, sizeof(s_want), want);
+	missing = want * (double)inv->n_gpus - total;
+	check_num_str(s_missing, sizeof(s_missing), missing);
+	more = (size_t)ceil(missing / want - 1e-9);
+	finding_set(&f->subject, "%zu GPUs", inv->n_gpus);
+	if (!rails)
+		finding_set(&f->observed, "%zu GPUs and no RDMA rail port up: no network between "
+			    "machines for them", inv->n_gpus);
+	else
+		finding_set(&f->observed, "%zu GPUs share %s Gb/s: %s Gb/s per GPU where %s is "
+			    "built for %s; multi-node training waits on the network",
+			    inv->n_gpus, s_total, s_per, whose, s_want);
+	finding_set(&f->expected, "%s Gb/s per GPU (%s Gb/s of rails for %zu GPUs)", s_want,
+		    (check_num_str(s_total, sizeof(s_total), want * (double)inv->n_gpus), s_total),
+		    inv->n_gpus);
+	finding_set(&f->fix,
+		    "add %s Gb/s of rails: %zu more %s Gb/s NIC port%s, one per GPU in a slot under "
+		    "that GPU's PCIe switch (the machine's slot map names them); check first that "
+		    "no rail card is missing or down (rdmadoctor inventory shows them)",
+		    s_missing, more, s_want, more == 1 ? "" : "s");
+}

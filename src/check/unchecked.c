@@ -1,0 +1,121 @@
+/* What the profile expects but could not be read: an info under the id of
+ * the check that could not run, naming the value and why, marked
+ * unchecked (counted as "unchecked", never toward the verdict).  Silence
+ * would read as "fine"; an error would blame the machine for what the
+ * tool could not see.
+ *
+ * Here: the RoCE QoS a profile names when DCB netlink gave no answer
+ * (qos.c says it for a netdev that has no DCB at all), ECN without its
+ * sysfs files, and port rates whose rate string is unknown.  ACS without
+ * root (pcie.c), per-GPU bandwidth (bandwidth.c) and placement with an
+ * unknown NUMA node (topo.c) say it where they are judged. */
+#include "families.h"
+
+#include <math.h>
+
+static struct finding *add(const struct check_ctx *c, struct findings *out, const char *id,
+			   const char *why)
+{
+	struct finding *f = check_add(c, out, id, SEV_INFO, why);
+
+	if (f)
+		f->unchecked = true;
+	return f;
+}
+
+static void qos_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			const struct port *pt, const struct role_spec *rs)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const char *dev = pt->netdev ? pt->netdev : "its netdev";
+	struct check_buf want = { 0 };
+	struct finding *f;
+
+	if (pt->qos && pt->qos->dcb_supported == 0)
+		return;		/* no DCB on the netdev: roce.pfc says so */
+	if (rs->pfc_priority >= 0)
+		check_buf_printf(&want, "PFC on priority %d", rs->pfc_priority);
+	if (rs->trust)
+		check_buf_printf(&want, "%strust %s", want.s ? ", " : "", rs->trust);
+	f = add(c, out, "roce.pfc",
+		"RoCE needs PFC on its priority and the trust mode its packets are marked by; "
+		"what could not be read was not checked, not found right.");
+	if (!f) {
+		check_buf_free(&want);
+		return;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: DCB netlink gave no answer for %s (the driver "
+		    "does not answer it, or this snapshot holds no reply)", dev);
+	check_buf_take(c, &want, &f->expected);
+	finding_set(&f->fix, "read it by hand: `mlnx_qos -i %s` (or `dcb pfc show dev %s` and "
+		    "`dcb app show dev %s`)", dev, dev, dev);
+}
+
+static void ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			const struct port *pt, int prio)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const char *dev = pt->netdev ? pt->netdev : "<netdev>";
+	struct finding *f = add(c, out, "roce.ecn",
+				"Without ECN a RoCE fabric has only PFC pauses against congestion; "
+				"what could not be read was not checked, not found right.");
+
+	if (!f)
+		return;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: no /sys/class/net/%s/ecn/ (MLNX_OFED writes "
+		    "it; the inbox driver has no such files)", dev);
+	finding_set(&f->expected, "ECN notification and reaction point on for priority %d", prio);
+	finding_set(&f->fix, "read it with `mlnx_qos -i %s` or the NIC's firmware settings "
+		    "(`mlxconfig -d <dev> q | grep -i ecn`)", dev);
+}
+
+static void rate_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			 const struct port *pt, double want)
+{
+	const struct nic *n = &c->inv->nics[i];
+	char s[32];
+	struct finding *f = add(c, out, "port.rate_low",
+				"A port below its rate caps every transfer through it; a rate that "
+				"could not be read was not checked, not found right.");
+
+	if (!f)
+		return;
+	check_num_str(s, sizeof(s), want);
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: the port's rate file names no rate this tool "
+		    "knows");
+	finding_set(&f->expected, "%s Gb/s", s);
+	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/rate`, `ibstatus %s` and "
+		    "`mlxlink -d %s` show what the port agreed on", n->name, pt->num, n->name,
+		    n->name);
+}
+
+void check_unchecked_values(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		const struct role_spec *rs = check_role_spec(c, i);
+
+		if (!check_is_rail(c, i) || check_nic_is_software(n))
+			continue;
+		for (size_t k = 0; k < n->n_ports; k++) {
+			const struct port *pt = &n->ports[k];
+			const struct qos *q = pt->qos;
+			int prio = rs->pfc_priority >= 0 ? rs->pfc_priority : 3;
+
+			if (rs->rate_gbps > 0 && check_port_up(pt) && isnan(pt->rate_gbps))
+				rate_unknown(c, out, i, pt, rs->rate_gbps);
+			if (!check_port_is_eth(pt))
+				continue;
+			if ((rs->pfc_priority >= 0 || rs->trust) &&
+			    (!q || q->dcb_supported < 0))
+				qos_unknown(c, out, i, pt, rs);
+			if (rs->ecn == 1 && (!q || q->ecn_np[prio] < 0 || q->ecn_rp[prio] < 0))
+				ecn_unknown(c, out, i, pt, prio);
+		}
+	}
+}

@@ -1,0 +1,261 @@
+/* The check pipeline (pipeline.h): one way from a machine to a verdict. */
+#include "pipeline.h"
+#include "check_doc.h"
+#include "../out/check_out.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pipeline_option(struct ctx *c, const char *verb, const char *arg,
+		    struct pipeline_option *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!arg)
+		return -1;
+	return ctx_load_profile(c, verb, arg, &o->loaded, &o->profile);
+}
+
+void pipeline_option_free(struct pipeline_option *o)
+{
+	if (o->profile == &o->loaded)
+		profile_free(&o->loaded);
+	o->profile = NULL;
+}
+
+/* "ROOT/etc/rdmadoctor/rdmadoctor.conf", as the user would find it. */
+static void site_path(const struct ctx *c, const char *rel, char *buf, size_t len)
+{
+	const char *root = c->root_dir;
+	size_t n = strlen(root);
+
+	snprintf(buf, len, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
+}
+
+static int print_profile_error(struct ctx *c, const struct profile_error *err, int rc)
+{
+	if (err->line)
+		fprintf(stderr, "%s:%d: %s\n", err->file, err->line, err->message);
+	else
+		fprintf(stderr, "%s: %s\n", err->file, err->message[0] ? err->message :
+			strerror(-rc));
+	(void)c;
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+/* The site file, when there is one.  Absent is fine; unreadable or
+ * broken stops the run, as a broken profile does. */
+static int read_site(struct ctx *c, struct pipeline *pl)
+{
+	struct profile_error err;
+	char path[4096], *text = NULL;
+	int rc = root_read(&pl->r, SITE_FILE, &text);
+
+	if (rc == -ENOENT)
+		return EXIT_OK;
+	site_path(c, SITE_FILE, path, sizeof(path));
+	if (rc < 0) {
+		fprintf(stderr, "%s %s: cannot read the site file %s: %s\n", c->prog, pl->verb,
+			path, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	rc = site_parse(text, strlen(text), path, &pl->site, &err);
+	free(text);
+	if (rc < 0)
+		return print_profile_error(c, &err, rc);
+	pl->has_site = true;
+	return EXIT_OK;
+}
+
+int pipeline_collect(struct ctx *c, const char *verb, struct pipeline *pl, bool record)
+{
+	int rc;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->verb = verb;
+	pl->opened = true;
+	rc = ctx_collect(c, &pl->r, &pl->inv, record);
+	if (rc == EXIT_OK)
+		rc = read_site(c, pl);
+	return rc;
+}
+
+/* The site file's profile = NAME or an absolute path on the examined
+ * machine, read through the root like the site file itself. */
+static int site_profile(struct ctx *c, struct pipeline *pl)
+{
+	const char *name = pl->site.profile;
+	struct profile_error err;
+	char path[4096], *text = NULL;
+	int rc;
+
+	pl->profile = profile_builtin(name);
+	if (pl->profile)
+		return EXIT_OK;
+	site_path(c, SITE_FILE, path, sizeof(path));
+	if (name[0] != '/') {
+		fprintf(stderr, "%s:%d: profile: no built-in profile '%s' (`%s profiles` lists "
+			"them; a profile file is named by its absolute path)\n", path,
+			pl->site.profile_line, name, c->prog);
+		return EXIT_USAGE;
+	}
+	rc = root_read(&pl->r, name + 1, &text);
+	if (rc < 0) {
+		fprintf(stderr, "%s:%d: profile: cannot read '%s': %s\n", path,
+			pl->site.profile_line, name, strerror(-rc));
+		return rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	site_path(c, name + 1, path, sizeof(path));
+	rc = profile_parse(text, strlen(text), path, &pl->site_loaded, &err);
+	free(text);
+	if (rc < 0)
+		return print_profile_error(c, &err, rc);
+	pl->profile = &pl->site_loaded;
+	return EXIT_OK;
+}
+
+int pipeline_choose(struct ctx *c, struct pipeline *pl, const struct pipeline_option *option)
+{
+	char path[4096];
+	int rc;
+
+	if (option && option->profile) {
+		pl->profile = option->profile;
+		pl->source = PROFILE_FROM_OPTION;
+		snprintf(pl->reason, sizeof(pl->reason), "chosen with --profile");
+		return EXIT_OK;
+	}
+	if (pl->has_site && pl->site.profile) {
+		rc = site_profile(c, pl);
+		if (rc != EXIT_OK)
+			return rc;
+		pl->source = PROFILE_FROM_SITE;
+		site_path(c, SITE_FILE, path, sizeof(path));
+		snprintf(pl->reason, sizeof(pl->reason), "named in the site file %.200s", path);
+		return EXIT_OK;
+	}
+	pl->profile = profile_pick(&pl->inv, &pl->source, pl->reason, sizeof(pl->reason));
+	if (!pl->profile) {
+		fprintf(stderr, "%s: %s\n", c->prog, pl->reason);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
+{
+	const struct site *site = pl->has_site ? &pl->site : NULL;
+	int rc;
+
+	if (counters_only) {
+		rc = check_run_counters(&pl->inv, &pl->findings);
+		if (rc == 0)
+			check_waive(&pl->findings, site);
+	} else {
+		if (!pl->inv.n_gpus && !pl->inv.n_nics && !pl->inv.npu.n_pci && !pl->inv.npu.n) {
+			fprintf(stderr, "%s %s: nothing to check under '%s': no GPU, no NPU and no "
+				"RDMA device\n", c->prog, pl->verb, c->root_dir);
+			if (!c->quiet)
+				ctx_hint_no_devices(c);
+			return EXIT_RUNTIME;
+		}
+		pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
+		rc = pl->roles ? check_run_site(&pl->inv, pl->profile, site, &pl->findings) :
+		     -ENOMEM;
+		if (rc == 0)
+			check_roles(&pl->inv, pl->profile, site, pl->roles);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int pipeline_run(struct ctx *c, const char *verb, struct pipeline *pl,
+		 const struct pipeline_option *option)
+{
+	int rc = pipeline_collect(c, verb, pl, false);
+
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, pl, option);
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(c, pl, false);
+	return rc;
+}
+
+void pipeline_free(struct pipeline *pl)
+{
+	if (!pl->opened)
+		return;
+	findings_free(&pl->findings);
+	free(pl->roles);
+	if (pl->profile == &pl->site_loaded)
+		profile_free(&pl->site_loaded);
+	site_free(&pl->site);
+	inventory_free(&pl->inv);
+	root_close(&pl->r);
+	pl->opened = false;
+}
+
+int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl)
+{
+	static const char *const names[ROLE_COUNT] = { "rail", "storage" };
+	int rc = pipeline_collect(c, verb, pl, false);
+
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, pl, NULL);
+	if (rc != EXIT_OK)
+		return rc;
+	pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
+	if (!pl->roles) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	check_roles(&pl->inv, pl->profile, pl->has_site ? &pl->site : NULL, pl->roles);
+	/* under a profile without rails (generic) only the site file says */
+	for (size_t i = 0; i < pl->inv.n_nics; i++)
+		if (pl->profile->role[ROLE_RAIL].defined ||
+		    (pl->has_site && site_role(&pl->site, pl->inv.nics[i].name) >= 0))
+			pl->inv.nics[i].role = names[pl->roles[i]];
+	return EXIT_OK;
+}
+
+struct check_report pipeline_report(const struct pipeline *pl)
+{
+	struct check_report rep = {
+		.inv = &pl->inv, .profile = pl->profile, .reason = pl->reason,
+		.findings = &pl->findings, .source = profile_source_name(pl->source),
+		.roles = pl->roles,
+	};
+
+	return rep;
+}
+
+int check_document(struct ctx *c, const char *profile, json_t **doc)
+{
+	struct pipeline_option option;
+	struct pipeline pl;
+	int rc = pipeline_option(c, "check", profile, &option);
+
+	*doc = NULL;
+	if (rc >= 0)
+		return rc;
+	rc = pipeline_run(c, "check", &pl, &option);
+	if (rc == EXIT_OK) {
+		struct check_report rep = pipeline_report(&pl);
+
+		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n)
+			ctx_hint_no_devices(c);
+		*doc = check_to_json(&rep);
+		if (!*doc) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			rc = EXIT_RUNTIME;
+		}
+	}
+	pipeline_free(&pl);
+	pipeline_option_free(&option);
+	return rc;
+}

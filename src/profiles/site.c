@@ -1,0 +1,268 @@
+/* The site file parser.  libinih splits the lines; as for profiles, our
+ * own line source counts them, so every error says FILE:LINE. */
+#include "site.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#define MAX_TEXT (64u << 10)	/* a site file is a few lines */
+#define MAX_LINE 190		/* inih's buffer is 200 bytes */
+#define MAX_NAME 64
+
+struct sstate {
+	const char *text;
+	size_t len, pos;
+	int line;
+	bool in_site;		/* the lines follow [site] */
+	int profile_line;
+	int rc;			/* first error */
+	struct site *out;
+	struct profile_error *err;
+};
+
+static int fail(struct sstate *st, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct sstate *st, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (st->rc)
+		return st->rc;
+	st->err->line = line;
+	va_start(ap, fmt);
+	n = vsnprintf(st->err->message, sizeof(st->err->message), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		snprintf(st->err->message, sizeof(st->err->message), "malformed site file");
+	st->rc = -EINVAL;
+	return st->rc;
+}
+
+/* One line per call, counted; refuses what is not text. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct sstate *st = stream;
+	const char *line, *end;
+	size_t n;
+
+	if (st->pos >= st->len || st->rc || num < 3)
+		return NULL;
+	st->line++;
+	line = st->text + st->pos;
+	end = memchr(line, '\n', st->len - st->pos);
+	n = end ? (size_t)(end - line) : st->len - st->pos;
+	st->pos += n + (end ? 1 : 0);
+	if (n && line[n - 1] == '\r')
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			fail(st, st->line, "control character 0x%02x: a site file is text", c);
+			return NULL;
+		}
+	}
+	while (n && (*line == ' ' || *line == '\t')) {
+		line++;
+		n--;
+	}
+	if (n > MAX_LINE || n + 3 > (size_t)num) {
+		fail(st, st->line, "line longer than %d characters", MAX_LINE);
+		return NULL;
+	}
+	if (n && *line == '[') {
+		const char *close = memchr(line, ']', n);
+
+		st->in_site = close && close - line == 5 && !memcmp(line, "[site", 5);
+		if (close && !st->in_site)
+			fail(st, st->line, "unknown section '%.*s': the site file has only [site]",
+			     (int)(close - line + 1), line);
+	}
+	memcpy(str, line, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	return str;
+}
+
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-';
+}
+
+static int push(struct name_list *l, const char *s, size_t n)
+{
+	char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->v[l->n] = strndup(s, n);
+	if (!l->v[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static bool listed(const struct name_list *l, const char *s, size_t n)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strlen(l->v[i]) == n && !memcmp(l->v[i], s, n))
+			return true;
+	return false;
+}
+
+/* Names separated by commas or blanks; what is expected for messages. */
+static int add_names(struct sstate *st, const char *key, const char *value,
+		     struct name_list *l, bool is_id)
+{
+	const char *s = value;
+
+	while (*s) {
+		const char *e;
+
+		while (*s == ',' || *s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
+			if (!name_char(*e))
+				return fail(st, st->line, "%s: '%c' in '%.40s': expected %s", key, *e,
+					    s, is_id ? "check ids like sys.memlock" :
+					    "RDMA device names like mlx5_0");
+		if (e - s > MAX_NAME)
+			return fail(st, st->line, "%s: a name longer than %d characters", key,
+				    MAX_NAME);
+		if (is_id && (!memchr(s, '.', (size_t)(e - s)) || *s == '.' || e[-1] == '.'))
+			return fail(st, st->line, "%s: '%.*s' is not a check id (like sys.memlock)",
+				    key, (int)(e - s), s);
+		if (!is_id && (listed(&st->out->rail, s, (size_t)(e - s)) ||
+			       listed(&st->out->storage, s, (size_t)(e - s))))
+			return fail(st, st->line, "%s: '%.*s' is named as a rail or storage NIC "
+				    "already", key, (int)(e - s), s);
+		if (push(l, s, (size_t)(e - s)) < 0) {
+			st->rc = -ENOMEM;
+			return st->rc;
+		}
+		s = e;
+	}
+	return 0;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct sstate *st = user;
+	char buf[MAX_LINE + 1];
+	size_t n;
+
+	(void)section;
+	if (st->rc)
+		return 0;
+	/* '#' after a blank starts a comment too, as in profiles */
+	for (n = 0; value[n]; n++)
+		if ((value[n] == '#' || value[n] == ';') && (n == 0 || value[n - 1] == ' ' ||
+							     value[n - 1] == '\t'))
+			break;
+	while (n && (value[n - 1] == ' ' || value[n - 1] == '\t'))
+		n--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, value);
+	if (!st->in_site) {
+		fail(st, st->line, "'%s' comes before any section: put it under [site]", name);
+		return 0;
+	}
+	if (!buf[0]) {
+		fail(st, st->line, "%s: expected a value, got nothing", name);
+		return 0;
+	}
+	if (strcmp(name, "profile") == 0) {
+		if (st->out->profile) {
+			fail(st, st->line, "'profile' given twice (first on line %d)",
+			     st->profile_line);
+			return 0;
+		}
+		st->out->profile = strdup(buf);
+		st->out->profile_line = st->profile_line = st->line;
+		if (!st->out->profile)
+			st->rc = -ENOMEM;
+	} else if (strcmp(name, "ignore") == 0) {
+		add_names(st, name, buf, &st->out->ignore, true);
+	} else if (strcmp(name, "rail") == 0) {
+		add_names(st, name, buf, &st->out->rail, false);
+	} else if (strcmp(name, "storage") == 0) {
+		add_names(st, name, buf, &st->out->storage, false);
+	} else {
+		fail(st, st->line, "unknown key '%s' in [site]: expected profile, ignore, rail "
+		     "or storage", name);
+	}
+	return st->rc ? 0 : 1;
+}
+
+int site_parse(const char *text, size_t len, const char *origin, struct site *out,
+	       struct profile_error *err)
+{
+	struct sstate st = { .text = text, .len = text ? len : 0, .out = out, .err = err };
+	int syntax;
+
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	snprintf(err->file, sizeof(err->file), "%s", origin ? origin : "site file");
+	if (st.len > MAX_TEXT) {
+		fail(&st, 0, "larger than %u KiB: not a site file", MAX_TEXT >> 10);
+	} else {
+		if (st.len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+			st.pos = 3;
+		syntax = ini_parse_stream(reader, &st, handler, &st);
+		if (syntax == -2 && !st.rc)
+			st.rc = -ENOMEM;
+		else if (syntax > 0 && !st.rc)
+			fail(&st, syntax, "expected 'key = value', [site] or a comment");
+	}
+	if (st.rc == -ENOMEM)
+		snprintf(err->message, sizeof(err->message), "out of memory");
+	if (st.rc)
+		site_free(out);
+	return st.rc;
+}
+
+static void list_free(struct name_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void site_free(struct site *s)
+{
+	if (!s)
+		return;
+	free(s->profile);
+	list_free(&s->ignore);
+	list_free(&s->rail);
+	list_free(&s->storage);
+	memset(s, 0, sizeof(*s));
+}
+
+bool site_ignores(const struct site *s, const char *id)
+{
+	return s && id && listed(&s->ignore, id, strlen(id));
+}
+
+int site_role(const struct site *s, const char *nic)
+{
+	if (!s || !nic)
+		return -1;
+	if (listed(&s->rail, nic, strlen(nic)))
+		return ROLE_RAIL;
+	if (listed(&s->storage, nic, strlen(nic)))
+		return ROLE_STORAGE;
+	return -1;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""docs/profiles.md and the tool say the same: every key `profiles show`
+prints (per section) is documented in the matching table and no other;
+every built-in profile is in the table of built-ins; the site file's keys
+are the ones its parser names when it refuses an unknown key.
+
+usage: test_profiles_doc.py RDMADOCTOR DOC
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+binary, doc_path = sys.argv[1], sys.argv[2]
+doc = open(doc_path).read()
+failed = 0
+
+
+def expect(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAIL:", what)
+
+
+def table_keys(heading):
+    """The `key` column of the first table after a '### heading' line."""
+    m = re.search(r"^### " + re.escape(heading) + r"\n(.*?)(?=^#|\Z)", doc, re.M | re.S)
+    if not m:
+        return None
+    return [k for k in re.findall(r"^\| `([a-z_]+)` \|", m.group(1), re.M)]
+
+
+def shown_keys(name):
+    out = subprocess.run([binary, "profiles", "show", name], capture_output=True, text=True,
+                         check=True).stdout
+    sections, cur = {}, None
+    for line in out.splitlines():
+        if line.startswith("["):
+            cur = line.strip("[]")
+            sections[cur] = []
+        elif cur and re.match(r"^#? ?[a-z_]+ = ", line):
+            sections[cur].append(line.lstrip("# ").split(" = ")[0])
+    return sections
+
+
+shown = shown_keys("dgx-h100")	# has [profile], [rail] and [storage]
+doc_profile = table_keys("[profile]")
+doc_role = table_keys("[rail] and [storage]")
+expect(doc_profile == shown["profile"],
+       f"[profile] keys: doc {doc_profile} vs profiles show {shown['profile']}")
+expect(doc_role == shown["rail"] == shown["storage"],
+       f"[rail]/[storage] keys: doc {doc_role} vs profiles show {shown['rail']}")
+
+names = [p["name"] for p in json.loads(subprocess.run(
+    [binary, "--json", "profiles"], capture_output=True, text=True, check=True).stdout)["profiles"]]
+m = re.search(r"^## Built-in profiles\n(.*?)(?=^## )", doc, re.M | re.S)
+listed = re.findall(r"^\| `([a-z0-9.-]+)` \|", m.group(1), re.M) if m else []
+expect(listed == names, f"built-in profiles: doc {listed} vs profiles {names}")
+
+with tempfile.TemporaryDirectory() as root:
+    os.makedirs(os.path.join(root, "etc", "rdmadoctor"))
+    with open(os.path.join(root, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:
+        f.write("[site]\nno_such_key = 1\n")
+    err = subprocess.run([binary, "--root", root, "check"], capture_output=True,
+                         text=True).stderr
+    m = re.search(r"expected (.*)$", err, re.M)
+    said = re.split(r", | or ", m.group(1)) if m else []
+    expect(table_keys("[site]") == said, f"[site] keys: doc {table_keys('[site]')} vs {said}")
+
+print("docs/profiles.md:", "FAIL" if failed else "ok")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,47 @@
+/* libFuzzer target: any bytes as the site file.  The parser must refuse
+ * them with a line and a message, or accept them as names and ids of the
+ * allowed characters.  Built with clang -fsanitize=fuzzer (RD_FUZZ=ON);
+ * replay_main.c runs the saved corpus under gcc as an ordinary test. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiles/site.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void names_ok(const struct name_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (!l->v[i][0] || strlen(l->v[i]) > 64)
+			abort();
+		for (const char *c = l->v[i]; *c; c++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+				    *c))
+				abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct profile_error err;
+	struct site s;
+	int rc = site_parse((const char *)data, size, "fuzz.conf", &s, &err);
+
+	if (rc < 0) {
+		if (err.line < 0 || !memchr(err.message, '\0', sizeof(err.message)) ||
+		    !err.message[0] || s.profile || s.ignore.n || s.rail.n || s.storage.n)
+			abort();
+		return 0;
+	}
+	names_ok(&s.ignore);
+	names_ok(&s.rail);
+	names_ok(&s.storage);
+	for (size_t i = 0; i < s.rail.n; i++)
+		if (site_role(&s, s.rail.v[i]) != ROLE_RAIL)
+			abort();
+	if (s.profile && (!s.profile[0] || s.profile_line < 1))
+		abort();
+	site_free(&s);
+	return 0;
+}
