@@ -52,6 +52,8 @@ def documented(cmd, docs, prefix_rules=()):
         q = p
         for a, b in prefix_rules:
             q = q.replace(a, b)
+        if cmd == "check" and q.startswith("roles."):	# keyed by device name
+            q = "roles.*"
         if q.startswith("npus.devices[].pci."):	# "as a NIC's"
             q = q.replace("npus.devices[].pci.", "nics[].pci.", 1)
         top = q.split(".")[0].split("[")[0]
