@@ -2,6 +2,7 @@
  * GPU needs, against this machine (a profile, an inventory, or a host's
  * latest record with what was measured on it).  docs/plan.md. */
 #include "cmd.h"
+#include "pipeline.h"
 #include "plan_machine.h"
 #include "plan_record.h"
 #include "../out/fleet_bw.h"
@@ -295,10 +296,9 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
  * recorded check's (named), else the one check would pick.  what: the
  * machine in words ("gpu-017 under DIR"). */
 static int machine_from_inventory(const struct plan_args *a, struct machine_src *ms,
-				  const char *what, const char *profile, char *why, size_t len)
+				  const char *what, const struct profile *p, char *why, size_t len)
 {
 	char reason[256];
-	const struct profile *p = profile ? profile_builtin(profile) : NULL;
 
 	if (!p)
 		p = profile_select(&ms->inv, reason, sizeof(reason));
@@ -313,7 +313,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 			       struct machine_src *ms, char *why, size_t len)
 {
 	json_t *recs;
-	const char *time;
+	const char *time, *profile;
 	char what[400];
 	size_t hits;
 	int rc = plan_record_latest(c, a->db, a->host, &ms->record);
@@ -327,8 +327,9 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 	time = json_string_value(json_object_get(ms->record, "time"));
 	snprintf(what, sizeof(what), "record of %s at %s in %s", a->host, time ? time : "?",
 		 a->db);
-	rc = machine_from_inventory(a, ms, what,
-				    json_string_value(json_object_get(ms->record, "profile")), why, len);
+	profile = json_string_value(json_object_get(ms->record, "profile"));
+	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, why,
+				    len);
 	if (rc >= 0)
 		return rc;
 	recs = json_pack("[O]", ms->record);
@@ -370,7 +371,7 @@ static void plain_text(char *s)
 static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine_src *ms)
 {
 	char why[256] = "";
-	struct root r;
+	struct pipeline pl;
 	int rc;
 
 	if (!!a->db != !!a->host) {
@@ -387,19 +388,26 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 	else if (a->db)
 		rc = machine_from_record(c, a, ms, why, sizeof(why));
 	else {
-		rc = ctx_collect(c, &r, &ms->inv, false);
+		/* the profile check would judge this machine under: the site
+		 * file's, else the one the machine is (cmd/pipeline.h) */
+		rc = pipeline_collect(c, "plan", &pl, false);
+		if (rc == EXIT_OK)
+			rc = pipeline_choose(c, &pl, NULL);
 		if (rc == EXIT_OK) {
-			const char *host = ms->inv.host.hostname ? ms->inv.host.hostname :
-							      "this host";
+			const char *host;
 			char what[400];
 
+			/* the plan keeps the inventory; the pipeline frees the rest */
+			ms->inv = pl.inv;
+			memset(&pl.inv, 0, sizeof(pl.inv));
+			host = ms->inv.host.hostname ? ms->inv.host.hostname : "this host";
 			if (strcmp(c->root_dir, "/") != 0)
 				snprintf(what, sizeof(what), "%s under %s", host, c->root_dir);
 			else
 				snprintf(what, sizeof(what), "%s", host);
-			rc = machine_from_inventory(a, ms, what, NULL, why, sizeof(why));
+			rc = machine_from_inventory(a, ms, what, pl.profile, why, sizeof(why));
 		}
-		root_close(&r);
+		pipeline_free(&pl);
 	}
 	if (rc >= 0 && why[0])
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);

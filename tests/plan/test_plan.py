@@ -10,6 +10,7 @@ host's record with a measured bw below nominal), bad (usage errors)."""
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -357,6 +358,18 @@ def case_recorded():
             fail(f"zero measured: {doc['network_seconds']} {doc['verdict']}")
         has("zero measured text", plan(args_of(job) + ["--db", db3, "--host", host], 1).stdout,
             "forever")
+        # a live or --root machine is planned under the profile check would
+        # judge it by: the site file's when it names one
+        site_root = os.path.join(tmp, "site-root")
+        shutil.copytree(os.path.join(FIX, "a800-8x100g-roce", "root"), site_root, symlinks=True)
+        os.makedirs(os.path.join(site_root, "etc", "rdmadoctor"), exist_ok=True)
+        with open(os.path.join(site_root, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:
+            f.write("[site]\nprofile = budget-2x100g-roce\n")
+        has("site file profile", plan(args_of(job) + ["--root", site_root], None).stdout,
+            "(profile budget-2x100g-roce)")
+        has("no site file", plan(args_of(job) + ["--root", os.path.join(FIX, "a800-8x100g-roce",
+                                                                       "root")], None).stdout,
+            "(profile a800-8x100g-roce)")
         p = plan(args_of(job) + ["--db", db2, "--host", "no-such-host"], 2)
         has("unknown host", p.stderr, "no record of host 'no-such-host'")
         p = plan(args_of(job) + ["--db", os.path.join(tmp, "missing.db"), "--host", h], 3)
