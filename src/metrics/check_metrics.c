@@ -47,8 +47,9 @@ static bool same(const struct finding *a, const struct finding *b)
 static void by_id(struct expo *e, const struct findings *fs)
 {
 	struct expo_fam f = { "rdmadoctor_findings", "gauge",
-			      "Findings of the last check with this id and severity "
-			      "(`rdmadoctor check` tells which subjects)", false };
+			      "Findings of the last check with this id and severity, those the "
+			      "site file waives left out (`rdmadoctor check` tells which subjects)",
+			      false };
 
 	for (size_t i = 0; i < fs->n; i++) {
 		struct expo_label l[] = { { "id", fs->v[i].id },
@@ -56,12 +57,14 @@ static void by_id(struct expo *e, const struct findings *fs)
 		size_t count = 0;
 		bool seen = false;
 
+		if (fs->v[i].waived)
+			continue;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = same(&fs->v[k], &fs->v[i]);
+			seen = !fs->v[k].waived && same(&fs->v[k], &fs->v[i]);
 		if (seen)
 			continue;
 		for (size_t k = i; k < fs->n; k++)
-			count += same(&fs->v[k], &fs->v[i]);
+			count += !fs->v[k].waived && same(&fs->v[k], &fs->v[i]);
 		expo_fam_sample(e, &f, l, 2, (double)count);
 	}
 }
@@ -96,12 +99,17 @@ static void each(struct expo *e, const struct findings *fs, const struct invento
 {
 	struct expo_fam f = { "rdmadoctor_finding", "gauge",
 			      "A finding of the last check, always 1: its id, severity and "
-			      "subject (device and port where it is about one) in labels", false };
+			      "subject (device and port where it is about one) in labels; "
+			      "the site file's waived ones left out", false };
 
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *x = &fs->v[i];
 		char dev[64], port[16];
 		struct expo_label l[5];
+
+		/* waived by the site file: as for the counts, no series */
+		if (x->waived)
+			continue;
 
 		subject_parts(inv, x->subject ? x->subject : "", dev, sizeof(dev), port, sizeof(port));
 		l[0] = (struct expo_label){ "id", x->id };

@@ -476,7 +476,12 @@ static void test_render_finding_subjects(void **state)
 	/* a name that only starts like a NIC's is not that NIC */
 	assert_non_null(f = finding_add(&fs, "topo.nic_far", SEV_WARN, "why"));
 	finding_set(&f->subject, "mlx5_01 port 1");
+	/* waived by the site file: no series, in neither family */
+	assert_non_null(f = finding_add(&fs, "sys.memlock", SEV_WARN, "why"));
+	finding_set(&f->subject, "host");
+	f->waived = true;
 	text = render(&inv, &fs);
+	expect_no(text, "sys.memlock");
 	expect_grouped(text);
 	expect_line(text, "rdmadoctor_finding{id=\"module.dom\",severity=\"error\",device=\"mlx5_0\","
 			  "port=\"2\",subject=\"mlx5_0 port 2 (eth2) lane 3\"} 1");
