@@ -296,7 +296,8 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
  * recorded check's (named), else the one check would pick.  what: the
  * machine in words ("gpu-017 under DIR"). */
 static int machine_from_inventory(const struct plan_args *a, struct machine_src *ms,
-				  const char *what, const struct profile *p, char *why, size_t len)
+				  const char *what, const struct profile *p,
+				  const struct site *site, char *why, size_t len)
 {
 	char reason[256];
 
@@ -304,7 +305,7 @@ static int machine_from_inventory(const struct plan_args *a, struct machine_src 
 		p = profile_select(&ms->inv, reason, sizeof(reason));
 	snprintf(ms->source, sizeof(ms->source), "%s (profile %s)", what,
 		 p && p->name ? p->name : "generic");
-	if (plan_machine_from_inventory(&ms->inv, p, (int)a->gpn, &ms->m, why, len) < 0)
+	if (plan_machine_from_inventory(&ms->inv, p, site, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_RUNTIME;
 	return -1;
 }
@@ -328,8 +329,8 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 	snprintf(what, sizeof(what), "record of %s at %s in %s", a->host, time ? time : "?",
 		 a->db);
 	profile = json_string_value(json_object_get(ms->record, "profile"));
-	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, why,
-				    len);
+	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, NULL,
+				    why, len);
 	if (rc >= 0)
 		return rc;
 	recs = json_pack("[O]", ms->record);
@@ -405,7 +406,8 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 				snprintf(what, sizeof(what), "%s under %s", host, c->root_dir);
 			else
 				snprintf(what, sizeof(what), "%s", host);
-			rc = machine_from_inventory(a, ms, what, pl.profile, why, sizeof(why));
+			rc = machine_from_inventory(a, ms, what, pl.profile,
+						    pl.has_site ? &pl.site : NULL, why, sizeof(why));
 		}
 		pipeline_free(&pl);
 	}

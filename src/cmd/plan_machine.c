@@ -129,6 +129,7 @@ static int gpudirect_of(const struct inventory *inv)
 }
 
 int plan_machine_from_inventory(const struct inventory *inv, const struct profile *p,
+				const struct site *site,
 				int gpus, struct plan_machine *m, char *why, size_t len)
 {
 	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
@@ -137,7 +138,9 @@ int plan_machine_from_inventory(const struct inventory *inv, const struct profil
 	memset(m, 0, sizeof(*m));
 	if (!roles)
 		return fail(why, len, "out of memory");
-	roles_assign(inv, p, roles);
+	/* the rails check would count: the site file names those the PCI tree
+	 * cannot tell (NULL: no site file) */
+	check_roles(inv, p, site, roles);
 	for (size_t i = 0; i < inv->n_nics; i++)
 		if (roles[i] == ROLE_RAIL && !check_nic_is_software(&inv->nics[i]))
 			n += inv->nics[i].n_ports;

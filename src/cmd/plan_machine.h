@@ -13,8 +13,11 @@
  * said as "out of memory"); m->ports is malloc'd: plan_machine_free. */
 int plan_machine_from_profile(const struct profile *p, int gpus, struct plan_machine *m,
 			      char *why, size_t len);
-/* The rail NICs under profile p (roles as `check` assigns them). */
+struct site;
+/* The rail NICs under profile p, with the roles `check` assigns them (the
+ * site file's rail/storage names too; site NULL: none). */
 int plan_machine_from_inventory(const struct inventory *inv, const struct profile *p,
+				const struct site *site,
 				int gpus, struct plan_machine *m, char *why, size_t len);
 void plan_machine_free(struct plan_machine *m);
 
