@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "../profiles/site.h"
 #include "../out/json.h"
 #include "../sysfs/tape.h"
 
@@ -98,6 +99,40 @@ static int write_snapshot(struct ctx *c, struct root *r, const char *out)
 	return EXIT_OK;
 }
 
+/* The site file, and the profile file it names, go on the tape too, so that
+ * `check --root SNAPSHOT` judges under the profile, waivers and roles the
+ * machine itself was judged under (cmd/pipeline.h).  Reading records them;
+ * a site file that does not parse is kept as it is, for the replay to say
+ * what is wrong with it.  EXIT_OK, or EXIT_RUNTIME without memory. */
+static int tape_site(struct ctx *c, struct root *r)
+{
+	struct profile_error err;
+	struct site site;
+	char *text = NULL, *prof = NULL;
+	int rc = root_read(r, SITE_FILE, &text);
+
+	if (rc == -ENOMEM)
+		goto nomem;
+	if (rc < 0)
+		return EXIT_OK;	/* none, or its read error is on the tape */
+	rc = site_parse(text, strlen(text), SITE_FILE, &site, &err);
+	free(text);
+	if (rc == -ENOMEM)
+		goto nomem;
+	if (rc < 0)
+		return EXIT_OK;
+	if (site.profile && site.profile[0] == '/')
+		rc = root_read(r, site.profile + 1, &prof);
+	free(prof);
+	site_free(&site);
+	if (rc == -ENOMEM)
+		goto nomem;
+	return EXIT_OK;
+nomem:
+	fprintf(stderr, "%s snapshot: out of memory\n", c->prog);
+	return EXIT_RUNTIME;
+}
+
 int cmd_snapshot(struct ctx *c, int argc, char **argv)
 {
 	const char *out;
@@ -115,6 +150,8 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = ctx_collect(c, &r, &inv, true);
+	if (rc == EXIT_OK)
+		rc = tape_site(c, &r);
 	if (rc == EXIT_OK)
 		rc = write_snapshot(c, &r, out);
 	if (rc == EXIT_OK) {

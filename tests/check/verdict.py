@@ -167,6 +167,16 @@ expect(rc == 1 and doc["profile"] == "mine" and
        any(f["id"] == "port.rate_low" for f in doc["findings"]),
        "the site file's profile file is read through the root", f"rc {rc} {err}")
 
+# a snapshot keeps the site file and the profile file it names: the replay
+# judges as the machine was judged
+snap = os.path.join(tmp, "site-snapshot")
+res = subprocess.run([binary, "--root", r, "snapshot", snap], capture_output=True, text=True,
+                     timeout=120)
+rc2, doc2, _, err2 = run(snap) if res.returncode == 0 else (None, None, "", res.stderr)
+expect(doc2 and doc2["profile"] == "mine" and doc2["profile_source"] == "site file" and
+       doc2["verdict"] == doc["verdict"],
+       "snapshot keeps the site file and its profile file", f"{res.stderr} {err2}")
+
 # waived ids: kept in JSON, not counted
 rtx = os.path.join(fixtures, "rtx4090-cx6dx-x8", "root")
 rc, doc, _, _ = run(rtx)
