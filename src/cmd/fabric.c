@@ -57,6 +57,10 @@ struct fab_opts {
 	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
 	enum fab_mode mode;
 	const char *pairs_file, *name, *rails, *profile;
+	/* --profile, loaded before the launcher's rendezvous so that a
+	 * mistyped one stops the run at once (exit 2), not after it */
+	struct profile loaded;
+	const struct profile *pr;
 	bool transport_set, lat, one_way;
 	double tolerance, timeout_s, guard_s, duration_s, warmup_s, expect_gbps;
 	uint32_t retest;
@@ -332,6 +336,11 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 		o->mode = MODE_PAIRS;
 	if (o->bw.gpu && p->transport == BW_TRANSPORT_TCP && o->transport_set)
 		return usage(c, "%s", "--gpu needs the verbs transport");
+	if (o->profile) {
+		rc = ctx_load_profile(c, "fabric", o->profile, &o->loaded, &o->pr);
+		if (rc != CMD_GO_ON)
+			return rc;
+	}
 	return -1;
 }
 
@@ -340,6 +349,7 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 struct fab_run {
 	struct ctx *c;
 	struct fab_opts *o;
+	char floor_why[192];	/* the floor's reason, when floor_of set one */
 	uint32_t rank, size;
 	bool pmix_up;
 	int lfd;
@@ -856,30 +866,21 @@ static int exchange_results(struct fab_run *r, const char *key, uint32_t n_round
 static double floor_of(struct fab_run *r, const char **why)
 {
 	const struct fab_opts *o = r->o;
+	double f = NAN;
 
 	*why = NULL;
 	if (isfinite(o->bw.expect_gbps)) {
 		*why = "--expect-gbps";
 		return o->bw.expect_gbps;
 	}
-	if (o->profile) {
-		struct profile loaded;
-		const struct profile *pr = NULL;
-		double f = NAN;
-
-		memset(&loaded, 0, sizeof(loaded));
-		if (ctx_load_profile(r->c, "fabric", o->profile, &loaded, &pr) < 0 && pr &&
-		    pr->role[ROLE_RAIL].bw_floor_gbps > 0) {
-			f = pr->role[ROLE_RAIL].bw_floor_gbps;
-			*why = "the profile's bw_floor_gbps";
-		}
-		profile_free(&loaded);
+	/* bw's rule (bw_cmd_floor): the profile's bw_floor_gbps, else 90% of
+	 * the port rate on verbs, at sizes of 64 KiB and up */
+	if (r->side.p.size < BW_EXPECT_MIN_BYTES)
+		return NAN;
+	if (bw_cmd_floor(o->pr, r->side.transport == BW_TRANSPORT_VERBS ? r->setup.min_rate : NAN,
+			 &f, r->floor_why, sizeof(r->floor_why))) {
+		*why = r->floor_why;
 		return f;
-	}
-	if (r->side.transport == BW_TRANSPORT_VERBS && r->side.p.size >= BW_EXPECT_MIN_BYTES &&
-	    isfinite(r->setup.min_rate) && r->setup.min_rate > 0) {
-		*why = "90% of the port rate";
-		return 0.9 * r->setup.min_rate;
 	}
 	return NAN;
 }
@@ -1057,18 +1058,24 @@ int cmd_fabric(struct ctx *c, int argc, char **argv)
 	struct fab_run r = { .c = c, .o = &o, .lfd = -1 };
 	int rc = parse(c, argc, argv, &o);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		if (o.pr == &o.loaded)
+			profile_free(&o.loaded);
 		return rc;
+	}
 	if (!fab_pmix_launched()) {
 		fprintf(stderr,
 			"%s fabric: not started by a PMIx launcher: start one task per node,\n"
 			"  srun -N NODES --ntasks-per-node=1 --mpi=pmix %s fabric ...\n"
 			"  mpirun -np NODES --map-by ppr:1:node --enable-recovery %s fabric ...\n"
 			"(see `%s fabric --help`)\n", c->prog, c->prog, c->prog, c->prog);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+	} else {
+		signal(SIGPIPE, SIG_IGN);
+		rc = run(&r);
+		run_free(&r);
 	}
-	signal(SIGPIPE, SIG_IGN);
-	rc = run(&r);
-	run_free(&r);
+	if (o.pr == &o.loaded)
+		profile_free(&o.loaded);
 	return rc;
 }
