@@ -104,6 +104,23 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The keys of obj, sorted (jansson keeps insertion order), in *n; the
+ * array is malloc'd, the strings are obj's.  NULL on OOM. */
+static const char **sorted_keys(json_t *obj, size_t *n)
+{
+	const char **names = calloc(json_object_size(obj) + 1, sizeof(*names));
+	const char *k;
+	json_t *v;
+
+	*n = 0;
+	if (!names)
+		return NULL;
+	json_object_foreach(obj, k, v)
+		names[(*n)++] = k;
+	qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
 /* The facts of the Ascend NPUs of one model: each NPU and its one on-chip
  * port is the subject "npuN" (N the id hccn_tool takes). */
 static json_t *npu_group_facts(const char *model, const json_t *npus)
@@ -142,7 +159,6 @@ static int npu_facts(const json_t *record, json_t *out)
 		record, "check"), "inventory"), "npus"), "devices");
 	json_t *models = json_object(), *npu;
 	const char **names = NULL;
-	const char *k;
 	size_t i, n = 0;
 	int rc = -1;
 
@@ -152,12 +168,9 @@ static int npu_facts(const json_t *record, json_t *out)
 		if (json_object_set_new(models, str_or(json_object_get(npu, "model"), "unknown"),
 					json_true()) < 0)
 			goto done;
-	names = calloc(json_object_size(models) + 1, sizeof(*names));
+	names = sorted_keys(models, &n);
 	if (!names)
 		goto done;
-	json_object_foreach(models, k, npu)
-		names[n++] = k;
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++)
 		if (json_array_append_new(out, npu_group_facts(names[i], npus)) < 0)
 			goto done;
@@ -174,7 +187,6 @@ json_t *fleet_facts(const json_t *record)
 		json_object_get(json_object_get(record, "check"), "inventory"), "nics");
 	json_t *keys = json_object(), *out = json_array(), *nic;
 	const char **names = NULL;
-	const char *k;
 	size_t i, n = 0;
 
 	if (!keys || !out)
@@ -192,12 +204,9 @@ json_t *fleet_facts(const json_t *record)
 		if (rc < 0)
 			goto fail;
 	}
-	names = calloc(json_object_size(keys) + 1, sizeof(*names));
+	names = sorted_keys(keys, &n);
 	if (!names)
 		goto fail;
-	json_object_foreach(keys, k, nic)
-		names[n++] = k;
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++) {
 		char *model = strdup(names[i]), *ll;
 

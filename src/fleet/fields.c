@@ -47,21 +47,28 @@ static json_t *pcie_gen(const json_t *speed)
 	return json_real(s);	/* an unknown rate: keep what was seen */
 }
 
+/* pcie_gen and pcie_width of a device's negotiated link (pci.link). */
+static void put_pcie(json_t *out, const json_t *link)
+{
+	json_t *gen;
+
+	if (!json_is_object(link))
+		return;
+	gen = pcie_gen(json_object_get(link, "speed_gts"));
+	if (gen)
+		json_object_set_new(out, "pcie_gen", gen);
+	put_scalar(out, "pcie_width", json_object_get(link, "width"));
+}
+
 json_t *fleet_nic_values(const json_t *nic)
 {
 	json_t *out = json_object();
 	const json_t *link = json_object_get(json_object_get(nic, "pci"), "link");
-	json_t *gen;
 
 	if (!out)
 		return NULL;
 	put_scalar(out, "fw", json_object_get(nic, "fw_ver"));
-	if (json_is_object(link)) {
-		gen = pcie_gen(json_object_get(link, "speed_gts"));
-		if (gen)
-			json_object_set_new(out, "pcie_gen", gen);
-		put_scalar(out, "pcie_width", json_object_get(link, "width"));
-	}
+	put_pcie(out, link);
 	return out;
 }
 
@@ -198,7 +205,7 @@ static bool all_booleans(const json_t *arr)
 
 json_t *fleet_npu_values(const json_t *npu)
 {
-	json_t *out = json_object(), *gen, *rate;
+	json_t *out = json_object(), *rate;
 	const json_t *link = json_object_get(json_object_get(npu, "pci"), "link");
 	const json_t *port = json_object_get(npu, "port");
 	const json_t *pfc = json_object_get(port, "pfc_enabled");
@@ -209,12 +216,7 @@ json_t *fleet_npu_values(const json_t *npu)
 		return NULL;
 	put_scalar(out, "fw", json_object_get(npu, "firmware"));
 	put_scalar(out, "npu_driver", json_object_get(npu, "software"));
-	if (json_is_object(link)) {
-		gen = pcie_gen(json_object_get(link, "speed_gts"));
-		if (gen)
-			json_object_set_new(out, "pcie_gen", gen);
-		put_scalar(out, "pcie_width", json_object_get(link, "width"));
-	}
+	put_pcie(out, link);
 	if (!json_is_object(port)) {
 		/* no port read: its state is unknown, and nothing else is said */
 		json_object_set_new(out, "port_state", json_null());
