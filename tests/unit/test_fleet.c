@@ -905,6 +905,41 @@ static void diff_npus(void **state)
 	json_decref(recs);
 }
 
+/* `fleet show`: an NPU's firmware and speed changes, an NPU gone. */
+static void history_npus(void **state)
+{
+	json_t *a = atlas_record(atlas_check("atlas-800-9000"), "atlas-a");
+	json_t *c = atlas_check("atlas-800-9000"), *b, *changes = json_array(), *ch;
+	json_t *devs = json_object_get(json_object_get(json_object_get(c, "inventory"), "npus"),
+				       "devices");
+	size_t i;
+	bool fw = false, rate = false, gone = false;
+
+	(void)state;
+	json_object_set_new(npu_of(c, 3), "firmware", json_string("6.4.10.1.100"));
+	json_object_set_new(json_object_get(npu_of(c, 3), "port"), "speed_mbps", json_integer(25000));
+	json_array_remove(devs, 7);
+	b = atlas_record(c, "atlas-a");
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	json_array_foreach(changes, i, ch) {
+		const char *subj = json_string_value(json_object_get(ch, "subject"));
+		const char *field = json_string_value(json_object_get(ch, "field"));
+
+		fw |= !strcmp(subj, "npu3") && !strcmp(field, "fw") &&
+		      !strcmp(json_string_value(json_object_get(ch, "new")), "6.4.10.1.100");
+		rate |= !strcmp(subj, "npu3") && !strcmp(field, "port_rate_gbps") &&
+			json_integer_value(json_object_get(ch, "old")) == 100 &&
+			json_integer_value(json_object_get(ch, "new")) == 25;
+		gone |= !strcmp(subj, "npu7") && !strcmp(field, "npu") &&
+			json_is_null(json_object_get(ch, "new"));
+	}
+	assert_true(fw && rate && gone);
+	assert_int_equal(json_array_size(changes), 3);
+	json_decref(changes);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* The skim keeps every NPU value the diff reads. */
 static void skim_keeps_npus(void **state)
 {
@@ -959,6 +994,7 @@ int main(void)
 		cmocka_unit_test(skim_drops),
 		cmocka_unit_test(npu_values),
 		cmocka_unit_test(diff_npus),
+		cmocka_unit_test(history_npus),
 		cmocka_unit_test(skim_keeps_npus),
 	};
 
