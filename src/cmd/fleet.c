@@ -99,7 +99,10 @@ const struct cmd_spec fleet_spec = {
 	"                  layer; each NIC and port is a value of its own (fw,\n"
 	"                  driver_stack, mtu, netdev_mtu, rocev2_gid_index,\n"
 	"                  pfc_priority, trust, ecn, pcie_gen, pcie_width,\n"
-	"                  port_rate_gbps, port_state, nic_count, bw_gbps); the\n"
+	"                  port_rate_gbps, port_state, nic_count, bw_gbps); Ascend\n"
+	"                  NPUs are grouped by NPU model, each NPU (npu3) a value\n"
+	"                  (fw, npu_driver, port_state, port_rate_gbps,\n"
+	"                  pfc_priority, npu_count); the\n"
 	"                  value more hosts have than any other is the baseline, and\n"
 	"                  every host that differs is listed with its value, the\n"
 	"                  baseline and how many hosts have each value.  A tie has\n"
@@ -109,7 +112,8 @@ const struct cmd_spec fleet_spec = {
 	"                  newest fabric report (`record --fabric`) names as suspects\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
-	"                  host, drift, bandwidth, the newest fabric report's heatmap\n"
+	"                  host, drift, bandwidth, NPU ports, the newest fabric\n"
+	"                  report's heatmap\n"
 	"                  per rail and its suspects (written whole, then renamed)\n"
 	"  rm HOST         remove the host's records\n",
 	.epilog =

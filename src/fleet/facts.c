@@ -104,13 +104,89 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The keys of obj, sorted (jansson keeps insertion order), in *n; the
+ * array is malloc'd, the strings are obj's.  NULL on OOM. */
+static const char **sorted_keys(json_t *obj, size_t *n)
+{
+	const char **names = calloc(json_object_size(obj) + 1, sizeof(*names));
+	const char *k;
+	json_t *v;
+
+	*n = 0;
+	if (!names)
+		return NULL;
+	json_object_foreach(obj, k, v)
+		names[(*n)++] = k;
+	qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
+/* The facts of the Ascend NPUs of one model: each NPU and its one on-chip
+ * port is the subject "npuN" (N the id hccn_tool takes). */
+static json_t *npu_group_facts(const char *model, const json_t *npus)
+{
+	json_t *fields = json_object(), *out = NULL, *npu;
+	size_t i, count = 0;
+
+	if (!fields)
+		return NULL;
+	json_array_foreach(npus, i, npu) {
+		char subject[40];
+		const json_t *id = json_object_get(npu, "id");
+
+		if (strcmp(str_or(json_object_get(npu, "model"), "unknown"), model) != 0)
+			continue;
+		count++;
+		if (json_is_integer(id))
+			snprintf(subject, sizeof(subject), "npu%lld", (long long)json_integer_value(id));
+		else
+			snprintf(subject, sizeof(subject), "npu #%zu", i);
+		if (put_subject(fields, fleet_npu_values(npu), subject) < 0)
+			goto done;
+	}
+	json_object_set_new(fields, "npu_count", json_integer((json_int_t)count));
+	out = json_pack("{s:s, s:s, s:O}", "nic_model", model, "link_layer", FLEET_NPU_LINK_LAYER,
+			"fields", fields);
+done:
+	json_decref(fields);
+	return out;
+}
+
+/* One group per NPU model, sorted by model, appended to out. */
+static int npu_facts(const json_t *record, json_t *out)
+{
+	const json_t *npus = json_object_get(json_object_get(json_object_get(json_object_get(
+		record, "check"), "inventory"), "npus"), "devices");
+	json_t *models = json_object(), *npu;
+	const char **names = NULL;
+	size_t i, n = 0;
+	int rc = -1;
+
+	if (!models)
+		return -1;
+	json_array_foreach(npus, i, npu)
+		if (json_object_set_new(models, str_or(json_object_get(npu, "model"), "unknown"),
+					json_true()) < 0)
+			goto done;
+	names = sorted_keys(models, &n);
+	if (!names)
+		goto done;
+	for (i = 0; i < n; i++)
+		if (json_array_append_new(out, npu_group_facts(names[i], npus)) < 0)
+			goto done;
+	rc = 0;
+done:
+	free(names);
+	json_decref(models);
+	return rc;
+}
+
 json_t *fleet_facts(const json_t *record)
 {
 	const json_t *nics = json_object_get(
 		json_object_get(json_object_get(record, "check"), "inventory"), "nics");
 	json_t *keys = json_object(), *out = json_array(), *nic;
 	const char **names = NULL;
-	const char *k;
 	size_t i, n = 0;
 
 	if (!keys || !out)
@@ -128,12 +204,9 @@ json_t *fleet_facts(const json_t *record)
 		if (rc < 0)
 			goto fail;
 	}
-	names = calloc(json_object_size(keys) + 1, sizeof(*names));
+	names = sorted_keys(keys, &n);
 	if (!names)
 		goto fail;
-	json_object_foreach(keys, k, nic)
-		names[n++] = k;
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; i < n; i++) {
 		char *model = strdup(names[i]), *ll;
 
@@ -147,6 +220,8 @@ json_t *fleet_facts(const json_t *record)
 		}
 		free(model);
 	}
+	if (npu_facts(record, out) < 0)
+		goto fail;
 	free(names);
 	json_decref(keys);
 	return out;

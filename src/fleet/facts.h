@@ -14,9 +14,17 @@
  * ("fw@mlx5_0") or one port ("mtu@mlx5_0 port 1"). */
 #define FLEET_FACT_SEP '@'
 
+/* The link layer of the group of a host's Ascend NPUs of one model (their
+ * on-chip RoCE ports are read with hccn_tool, not as RDMA devices): such
+ * a group's "nic_model" is the NPU model ("Ascend 910"), its subjects
+ * "npu0".."npu7" (see docs/fleet.md). */
+#define FLEET_NPU_LINK_LAYER "NPU RoCE"
+
 /* [{"nic_model": "ConnectX-7", "link_layer": "InfiniBand",
  *   "fields": {"fw@mlx5_0": "28.39.1002", "mtu@mlx5_0 port 1": 4096, ...}}]
- * sorted by model then link layer; [] for a host without NICs; NULL when
+ * sorted by model then link layer, then one group per Ascend NPU model
+ * (link layer FLEET_NPU_LINK_LAYER, "npu_count" and "fw@npu3" and the
+ * like); [] for a host without NICs or NPUs; NULL when
  * out of memory.  A NIC without a model counts as "unknown"; a NIC's link
  * layer is its first port's ("unknown" without ports). */
 json_t *fleet_facts(const json_t *record);

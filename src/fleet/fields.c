@@ -10,9 +10,9 @@
 #include <string.h>
 
 const char *const fleet_field_names[] = {
-	"fw", "driver_stack", "mtu", "netdev_mtu", "rocev2_gid_index", "pfc_priority",
+	"fw", "driver_stack", "npu_driver", "mtu", "netdev_mtu", "rocev2_gid_index", "pfc_priority",
 	"trust", "ecn", "pcie_gen", "pcie_width", "port_rate_gbps", "port_state",
-	"nic_count", "bw_gbps",
+	"nic_count", "npu_count", "bw_gbps",
 };
 const size_t fleet_n_fields = sizeof(fleet_field_names) / sizeof(fleet_field_names[0]);
 
@@ -47,21 +47,28 @@ static json_t *pcie_gen(const json_t *speed)
 	return json_real(s);	/* an unknown rate: keep what was seen */
 }
 
+/* pcie_gen and pcie_width of a device's negotiated link (pci.link). */
+static void put_pcie(json_t *out, const json_t *link)
+{
+	json_t *gen;
+
+	if (!json_is_object(link))
+		return;
+	gen = pcie_gen(json_object_get(link, "speed_gts"));
+	if (gen)
+		json_object_set_new(out, "pcie_gen", gen);
+	put_scalar(out, "pcie_width", json_object_get(link, "width"));
+}
+
 json_t *fleet_nic_values(const json_t *nic)
 {
 	json_t *out = json_object();
 	const json_t *link = json_object_get(json_object_get(nic, "pci"), "link");
-	json_t *gen;
 
 	if (!out)
 		return NULL;
 	put_scalar(out, "fw", json_object_get(nic, "fw_ver"));
-	if (json_is_object(link)) {
-		gen = pcie_gen(json_object_get(link, "speed_gts"));
-		if (gen)
-			json_object_set_new(out, "pcie_gen", gen);
-		put_scalar(out, "pcie_width", json_object_get(link, "width"));
-	}
+	put_pcie(out, link);
 	return out;
 }
 
@@ -166,6 +173,68 @@ json_t *fleet_port_values(const json_t *port)
 	if (state && strcmp(state, "ACTIVE") == 0)
 		put_scalar(out, "port_rate_gbps", json_object_get(port, "rate_gbps"));
 	put_scalar(out, "port_state", json_object_get(json_object_get(port, "state"), "name"));
+	return out;
+}
+
+/* The port speed of an NPU in Gb/s (hccn_tool says Mb/s): a whole number
+ * where it is one, so 100000 Mb/s compares equal to a NIC's 100. */
+static json_t *npu_rate_gbps(const json_t *mbps)
+{
+	json_int_t v;
+
+	if (json_is_integer(mbps)) {
+		v = json_integer_value(mbps);
+		return v % 1000 == 0 ? json_integer(v / 1000) : json_real((double)v / 1000.0);
+	}
+	if (json_is_real(mbps))
+		return json_real(json_number_value(mbps) / 1000.0);
+	return NULL;
+}
+
+/* A PFC bitmap with a bit not read (null) is not a set of priorities. */
+static bool all_booleans(const json_t *arr)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (!json_is_boolean(e))
+			return false;
+	return true;
+}
+
+json_t *fleet_npu_values(const json_t *npu)
+{
+	json_t *out = json_object(), *rate;
+	const json_t *link = json_object_get(json_object_get(npu, "pci"), "link");
+	const json_t *port = json_object_get(npu, "port");
+	const json_t *pfc = json_object_get(port, "pfc_enabled");
+	const char *state = json_string_value(json_object_get(port, "link"));
+	char buf[64];
+
+	if (!out)
+		return NULL;
+	put_scalar(out, "fw", json_object_get(npu, "firmware"));
+	put_scalar(out, "npu_driver", json_object_get(npu, "software"));
+	put_pcie(out, link);
+	if (!json_is_object(port)) {
+		/* no port read: its state is unknown, and nothing else is said */
+		json_object_set_new(out, "port_state", json_null());
+		return out;
+	}
+	put_scalar(out, "port_state", json_object_get(port, "link"));
+	/* a port that is down has no speed worth comparing: its state is the drift */
+	if (state && strcmp(state, "UP") == 0) {
+		rate = npu_rate_gbps(json_object_get(port, "speed_mbps"));
+		if (rate)
+			json_object_set_new(out, "port_rate_gbps", rate);
+	}
+	if (json_is_array(pfc) && all_booleans(pfc)) {
+		prio_list(buf, sizeof(buf), pfc, true);
+		json_object_set_new(out, "pfc_priority", json_string(buf));
+	} else {
+		json_object_set_new(out, "pfc_priority", json_null());
+	}
 	return out;
 }
 

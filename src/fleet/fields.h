@@ -8,8 +8,9 @@
  * hosts which never had it are not counted for or against a baseline.
  *
  * Field names (stable, the keys of `fleet diff --json`):
- *   fw                the NIC firmware (fw_ver)
+ *   fw                the NIC firmware (fw_ver); an NPU's firmware
  *   driver_stack      "inbox", or "ofed" and the MLNX_OFED version
+ *   npu_driver        an Ascend NPU's driver ("software") version  (added)
  *   mtu               the RDMA active MTU of each port, bytes
  *   netdev_mtu        the MTU of the port's netdev, bytes        (added)
  *   rocev2_gid_index  the first RoCE v2 GID with an IPv4 address (Ethernet)
@@ -19,9 +20,13 @@
  *   pcie_gen          the negotiated PCIe generation of the NIC
  *   pcie_width        the negotiated PCIe width of the NIC
  *   port_rate_gbps    the port rate, Gb/s, of a port that is ACTIVE (a
- *                     port down shows a placeholder rate)
- *   port_state        the port state name (ACTIVE, DOWN)          (added)
+ *                     port down shows a placeholder rate); of an NPU port
+ *                     that is UP, its speed_mbps / 1000
+ *   port_state        the port state name (ACTIVE, DOWN; an NPU's UP,
+ *                     DOWN)                                       (added)
+ *   pfc_priority      of an NPU port: its PFC bitmap as priorities ("4")
  *   nic_count         how many NICs of this model the host has    (added)
+ *   npu_count         how many NPUs of this model the host has    (added)
  *   bw_gbps           the slowest rail of the host's `bw` client runs,
  *                     Gb/s at two significant digits, so run-to-run
  *                     noise does not make every host differ       */
@@ -40,6 +45,9 @@ json_t *fleet_nic_values(const json_t *nic);
 /* mtu, netdev_mtu, rocev2_gid_index, pfc_priority, trust, ecn,
  * port_rate_gbps, port_state of one inventory port. */
 json_t *fleet_port_values(const json_t *port);
+/* fw, npu_driver, pcie_gen, pcie_width, port_state, port_rate_gbps,
+ * pfc_priority of one inventory NPU (an element of npus.devices). */
+json_t *fleet_npu_values(const json_t *npu);
 /* driver_stack of a check document's host. */
 json_t *fleet_host_values(const json_t *check);
 /* The slowest rail (gbps.avg of the largest size) over the client bw

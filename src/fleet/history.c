@@ -43,6 +43,19 @@ static int diff_objects(json_t *changes, const char *time, const char *subject,
 	return 0;
 }
 
+/* The drift values (values() of fields.h) of one thing in both records
+ * compared: every one that changed. */
+static int diff_values(json_t *changes, const char *time, const char *subject,
+		       json_t *(*values)(const json_t *), const json_t *old, const json_t *new)
+{
+	json_t *va = values(old), *vb = values(new);
+	int rc = va && vb ? diff_objects(changes, time, subject, va, vb) : -1;
+
+	json_decref(va);
+	json_decref(vb);
+	return rc;
+}
+
 static const json_t *inv_of(const json_t *rec)
 {
 	return json_object_get(json_object_get(rec, "check"), "inventory");
@@ -89,7 +102,6 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 {
 	const json_t *pa = json_object_get(a, "ports"), *pb = json_object_get(b, "ports"), *p;
 	size_t i;
-	int rc = 0;
 	char subject[300];
 
 	/* ports gone from a NIC present on both sides */
@@ -106,7 +118,6 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 	/* ports present on both sides, matched by number, and new ones */
 	json_array_foreach(pb, i, p) {
 		const json_t *num = json_object_get(p, "port"), *old = find_by(pa, "port", num);
-		json_t *va, *vb;
 
 		if (!json_is_integer(num))
 			continue;
@@ -117,12 +128,7 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 				return -1;
 			continue;
 		}
-		va = fleet_port_values(old);
-		vb = fleet_port_values(p);
-		rc = va && vb ? diff_objects(changes, time, subject, va, vb) : -1;
-		json_decref(va);
-		json_decref(vb);
-		if (rc < 0)
+		if (diff_values(changes, time, subject, fleet_port_values, old, p) < 0)
 			return -1;
 	}
 	return 0;
@@ -179,6 +185,46 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 	return 0;
 }
 
+static const json_t *npus_of(const json_t *rec)
+{
+	return json_object_get(json_object_get(inv_of(rec), "npus"), "devices");
+}
+
+/* An Ascend NPU and its port, matched by id, subject "npuN": "npu" when
+ * one appeared or went away (the value its model), and the NPU drift
+ * fields that changed. */
+static int diff_npus(json_t *changes, const char *time, const json_t *a, const json_t *b)
+{
+	const json_t *na = npus_of(a), *nb = npus_of(b), *n;
+	char subject[40];
+	size_t i;
+
+	json_array_foreach(na, i, n) {
+		const json_t *id = json_object_get(n, "id");
+
+		if (!json_is_integer(id) || find_by(nb, "id", id))
+			continue;
+		snprintf(subject, sizeof(subject), "npu%lld", (long long)json_integer_value(id));
+		if (add(changes, time, subject, "npu", json_object_get(n, "model"), NULL) < 0)
+			return -1;
+	}
+	json_array_foreach(nb, i, n) {
+		const json_t *id = json_object_get(n, "id"), *old = find_by(na, "id", id);
+
+		if (!json_is_integer(id))
+			continue;
+		snprintf(subject, sizeof(subject), "npu%lld", (long long)json_integer_value(id));
+		if (!old) {
+			if (add(changes, time, subject, "npu", NULL, json_object_get(n, "model")) < 0)
+				return -1;
+			continue;
+		}
+		if (diff_values(changes, time, subject, fleet_npu_values, old, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Is there a finding with this id and subject in the list? */
 static bool has_finding(const json_t *list, const json_t *f)
 {
@@ -229,6 +275,7 @@ int fleet_changes(const json_t *older, const json_t *newer, json_t *changes)
 		time = "";
 	if (ha && hb && diff_objects(changes, time, "host", ha, hb) == 0 &&
 	    diff_nics(changes, time, older, newer) == 0 &&
+	    diff_npus(changes, time, older, newer) == 0 &&
 	    diff_findings(changes, time, older, newer) == 0)
 		rc = 0;
 	json_decref(ha);

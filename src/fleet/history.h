@@ -7,7 +7,9 @@
  * model and the NIC drift fields (fw, pcie_gen, pcie_width); per port:
  * port (appeared: old null; gone: new null; the value is its state name)
  * and the port drift fields (mtu, netdev_mtu, rocev2_gid_index,
- * pfc_priority, trust, ecn, port_rate_gbps, port_state); and finding (a finding id that
+ * pfc_priority, trust, ecn, port_rate_gbps, port_state); per Ascend NPU
+ * (subject "npu3"): npu (appeared or gone, the value its model) and the
+ * NPU drift fields (fleet_npu_values); and finding (a finding id that
  * appeared, old null, or went away, new null). */
 #ifndef RD_FLEET_HISTORY_H
 #define RD_FLEET_HISTORY_H

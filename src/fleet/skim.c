@@ -17,7 +17,9 @@
 
 const char *const fleet_skim_bulk[] = {
 	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", "pfc_pause_tx",
-	"pfc_pause_rx", "gids", "upstream", "gpus", "affinity", NULL,
+	"pfc_pause_rx", "gids", "upstream", "gpus", "affinity",
+	/* an Ascend NPU port's counters, transceiver readings, link-change log */
+	"stat", "optical", "link_changes", NULL,
 };
 
 const char *const fleet_skim_volatile[] = {
@@ -42,6 +44,9 @@ const char *const fleet_skim_drop[] = {
 	"observed", "expected", "why", "fix",
 	/* host */
 	"iommu", "modules", "profile_reason",
+	/* an Ascend NPU port: counters, transceiver readings, link-change log
+	 * (the fleet reads its firmware, software, link, speed and PFC) */
+	"stat", "optical", "link_changes",
 	NULL,
 };
 

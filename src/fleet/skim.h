@@ -21,7 +21,8 @@ extern const char *const fleet_skim_drop[];
 /* The bulk no fleet report shows: counters (counters, hw_counters,
  * ethtool_stats, pfc_pause_tx/rx), transceiver pages (module), the DSCP
  * map, GID tables, the PCIe path (upstream), GPUs and GPU-NIC placement
- * (affinity). */
+ * (affinity), an Ascend NPU port's counters, transceiver readings and
+ * link-change log (stat, optical, link_changes). */
 extern const char *const fleet_skim_bulk[];
 
 /* What differs between two checks of a machine where nothing changed:

@@ -1,9 +1,11 @@
 /* The fleet report page: see fleet_html.h.  Sections in page order:
- * summary, drift, bandwidth, pairs, hosts, findings.  The figures come from
- * fleet_svg_*.c, escaping and write errors from fleet_html_stream.c. */
+ * summary, drift, bandwidth, pairs, hosts, NPU ports (fleet_html_npu.c),
+ * findings.  The figures come from fleet_svg_*.c, escaping and write
+ * errors from fleet_html_stream.c. */
 #include "fleet_html.h"
 #include "fleet_bw.h"
 #include "fleet_html_fabric.h"
+#include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
 
@@ -32,6 +34,7 @@ static const char STYLE[] =
 	"tr.sev-warn td:first-child{color:#8a5a00;font-weight:600}"
 	"details{margin:6px 0}summary{cursor:pointer;font-weight:600}"
 	".empty,.note{color:#5a6272;font-style:italic}"
+	"td.odd{background:#fbe7b5;font-weight:600}"
 	"code{background:#f2f4f8;padding:0 3px}.base{margin-right:8px;white-space:nowrap}"
 	"svg text{font:12px monospace;fill:#1d2330}"
 	"svg .grid{stroke:#e3e6ee}svg .axis{stroke:#1d2330}"
@@ -655,6 +658,21 @@ static int bandwidth(struct html_out *o, const json_t *records)
 	return rc;
 }
 
+/* The NPU ports of each host, in the host table's order. */
+static int npu_ports(struct html_out *o, const struct host *hosts, size_t n, const json_t *diff)
+{
+	struct fleet_html_npu_host *h = calloc(n ? n : 1, sizeof(*h));
+	int rc;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		h[i] = (struct fleet_html_npu_host){ hosts[i].name, hosts[i].rec };
+	rc = fleet_html_npus(o, h, n, diff);
+	free(h);
+	return rc;
+}
+
 int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 {
 	struct html_out o = { .f = out };
@@ -683,6 +701,8 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 		if (fleet_html_fabric(&o, records))
 			nomem = true;
 		host_table(&o, hosts, n);
+		if (npu_ports(&o, hosts, n, diff))
+			nomem = true;
 		findings(&o, hosts, n);
 	}
 	html_printf(&o, "<footer>Made by rdmadoctor from %zu record%s.  This page is self-"

@@ -20,6 +20,21 @@ def check_doc(binary, examples, shape):
     return json.loads(p.stdout)
 
 
+# the Ascend fixture machines (tests/fixtures/SHAPE/root, a snapshot with
+# the hccn_tool and npu-smi outputs)
+ATLAS_SHAPES = ["atlas-800-9000", "atlas-800-9000-broken"]
+
+
+def fixture_check_doc(binary, fixtures, shape):
+    """The check document of a tests/fixtures machine."""
+    return check_doc(binary, os.path.join(fixtures, shape), "root")
+
+
+def npu(doc, npu_id):
+    """The inventory NPU with that id (as hccn_tool -i takes it)."""
+    return next(n for n in doc["inventory"]["npus"]["devices"] if n["id"] == npu_id)
+
+
 def as_host(doc, name):
     """A copy of a check document that claims to be host `name`."""
     d = json.loads(json.dumps(doc))

@@ -248,6 +248,68 @@ def case_diff(tmp):
     run("record", "--db", db2, "--from", *clean)
     rc, text, _ = run("fleet", "--db", db2, "diff")
     expect(rc == 0 and "no drift" in text, "a fleet without drift: exit 0, 'no drift'")
+    diff_atlas(tmp)
+
+
+def diff_atlas(tmp):
+    """Ascend NPU ports, each its own value: five Atlas 800 9000 records
+    from the healthy fixture (one edited) and one from the broken one."""
+    fixtures = os.path.join(SRC, "tests", "fixtures")
+    healthy, broken = (fleetgen.fixture_check_doc(BIN, fixtures, s) for s in fleetgen.ATLAS_SHAPES)
+    files, expected = [], set()
+    for i in range(5):
+        d = fleetgen.as_host(healthy, "atlas-%d" % i)
+        if i == 2:  # npu5 other firmware and 25G, npu6 PFC on priority 3, not 4
+            fleetgen.npu(d, 5)["firmware"] = "6.4.10.1.100"
+            fleetgen.npu(d, 5)["port"]["speed_mbps"] = 25000
+            fleetgen.npu(d, 6)["port"]["pfc_enabled"] = [False] * 3 + [True] + [False] * 4
+        files.append(os.path.join(tmp, "atlas-%d.json" % i))
+        fleetgen.write(files[-1], d)
+    files.append(os.path.join(tmp, "atlas-broken.json"))
+    fleetgen.write(files[-1], fleetgen.as_host(broken, "atlas-broken"))
+    expected = {
+        ("atlas-2", "fw", "npu5", json.dumps("6.4.10.1.100"), json.dumps("6.4.12.1.241")),
+        ("atlas-2", "port_rate_gbps", "npu5", "25", "100"),
+        ("atlas-2", "pfc_priority", "npu6", json.dumps("3"), json.dumps("4")),
+        # the broken fixture: npu1 down (a down port gives no speed), npu3 at 25G
+        ("atlas-broken", "port_state", "npu1", json.dumps("DOWN"), json.dumps("UP")),
+        ("atlas-broken", "port_rate_gbps", "npu3", "25", "100"),
+    }
+    db = new_db(tmp, "atlas")
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "record --from the Atlas documents", err)
+    rc, text, err = run("--json", "fleet", "--db", db, "diff")
+    expect_rc(rc, 1, "fleet diff --json of the Atlas fleet", err)
+    diff = json.loads(text)
+    groups = [(g["profile"], g["nic_model"], g["link_layer"]) for g in diff["groups"]]
+    expect(groups == [("atlas-800-9000", "Ascend 910", "NPU RoCE")],
+           "the Atlas hosts are one group: profile, NPU model (%s)" % groups)
+    got = {(o["host"], o["field"], o.get("subject"), json.dumps(o["value"]),
+            json.dumps(o["baseline"])) for g in diff["groups"] for o in g["outliers"]}
+    for e in sorted(expected - got):
+        print("     missing:", e)
+    for e in sorted(got - expected):
+        print("     unexpected:", e)
+    expect(got == expected, "the Atlas diff finds exactly the %d NPU outliers" % len(expected))
+    g = diff["groups"][0] if diff["groups"] else {"baseline": {}, "hosts": []}
+    expect(g["baseline"].get("port_rate_gbps") == 100 and g["baseline"].get("npu_count") == 8 and
+           g["baseline"].get("npu_driver") == "23.0.rc2" and len(g["hosts"]) == 6,
+           "the Atlas baseline: 100 Gb/s as a number, 8 NPUs, the driver (%s)" % g["baseline"])
+    expect(diff["hosts_differ"] == 2, "two Atlas hosts differ (%s)" % diff["hosts_differ"])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect(rc == 1 and "npu5" in text and "6.4.10.1.100" in text and "atlas-0" not in text,
+           "text diff names the NPU and not the healthy hosts")
+    # NPU hosts are not compared with NIC hosts: a DGX in the same store
+    # leaves the Atlas group as it was
+    dgx = os.path.join(tmp, "atlas-dgx.json")
+    fleetgen.write(dgx, fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100"), "dgx-x"))
+    run("record", "--db", db, "--from", dgx)
+    rc, text, _ = run("--json", "fleet", "--db", db, "diff")
+    d2 = json.loads(text)
+    atlas2 = [g for g in d2["groups"] if g["link_layer"] == "NPU RoCE"]
+    expect(len(atlas2) == 1 and atlas2[0]["hosts"] == g["hosts"] and
+           atlas2[0]["outliers"] == g["outliers"],
+           "a NIC host in the store does not join or change the NPU group")
 
 
 # ---------------------------------------------------------------- sqlite3

@@ -277,6 +277,71 @@ def check_drift(dom, diff):
     expect(got_rows == want_rows, f"drift rows show {got_rows}, want {want_rows}")
 
 
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def npu_pfc(bits):
+    """The PFC bitmap as the page says it: "4", "3,4", "none", "unknown"."""
+    if not isinstance(bits, list) or not all(isinstance(b, bool) for b in bits):
+        return "unknown"
+    return ",".join(str(i) for i, b in enumerate(bits) if b) or "none"
+
+
+def check_npus(dom, records, diff):
+    """The NPU ports section: a row per host and NPU with the document's
+    values, and exactly the values `fleet diff` found off their NPU
+    group's baseline marked, with that baseline."""
+    odd = {}
+    groups = diff.get("groups") if isinstance(diff, dict) else None
+    for g in groups if isinstance(groups, list) else []:
+        if not isinstance(g, dict) or g.get("link_layer") != "NPU RoCE":
+            continue
+        for x in g.get("outliers") if isinstance(g.get("outliers"), list) else []:
+            if isinstance(x, dict) and all(isinstance(x.get(k), str) for k in ("host", "subject", "field")):
+                odd[(x["host"], x["subject"], x["field"])] = x.get("baseline")
+    want = []
+    for rec in records:
+        devs = dig(rec, "check", "inventory", "npus", "devices")
+        for n in devs if isinstance(devs, list) else []:
+            port = n.get("port") if isinstance(n.get("port"), dict) else {}
+            mbps = port.get("speed_mbps")
+            subject = "npu%d" % n["id"] if isinstance(n.get("id"), int) else "unknown"
+            want.append((host_of(rec), subject, {
+                "model": s(n, "model"), "fw": s(n, "firmware"), "npu_driver": s(n, "software"),
+                "port_state": s(port, "link"),
+                "port_rate_gbps": ("%g Gb/s" % (mbps / 1000.0)) if is_number(mbps) else "unknown",
+                "pfc_priority": npu_pfc(port.get("pfc_enabled"))}))
+    rows = dom.find("tr", cls="npu")
+    if not want:
+        expect(dom.by_id("npus") is None and not rows, "an NPU section on a fleet without NPUs")
+        return
+    expect(len(rows) == len(want), f"NPU table has {len(rows)} rows, want {len(want)}")
+    marked = 0
+    for tr, (host, subject, cells) in zip(rows, want):
+        expect((tr.attrs.get("data-host"), tr.attrs.get("data-npu")) == (host, subject),
+               f"NPU row {tr.attrs.get('data-host')!r} {tr.attrs.get('data-npu')!r}, want {host!r} {subject!r}")
+        got = {td.attrs.get("data-k"): td for td in tr.find("td")}
+        for k, v in cells.items():
+            td = got.get(k)
+            if not expect(td is not None, f"{host!r} {subject}: no {k} cell"):
+                continue
+            is_odd = "odd" in td.attrs.get("class", "").split()
+            if (host, subject, k) in odd:
+                base = odd[(host, subject, k)]
+                btext = base if isinstance(base, str) else json.dumps(base)
+                if k == "port_rate_gbps" and is_number(base):
+                    btext += " Gb/s"
+                expect(is_odd and td.text() == f"{v} (baseline {btext})",
+                       f"{host!r} {subject} {k}: shows {td.text()!r} (odd {is_odd}), "
+                       f"want {v!r} marked with baseline {btext!r}")
+                marked += 1
+            else:
+                expect(not is_odd and td.text() == v,
+                       f"{host!r} {subject} {k}: shows {td.text()!r} (odd {is_odd}), want {v!r}")
+    expect(marked == len(odd), f"{marked} NPU values marked, the diff has {len(odd)}")
+
+
 def check_bandwidth(dom, records):
     rails, pairs = expected_bw(records)
     bars = dom.find("g", cls="bar")
@@ -380,6 +445,7 @@ def main():
         check_hosts(dom, records)
         check_findings(dom, records)
         check_drift(dom, diff)
+        check_npus(dom, records, diff)
         check_bandwidth(dom, records)
     else:
         expect(dom.by_id("empty") is not None, "empty fleet without a note saying so")
@@ -388,7 +454,8 @@ def main():
     n_bars = len(dom.find("g", cls="bar"))
     n_cells = len(dom.find("g", cls="cell"))
     print(f"check_page: {len(records)} hosts, {n_bars} bars, {n_cells} heatmap cells, "
-          f"{len(dom.find('tr', cls='outlier'))} drift rows: "
+          f"{len(dom.find('tr', cls='outlier'))} drift rows, "
+          f"{len(dom.find('td', cls='odd'))} NPU values marked: "
           f"{'ok' if not problems else str(len(problems)) + ' problems'}")
     return 1 if problems else 0
 

@@ -33,6 +33,25 @@ def check_doc(tool, src, shape):
     return json.loads(out.stdout)
 
 
+def fixture_check_doc(tool, src, shape):
+    """The check document of a tests/fixtures machine (the Ascend ones)."""
+    out = subprocess.run([tool, "--root", os.path.join(src, "tests", "fixtures", shape, "root"),
+                          "--json", "check"], capture_output=True, text=True, timeout=60)
+    if out.returncode not in (0, 1):
+        sys.exit(f"make_fleet: check on {shape} exited {out.returncode}: {out.stderr}")
+    return json.loads(out.stdout)
+
+
+def set_npu(doc, npu_id, fw=None, speed_mbps=None):
+    """One Ascend NPU of the document with other firmware or port speed."""
+    for npu in doc["inventory"]["npus"]["devices"]:
+        if npu["id"] == npu_id:
+            if fw is not None:
+                npu["firmware"] = fw
+            if speed_mbps is not None:
+                npu["port"]["speed_mbps"] = speed_mbps
+
+
 def set_fw(doc, fw):
     for nic in doc["inventory"]["nics"]:
         nic["fw_ver"] = fw
@@ -99,6 +118,7 @@ def main():
     tool, src, outdir = sys.argv[1:4]
     shapes = {s: check_doc(tool, src, s)
               for s in ("dgx-h100", "dgx-a100", "a800-8x100g-roce", "roce-broken", "broken")}
+    shapes["atlas-800-9000"] = fixture_check_doc(tool, src, "atlas-800-9000")
     hosts = []  # (name, shape, tweak)
     for i in range(1, 7):
         hosts.append((f"h100-{i:02d}", "dgx-h100",
@@ -107,6 +127,11 @@ def main():
         hosts.append((f"a100-{i:02d}", "dgx-a100", ("fw", "20.39.1002") if i == 2 else None))
     for i in range(1, 4):
         hosts.append((f"a800-{i:02d}", "a800-8x100g-roce", ("mtu", 1024) if i == 3 else None))
+    # Atlas 800 9000 hosts (Ascend NPU ports): atlas-03's npu5 on other
+    # firmware and at 25G
+    for i in range(1, 5):
+        hosts.append((f"atlas-{i:02d}", "atlas-800-9000",
+                      ("npu", 5, "6.4.10.1.100", 25000) if i == 3 else None))
     hosts.append(("esc-n8-r12n05", "roce-broken", None))
     hosts.append((HOSTILE, "broken", None))
 
@@ -138,6 +163,8 @@ def main():
             set_fw(doc, tweak[1])
         if tweak and tweak[0] == "mtu":
             set_mtu(doc, tweak[1])
+        if tweak and tweak[0] == "npu":
+            set_npu(doc, tweak[1], fw=tweak[2], speed_mbps=tweak[3])
         with open(os.path.join(outdir, "checks", f"{n:02d}.json"), "w") as f:
             json.dump(doc, f, indent=1)
         with open(os.path.join(outdir, "bw", f"{n:02d}.json"), "w") as f:

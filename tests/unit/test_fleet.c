@@ -757,6 +757,220 @@ static void diff_shared_facts(void **state)
 	json_decref(odd);
 }
 
+/* ---- Ascend NPUs: records made from the Atlas fixtures' check documents ---- */
+
+/* The `check --json` of a fixture machine (tests/fixtures/SHAPE/expected). */
+static json_t *atlas_check(const char *shape)
+{
+	const char *dir = getenv("RD_FIXTURES");
+	char path[4096];
+	json_error_t e;
+	json_t *doc;
+
+	if (!dir)
+		fail_msg("RD_FIXTURES is not set (ctest sets it to tests/fixtures)");
+	snprintf(path, sizeof(path), "%s/%s/expected/check.json", dir, shape);
+	doc = json_load_file(path, 0, &e);
+	if (!doc)
+		fail_msg("%s: %s", path, e.text);
+	return doc;
+}
+
+static json_t *npu_of(json_t *check, int id)
+{
+	return json_array_get(json_object_get(json_object_get(json_object_get(check, "inventory"),
+							      "npus"), "devices"), (size_t)id);
+}
+
+static json_t *atlas_record(json_t *check, const char *host)
+{
+	json_object_set_new(json_object_get(json_object_get(check, "inventory"), "host"),
+			    "hostname", json_string(host));
+	return fleet_record_new(check, "2026-11-30T07:00:00Z", NULL);
+}
+
+static void npu_values(void **state)
+{
+	json_t *check = atlas_check("atlas-800-9000-broken"), *v;
+
+	(void)state;
+	v = fleet_npu_values(npu_of(check, 0));
+	assert_string_equal(json_string_value(json_object_get(v, "fw")), "6.4.12.1.241");
+	assert_string_equal(json_string_value(json_object_get(v, "npu_driver")), "23.0.rc2");
+	assert_string_equal(json_string_value(json_object_get(v, "port_state")), "UP");
+	assert_true(json_is_integer(json_object_get(v, "port_rate_gbps")));
+	assert_int_equal(json_integer_value(json_object_get(v, "port_rate_gbps")), 100);
+	assert_string_equal(json_string_value(json_object_get(v, "pfc_priority")), "4");
+	assert_int_equal(json_integer_value(json_object_get(v, "pcie_gen")), 4);
+	json_decref(v);
+	/* npu1 is down: its state is the drift, it has no speed */
+	v = fleet_npu_values(npu_of(check, 1));
+	assert_string_equal(json_string_value(json_object_get(v, "port_state")), "DOWN");
+	assert_null(json_object_get(v, "port_rate_gbps"));
+	json_decref(v);
+	/* a PFC bit not read is not "none" */
+	json_array_set_new(json_object_get(json_object_get(npu_of(check, 2), "port"),
+					   "pfc_enabled"), 0, json_null());
+	v = fleet_npu_values(npu_of(check, 2));
+	assert_true(json_is_null(json_object_get(v, "pfc_priority")));
+	json_decref(v);
+	/* no port read: the state is unknown and nothing else of the port said */
+	json_object_set_new(npu_of(check, 3), "port", json_null());
+	v = fleet_npu_values(npu_of(check, 3));
+	assert_true(json_is_null(json_object_get(v, "port_state")));
+	assert_null(json_object_get(v, "pfc_priority"));
+	assert_non_null(json_object_get(v, "fw"));
+	json_decref(v);
+	json_decref(check);
+}
+
+/* An odd host's outlier of FIELD on SUBJECT, or NULL. */
+static const json_t *outlier(const json_t *group, const char *host, const char *field,
+			     const char *subject)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(json_object_get(group, "outliers"), i, o)
+		if (!strcmp(json_string_value(json_object_get(o, "host")), host) &&
+		    !strcmp(json_string_value(json_object_get(o, "field")), field) &&
+		    json_is_string(json_object_get(o, "subject")) &&
+		    !strcmp(json_string_value(json_object_get(o, "subject")), subject))
+			return o;
+	return NULL;
+}
+
+static void diff_npus(void **state)
+{
+	json_t *recs = json_array(), *d, *g, *facts, *c, *o;
+	const char *healthy[] = { "atlas-a-01", "atlas-a-02", "atlas-a-03", "atlas-odd" };
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		c = atlas_check("atlas-800-9000");
+		if (i == 3) {	/* one host: npu5 other firmware and 25G, npu6 PFC on 3 */
+			json_t *p6 = json_object_get(npu_of(c, 6), "port");
+
+			json_object_set_new(npu_of(c, 5), "firmware", json_string("6.4.10.1.100"));
+			json_object_set_new(json_object_get(npu_of(c, 5), "port"), "speed_mbps",
+					    json_integer(25000));
+			json_array_set_new(json_object_get(p6, "pfc_enabled"), 3, json_true());
+			json_array_set_new(json_object_get(p6, "pfc_enabled"), 4, json_false());
+		}
+		json_array_append_new(recs, atlas_record(c, healthy[i]));
+	}
+	/* the broken fixture: npu1 down, npu3 at 25G */
+	json_array_append_new(recs, atlas_record(atlas_check("atlas-800-9000-broken"), "atlas-b"));
+	facts = fleet_facts(json_array_get(recs, 0));
+	assert_int_equal(json_array_size(facts), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(facts, 0), "nic_model")),
+			    "Ascend 910");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(facts, 0), "link_layer")),
+			    FLEET_NPU_LINK_LAYER);
+	json_decref(facts);
+
+	d = fleet_diff_records(recs);
+	assert_int_equal(json_array_size(json_object_get(d, "groups")), 1);
+	g = json_array_get(json_object_get(d, "groups"), 0);
+	assert_string_equal(json_string_value(json_object_get(g, "profile")), "atlas-800-9000");
+	assert_int_equal(json_array_size(json_object_get(g, "hosts")), 5);
+	assert_int_equal(json_integer_value(json_object_get(g, "hosts_differ")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(g, "baseline"),
+							    "port_rate_gbps")), 100);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(g, "baseline"),
+							    "npu_count")), 8);
+	o = (json_t *)outlier(g, "atlas-odd", "fw", "npu5");
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "value")), "6.4.10.1.100");
+	assert_string_equal(json_string_value(json_object_get(o, "baseline")), "6.4.12.1.241");
+	o = (json_t *)outlier(g, "atlas-odd", "port_rate_gbps", "npu5");
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_object_get(o, "value")), 25);
+	o = (json_t *)outlier(g, "atlas-odd", "pfc_priority", "npu6");
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "value")), "3");
+	assert_string_equal(json_string_value(json_object_get(o, "baseline")), "4");
+	assert_non_null(outlier(g, "atlas-b", "port_state", "npu1"));
+	assert_non_null(outlier(g, "atlas-b", "port_rate_gbps", "npu3"));
+	/* a port that is down gives no speed to differ in */
+	assert_null(outlier(g, "atlas-b", "port_rate_gbps", "npu1"));
+	/* those five values and nothing else: the healthy hosts are not named */
+	assert_int_equal(json_array_size(json_object_get(g, "outliers")), 5);
+	for (i = 0; i < 3; i++)
+		json_array_foreach(json_object_get(g, "outliers"), k, o)
+			assert_string_not_equal(json_string_value(json_object_get(o, "host")),
+						healthy[i]);
+	json_decref(d);
+	json_decref(recs);
+}
+
+/* `fleet show`: an NPU's firmware and speed changes, an NPU gone. */
+static void history_npus(void **state)
+{
+	json_t *a = atlas_record(atlas_check("atlas-800-9000"), "atlas-a");
+	json_t *c = atlas_check("atlas-800-9000"), *b, *changes = json_array(), *ch;
+	json_t *devs = json_object_get(json_object_get(json_object_get(c, "inventory"), "npus"),
+				       "devices");
+	size_t i;
+	bool fw = false, rate = false, gone = false;
+
+	(void)state;
+	json_object_set_new(npu_of(c, 3), "firmware", json_string("6.4.10.1.100"));
+	json_object_set_new(json_object_get(npu_of(c, 3), "port"), "speed_mbps", json_integer(25000));
+	json_array_remove(devs, 7);
+	b = atlas_record(c, "atlas-a");
+	assert_int_equal(fleet_changes(a, b, changes), 0);
+	json_array_foreach(changes, i, ch) {
+		const char *subj = json_string_value(json_object_get(ch, "subject"));
+		const char *field = json_string_value(json_object_get(ch, "field"));
+
+		fw |= !strcmp(subj, "npu3") && !strcmp(field, "fw") &&
+		      !strcmp(json_string_value(json_object_get(ch, "new")), "6.4.10.1.100");
+		rate |= !strcmp(subj, "npu3") && !strcmp(field, "port_rate_gbps") &&
+			json_integer_value(json_object_get(ch, "old")) == 100 &&
+			json_integer_value(json_object_get(ch, "new")) == 25;
+		gone |= !strcmp(subj, "npu7") && !strcmp(field, "npu") &&
+			json_is_null(json_object_get(ch, "new"));
+	}
+	assert_true(fw && rate && gone);
+	assert_int_equal(json_array_size(changes), 3);
+	json_decref(changes);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The skim keeps every NPU value the diff reads. */
+static void skim_keeps_npus(void **state)
+{
+	json_t *c = atlas_check("atlas-800-9000-broken"), *rec, *slim_doc, *slim_rec, *a, *b;
+	char *text = json_dumps(c, JSON_COMPACT), *slim, why[200];
+	size_t len;
+
+	(void)state;
+	assert_non_null(text);
+	assert_int_equal(fleet_skim(text, strlen(text), fleet_skim_drop, &slim, &len, why,
+				    sizeof(why)), 0);
+	assert_true(len < strlen(text));
+	/* the bulk of an NPU port goes, what the diff reads stays */
+	assert_null(strstr(slim, "\"roce_rx_rc_pkt_num\""));
+	assert_null(strstr(slim, "\"rx_power_mw\""));
+	slim_doc = parse(slim);
+	rec = fleet_record_new(c, "2026-11-30T07:00:00Z", NULL);
+	slim_rec = fleet_record_new(slim_doc, "2026-11-30T07:00:00Z", NULL);
+	a = fleet_facts(rec);
+	b = fleet_facts(slim_rec);
+	assert_true(json_equal(a, b));
+	assert_non_null(json_object_get(json_object_get(json_array_get(b, 0), "fields"),
+					"port_rate_gbps@npu0"));
+	json_decref(a);
+	json_decref(b);
+	json_decref(rec);
+	json_decref(slim_rec);
+	free(slim);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +992,10 @@ int main(void)
 		cmocka_unit_test(records_from_docs),
 		cmocka_unit_test(skim_agrees_with_jansson),
 		cmocka_unit_test(skim_drops),
+		cmocka_unit_test(npu_values),
+		cmocka_unit_test(diff_npus),
+		cmocka_unit_test(history_npus),
+		cmocka_unit_test(skim_keeps_npus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
