@@ -145,7 +145,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK) {
 		struct check_report rep = pipeline_report(&pl);
 
-		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && !a.nhc)
+		if (!inventory_has_network(&pl.inv) && !a.nhc)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));

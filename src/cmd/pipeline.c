@@ -154,7 +154,7 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 		if (rc == 0)
 			check_waive(&pl->findings, site);
 	} else {
-		if (!pl->inv.n_gpus && !pl->inv.n_nics && !pl->inv.npu.n_pci && !pl->inv.npu.n) {
+		if (!pl->inv.n_gpus && !inventory_has_network(&pl->inv)) {
 			fprintf(stderr, "%s %s: nothing to check under '%s': no GPU, no NPU and no "
 				"RDMA device\n", c->prog, pl->verb, c->root_dir);
 			if (!c->quiet)
@@ -247,7 +247,7 @@ int check_document(struct ctx *c, const char *profile, json_t **doc)
 	if (rc == EXIT_OK) {
 		struct check_report rep = pipeline_report(&pl);
 
-		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n)
+		if (!inventory_has_network(&pl.inv))
 			ctx_hint_no_devices(c);
 		*doc = check_to_json(&rep);
 		if (!*doc) {

@@ -179,7 +179,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 	struct expo e;
 	int rc = pipeline_run(s->c, "serve", &pl, s->option);
 
-	if (rc == EXIT_OK && !pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && s->refreshes == 0)
+	if (rc == EXIT_OK && !inventory_has_network(&pl.inv) && s->refreshes == 0)
 		ctx_hint_no_devices(s->c);	/* said once, at the start */
 	s->refreshes++;
 	*ok = rc == EXIT_OK;

@@ -25,7 +25,7 @@ static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct vie
 	/* read as check reads, so each NIC's role is the one check judges */
 	rc = pipeline_view(c, spec->name, &pl);
 	if (rc == EXIT_OK) {
-		if (!pl.inv.n_nics && !pl.inv.npu.n_pci && !pl.inv.npu.n && v->hint_no_devices)
+		if (!inventory_has_network(&pl.inv) && v->hint_no_devices)
 			ctx_hint_no_devices(c);
 		if (c->json)
 			rc = ctx_emit_json(c, v->to_json(&pl.inv));

@@ -148,3 +148,8 @@ const char *path_type_name(enum path_type p)
 
 	return names[p];
 }
+
+bool inventory_has_network(const struct inventory *inv)
+{
+	return inv->n_nics || inv->npu.n_pci || inv->npu.n;
+}

@@ -243,6 +243,9 @@ struct inventory {
 };
 
 void inventory_free(struct inventory *inv);
+/* An RDMA device or an Ascend NPU to speak of (the hint "no RDMA devices
+ * here" is for a machine with neither). */
+bool inventory_has_network(const struct inventory *inv);
 void pci_func_free(struct pci_func *f);
 void nic_free(struct nic *n);
 
