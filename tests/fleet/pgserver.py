@@ -29,7 +29,10 @@ def bindir():
 
 
 def _free(port):
+    """No server listens there.  SO_REUSEADDR, as PostgreSQL itself binds:
+    a port a stopped server left in TIME_WAIT is free to it."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
             return True
