@@ -6,6 +6,7 @@
 #include "../sysfs/attr.h"
 #include "../sysfs/fetch.h"
 #include "../sysfs/pci.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -235,6 +236,8 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
  * logic id, the MCU, are not NPUs), sorted by id. */
 static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows)
 {
+	size_t cap = ni->n;	/* room for at least what is there */
+
 	for (size_t i = 0; i < n_rows; i++) {
 		bool seen = false;
 		struct npu *g;
@@ -245,7 +248,7 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 			seen = ni->v[k].id == rows[i].npu_id;
 		if (seen)
 			continue;
-		g = realloc(ni->v, (ni->n + 1) * sizeof(*g));
+		g = growbuf_reserve(ni->v, &cap, ni->n + 1, sizeof(*g));
 		if (!g)
 			return -ENOMEM;
 		ni->v = g;
@@ -419,7 +422,7 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	struct batch b = { 0 };
 	char *conf = NULL;
 	bool *used = NULL;
-	size_t n_pci = 0, n_rows = 0;
+	size_t n_pci = 0, n_rows = 0, cap;
 	int rc;
 
 	memset(ni, 0, sizeof(*ni));
@@ -456,12 +459,13 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 				rc = -ENOMEM;
 	}
 	/* the NPU functions no npu-smi id names */
+	cap = ni->n_unmapped;	/* room for at least what is there */
 	for (size_t i = 0; rc == 0 && i < n_pci; i++) {
 		struct pci_func *g;
 
 		if (used && used[i])
 			continue;
-		g = realloc(ni->unmapped, (ni->n_unmapped + 1) * sizeof(*g));
+		g = growbuf_reserve(ni->unmapped, &cap, ni->n_unmapped + 1, sizeof(*g));
 		if (!g) {
 			rc = -ENOMEM;
 			break;
