@@ -143,15 +143,15 @@ static int call(struct root *r, const char *kind, const char *key, struct batch 
 	return 0;
 }
 
-static int add_failure(struct npu_failure **v, size_t *n, const struct tool_job *j,
-		       const char *why)
+static int add_failure(struct npu_failure **v, size_t *n, size_t *cap,
+		       const struct tool_job *j, const char *why)
 {
 	char *text = tool_job_text(j);
 	int rc;
 
 	if (!text)
 		return -ENOMEM;
-	rc = npu_failure_add(v, n, text, why);
+	rc = npu_failure_add(v, n, cap, text, why);
 	free(text);
 	return rc;
 }
@@ -218,7 +218,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 		return rc;
 	if (rc < 0) {
 		why_text(why, sizeof(why), rc);
-		return add_failure(&ni->failures, &ni->n_failures, &job, why);
+		return add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
 	rc = npu_smi_parse_list(data, len, rows, n_rows);
 	if (rc == 0 && (status != 0 || !*n_rows)) {
@@ -226,7 +226,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 			status_text(why, sizeof(why), status, data, len);
 		else
 			snprintf(why, sizeof(why), "no NPU listed");
-		rc = add_failure(&ni->failures, &ni->n_failures, &job, why);
+		rc = add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
 	free(data);
 	return rc;
@@ -309,7 +309,7 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 		return rc;
 	if (rc < 0) {
 		why_text(why, sizeof(why), rc);
-		return add_failure(&npu->failures, &npu->n_failures, j, why);
+		return add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
 	}
 	rc = npu_smi_parse_board(data, len, &board);
 	if (rc == -ENOMEM) {
@@ -318,7 +318,7 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 	}
 	if (rc < 0 || status != 0) {
 		status_text(why, sizeof(why), status, data, len);
-		rc = add_failure(&npu->failures, &npu->n_failures, j,
+		rc = add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j,
 				 status ? why : "no board information");
 	}
 	free(data);
@@ -367,7 +367,7 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 		if (rc < 0) {
 			why_text(why, sizeof(why), rc);
 			rc = option_optional(opt->name) ? 0 :
-			     add_failure(&npu->failures, &npu->n_failures, j, why);
+			     add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -386,7 +386,7 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 				status_text(why, sizeof(why), status, data, len);
 			else
 				snprintf(why, sizeof(why), "output not understood");
-			if (add_failure(&npu->failures, &npu->n_failures, j, why) < 0) {
+			if (add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why) < 0) {
 				free(data);
 				return -ENOMEM;
 			}
