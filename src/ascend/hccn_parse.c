@@ -1,5 +1,6 @@
 #include "hccn_parse.h"
 #include "tool_text.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -151,6 +152,7 @@ int hccn_parse_link_stat(const char *buf, size_t len, struct npu_port *p)
 	time_t now = 0, t;
 	bool have_now = false, stamps_ok = true, any = false;
 	int64_t count, downs = 0;
+	size_t cap = 0;
 
 	for (size_t i = 0; i < p->n_link_changes; i++)
 		free(p->link_changes[i]);
@@ -161,8 +163,8 @@ int hccn_parse_link_stat(const char *buf, size_t len, struct npu_port *p)
 		struct span l = drop_device_tag(line);
 
 		if (ends_with(l, "LINK UP") || ends_with(l, "LINK DOWN")) {
-			char **g = realloc(p->link_changes,
-					   (p->n_link_changes + 1) * sizeof(*g));
+			char **g = growbuf_reserve(p->link_changes, &cap, p->n_link_changes + 1,
+						   sizeof(*g));
 
 			if (!g)
 				return -ENOMEM;
@@ -296,6 +298,7 @@ int hccn_parse_stat(const char *buf, size_t len, struct npu_port *p)
 	struct counter_set *c = calloc(1, sizeof(*c));
 	struct span line, k, v;
 	int64_t value;
+	size_t cap = 0;
 
 	if (!c)
 		return -ENOMEM;
@@ -305,7 +308,7 @@ int hccn_parse_stat(const char *buf, size_t len, struct npu_port *p)
 		if (!tt_split(line, ':', &k, &v) || !k.n || memchr(k.s, ' ', k.n) ||
 		    !tt_int(v, &value) || value < 0)
 			continue;
-		g = realloc(c->v, (c->n + 1) * sizeof(*g));
+		g = growbuf_reserve(c->v, &cap, c->n + 1, sizeof(*g));
 		if (!g) {
 			npu_counters_free(c);
 			return -ENOMEM;

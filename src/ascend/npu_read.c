@@ -6,6 +6,7 @@
 #include "../sysfs/attr.h"
 #include "../sysfs/fetch.h"
 #include "../sysfs/pci.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -142,15 +143,15 @@ static int call(struct root *r, const char *kind, const char *key, struct batch 
 	return 0;
 }
 
-static int add_failure(struct npu_failure **v, size_t *n, const struct tool_job *j,
-		       const char *why)
+static int add_failure(struct npu_failure **v, size_t *n, size_t *cap,
+		       const struct tool_job *j, const char *why)
 {
 	char *text = tool_job_text(j);
 	int rc;
 
 	if (!text)
 		return -ENOMEM;
-	rc = npu_failure_add(v, n, text, why);
+	rc = npu_failure_add(v, n, cap, text, why);
 	free(text);
 	return rc;
 }
@@ -217,7 +218,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 		return rc;
 	if (rc < 0) {
 		why_text(why, sizeof(why), rc);
-		return add_failure(&ni->failures, &ni->n_failures, &job, why);
+		return add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
 	rc = npu_smi_parse_list(data, len, rows, n_rows);
 	if (rc == 0 && (status != 0 || !*n_rows)) {
@@ -225,7 +226,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 			status_text(why, sizeof(why), status, data, len);
 		else
 			snprintf(why, sizeof(why), "no NPU listed");
-		rc = add_failure(&ni->failures, &ni->n_failures, &job, why);
+		rc = add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
 	free(data);
 	return rc;
@@ -235,6 +236,8 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
  * logic id, the MCU, are not NPUs), sorted by id. */
 static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows)
 {
+	size_t cap = ni->n;	/* room for at least what is there */
+
 	for (size_t i = 0; i < n_rows; i++) {
 		bool seen = false;
 		struct npu *g;
@@ -245,7 +248,7 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 			seen = ni->v[k].id == rows[i].npu_id;
 		if (seen)
 			continue;
-		g = realloc(ni->v, (ni->n + 1) * sizeof(*g));
+		g = growbuf_reserve(ni->v, &cap, ni->n + 1, sizeof(*g));
 		if (!g)
 			return -ENOMEM;
 		ni->v = g;
@@ -306,7 +309,7 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 		return rc;
 	if (rc < 0) {
 		why_text(why, sizeof(why), rc);
-		return add_failure(&npu->failures, &npu->n_failures, j, why);
+		return add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
 	}
 	rc = npu_smi_parse_board(data, len, &board);
 	if (rc == -ENOMEM) {
@@ -315,7 +318,7 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 	}
 	if (rc < 0 || status != 0) {
 		status_text(why, sizeof(why), status, data, len);
-		rc = add_failure(&npu->failures, &npu->n_failures, j,
+		rc = add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j,
 				 status ? why : "no board information");
 	}
 	free(data);
@@ -364,7 +367,7 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 		if (rc < 0) {
 			why_text(why, sizeof(why), rc);
 			rc = option_optional(opt->name) ? 0 :
-			     add_failure(&npu->failures, &npu->n_failures, j, why);
+			     add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
 			if (rc < 0)
 				return rc;
 			continue;
@@ -383,7 +386,7 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 				status_text(why, sizeof(why), status, data, len);
 			else
 				snprintf(why, sizeof(why), "output not understood");
-			if (add_failure(&npu->failures, &npu->n_failures, j, why) < 0) {
+			if (add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why) < 0) {
 				free(data);
 				return -ENOMEM;
 			}
@@ -419,7 +422,7 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	struct batch b = { 0 };
 	char *conf = NULL;
 	bool *used = NULL;
-	size_t n_pci = 0, n_rows = 0;
+	size_t n_pci = 0, n_rows = 0, cap;
 	int rc;
 
 	memset(ni, 0, sizeof(*ni));
@@ -456,12 +459,13 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 				rc = -ENOMEM;
 	}
 	/* the NPU functions no npu-smi id names */
+	cap = ni->n_unmapped;	/* room for at least what is there */
 	for (size_t i = 0; rc == 0 && i < n_pci; i++) {
 		struct pci_func *g;
 
 		if (used && used[i])
 			continue;
-		g = realloc(ni->unmapped, (ni->n_unmapped + 1) * sizeof(*g));
+		g = growbuf_reserve(ni->unmapped, &cap, ni->n_unmapped + 1, sizeof(*g));
 		if (!g) {
 			rc = -ENOMEM;
 			break;

@@ -1,6 +1,7 @@
 #include "npu_smi_parse.h"
 #include "tool_text.h"
 #include "../model/inventory.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,6 +41,7 @@ void npu_smi_chips_free(struct npu_smi_chip *rows, size_t n)
 int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, size_t *n)
 {
 	struct span line;
+	size_t cap = 0;
 
 	*rows = NULL;
 	*n = 0;
@@ -52,7 +54,7 @@ int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, 
 			continue;
 		if (!whole_int(w, &c.logic_id))
 			c.logic_id = NA;	/* "-": a chip without a logic id (MCU) */
-		g = realloc(*rows, (*n + 1) * sizeof(*g));
+		g = growbuf_reserve(*rows, &cap, *n + 1, sizeof(*g));
 		if (!g || !(c.name = tt_dup(rest))) {
 			if (g)
 				*rows = g;

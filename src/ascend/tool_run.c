@@ -1,4 +1,5 @@
 #include "tool_run.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -169,20 +170,15 @@ static void drain(struct child *c)
 		c->too_big = true;
 		return;
 	}
-	if (c->job->len + (size_t)got > c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8192;
-		char *g;
+	{
+		char *g = growbuf_reserve(c->job->out, &c->cap, c->job->len + (size_t)got, 1);
 
-		while (cap < c->job->len + (size_t)got)
-			cap *= 2;
-		g = realloc(c->job->out, cap);
 		if (!g) {
 			c->too_big = true;	/* reported as -ENOMEM at the end */
 			c->job->err = -ENOMEM;
 			return;
 		}
 		c->job->out = g;
-		c->cap = cap;
 	}
 	memcpy(c->job->out + c->job->len, buf, (size_t)got);
 	c->job->len += (size_t)got;

@@ -7,7 +7,10 @@
 
 /* Formatted into a copy first: the arguments may quote e->msg itself
  * ("... (%s)", e->msg), which vsnprintf into the same buffer would not
- * survive. */
+ * survive.  format(printf, 2, 0): fmt is a printf format whose arguments
+ * come as a va_list, so the compiler checks them where bw_errf and bw_errc
+ * are called, and passing fmt on here is not a non-literal format. */
+__attribute__((format(printf, 2, 0)))
 static void fill(struct bw_err *e, const char *fmt, va_list ap)
 {
 	char tmp[sizeof(e->msg)];

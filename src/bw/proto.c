@@ -2,6 +2,7 @@
  * functions of bytes (no socket here: proto_io.c sends and receives the
  * frames).  Every byte decoded here comes from the network. */
 #include "proto.h"
+#include "../model/growbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,19 +15,14 @@ static void put(struct bw_buf *b, const void *v, size_t n)
 {
 	if (b->failed)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *np;
+	{
+		uint8_t *np = growbuf_reserve(b->p, &b->cap, b->len + n, 1);
 
-		while (cap < b->len + n)
-			cap *= 2;
-		np = realloc(b->p, cap);
 		if (!np) {
 			b->failed = true;
 			return;
 		}
 		b->p = np;
-		b->cap = cap;
 	}
 	memcpy(b->p + b->len, v, n);
 	b->len += n;

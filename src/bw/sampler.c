@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "../model/growbuf.h"
 
 double bw_now_coarse(void)
 {
@@ -62,15 +63,12 @@ static void push_interval(struct bw_sampler *s, double now, uint64_t bytes, uint
 {
 	struct bw_result *o = s->out;
 
-	if (o->n_intervals == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct bw_interval *n = realloc(o->intervals, cap * sizeof(*n));
+	struct bw_interval *n = growbuf_reserve(o->intervals, &s->cap, o->n_intervals + 1,
+						sizeof(*n));
 
-		if (!n)
-			return;	/* keep the totals; lose this sample */
-		o->intervals = n;
-		s->cap = cap;
-	}
+	if (!n)
+		return;	/* keep the totals; lose this sample */
+	o->intervals = n;
 	o->intervals[o->n_intervals++] = (struct bw_interval){
 		.seconds = now - s->last_cut,
 		.bytes = bytes - s->bytes_at_cut,

@@ -27,7 +27,7 @@ struct setting {
 	const char *id;
 	bool (*known)(const struct port *pt);
 	bool (*same)(const struct port *a, const struct port *b);
-	void (*differs)(const struct check_ctx *c, struct findings *out, const struct voter *v,
+	int (*differs)(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n_major);
 };
 
@@ -58,8 +58,8 @@ static struct finding *add(const struct check_ctx *c, struct findings *out, cons
 	return f;
 }
 
-static void trust_differs(const struct check_ctx *c, struct findings *out,
-			  const struct voter *v, const struct port *major, size_t n)
+static int trust_differs(const struct check_ctx *c, struct findings *out,
+			 const struct voter *v, const struct port *major, size_t n)
 {
 	struct finding *f = add(c, out, "roce.trust",
 				"A rail whose trust mode differs from the others classifies RoCE "
@@ -67,12 +67,13 @@ static void trust_differs(const struct check_ctx *c, struct findings *out,
 				"the switch and the other rails expect, without PFC or ECN.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->observed, "trust %s while %zu rails use %s", v->pt->qos->trust, n,
 		    major->qos->trust);
 	finding_set(&f->expected, "trust %s, as the other rails", major->qos->trust);
 	finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)", dev_of(v->pt),
 		    major->qos->trust);
+	return 0;
 }
 
 /* -- PFC ---------------------------------------------------------------- */
@@ -109,7 +110,7 @@ static void prio_list(struct check_buf *b, const int v[8])
 			check_buf_printf(b, " %d", i);
 }
 
-static void pfc_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
+static int pfc_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n)
 {
 	struct check_buf obs = { 0 }, want = { 0 };
@@ -120,21 +121,22 @@ static void pfc_differs(const struct check_ctx *c, struct findings *out, const s
 				"while the same job runs clean on the other rails.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_buf_printf(&obs, "PFC on ");
 	prio_list(&obs, v->pt->qos->pfc_enabled);
 	check_buf_printf(&obs, " while %zu rails use ", n);
 	prio_list(&obs, major->qos->pfc_enabled);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	check_buf_printf(&want, "PFC on ");
 	prio_list(&want, major->qos->pfc_enabled);
 	check_buf_printf(&want, ", as the other rails");
-	check_buf_take(c, &want, &f->expected);
+	check_buf_take(&want, &f->expected);
 	for (int i = 0; i < 8; i++) {
 		vec[2 * i] = major->qos->pfc_enabled[i] == 1 ? '1' : '0';
 		vec[2 * i + 1] = i < 7 ? ',' : '\0';
 	}
 	finding_set(&f->fix, "`mlnx_qos -i %s --pfc %s` (and at every boot)", dev_of(v->pt), vec);
+	return 0;
 }
 
 /* -- DSCP map ----------------------------------------------------------- */
@@ -155,7 +157,7 @@ static bool map_same(const struct port *a, const struct port *b)
 		      sizeof(a->qos->dscp_to_prio)) == 0;
 }
 
-static void map_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
+static int map_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n)
 {
 	struct check_buf obs = { 0 }, fix = { 0 };
@@ -167,7 +169,7 @@ static void map_differs(const struct check_ctx *c, struct findings *out, const s
 				"there, or sharing it with other traffic.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	for (int d = 0; d < 64; d++) {
 		if (mine[d] == theirs[d])
 			continue;
@@ -192,9 +194,10 @@ static void map_differs(const struct check_ctx *c, struct findings *out, const s
 	if (more)
 		check_buf_printf(&fix, " and the other %zu the same way", more);
 	check_buf_printf(&fix, " (and at every boot)");
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "the DSCP map of the other rails");
-	check_buf_take(c, &fix, &f->fix);
+	check_buf_take(&fix, &f->fix);
+	return 0;
 }
 
 /* -- ECN ---------------------------------------------------------------- */
@@ -215,7 +218,7 @@ static bool ecn_same(const struct port *a, const struct port *b)
 	       memcmp(a->qos->ecn_rp, b->qos->ecn_rp, sizeof(a->qos->ecn_rp)) == 0;
 }
 
-static void ecn_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
+static int ecn_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n)
 {
 	const struct qos *q = v->pt->qos, *m = major->qos;
@@ -226,7 +229,7 @@ static void ecn_differs(const struct check_ctx *c, struct findings *out, const s
 				"and that rail's bandwidth collapses under load.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_buf_printf(&obs, "ECN notification point on ");
 	prio_list(&obs, q->ecn_np);
 	check_buf_printf(&obs, ", reaction point on ");
@@ -235,7 +238,7 @@ static void ecn_differs(const struct check_ctx *c, struct findings *out, const s
 	prio_list(&obs, m->ecn_np);
 	check_buf_printf(&obs, " and ");
 	prio_list(&obs, m->ecn_rp);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "ECN on the priorities of the other rails");
 	for (int i = 0; i < 8; i++) {
 		if (q->ecn_np[i] != m->ecn_np[i])
@@ -246,7 +249,8 @@ static void ecn_differs(const struct check_ctx *c, struct findings *out, const s
 					 fix.len ? ", " : "", m->ecn_rp[i], dev_of(v->pt), i);
 	}
 	check_buf_printf(&fix, " (and at every boot)");
-	check_buf_take(c, &fix, &f->fix);
+	check_buf_take(&fix, &f->fix);
+	return 0;
 }
 
 /* -- MTU ---------------------------------------------------------------- */
@@ -261,8 +265,8 @@ static bool roce_mtu_same(const struct port *a, const struct port *b)
 	return a->netdev_mtu == b->netdev_mtu;
 }
 
-static void roce_mtu_differs(const struct check_ctx *c, struct findings *out,
-			     const struct voter *v, const struct port *major, size_t n)
+static int roce_mtu_differs(const struct check_ctx *c, struct findings *out,
+			    const struct voter *v, const struct port *major, size_t n)
 {
 	struct finding *f = add(c, out, "mtu.roce",
 				"A rail with another netdev MTU than the rest sends RDMA packets of "
@@ -270,7 +274,7 @@ static void roce_mtu_differs(const struct check_ctx *c, struct findings *out,
 				"large frames are dropped where the path carries less.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->observed, "netdev MTU %lld while %zu rails use %lld",
 		    (long long)v->pt->netdev_mtu, n, (long long)major->netdev_mtu);
 	finding_set(&f->expected, "netdev MTU %lld, as the other rails",
@@ -278,6 +282,7 @@ static void roce_mtu_differs(const struct check_ctx *c, struct findings *out,
 	finding_set(&f->fix,
 		    "`ip link set dev %s mtu %lld` and the same in its network configuration",
 		    dev_of(v->pt), (long long)major->netdev_mtu);
+	return 0;
 }
 
 static bool ib_mtu_known(const struct port *pt)
@@ -290,8 +295,8 @@ static bool ib_mtu_same(const struct port *a, const struct port *b)
 	return a->active_mtu == b->active_mtu;
 }
 
-static void ib_mtu_differs(const struct check_ctx *c, struct findings *out,
-			   const struct voter *v, const struct port *major, size_t n)
+static int ib_mtu_differs(const struct check_ctx *c, struct findings *out,
+			  const struct voter *v, const struct port *major, size_t n)
 {
 	struct finding *f = add(c, out, "mtu.ib",
 				"A rail with another active MTU than the rest cuts the same "
@@ -299,7 +304,7 @@ static void ib_mtu_differs(const struct check_ctx *c, struct findings *out,
 				"smallest.", v);
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->observed, "active MTU %lld while %zu rails use %lld",
 		    (long long)v->pt->active_mtu, n, (long long)major->active_mtu);
 	finding_set(&f->expected, "%lld, as the other rails", (long long)major->active_mtu);
@@ -307,6 +312,7 @@ static void ib_mtu_differs(const struct check_ctx *c, struct findings *out,
 		    "the subnet manager sets it: check this port's partition MTU in the SM "
 		    "configuration, and `ibv_devinfo -d %s`",
 		    c->inv->nics[v->nic].name);
+	return 0;
 }
 
 /* -- the vote ----------------------------------------------------------- */
@@ -324,8 +330,8 @@ static bool already(const struct findings *out, size_t from, const char *id, con
 	return false;
 }
 
-static void vote(const struct check_ctx *c, struct findings *out, size_t from,
-		 const struct voter *v, size_t n, const struct setting *s)
+static int vote(const struct check_ctx *c, struct findings *out, size_t from,
+		const struct voter *v, size_t n, const struct setting *s)
 {
 	size_t known = 0, best = 0, best_n = 0;
 
@@ -343,15 +349,16 @@ static void vote(const struct check_ctx *c, struct findings *out, size_t from,
 		}
 	}
 	if (best_n < 2 || best_n * 2 <= known)
-		return;
+		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct nic *nic = &c->inv->nics[v[i].nic];
 
 		if (!s->known(v[i].pt) || s->same(v[i].pt, v[best].pt) ||
 		    already(out, from, s->id, nic->name, v[i].pt->num))
 			continue;
-		s->differs(c, out, &v[i], v[best].pt, best_n);
+		CHECK_TRY(s->differs(c, out, &v[i], v[best].pt, best_n));
 	}
+	return 0;
 }
 
 static const struct setting roce_settings[] = {
@@ -366,24 +373,24 @@ static const struct setting ib_settings[] = {
 	{ "mtu.ib", ib_mtu_known, ib_mtu_same, ib_mtu_differs },
 };
 
-/* The rail ports of one link layer; *n of them (NULL: none or no memory,
- * which sets *c->nomem). */
-static struct voter *rail_ports(const struct check_ctx *c, bool eth, size_t *n)
+/* The rail ports of one link layer: *n of them at *vp (NULL: none).
+ * 0 or -ENOMEM. */
+static int rail_ports(const struct check_ctx *c, bool eth, struct voter **vp, size_t *n)
 {
 	const struct inventory *inv = c->inv;
 	struct voter *v;
 	size_t total = 0;
 
 	*n = 0;
+	*vp = NULL;
 	for (size_t i = 0; i < inv->n_nics; i++)
 		total += inv->nics[i].n_ports;
 	if (!total)
-		return NULL;
+		return 0;
 	v = calloc(total, sizeof(*v));
-	if (!v) {
-		*c->nomem = true;
-		return NULL;
-	}
+	if (!v)
+		return -ENOMEM;
+	*vp = v;
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		if (!check_is_rail(c, i) || check_nic_is_software(&inv->nics[i]))
 			continue;
@@ -394,15 +401,16 @@ static struct voter *rail_ports(const struct check_ctx *c, bool eth, size_t *n)
 				v[(*n)++] = (struct voter){ i, pt };
 		}
 	}
-	return v;
+	return 0;
 }
 
-void check_agree(const struct check_ctx *c, struct findings *out, size_t from)
+int check_agree(const struct check_ctx *c, struct findings *out, size_t from)
 {
 	size_t n;
-	struct voter *v = rail_ports(c, true, &n);
+	struct voter *v;
+	int rc = rail_ports(c, true, &v, &n);
 
-	for (size_t s = 0; v && s < sizeof(roce_settings) / sizeof(roce_settings[0]); s++) {
+	for (size_t s = 0; !rc && v && s < sizeof(roce_settings) / sizeof(roce_settings[0]); s++) {
 		bool profile_says = false;
 
 		/* the profile's own value is judged by roce.trust / roce.pfc */
@@ -412,13 +420,16 @@ void check_agree(const struct check_ctx *c, struct findings *out, size_t from)
 			profile_says = (s == 0 && rs->trust) || (s == 1 && rs->pfc_priority >= 0);
 		}
 		if (!profile_says)
-			vote(c, out, from, v, n, &roce_settings[s]);
+			rc = vote(c, out, from, v, n, &roce_settings[s]);
 	}
 	free(v);
-	v = rail_ports(c, false, &n);
-	for (size_t s = 0; v && s < sizeof(ib_settings) / sizeof(ib_settings[0]); s++)
-		vote(c, out, from, v, n, &ib_settings[s]);
+	if (rc)
+		return rc;
+	rc = rail_ports(c, false, &v, &n);
+	for (size_t s = 0; !rc && v && s < sizeof(ib_settings) / sizeof(ib_settings[0]); s++)
+		rc = vote(c, out, from, v, n, &ib_settings[s]);
 	free(v);
+	return rc;
 }
 
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp)

@@ -60,7 +60,7 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 	return total;
 }
 
-void check_bandwidth(const struct check_ctx *c, struct findings *out)
+int check_bandwidth(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	const char *whose = "";
@@ -71,14 +71,14 @@ void check_bandwidth(const struct check_ctx *c, struct findings *out)
 	struct finding *f;
 
 	if (!inv->n_gpus || want <= 0)
-		return;
+		return 0;
 	total = rails_gbps(c, &rails, &unknown);
 	per_gpu = total / (double)inv->n_gpus;
 	if (unknown && per_gpu < want) {
 		/* the ports whose rate is unknown might make up the difference */
 		f = check_add(c, out, "nic.bandwidth_per_gpu", SEV_INFO, why);
 		if (!f)
-			return;
+			return -ENOMEM;
 		f->unchecked = true;
 		finding_set(&f->subject, "%zu GPUs", inv->n_gpus);
 		finding_set(&f->observed, "not checked: the rate of %zu rail port%s is unknown "
@@ -88,16 +88,16 @@ void check_bandwidth(const struct check_ctx *c, struct findings *out)
 		finding_set(&f->expected, "%s Gb/s per GPU", s_want);
 		finding_set(&f->fix, "read `cat /sys/class/infiniband/*/ports/*/rate` and "
 			    "`ibstatus`; the port's rate string is what this check needs");
-		return;
+		return 0;
 	}
 	if (per_gpu >= want)
-		return;
+		return 0;
 	sev = per_gpu < want / 2 ? SEV_ERROR : SEV_WARN;
 	if (c->p && c->p->fewer_rails)
 		sev = SEV_WARN;
 	f = check_add(c, out, "nic.bandwidth_per_gpu", sev, why);
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_num_str(s_total, sizeof(s_total), total);
 	check_num_str(s_per, sizeof(s_per), per_gpu);
 	check_num_str(s_want, sizeof(s_want), want);
@@ -120,4 +120,5 @@ void check_bandwidth(const struct check_ctx *c, struct findings *out)
 		    "that GPU's PCIe switch (the machine's slot map names them); check first that "
 		    "no rail card is missing or down (rdmadoctor inventory shows them)",
 		    s_missing, more, s_want, more == 1 ? "" : "s");
+	return 0;
 }

@@ -2,11 +2,14 @@
  * read the model and never touch the system (docs/checks.md has the ids
  * and when each fires).
  *
- * Errors: a check cannot fail but for memory.  Each check family adds its
- * findings and returns nothing; a finding or a text that could not be
- * stored is remembered (check_ctx.nomem, and a NULL text in the finding),
- * and check_run then returns -ENOMEM for the whole run: a verdict with a
- * finding missing is never given.  Nothing here prints. */
+ * Errors: a check cannot fail but for memory, and that is returned up.
+ * Every check family, and every helper in it that adds a finding, returns
+ * 0 or -ENOMEM; a caller that gets -ENOMEM returns it at once (after
+ * freeing what it holds), and check_run returns it for the whole run.  A
+ * text of a finding that could not be stored is left NULL (finding_set,
+ * check_buf_take), and check_run counts that as -ENOMEM too.  So a verdict
+ * with a finding missing is never given; the check context is read-only.
+ * Nothing here prints. */
 #ifndef RD_CHECK_CHECK_H
 #define RD_CHECK_CHECK_H
 

@@ -117,8 +117,8 @@ static const struct counter *find(const struct counter_set *s, const char *name)
 	return NULL;
 }
 
-static void errors(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		   const struct port *pt)
+static int errors(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		  const struct port *pt)
 {
 	struct check_buf obs = { 0 };
 	bool link = false, fault = false, eth = false;
@@ -164,17 +164,17 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 	}
 	if (!nz || !fault) {
 		check_buf_free(&obs);
-		return;
+		return 0;
 	}
 	f = check_add(c, out, "counters.errors", SEV_WARN,
 		      "Error counts mean lost or retried packets; when they keep growing they "
 		      "cause the intermittent stalls that slow training.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected,
 		    "0, or at least not growing (lifetime counts: the time since they were "
 		    "cleared is unknown)");
@@ -200,10 +200,11 @@ static void errors(const struct check_ctx *c, struct findings *out, const struct
 			    "again after a while); growing discards, "
 			    "sequence errors or ACK timeouts point at congestion or a lossy "
 			    "fabric: check PFC and ECN on the NIC and the switch ports");
+	return 0;
 }
 
-static void saturated(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		      const struct port *pt)
+static int saturated(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		     const struct port *pt)
 {
 	struct check_buf obs = { 0 }, want = { 0 };
 	size_t nz = 0;
@@ -221,7 +222,7 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 		nz++;
 	}
 	if (!nz)
-		return;
+		return 0;
 	f = check_add(c, out, "counters.saturated", SEV_WARN,
 		      "A PMA error counter stops at its maximum instead of wrapping: it no "
 		      "longer shows new errors, so neither this tool nor anyone else can see "
@@ -229,16 +230,17 @@ static void saturated(const struct check_ctx *c, struct findings *out, const str
 	if (!f) {
 		check_buf_free(&obs);
 		check_buf_free(&want);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_buf_take(c, &obs, &f->observed);
-	check_buf_take(c, &want, &f->expected);
+	check_buf_take(&obs, &f->observed);
+	check_buf_take(&want, &f->expected);
 	finding_set(&f->fix,
 		    "clear the counters (`perfquery -R -C %s -P %d`) and look again after a "
 		    "while; if they rise, reseat then replace the cable "
 		    "and module",
 		    n->name, pt->num);
+	return 0;
 }
 
 bool check_counter_is_error(const char *name, int set)
@@ -283,8 +285,8 @@ static void grew(const struct check_ctx *c, struct check_buf *obs, size_t *nz,
 }
 
 /* With a window: what grew within it, whatever the lifetime counts. */
-static void errors_window(const struct check_ctx *c, struct findings *out,
-			  const struct nic *n, const struct port *pt)
+static int errors_window(const struct check_ctx *c, struct findings *out,
+			 const struct nic *n, const struct port *pt)
 {
 	struct check_buf obs = { 0 };
 	bool link = false, fault = false;
@@ -325,7 +327,7 @@ static void errors_window(const struct check_ctx *c, struct findings *out,
 	}
 	if (!nz) {
 		check_buf_free(&obs);
-		return;
+		return 0;
 	}
 	check_num_str(secs, sizeof(secs), c->inv->window_s);
 	f = check_add(c, out, "counters.errors", fault ? SEV_ERROR : SEV_WARN,
@@ -333,10 +335,10 @@ static void errors_window(const struct check_ctx *c, struct findings *out,
 		      "intermittent stalls that slow training.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "no growth within the %s s window", secs);
 	if (link)
 		finding_set(&f->fix,
@@ -348,10 +350,11 @@ static void errors_window(const struct check_ctx *c, struct findings *out,
 		finding_set(&f->fix,
 			    "growing discards, sequence errors or ACK timeouts point at congestion "
 			    "or a lossy fabric: check PFC and ECN on the NIC and the switch ports");
+	return 0;
 }
 
-static void flaps(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		  const struct port *pt)
+static int flaps(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		 const struct port *pt)
 {
 	struct check_buf obs = { 0 };
 	struct counter_change ch;
@@ -374,7 +377,7 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 	}
 	if (!nz) {
 		check_buf_free(&obs);
-		return;
+		return 0;
 	}
 	check_num_str(secs, sizeof(secs), c->inv->window_s);
 	f = check_add(c, out, "link.flaps", SEV_ERROR,
@@ -382,10 +385,10 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 		      "collectives stall or fail, and a job may hang until its timeout.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "the link stays up (no link_downed or carrier changes) "
 		    "within the %s s window", secs);
 	finding_set(&f->fix,
@@ -393,9 +396,10 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 		    "and module (`mlxlink -d %s -p %d -m` shows its errors and temperature), "
 		    "then look at the switch port's log",
 		    n->name, pt->num);
+	return 0;
 }
 
-void check_counters(const struct check_ctx *c, struct findings *out)
+int check_counters(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -405,11 +409,12 @@ void check_counters(const struct check_ctx *c, struct findings *out)
 			const struct port *pt = &n->ports[k];
 
 			if (inv->window_s > 0) {
-				errors_window(c, out, n, pt);
-				flaps(c, out, n, pt);
+				CHECK_TRY(errors_window(c, out, n, pt));
+				CHECK_TRY(flaps(c, out, n, pt));
 			} else {
-				errors(c, out, n, pt);
+				CHECK_TRY(errors(c, out, n, pt));
 			}
-			saturated(c, out, n, pt);
+			CHECK_TRY(saturated(c, out, n, pt));
 		}
+	return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef RD_CHECK_FAMILIES_H
 #define RD_CHECK_FAMILIES_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -11,19 +12,27 @@
 #include "../model/port_state.h"
 #include "../model/growbuf.h"
 
+/* Call a family or a helper that adds findings; return its -ENOMEM at once. */
+#define CHECK_TRY(call)                         \
+	do {                                    \
+		int check_rc_ = (call);         \
+		if (check_rc_ < 0)              \
+			return check_rc_;       \
+	} while (0)
+
 struct check_ctx {
 	const struct inventory *inv;
 	const struct profile *p;	/* NULL: generic */
 	const enum nic_role *roles;	/* one per NIC */
 	bool generic;			/* the profile defines no [rail] role */
-	bool *nomem;			/* set when a finding could not be stored */
 	/* each GPU's rail NIC ((size_t)-1: none) and the path to it */
 	const size_t *gpu_nic;
 	const enum path_type *gpu_path;
 };
 
-/* finding_add, remembering a failure in *c->nomem; the caller fills
- * subject, observed, expected and fix with finding_set. */
+/* finding_add; NULL when memory ran out (the caller returns -ENOMEM).
+ * The caller fills subject, observed, expected and fix with finding_set.
+ * c is not written; it keeps every family's add call one shape. */
 struct finding *check_add(const struct check_ctx *c, struct findings *out, const char *id,
 			  enum severity sev, const char *why);
 
@@ -40,8 +49,8 @@ void check_buf_printf(struct check_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *check_buf_str(const struct check_buf *b);
 /* Move the text into *field (freeing what was there); a failed buffer
- * leaves NULL and sets *c->nomem. */
-void check_buf_take(const struct check_ctx *c, struct check_buf *b, char **field);
+ * leaves *field NULL, which check_run counts as out of memory (check.h). */
+void check_buf_take(struct check_buf *b, char **field);
 void check_buf_free(struct check_buf *b);
 
 /* The role's expectations, or one that judges nothing when the profile has
@@ -78,32 +87,32 @@ void check_num_str(char *buf, size_t len, double v);
  * path.  Arrays of inv->n_gpus. */
 void check_map_gpus(const struct check_ctx *c, size_t *nic, enum path_type *path);
 
-void check_nic(const struct check_ctx *c, struct findings *out);
-void check_port(const struct check_ctx *c, struct findings *out);
-void check_pcie(const struct check_ctx *c, struct findings *out);
-void check_mtu(const struct check_ctx *c, struct findings *out);
-void check_gid(const struct check_ctx *c, struct findings *out);
-void check_counters(const struct check_ctx *c, struct findings *out);
-void check_gdr(const struct check_ctx *c, struct findings *out);
-void check_topo(const struct check_ctx *c, struct findings *out);
-void check_sys(const struct check_ctx *c, struct findings *out);
-void check_roce(const struct check_ctx *c, struct findings *out);
-void check_qos(const struct check_ctx *c, struct findings *out);
-void check_module(const struct check_ctx *c, struct findings *out);
+int check_nic(const struct check_ctx *c, struct findings *out);
+int check_port(const struct check_ctx *c, struct findings *out);
+int check_pcie(const struct check_ctx *c, struct findings *out);
+int check_mtu(const struct check_ctx *c, struct findings *out);
+int check_gid(const struct check_ctx *c, struct findings *out);
+int check_counters(const struct check_ctx *c, struct findings *out);
+int check_gdr(const struct check_ctx *c, struct findings *out);
+int check_topo(const struct check_ctx *c, struct findings *out);
+int check_sys(const struct check_ctx *c, struct findings *out);
+int check_roce(const struct check_ctx *c, struct findings *out);
+int check_qos(const struct check_ctx *c, struct findings *out);
+int check_module(const struct check_ctx *c, struct findings *out);
 /* "not checked" infos for what the profile expects but could not be read
  * (unchecked.c) */
-void check_unchecked_values(const struct check_ctx *c, struct findings *out);
+int check_unchecked_values(const struct check_ctx *c, struct findings *out);
 /* nic.bandwidth_per_gpu (bandwidth.c) */
-void check_bandwidth(const struct check_ctx *c, struct findings *out);
+int check_bandwidth(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
-void check_link(const struct check_ctx *c, struct findings *out);
+int check_link(const struct check_ctx *c, struct findings *out);
 /* The rails agree (agree.c): runs after the others, since a port with a
  * finding of the same id among out->v[from..] gets no second one. */
-void check_agree(const struct check_ctx *c, struct findings *out, size_t from);
+int check_agree(const struct check_ctx *c, struct findings *out, size_t from);
 /* The priority most rail RoCE ports (more than half of those with DSCP
  * trust, at least two) map this DSCP to; -1 when there is no such. */
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
 /* the Ascend NPU ports (npu.c) */
-void check_npu(const struct check_ctx *c, struct findings *out);
+int check_npu(const struct check_ctx *c, struct findings *out);
 
 #endif

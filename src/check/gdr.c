@@ -29,7 +29,7 @@ static bool gdr_severity(const struct check_ctx *c, enum severity *sev)
 	return true;
 }
 
-static void missing(const struct check_ctx *c, struct findings *out, size_t n)
+static int missing(const struct check_ctx *c, struct findings *out, size_t n)
 {
 	const struct host *h = &c->inv->host;
 	const char *model = first_model(c->inv, false);
@@ -38,13 +38,13 @@ static void missing(const struct check_ctx *c, struct findings *out, size_t n)
 	struct finding *f;
 
 	if (!gdr_severity(c, &sev))
-		return;
+		return 0;
 	f = check_add(c, out, "gdr.missing", sev,
 		      "Without a peer-memory path the NIC cannot read GPU memory directly: "
 		      "every transfer is staged through host memory, at a fraction of the "
 		      "bandwidth and with extra latency.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "host");
 	if (pm->initstate)
 		finding_set(&f->observed, "%zu %s GPU%s; nvidia_peermem is '%s', not live; "
@@ -69,6 +69,7 @@ static void missing(const struct check_ctx *c, struct findings *out, size_t n)
 			    "rebuild it against the running kernel and MLNX_OFED (it must be "
 			    "rebuilt after every kernel update), or use DMA-BUF (kernel 5.12 "
 			    "or later with NVIDIA's open kernel modules)");
+	return 0;
 }
 
 /* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
@@ -81,7 +82,7 @@ static bool kernel_at_least(const char *release, int major, int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
-static void unsupported(const struct check_ctx *c, struct findings *out, size_t n)
+static int unsupported(const struct check_ctx *c, struct findings *out, size_t n)
 {
 	const char *model = first_model(c->inv, true);
 	struct finding *f = check_add(c, out, "gdr.unsupported", SEV_INFO,
@@ -90,7 +91,7 @@ static void unsupported(const struct check_ctx *c, struct findings *out, size_t 
 				      "here, not a fault.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "host");
 	finding_set(&f->observed, "%zu %s GPU%s", n, model ? model : "GeForce", n == 1 ? "" : "s");
 	finding_set(&f->expected, "RDMA through host memory (no GPUDirect RDMA on GeForce)");
@@ -98,9 +99,10 @@ static void unsupported(const struct check_ctx *c, struct findings *out, size_t 
 		    "nothing to fix; keep NCCL_NET_GDR_LEVEL unset and size for host-staged "
 		    "bandwidth, or use datacenter or workstation GPUs where GPUDirect RDMA "
 		    "is needed");
+	return 0;
 }
 
-void check_gdr(const struct check_ctx *c, struct findings *out)
+int check_gdr(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	const struct host *h = &inv->host;
@@ -117,7 +119,8 @@ void check_gdr(const struct check_ctx *c, struct findings *out)
 	if (dc && !h->modules[MOD_NVIDIA_PEERMEM].loaded &&
 	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers &&
 	    !(h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12)))
-		missing(c, out, dc);
+		CHECK_TRY(missing(c, out, dc));
 	if (geforce)
-		unsupported(c, out, geforce);
+		CHECK_TRY(unsupported(c, out, geforce));
+	return 0;
 }

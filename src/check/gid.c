@@ -23,8 +23,8 @@ static bool has_v2(const struct port *pt)
 	return false;
 }
 
-static void missing(const struct check_ctx *c, struct findings *out, size_t i,
-		    const struct port *pt)
+static int missing(const struct check_ctx *c, struct findings *out, size_t i,
+		   const struct port *pt)
 {
 	struct finding *f = check_add(c, out, "gid.rocev2_missing", check_role_sev(c, i),
 				      "Without a RoCE v2 GID on an IPv4 address, NCCL and most "
@@ -32,7 +32,7 @@ static void missing(const struct check_ctx *c, struct findings *out, size_t i,
 	const char *dev = pt->netdev ? pt->netdev : "<netdev>";
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", c->inv->nics[i].name, pt->num);
 	finding_set(&f->observed, "%s", has_v2(pt) ? "RoCE v2 GIDs only on IPv6 addresses"
 						   : "no RoCE v2 GID");
@@ -42,6 +42,7 @@ static void missing(const struct check_ctx *c, struct findings *out, size_t i,
 		    "in its network configuration): the kernel adds the RoCE v2 GID with it; "
 		    "on a bond the address belongs on the bond",
 		    dev, dev);
+	return 0;
 }
 
 static void port_key(struct check_buf *b, const struct nic *n, const struct port *pt, int index)
@@ -105,7 +106,7 @@ static void index_fix(const struct check_ctx *c, struct check_buf *fix, int comm
 	}
 }
 
-void check_gid(const struct check_ctx *c, struct findings *out)
+int check_gid(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	struct check_buf map = { 0 }, fix = { 0 };
@@ -115,10 +116,8 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 	int *idx = calloc(inv->n_nics * 4 + 1, sizeof(*idx));
 	size_t n_idx = 0, cap = inv->n_nics * 4 + 1, best_n = 0;
 
-	if (!idx) {
-		*c->nomem = true;
-		return;
-	}
+	if (!idx)
+		return -ENOMEM;
 
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
@@ -131,7 +130,11 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 				continue;
 			g = gid_recommended(pt);
 			if (!g) {
-				missing(c, out, i, pt);
+				if (missing(c, out, i, pt) < 0) {
+					check_buf_free(&map);
+					free(idx);
+					return -ENOMEM;
+				}
 				continue;
 			}
 			if (!check_is_rail(c, i))
@@ -148,7 +151,7 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 	if (!differ) {
 		check_buf_free(&map);
 		free(idx);
-		return;
+		return 0;
 	}
 	f = check_add(c, out, "gid.index_mismatch", SEV_WARN,
 		      "NCCL_IB_GID_INDEX is one value for every NIC of a job: where the RoCE v2 "
@@ -156,10 +159,10 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 	if (!f) {
 		check_buf_free(&map);
 		free(idx);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "rail RoCE ports");
-	check_buf_take(c, &map, &f->observed);
+	check_buf_take(&map, &f->observed);
 	finding_set(&f->expected, "one index on every rail");
 	/* the index most rails share, when more than half do */
 	for (size_t i = 0; i < n_idx; i++) {
@@ -179,6 +182,7 @@ void check_gid(const struct check_ctx *c, struct findings *out)
 			 "the same order: an extra IPv6 or a second IPv4 address shifts the "
 			 "index); or leave NCCL_IB_GID_INDEX unset and let NCCL 2.21 or later "
 			 "pick by NCCL_IB_ROCE_VERSION_NUM=2 and NCCL_IB_ADDR_FAMILY=AF_INET");
-	check_buf_take(c, &fix, &f->fix);
+	check_buf_take(&fix, &f->fix);
 	free(idx);
+	return 0;
 }

@@ -23,21 +23,21 @@ static int64_t lane_mbps(const struct port *pt, const struct link_info *l)
 }
 
 /* l: the port's netdev's link, or (RoCE LAG) a bond member's on dev */
-static void fec_off(const struct check_ctx *c, struct findings *out, size_t i,
-		    const struct port *pt, const struct link_info *l, const char *dev)
+static int fec_off(const struct check_ctx *c, struct findings *out, size_t i,
+		   const struct port *pt, const struct link_info *l, const char *dev)
 {
 	const struct nic *n = &c->inv->nics[i];
 	int64_t per_lane = lane_mbps(pt, l);
 	struct finding *f;
 
 	if (l->fec != 1 || l->fec_active != ETHTOOL_LINK_MODE_FEC_NONE_BIT || per_lane < 50000)
-		return;
+		return 0;
 	f = check_add(c, out, "port.fec", check_role_sev(c, i),
 		      "PAM4 lanes (50 Gb/s and faster) need RS-FEC: without it the raw bit "
 		      "errors reach the MAC, and RoCE turns them into drops, retransmissions "
 		      "and stalls under load.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	if (pt->n_slaves)
 		finding_set(&f->subject, "%s port %d (%s)", n->name, pt->num, dev);
 	else
@@ -49,9 +49,10 @@ static void fec_off(const struct check_ctx *c, struct findings *out, size_t i,
 		    "`ethtool --set-fec %s encoding auto` (or rs), the same FEC on the switch "
 		    "port, then check `ethtool --show-fec %s` says Active FEC encoding: RS",
 		    dev, dev);
+	return 0;
 }
 
-void check_link(const struct check_ctx *c, struct findings *out)
+int check_link(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -62,12 +63,13 @@ void check_link(const struct check_ctx *c, struct findings *out)
 			if (!check_port_is_eth(pt) || !port_is_up(pt))
 				continue;
 			if (pt->link)
-				fec_off(c, out, i, pt, pt->link,
-					pt->netdev ? pt->netdev : "<netdev>");
+				CHECK_TRY(fec_off(c, out, i, pt, pt->link,
+					pt->netdev ? pt->netdev : "<netdev>"));
 			/* RoCE LAG: each physical function's own link */
 			for (size_t m = 0; m < pt->n_slaves; m++)
 				if (pt->slaves[m].link)
-					fec_off(c, out, i, pt, pt->slaves[m].link,
-						pt->slaves[m].netdev);
+					CHECK_TRY(fec_off(c, out, i, pt, pt->slaves[m].link,
+						pt->slaves[m].netdev));
 		}
+	return 0;
 }

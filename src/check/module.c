@@ -75,7 +75,7 @@ static double value_of(const struct module_info *m, size_t q, int lane)
 
 /* One quantity of module m, on netdev dev (the port's, or a bond
  * member's: the physical function that holds the module). */
-static void one(const struct check_ctx *c, struct findings *out, const struct nic *n,
+static int one(const struct check_ctx *c, struct findings *out, const struct nic *n,
 		const struct port *pt, const struct module_info *m, const char *dev, size_t q,
 		int lane, unsigned flags)
 {
@@ -90,7 +90,7 @@ static void one(const struct check_ctx *c, struct findings *out, const struct ni
 	struct finding *f;
 
 	if (!(ha || hw || la || lw))
-		return;
+		return 0;
 	describe(obs, sizeof(obs), qu->what, lane, v, lim, high, alarm, qu->power, qu->unit);
 	if (qu->power)
 		snprintf(exp, sizeof(exp), "%s within %.1f..%.1f dBm (the module's warning "
@@ -104,7 +104,7 @@ static void one(const struct check_ctx *c, struct findings *out, const struct ni
 		      "transmitter; high temperature or bias a failing module.  Expect "
 		      "symbol errors, link flaps and retransmissions.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	if (lane > 0)
 		finding_set(&f->subject, "%s port %d (%s) lane %d", n->name, pt->num, dev, lane);
 	else
@@ -115,23 +115,25 @@ static void one(const struct check_ctx *c, struct findings *out, const struct ni
 	finding_set(&f->fix,
 		    "clean and reseat the connector and fibre at both ends, then swap the "
 		    "patch cord, then the module; inspect with `mlxlink -d %s -m`", n->name);
+	return 0;
 }
 
-static void judge(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		  const struct port *pt, const struct module_info *m, const char *dev)
+static int judge(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		 const struct port *pt, const struct module_info *m, const char *dev)
 {
 	struct module_dom_status st;
 
 	if (!m || !m->has_thresholds || module_dom_check(m, &st) <= 0)
-		return;
+		return 0;
 	for (size_t q = 0; q < 2; q++)
-		one(c, out, n, pt, m, dev, q, 0, st.flags);
+		CHECK_TRY(one(c, out, n, pt, m, dev, q, 0, st.flags));
 	for (size_t q = 2; q < 5; q++)
 		for (int l = 0; l < m->lanes && l < MODULE_MAX_LANES; l++)
-			one(c, out, n, pt, m, dev, q, l + 1, st.lane[l]);
+			CHECK_TRY(one(c, out, n, pt, m, dev, q, l + 1, st.lane[l]));
+	return 0;
 }
 
-void check_module(const struct check_ctx *c, struct findings *out)
+int check_module(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -141,10 +143,11 @@ void check_module(const struct check_ctx *c, struct findings *out)
 		for (size_t j = 0; j < n->n_ports; j++) {
 			const struct port *pt = &n->ports[j];
 
-			judge(c, out, n, pt, pt->module, dev_of(pt));
+			CHECK_TRY(judge(c, out, n, pt, pt->module, dev_of(pt)));
 			/* RoCE LAG: every physical function's own module */
 			for (size_t k = 0; k < pt->n_slaves; k++)
-				judge(c, out, n, pt, pt->slaves[k].module, pt->slaves[k].netdev);
+				CHECK_TRY(judge(c, out, n, pt, pt->slaves[k].module, pt->slaves[k].netdev));
 		}
 	}
+	return 0;
 }

@@ -6,8 +6,8 @@
  * is the least that gives 4096; 4200 leaves room. */
 #define ROCE_NETDEV_MIN 4200
 
-static void ib(const struct check_ctx *c, struct findings *out, size_t i, const struct port *pt,
-	       int want)
+static int ib(const struct check_ctx *c, struct findings *out, size_t i, const struct port *pt,
+	      int want)
 {
 	struct finding *f = check_add(c, out, "mtu.ib", SEV_WARN,
 				      "Every RDMA message is cut into MTU-sized packets: a smaller "
@@ -15,7 +15,7 @@ static void ib(const struct check_ctx *c, struct findings *out, size_t i, const 
 				      "gradient transfers lose bandwidth.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", c->inv->nics[i].name, pt->num);
 	finding_set(&f->observed, "active MTU %lld", (long long)pt->active_mtu);
 	finding_set(&f->expected, "%d", want);
@@ -25,10 +25,11 @@ static void ib(const struct check_ctx *c, struct findings *out, size_t i, const 
 		    "managed switch `ib partition Default mtu 4K force`), restart the SM and "
 		    "check with `ibv_devinfo -d %s`",
 		    c->inv->nics[i].name);
+	return 0;
 }
 
-static void roce(const struct check_ctx *c, struct findings *out, size_t i, const struct port *pt,
-		 int want)
+static int roce(const struct check_ctx *c, struct findings *out, size_t i, const struct port *pt,
+		int want)
 {
 	struct finding *f = check_add(c, out, "mtu.roce", SEV_WARN,
 				      "The RoCE MTU is the netdev MTU minus about 100 bytes of "
@@ -36,7 +37,7 @@ static void roce(const struct check_ctx *c, struct findings *out, size_t i, cons
 				      "packets and loses about 5 % of its bandwidth.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", c->inv->nics[i].name, pt->num);
 	if (!IS_NA(pt->active_mtu))
 		finding_set(&f->observed, "netdev MTU %lld (RDMA MTU %lld)",
@@ -53,9 +54,10 @@ static void roce(const struct check_ctx *c, struct findings *out, size_t i, cons
 		    "(netplan, NetworkManager, ifcfg); the switch ports must carry it too "
 		    "(9216)",
 		    pt->netdev ? pt->netdev : "<netdev>");
+	return 0;
 }
 
-void check_mtu(const struct check_ctx *c, struct findings *out)
+int check_mtu(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -75,12 +77,13 @@ void check_mtu(const struct check_ctx *c, struct findings *out)
 				 * value above it speaks of RoCE netdevs */
 				want = 4096;
 				if (pt->active_mtu < want)
-					ib(c, out, i, pt, want);
+					CHECK_TRY(ib(c, out, i, pt, want));
 			} else if (check_port_is_eth(pt) && !IS_NA(pt->netdev_mtu)) {
 				want = rs->mtu > ROCE_NETDEV_MIN ? rs->mtu : ROCE_NETDEV_MIN;
 				if (pt->netdev_mtu < want)
-					roce(c, out, i, pt, want);
+					CHECK_TRY(roce(c, out, i, pt, want));
 			}
 		}
 	}
+	return 0;
 }

@@ -28,7 +28,7 @@ static void describe_role(struct check_buf *b, const struct role_spec *rs)
 	check_buf_printf(b, " NIC%s", rs->count == 1 ? "" : "s");
 }
 
-static void count_role(const struct check_ctx *c, struct findings *out, enum nic_role role)
+static int count_role(const struct check_ctx *c, struct findings *out, enum nic_role role)
 {
 	const struct role_spec *rs = &c->p->role[role];
 	struct check_buf names = { 0 }, want = { 0 };
@@ -37,11 +37,11 @@ static void count_role(const struct check_ctx *c, struct findings *out, enum nic
 	size_t n;
 
 	if (!rs->defined || rs->count < 0)
-		return;
+		return 0;
 	list_role(c, role, &names, &n);
 	if (n == (size_t)rs->count) {
 		check_buf_free(&names);
-		return;
+		return 0;
 	}
 	if (role == ROLE_RAIL && n < (size_t)rs->count)
 		f = check_add(c, out, "nic.count", SEV_ERROR,
@@ -59,7 +59,7 @@ static void count_role(const struct check_ctx *c, struct findings *out, enum nic
 			      "that does not describe this machine.");
 	if (!f) {
 		check_buf_free(&names);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s NICs", what);
 	if (n)
@@ -71,7 +71,7 @@ static void count_role(const struct check_ctx *c, struct findings *out, enum nic
 	if (role == ROLE_RAIL && rs->placement >= 0 && !c->p->grace)
 		check_buf_printf(&want, ", each %s or closer to a GPU",
 				 path_type_name((enum path_type)rs->placement));
-	check_buf_take(c, &want, &f->expected);
+	check_buf_take(&want, &f->expected);
 	if (role == ROLE_RAIL && n < (size_t)rs->count)
 		finding_set(&f->fix,
 			    "check every rail card enumerates and has its driver bound "
@@ -85,6 +85,7 @@ static void count_role(const struct check_ctx *c, struct findings *out, enum nic
 			    "[storage] section that counts them (`rdmadoctor profiles show NAME`, "
 			    "then based_on= in your own); otherwise pick the profile that matches "
 			    "this machine");
+	return 0;
 }
 
 static bool fw_candidate(const struct nic *n)
@@ -92,7 +93,7 @@ static bool fw_candidate(const struct nic *n)
 	return n->model && n->fw_ver && !check_nic_is_software(n);
 }
 
-static void fw_mixed(const struct check_ctx *c, struct findings *out)
+static int fw_mixed(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -152,27 +153,29 @@ static void fw_mixed(const struct check_ctx *c, struct findings *out)
 			      "ConnectX-6 firmware flapped against some switches).");
 		if (!f) {
 			check_buf_free(&obs);
-			return;
+			return -ENOMEM;
 		}
 		finding_set(&f->subject, "%s", n->model);
-		check_buf_take(c, &obs, &f->observed);
+		check_buf_take(&obs, &f->observed);
 		check_buf_printf(&want, "one firmware version on every %s", n->model);
 		if (best_count > 1)
 			check_buf_printf(&want, " (most run %s)", inv->nics[best].fw_ver);
-		check_buf_take(c, &want, &f->expected);
+		check_buf_take(&want, &f->expected);
 		finding_set(&f->fix,
 			    "bring every %s to one version: `mlxfwmanager --query` shows each card's "
 			    "PSID and firmware, `mlxfwmanager -u` (or `flint -d <dev> -i <image> burn`) "
 			    "updates it, then `mlxfwreset -d <dev> reset` or a cold reboot",
 			    n->model);
 	}
+	return 0;
 }
 
-void check_nic(const struct check_ctx *c, struct findings *out)
+int check_nic(const struct check_ctx *c, struct findings *out)
 {
 	if (!c->generic && c->p) {
-		count_role(c, out, ROLE_RAIL);
-		count_role(c, out, ROLE_STORAGE);
+		CHECK_TRY(count_role(c, out, ROLE_RAIL));
+		CHECK_TRY(count_role(c, out, ROLE_STORAGE));
 	}
-	fw_mixed(c, out);
+	CHECK_TRY(fw_mixed(c, out));
+	return 0;
 }

@@ -20,7 +20,7 @@
 
 #define NPU_SUBJECT(f, n) finding_set(&(f)->subject, "npu%lld", (long long)(n)->id)
 
-static void port_down(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int port_down(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct finding *f = check_add(c, out, "port.down", SEV_ERROR,
 				      "An NPU port that is down carries no collective traffic: "
@@ -28,7 +28,7 @@ static void port_down(const struct check_ctx *c, struct findings *out, const str
 				      "all-reduce.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "link status DOWN");
 	finding_set(&f->expected, "UP");
@@ -38,10 +38,11 @@ static void port_down(const struct check_ctx *c, struct findings *out, const str
 		    "arrives); then check the switch port (`hccn_tool -i %lld -lldp -g` names it); "
 		    "`hccn_tool -i %lld -link_stat -g` says when it went down",
 		    (long long)n->id, (long long)n->id, (long long)n->id);
+	return 0;
 }
 
-static void rate_low(const struct check_ctx *c, struct findings *out, const struct npu *n,
-		     double want)
+static int rate_low(const struct check_ctx *c, struct findings *out, const struct npu *n,
+		    double want)
 {
 	struct finding *f = check_add(c, out, "port.rate_low", SEV_ERROR,
 				      "An NPU port below its rate caps every collective that "
@@ -49,7 +50,7 @@ static void rate_low(const struct check_ctx *c, struct findings *out, const stru
 	char exp[32];
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_num_str(exp, sizeof(exp), want);
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "%lld Mb/s", (long long)n->port.speed_mbps);
@@ -59,6 +60,7 @@ static void rate_low(const struct check_ctx *c, struct findings *out, const stru
 		    "`hccn_tool -i %lld -optical -g` names it); then check the switch port's "
 		    "speed setting (`hccn_tool -i %lld -lldp -g` names the port)",
 		    (long long)n->id, (long long)n->id);
+	return 0;
 }
 
 static bool health_ok(const char *h)
@@ -67,17 +69,17 @@ static bool health_ok(const char *h)
 	return strcasecmp(h, "Success") == 0 || strcasecmp(h, "Init") == 0;
 }
 
-static void net_health(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int net_health(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct finding *f;
 
 	if (!n->port.net_health || health_ok(n->port.net_health))
-		return;
+		return 0;
 	f = check_add(c, out, "npu.net_health", SEV_ERROR,
 		      "The NPU pings its detect address to prove its port reaches the "
 		      "network; when that fails HCCL's links over this port fail too.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "net health status: %s (detect address %s)",
 		    n->port.net_health, n->plan.netdetect ? n->plan.netdetect : "not in hccn.conf");
@@ -87,9 +89,10 @@ static void net_health(const struct check_ctx *c, struct findings *out, const st
 		    "-netdetect -g`; set it with `hccn_tool -i %lld -netdetect -s address "
 		    "<gateway>`), then the port's address and the switch's VLAN and routes",
 		    (long long)n->id, (long long)n->id);
+	return 0;
 }
 
-static void ip_missing(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int ip_missing(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	const struct npu_port *p = &n->port;
 	const struct npu_plan *plan = &n->plan;
@@ -100,12 +103,12 @@ static void ip_missing(const struct check_ctx *c, struct findings *out, const st
 	struct finding *f;
 
 	if (!none && !other && !mask)
-		return;
+		return 0;
 	f = check_add(c, out, "npu.ip_missing", SEV_ERROR,
 		      "HCCL reaches the other machines' NPUs at the addresses of their "
 		      "ports: a port without its planned address is left out of the ring.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	NPU_SUBJECT(f, n);
 	if (none)
 		finding_set(&f->observed, "no IP address on the NPU port");
@@ -120,6 +123,7 @@ static void ip_missing(const struct check_ctx *c, struct findings *out, const st
 		    "/etc/hccn.conf saying the same",
 		    (long long)n->id, plan->address ? plan->address : "<address>",
 		    plan->netmask ? plan->netmask : "<netmask>");
+	return 0;
 }
 
 /* A value outside the module's own [low, high] (either NAN: not judged). */
@@ -128,14 +132,14 @@ static bool outside(double v, const struct npu_thres *t)
 	return !isnan(v) && ((!isnan(t->low) && v < t->low) || (!isnan(t->high) && v > t->high));
 }
 
-static void dom(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int dom(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	const struct npu_optical *o = n->port.optical;
 	struct check_buf obs = { 0 };
 	struct finding *f;
 
 	if (!o)
-		return;
+		return 0;
 	if (outside(o->temp_c, &o->temp))
 		check_buf_printf(&obs, "%stemperature %.4g C", obs.len ? "; " : "", o->temp_c);
 	if (outside(o->vcc_mv, &o->vcc))
@@ -158,16 +162,16 @@ static void dom(const struct check_ctx *c, struct findings *out, const struct np
 		check_buf_printf(&obs, "%sRx LOL 0x%llx", obs.len ? "; " : "",
 				 (unsigned long long)o->rx_lol);
 	if (!obs.len && !obs.nomem)
-		return;
+		return 0;
 	f = check_add(c, out, "module.dom", SEV_ERROR,
 		      "A transceiver outside its own thresholds (a dirty or bent fibre, a "
 		      "dying laser) corrupts packets before the link goes down.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	NPU_SUBJECT(f, n);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "within the module's thresholds (Rx power %.4g-%.4g mW, "
 		    "temperature %.4g-%.4g C), no LOS/LOL", o->rx_power.low, o->rx_power.high,
 		    o->temp.low, o->temp.high);
@@ -175,21 +179,22 @@ static void dom(const struct check_ctx *c, struct findings *out, const struct np
 		    "clean the fibre ends and reseat the module; then swap the cable, then the "
 		    "module (`hccn_tool -i %lld -optical -g` again after each)",
 		    (long long)n->id);
+	return 0;
 }
 
 #define FLAPS_24H 2	/* link downs within a day that make a flapping port */
 
-static void flaps(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int flaps(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct finding *f;
 
 	if (IS_NA(n->port.link_downs_24h) || n->port.link_downs_24h < FLAPS_24H)
-		return;
+		return 0;
 	f = check_add(c, out, "link.flaps", SEV_ERROR,
 		      "A link that goes down and up again drops every queue pair on it: "
 		      "jobs see timeouts and retransmissions long before the port stays down.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "%lld link downs in the 24 h before the tool's current time "
 		    "(link up count %lld)", (long long)n->port.link_downs_24h,
@@ -200,9 +205,10 @@ static void flaps(const struct check_ctx *c, struct findings *out, const struct 
 		    "Rx power and LOS); then check the switch port's log for the same times "
 		    "(`hccn_tool -i %lld -link_stat -g` lists them)",
 		    (long long)n->id, (long long)n->id);
+	return 0;
 }
 
-static void counter_errors(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int counter_errors(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	static const char *const errors[] = { "roce_rx_err_pkt_num", "roce_tx_err_pkt_num",
 					      "roce_qp_status_err_num" };
@@ -210,7 +216,7 @@ static void counter_errors(const struct check_ctx *c, struct findings *out, cons
 	struct finding *f;
 
 	if (!n->port.stat)
-		return;
+		return 0;
 	for (size_t i = 0; i < n->port.stat->n; i++) {
 		const struct counter *k = &n->port.stat->v[i];
 
@@ -220,25 +226,26 @@ static void counter_errors(const struct check_ctx *c, struct findings *out, cons
 						 (unsigned long long)k->value);
 	}
 	if (!obs.len && !obs.nomem)
-		return;
+		return 0;
 	f = check_add(c, out, "counters.errors", SEV_WARN,
 		      "RoCE error packets and queue pairs in error mean retransmissions or "
 		      "failed transfers on this port.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	NPU_SUBJECT(f, n);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "0");
 	finding_set(&f->fix,
 		    "these count since the driver loaded: read `hccn_tool -i %lld -stat -g` "
 		    "twice a minute apart under load; growing, check the module (-optical) "
 		    "and the switch port's PFC and buffer counters",
 		    (long long)n->id);
+	return 0;
 }
 
-static void pfc(const struct check_ctx *c, struct findings *out, const struct npu *n, int prio)
+static int pfc(const struct check_ctx *c, struct findings *out, const struct npu *n, int prio)
 {
 	struct check_buf on = { 0 };
 	struct finding *f;
@@ -247,7 +254,7 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct np
 	for (int i = 0; i < 8; i++)
 		known |= n->port.pfc_enabled[i] >= 0;
 	if (!known || n->port.pfc_enabled[prio] != 0)
-		return;
+		return 0;
 	for (int i = 0; i < 8; i++)
 		if (n->port.pfc_enabled[i] == 1)
 			check_buf_printf(&on, "%s%d", on.len ? " " : "", i);
@@ -257,7 +264,7 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct np
 		      "and collapsing bandwidth.");
 	if (!f) {
 		check_buf_free(&on);
-		return;
+		return -ENOMEM;
 	}
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "PFC enabled on priorities: %s",
@@ -266,9 +273,10 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct np
 	finding_set(&f->expected, "PFC on priority %d", prio);
 	finding_set(&f->fix, "`hccn_tool -i %lld -pfc -s bitmap <bits with %d set>` "
 		    "(and the same priority lossless on the switch port)", (long long)n->id, prio);
+	return 0;
 }
 
-static void fw_mixed(const struct check_ctx *c, struct findings *out)
+static int fw_mixed(const struct check_ctx *c, struct findings *out)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	const char *first = NULL;
@@ -287,7 +295,7 @@ static void fw_mixed(const struct check_ctx *c, struct findings *out)
 			mixed = true;
 	}
 	if (!mixed)
-		return;
+		return 0;
 	for (size_t i = 0; i < ni->n; i++)
 		if (ni->v[i].fw_version)
 			check_buf_printf(&obs, "%snpu%lld %s", obs.len ? ", " : "",
@@ -297,13 +305,14 @@ static void fw_mixed(const struct check_ctx *c, struct findings *out)
 		      "load and are a sign of an upgrade that did not finish.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "NPUs");
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "one firmware version on every NPU");
 	finding_set(&f->fix, "upgrade every NPU to the same firmware with the driver package's "
 		    "upgrade tool, then reboot (`npu-smi info -i N -t board` shows it)");
+	return 0;
 }
 
 /* The subnet of a port's address, host order; false when not known. */
@@ -326,8 +335,8 @@ static const struct npu *npu_by_id(const struct npu_inventory *ni, int64_t id)
 	return NULL;
 }
 
-static void subnets_finding(const struct check_ctx *c, struct findings *out,
-			    struct check_buf *obs, const char *expected)
+static int subnets_finding(const struct check_ctx *c, struct findings *out,
+			   struct check_buf *obs, const char *expected)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR,
@@ -336,7 +345,7 @@ static void subnets_finding(const struct check_ctx *c, struct findings *out,
 
 	if (!f) {
 		check_buf_free(obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "NPUs");
 	for (size_t i = 0, k = 0; i < ni->n; i++)
@@ -345,13 +354,14 @@ static void subnets_finding(const struct check_ctx *c, struct findings *out,
 					 (long long)ni->v[i].id, ni->v[i].port.ipaddr,
 					 ni->v[i].port.netmask ? ni->v[i].port.netmask : "?");
 	check_buf_printf(obs, ")");
-	check_buf_take(c, obs, &f->observed);
+	check_buf_take(obs, &f->observed);
 	finding_set(&f->expected, "%s", expected);
 	finding_set(&f->fix, "give each NPU the address of the plan with `hccn_tool -i N -ip "
 		    "-s address A netmask M` and write the same into /etc/hccn.conf");
+	return 0;
 }
 
-static void subnets(const struct check_ctx *c, struct findings *out, const char *plan)
+static int subnets(const struct check_ctx *c, struct findings *out, const char *plan)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	struct check_buf obs = { 0 };
@@ -372,9 +382,9 @@ static void subnets(const struct check_ctx *c, struct findings *out, const char 
 		}
 		if (broken) {
 			check_buf_printf(&obs, "more than one subnet");
-			subnets_finding(c, out, &obs, "every NPU port in one subnet");
+			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet"));
 		}
-		return;
+		return 0;
 	}
 	/* pairs: NPU i and i+4 share a subnet, the four pairs in four */
 	for (int64_t i = 0; i < 4; i++) {
@@ -395,17 +405,18 @@ static void subnets(const struct check_ctx *c, struct findings *out, const char 
 				check_buf_printf(&obs, "%spairs %d&%d and %d&%d share a subnet",
 						 obs.len ? "; " : "", i, i + 4, k, k + 4);
 	if (obs.len || obs.nomem)
-		subnets_finding(c, out, &obs,
-				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own");
+		CHECK_TRY(subnets_finding(c, out, &obs,
+				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own"));
+	return 0;
 }
 
-static void failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct check_buf obs = { 0 };
 	struct finding *f;
 
 	if (!n->n_failures)
-		return;
+		return 0;
 	for (size_t i = 0; i < n->n_failures; i++)
 		check_buf_printf(&obs, "%s%s: %s", i ? "; " : "", n->failures[i].call,
 				 n->failures[i].why);
@@ -414,16 +425,17 @@ static void failures(const struct check_ctx *c, struct findings *out, const stru
 		      "hangs or fails is often the first sign of a sick NPU driver.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	NPU_SUBJECT(f, n);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "every call answers");
 	finding_set(&f->fix, "run the call by hand as root; a call that hangs: `npu-smi info` "
 		    "and the driver's log (/var/log/npu/), then reload the driver or reboot");
+	return 0;
 }
 
-static void none_readable(const struct check_ctx *c, struct findings *out)
+static int none_readable(const struct check_ctx *c, struct findings *out)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	struct check_buf obs = { 0 };
@@ -439,18 +451,19 @@ static void none_readable(const struct check_ctx *c, struct findings *out)
 		      "nothing of it was checked, and that is not a pass.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "NPUs");
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "every NPU port read with hccn_tool");
 	finding_set(&f->fix, "run rdmadoctor as root on the machine, with the Ascend driver "
 		    "package installed (hccn_tool and npu-smi in PATH or "
 		    "/usr/local/Ascend/driver/tools); `npu-smi info` must list the NPUs");
+	return 0;
 }
 
 /* NPU functions npu-smi does not list: NPUs the tools cannot reach */
-static void unmapped(const struct check_ctx *c, struct findings *out)
+static int unmapped(const struct check_ctx *c, struct findings *out)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	struct check_buf obs = { 0 };
@@ -465,17 +478,18 @@ static void unmapped(const struct check_ctx *c, struct findings *out)
 		      "read, and HCCL cannot use it either.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "NPUs");
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "every NPU PCI function listed by `npu-smi info -m`");
 	finding_set(&f->fix, "`npu-smi info` and the driver's log (/var/log/npu/): an NPU the "
 		    "driver did not bring up needs the driver reloaded or the machine rebooted, "
 		    "then the NPU reseated or replaced");
+	return 0;
 }
 
-static void pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
+static int pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	const struct pci_link *l = &n->pci->link;
 	char have[32], want[32];
@@ -483,21 +497,22 @@ static void pcie_degraded(const struct check_ctx *c, struct findings *out, const
 
 	if (isnan(l->speed_gts) || isnan(l->max_speed_gts) || IS_NA(l->width) ||
 	    IS_NA(l->max_width) || (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width))
-		return;
+		return 0;
 	f = check_add(c, out, "pcie.link_degraded", SEV_WARN,
 		      "An NPU on a slower or narrower PCIe link than it can do moves host "
 		      "data (checkpoints, data loading) slower.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_link_str(have, sizeof(have), l->speed_gts, l->width);
 	check_link_str(want, sizeof(want), l->max_speed_gts, l->max_width);
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "%s at %s", have, n->pci->bdf);
 	finding_set(&f->expected, "%s", want);
 	finding_set(&f->fix, "reseat the NPU module, then check the BIOS slot settings");
+	return 0;
 }
 
-void check_npu(const struct check_ctx *c, struct findings *out)
+int check_npu(const struct check_ctx *c, struct findings *out)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
 	const struct npu_spec *spec = c->p ? &c->p->npu : NULL;
@@ -506,31 +521,32 @@ void check_npu(const struct check_ctx *c, struct findings *out)
 	for (size_t i = 0; i < ni->n; i++) {
 		const struct npu *n = &ni->v[i];
 
-		failures(c, out, n);
+		CHECK_TRY(failures(c, out, n));
 		if (n->pci)
-			pcie_degraded(c, out, n);
+			CHECK_TRY(pcie_degraded(c, out, n));
 		if (!n->port_read)
 			continue;
 		any_read = true;
 		if (n->port.link_up == 0)
-			port_down(c, out, n);
+			CHECK_TRY(port_down(c, out, n));
 		else if (n->port.link_up == 1 && spec && spec->rate_gbps > 0 &&
 			 !IS_NA(n->port.speed_mbps) &&
 			 (double)n->port.speed_mbps < spec->rate_gbps * 1000)
-			rate_low(c, out, n, spec->rate_gbps);
-		net_health(c, out, n);
-		ip_missing(c, out, n);
-		dom(c, out, n);
-		flaps(c, out, n);
-		counter_errors(c, out, n);
+			CHECK_TRY(rate_low(c, out, n, spec->rate_gbps));
+		CHECK_TRY(net_health(c, out, n));
+		CHECK_TRY(ip_missing(c, out, n));
+		CHECK_TRY(dom(c, out, n));
+		CHECK_TRY(flaps(c, out, n));
+		CHECK_TRY(counter_errors(c, out, n));
 		if (spec && spec->pfc_priority >= 0)
-			pfc(c, out, n, spec->pfc_priority);
+			CHECK_TRY(pfc(c, out, n, spec->pfc_priority));
 	}
 	if ((ni->n_pci || ni->n) && !any_read)
-		none_readable(c, out);
+		CHECK_TRY(none_readable(c, out));
 	else if (ni->n_unmapped)
-		unmapped(c, out);
-	fw_mixed(c, out);
+		CHECK_TRY(unmapped(c, out));
+	CHECK_TRY(fw_mixed(c, out));
 	if (spec && spec->subnets)
-		subnets(c, out, spec->subnets);
+		CHECK_TRY(subnets(c, out, spec->subnets));
+	return 0;
 }

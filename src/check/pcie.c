@@ -41,8 +41,10 @@ static double gen_gts(int gen)
 	return gen >= 1 && gen <= 6 ? rates[gen - 1] : NAN;
 }
 
-/* Returns the index of its finding in out, or (size_t)-1 for none. */
-static size_t link_degraded(const struct check_ctx *c, struct findings *out, size_t i)
+/* *idx: the index of its finding in out, or (size_t)-1 for none.  0 or
+ * -ENOMEM. */
+static int link_degraded(const struct check_ctx *c, struct findings *out, size_t i,
+			 size_t *idx)
 {
 	const struct nic *n = &c->inv->nics[i];
 	const struct role_spec *rs = check_role_spec(c, i);
@@ -57,6 +59,7 @@ static size_t link_degraded(const struct check_ctx *c, struct findings *out, siz
 	size_t shared = 0;
 	struct finding *f_;
 
+	*idx = (size_t)-1;
 	if (rs->pcie_gen > 0 && !isnan(f->link.speed_gts) &&
 	    pcie_gen(f->link.speed_gts) < rs->pcie_gen) {
 		below_profile = true;
@@ -68,7 +71,7 @@ static size_t link_degraded(const struct check_ctx *c, struct findings *out, siz
 			want_width = rs->pcie_width;
 	}
 	if (!below_cap && !below_profile)
-		return (size_t)-1;
+		return 0;
 	/* the functions of one card (a dual-port NIC) share one link: it is
 	 * reported once, at the first of them, naming them all */
 	for (size_t j = 0; j < c->inv->n_nics; j++) {
@@ -78,14 +81,14 @@ static size_t link_degraded(const struct check_ctx *c, struct findings *out, siz
 			continue;
 		if (j < i) {
 			check_buf_free(&names);
-			return (size_t)-1;
+			return 0;
 		}
 		check_buf_printf(&names, "%s%s", shared++ ? ", " : "", o->name);
 	}
 	f_ = check_add(c, out, "pcie.link_degraded", check_role_sev(c, i), why_link);
 	if (!f_) {
 		check_buf_free(&names);
-		return (size_t)-1;
+		return -ENOMEM;
 	}
 	check_link_str(have, sizeof(have), f->link.speed_gts, f->link.width);
 	check_link_str(want, sizeof(want), want_gts, want_width);
@@ -95,7 +98,7 @@ static size_t link_degraded(const struct check_ctx *c, struct findings *out, siz
 
 		check_buf_printf(&names, " (%.*s)", dot ? (int)(dot - f->bdf) : (int)strlen(f->bdf),
 				 f->bdf);
-		check_buf_take(c, &names, &f_->subject);
+		check_buf_take(&names, &f_->subject);
 	} else {
 		check_buf_free(&names);
 		finding_set(&f_->subject, "%s", n->name);
@@ -114,7 +117,8 @@ static size_t link_degraded(const struct check_ctx *c, struct findings *out, siz
 			    "to a slot that gives %s, or check it is the card model this machine "
 			    "should have",
 			    cap, want);
-	return out->n - 1;
+	*idx = out->n - 1;
+	return 0;
 }
 
 static bool link_known(const struct pci_link *l)
@@ -122,7 +126,7 @@ static bool link_known(const struct pci_link *l)
 	return !isnan(l->speed_gts) || !IS_NA(l->width);
 }
 
-static void upstream_degraded(const struct check_ctx *c, struct findings *out, size_t i)
+static int upstream_degraded(const struct check_ctx *c, struct findings *out, size_t i)
 {
 	const struct nic *n = &c->inv->nics[i];
 	const struct pci_func *f = &n->pci;
@@ -147,7 +151,7 @@ static void upstream_degraded(const struct check_ctx *c, struct findings *out, s
 			       "A degraded link above the NIC caps everything below it: the NIC "
 			       "and any GPU behind the same switch share a slower path to the host.");
 		if (!fd)
-			return;
+			return -ENOMEM;
 		reach = pcie_link_reachable(b, partner);
 		check_link_str(have, sizeof(have), b->link.speed_gts, b->link.width);
 		check_link_str(want, sizeof(want), reach.max_speed_gts, reach.max_width);
@@ -160,6 +164,7 @@ static void upstream_degraded(const struct check_ctx *c, struct findings *out, s
 			    "`lspci -vv -s %s` shows LnkCap against LnkSta",
 			    b->bdf);
 	}
+	return 0;
 }
 
 /* Rate of one port for the bottleneck sum: the profile's, else what an up
@@ -198,8 +203,8 @@ static bool link_for(char *buf, size_t len, const struct pci_link *l, double nee
  * (size_t)-1.  A degraded link that is also too slow for the ports is one
  * cause: that finding then says what the link carries against what the
  * ports need, and no pcie.bottleneck is added. */
-static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
-		       size_t degraded)
+static int bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
+		      size_t degraded)
 {
 	const struct inventory *inv = c->inv;
 	const struct pci_link *l = NULL;
@@ -214,7 +219,7 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 	for (size_t j = 0; j < i; j++)
 		if (judged(&inv->nics[j]) &&
 		    check_same_pci_device(inv->nics[j].pci.bdf, inv->nics[i].pci.bdf))
-			return;	/* this device was summed at its first NIC */
+			return 0;	/* this device was summed at its first NIC */
 	for (size_t j = i; j < inv->n_nics; j++) {
 		const struct nic *n = &inv->nics[j];
 		const struct role_spec *rs;
@@ -276,7 +281,7 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 	check_buf_printf(&names, " (%.*s)",
 			 dot ? (int)(dot - inv->nics[i].pci.bdf) : (int)strlen(inv->nics[i].pci.bdf),
 			 inv->nics[i].pci.bdf);
-	check_buf_take(c, &names, &f->subject);
+	check_buf_take(&names, &f->subject);
 	finding_set(&f->observed, "%s carries about %s GB/s", have, raw_s);
 	if (nports == 1)
 		check_buf_printf(&want, "the port needs %s GB/s (%s Gb/s)", need_s, rate_s);
@@ -286,7 +291,7 @@ static void bottleneck(const struct check_ctx *c, struct findings *out, size_t i
 	else
 		check_buf_printf(&want, "the ports need %s GB/s (%s Gb/s)", need_s,
 				 check_buf_str(&rates));
-	check_buf_take(c, &want, &f->expected);
+	check_buf_take(&want, &f->expected);
 	if (link_for(better, sizeof(better), l, need))
 		finding_set(&f->fix,
 			    "put the card in a slot that trains %s or better (check the BIOS "
@@ -317,6 +322,7 @@ done:
 	check_buf_free(&names);
 	check_buf_free(&rates);
 	check_buf_free(&want);
+	return 0;
 }
 
 /* Already named in list (" bdf " entries)? */
@@ -332,23 +338,23 @@ static const char why_acs[] =
 	"ACS redirect sends every peer-to-peer transfer between a GPU and its NIC up "
 	"to the root complex, which cuts GPUDirect RDMA bandwidth or breaks it.";
 
-static void acs_bridge(const struct check_ctx *c, struct findings *out, size_t gpu,
-		       size_t nic, const struct pci_func *b, struct check_buf *reported,
-		       size_t *unknown)
+static int acs_bridge(const struct check_ctx *c, struct findings *out, size_t gpu,
+		      size_t nic, const struct pci_func *b, struct check_buf *reported,
+		      size_t *unknown)
 {
 	struct finding *f;
 	int64_t v = b->acs_ctrl;
 
 	if (!b->config_full) {
 		(*unknown)++;
-		return;
+		return 0;
 	}
 	if (IS_NA(v) || !(v & (ACS_RR | ACS_CR)) || !b->bdf || listed(reported, b->bdf))
-		return;
+		return 0;
 	check_buf_printf(reported, " %s ", b->bdf);
 	f = check_add(c, out, "pcie.acs", SEV_ERROR, why_acs);
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s via bridge %s", c->inv->nics[nic].name, b->bdf);
 	finding_set(&f->observed, "ACS control 0x%04llx: %s%s%s on, on the path to GPU %s",
 		    (long long)v, v & ACS_RR ? "Request Redirect" : "",
@@ -362,16 +368,19 @@ static void acs_bridge(const struct check_ctx *c, struct findings *out, size_t g
 		    "with `setpci -s %s ECAP_ACS+0x6.w=0000` (NVIDIA's DGX images do this); "
 		    "keep it on only where VMs need IOMMU isolation",
 		    b->bdf);
+	return 0;
 }
 
-static void acs(const struct check_ctx *c, struct findings *out)
+static int acs(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	struct check_buf reported = { 0 };
 	size_t unknown = 0;
 	struct finding *f;
+	bool lost;
+	int rc = 0;
 
-	for (size_t g = 0; g < inv->n_gpus; g++) {
+	for (size_t g = 0; !rc && g < inv->n_gpus; g++) {
 		const struct pci_func *gp = &inv->gpus[g].pci;
 		const struct pci_func *np;
 		enum path_type path = c->gpu_path[g];
@@ -386,19 +395,22 @@ static void acs(const struct check_ctx *c, struct findings *out)
 			common++;
 		if (!common)
 			continue;
-		for (size_t k = common; k < gp->n_upstream; k++)
-			acs_bridge(c, out, g, nic, &gp->upstream[k], &reported, &unknown);
-		for (size_t k = common; k < np->n_upstream; k++)
-			acs_bridge(c, out, g, nic, &np->upstream[k], &reported, &unknown);
+		for (size_t k = common; !rc && k < gp->n_upstream; k++)
+			rc = acs_bridge(c, out, g, nic, &gp->upstream[k], &reported, &unknown);
+		for (size_t k = common; !rc && k < np->n_upstream; k++)
+			rc = acs_bridge(c, out, g, nic, &np->upstream[k], &reported, &unknown);
 	}
-	if (reported.nomem)
-		*c->nomem = true;
+	lost = reported.nomem;
 	check_buf_free(&reported);
+	if (rc)
+		return rc;
+	if (lost)
+		return -ENOMEM;
 	if (!unknown)
-		return;
+		return 0;
 	f = check_add(c, out, "pcie.acs", SEV_INFO, why_acs);
 	if (!f)
-		return;
+		return -ENOMEM;
 	f->unchecked = true;
 	finding_set(&f->subject, "host");
 	finding_set(&f->observed, "ACS could not be checked (PCI config space needs root)");
@@ -407,17 +419,20 @@ static void acs(const struct check_ctx *c, struct findings *out)
 	finding_set(&f->fix,
 		    "run rdmadoctor as root, or look by hand: `sudo lspci -vvv | grep ACSCtl` "
 		    "shows ReqRedir- CmpltRedir- when redirect is off");
+	return 0;
 }
 
-void check_pcie(const struct check_ctx *c, struct findings *out)
+int check_pcie(const struct check_ctx *c, struct findings *out)
 {
 	for (size_t i = 0; i < c->inv->n_nics; i++) {
 		if (!judged(&c->inv->nics[i]))
 			continue;
-		size_t degraded = link_degraded(c, out, i);
+		size_t degraded;
 
-		upstream_degraded(c, out, i);
-		bottleneck(c, out, i, degraded);
+		CHECK_TRY(link_degraded(c, out, i, &degraded));
+		CHECK_TRY(upstream_degraded(c, out, i));
+		CHECK_TRY(bottleneck(c, out, i, degraded));
 	}
-	acs(c, out);
+	CHECK_TRY(acs(c, out));
+	return 0;
 }

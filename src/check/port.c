@@ -38,8 +38,8 @@ static const char *state_text(char *buf, size_t len, int64_t code, const char *n
 	return buf;
 }
 
-static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
-		      const struct port *pt)
+static int port_down(const struct check_ctx *c, struct findings *out, size_t i,
+		     const struct port *pt)
 {
 	const struct nic *n = &c->inv->nics[i];
 	char s1[24], s2[24], tool[200];
@@ -52,7 +52,7 @@ static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
 			      "The link is up but no subnet manager has given the port a LID, so "
 			      "it cannot carry any RDMA traffic.");
 		if (!f)
-			return;
+			return -ENOMEM;
 		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 		finding_set(&f->observed, "state INIT, physical state LinkUp: no subnet manager");
 		finding_set(&f->expected, "ACTIVE, LinkUp");
@@ -62,13 +62,13 @@ static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
 			    "the SM lid); if one runs, check the port's partition (pkey) "
 			    "membership in its configuration",
 			    n->name, pt->num);
-		return;
+		return 0;
 	}
 	f = check_add(c, out, "port.down", check_role_sev(c, i),
 		      "A port that is not up carries no RDMA traffic: jobs that expect this "
 		      "NIC fail or fall back to slower paths.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "state %s, physical state %s%s%s",
 		    state_text(s1, sizeof(s1), pt->state, pt->state_name),
@@ -114,10 +114,11 @@ static void port_down(const struct check_ctx *c, struct findings *out, size_t i,
 			    tool);
 		break;
 	}
+	return 0;
 }
 
-static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
-		     const struct port *pt, double want)
+static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
+		    const struct port *pt, double want)
 {
 	const struct nic *n = &c->inv->nics[i];
 	char have[32], exp[32], tool[200];
@@ -127,7 +128,7 @@ static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		      "A port that trained below its rate caps every collective that crosses "
 		      "this NIC at that rate, and the slowest rail sets the pace of the job.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_num_str(have, sizeof(have), pt->rate_gbps);
 	check_num_str(exp, sizeof(exp), want);
 	link_tool(tool, sizeof(tool), n, pt);
@@ -153,12 +154,13 @@ static void rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		    "speed",
 		    check_port_is_eth(pt) ? "a 100G module tops out at 100 Gb/s" :
 		    "an EDR module tops out at 100 Gb/s", tool);
+	return 0;
 }
 
 /* want: the expected rate (0: none), named with the width, since the lost
  * lanes are why the port is also below its rate: one cause, one finding. */
-static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
-		      const struct port *pt, double want)
+static int width_low(const struct check_ctx *c, struct findings *out, size_t i,
+		     const struct port *pt, double want)
 {
 	const struct nic *n = &c->inv->nics[i];
 	char rate[32], tool[200];
@@ -168,7 +170,7 @@ static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
 		      "An InfiniBand port that trained on fewer than its 4 lanes runs at a "
 		      "fraction of its speed, usually because of a damaged cable or module lane.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	link_tool(tool, sizeof(tool), n, pt);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	if (!isnan(pt->rate_gbps)) {
@@ -188,9 +190,10 @@ static void width_low(const struct check_ctx *c, struct findings *out, size_t i,
 		    "reseat, then swap the cable and module (a bad lane drops the link to "
 		    "fewer lanes); then %s; then check the switch port's width setting",
 		    tool);
+	return 0;
 }
 
-void check_port(const struct check_ctx *c, struct findings *out)
+int check_port(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -204,7 +207,7 @@ void check_port(const struct check_ctx *c, struct findings *out)
 			bool slow, narrow;
 
 			if (link == PORT_LINK_DOWN) {
-				port_down(c, out, i, pt);
+				CHECK_TRY(port_down(c, out, i, pt));
 				continue;
 			}
 			if (link != PORT_LINK_UP)
@@ -218,9 +221,10 @@ void check_port(const struct check_ctx *c, struct findings *out)
 			narrow = check_port_is_ib(pt) && !IS_NA(pt->lanes) && pt->lanes < 4 &&
 				 (rs->rate_gbps > 0 ? slow : pt->lanes < 2);
 			if (narrow)
-				width_low(c, out, i, pt, rs->rate_gbps);
+				CHECK_TRY(width_low(c, out, i, pt, rs->rate_gbps));
 			else if (slow)
-				rate_low(c, out, i, pt, rs->rate_gbps);
+				CHECK_TRY(rate_low(c, out, i, pt, rs->rate_gbps));
 		}
 	}
+	return 0;
 }

@@ -36,7 +36,7 @@ static bool pfc_known(const struct qos *q)
 	return true;
 }
 
-static void pfc(const struct check_ctx *c, struct findings *out, const struct nic *n,
+static int pfc(const struct check_ctx *c, struct findings *out, const struct nic *n,
 		const struct port *pt, int prio)
 {
 	const struct qos *q = pt->qos;
@@ -49,7 +49,7 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct ni
 			      "Without DCB on the netdev rdmadoctor cannot see PFC or the trust "
 			      "mode, so the lossless setup was not checked.");
 		if (!f)
-			return;
+			return -ENOMEM;
 		f->unchecked = true;
 		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 		finding_set(&f->observed, "%s does not support DCB netlink", dev_of(pt));
@@ -57,10 +57,10 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct ni
 		finding_set(&f->fix,
 			    "check PFC where it is configured (the PF, the bond's slaves, or the "
 			    "switch): `mlnx_qos -i <pf>`");
-		return;
+		return 0;
 	}
 	if (!pfc_known(q) || q->pfc_enabled[prio] == 1)
-		return;
+		return 0;
 	for (int i = 0; i < 8; i++)
 		any |= q->pfc_enabled[i] == 1;
 	pfc_list(on, sizeof(on), q->pfc_enabled);
@@ -73,7 +73,7 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct ni
 		      "traffic uses, drops under load turn into go-back-N retransmissions "
 		      "and collapsing bandwidth.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "PFC enabled on priorities: %s", on);
 	finding_set(&f->expected, "PFC on priority %d", prio);
@@ -81,26 +81,28 @@ static void pfc(const struct check_ctx *c, struct findings *out, const struct ni
 		    "`mlnx_qos -i %s --pfc %s` (or `dcb pfc set dev %s prio-pfc %d:on`), "
 		    "the same on the switch port, and at every boot",
 		    dev_of(pt), vec, dev_of(pt), prio);
+	return 0;
 }
 
-static void trust(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		  const struct port *pt, const char *want)
+static int trust(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		 const struct port *pt, const char *want)
 {
 	const struct qos *q = pt->qos;
 	struct finding *f;
 
 	if (!q->trust || strcmp(q->trust, want) == 0)
-		return;
+		return 0;
 	f = check_add(c, out, "roce.trust", SEV_WARN,
 		      "With the wrong trust mode the NIC ignores how RoCE packets are "
 		      "marked, so they land on a priority without PFC or ECN.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "trust %s", q->trust);
 	finding_set(&f->expected, "trust %s", want);
 	finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)", dev_of(pt),
 		    want);
+	return 0;
 }
 
 /* The priority RoCE traffic should use on this port: the profile's, else
@@ -158,8 +160,8 @@ static void mismatch_fix(struct check_buf *fix, const struct port *pt, int d, in
 
 /* PFC priority, the priority DSCP 26 maps to and the ECN priority must be
  * one and the same; say which piece disagrees. */
-static void mismatch(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		     const struct port *pt, int want, bool judge_ecn)
+static int mismatch(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		    const struct port *pt, int want, bool judge_ecn)
 {
 	const struct qos *q = pt->qos;
 	struct check_buf obs = { 0 }, fix = { 0 };
@@ -168,7 +170,7 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 	struct finding *f;
 
 	if (!q->trust || strcmp(q->trust, "dscp") != 0 || q->dscp_to_prio[ROCE_DSCP] < 0)
-		return;
+		return 0;
 	d = q->dscp_to_prio[ROCE_DSCP];
 	rails = want < 0 ? check_rails_dscp_prio(c, ROCE_DSCP) : -1;
 	if (q->pfc_enabled[d] == 0) {
@@ -185,7 +187,7 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 				 q->ecn_np[d] == 1 ? "on" : q->ecn_np[d] == 0 ? "off" : "unknown",
 				 q->ecn_rp[d] == 1 ? "on" : q->ecn_rp[d] == 0 ? "off" : "unknown");
 	if (!obs.s && !obs.nomem)
-		return;
+		return 0;
 	if (rails >= 0 && d != rails)
 		check_buf_printf(&obs, "; the other rails send DSCP %d to priority %d", ROCE_DSCP,
 				 rails);
@@ -195,11 +197,11 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 		      "there is no congestion control before the pauses.");
 	if (!f) {
 		check_buf_free(&obs);
-		return;
+		return -ENOMEM;
 	}
 	t = target_prio(c, q, want, d);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_buf_take(c, &obs, &f->observed);
+	check_buf_take(&obs, &f->observed);
 	if (want >= 0)
 		finding_set(&f->expected, "DSCP %d -> priority %d, with PFC and ECN on it",
 			    ROCE_DSCP, want);
@@ -209,10 +211,11 @@ static void mismatch(const struct check_ctx *c, struct findings *out, const stru
 	else
 		finding_set(&f->expected, "DSCP %d -> a priority with PFC and ECN on", ROCE_DSCP);
 	mismatch_fix(&fix, pt, d, t, judge_ecn);
-	check_buf_take(c, &fix, &f->fix);
+	check_buf_take(&fix, &f->fix);
+	return 0;
 }
 
-void check_qos(const struct check_ctx *c, struct findings *out)
+int check_qos(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -229,12 +232,13 @@ void check_qos(const struct check_ctx *c, struct findings *out)
 			if (!check_port_is_eth(pt) || !pt->qos)
 				continue;
 			if (prio >= 0)
-				pfc(c, out, n, pt, prio);
+				CHECK_TRY(pfc(c, out, n, pt, prio));
 			if (pt->qos->dcb_supported != 1)
 				continue;
 			if (rs->trust)
-				trust(c, out, n, pt, rs->trust);
-			mismatch(c, out, n, pt, prio, rs->ecn != 0);
+				CHECK_TRY(trust(c, out, n, pt, rs->trust));
+			CHECK_TRY(mismatch(c, out, n, pt, prio, rs->ecn != 0));
 		}
 	}
+	return 0;
 }

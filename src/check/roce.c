@@ -7,7 +7,7 @@ static const char *on_off(int v)
 	return v == 1 ? "on" : v == 0 ? "off" : "unknown";
 }
 
-void check_roce(const struct check_ctx *c, struct findings *out)
+int check_roce(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -31,7 +31,7 @@ void check_roce(const struct check_ctx *c, struct findings *out)
 				      "congestion: fine when idle, bandwidth collapses or jobs stall "
 				      "under training load.");
 			if (!f)
-				return;
+				return -ENOMEM;
 			finding_set(&f->subject, "%s port %d", n->name, pt->num);
 			finding_set(&f->observed,
 				    "ECN on priority %d: notification point %s, reaction point %s", prio,
@@ -45,4 +45,5 @@ void check_roce(const struct check_ctx *c, struct findings *out)
 				    dev, prio, dev, prio);
 		}
 	}
+	return 0;
 }

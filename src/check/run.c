@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void (*const families[])(const struct check_ctx *, struct findings *) = {
+static int (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
 	check_module, check_link, check_npu, check_bandwidth, check_unchecked_values,
@@ -69,19 +69,31 @@ size_t check_unchecked(const struct findings *fs)
 	return n;
 }
 
+/* Every family fills all four texts of its findings: a NULL one is a text
+ * that could not be stored.  0 or -ENOMEM. */
+static int texts_stored(const struct findings *out, size_t first)
+{
+	for (size_t i = first; i < out->n; i++) {
+		const struct finding *f = &out->v[i];
+
+		if (!f->subject || !f->observed || !f->expected || !f->fix)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int check_run_site(const struct inventory *inv, const struct profile *p,
 		   const struct site *site, struct findings *out)
 {
 	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
 	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
 	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
-	bool nomem = false;
+	int rc = 0;
 	struct check_ctx c = {
 		.inv = inv,
 		.p = p,
 		.roles = roles,
 		.generic = !p || !p->role[ROLE_RAIL].defined,
-		.nomem = &nomem,
 		.gpu_nic = gpu_nic,
 		.gpu_path = gpu_path,
 	};
@@ -95,22 +107,18 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 	}
 	check_roles(inv, p, site, roles);
 	check_map_gpus(&c, gpu_nic, gpu_path);
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		families[i](&c, out);
-	check_agree(&c, out, first);
+	for (size_t i = 0; !rc && i < sizeof(families) / sizeof(families[0]); i++)
+		rc = families[i](&c, out);
+	if (!rc)
+		rc = check_agree(&c, out, first);
 	free(roles);
 	free(gpu_nic);
 	free(gpu_path);
-	/* every family fills all four texts: a NULL one is a failed allocation */
-	for (size_t i = first; i < out->n; i++) {
-		const struct finding *f = &out->v[i];
-
-		if (!f->subject || !f->observed || !f->expected || !f->fix)
-			nomem = true;
-	}
+	if (!rc)
+		rc = texts_stored(out, first);
+	if (rc)
+		return rc;
 	check_waive(out, site);
-	if (nomem)
-		return -ENOMEM;
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_severity_id_subject);
 	return 0;
@@ -118,19 +126,14 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 
 int check_run_counters(const struct inventory *inv, struct findings *out)
 {
-	bool nomem = false;
-	struct check_ctx c = { .inv = inv, .generic = true, .nomem = &nomem };
+	struct check_ctx c = { .inv = inv, .generic = true };
 	size_t first = out->n;
+	int rc = check_counters(&c, out);
 
-	check_counters(&c, out);
-	for (size_t i = first; i < out->n; i++) {
-		const struct finding *f = &out->v[i];
-
-		if (!f->subject || !f->observed || !f->expected || !f->fix)
-			nomem = true;
-	}
-	if (nomem)
-		return -ENOMEM;
+	if (!rc)
+		rc = texts_stored(out, first);
+	if (rc)
+		return rc;
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_severity_id_subject);
 	return 0;

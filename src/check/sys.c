@@ -4,19 +4,19 @@
 
 #include <string.h>
 
-static void memlock(const struct check_ctx *c, struct findings *out)
+static int memlock(const struct check_ctx *c, struct findings *out)
 {
 	const struct host *h = &c->inv->host;
 	struct finding *f;
 
 	if (h->memlock_unlimited != 0)
-		return;	/* unlimited, or unknown */
+		return 0;	/* unlimited, or unknown */
 	f = check_add(c, out, "sys.memlock", SEV_WARN,
 		      "RDMA pins every buffer it registers: under a memlock limit large "
 		      "registrations fail (ibv_reg_mr: Cannot allocate memory) and NCCL aborts "
 		      "or falls back to slower paths.");
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "host");
 	if (!IS_NA(h->memlock_bytes))
 		finding_set(&f->observed, "RLIMIT_MEMLOCK is %lld bytes", (long long)h->memlock_bytes);
@@ -26,9 +26,10 @@ static void memlock(const struct check_ctx *c, struct findings *out)
 	finding_set(&f->fix,
 		    "ulimit -l unlimited / LimitMEMLOCK=infinity in the slurmd unit / "
 		    "--ulimit memlock=-1 for containers");
+	return 0;
 }
 
-static void uverbs(const struct check_ctx *c, struct findings *out)
+static int uverbs(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	struct check_buf unknown = { 0 };
@@ -70,17 +71,17 @@ static void uverbs(const struct check_ctx *c, struct findings *out)
 				    "/dev/infiniband`), or add the user to the group that owns it");
 	}
 	if (!unknown.len || unknown.nomem) {
-		if (unknown.nomem)
-			*c->nomem = true;
+		bool lost = unknown.nomem;
+
 		check_buf_free(&unknown);
-		return;
+		return lost ? -ENOMEM : 0;
 	}
 	f = check_add(c, out, "sys.uverbs", SEV_INFO,
 		      "Applications reach an RDMA device only through its /dev/infiniband/uverbs "
 		      "node; whether it is there could not be read.");
 	if (!f) {
 		check_buf_free(&unknown);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "host");
 	finding_set(&f->observed, "/dev/infiniband not checked for %s", check_buf_str(&unknown));
@@ -88,10 +89,12 @@ static void uverbs(const struct check_ctx *c, struct findings *out)
 	finding_set(&f->fix, "run the check on the live host (a snapshot does not hold /dev), "
 			     "or look with `ls -l /dev/infiniband`");
 	check_buf_free(&unknown);
+	return 0;
 }
 
-void check_sys(const struct check_ctx *c, struct findings *out)
+int check_sys(const struct check_ctx *c, struct findings *out)
 {
-	memlock(c, out);
-	uverbs(c, out);
+	CHECK_TRY(memlock(c, out));
+	CHECK_TRY(uverbs(c, out));
+	return 0;
 }

@@ -34,14 +34,14 @@ static bool path_is_guess(const struct check_ctx *c, size_t nic, enum path_type 
 	return path >= PATH_NODE && IS_NA(c->inv->nics[nic].pci.numa_node);
 }
 
-static void far_unknown(const struct check_ctx *c, struct findings *out, size_t i)
+static int far_unknown(const struct check_ctx *c, struct findings *out, size_t i)
 {
 	struct finding *f = check_add(c, out, "topo.nic_far", SEV_INFO,
 				      "A rail NIC away from its GPU's PCIe switch sends GPUDirect "
 				      "traffic through the CPU's root complex or across sockets.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	f->unchecked = true;
 	finding_set(&f->subject, "%s", c->inv->nics[i].name);
 	finding_set(&f->observed, "not checked: no GPU shares a PCIe switch with it and its "
@@ -50,9 +50,10 @@ static void far_unknown(const struct check_ctx *c, struct findings *out, size_t 
 	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/device/numa_node`; -1 means the "
 		    "firmware gave no proximity domain: check the BIOS NUMA settings (SRAT); "
 		    "`rdmadoctor topo` shows the matrix", c->inv->nics[i].name);
+	return 0;
 }
 
-static void nic_far(const struct check_ctx *c, struct findings *out, int placement)
+static int nic_far(const struct check_ctx *c, struct findings *out, int placement)
 {
 	const struct inventory *inv = c->inv;
 
@@ -67,7 +68,7 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
 		if (!near.found || (int)near.path <= placement)
 			continue;
 		if (path_is_guess(c, i, near.path)) {
-			far_unknown(c, out, i);
+			CHECK_TRY(far_unknown(c, out, i));
 			continue;
 		}
 		f = check_add(c, out, "topo.nic_far", SEV_ERROR,
@@ -75,7 +76,7 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
 			      "through the CPU's root complex or across sockets, which can halve "
 			      "its bandwidth.");
 		if (!f)
-			return;
+			return -ENOMEM;
 		nearest_gpus(c, i, near.path, &gpus);
 		finding_set(&f->subject, "%s", inv->nics[i].name);
 		finding_set(&f->observed, "%s to its nearest GPU%s (%s)", path_type_name(near.path),
@@ -89,6 +90,7 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
 			    "riser is the one this machine ships with; `rdmadoctor topo` shows "
 			    "the matrix");
 	}
+	return 0;
 }
 
 /* Generic: an x86 machine with datacenter GPUs is built with its rails
@@ -96,7 +98,7 @@ static void nic_far(const struct check_ctx *c, struct findings *out, int placeme
  * a GPU, every far one is a finding; one near NIC says the design is
  * another (a storage card far away is then no rail).  Grace trays reach
  * their NICs over C2C, and their GPUs are no PCIe devices of this table. */
-static void generic_far(const struct check_ctx *c, struct findings *out)
+static int generic_far(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	bool datacenter = false;
@@ -104,7 +106,7 @@ static void generic_far(const struct check_ctx *c, struct findings *out)
 	for (size_t g = 0; g < inv->n_gpus; g++)
 		datacenter |= inv->gpus[g].kind == GPU_DATACENTER;
 	if (!datacenter || (c->p && c->p->grace))
-		return;
+		return 0;
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		struct topo_nearest near;
 
@@ -112,24 +114,23 @@ static void generic_far(const struct check_ctx *c, struct findings *out)
 			continue;
 		near = topo_nearest_gpu(inv, i);
 		if (near.found && near.path <= PATH_PXB)
-			return;
+			return 0;
 	}
-	nic_far(c, out, PATH_PXB);
+	CHECK_TRY(nic_far(c, out, PATH_PXB));
+	return 0;
 }
 
-static void nic_shared(const struct check_ctx *c, struct findings *out, int per_nic)
+static int nic_shared(const struct check_ctx *c, struct findings *out, int per_nic)
 {
 	const struct inventory *inv = c->inv;
 	const size_t *owner = c->gpu_nic;
 	size_t *count;
 
 	if (!inv->n_gpus || !inv->n_nics)
-		return;
+		return 0;
 	count = calloc(inv->n_nics, sizeof(*count));
-	if (!count) {
-		*c->nomem = true;
-		return;
-	}
+	if (!count)
+		return -ENOMEM;
 	for (size_t g = 0; g < inv->n_gpus; g++)
 		if (owner[g] != (size_t)-1)
 			count[owner[g]]++;
@@ -151,7 +152,7 @@ static void nic_shared(const struct check_ctx *c, struct findings *out, int per_
 				check_buf_printf(&obs, " %s",
 						 inv->gpus[g].pci.bdf ? inv->gpus[g].pci.bdf : "?");
 		finding_set(&f->subject, "%s", inv->nics[i].name);
-		check_buf_take(c, &obs, &f->observed);
+		check_buf_take(&obs, &f->observed);
 		finding_set(&f->expected, "at most %d GPU%s per NIC", per_nic, per_nic == 1 ? "" : "s");
 		finding_set(&f->fix,
 			    "add rail NICs (one per GPU switch) so the GPUs spread over them, or "
@@ -159,19 +160,21 @@ static void nic_shared(const struct check_ctx *c, struct findings *out, int per_
 			    "which GPU is nearest to which NIC");
 	}
 	free(count);
+	return 0;
 }
 
-void check_topo(const struct check_ctx *c, struct findings *out)
+int check_topo(const struct check_ctx *c, struct findings *out)
 {
 	const struct role_spec *rs;
 
 	if (c->generic || !c->p) {
-		generic_far(c, out);
-		return;
+		CHECK_TRY(generic_far(c, out));
+		return 0;
 	}
 	rs = &c->p->role[ROLE_RAIL];
 	if (!c->p->grace && rs->placement >= 0)
-		nic_far(c, out, rs->placement);
+		CHECK_TRY(nic_far(c, out, rs->placement));
 	if (rs->gpus_per_nic > 0)
-		nic_shared(c, out, rs->gpus_per_nic);
+		CHECK_TRY(nic_shared(c, out, rs->gpus_per_nic));
+	return 0;
 }

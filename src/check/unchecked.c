@@ -23,7 +23,7 @@ static struct finding *add(const struct check_ctx *c, struct findings *out, cons
 	return f;
 }
 
-static void qos_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+static int qos_unknown(const struct check_ctx *c, struct findings *out, size_t i,
 			const struct port *pt, const struct role_spec *rs)
 {
 	const struct nic *n = &c->inv->nics[i];
@@ -32,7 +32,7 @@ static void qos_unknown(const struct check_ctx *c, struct findings *out, size_t 
 	struct finding *f;
 
 	if (pt->qos && pt->qos->dcb_supported == 0)
-		return;		/* no DCB on the netdev: roce.pfc says so */
+		return 0;		/* no DCB on the netdev: roce.pfc says so */
 	if (rs->pfc_priority >= 0)
 		check_buf_printf(&want, "PFC on priority %d", rs->pfc_priority);
 	if (rs->trust)
@@ -42,17 +42,18 @@ static void qos_unknown(const struct check_ctx *c, struct findings *out, size_t 
 		"what could not be read was not checked, not found right.");
 	if (!f) {
 		check_buf_free(&want);
-		return;
+		return -ENOMEM;
 	}
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: DCB netlink gave no answer for %s (the driver "
 		    "does not answer it, or this snapshot holds no reply)", dev);
-	check_buf_take(c, &want, &f->expected);
+	check_buf_take(&want, &f->expected);
 	finding_set(&f->fix, "read it by hand: `mlnx_qos -i %s` (or `dcb pfc show dev %s` and "
 		    "`dcb app show dev %s`)", dev, dev, dev);
+	return 0;
 }
 
-static void ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+static int ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i,
 			const struct port *pt, int prio)
 {
 	const struct nic *n = &c->inv->nics[i];
@@ -62,17 +63,18 @@ static void ecn_unknown(const struct check_ctx *c, struct findings *out, size_t 
 				"what could not be read was not checked, not found right.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: no /sys/class/net/%s/ecn/ (MLNX_OFED writes "
 		    "it; the inbox driver has no such files)", dev);
 	finding_set(&f->expected, "ECN notification and reaction point on for priority %d", prio);
 	finding_set(&f->fix, "read it with `mlnx_qos -i %s` or the NIC's firmware settings "
 		    "(`mlxconfig -d <dev> q | grep -i ecn`)", dev);
+	return 0;
 }
 
-static void rate_unknown(const struct check_ctx *c, struct findings *out, size_t i,
-			 const struct port *pt, double want)
+static int rate_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			const struct port *pt, double want)
 {
 	const struct nic *n = &c->inv->nics[i];
 	char s[32];
@@ -81,7 +83,7 @@ static void rate_unknown(const struct check_ctx *c, struct findings *out, size_t
 				"could not be read was not checked, not found right.");
 
 	if (!f)
-		return;
+		return -ENOMEM;
 	check_num_str(s, sizeof(s), want);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: the port's rate file names no rate this tool "
@@ -90,9 +92,10 @@ static void rate_unknown(const struct check_ctx *c, struct findings *out, size_t
 	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/rate`, `ibstatus %s` and "
 		    "`mlxlink -d %s` show what the port agreed on", n->name, pt->num, n->name,
 		    n->name);
+	return 0;
 }
 
-void check_unchecked_values(const struct check_ctx *c, struct findings *out)
+int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
@@ -108,14 +111,15 @@ void check_unchecked_values(const struct check_ctx *c, struct findings *out)
 			int prio = rs->pfc_priority >= 0 ? rs->pfc_priority : 3;
 
 			if (rs->rate_gbps > 0 && check_port_up(pt) && isnan(pt->rate_gbps))
-				rate_unknown(c, out, i, pt, rs->rate_gbps);
+				CHECK_TRY(rate_unknown(c, out, i, pt, rs->rate_gbps));
 			if (!check_port_is_eth(pt))
 				continue;
 			if ((rs->pfc_priority >= 0 || rs->trust) &&
 			    (!q || q->dcb_supported < 0))
-				qos_unknown(c, out, i, pt, rs);
+				CHECK_TRY(qos_unknown(c, out, i, pt, rs));
 			if (rs->ecn == 1 && (!q || q->ecn_np[prio] < 0 || q->ecn_rp[prio] < 0))
-				ecn_unknown(c, out, i, pt, prio);
+				CHECK_TRY(ecn_unknown(c, out, i, pt, prio));
 		}
 	}
+	return 0;
 }

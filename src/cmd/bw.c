@@ -6,6 +6,7 @@
 #include "../out/bw_out.h"
 #include "../out/safe_stream.h"
 #include "../profiles/profile.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -249,7 +250,7 @@ struct server {
 	/* the tests of the current client: one report when it leaves */
 	struct bw_hello first;
 	struct bw_outcome *outs;
-	size_t n_outs;
+	size_t n_outs, cap_outs;
 	size_t accepted;	/* HELLOs of this client that were accepted */
 };
 
@@ -354,7 +355,7 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 static void server_done(void *arg, const struct bw_hello *h, struct bw_outcome *o)
 {
 	struct server *sv = arg;
-	struct bw_outcome *n = realloc(sv->outs, (sv->n_outs + 1) * sizeof(*n));
+	struct bw_outcome *n = growbuf_reserve(sv->outs, &sv->cap_outs, sv->n_outs + 1, sizeof(*n));
 
 	if (!n)
 		return;	/* the report lacks this size; the test itself went well */
@@ -371,7 +372,7 @@ static void server_drop_outcomes(struct server *sv)
 		bw_outcome_free(&sv->outs[k]);
 	free(sv->outs);
 	sv->outs = NULL;
-	sv->n_outs = 0;
+	sv->n_outs = sv->cap_outs = 0;
 }
 
 /* One report for everything the client ran, as the client prints it. */

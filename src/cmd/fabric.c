@@ -23,6 +23,7 @@
 #include "../fabric/judge.h"
 #include "../fabric/pmix.h"
 #include "../fabric/report.h"
+#include "../model/growbuf.h"
 #include "../fabric/schedule.h"
 #include "../fabric/wire.h"
 #include "../out/fabric_out.h"
@@ -360,7 +361,7 @@ struct fab_run {
 	char **names;			/* size, unique */
 	struct fab_schedule main_rounds, retest_rounds;
 	struct fab_result *mine;	/* what this rank measured as a client */
-	size_t n_mine;
+	size_t n_mine, cap_mine;
 	struct fab_result *all;		/* everybody's, rank 0 after the last fence */
 	size_t n_all;
 	struct fab_results *decoded;	/* per rank, owning the error texts */
@@ -677,13 +678,11 @@ out:
 
 static int record(struct fab_run *r, const struct fab_result *x)
 {
-	if ((r->n_mine & (r->n_mine - 1)) == 0) {
-		struct fab_result *n = realloc(r->mine, (r->n_mine ? r->n_mine * 2 : 1) * sizeof(*n));
+	struct fab_result *n = growbuf_reserve(r->mine, &r->cap_mine, r->n_mine + 1, sizeof(*n));
 
-		if (!n)
-			return -1;
-		r->mine = n;
-	}
+	if (!n)
+		return -1;
+	r->mine = n;
 	r->mine[r->n_mine++] = *x;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "../fleet/record.h"
 #include "../out/json.h"
 #include "../store/store.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -252,15 +253,11 @@ struct pending {
 /* Take a row (moved; *row is left empty). */
 static int pending_add(struct pending *p, struct store_row *row)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 256;
-		struct store_row *grown = realloc(p->rows, cap * sizeof(*grown));
+	struct store_row *grown = growbuf_reserve(p->rows, &p->cap, p->n + 1, sizeof(*grown));
 
-		if (!grown)
-			return -ENOMEM;
-		p->rows = grown;
-		p->cap = cap;
-	}
+	if (!grown)
+		return -ENOMEM;
+	p->rows = grown;
 	p->rows[p->n] = *row;
 	p->bytes += strlen(row->text);
 	p->n++;

@@ -3,6 +3,7 @@
 #include "record_read.h"
 #include "../fleet/record.h"
 #include "../fleet/skim.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +53,8 @@ json_t *record_read_doc(struct doc_buf *b, const char *file, bool slim, time_t *
 					 DOC_MAX >> 20);
 				goto out;
 			}
-			cap = cap ? cap * 2 : 65536;
-			grown = realloc(buf, cap);
+			/* at least 64 KiB more, doubling */
+			grown = growbuf_reserve(buf, &cap, used + 65536, 1);
 			if (!grown) {
 				snprintf(why, len, "out of memory");
 				goto out;

@@ -3,6 +3,7 @@
  * per rail (the medians) and one of the unexplained results, so a full
  * tournament of a thousand nodes is judged in well under a second. */
 #include "judge.h"
+#include "../model/growbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -245,7 +246,7 @@ int fab_retest_plan(const struct fab_input *in, uint32_t partners, struct fab_sc
 	struct work w;
 	uint32_t *goods = NULL, n_good = 0, n = in->n_nodes;
 	uint8_t *busy = NULL;	/* rounds x nodes */
-	size_t n_busy_rounds = 0;
+	size_t n_busy_rounds = 0, cap_busy_rounds = 0;
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
@@ -274,7 +275,8 @@ int fab_retest_plan(const struct fab_input *in, uint32_t partners, struct fab_sc
 			while (r < n_busy_rounds && (busy[r * n + x] || busy[r * n + g]))
 				r++;
 			if (r == n_busy_rounds) {
-				uint8_t *nb = realloc(busy, (r + 1) * n);
+				/* one row of n bytes per round */
+				uint8_t *nb = growbuf_reserve(busy, &cap_busy_rounds, r + 1, n);
 
 				if (!nb) {
 					rc = -1;
@@ -309,12 +311,10 @@ static struct fab_suspect *add_suspect(struct fab_judgement *j, enum fab_suspect
 {
 	struct fab_suspect *n;
 
-	if ((j->n_suspects & (j->n_suspects - 1)) == 0) {
-		n = realloc(j->suspects, (j->n_suspects ? j->n_suspects * 2 : 1) * sizeof(*n));
-		if (!n)
-			return NULL;
-		j->suspects = n;
-	}
+	n = growbuf_reserve(j->suspects, &j->cap_suspects, j->n_suspects + 1, sizeof(*n));
+	if (!n)
+		return NULL;
+	j->suspects = n;
 	n = &j->suspects[j->n_suspects++];
 	memset(n, 0, sizeof(*n));
 	n->kind = k;

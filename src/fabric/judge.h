@@ -81,7 +81,7 @@ struct fab_judgement {
 	struct fab_rail_stats *rails;
 	uint32_t n_rails;
 	struct fab_suspect *suspects;
-	size_t n_suspects;
+	size_t n_suspects, cap_suspects;	/* cap_suspects: room (growbuf) */
 	bool could_not_run;	/* fewer than two nodes, or nothing measured */
 	const char *verdict;	/* "pass", "fail", "error" */
 	char reason[256];

@@ -1,5 +1,6 @@
 /* Round-robin, quick and file schedules (schedule.h). */
 #include "schedule.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +15,7 @@ void fab_schedule_free(struct fab_schedule *s)
 		free(s->rounds[r].pairs);
 	free(s->rounds);
 	s->rounds = NULL;
-	s->n_rounds = 0;
+	s->n_rounds = s->cap_rounds = 0;
 }
 
 int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
@@ -23,7 +24,7 @@ int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
 	struct fab_pair *p;
 
 	if (r >= s->n_rounds) {
-		struct fab_round *n = realloc(s->rounds, (r + 1) * sizeof(*n));
+		struct fab_round *n = growbuf_reserve(s->rounds, &s->cap_rounds, r + 1, sizeof(*n));
 
 		if (!n)
 			return -1;
@@ -32,13 +33,10 @@ int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
 		s->n_rounds = r + 1;
 	}
 	rd = &s->rounds[r];
-	/* grow by powers of two: n_pairs is the count, capacity the next power */
-	if ((rd->n_pairs & (rd->n_pairs - 1)) == 0) {
-		p = realloc(rd->pairs, (rd->n_pairs ? rd->n_pairs * 2 : 1) * sizeof(*p));
-		if (!p)
-			return -1;
-		rd->pairs = p;
-	}
+	p = growbuf_reserve(rd->pairs, &rd->cap_pairs, rd->n_pairs + 1, sizeof(*p));
+	if (!p)
+		return -1;
+	rd->pairs = p;
 	rd->pairs[rd->n_pairs++] = (struct fab_pair){ a < b ? a : b, a < b ? b : a };
 	return 0;
 }

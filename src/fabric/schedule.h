@@ -14,12 +14,12 @@ struct fab_pair {
 
 struct fab_round {
 	struct fab_pair *pairs;
-	size_t n_pairs;
+	size_t n_pairs, cap_pairs;	/* cap_pairs: room at pairs (growbuf) */
 };
 
 struct fab_schedule {
 	struct fab_round *rounds;
-	size_t n_rounds;
+	size_t n_rounds, cap_rounds;	/* cap_rounds: room at rounds (growbuf) */
 };
 
 /* Above this many nodes the default mode is quick. */

@@ -2,6 +2,7 @@
 #include "diff.h"
 #include "facts.h"
 #include "fields.h"
+#include "../model/growbuf.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -131,15 +132,11 @@ struct judged {
 
 static int add_odd(struct judged *j, struct odd odd)
 {
-	if (j->n_odds == j->cap_odds) {
-		size_t cap = j->cap_odds ? j->cap_odds * 2 : 16;
-		struct odd *grown = realloc(j->odds, cap * sizeof(*grown));
+	struct odd *grown = growbuf_reserve(j->odds, &j->cap_odds, j->n_odds + 1, sizeof(*grown));
 
-		if (!grown)
-			return -1;
-		j->odds = grown;
-		j->cap_odds = cap;
-	}
+	if (!grown)
+		return -1;
+	j->odds = grown;
 	j->odds[j->n_odds++] = odd;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * exactly when json_loadb(text, 0) would take it: tests/fuzz/fuzz_skim.c
  * holds the two against each other. */
 #include "skim.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,17 +76,13 @@ static bool fail(struct skim *s, const char *what)
 
 static bool emit(struct skim *s, const void *bytes, size_t n)
 {
-	if (s->used + n + 1 > s->cap) {
-		size_t cap = s->cap * 2 > s->used + n + 1 ? s->cap * 2 : s->used + n + 1;
-		char *grown = realloc(s->out, cap);
+	char *grown = growbuf_reserve(s->out, &s->cap, s->used + n + 1, 1);
 
-		if (!grown) {
-			s->oom = true;
-			return fail(s, "out of memory");
-		}
-		s->out = grown;
-		s->cap = cap;
+	if (!grown) {
+		s->oom = true;
+		return fail(s, "out of memory");
 	}
+	s->out = grown;
 	memcpy(s->out + s->used, bytes, n);
 	s->used += n;
 	return true;

@@ -4,17 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pci_func_free(struct pci_func *f)
-{
-	free(f->bdf);
-	free(f->sysfs_path);
-	free(f->local_cpulist);
-	free(f->driver);
-	for (size_t i = 0; i < f->n_upstream; i++)
-		pci_func_free(&f->upstream[i]);
-	free(f->upstream);
-}
-
 static void counters_free(struct counter_set *c)
 {
 	for (size_t i = 0; i < c->n; i++)

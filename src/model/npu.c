@@ -1,4 +1,5 @@
 #include "inventory.h"
+#include "growbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,9 +26,10 @@ void npu_port_init(struct npu_port *p)
 		p->pfc_enabled[i] = -1;
 }
 
-int npu_failure_add(struct npu_failure **v, size_t *n, const char *call, const char *why)
+int npu_failure_add(struct npu_failure **v, size_t *n, size_t *cap, const char *call,
+		    const char *why)
 {
-	struct npu_failure *g = realloc(*v, (*n + 1) * sizeof(**v));
+	struct npu_failure *g = growbuf_reserve(*v, cap, *n + 1, sizeof(**v));
 
 	if (!g)
 		return -ENOMEM;

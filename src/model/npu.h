@@ -83,7 +83,7 @@ struct npu {
 	struct npu_port port;
 	struct npu_plan plan;
 	struct npu_failure *failures;
-	size_t n_failures;
+	size_t n_failures, cap_failures;	/* cap_failures: room (growbuf) */
 };
 
 /* The NPUs of one machine, in id order, and the PCI functions that are
@@ -97,7 +97,7 @@ struct npu_inventory {
 	size_t n_unmapped;
 	/* calls not about one NPU (npu-smi info -m) that failed */
 	struct npu_failure *failures;
-	size_t n_failures;
+	size_t n_failures, cap_failures;	/* cap_failures: room (growbuf) */
 	bool conf_read;		/* /etc/hccn.conf was there */
 };
 
@@ -106,8 +106,10 @@ void npu_optical_init(struct npu_optical *o);
 void npu_inventory_free(struct npu_inventory *ni);
 void npu_optical_free(struct npu_optical *o);	/* and o itself; NULL-safe */
 void npu_counters_free(struct counter_set *c);	/* and c itself; NULL-safe */
-/* Append a failure (copies both texts); 0 or -ENOMEM. */
-int npu_failure_add(struct npu_failure **v, size_t *n, const char *call, const char *why);
+/* Append a failure to *v, which has *n of them and room for *cap (copies
+ * both texts); 0 or -ENOMEM. */
+int npu_failure_add(struct npu_failure **v, size_t *n, size_t *cap, const char *call,
+		    const char *why);
 
 /* "Ascend 910", "Ascend 910B", "Ascend 910C" for Huawei 19e5:d801/d802/d803;
  * NULL for anything else. */

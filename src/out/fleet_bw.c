@@ -1,4 +1,5 @@
 #include "fleet_bw.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,24 +60,10 @@ static bool avg_gbps(const json_t *o, double *out)
 
 /* Every sample is appended, then sorted and folded (fold_rails, fold_pairs):
  * linear in the fleet's size apart from the sort, for 10,000 hosts. */
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return v;
-	ncap = *cap ? *cap * 2 : 16;
-	p = reallocarray(v, ncap, size);
-	if (p)
-		*cap = ncap;
-	return p;
-}
-
 static int add_rail(struct fleet_bw *bw, size_t *cap, const char *host,
 		    const char *device, long long port, double gbps)
 {
-	void *p = grow(bw->rails, bw->n_rails, cap, sizeof(*bw->rails));
+	void *p = growbuf_reserve(bw->rails, cap, bw->n_rails + 1, sizeof(*bw->rails));
 
 	if (!p)
 		return -ENOMEM;
@@ -88,7 +75,7 @@ static int add_rail(struct fleet_bw *bw, size_t *cap, const char *host,
 static int add_pair(struct fleet_bw *bw, size_t *cap, const char *src,
 		    const char *dst, double gbps)
 {
-	void *p = grow(bw->pairs, bw->n_pairs, cap, sizeof(*bw->pairs));
+	void *p = growbuf_reserve(bw->pairs, cap, bw->n_pairs + 1, sizeof(*bw->pairs));
 
 	if (!p)
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 #include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -133,17 +134,13 @@ struct tally {
 
 static void tally_add(struct tally *t, const char *s)
 {
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16;
-		void *p = reallocarray(t->v, ncap, sizeof(*t->v));
+	const char **p = growbuf_reserve(t->v, &t->cap, t->n + 1, sizeof(*t->v));
 
-		if (!p) {
-			t->nomem = true;
-			return;
-		}
-		t->v = p;
-		t->cap = ncap;
+	if (!p) {
+		t->nomem = true;
+		return;
 	}
+	t->v = p;
 	t->v[t->n++] = or_unknown(s);
 }
 

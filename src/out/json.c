@@ -8,138 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *json_int_or_null(int64_t v)
-{
-	return IS_NA(v) ? json_null() : json_integer(v);
-}
-
-json_t *json_number_or_null(double v)
-{
-	if (isnan(v))
-		return json_null();
-	/* 400 Gb/s prints as 400, 2.5 GT/s as 2.5 */
-	if (v == floor(v) && fabs(v) < 1e15)
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
-
-json_t *json_string_or_null(const char *s)
-{
-	json_t *j;
-	char *clean;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	/* Not UTF-8 (a hostile or corrupt file): keep the ASCII, mark the
-	 * rest, and still emit a valid document. */
-	clean = strdup(s);
-	if (!clean)
-		return json_null();
-	for (char *c = clean; *c; c++)
-		if ((unsigned char)*c >= 0x80)
-			*c = '?';
-	j = json_string(clean);
-	free(clean);
-	return j ? j : json_null();
-}
-
 static json_t *code_name(int64_t code, const char *name)
 {
 	if (IS_NA(code))
 		return json_null();
 	return json_pack("{s:I, s:o}", "code", (json_int_t)code, "name",
 			 json_string_or_null(name));
-}
-
-static json_t *link_json(const struct pci_link *l)
-{
-	return json_pack("{s:o, s:o, s:o, s:o}",
-			 "speed_gts", json_number_or_null(l->speed_gts),
-			 "width", json_int_or_null(l->width),
-			 "max_speed_gts", json_number_or_null(l->max_speed_gts),
-			 "max_width", json_int_or_null(l->max_width));
-}
-
-static json_t *hex_or_null(int64_t v, int digits)
-{
-	char buf[24];
-
-	if (IS_NA(v))
-		return json_null();
-	snprintf(buf, sizeof(buf), "%0*llx", digits, (unsigned long long)v);
-	return json_string(buf);
-}
-
-static json_t *bridge_json(const struct pci_func *f)
-{
-	/* acs_ctrl: the ACS control register; null without root (config_full
-	 * false) or when the bridge has no ACS capability */
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
-			 "bdf", json_string_or_null(f->bdf),
-			 "vendor", hex_or_null(f->vendor, 4),
-			 "device", hex_or_null(f->device, 4),
-			 "speed_gts", json_number_or_null(f->link.speed_gts),
-			 "width", json_int_or_null(f->link.width),
-			 "max_speed_gts", json_number_or_null(f->link.max_speed_gts),
-			 "max_width", json_int_or_null(f->link.max_width),
-			 "driver", json_string_or_null(f->driver),
-			 "acs_ctrl", json_int_or_null(f->acs_ctrl),
-			 "config_full", f->config_full);
-}
-
-static json_t *pci_json(const struct pci_func *f)
-{
-	json_t *up = json_array();
-
-	for (size_t i = 0; i < f->n_upstream; i++)
-		json_array_append_new(up, bridge_json(&f->upstream[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "bdf", json_string_or_null(f->bdf),
-			 "vendor", hex_or_null(f->vendor, 4),
-			 "device", hex_or_null(f->device, 4),
-			 "subsystem_vendor", hex_or_null(f->subsystem_vendor, 4),
-			 "subsystem_device", hex_or_null(f->subsystem_device, 4),
-			 "class", hex_or_null(f->class_code, 6),
-			 "numa_node", json_int_or_null(f->numa_node),
-			 "driver", json_string_or_null(f->driver),
-			 "link", link_json(&f->link),
-			 "upstream", up);
-}
-
-static json_t *counters_json(const struct counter_set *set);
-
-json_t *pci_to_json(const struct pci_func *f)
-{
-	return pci_json(f);
-}
-
-json_t *counters_to_json(const struct counter_set *set)
-{
-	return counters_json(set);
-}
-
-static json_t *counters_json(const struct counter_set *set)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < set->n; i++) {
-		const struct counter *c = &set->v[i];
-		json_t *v = !c->ok ? json_null() :
-			    /* past what a JSON integer holds here: still a number */
-			    c->value > INT64_MAX ? json_real((double)c->value) :
-			    json_integer((json_int_t)c->value);
-		json_t *key = json_string_or_null(c->name);
-
-		if (json_is_string(key))
-			json_object_set_new(o, json_string_value(key), v);
-		else
-			json_decref(v);
-		json_decref(key);
-	}
-	return o;
 }
 
 static json_t *gids_json(const struct port *p)
@@ -414,11 +288,11 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "carrier_changes", json_int_or_null(p->carrier_changes));
 	json_object_set_new(o, "bond_slaves", split_words(p->bond_slaves));
 	json_object_set_new(o, "gids", gids_json(p));
-	json_object_set_new(o, "counters", counters_json(&p->counters));
-	json_object_set_new(o, "hw_counters", counters_json(&p->hw_counters));
+	json_object_set_new(o, "counters", counters_to_json(&p->counters));
+	json_object_set_new(o, "hw_counters", counters_to_json(&p->hw_counters));
 	/* `ethtool -S` of the netdev; null when not known */
 	json_object_set_new(o, "ethtool_stats",
-			    p->eth_stats.v ? counters_json(&p->eth_stats) : json_null());
+			    p->eth_stats.v ? counters_to_json(&p->eth_stats) : json_null());
 	/* ECN from sysfs (MLNX_OFED); trust and PFC from DCB netlink */
 	json_object_set_new(o, "qos", qos_json(p->qos));
 	json_object_set_new(o, "module", module_json(p->module));
@@ -441,7 +315,7 @@ static json_t *nic_json(const struct nic *n)
 	json_object_set_new(o, "node_guid", json_string_or_null(n->node_guid));
 	json_object_set_new(o, "node_desc", json_string_or_null(n->node_desc));
 	json_object_set_new(o, "netdev_parent", json_string_or_null(n->netdev_parent));
-	json_object_set_new(o, "pci", n->has_pci ? pci_json(&n->pci) : json_null());
+	json_object_set_new(o, "pci", n->has_pci ? pci_to_json(&n->pci) : json_null());
 	json_object_set_new(o, "uverbs", json_string_or_null(n->uverbs));
 	json_object_set_new(o, "uverbs_dev", json_string_or_null(n->uverbs_dev));
 	for (size_t i = 0; i < n->n_ports; i++)
@@ -465,15 +339,15 @@ static json_t *gpu_json(const struct gpu *g)
 	json_t *up = json_array();
 
 	for (size_t i = 0; i < g->pci.n_upstream; i++)
-		json_array_append_new(up, bridge_json(&g->pci.upstream[i]));
+		json_array_append_new(up, pci_bridge_to_json(&g->pci.upstream[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "bdf", json_string_or_null(g->pci.bdf),
-			 "vendor", hex_or_null(g->pci.vendor, 4),
-			 "device", hex_or_null(g->pci.device, 4),
+			 "vendor", json_hex_or_null(g->pci.vendor, 4),
+			 "device", json_hex_or_null(g->pci.device, 4),
 			 "model", json_string_or_null(g->model),
 			 "kind", json_string_or_null(gpu_kind_name(g->kind)),
 			 "numa_node", json_int_or_null(g->pci.numa_node),
-			 "link", link_json(&g->pci.link),
+			 "link", pci_link_to_json(&g->pci.link),
 			 "upstream", up);
 }
 

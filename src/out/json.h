@@ -18,10 +18,12 @@
 
 json_t *inventory_to_json(const struct inventory *inv);
 
-/* Nullable scalars: NA / NAN / NULL become JSON null. */
+/* Nullable scalars (out/json_scalar.c): NA / NAN / NULL become JSON null;
+ * json_hex_or_null writes v as digits lower-case hex digits ("15b3"). */
 json_t *json_int_or_null(int64_t v);
 json_t *json_number_or_null(double v);
 json_t *json_string_or_null(const char *s);
+json_t *json_hex_or_null(int64_t v, int digits);
 
 /* Write doc (and a newline) to out in one piece; 0 or -errno.  The document
  * is rendered whole before the first byte goes out, so a failure never
@@ -35,8 +37,12 @@ json_t *gids_to_json(const struct inventory *inv);
 /* A port's "link" (link modes and FEC); null for NULL. */
 json_t *link_to_json(const struct link_info *l);
 json_t *topo_to_json(const struct inventory *inv);
-/* A PCI function and a counter set as the inventory writes them. */
+/* A PCI function (out/json_pci.c) and a counter set (out/json_counters.c)
+ * as the inventory writes them. */
 json_t *pci_to_json(const struct pci_func *f);
+/* Parts of it: a bridge above a device, and a PCIe link. */
+json_t *pci_bridge_to_json(const struct pci_func *f);
+json_t *pci_link_to_json(const struct pci_link *l);
 json_t *counters_to_json(const struct counter_set *set);
 /* The "npus" object of the inventory (out/npu_json.c). */
 json_t *npus_to_json(const struct npu_inventory *ni);

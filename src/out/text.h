@@ -13,7 +13,11 @@ void text_gids(FILE *out, const struct inventory *inv);
 void text_topo(FILE *out, const struct inventory *inv);
 /* A port's link modes and FEC lines ("      link 100000 Mb/s full ..."). */
 void text_link(FILE *out, const struct link_info *l);
-/* "numa 0  Gen4 x16" of a PCI function, as the device lines print it. */
+/* A PCI function's place, as the device lines print it (out/text_pci.c):
+ * "numa 0  " (text_pci_numa), "Gen4 x16 (capable Gen5 x16)" (text_pci_link),
+ * both (text_pci_place). */
+void text_pci_numa(FILE *out, int64_t node);
+void text_pci_link(FILE *out, const struct pci_link *l);
 void text_pci_place(FILE *out, const struct pci_func *f);
 /* The NPUs section (out/npu_text.c); prints nothing without NPUs. */
 void text_npus(FILE *out, const struct npu_inventory *ni);

@@ -11,47 +11,6 @@
 /* ACS P2P request and completion redirect (PCIe ACS control bits 2 and 3) */
 #define ACS_REDIRECT 0x000c
 
-static void print_gen_width(FILE *out, double gts, int64_t width)
-{
-	int gen = isnan(gts) ? 0 : pcie_gen(gts);
-
-	if (gen)
-		fprintf(out, "Gen%d", gen);
-	else
-		fputs("Gen?", out);
-	if (IS_NA(width))
-		fputs(" x?", out);
-	else
-		fprintf(out, " x%lld", (long long)width);
-}
-
-static void print_link(FILE *out, const struct pci_link *l)
-{
-	print_gen_width(out, l->speed_gts, l->width);
-	if ((isnan(l->speed_gts) != isnan(l->max_speed_gts)) ||
-	    (!isnan(l->speed_gts) && l->speed_gts != l->max_speed_gts) ||
-	    l->width != l->max_width) {
-		fputs(" (capable ", out);
-		print_gen_width(out, l->max_speed_gts, l->max_width);
-		fputc(')', out);
-	}
-}
-
-static void print_numa(FILE *out, int64_t node)
-{
-	/* -1: the firmware gave no proximity domain */
-	if (IS_NA(node) || node < 0)
-		fputs("numa ?  ", out);
-	else
-		fprintf(out, "numa %lld  ", (long long)node);
-}
-
-void text_pci_place(FILE *out, const struct pci_func *f)
-{
-	print_numa(out, f->numa_node);
-	print_link(out, &f->link);
-}
-
 static void print_host(FILE *out, const struct host *h)
 {
 	fprintf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
@@ -323,8 +282,8 @@ void text_inventory(FILE *out, const struct inventory *inv)
 			OR_NA(n->board_id), n->role ? "  " : "", n->role ? n->role : "");
 		if (n->has_pci) {
 			fprintf(out, "    pci %s  ", n->pci.bdf);
-			print_numa(out, n->pci.numa_node);
-			print_link(out, &n->pci.link);
+			text_pci_numa(out, n->pci.numa_node);
+			text_pci_link(out, &n->pci.link);
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
 				fprintf(out, b ? " <- " : "  via ");
 				fputs(n->pci.upstream[n->pci.n_upstream - 1 - b].bdf, out);
@@ -342,7 +301,7 @@ void text_inventory(FILE *out, const struct inventory *inv)
 				if (!pcie_link_degraded(br, pcie_link_partner(&n->pci, b)))
 					continue;
 				fprintf(out, "    bridge %s above it runs ", br->bdf);
-				print_link(out, &br->link);
+				text_pci_link(out, &br->link);
 				fputc('\n', out);
 			}
 		}
@@ -357,8 +316,8 @@ void text_inventory(FILE *out, const struct inventory *inv)
 		const struct gpu *g = &inv->gpus[i];
 
 		fprintf(out, "  %s  %s  ", g->pci.bdf, OR_NA(g->model));
-		print_numa(out, g->pci.numa_node);
-		print_link(out, &g->pci.link);
+		text_pci_numa(out, g->pci.numa_node);
+		text_pci_link(out, &g->pci.link);
 		fputc('\n', out);
 	}
 	text_npus(out, &inv->npu);

@@ -1,6 +1,7 @@
 /* The site file parser.  libinih splits the lines; as for profiles, our
  * own line source counts them, so every error says FILE:LINE. */
 #include "site.h"
+#include "../model/growbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -99,7 +100,7 @@ static bool name_char(char c)
 
 static int push(struct name_list *l, const char *s, size_t n)
 {
-	char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	char **v = growbuf_reserve(l->v, &l->cap, l->n + 1, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
@@ -237,7 +238,7 @@ static void list_free(struct name_list *l)
 		free(l->v[i]);
 	free(l->v);
 	l->v = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
 }
 
 void site_free(struct site *s)

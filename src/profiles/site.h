@@ -23,7 +23,7 @@
 
 struct name_list {
 	char **v;
-	size_t n;
+	size_t n, cap;	/* cap: room at v (growbuf) */
 };
 
 struct site {
