@@ -79,8 +79,13 @@ class Server:
 
     def start(self):
         last = None
-        ports = [self.port] if self.port else [p for p in PORTS if _free(p)]
-        for port in ports:
+        # a restart after kill(): the same port, a few tries while the
+        # killed server's last backends notice and let go of its shared
+        # memory (a new postmaster refuses to start while one is attached)
+        ports = [self.port] * 20 if self.port else [p for p in PORTS if _free(p)]
+        for n, port in enumerate(ports):
+            if self.port and n:
+                time.sleep(0.5)
             p = self._as_pg([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-w", "-t", "60",
                              "-l", os.path.join(self.dir, "log"), "-o",
                              "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=on "
@@ -89,6 +94,11 @@ class Server:
                 self.port = port
                 return
             last = p.stdout.decode(errors="replace")
+            try:	# the server's own words, for whoever reads the failure
+                with open(os.path.join(self.dir, "log"), errors="replace") as f:
+                    last += "".join(f.readlines()[-5:])
+            except OSError:
+                pass
         raise RuntimeError("cannot start PostgreSQL on 21500-21509: %s" % last)
 
     def kill(self):
