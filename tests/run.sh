@@ -56,6 +56,7 @@ cmake -S . -B build-asan -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debu
 	cmake --build build-asan -j "$jobs" >/dev/null || { echo "sanitizer build failed"; exit 1; }
 echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
 	run_ctest build-asan "sanitizer tests"
 
 if command -v clang >/dev/null; then
