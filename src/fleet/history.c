@@ -89,6 +89,29 @@ static const json_t *find_by(const json_t *arr, const char *key, const json_t *w
 	return NULL;
 }
 
+/* The nth (from 0) element of arr whose key is want. */
+static const json_t *find_nth_by(const json_t *arr, const char *key, const json_t *want,
+				 size_t nth)
+{
+	size_t i;
+	const json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (json_equal(json_object_get(e, key), want) && nth-- == 0)
+			return e;
+	return NULL;
+}
+
+/* How many elements of arr before index end have this key's value. */
+static size_t count_before(const json_t *arr, size_t end, const char *key, const json_t *want)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < end; i++)
+		n += json_equal(json_object_get(json_array_get(arr, i), key), want);
+	return n;
+}
+
 /* What a port that appeared or went away is shown as: its state. */
 static const json_t *port_shown(const json_t *p)
 {
@@ -192,7 +215,9 @@ static const json_t *npus_of(const json_t *rec)
 
 /* An Ascend NPU and its port, matched by id, subject "npuN": "npu" when
  * one appeared or went away (the value its model), and the NPU drift
- * fields that changed. */
+ * fields that changed.  The ids come from the tools' output: should two
+ * NPUs give one id, the kth of them is matched with the other record's kth,
+ * so that a record compared with itself shows no change. */
 static int diff_npus(json_t *changes, const char *time, const json_t *a, const json_t *b)
 {
 	const json_t *na = npus_of(a), *nb = npus_of(b), *n;
@@ -202,14 +227,16 @@ static int diff_npus(json_t *changes, const char *time, const json_t *a, const j
 	json_array_foreach(na, i, n) {
 		const json_t *id = json_object_get(n, "id");
 
-		if (!json_is_integer(id) || find_by(nb, "id", id))
+		if (!json_is_integer(id) ||
+		    find_nth_by(nb, "id", id, count_before(na, i, "id", id)))
 			continue;
 		snprintf(subject, sizeof(subject), "npu%lld", (long long)json_integer_value(id));
 		if (add(changes, time, subject, "npu", json_object_get(n, "model"), NULL) < 0)
 			return -1;
 	}
 	json_array_foreach(nb, i, n) {
-		const json_t *id = json_object_get(n, "id"), *old = find_by(na, "id", id);
+		const json_t *id = json_object_get(n, "id");
+		const json_t *old = find_nth_by(na, "id", id, count_before(nb, i, "id", id));
 
 		if (!json_is_integer(id))
 			continue;
