@@ -36,7 +36,7 @@ static int take_time(struct ctx *c, const char *opt, const char *value, const ch
 		return EXIT_USAGE;
 	}
 	*into = value;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_since(struct ctx *c, void *args, const char *value)
@@ -451,7 +451,7 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	char *db;
 	int n, rc = opts_parse(c, &fleet_spec, argc, argv, &a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (n >= 1) {
 		for (size_t k = 0; k < sizeof(subcommands) / sizeof(subcommands[0]); k++)

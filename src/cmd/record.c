@@ -35,7 +35,7 @@ static int take_bw(struct ctx *c, void *args, const char *value)
 
 	(void)c;
 	a->bw[a->n_bw++] = value;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_time(struct ctx *c, void *args, const char *value)
@@ -48,7 +48,7 @@ static int take_time(struct ctx *c, void *args, const char *value)
 		return EXIT_USAGE;
 	}
 	a->time = value;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt record_opts[] = {
@@ -128,7 +128,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 {
 	int n, rc = opts_parse(c, &record_spec, argc, argv, a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (n && !a->any_from) {
 		opts_say_unknown(c, &record_spec, argv[1]);
@@ -155,7 +155,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			"is stamped now)\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 struct tally {
@@ -529,7 +529,7 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 		goto out;
 	}
 	rc = parse_args(c, argc, argv, &a);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		goto out;
 	db = fleet_db_path(c, a.db, true);
 	if (!db) {
