@@ -113,8 +113,10 @@ const struct cmd_spec record_spec = {
 	"stored as one JSON document.\n",
 	.epilog =
 	"A host has one record per time: storing the same one twice keeps one.\n"
-	"A check that equals the host's latest record but for its counters and\n"
-	"times adds only its time and its counters' deltas to that record.\n"
+	"A check that equals the host's latest record but for what moves by\n"
+	"itself (NIC and NPU counters, transceiver readings, link-change counts,\n"
+	"the readings findings quote, times) adds only its time and its\n"
+	"counters' deltas to that record (docs/fleet.md).\n"
 	"Two records at once (several hosts writing to one store) wait for each\n"
 	"other; a full disk or a crash loses nothing stored before.\n"
 	"\n"

@@ -22,6 +22,41 @@ static int put_counters(json_t *into, const json_t *obj, const char *prefix)
 	return 0;
 }
 
+/* One integer member of obj (a count kept beside the counters) as name. */
+static int put_one(json_t *into, const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) ? json_object_set(into, key, (json_t *)v) : 0;
+}
+
+/* Each Ascend NPU port as "npu<id>": its hccn_tool -stat counters and its
+ * link-up count. */
+static int put_npus(json_t *out, const json_t *check)
+{
+	const json_t *devs = json_object_get(json_object_get(json_object_get(check, "inventory"),
+							     "npus"), "devices");
+	json_t *npu;
+	size_t i;
+
+	json_array_foreach(devs, i, npu) {
+		const json_t *port = json_object_get(npu, "port");
+		json_t *c = json_object();
+		char subject[40];
+
+		snprintf(subject, sizeof(subject), "npu%lld",
+			 (long long)json_integer_value(json_object_get(npu, "id")));
+		if (!c || put_counters(c, json_object_get(port, "stat"), "") < 0 ||
+		    put_one(c, port, "link_up_count") < 0 ||
+		    (json_object_size(c) && json_object_set(out, subject, c) < 0)) {
+			json_decref(c);
+			return -1;
+		}
+		json_decref(c);
+	}
+	return 0;
+}
+
 json_t *fleet_counters(const json_t *check)
 {
 	const json_t *nics = json_object_get(json_object_get(check, "inventory"), "nics");
@@ -30,6 +65,10 @@ json_t *fleet_counters(const json_t *check)
 
 	if (!out)
 		return NULL;
+	if (put_npus(out, check) < 0) {
+		json_decref(out);
+		return NULL;
+	}
 	json_array_foreach(nics, i, nic) {
 		const char *name = json_string_value(json_object_get(nic, "name"));
 
@@ -42,6 +81,7 @@ json_t *fleet_counters(const json_t *check)
 			if (!c || put_counters(c, json_object_get(port, "counters"), "") < 0 ||
 			    put_counters(c, json_object_get(port, "hw_counters"), "hw:") < 0 ||
 			    put_counters(c, json_object_get(port, "ethtool_stats"), "eth:") < 0 ||
+			    put_one(c, port, "carrier_changes") < 0 ||
 			    (json_object_size(c) && json_object_set(out, subject, c) < 0)) {
 				json_decref(c);
 				json_decref(out);

@@ -7,9 +7,12 @@
 #include <jansson.h>
 
 /* {"mlx5_0 port 1": {"port_rcv_data": 123, "hw:out_of_buffer": 0,
- *   "eth:rx_pause": 7}, ...}: every integer counter of every port
+ *   "eth:rx_pause": 7, "carrier_changes": 2}, "npu0": {"roce_rx_err_pkt_num":
+ *   0, "link_up_count": 1}, ...}: every integer counter of every port
  * (counters as they are, hw_counters with "hw:", ethtool_stats with
- * "eth:").  {} for a check without counters; NULL when out of memory. */
+ * "eth:", the netdev's carrier_changes) and of every Ascend NPU port (its
+ * hccn_tool -stat counters, link_up_count).  {} for a check without
+ * counters; NULL when out of memory. */
 json_t *fleet_counters(const json_t *check);
 /* {subject: {name: new - old}} for the counters that changed (a counter
  * that went down, reset by a reboot or a driver reload, is its new value

@@ -23,9 +23,24 @@ const char *const fleet_skim_bulk[] = {
 	"stat", "optical", "link_changes", NULL,
 };
 
+/* Dropped by key at any depth: a transceiver's thresholds named like its
+ * readings (thresholds.temp_c) go with them, and thresholds are fixed by
+ * its part number, which stays. */
 const char *const fleet_skim_volatile[] = {
+	/* a NIC port's counters and link-change count */
 	"counters", "hw_counters", "ethtool_stats", "pfc_pause_tx", "pfc_pause_rx",
-	"carrier_changes", "time", NULL,
+	"carrier_changes",
+	/* a transceiver's readings (NIC module, NPU optical): not its vendor,
+	 * part, serial or loss-of-signal flags */
+	"temp_c", "vcc_v", "temperature_c", "vcc_mv", "tx_bias_ma", "tx_power_mw",
+	"rx_power_mw", "snr_db",
+	/* an Ascend NPU port's counters (hccn_tool -stat) and link-change
+	 * count, log and 24-hour window */
+	"stat", "link_up_count", "link_changes", "link_downs_24h",
+	/* what a finding observed quotes readings ("lane 2 Rx power 0.02
+	 * mW"); the finding stays content by id, subject and severity */
+	"observed",
+	"time", NULL,
 };
 
 /* Every key no fleet fact, check or history reads (fleet/fields.c,

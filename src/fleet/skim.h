@@ -25,10 +25,13 @@ extern const char *const fleet_skim_drop[];
  * link-change log (stat, optical, link_changes). */
 extern const char *const fleet_skim_bulk[];
 
-/* What differs between two checks of a machine where nothing changed:
- * its counters (counters, hw_counters, ethtool_stats, pfc_pause_tx/rx,
- * carrier_changes) and times (time).  The store compares checks without
- * them. */
+/* What differs between two checks of a machine where nothing changed,
+ * the readings that move by themselves: a NIC or NPU port's counters
+ * (counters, hw_counters, ethtool_stats, pfc_pause_tx/rx; an NPU's stat)
+ * and link-change counts and logs (carrier_changes; link_up_count,
+ * link_changes, link_downs_24h), a transceiver's readings (temperature,
+ * voltage, bias, power, SNR), what findings observed, and times (time).
+ * The store compares checks without them. */
 extern const char *const fleet_skim_volatile[];
 
 /* 0 with *slim (malloc'd, NUL-terminated, *slim_len bytes) set; -1 with

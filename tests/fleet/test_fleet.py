@@ -1037,6 +1037,91 @@ def case_history(tmp):
     expect(fw == [("2026-11-02T00:00:00Z", doc["inventory"]["nics"][0]["fw_ver"], "28.99.1000"),
                   ("2026-11-03T00:00:00Z", "28.99.1000", doc["inventory"]["nics"][0]["fw_ver"])],
            "show lists every change with its time: %s" % fw)
+    history_readings(tmp)
+
+
+def history_readings(tmp):
+    """Readings that move by themselves are not content: an Atlas check
+    whose NPU counters, optics and link counts moved, and a NIC check whose
+    transceiver readings moved, each add a seen row with the counters'
+    deltas; a changed NPU IP or speed is a record."""
+    fixtures = os.path.join(SRC, "tests", "fixtures")
+    atlas = fleetgen.fixture_check_doc(BIN, fixtures, fleetgen.ATLAS_SHAPES[0])
+    db = new_db(tmp, "readings")
+    n = 0
+
+    def put(doc, what):
+        nonlocal n
+        n += 1
+        p = os.path.join(tmp, "readings-%d.json" % n)
+        fleetgen.write(p, fleetgen.record(doc, "2026-11-05T%02d:00:00Z" % n))
+        rc, out, err = run("--json", "record", "--db", db, "--from", p)
+        expect_rc(rc, 0, what, err)
+        return json.loads(out or "{}")
+
+    first = fleetgen.as_host(atlas, "atlas-h")
+    expect(put(first, "the first Atlas check").get("stored") == 1, "the first Atlas check is a record")
+    moved = fleetgen.as_host(atlas, "atlas-h")
+    for d in moved["inventory"]["npus"]["devices"]:
+        port = d["port"]
+        port["stat"]["roce_rx_rc_pkt_num"] += 5000
+        port["stat"]["roce_rx_err_pkt_num"] += 3 if d["id"] == 2 else 0
+        port["link_up_count"] += 1
+        port["link_downs_24h"] += 1
+        port["link_changes"].append("Tue Dec  1 09:00:00 2026    LINK UP")
+        opt = port["optical"]
+        opt["temperature_c"] += 2
+        opt["vcc_mv"] -= 1.5
+        opt["tx_power_mw"] = [v * 0.9 for v in opt["tx_power_mw"]]
+        opt["rx_power_mw"] = [v * 1.1 for v in opt["rx_power_mw"]]
+        opt["tx_bias_ma"] = [v + 0.2 for v in opt["tx_bias_ma"]]
+    s = put(moved, "the Atlas check again, only counters and optics moved")
+    expect(s.get("stored") == 0 and s.get("seen") == 1,
+           "NPU counters, optics and link counts are not content: a seen row (%s)" % s)
+    expect(sql_rows(db, "SELECT count(*) FROM records") == [["1"]], "still one Atlas record")
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "atlas-h")
+    series = json.loads(out)["counters"] if rc == 0 else []
+    deltas = series[-1]["deltas"] if series else {}
+    expect(deltas.get("npu2", {}).get("roce_rx_err_pkt_num") == 3 and
+           deltas.get("npu0", {}).get("roce_rx_rc_pkt_num") == 5000 and
+           deltas.get("npu0", {}).get("link_up_count") == 1,
+           "the NPU counters are kept as deltas like a NIC's (%s)" % deltas.get("npu2"))
+    ip = json.loads(json.dumps(moved))
+    fleetgen.npu(ip, 3)["port"]["ipaddr"] = "192.168.103.199"
+    expect(put(ip, "an NPU's IP changed").get("stored") == 1, "a changed NPU IP is a record")
+    speed = json.loads(json.dumps(ip))
+    fleetgen.npu(speed, 4)["port"]["speed_mbps"] = 25000
+    expect(put(speed, "an NPU's speed changed").get("stored") == 1,
+           "a changed NPU speed is a record")
+    # a NIC transceiver's readings (roce-broken has modules)
+    nic = fleetgen.as_host(fleetgen.check_doc(BIN, EXAMPLES, "roce-broken"), "nic-h")
+    put(nic, "the first NIC check")
+    mods = [p["module"] for x in nic["inventory"]["nics"] for p in x["ports"]
+            if isinstance(p.get("module"), dict)]
+    expect(mods, "the NIC fixture has transceivers")
+    for m in mods:
+        m["temp_c"] += 1.5
+        m["vcc_v"] -= 0.01
+        m["rx_power_mw"] = [v * 1.05 for v in m["rx_power_mw"]]
+    s = put(nic, "the NIC check again, only transceiver readings moved")
+    expect(s.get("seen") == 1, "transceiver readings are not content: a seen row (%s)" % s)
+    for m in mods:
+        m["serial"] = "OTHER-SERIAL"
+    s = put(nic, "a transceiver swapped")
+    expect(s.get("stored") == 1, "a swapped transceiver (serial) is a record (%s)" % s)
+    # a finding quotes the reading: what it observed moves with it
+    broken = fleetgen.as_host(fleetgen.fixture_check_doc(BIN, fixtures, fleetgen.ATLAS_SHAPES[1]),
+                              "atlas-b")
+    put(broken, "the broken Atlas check")
+    dom = [f for f in broken["findings"] if f["id"] == "module.dom" and "Rx power" in f["observed"]]
+    expect(dom, "the broken Atlas has a finding that quotes an Rx power")
+    for f in dom:
+        f["observed"] = f["observed"].replace("0.02 mW", "0.01 mW")
+    s = put(broken, "the broken Atlas again, the finding's reading moved")
+    expect(s.get("seen") == 1, "a finding's observed reading is not content (%s)" % s)
+    broken["findings"] = [f for f in broken["findings"] if f["id"] != "npu.ip_missing"]
+    s = put(broken, "a finding gone")
+    expect(s.get("stored") == 1, "a finding gone is a record (%s)" % s)
 
 
 # ---------------------------------------------------------------- PostgreSQL
