@@ -329,3 +329,8 @@ char *fleet_value_text(const json_t *v)
 		return strdup("null");
 	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
 }
+
+const char *fleet_share_text(const char *key)
+{
+	return strcmp(key, "null") == 0 ? FLEET_MISSING : key;
+}

@@ -59,4 +59,13 @@ json_t *fleet_bw_gbps(const json_t *bw_docs, const json_t *devices);
  * are, other scalars as JSON ("4096", "null").  malloc'd; NULL on OOM. */
 char *fleet_value_text(const json_t *v);
 
+/* How a missing value (JSON null, or no member at all) reads for people:
+ * the one spelling of the fleet's text tables and HTML page alike; JSON
+ * documents say null. */
+#define FLEET_MISSING "-"
+
+/* A share's key as people read it: the key "null" (hosts without the
+ * value) is FLEET_MISSING, any other key as it is. */
+const char *fleet_share_text(const char *key);
+
 #endif

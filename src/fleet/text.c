@@ -11,7 +11,7 @@ static const char *str(const json_t *v)
 {
 	const char *s = json_string_value(v);
 
-	return s ? s : "-";
+	return s ? s : FLEET_MISSING;
 }
 
 /* The widest value of key over the rows, at least the heading. */
@@ -45,13 +45,12 @@ void fleet_text_ls(FILE *out, const json_t *ls)
 			(long long)json_integer_value(json_object_get(h, "records")));
 }
 
-/* A value as people read it; "-" for null (nothing there), the one
- * spelling of a missing value in every table. */
+/* A value as people read it; FLEET_MISSING for null (nothing there). */
 static void put_value_padded(FILE *out, const json_t *v, int pad)
 {
 	char *t = !v || json_is_null(v) ? NULL : fleet_value_text(v);
 
-	fprintf(out, "%-*s", pad, t ? t : (!v || json_is_null(v)) ? "-" : "?");
+	fprintf(out, "%-*s", pad, t ? t : (!v || json_is_null(v)) ? FLEET_MISSING : "?");
 	free(t);
 }
 
@@ -102,12 +101,6 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-/* A share's key is a value's text; null (nothing there) reads as "-". */
-static const char *share_key(const char *k)
-{
-	return strcmp(k, "null") == 0 ? "-" : k;
-}
-
 /* "4096 on 9 hosts, 2048 on 1" */
 static void put_shares(FILE *out, const json_t *shares)
 {
@@ -118,7 +111,7 @@ static void put_shares(FILE *out, const json_t *shares)
 	json_object_foreach((json_t *)shares, k, v) {
 		long long n = (long long)json_integer_value(v);
 
-		fprintf(out, "%s%s on %lld%s", first ? "" : ", ", share_key(k), n,
+		fprintf(out, "%s%s on %lld%s", first ? "" : ", ", fleet_share_text(k), n,
 			first ? plural((size_t)n, " host", " hosts") : "");
 		first = false;
 	}

@@ -1,4 +1,5 @@
 #include "fleet_bw.h"
+#include "../fleet/fields.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -7,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str_or_unknown(const json_t *v)
+static const char *str_or_missing(const json_t *v)
 {
-	return json_is_string(v) ? json_string_value(v) : "unknown";
+	return json_is_string(v) ? json_string_value(v) : FLEET_MISSING;
 }
 
 const char *fleet_record_host(const json_t *record)
 {
-	return str_or_unknown(json_object_get(record, "host"));
+	return str_or_missing(json_object_get(record, "host"));
 }
 
 /* A figure a test could have measured: JSON integers and reals both count,
@@ -169,13 +170,13 @@ static int collect_doc(struct fleet_bw *bw, size_t *rcap, size_t *pcap,
 
 		if (!avg_gbps(rail, &gbps))
 			continue;
-		rc = add_rail(bw, rcap, host, str_or_unknown(json_object_get(rail, "device")),
+		rc = add_rail(bw, rcap, host, str_or_missing(json_object_get(rail, "device")),
 			      json_is_integer(port) && json_integer_value(port) >= 0 ?
 			      (long long)json_integer_value(port) : -1, gbps);
 		if (rc)
 			return rc;
 	}
-	dst = str_or_unknown(json_object_get(json_object_get(doc, "remote"), "host"));
+	dst = str_or_missing(json_object_get(json_object_get(doc, "remote"), "host"));
 	if (!avg_gbps(json_object_get(res, "total"), &gbps))
 		return 0;
 	return add_pair(bw, pcap, host, dst, gbps);

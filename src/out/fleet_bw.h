@@ -7,7 +7,7 @@
  * A document's host is its local.host where that is a string, else the
  * host of the record carrying it; its rails and its pair both go to it.
  * Server documents and figures that are not numbers from 0 to
- * FLEET_BW_MAX_GBPS are left out; a missing name reads as "unknown".
+ * FLEET_BW_MAX_GBPS are left out; a missing name reads as FLEET_MISSING.
  * Strings are borrowed from the records, which must outlive the figures. */
 #ifndef RD_OUT_FLEET_BW_H
 #define RD_OUT_FLEET_BW_H
@@ -40,7 +40,7 @@ struct fleet_bw {
 	size_t n_pairs;
 };
 
-/* The record's host, or "unknown" when it has none (any odd record). */
+/* The record's host, or FLEET_MISSING when it has none (any odd record). */
 const char *fleet_record_host(const json_t *record);
 
 /* 0, or -ENOMEM (bw is then empty). */

@@ -8,6 +8,7 @@
 #include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
+#include "../fleet/fields.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -42,19 +43,12 @@ static const char STYLE[] =
 	"svg .unmeasured{fill:#eceef3}"
 	"footer{margin-top:32px;color:#5a6272;font-size:12px}";
 
-static const char *str_or_null(const json_t *o, const char *key)
+static const char *or_missing(const char *s)
 {
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
+	return s ? s : FLEET_MISSING;
 }
 
-static const char *or_unknown(const char *s)
-{
-	return s ? s : "unknown";
-}
-
-/* ` name="value"` with value escaped (NULL: "unknown"). */
+/* ` name="value"` with value escaped (NULL: FLEET_MISSING). */
 static void attr(struct html_out *o, const char *name, const char *value)
 {
 	html_printf(o, " %s=\"", name);
@@ -88,7 +82,7 @@ static void verdict_badge(struct html_out *o, const char *v)
 }
 
 /* A JSON scalar as a person reads it: strings as they are, integers whole,
- * reals with two decimals, null or missing as "unknown". */
+ * reals with two decimals, null or missing as FLEET_MISSING. */
 static void scalar(struct html_out *o, const json_t *v)
 {
 	char *s;
@@ -110,7 +104,7 @@ static void scalar(struct html_out *o, const json_t *v)
 		html_raw(o, "false");
 		break;
 	case JSON_NULL:
-		html_raw(o, "unknown");
+		html_raw(o, FLEET_MISSING);
 		break;
 	default:	/* an object or array where a value belongs: show it */
 		s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
@@ -141,7 +135,7 @@ static void tally_add(struct tally *t, const char *s)
 		return;
 	}
 	t->v = p;
-	t->v[t->n++] = or_unknown(s);
+	t->v[t->n++] = or_missing(s);
 }
 
 /* One row per distinct value, sorted: <tr data-KEY="value">. */
@@ -192,11 +186,11 @@ static void severity_count(struct html_out *o, const json_t *findings, const cha
 	json_t *f;
 
 	if (!findings) {
-		html_printf(o, "<td class=\"num\" data-count=\"%s\">unknown</td>", sev);
+		html_printf(o, "<td class=\"num\" data-count=\"%s\">" FLEET_MISSING "</td>", sev);
 		return;
 	}
 	json_array_foreach(findings, i, f) {
-		const char *s = str_or_null(f, "severity");
+		const char *s = html_member(f, "severity");
 
 		n += s && !strcmp(s, sev);
 	}
@@ -224,16 +218,16 @@ static void nic_values(struct html_out *o, const json_t *rec, const char *key)
 			shown++;
 			break;
 		}
-		v = or_unknown(str_or_null(nic, key));
+		v = or_missing(html_member(nic, key));
 		for (k = 0; k < i && !seen; k++)
-			seen = !strcmp(or_unknown(str_or_null(json_array_get(nics, k), key)), v);
+			seen = !strcmp(or_missing(html_member(json_array_get(nics, k), key)), v);
 		if (seen)
 			continue;
 		html_raw(o, shown++ ? ", " : "");
 		html_text(o, v);
 	}
 	if (!shown)
-		html_raw(o, "unknown");
+		html_raw(o, FLEET_MISSING);
 	html_raw(o, "</td>");
 }
 
@@ -244,14 +238,14 @@ static void summary(struct html_out *o, const struct host *hosts, size_t n, bool
 
 	for (size_t i = 0; i < n; i++) {
 		const json_t *findings = findings_of(hosts[i].rec);
-		const char *t = str_or_null(hosts[i].rec, "time");
+		const char *t = html_member(hosts[i].rec, "time");
 		size_t k;
 		json_t *f;
 
-		tally_add(&verdicts, str_or_null(hosts[i].rec, "verdict"));
-		tally_add(&profiles, str_or_null(hosts[i].rec, "profile"));
+		tally_add(&verdicts, html_member(hosts[i].rec, "verdict"));
+		tally_add(&profiles, html_member(hosts[i].rec, "profile"));
 		json_array_foreach(findings, k, f)
-			tally_add(&severities, str_or_null(f, "severity"));
+			tally_add(&severities, html_member(f, "severity"));
 		if (t && (!latest || strcmp(t, latest) > 0))
 			latest = t;
 	}
@@ -298,18 +292,18 @@ static void host_table(struct html_out *o, const struct host *hosts, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const json_t *rec = hosts[i].rec;
 		const json_t *findings = findings_of(rec);
-		const char *verdict = str_or_null(rec, "verdict");
+		const char *verdict = html_member(rec, "verdict");
 
 		html_raw(o, "<tr class=\"host\"");
 		attr(o, "data-host", hosts[i].name);
 		html_raw(o, "><td data-k=\"host\">");
 		html_text(o, hosts[i].name);
 		html_raw(o, "</td><td data-k=\"profile\">");
-		html_text(o, str_or_null(rec, "profile"));
+		html_text(o, html_member(rec, "profile"));
 		html_raw(o, "</td><td data-k=\"verdict\">");
 		verdict_badge(o, verdict);
 		html_raw(o, "</td><td data-k=\"time\">");
-		html_text(o, str_or_null(rec, "time"));
+		html_text(o, html_member(rec, "time"));
 		html_raw(o, "</td>");
 		nic_values(o, rec, "model");
 		nic_values(o, rec, "fw_ver");
@@ -323,20 +317,20 @@ static void host_table(struct html_out *o, const struct host *hosts, size_t n)
 
 static void finding_row(struct html_out *o, const json_t *f)
 {
-	const char *sev = str_or_null(f, "severity");
+	const char *sev = html_member(f, "severity");
 
 	html_printf(o, "<tr class=\"finding sev-%s\"",
 		    sev && !strcmp(sev, "error") ? "error" :
 		    sev && !strcmp(sev, "warn") ? "warn" : "other");
-	attr(o, "data-id", str_or_null(f, "id"));
+	attr(o, "data-id", html_member(f, "id"));
 	attr(o, "data-severity", sev);
 	html_raw(o, ">");
 	cell_text(o, sev);
-	cell_text(o, str_or_null(f, "id"));
-	cell_text(o, str_or_null(f, "subject"));
-	cell_text(o, str_or_null(f, "observed"));
-	cell_text(o, str_or_null(f, "expected"));
-	cell_text(o, str_or_null(f, "fix"));
+	cell_text(o, html_member(f, "id"));
+	cell_text(o, html_member(f, "subject"));
+	cell_text(o, html_member(f, "observed"));
+	cell_text(o, html_member(f, "expected"));
+	cell_text(o, html_member(f, "fix"));
 	html_raw(o, "</tr>\n");
 }
 
@@ -354,8 +348,8 @@ static void findings(struct html_out *o, const struct host *hosts, size_t n)
 		html_text(o, hosts[i].name);
 		html_raw(o, ": ");
 		if (!fs)
-			html_raw(o, "<span data-findings=\"unknown\">findings unknown</span> (no "
-				 "check document in the record)");
+			html_raw(o, "<span data-findings=\"" FLEET_MISSING "\">findings: " FLEET_MISSING
+				 "</span> (no check document in the record)");
 		else
 			html_printf(o, "<span data-findings=\"%zu\">%zu finding%s</span>", nf, nf,
 				    nf == 1 ? "" : "s");
@@ -410,32 +404,32 @@ static void shares(struct html_out *o, const json_t *sh, bool *nomem)
 		qsort(v, k, sizeof(*v), share_cmp);
 	for (size_t i = 0; i < k; i++) {
 		html_raw(o, i ? ", <span class=\"share\"" : "<span class=\"share\"");
-		attr(o, "data-value", v[i].value);
+		attr(o, "data-value", fleet_share_text(v[i].value));
 		html_raw(o, " data-count=\"");
 		scalar(o, v[i].count);
 		html_raw(o, "\">");
-		html_text(o, v[i].value);
+		html_text(o, fleet_share_text(v[i].value));
 		html_raw(o, " (");
 		scalar(o, v[i].count);
 		html_raw(o, ")</span>");
 	}
 	if (!k)
-		html_raw(o, "unknown");
+		html_raw(o, FLEET_MISSING);
 	html_raw(o, "</td>");
 	free(v);
 }
 
 static void group_name(struct html_out *o, const json_t *g)
 {
-	html_text(o, str_or_null(g, "profile"));
+	html_text(o, html_member(g, "profile"));
 	html_raw(o, " \xc2\xb7 ");	/* U+00B7 middle dot */
-	html_text(o, str_or_null(g, "nic_model"));
+	html_text(o, html_member(g, "nic_model"));
 }
 
 static void group_attrs(struct html_out *o, const json_t *g)
 {
-	attr(o, "data-profile", str_or_null(g, "profile"));
-	attr(o, "data-nic-model", str_or_null(g, "nic_model"));
+	attr(o, "data-profile", html_member(g, "profile"));
+	attr(o, "data-nic-model", html_member(g, "nic_model"));
 }
 
 static void baseline(struct html_out *o, const json_t *base)
@@ -455,7 +449,7 @@ static void baseline(struct html_out *o, const json_t *base)
 		any = true;
 	}
 	if (!any)
-		html_raw(o, "unknown");
+		html_raw(o, FLEET_MISSING);
 }
 
 /* How many hosts the outliers name: one host that differs in nineteen
@@ -466,12 +460,12 @@ static size_t odd_hosts(const json_t *outliers)
 	size_t i, j, n = 0;
 
 	json_array_foreach(outliers, i, x) {
-		const char *h = str_or_null(x, "host");
+		const char *h = html_member(x, "host");
 		bool before = false;
 
 		for (j = 0; j < i && !before; j++) {
 			y = json_array_get(outliers, j);
-			before = h && str_or_null(y, "host") && strcmp(h, str_or_null(y, "host")) == 0;
+			before = h && html_member(y, "host") && strcmp(h, html_member(y, "host")) == 0;
 		}
 		n += !before;
 	}
@@ -505,7 +499,7 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 			html_printf(o, "</td><td class=\"num\" data-k=\"hosts\">%zu</td>",
 				    json_array_size(hosts));
 		else
-			html_raw(o, "</td><td class=\"num\" data-k=\"hosts\">unknown</td>");
+			html_raw(o, "</td><td class=\"num\" data-k=\"hosts\">" FLEET_MISSING "</td>");
 		html_printf(o, "<td class=\"num\" data-k=\"hosts-differ\">%zu</td>",
 			    odd_hosts(json_object_get(g, "outliers")));
 		html_printf(o, "<td class=\"num\" data-k=\"outliers\">%zu</td><td>",
@@ -519,20 +513,20 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 		json_array_foreach(json_object_get(g, "outliers"), k, x) {
 			html_raw(o, "<tr class=\"outlier\"");
 			group_attrs(o, g);
-			attr(o, "data-field", str_or_null(x, "field"));
-			attr(o, "data-host", str_or_null(x, "host"));
+			attr(o, "data-field", html_member(x, "field"));
+			attr(o, "data-host", html_member(x, "host"));
 			html_raw(o, "><td>");
 			group_name(o, g);
 			html_raw(o, "</td>");
 			html_raw(o, "<td>");
-			html_text(o, str_or_null(x, "field"));
-			if (str_or_null(x, "subject")) {
+			html_text(o, html_member(x, "field"));
+			if (html_member(x, "subject")) {
 				html_raw(o, " (");
-				html_text(o, str_or_null(x, "subject"));
+				html_text(o, html_member(x, "subject"));
 				html_raw(o, ")");
 			}
 			html_raw(o, "</td>");
-			cell_text(o, str_or_null(x, "host"));
+			cell_text(o, html_member(x, "host"));
 			html_raw(o, "<td data-k=\"value\">");
 			scalar(o, json_object_get(x, "value"));
 			html_raw(o, "</td><td data-k=\"baseline\">");

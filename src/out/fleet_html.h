@@ -8,7 +8,7 @@
  *   {"schema":1, "host", "time", "profile", "verdict", "check":{...}, "bw":[...]}
  * diff: the `fleet diff --json` document, or NULL.
  * Both are read only; any field may be missing or of another type (a page
- * still comes out, saying "unknown").  Every string from them is
+ * still comes out, saying so with FLEET_MISSING, "-").  Every string from them is
  * HTML-escaped; every number is printed with a fixed precision (Gb/s with
  * two decimals) and also kept in a data-* attribute for tests and tools.
  * Returns 0, or -1 when a write to out failed (the page is then not whole:

@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *text_of(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "unknown";
-}
-
 /* The newest report: of the record with the greatest time that has one. */
 static const json_t *newest(const json_t *records, const char **when)
 {
@@ -120,17 +113,17 @@ static void suspects(struct html_out *o, const json_t *doc)
 		char *rail = json_object_get(s, "rail") ? rail_text(json_object_get(s, "rail")) : NULL;
 
 		html_raw(o, "<tr class=\"suspect\" data-kind=\"");
-		html_text(o, text_of(s, "kind"));
+		html_text(o, html_member(s, "kind"));
 		html_raw(o, "\" data-subject=\"");
-		html_text(o, text_of(s, "subject"));
+		html_text(o, html_member(s, "subject"));
 		html_raw(o, "\"><td>");
-		html_text(o, text_of(s, "kind"));
+		html_text(o, html_member(s, "kind"));
 		html_raw(o, "</td><td>");
-		html_text(o, text_of(s, "subject"));
+		html_text(o, html_member(s, "subject"));
 		html_raw(o, "</td><td>");
 		html_text(o, rail ? rail : "-");
 		html_raw(o, "</td><td>");
-		html_text(o, text_of(s, "reason"));
+		html_text(o, html_member(s, "reason"));
 		html_raw(o, "</td></tr>\n");
 		free(rail);
 	}
@@ -159,9 +152,9 @@ int fleet_html_fabric(struct html_out *o, const json_t *records)
 	html_raw(o, "<p class=\"note\">The newest fabric report, kept with the record of ");
 	html_text(o, when);
 	html_raw(o, ": verdict <b data-k=\"fabric-verdict\">");
-	html_text(o, text_of(doc, "verdict"));
+	html_text(o, html_member(doc, "verdict"));
 	html_raw(o, "</b>; ");
-	html_text(o, text_of(doc, "reason"));
+	html_text(o, html_member(doc, "reason"));
 	html_raw(o, ".  Rows: the sending node; columns: the receiving node.</p>\n");
 	suspects(o, doc);
 	json_array_foreach(json_object_get(doc, "pairs"), i, p) {

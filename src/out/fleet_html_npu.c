@@ -1,5 +1,6 @@
 /* NPU ports per host, with the drift `fleet diff` found on them. */
 #include "fleet_html_npu.h"
+#include "../fleet/fields.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -83,7 +84,7 @@ static void baseline_text(struct html_out *o, const json_t *v)
 		return;
 	}
 	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
-	html_text(o, s ? s : "unknown");
+	html_text(o, s);
 	free(s);
 }
 
@@ -111,21 +112,14 @@ static void cell(struct row *r, const char *field, const char *text)
 	html_raw(r->o, "</td>");
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "unknown";
-}
-
 /* The PFC bitmap as the priorities that have it on: "4", "3,4", "none";
- * "unknown" when the bitmap or a bit of it was not read. */
+ * missing when the bitmap or a bit of it was not read. */
 static void pfc_text(char *buf, size_t len, const json_t *bits)
 {
 	size_t i, used = 0;
 	json_t *b;
 
-	snprintf(buf, len, "unknown");
+	snprintf(buf, len, "%s", FLEET_MISSING);
 	if (!json_is_array(bits))
 		return;
 	json_array_foreach(bits, i, b)
@@ -156,11 +150,11 @@ static void npu_row(struct row *r, const json_t *npu)
 	if (json_is_integer(id))
 		snprintf(r->subject, sizeof(r->subject), "npu%lld", (long long)json_integer_value(id));
 	else
-		snprintf(r->subject, sizeof(r->subject), "unknown");
+		snprintf(r->subject, sizeof(r->subject), "%s", FLEET_MISSING);
 	if (json_is_number(mbps))
 		snprintf(speed, sizeof(speed), "%g Gb/s", json_number_value(mbps) / 1000.0);
 	else
-		snprintf(speed, sizeof(speed), "unknown");
+		snprintf(speed, sizeof(speed), "%s", FLEET_MISSING);
 	pfc_text(pfc, sizeof(pfc), json_object_get(port, "pfc_enabled"));
 
 	html_raw(r->o, "<tr class=\"npu\"");
@@ -173,11 +167,11 @@ static void npu_row(struct row *r, const json_t *npu)
 	html_raw(r->o, "</td><td data-k=\"npu\">");
 	html_text(r->o, r->subject);
 	html_raw(r->o, "</td><td data-k=\"model\">");
-	html_text(r->o, str(npu, "model"));
+	html_text(r->o, html_member(npu, "model"));
 	html_raw(r->o, "</td>");
-	cell(r, "fw", str(npu, "firmware"));
-	cell(r, "npu_driver", str(npu, "software"));
-	cell(r, "port_state", str(port, "link"));
+	cell(r, "fw", html_member(npu, "firmware"));
+	cell(r, "npu_driver", html_member(npu, "software"));
+	cell(r, "port_state", html_member(port, "link"));
 	cell(r, "port_rate_gbps", speed);
 	cell(r, "pfc_priority", pfc);
 	html_raw(r->o, "</tr>\n");
@@ -205,7 +199,7 @@ int fleet_html_npus(struct html_out *o, const struct fleet_html_npu_host *hosts,
 		 "<th>firmware</th><th>driver</th><th>link</th><th>speed</th><th>PFC</th>"
 		 "</tr>\n");
 	for (i = 0; i < n; i++) {
-		r.host = hosts[i].name ? hosts[i].name : "unknown";
+		r.host = hosts[i].name ? hosts[i].name : FLEET_MISSING;
 		json_array_foreach(npus_of(hosts[i].rec), k, npu)
 			npu_row(&r, npu);
 	}

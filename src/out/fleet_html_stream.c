@@ -1,5 +1,6 @@
 #include "fleet_html_stream.h"
 #include "utf8.h"
+#include "../fleet/fields.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ void html_text(struct html_out *o, const char *s)
 	const unsigned char *p, *run;
 
 	if (!s)
-		s = "unknown";
+		s = FLEET_MISSING;
 	p = run = (const unsigned char *)s;
 	while (*p) {
 		const char *ent = entity(*p);
@@ -68,7 +69,7 @@ void html_text(struct html_out *o, const char *s)
 
 size_t html_text_width(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "unknown");
+	const unsigned char *p = (const unsigned char *)(s ? s : FLEET_MISSING);
 	size_t w = 0;
 
 	while (*p) {
@@ -87,7 +88,7 @@ void html_text_clip(struct html_out *o, const char *s, size_t max)
 	char *head;
 
 	if (!s)
-		s = "unknown";
+		s = FLEET_MISSING;
 	p = (const unsigned char *)s;
 
 	while (*p && w < max) {
@@ -108,4 +109,9 @@ void html_text_clip(struct html_out *o, const char *s, size_t max)
 	html_text(o, head);
 	html_raw(o, "\xe2\x80\xa6");
 	free(head);
+}
+
+const char *html_member(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
 }

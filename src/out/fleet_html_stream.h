@@ -4,6 +4,7 @@
 #ifndef RD_OUT_FLEET_HTML_STREAM_H
 #define RD_OUT_FLEET_HTML_STREAM_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,8 +22,13 @@ void html_printf(struct html_out *o, const char *fmt, ...)
  * value: & < > " ' become entities; control characters (other than tab and
  * newline) and bytes that are not valid UTF-8 become U+FFFD, so a value can
  * neither open markup nor smuggle bytes a browser would guess about.  NULL
- * writes "unknown". */
+ * writes FLEET_MISSING (fleet/fields.h), the fleet's one spelling of a
+ * missing value. */
 void html_text(struct html_out *o, const char *s);
+
+/* The string member key of o, or NULL where o has none (or not a string):
+ * what html_text then writes as missing. */
+const char *html_member(const json_t *o, const char *key);
 
 /* html_text of at most max characters of s, the rest replaced by U+2026
  * (an ellipsis): for labels that must fit a figure. */

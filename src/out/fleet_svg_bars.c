@@ -1,6 +1,7 @@
 /* Bandwidth per host and rail: one horizontal bar per rail, labelled
  * "host device/port", on an axis in decimal Gb/s. */
 #include "fleet_svg.h"
+#include "../fleet/fields.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -47,7 +48,7 @@ static void rail_label(struct html_out *o, const struct fleet_rail_bw *r, bool c
 	if (r->port >= 0)
 		html_printf(o, "/%lld", r->port);
 	else
-		html_raw(o, "/unknown");
+		html_raw(o, "/" FLEET_MISSING);
 }
 
 static void rail_attr(struct html_out *o, const struct fleet_rail_bw *r)
@@ -59,7 +60,7 @@ static void rail_attr(struct html_out *o, const struct fleet_rail_bw *r)
 	if (r->port >= 0)
 		html_printf(o, "/%lld\"", r->port);
 	else
-		html_raw(o, "/unknown\"");
+		html_raw(o, "/" FLEET_MISSING "\"");
 }
 
 static void axis(struct html_out *o, const struct fleet_axis *ax, int x0, int y0, int y1)

@@ -14,6 +14,7 @@ CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -795,6 +796,50 @@ def case_report(tmp):
     rc, _, err = run("fleet", "--db", db, "report", "--html",
                      os.path.join(tmp, "no", "such", "dir", "x.html"))
     expect(rc == 3 and err.strip(), "report into a missing directory: exit 3 (%s)" % err.strip())
+    report_missing(tmp)
+
+
+def report_missing(tmp):
+    """One spelling of a missing value: a host without the trust mode the
+    others have reads "-" in text and HTML alike, null in JSON."""
+    roce = fleetgen.check_doc(BIN, EXAMPLES, "hgx-roce-lag")
+    files = []
+    for i in range(4):
+        d = fleetgen.as_host(roce, "miss-%d" % i)
+        for n in d["inventory"]["nics"]:
+            for p in n["ports"]:
+                if isinstance(p.get("qos"), dict):
+                    p["qos"]["trust"] = "dscp" if i < 3 else None
+        files.append(os.path.join(tmp, "miss-%d.json" % i))
+        fleetgen.write(files[-1], d)
+    db = new_db(tmp, "missing")
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "record the hosts, one without a trust mode", err)
+    rc, out, err = run("--json", "fleet", "--db", db, "diff")
+    diff = json.loads(out or "{}")
+    odd = [o for g in diff.get("groups", []) for o in g["outliers"]
+           if o["host"] == "miss-3" and o["field"] == "trust"]
+    expect(rc == 1 and odd and all(o["value"] is None and o["baseline"] == "dscp" and
+                                   o["shares"].get("null") == 1 for o in odd),
+           "JSON: the missing trust is null (%s)" % odd[:1])
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    rows = [line for line in text.splitlines() if line.strip().startswith("miss-3")]
+    # HOST FIELD SUBJECT VALUE BASELINE: the value "-", the baseline dscp
+    expect(rc == 1 and rows and all(re.search(r"trust\s+\S+ port \d+\s+-\s+dscp\s", r)
+                                    for r in rows)
+           and "dscp on 3 hosts, - on 1" in text and "unknown" not in text and "null" not in text,
+           "text: the missing trust is '-' (%s)" % (rows[:1],))
+    html = os.path.join(tmp, "missing.html")
+    rc, _, err = run("fleet", "--db", db, "report", "--html", html)
+    expect_rc(rc, 0, "the report of hosts with a missing value", err)
+    with open(html) as f:
+        page = f.read()
+    cells = re.findall(r'<tr class="outlier"[^>]*data-field="trust" data-host="miss-3">(.*?)</tr>',
+                       page)
+    expect(cells and all('<td data-k="value">-</td>' in c and
+                         'data-value="-" data-count="1">- (1)</span>' in c for c in cells) and
+           ">unknown<" not in page and "null (" not in page,
+           "HTML: the missing trust is '-', in its cell and its share (%d rows)" % len(cells))
 
 
 # ---------------------------------------------------------------- valgrind

@@ -79,6 +79,17 @@ class Tree(HTMLParser):
 problems = []
 
 
+# the one spelling of a missing value on the page, as in the text tables
+# (FLEET_MISSING); JSON says null
+MISSING = "-"
+
+
+def share_text(key):
+    """A share's key as people read it: "null" (hosts without the value)
+    is the missing spelling."""
+    return MISSING if key == "null" else key
+
+
 def expect(cond, what):
     if not cond:
         problems.append(what)
@@ -94,17 +105,17 @@ def dig(obj, *keys):
 
 def host_of(rec):
     h = rec.get("host") if isinstance(rec, dict) else None
-    return h if isinstance(h, str) else "unknown"
+    return h if isinstance(h, str) else MISSING
 
 
 def s(obj, key):
     v = obj.get(key) if isinstance(obj, dict) else None
-    return v if isinstance(v, str) else "unknown"
+    return v if isinstance(v, str) else MISSING
 
 
 def scalar(v):
     if v is None:
-        return "unknown"
+        return MISSING
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -158,7 +169,7 @@ def expected_bw(records):
                 if g is None:
                     continue
                 port = rail.get("port")
-                port = str(port) if isinstance(port, int) and port >= 0 else "unknown"
+                port = str(port) if isinstance(port, int) and port >= 0 else MISSING
                 rails.setdefault((host, s(rail, "device") + "/" + port), []).append(g)
             g = num(dig(r, "total", "gbps", "avg"))
             if g is not None:
@@ -218,9 +229,9 @@ def check_hosts(dom, records):
                     vals.append(v)
             if len(nics) > 64:
                 vals.append("\u2026")
-            want[key] = ", ".join(vals) or "unknown"
+            want[key] = ", ".join(vals) or MISSING
         for sev in ("error", "warn", "info"):
-            want[sev] = "unknown" if fs is None else str(sum(1 for f in fs if s(f, "severity") == sev))
+            want[sev] = MISSING if fs is None else str(sum(1 for f in fs if s(f, "severity") == sev))
         for k, v in want.items():
             expect(cells.get(k) == v, f"host {host!r}: {k} shows {cells.get(k)!r}, want {v!r}")
 
@@ -236,7 +247,7 @@ def check_findings(dom, records):
         d = sections[host].pop(0)
         fs = findings_of(rec)
         counter = d.find("span")[0]
-        expect(counter.attrs.get("data-findings") == ("unknown" if fs is None else str(len(fs))),
+        expect(counter.attrs.get("data-findings") == (MISSING if fs is None else str(len(fs))),
                f"{host!r}: findings count {counter.attrs.get('data-findings')}")
         rows = d.find("tr", cls="finding")
         expect(len(rows) == len(fs or []), f"{host!r}: {len(rows)} finding rows, want {len(fs or [])}")
@@ -259,9 +270,9 @@ def check_drift(dom, diff):
         outliers = g.get("outliers") if isinstance(g.get("outliers"), list) else []
         base = g.get("baseline") if isinstance(g.get("baseline"), dict) else {}
         odd = len({x.get("host") if isinstance(x, dict) else None for x in outliers})
-        want_groups.append([name, str(len(hosts)) if isinstance(hosts, list) else "unknown",
+        want_groups.append([name, str(len(hosts)) if isinstance(hosts, list) else MISSING,
                             str(odd), str(len(outliers)),
-                            " ".join(f"{k} {scalar(v)}" for k, v in base.items()) or "unknown"])
+                            " ".join(f"{k} {scalar(v)}" for k, v in base.items()) or MISSING])
         for x in outliers:
             x = x if isinstance(x, dict) else {}
             sh = x.get("shares") if isinstance(x.get("shares"), dict) else {}
@@ -270,7 +281,7 @@ def check_drift(dom, diff):
                                      else "")
             want_rows.append([name, field, s(x, "host"), scalar(x.get("value")),
                               scalar(x.get("baseline")),
-                              ", ".join(f"{k} ({scalar(v)})" for k, v in order) or "unknown"])
+                              ", ".join(f"{share_text(k)} ({scalar(v)})" for k, v in order) or MISSING])
     got_groups = [[td.text() for td in tr.find("td")] for tr in dom.find("tr", cls="group")]
     expect(got_groups == want_groups, f"drift groups show {got_groups}, want {want_groups}")
     got_rows = [[td.text() for td in tr.find("td")] for tr in dom.find("tr", cls="outlier")]
@@ -282,9 +293,9 @@ def is_number(v):
 
 
 def npu_pfc(bits):
-    """The PFC bitmap as the page says it: "4", "3,4", "none", "unknown"."""
+    """The PFC bitmap as the page says it: "4", "3,4", "none", or missing."""
     if not isinstance(bits, list) or not all(isinstance(b, bool) for b in bits):
-        return "unknown"
+        return MISSING
     return ",".join(str(i) for i, b in enumerate(bits) if b) or "none"
 
 
@@ -306,11 +317,11 @@ def check_npus(dom, records, diff):
         for n in devs if isinstance(devs, list) else []:
             port = n.get("port") if isinstance(n.get("port"), dict) else {}
             mbps = port.get("speed_mbps")
-            subject = "npu%d" % n["id"] if isinstance(n.get("id"), int) else "unknown"
+            subject = "npu%d" % n["id"] if isinstance(n.get("id"), int) else MISSING
             want.append((host_of(rec), subject, {
                 "model": s(n, "model"), "fw": s(n, "firmware"), "npu_driver": s(n, "software"),
                 "port_state": s(port, "link"),
-                "port_rate_gbps": ("%g Gb/s" % (mbps / 1000.0)) if is_number(mbps) else "unknown",
+                "port_rate_gbps": ("%g Gb/s" % (mbps / 1000.0)) if is_number(mbps) else MISSING,
                 "pfc_priority": npu_pfc(port.get("pfc_enabled"))}))
     rows = dom.find("tr", cls="npu")
     if not want:

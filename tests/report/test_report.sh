@@ -113,7 +113,8 @@ fi
 # 3. records and a diff where anything may be null or of another type
 if "$render" "$here/odd-records.json" "$here/odd-diff.json" "$tmp/odd.html"; then
 	page_check odd "$tmp/odd.html" "$here/odd-records.json" "$here/odd-diff.json"
-	grep -q '>unknown<' "$tmp/odd.dom" || problem "odd records: nothing shown as unknown"
+	grep -q '>-<' "$tmp/odd.dom" || problem "odd records: nothing shown as missing (-)"
+	grep -q 'unknown' "$tmp/odd.dom" && problem "odd records: a missing value spelled unknown, not -"
 else
 	problem "render_fleet on odd records"
 fi
