@@ -82,6 +82,9 @@ bool check_counter_is_error(const char *name, int set);
  * symbol_error and port_rcv_errors, the PHY's FCS and symbol errors):
  * what an error rate per transmitted bit sums, never link_downed. */
 bool check_counter_is_bit_error(const char *name, int set);
+/* One of the Ascend NPU port's error counters (hccn_tool -stat names)
+ * that counters.errors judges. */
+bool check_npu_counter_is_error(const char *name);
 
 /* "fail" if any error, "warn" if any warning, else "pass"; waived
  * findings do not count. */

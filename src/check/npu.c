@@ -208,10 +208,20 @@ static int flaps(const struct check_ctx *c, struct findings *out, const struct n
 	return 0;
 }
 
+/* The hccn_tool -stat counters that count errors. */
+static const char *const npu_errors[] = { "roce_rx_err_pkt_num", "roce_tx_err_pkt_num",
+					  "roce_qp_status_err_num" };
+
+bool check_npu_counter_is_error(const char *name)
+{
+	for (size_t e = 0; e < sizeof(npu_errors) / sizeof(npu_errors[0]); e++)
+		if (strcmp(name, npu_errors[e]) == 0)
+			return true;
+	return false;
+}
+
 static int counter_errors(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
-	static const char *const errors[] = { "roce_rx_err_pkt_num", "roce_tx_err_pkt_num",
-					      "roce_qp_status_err_num" };
 	struct check_buf obs = { 0 };
 	struct finding *f;
 
@@ -220,10 +230,9 @@ static int counter_errors(const struct check_ctx *c, struct findings *out, const
 	for (size_t i = 0; i < n->port.stat->n; i++) {
 		const struct counter *k = &n->port.stat->v[i];
 
-		for (size_t e = 0; e < sizeof(errors) / sizeof(errors[0]); e++)
-			if (k->ok && k->value && strcmp(k->name, errors[e]) == 0)
-				check_buf_printf(&obs, "%s%s %llu", obs.len ? ", " : "", k->name,
-						 (unsigned long long)k->value);
+		if (k->ok && k->value && check_npu_counter_is_error(k->name))
+			check_buf_printf(&obs, "%s%s %llu", obs.len ? ", " : "", k->name,
+					 (unsigned long long)k->value);
 	}
 	if (!obs.len && !obs.nomem)
 		return 0;

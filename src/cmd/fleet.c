@@ -9,6 +9,7 @@
 #include "../fleet/text.h"
 #include "../out/json.h"
 #include "../out/fleet_html.h"
+#include "../out/fleet_html_counters.h"
 #include "../out/safe_stream.h"
 #include "../store/store.h"
 
@@ -112,8 +113,9 @@ const struct cmd_spec fleet_spec = {
 	"                  newest fabric report (`record --fabric`) names as suspects\n"
 	"  report --html FILE\n"
 	"                  one self-contained HTML page: summary, findings per\n"
-	"                  host, drift, bandwidth, NPU ports, the newest fabric\n"
-	"                  report's heatmap\n"
+	"                  host, drift, bandwidth, the error counters that grew\n"
+	"                  over each host's unchanged checks (small charts), NPU\n"
+	"                  ports, the newest fabric report's heatmap\n"
 	"                  per rail and its suspects (written whole, then renamed)\n"
 	"  rm HOST         remove the host's records\n",
 	.epilog =
@@ -345,6 +347,49 @@ out:
 	return rc;
 }
 
+/* Each record gets its host's error series (what the page plots), made
+ * host by host so that only one host's whole history is held at a time,
+ * and its last_seen: the newest of its time and its seen checks' (what
+ * `fleet ls` shows as the host's latest check). */
+/* The newer of two times (either may be NULL). */
+static const char *newer(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	return strcmp(a, b) >= 0 ? a : b;
+}
+
+static int add_series(struct ctx *c, struct store *s, json_t *records)
+{
+	json_t *rec;
+	size_t i;
+
+	json_array_foreach(records, i, rec) {
+		const char *host = json_string_value(json_object_get(rec, "host"));
+		const char *last;
+		json_t *series;
+		int rc;
+
+		if (!host)
+			continue;
+		if (store_counters(s, host, &series) < 0)
+			return db_failed(c, s);
+		last = newer(json_string_value(json_object_get(rec, "time")),
+			     json_string_value(json_object_get(json_array_get(series,
+				json_array_size(series) - 1), "time")));
+		/* set_new takes the value, even NULL (then it fails) */
+		rc = json_object_set_new(rec, FLEET_SERIES_KEY, fleet_html_error_series(series));
+		if (rc == 0 && last)
+			rc = json_object_set_new(rec, "last_seen", json_string(last));
+		json_decref(series);
+		if (rc < 0) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			return EXIT_RUNTIME;
+		}
+	}
+	return EXIT_OK;
+}
+
 static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *records = NULL, *hosts = NULL, *diff = NULL, *fabric = NULL;
@@ -354,8 +399,9 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		fprintf(stderr, "%s fleet report: say where: --html FILE\n", c->prog);
 		return EXIT_USAGE;
 	}
-	/* the page shows no counters, GID tables, GPUs: leave them out of
-	 * the trees (fleet_skim_bulk) */
+	/* the page shows no counters of a record, GID tables, GPUs: leave
+	 * them out of the trees (fleet_skim_bulk); the counters it draws are
+	 * the series of the seen checks (add_series) */
 	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
 	    store_latest_facts(s, &hosts) < 0 || store_latest_fabric(s, &fabric) < 0) {
 		rc = db_failed(c, s);
@@ -366,6 +412,10 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 			"some with `rdmadoctor record`)\n", c->prog, a->db);
 		goto out;
 	}
+	rc = add_series(c, s, records);
+	if (rc != EXIT_OK)
+		goto out;
+	rc = EXIT_RUNTIME;
 	diff = fleet_diff(hosts);
 	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);

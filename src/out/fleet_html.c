@@ -1,9 +1,11 @@
 /* The fleet report page: see fleet_html.h.  Sections in page order:
- * summary, drift, bandwidth, pairs, hosts, NPU ports (fleet_html_npu.c),
+ * summary, drift, bandwidth, pairs, hosts, error counters over time
+ * (fleet_html_counters.c), NPU ports (fleet_html_npu.c),
  * findings.  The figures come from fleet_svg_*.c, escaping and write
  * errors from fleet_html_stream.c. */
 #include "fleet_html.h"
 #include "fleet_bw.h"
+#include "fleet_html_counters.h"
 #include "fleet_html_fabric.h"
 #include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
@@ -41,6 +43,8 @@ static const char STYLE[] =
 	"svg text{font:12px monospace;fill:#1d2330}"
 	"svg .grid{stroke:#e3e6ee}svg .axis{stroke:#1d2330}"
 	"svg .unmeasured{fill:#eceef3}"
+	"h3{font-size:15px;margin:14px 0 2px}svg.spark{display:block}"
+	"svg .spark-bar{fill:" SPARK_COLOUR "}"
 	"footer{margin-top:32px;color:#5a6272;font-size:12px}";
 
 static const char *or_missing(const char *s)
@@ -173,6 +177,15 @@ static int host_cmp(const void *a, const void *b)
 	return c ? c : (x->input > y->input) - (x->input < y->input);
 }
 
+/* When the host was last checked: its record's last_seen (the newest of
+ * the unchanged checks kept with it), else the record's own time. */
+static const char *checked_at(const json_t *rec)
+{
+	const char *seen = html_member(rec, "last_seen");
+
+	return seen ? seen : html_member(rec, "time");
+}
+
 static const json_t *findings_of(const json_t *rec)
 {
 	const json_t *f = json_object_get(json_object_get(rec, "check"), "findings");
@@ -238,7 +251,7 @@ static void summary(struct html_out *o, const struct host *hosts, size_t n, bool
 
 	for (size_t i = 0; i < n; i++) {
 		const json_t *findings = findings_of(hosts[i].rec);
-		const char *t = html_member(hosts[i].rec, "time");
+		const char *t = checked_at(hosts[i].rec);
 		size_t k;
 		json_t *f;
 
@@ -252,7 +265,7 @@ static void summary(struct html_out *o, const struct host *hosts, size_t n, bool
 	html_printf(o, "<section id=\"summary\"><h2>Fleet</h2>\n<p><span id=\"host-count\" "
 		    "data-hosts=\"%zu\">%zu</span> host%s", n, n, n == 1 ? "" : "s");
 	if (latest) {
-		html_raw(o, "; latest record <time id=\"latest\">");
+		html_raw(o, "; latest check <time id=\"latest\">");
 		html_text(o, latest);
 		html_raw(o, "</time>");
 	}
@@ -286,7 +299,7 @@ out:
 static void host_table(struct html_out *o, const struct host *hosts, size_t n)
 {
 	html_raw(o, "<section id=\"hosts\"><h2>Hosts</h2>\n<table id=\"host-table\"><tr>"
-		 "<th>host</th><th>profile</th><th>verdict</th><th>recorded</th>"
+		 "<th>host</th><th>profile</th><th>verdict</th><th>last checked</th>"
 		 "<th>NIC model</th><th>firmware</th><th>errors</th><th>warnings</th>"
 		 "<th>info</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
@@ -303,7 +316,7 @@ static void host_table(struct html_out *o, const struct host *hosts, size_t n)
 		html_raw(o, "</td><td data-k=\"verdict\">");
 		verdict_badge(o, verdict);
 		html_raw(o, "</td><td data-k=\"time\">");
-		html_text(o, html_member(rec, "time"));
+		html_text(o, checked_at(rec));
 		html_raw(o, "</td>");
 		nic_values(o, rec, "model");
 		nic_values(o, rec, "fw_ver");
@@ -543,6 +556,32 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 	html_raw(o, "</section>\n");
 }
 
+/* ---- error counters over time ---- */
+
+/* The hosts' error series (fleet_html_counters.h), drawn when the records
+ * carry them (`fleet report` adds them; a page from records alone has
+ * none and no such section). */
+static int counter_charts(struct html_out *o, const struct host *hosts, size_t n)
+{
+	struct fleet_html_series_host *h;
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = json_object_get(hosts[i].rec, FLEET_SERIES_KEY) != NULL;
+	if (!any)
+		return 0;
+	h = calloc(n, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		h[i] = (struct fleet_html_series_host){
+			hosts[i].name, json_object_get(hosts[i].rec, FLEET_SERIES_KEY) };
+	rc = fleet_html_counters(o, h, n);
+	free(h);
+	return rc;
+}
+
 /* ---- bandwidth ---- */
 
 static int pair_speed_cmp(const void *a, const void *b)
@@ -692,6 +731,8 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 		if (fleet_html_fabric(&o, records))
 			nomem = true;
 		host_table(&o, hosts, n);
+		if (counter_charts(&o, hosts, n))
+			nomem = true;
 		if (npu_ports(&o, hosts, n, diff))
 			nomem = true;
 		findings(&o, hosts, n);

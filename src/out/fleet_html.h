@@ -2,10 +2,13 @@
  * self-contained HTML page, no network, no script: the fleet summary (hosts,
  * by verdict, by profile), per-host findings, the drift table of `fleet diff`,
  * bandwidth per host and rail as an SVG bar chart and, when pair results
- * exist, a client x server bandwidth heatmap.
+ * exist, a client x server bandwidth heatmap; per host the error counters
+ * that moved, as small bar charts (fleet_html_counters.h).
  *
  * records: JSON array of the latest record per host, each
  *   {"schema":1, "host", "time", "profile", "verdict", "check":{...}, "bw":[...]}
+ *   and, from `fleet report`, FLEET_SERIES_KEY: the host's error series, and
+ *   "last_seen": its latest check (the record's time when absent)
  * diff: the `fleet diff --json` document, or NULL.
  * Both are read only; any field may be missing or of another type (a page
  * still comes out, saying so with FLEET_MISSING, "-").  Every string from them is

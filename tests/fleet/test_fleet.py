@@ -797,6 +797,106 @@ def case_report(tmp):
                      os.path.join(tmp, "no", "such", "dir", "x.html"))
     expect(rc == 3 and err.strip(), "report into a missing directory: exit 3 (%s)" % err.strip())
     report_missing(tmp)
+    report_series(tmp)
+
+
+ERROR_MOVES = {  # per check after the first: what grows on which port
+    ("mlx5_0 port 1", "symbol_error"): [3, 0, 5, 2],
+    ("mlx5_3 port 1", "hw:out_of_sequence"): [0, 7, 0, 1],
+    ("npu2", "roce_rx_err_pkt_num"): [4, 4, 0, 9],
+}
+
+
+def report_series(tmp):
+    """The counter series plotted: a NIC host and an Atlas host checked five
+    times with error counters (and data counters) moving; the page draws,
+    per host, the error counters that moved, each delta as the documents
+    give it, and no data counter."""
+    fixtures = os.path.join(SRC, "tests", "fixtures")
+    base = {"ctr-nic": fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100"),
+            "ctr-npu": fleetgen.fixture_check_doc(BIN, fixtures, fleetgen.ATLAS_SHAPES[0])}
+    db = new_db(tmp, "series")
+    files, docs = [], {h: [] for h in base}
+
+    def ports(d):
+        """{subject: its counters as the record keeps them}"""
+        out = {}
+        for n in d["inventory"].get("nics", []):
+            for p in n["ports"]:
+                c = dict(p.get("counters") or {})
+                c.update({"hw:" + k: v for k, v in (p.get("hw_counters") or {}).items()})
+                out["%s port %d" % (n["name"], p["port"])] = (p, c)
+        for n in (d["inventory"].get("npus") or {}).get("devices", []):
+            out["npu%d" % n["id"]] = (n["port"], dict(n["port"]["stat"]))
+        return out
+
+    for host, doc in base.items():
+        d = fleetgen.as_host(doc, host)
+        for i in range(5):
+            d = json.loads(json.dumps(d))
+            for subject, (port, _) in ports(d).items():
+                if i and "counters" in port:
+                    port["counters"]["port_rcv_data"] += 4096 * i  # data: not plotted
+                if i and "stat" in port:
+                    port["stat"]["nic_rx_all_oct_num"] += 4096 * i
+                for (subj, name), grow in ERROR_MOVES.items():
+                    if subj != subject or not i:
+                        continue
+                    if name.startswith("hw:"):
+                        port["hw_counters"][name[3:]] += grow[i - 1]
+                    elif "stat" in port:
+                        port["stat"][name] += grow[i - 1]
+                    else:
+                        port["counters"][name] += grow[i - 1]
+            docs[host].append(d)
+            files.append(os.path.join(tmp, "%s-%d.json" % (host, i)))
+            fleetgen.write(files[-1], fleetgen.record(d, "2026-11-06T%02d:00:00Z" % i))
+    rc, out, err = run("--json", "record", "--db", db, "--from", *files)
+    expect(rc == 0 and json.loads(out)["seen"] == 8, "ten checks, eight of them seen (%s)" % err)
+    # what the page must draw, from the documents themselves: per port and
+    # counter, the growth from one check to the next
+    want = {}
+    for host, seq in docs.items():
+        for a, b in zip(seq, seq[1:]):
+            pa, pb = ports(a), ports(b)
+            for subject, (_, cb) in pb.items():
+                for name, v in cb.items():
+                    want.setdefault((host, subject, name), []).append(v - pa[subject][1][name])
+    moved = {k: v for k, v in want.items() if any(v)}
+    errors = {k: v for k, v in moved.items() if (k[1], k[2]) in ERROR_MOVES}
+    expect(len(errors) == 3 and any(k[2] == "port_rcv_data" for k in moved),
+           "the documents move three error counters and data counters")
+    html = os.path.join(tmp, "series.html")
+    rc, _, err = run("fleet", "--db", db, "report", "--html", html)
+    expect_rc(rc, 0, "the report of hosts whose counters moved", err)
+    with open(html) as f:
+        page = f.read()
+    got = {}
+    for host, body in re.findall(r'<div class="spark-host" data-host="([^"]*)" '
+                                 r'data-points="4">(.*?)</div>', page, re.S):
+        for subj, name, total, deltas in re.findall(
+                r'<tr class="spark-row" data-subject="([^"]*)" data-counter="([^"]*)" '
+                r'data-total="(\d+)">.*?<svg class="spark"[^>]*data-deltas="([^"]*)"', body):
+            got[(host, subj, name)] = [int(x) for x in deltas.split()]
+            expect(int(total) == sum(got[(host, subj, name)]),
+                   "%s %s %s: the total is the sum of its bars" % (host, subj, name))
+    expect(got == errors, "the page plots exactly the error counters that moved, per host, "
+                          "each delta (%s, want %s)" % (sorted(got.items()), sorted(errors.items())))
+    expect(page.count('<rect class="spark-bar"') == sum(1 for v in errors.values() for x in v if x),
+           "one bar per delta that is not 0")
+    expect('id="counters"' in page and "port_rcv_data" not in page.split('id="counters"')[1]
+           .split("</section>")[0], "no data counter among the charts")
+    # a fleet whose checks were never seen twice: the section says so
+    rc, _, _ = run("fleet", "--db", db, "rm", "ctr-nic")
+    rc, _, _ = run("fleet", "--db", db, "rm", "ctr-npu")
+    one = os.path.join(tmp, "series-one.json")
+    fleetgen.write(one, fleetgen.record(docs["ctr-nic"][0], "2026-11-07T00:00:00Z"))
+    run("record", "--db", db, "--from", one)
+    rc, _, err = run("fleet", "--db", db, "report", "--html", html)
+    with open(html) as f:
+        page = f.read()
+    expect(rc == 0 and 'id="counters-none"' in page and "spark-host" not in page,
+           "no counter series: the section says none moved")
 
 
 def report_missing(tmp):

@@ -2,7 +2,9 @@
  * any JSON: {"records": [...], "diff": {...}}, or any other document given
  * as both records and diff.  Records come from a database other hosts wrote
  * to, so nothing in them may crash the writer, cut the page short or put
- * markup of its own on it.  Seeds in corpus/fleet_html/. */
+ * markup of its own on it.  A document's "series" (as store_counters()
+ * gives it) goes through fleet_html_error_series() too, and what it makes
+ * is drawn as the first record's.  Seeds in corpus/fleet_html/. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "out/fleet_html.h"
+#include "out/fleet_html_counters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,6 +31,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (json_is_object(doc) && json_object_get(doc, "records")) {
 		records = json_object_get(doc, "records");
 		diff = json_object_get(doc, "diff");
+	}
+	if (json_is_object(doc) && json_object_get(doc, "series")) {
+		json_t *drawn = fleet_html_error_series(json_object_get(doc, "series"));
+
+		if (!drawn || !json_is_array(json_object_get(drawn, "times")) ||
+		    json_array_size(json_object_get(drawn, "times")) > FLEET_SERIES_POINTS ||
+		    !json_is_array(json_object_get(drawn, "counters")))
+			abort();
+		if (json_is_object(json_array_get(records, 0)))
+			json_object_set(json_array_get(records, 0), FLEET_SERIES_KEY, drawn);
+		json_decref(drawn);
 	}
 	f = open_memstream(&page, &len);
 	if (!f)

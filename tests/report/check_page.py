@@ -219,7 +219,9 @@ def check_hosts(dom, records):
         fs = findings_of(rec)
         nics = dig(rec, "check", "inventory", "nics")
         want = {"host": host, "profile": s(rec, "profile"), "verdict": s(rec, "verdict"),
-                "time": s(rec, "time")}
+                # when last checked: the record's last_seen, else its time
+                "time": s(rec, "last_seen") if isinstance(dig(rec, "last_seen"), str)
+                else s(rec, "time")}
         for key in ("model", "fw_ver"):
             vals = []
             nics = nics if isinstance(nics, list) else []

@@ -131,6 +131,23 @@ if "$bin" fleet --help >/dev/null 2>&1; then
 	db=$tmp/fleet.db
 	"$bin" --json record --db "$db" --from "$tmp"/fleet/records/*.json >"$tmp/stored.json" ||
 		problem "record --from the fleet's records exited $?"
+	# one host checked three times more, its error counters growing: the
+	# page's counter charts (unchanged checks: seen times with deltas)
+	python3 - "$tmp/fleet/records" "$tmp/later" <<'PY' || problem "the later checks"
+import glob, json, os, sys
+src, out = sys.argv[1:3]
+os.mkdir(out)
+rec = json.load(open(sorted(glob.glob(os.path.join(src, "*.json")))[0]))
+port = next(p for n in rec["check"]["inventory"]["nics"] for p in n["ports"]
+            if isinstance(p.get("counters"), dict) and "symbol_error" in p["counters"])
+for i, grow in enumerate([6, 0, 2]):
+    port["counters"]["symbol_error"] += grow
+    rec["time"] = rec["time"][:11] + "%02d" % (int(rec["time"][11:13]) + i + 1) + rec["time"][13:]
+    json.dump(rec, open(os.path.join(out, "%d.json" % i), "w"))
+PY
+	"$bin" --json record --db "$db" --from "$tmp"/later/*.json >"$tmp/later.json" ||
+		problem "record --from the later checks exited $?"
+	grep -q '"seen": *3' "$tmp/later.json" || problem "the later checks are not seen times: $(cat "$tmp/later.json")"
 	"$bin" --json fleet --db "$db" ls >"$tmp/ls.json" || problem "fleet ls exited $?"
 	"$bin" --json fleet --db "$db" diff >"$tmp/db-diff.json"
 	[ $? -le 1 ] || problem "fleet diff could not run"
@@ -139,16 +156,24 @@ if "$bin" fleet --help >/dev/null 2>&1; then
 import json, subprocess, sys
 tool, db, ls, out = sys.argv[1:5]
 hosts = [h["host"] for h in json.load(open(ls))["hosts"]]
-recs = [json.loads(subprocess.run([tool, "--json", "fleet", "--db", db, "show", h],
-                                  capture_output=True, check=True, timeout=60).stdout)["latest"]
-        for h in hosts]
+recs = []
+for h in hosts:
+    show = json.loads(subprocess.run([tool, "--json", "fleet", "--db", db, "show", h],
+                                     capture_output=True, check=True, timeout=60).stdout)
+    # the latest record, with when it was last checked
+    recs.append(dict(show["latest"], last_seen=show["records"][-1]["last_seen"]))
 json.dump(recs, open(out, "w"))
 PY
 	if "$bin" fleet --db "$db" report --html "$tmp/db.html"; then
-		chromium_run "$tmp/db.html" "$tmp/db.dom" --dump-dom &&
+		chromium_run "$tmp/db.html" "$tmp/db.dom" --dump-dom --enable-logging=stderr --v=0 &&
 			{ python3 "$here/check_page.py" "$tmp/db.dom" "$tmp/db-records.json" \
 				"$tmp/db-diff.json" "$tmp/ls.json" ||
 				problem "fleet report: the page differs from fleet ls / fleet diff"; }
+		grep ':CONSOLE' "$tmp/chromium.err" &&
+			problem "fleet report: the browser's console has messages (above)"
+		# the counter charts as the browser has them, against fleet show
+		python3 "$here/check_series.py" "$bin" "$db" "$tmp/db.dom" ||
+			problem "fleet report: the counter charts differ from fleet show --json"
 	else
 		problem "fleet report --html exited $?"
 	fi
