@@ -428,9 +428,10 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 		       json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
 		       fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");
 	if (rc == EXIT_OK && c->json)
-		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I}", "schema", 1, "html",
+		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I, s:I}", "schema", 1, "html",
 						json_string_or_null(a->html),
 						"hosts", (json_int_t)json_array_size(records),
+						"hosts_differ", (json_int_t)fleet_diff_odd_hosts(diff),
 						"outliers", (json_int_t)fleet_diff_outliers(diff)));
 out:
 	json_decref(records);

@@ -10,6 +10,7 @@
 #include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
+#include "../fleet/diff.h"
 #include "../fleet/fields.h"
 #include "../model/growbuf.h"
 
@@ -485,10 +486,57 @@ static size_t odd_hosts(const json_t *outliers)
 	return n;
 }
 
+/* Hosts whose profile changed, and alike machines judged against
+ * different profiles (`fleet diff`'s profile_changes, profile_splits). */
+static void host_drift(struct html_out *o, const json_t *diff)
+{
+	const json_t *changes = json_object_get(diff, "profile_changes");
+	const json_t *splits = json_object_get(diff, "profile_splits"), *x, *p, *h;
+	size_t i, j, k;
+
+	if (json_array_size(changes)) {
+		html_raw(o, "<table id=\"profile-changes\"><caption>Profile changed since the "
+			 "record before</caption><tr><th>host</th><th>from</th><th>to</th></tr>\n");
+		json_array_foreach(changes, i, x) {
+			html_raw(o, "<tr class=\"profile-change\"");
+			attr(o, "data-host", html_member(x, "host"));
+			html_raw(o, ">");
+			cell_text(o, html_member(x, "host"));
+			cell_text(o, html_member(x, "from"));
+			cell_text(o, html_member(x, "to"));
+			html_raw(o, "</tr>\n");
+		}
+		html_raw(o, "</table>\n");
+	}
+	if (!json_array_size(splits))
+		return;
+	html_raw(o, "<table id=\"profile-splits\"><caption>The same machine judged against "
+		 "different profiles</caption><tr><th>machine</th><th>accelerators</th>"
+		 "<th>profile</th><th>hosts</th></tr>\n");
+	json_array_foreach(splits, i, x)
+		json_array_foreach(json_object_get(x, "profiles"), j, p) {
+			size_t n = json_array_size(json_object_get(p, "hosts"));
+
+			html_raw(o, "<tr class=\"profile-split\"");
+			attr(o, "data-profile", html_member(p, "profile"));
+			html_raw(o, ">");
+			cell_text(o, html_member(x, "dmi_product"));
+			cell_text(o, html_member(x, "gpus"));
+			cell_text(o, html_member(p, "profile"));
+			html_printf(o, "<td data-hosts=\"%zu\">%zu %s:", n, n, n == 1 ? "host" : "hosts");
+			json_array_foreach(json_object_get(p, "hosts"), k, h) {
+				html_raw(o, " ");
+				html_text(o, json_string_value(h));
+			}
+			html_raw(o, "</td></tr>\n");
+		}
+	html_raw(o, "</table>\n");
+}
+
 static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 {
 	const json_t *groups = json_object_get(diff, "groups");
-	size_t i, k, n_out = 0;
+	size_t i, k, n_out = 0, odd;
 	json_t *g, *x;
 
 	html_raw(o, "<section id=\"drift\"><h2>Drift</h2>\n");
@@ -550,9 +598,19 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 			n_out++;
 		}
 	html_raw(o, "</table>\n");
-	if (!n_out)
+	host_drift(o, diff);
+	odd = fleet_diff_odd_hosts(diff);
+	if (!odd) {
 		html_raw(o, "<p id=\"drift-clean\" class=\"note\">No drift: every host matches "
 			 "its group's baseline.</p>\n");
+	} else {
+		html_printf(o, "<p id=\"drift-count\" data-hosts-differ=\"%zu\" data-outliers="
+			    "\"%zu\">%zu %s from %s group's baseline or profile", odd, n_out, odd,
+			    odd == 1 ? "host differs" : "hosts differ", odd == 1 ? "its" : "their");
+		if (n_out)
+			html_printf(o, ", in %zu %s", n_out, n_out == 1 ? "value" : "values");
+		html_raw(o, "</p>\n");
+	}
 	html_raw(o, "</section>\n");
 }
 

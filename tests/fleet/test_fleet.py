@@ -236,6 +236,25 @@ def case_diff(tmp):
     expect("no majority: fw of " in text and "20.39.1000 on 1 host, 20.40.1000 on 1" in text,
            "text diff says the tie has no majority")
     expect("7 hosts differ" in text and "1 hosts" not in text, "text counts hosts in words")
+    # the report counts the same: hosts apart from values, in HTML and JSON
+    html = os.path.join(tmp, "diff.html")
+    rc, out, err = run("--json", "fleet", "--db", db, "report", "--html", html)
+    rep = json.loads(out or "{}")
+    expect(rc == 0 and rep.get("hosts") == 20 and rep.get("hosts_differ") == 7 and
+           rep.get("outliers") == diff["outliers"],
+           "report --json: 20 hosts, 7 differ, %s values (%s)" % (diff["outliers"], rep))
+    with open(html) as f:
+        page = f.read()
+    m = re.search(r'<p id="drift-count" data-hosts-differ="(\d+)" data-outliers="(\d+)">([^<]*)',
+                  page)
+    expect(m and m.group(1) == "7" and m.group(2) == str(diff["outliers"]) and
+           m.group(3).startswith("7 hosts differ") and
+           m.group(3).endswith("in %d values" % diff["outliers"]),
+           "HTML: hosts that differ apart from values (%s)" % (m.group(0) if m else None))
+    per_group = re.findall(r'data-k="hosts-differ">(\d+)<', page)
+    expect(sorted(int(x) for x in per_group) == sorted(g["hosts_differ"] for g in diff["groups"]),
+           "HTML: each group's hosts that differ as the diff says (%s)" % per_group)
+    expect("1 hosts" not in page and "1 values" not in page, "HTML counts in words")
     # the pure function agrees on the same data when given it again: the
     # same result twice (no order from hashing leaks into the document)
     rc2, text2, _ = run("--json", "fleet", "--db", db, "diff")
@@ -1035,6 +1054,18 @@ def case_hostdrift(tmp):
     expect("a800-3: %s -> budget-2x100g-roce" % doc["profile"] in text and
            "different profiles" in text and "1 host differs" in text,
            "text diff names the profile change and the split")
+    html = os.path.join(tmp, "hostdrift.html")
+    rc, out, err = run("--json", "fleet", "--db", db, "report", "--html", html)
+    expect(rc == 0 and json.loads(out)["hosts_differ"] == 1, "report --json: 1 host differs")
+    with open(html) as f:
+        page = f.read()
+    expect(re.search(r'<tr class="profile-change" data-host="a800-3"><td>a800-3</td><td>%s</td>'
+                     r'<td>budget-2x100g-roce</td>' % re.escape(doc["profile"]), page) and
+           '<td data-hosts="1">1 host: a800-3</td>' in page and
+           '<td data-hosts="3">3 hosts: a800-0 a800-1 a800-2</td>' in page and
+           re.search(r'id="drift-count" data-hosts-differ="1" data-outliers="0">1 host differs '
+                     r'from its group', page) and "1 hosts" not in page,
+           "HTML: the profile change, the split, '1 host differs'")
 
 
 # ---------------------------------------------------------------- identity

@@ -288,6 +288,19 @@ def check_drift(dom, diff):
     expect(got_groups == want_groups, f"drift groups show {got_groups}, want {want_groups}")
     got_rows = [[td.text() for td in tr.find("td")] for tr in dom.find("tr", cls="outlier")]
     expect(got_rows == want_rows, f"drift rows show {got_rows}, want {want_rows}")
+    # the fleet's count: hosts apart from values, as `fleet diff` counts them
+    if isinstance(diff.get("hosts_differ"), int):
+        dc = dom.by_id("drift-count")
+        n = diff["hosts_differ"]
+        if n:
+            want = "%d %s" % (n, "host differs" if n == 1 else "hosts differ")
+            expect(dc is not None and dc.attrs.get("data-hosts-differ") == str(n) and
+                   dc.attrs.get("data-outliers") == str(len(want_rows)) and
+                   dc.text().startswith(want),
+                   f"drift count says {dc.text() if dc else None!r}, want {want!r} and "
+                   f"{len(want_rows)} values")
+        else:
+            expect(dom.by_id("drift-clean") is not None, "no drift, and no note saying so")
 
 
 def is_number(v):
