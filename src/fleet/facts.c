@@ -232,6 +232,15 @@ fail:
 	return NULL;
 }
 
+/* One more of the accelerator's model ("unknown" without one). */
+static int count_model(json_t *models, const json_t *acc)
+{
+	const char *m = str_or(json_object_get(acc, "model"), "unknown");
+	json_int_t n = json_integer_value(json_object_get(models, m));
+
+	return json_object_set_new(models, m, json_integer(n + 1));
+}
+
 json_t *fleet_machine(const json_t *record)
 {
 	const json_t *inv = json_object_get(json_object_get(record, "check"), "inventory");
@@ -244,12 +253,13 @@ json_t *fleet_machine(const json_t *record)
 
 	if (!models)
 		return NULL;
-	json_array_foreach(json_object_get(inv, "gpus"), i, g) {
-		const char *m = str_or(json_object_get(g, "model"), "unknown");
-		json_int_t n = json_integer_value(json_object_get(models, m));
-
-		json_object_set_new(models, m, json_integer(n + 1));
-	}
+	/* the accelerators: GPUs and Ascend NPUs, counted per model alike */
+	json_array_foreach(json_object_get(inv, "gpus"), i, g)
+		if (count_model(models, g) < 0)
+			goto done;
+	json_array_foreach(json_object_get(json_object_get(inv, "npus"), "devices"), i, g)
+		if (count_model(models, g) < 0)
+			goto done;
 	f = open_memstream(&text, &len);
 	if (!f)
 		goto done;

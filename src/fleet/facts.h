@@ -30,8 +30,9 @@
 json_t *fleet_facts(const json_t *record);
 
 /* What the machine is, for "same machine, different profile":
- * {"dmi_product": string or null, "gpus": "8x H100 SXM5 80GB" ("none")}.
- * NULL when out of memory. */
+ * {"dmi_product": string or null, "gpus": "8x H100 SXM5 80GB" ("none")}:
+ * its accelerators, GPUs and Ascend NPUs alike ("8x Ascend 910"), counted
+ * per model in name order.  NULL when out of memory. */
 json_t *fleet_machine(const json_t *record);
 
 #endif

@@ -201,8 +201,8 @@ static void text_host_drift(FILE *out, const json_t *diff)
 		fputc('\n', out);
 	}
 	if (json_array_size(splits))
-		fputs("\nthe same machine (DMI product and GPUs) judged against different "
-		      "profiles\n", out);
+		fputs("\nthe same machine (DMI product, GPUs and NPUs) judged against "
+		      "different profiles\n", out);
 	json_array_foreach(splits, i, c) {
 		fprintf(out, "  %s with %s:\n", str(json_object_get(c, "dmi_product")),
 			str(json_object_get(c, "gpus")));

@@ -1054,6 +1054,7 @@ def case_hostdrift(tmp):
     expect("a800-3: %s -> budget-2x100g-roce" % doc["profile"] in text and
            "different profiles" in text and "1 host differs" in text,
            "text diff names the profile change and the split")
+    hostdrift_npus(tmp)
     html = os.path.join(tmp, "hostdrift.html")
     rc, out, err = run("--json", "fleet", "--db", db, "report", "--html", html)
     expect(rc == 0 and json.loads(out)["hosts_differ"] == 1, "report --json: 1 host differs")
@@ -1066,6 +1067,44 @@ def case_hostdrift(tmp):
            re.search(r'id="drift-count" data-hosts-differ="1" data-outliers="0">1 host differs '
                      r'from its group', page) and "1 hosts" not in page,
            "HTML: the profile change, the split, '1 host differs'")
+
+
+def hostdrift_npus(tmp):
+    """Alike Atlas machines (DMI product, the same NPU models and count)
+    judged against different profiles are drift; one with an NPU fewer is
+    not the same machine."""
+    fixtures = os.path.join(SRC, "tests", "fixtures")
+    atlas = fleetgen.fixture_check_doc(BIN, fixtures, fleetgen.ATLAS_SHAPES[0])
+    dmi = atlas["inventory"]["host"]["dmi_product"]
+    npus = atlas["inventory"]["npus"]["devices"]
+    models = sorted({n["model"] for n in npus})
+    want_acc = ", ".join("%dx %s" % (sum(1 for n in npus if n["model"] == m), m) for m in models)
+    db = new_db(tmp, "npusplit")
+    files = []
+    for i in range(4):
+        d = fleetgen.as_host(atlas, "npu-%d" % i)
+        if i == 3:
+            d["profile"] = "atlas-other"
+        files.append(os.path.join(tmp, "npu-%d.json" % i))
+        fleetgen.write(files[-1], fleetgen.record(d, "2026-11-01T00:00:00Z"))
+    fewer = fleetgen.as_host(atlas, "npu-fewer")
+    fewer["inventory"]["npus"]["devices"] = npus[:-1]
+    fewer["profile"] = "atlas-7npu"
+    files.append(os.path.join(tmp, "npu-fewer.json"))
+    fleetgen.write(files[-1], fleetgen.record(fewer, "2026-11-01T00:00:00Z"))
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "Atlas hosts, one on another profile, one with an NPU fewer", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    d = json.loads(out or "{}")
+    splits = [x for x in d.get("profile_splits", []) if x["dmi_product"] == dmi]
+    expect(rc == 1 and len(splits) == 1 and splits[0]["gpus"] == want_acc and
+           {p["profile"]: p["hosts"] for p in splits[0]["profiles"]} ==
+           {atlas["profile"]: ["npu-0", "npu-1", "npu-2"], "atlas-other": ["npu-3"]},
+           "the same DMI product and NPUs (%s) on two profiles is drift, the host with an "
+           "NPU fewer is another machine: %s" % (want_acc, splits))
+    rc, text, _ = run("fleet", "--db", db, "diff")
+    expect("%s with %s:" % (dmi, want_acc) in text and "atlas-other: 1 host: npu-3" in text,
+           "text diff names the NPU machines judged apart")
 
 
 # ---------------------------------------------------------------- identity
