@@ -28,26 +28,16 @@ struct fleet_args {
 	struct store_filter filter;
 };
 
-/* --since and --before: a time in the one form the store keeps. */
-static int take_time(struct ctx *c, const char *opt, const char *value, const char **into)
-{
-	if (!fleet_time_valid(value)) {
-		fprintf(stderr, "%s fleet: --%s '%s': give a UTC time like 2026-11-30T07:00:00Z\n",
-			c->prog, opt, value);
-		return EXIT_USAGE;
-	}
-	*into = value;
-	return CMD_GO_ON;
-}
-
 static int take_since(struct ctx *c, void *args, const char *value)
 {
-	return take_time(c, "since", value, &((struct fleet_args *)args)->filter.since);
+	return fleet_db_take_time(c, "fleet", "since", value,
+				  &((struct fleet_args *)args)->filter.since);
 }
 
 static int take_before(struct ctx *c, void *args, const char *value)
 {
-	return take_time(c, "before", value, &((struct fleet_args *)args)->before);
+	return fleet_db_take_time(c, "fleet", "before", value,
+				  &((struct fleet_args *)args)->before);
 }
 
 static const struct cmd_opt fleet_opts[] = {

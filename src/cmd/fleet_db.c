@@ -1,5 +1,6 @@
 /* The fleet database's place and opening, for record and fleet. */
 #include "fleet_db.h"
+#include "../fleet/record.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -70,4 +71,16 @@ int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode, i
 	fprintf(stderr, "%s: %s\n", c->prog, store_error(*s));
 	store_close(s);
 	return EXIT_RUNTIME;
+}
+
+int fleet_db_take_time(const struct ctx *c, const char *cmd, const char *opt,
+		       const char *value, const char **into)
+{
+	if (!fleet_time_valid(value)) {
+		fprintf(stderr, "%s %s: --%s '%s': give a UTC time like 2026-11-30T07:00:00Z\n",
+			c->prog, cmd, opt, value);
+		return EXIT_USAGE;
+	}
+	*into = value;
+	return CMD_GO_ON;
 }

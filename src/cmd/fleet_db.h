@@ -17,4 +17,11 @@ char *fleet_db_path(const struct ctx *c, const char *given, bool create);
 int fleet_db_open(const struct ctx *c, const char *path, enum store_mode mode, int timeout_ms,
 		  struct store **s);
 
+/* An option's value that is a time (record --time, fleet --since and
+ * --before): in the one form the store keeps (fleet_time_valid).
+ * CMD_GO_ON with *into set, or EXIT_USAGE after saying "CMD --OPT 'value':
+ * give a UTC time like ...". */
+int fleet_db_take_time(const struct ctx *c, const char *cmd, const char *opt,
+		       const char *value, const char **into);
+
 #endif

@@ -40,15 +40,7 @@ static int take_bw(struct ctx *c, void *args, const char *value)
 
 static int take_time(struct ctx *c, void *args, const char *value)
 {
-	struct record_args *a = args;
-
-	if (!fleet_time_valid(value)) {
-		fprintf(stderr, "%s record: --time '%s': give a UTC time like "
-			"2026-11-30T07:00:00Z\n", c->prog, value);
-		return EXIT_USAGE;
-	}
-	a->time = value;
-	return CMD_GO_ON;
+	return fleet_db_take_time(c, "record", "time", value, &((struct record_args *)args)->time);
 }
 
 static const struct cmd_opt record_opts[] = {

@@ -61,6 +61,14 @@ static void attr(struct html_out *o, const char *name, const char *value)
 	html_raw(o, "\"");
 }
 
+/* <tr class="cls" name="value"> */
+static void row_start(struct html_out *o, const char *cls, const char *name, const char *value)
+{
+	html_printf(o, "<tr class=\"%s\"", cls);
+	attr(o, name, value);
+	html_raw(o, ">");
+}
+
 static void cell_text(struct html_out *o, const char *s)
 {
 	html_raw(o, "<td>");
@@ -308,9 +316,8 @@ static void host_table(struct html_out *o, const struct host *hosts, size_t n)
 		const json_t *findings = findings_of(rec);
 		const char *verdict = html_member(rec, "verdict");
 
-		html_raw(o, "<tr class=\"host\"");
-		attr(o, "data-host", hosts[i].name);
-		html_raw(o, "><td data-k=\"host\">");
+		row_start(o, "host", "data-host", hosts[i].name);
+		html_raw(o, "<td data-k=\"host\">");
 		html_text(o, hosts[i].name);
 		html_raw(o, "</td><td data-k=\"profile\">");
 		html_text(o, html_member(rec, "profile"));
@@ -498,9 +505,7 @@ static void host_drift(struct html_out *o, const json_t *diff)
 		html_raw(o, "<table id=\"profile-changes\"><caption>Profile changed since the "
 			 "record before</caption><tr><th>host</th><th>from</th><th>to</th></tr>\n");
 		json_array_foreach(changes, i, x) {
-			html_raw(o, "<tr class=\"profile-change\"");
-			attr(o, "data-host", html_member(x, "host"));
-			html_raw(o, ">");
+			row_start(o, "profile-change", "data-host", html_member(x, "host"));
 			cell_text(o, html_member(x, "host"));
 			cell_text(o, html_member(x, "from"));
 			cell_text(o, html_member(x, "to"));
@@ -517,9 +522,7 @@ static void host_drift(struct html_out *o, const json_t *diff)
 		json_array_foreach(json_object_get(x, "profiles"), j, p) {
 			size_t n = json_array_size(json_object_get(p, "hosts"));
 
-			html_raw(o, "<tr class=\"profile-split\"");
-			attr(o, "data-profile", html_member(p, "profile"));
-			html_raw(o, ">");
+			row_start(o, "profile-split", "data-profile", html_member(p, "profile"));
 			cell_text(o, html_member(x, "dmi_product"));
 			cell_text(o, html_member(x, "gpus"));
 			cell_text(o, html_member(p, "profile"));

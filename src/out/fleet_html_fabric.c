@@ -121,7 +121,7 @@ static void suspects(struct html_out *o, const json_t *doc)
 		html_raw(o, "</td><td>");
 		html_text(o, html_member(s, "subject"));
 		html_raw(o, "</td><td>");
-		html_text(o, rail ? rail : "-");
+		html_text(o, rail);	/* NULL: missing */
 		html_raw(o, "</td><td>");
 		html_text(o, html_member(s, "reason"));
 		html_raw(o, "</td></tr>\n");
