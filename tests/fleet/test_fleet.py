@@ -984,8 +984,12 @@ def case_valgrind(tmp):
     db = new_db(tmp, "fleet")
     fabric = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
                           "fabric-report.json")
-    again = os.path.join(tmp, "again.json")  # v0 an hour later: unchanged, a seen time
-    fleetgen.write(again, fleetgen.record(fleetgen.as_host(doc, "vg-0"), "2026-12-01T00:00:00Z"))
+    again = os.path.join(tmp, "again.json")  # v0 later: unchanged, a seen time
+    later = fleetgen.as_host(doc, "vg-0")
+    for p in (p for n in later["inventory"]["nics"] for p in n["ports"]):
+        if isinstance(p.get("counters"), dict) and "symbol_error" in p["counters"]:
+            p["counters"]["symbol_error"] += 3  # an error counter moved: a chart
+    fleetgen.write(again, fleetgen.record(later, "2026-12-01T00:00:00Z"))
     runs = [["record", "--db", db, "--time", "2026-11-30T07:00:00Z", "--from", bad] + files,
             ["--root", os.path.join(EXAMPLES, "hgx-roce-lag"), "record", "--db", db],
             ["--json", "fleet", "--db", db, "ls"], ["fleet", "--db", db, "ls"],
@@ -998,6 +1002,7 @@ def case_valgrind(tmp):
             ["--root", os.path.join(EXAMPLES, "dgx-h100"), "record", "--db", db, "--host",
              "gpu-02", "--fabric", fabric],
             ["--json", "fleet", "--db", db, "show", "vg-0"],
+            ["fleet", "--db", db, "report", "--html", os.path.join(tmp, "r2.html")],
             ["fleet", "--db", db, "ls", "--verdict", "fail", "--group", "ConnectX-7"],
             ["--json", "fleet", "--db", db, "diff"],
             ["fleet", "--db", db, "rm", "vg-1", "--before", "2027-01-01T00:00:00Z"],
