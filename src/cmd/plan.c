@@ -52,7 +52,7 @@ static int whole(const struct ctx *c, const char *opt, const char *v, long long 
 	char range[64];
 
 	if (!why)
-		return -1;
+		return CMD_GO_ON;
 	if (strcmp(why, "is out of range") == 0) {
 		snprintf(range, sizeof(range), "is out of range (%lld to %lld)", min, max);
 		why = range;
@@ -66,7 +66,7 @@ static int whole_int(const struct ctx *c, const char *opt, const char *v, long l
 	long long n;
 	int rc = whole(c, opt, v, 1, max, &n);
 
-	if (rc < 0)
+	if (rc == CMD_GO_ON)
 		*out = (int)n;
 	return rc;
 }
@@ -75,7 +75,7 @@ static int count(const struct ctx *c, const char *opt, const char *v, double *ou
 {
 	const char *why = plan_parse_count(v, out);
 
-	return why ? bad_value(c, opt, v, why) : -1;
+	return why ? bad_value(c, opt, v, why) : CMD_GO_ON;
 }
 
 /* One value setter per option for the option table: a whole number into
@@ -133,7 +133,7 @@ static int set_zero(struct ctx *c, void *args, const char *v)
 	if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
 		return bad_value(c, "zero", v, "is not a ZeRO stage (0, 1, 2 or 3)");
 	((struct plan_args *)args)->job.zero = v[0] - '0';
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int set_dtype(struct ctx *c, void *args, const char *v)
@@ -141,7 +141,7 @@ static int set_dtype(struct ctx *c, void *args, const char *v)
 	if (!dtype_bytes(v))
 		return bad_value(c, "dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->dtype = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int set_grad_dtype(struct ctx *c, void *args, const char *v)
@@ -149,7 +149,7 @@ static int set_grad_dtype(struct ctx *c, void *args, const char *v)
 	if (!dtype_bytes(v))
 		return bad_value(c, "grad-dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->grad_dtype = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt plan_opts[] = {
@@ -242,7 +242,7 @@ static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
 			j->moe_layers = (int)a->moe_layers;
 		else
 			j->moe_layers = j->layers;
-		return -1;
+		return CMD_GO_ON;
 	}
 	s = plan_shape_find(a->model);
 	if (!s) {
@@ -264,7 +264,7 @@ static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
 	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
 			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
 				     j->layers;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* The machine the plan runs on, from the source asked for. */
@@ -284,12 +284,12 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
 	const struct profile *p;
 	int rc = ctx_load_profile(c, "plan", a->profile, &ms->loaded, &p);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	snprintf(ms->source, sizeof(ms->source), "profile %s", p->name ? p->name : a->profile);
 	if (plan_machine_from_profile(p, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_USAGE;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* The rails are those of the profile the machine was judged under: the
@@ -307,7 +307,7 @@ static int machine_from_inventory(const struct plan_args *a, struct machine_src 
 		 p && p->name ? p->name : "generic");
 	if (plan_machine_from_inventory(&ms->inv, p, site, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_RUNTIME;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int machine_from_record(struct ctx *c, const struct plan_args *a,
@@ -331,7 +331,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 	profile = json_string_value(json_object_get(ms->record, "profile"));
 	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, NULL,
 				    why, len);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	recs = json_pack("[O]", ms->record);
 	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
@@ -351,7 +351,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 			 "no bw result on record for %s's rail ports: nominal rates only",
 			 a->host);
 	ms->have_measured = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* Host names and paths come from outside: JSON takes only UTF-8, so text
@@ -411,7 +411,7 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 		}
 		pipeline_free(&pl);
 	}
-	if (rc >= 0 && why[0])
+	if (rc != CMD_GO_ON && why[0])
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);
 	plain_text(ms->source);
 	return rc;
@@ -436,12 +436,12 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	char why[256];
 	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list_models)
 		return list_models(c);
 	rc = apply_model(c, &a, &title);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
 	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
@@ -451,7 +451,7 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	}
 	memset(&ms, 0, sizeof(ms));
 	rc = pick_machine(c, &a, &ms);
-	if (rc < 0) {
+	if (rc == CMD_GO_ON) {
 		struct plan_report rep = {
 			.job = &a.job, .machine = &ms.m, .result = &r, .model = title,
 			.dtype = a.dtype ? a.dtype : "bf16",
