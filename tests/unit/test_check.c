@@ -1003,6 +1003,31 @@ static void pcie_acs(void **state)
 
 /* ---- mtu.* ------------------------------------------------------------- */
 
+/* The rails agree on the MTU on either link layer: one InfiniBand rail
+ * whose active MTU differs from what most run is named under mtu.ib, with
+ * the same texts as a RoCE rail's netdev MTU under mtu.roce. */
+static void mtu_rails_agree_ib(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	for (size_t i = 0; i < 3; i++)
+		m.inv.nics[i].ports[0].active_mtu = 2048;
+	run(&m, NULL, &fs);
+	/* the three at 2048 are below InfiniBand's 4096 (check/mtu.c) ... */
+	expect(&fs, "mtu.ib", "mlx5_0 port 1", SEV_WARN, "active MTU 2048", "4096");
+	/* ... and the one at 4096 is not what most rails run */
+	f = expect(&fs, "mtu.ib", "mlx5_3 port 1", SEV_WARN,
+		   "active MTU 4096 while 3 rails use 2048", "2048, as the other rails");
+	assert_non_null(strstr(f->fix, "`ibv_devinfo -d mlx5_3`"));
+	assert_int_equal(count_id(&fs, "mtu.ib"), 4);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 static void mtu_ib_and_roce(void **state)
 {
 	struct machine m;
@@ -1491,6 +1516,7 @@ int main(void)
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
 		cmocka_unit_test(mtu_ib_and_roce),
+		cmocka_unit_test(mtu_rails_agree_ib),
 		cmocka_unit_test(gid_rocev2_missing),
 		cmocka_unit_test(gid_index_mismatch),
 		cmocka_unit_test(counters_errors_and_saturated),
