@@ -161,11 +161,14 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 				ctx_hint_no_devices(c);
 			return EXIT_RUNTIME;
 		}
+		/* the roles are computed once: judged under, and printed with */
 		pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
-		rc = pl->roles ? check_run_site(&pl->inv, pl->profile, site, &pl->findings) :
-		     -ENOMEM;
-		if (rc == 0)
+		rc = -ENOMEM;
+		if (pl->roles) {
 			check_roles(&pl->inv, pl->profile, site, pl->roles);
+			rc = check_run_site(&pl->inv, pl->profile, site, pl->roles,
+					    &pl->findings);
+		}
 	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);

@@ -1001,6 +1001,35 @@ static void pcie_acs(void **state)
 	machine_free(&m);
 }
 
+/* check_run_site judges under the roles its caller computed (and shows):
+ * it does not work them out a second time.  The same machine with one
+ * rail labelled storage by the caller is judged short of a rail. */
+static void roles_from_caller(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	enum nic_role roles[MAXDEV];
+	(void)state;
+
+	healthy(&m);
+	check_roles(&m.inv, &p, NULL, roles);
+	assert_int_equal(roles[0], ROLE_RAIL);
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(check_run_site(&m.inv, &p, NULL, roles, &fs), 0);
+	assert_int_equal(count_id(&fs, "nic.count"), 0);
+	findings_free(&fs);
+	roles[0] = ROLE_STORAGE;
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(check_run_site(&m.inv, &p, NULL, roles, &fs), 0);
+	/* a rail short, and a storage NIC too many */
+	assert_int_equal(count_id(&fs, "nic.count"), 2);
+	assert_int_equal(get(&fs, "nic.count", "rail NICs")->severity, SEV_ERROR);
+	assert_non_null(strstr(get(&fs, "nic.count", "storage NICs")->observed, "mlx5_0"));
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 /* ---- mtu.* ------------------------------------------------------------- */
 
 /* The rails agree on the MTU on either link layer: one InfiniBand rail
@@ -1515,6 +1544,7 @@ int main(void)
 		cmocka_unit_test(pcie_bottleneck_gen3_card),
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
+		cmocka_unit_test(roles_from_caller),
 		cmocka_unit_test(mtu_ib_and_roce),
 		cmocka_unit_test(mtu_rails_agree_ib),
 		cmocka_unit_test(gid_rocev2_missing),
