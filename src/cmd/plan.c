@@ -15,6 +15,7 @@
 #include "../sysfs/collect.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,32 +226,11 @@ static int list_models(struct ctx *c)
 	return ctx_close_text(c, out);
 }
 
-/* The shape from --model under what the command line gave. */
-static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
+/* The shape of s under what the command line gave. */
+static void take_shape(struct plan_args *a, const struct plan_shape *s)
 {
-	const struct plan_shape *s;
 	struct plan_job *j = &a->job;
 
-	*title = NULL;
-	if (!a->model) {
-		if (!a->params) {
-			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
-				"(`%s plan --models` lists them)\n", c->prog, c->prog);
-			return EXIT_USAGE;
-		}
-		if (a->moe_layers)
-			j->moe_layers = (int)a->moe_layers;
-		else
-			j->moe_layers = j->layers;
-		return CMD_GO_ON;
-	}
-	s = plan_shape_find(a->model);
-	if (!s) {
-		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
-			"or give --params and the shape)\n", c->prog, a->model, c->prog);
-		return EXIT_USAGE;
-	}
-	*title = s->title;
 	if (!a->params)
 		j->params = s->params;
 	if (!a->has_layers)
@@ -264,6 +244,105 @@ static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
 	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
 			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
 				     j->layers;
+}
+
+/* The job's parallelism needs a shape value the command line did not give. */
+static bool shape_missing(const struct plan_args *a)
+{
+	const struct plan_job *j = &a->job;
+	bool tp_pp = j->tp > 1 || j->pp > 1;
+
+	return ((tp_pp || j->ep > 1) && !a->has_hidden) || (tp_pp && !a->has_layers) ||
+	       (j->ep > 1 && !a->has_experts);
+}
+
+/* buf + at, as far as len allows; where the text ends now. */
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at >= len)
+		return at;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? len : at + (size_t)n;
+}
+
+/* --params alone, where the parallelism needs the shape: the built-in
+ * model of exactly that size, when all of that size share one shape
+ * (Llama 2 70B and Llama 3 70B do).  assumed: what the output says. */
+static int assume_shape(struct ctx *c, struct plan_args *a, const char **title,
+			char *assumed, size_t len)
+{
+	const struct plan_shape *s = plan_shape_of_params(a->job.params, 0), *o;
+	size_t used;
+
+	if (!s) {
+		fprintf(stderr, "%s plan: --params %s is no built-in model's size, and tensor, "
+			"pipeline and expert parallelism need the shape: give --hidden H and "
+			"--layers L (--experts E --top-k K for --ep), or --model NAME (`%s plan "
+			"--models` lists them)\n", c->prog, a->params, c->prog);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
+		if (!plan_shape_same(s, o)) {
+			fprintf(stderr, "%s plan: --params %s is the size of %s and of %s, which have "
+				"other shapes: give --model NAME, or --hidden H and --layers L\n",
+				c->prog, a->params, s->title, o->title);
+			return EXIT_USAGE;
+		}
+	take_shape(a, s);
+	*title = s->title;
+	/* the job's values: what the command line gave still wins */
+	used = append(assumed, len, 0, "shape assumed from %s (%d layers, hidden %d",
+		      s->title, a->job.layers, a->job.hidden);
+	if (a->job.experts)
+		used = append(assumed, len, used, ", %d experts, top-%d", a->job.experts,
+			      a->job.top_k);
+	used = append(assumed, len, used, "), the built-in model of --params %s", a->params);
+	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
+		used = append(assumed, len, used, " (%s has the same shape)", o->title);
+	append(assumed, len, used, "; give --layers and --hidden, or --model NAME, for another");
+	return CMD_GO_ON;
+}
+
+/* The shape from --model under what the command line gave; without
+ * --model, assumed from --params where the parallelism needs it. */
+static int apply_model(struct ctx *c, struct plan_args *a, const char **title,
+		       char *assumed, size_t len)
+{
+	const struct plan_shape *s;
+	struct plan_job *j = &a->job;
+
+	*title = NULL;
+	assumed[0] = '\0';
+	if (!a->model) {
+		if (!a->params) {
+			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
+				"(`%s plan --models` lists them)\n", c->prog, c->prog);
+			return EXIT_USAGE;
+		}
+		if (shape_missing(a))
+			return assume_shape(c, a, title, assumed, len);
+		if (a->moe_layers)
+			j->moe_layers = (int)a->moe_layers;
+		else
+			j->moe_layers = j->layers;
+		return CMD_GO_ON;
+	}
+	s = plan_shape_find(a->model);
+	if (!s) {
+		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
+			"or give --params and the shape)\n", c->prog, a->model, c->prog);
+		return EXIT_USAGE;
+	}
+	*title = s->title;
+	take_shape(a, s);
 	return CMD_GO_ON;
 }
 
@@ -433,14 +512,14 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	struct machine_src ms;
 	struct plan_result r;
 	const char *title;
-	char why[256];
+	char why[256], assumed[320];
 	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list_models)
 		return list_models(c);
-	rc = apply_model(c, &a, &title);
+	rc = apply_model(c, &a, &title, assumed, sizeof(assumed));
 	if (rc != CMD_GO_ON)
 		return rc;
 	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
@@ -457,6 +536,7 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 			.dtype = a.dtype ? a.dtype : "bf16",
 			.grad_dtype = a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16",
 			.source = ms.source, .measured_from = ms.have_measured ? ms.measured : NULL,
+			.shape_assumed = assumed[0] ? assumed : NULL,
 		};
 
 		memset(&r, 0, sizeof(r));
