@@ -10,11 +10,7 @@
 #endif
 
 /* One row per command: name, handler, summary, and its option table
- * (src/cmd/opts.h) once the command declares one; a row without one is
- * a command that still parses its own argv, hence the pragma.  Names
- * match exactly. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+ * (src/cmd/opts.h).  Names match exactly. */
 static const struct cmd_row commands[] = {
 	{ "check", cmd_check, "inventory judged against a profile: findings, verdict, exit code", &check_spec },
 	{ "inventory", cmd_inventory, "what is here: NICs, ports, PCIe path, netdevs, GIDs, counters, GPUs", &inventory_spec },
@@ -32,7 +28,6 @@ static const struct cmd_row commands[] = {
 	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine", &plan_spec },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },
 };
-#pragma GCC diagnostic pop
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -255,63 +255,63 @@ static int ecn_differs(const struct check_ctx *c, struct findings *out, const st
 
 /* -- MTU ---------------------------------------------------------------- */
 
-static bool roce_mtu_known(const struct port *pt)
+/* One rule for both link layers, each voting on the MTU that sizes its
+ * RDMA packets: on RoCE the netdev MTU, on InfiniBand the active MTU the
+ * subnet manager set.  The voters of one vote share a link layer. */
+struct mtu_rule {
+	const char *id, *what, *expected, *why;
+};
+
+static const struct mtu_rule roce_mtu = {
+	"mtu.roce", "netdev MTU", "netdev MTU ",
+	"A rail with another netdev MTU than the rest sends RDMA packets of "
+	"another size: the job runs at the pace of the smallest, or its "
+	"large frames are dropped where the path carries less.",
+};
+
+static const struct mtu_rule ib_mtu = {
+	"mtu.ib", "active MTU", "",
+	"A rail with another active MTU than the rest cuts the same "
+	"messages into other packets: the job runs at the pace of the "
+	"smallest.",
+};
+
+static int64_t mtu_of(const struct port *pt)
 {
-	return port_is_up(pt) && !IS_NA(pt->netdev_mtu);
+	return check_port_is_eth(pt) ? pt->netdev_mtu : pt->active_mtu;
 }
 
-static bool roce_mtu_same(const struct port *a, const struct port *b)
+static bool mtu_known(const struct port *pt)
 {
-	return a->netdev_mtu == b->netdev_mtu;
+	return port_is_up(pt) && !IS_NA(mtu_of(pt));
 }
 
-static int roce_mtu_differs(const struct check_ctx *c, struct findings *out,
-			    const struct voter *v, const struct port *major, size_t n)
+static bool mtu_same(const struct port *a, const struct port *b)
 {
-	struct finding *f = add(c, out, "mtu.roce",
-				"A rail with another netdev MTU than the rest sends RDMA packets of "
-				"another size: the job runs at the pace of the smallest, or its "
-				"large frames are dropped where the path carries less.", v);
+	return mtu_of(a) == mtu_of(b);
+}
+
+static int mtu_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
+		       const struct port *major, size_t n)
+{
+	bool eth = check_port_is_eth(v->pt);
+	const struct mtu_rule *r = eth ? &roce_mtu : &ib_mtu;
+	long long mine = (long long)mtu_of(v->pt), theirs = (long long)mtu_of(major);
+	struct finding *f = add(c, out, r->id, r->why, v);
 
 	if (!f)
 		return -ENOMEM;
-	finding_set(&f->observed, "netdev MTU %lld while %zu rails use %lld",
-		    (long long)v->pt->netdev_mtu, n, (long long)major->netdev_mtu);
-	finding_set(&f->expected, "netdev MTU %lld, as the other rails",
-		    (long long)major->netdev_mtu);
-	finding_set(&f->fix,
-		    "`ip link set dev %s mtu %lld` and the same in its network configuration",
-		    dev_of(v->pt), (long long)major->netdev_mtu);
-	return 0;
-}
-
-static bool ib_mtu_known(const struct port *pt)
-{
-	return port_is_up(pt) && !IS_NA(pt->active_mtu);
-}
-
-static bool ib_mtu_same(const struct port *a, const struct port *b)
-{
-	return a->active_mtu == b->active_mtu;
-}
-
-static int ib_mtu_differs(const struct check_ctx *c, struct findings *out,
-			  const struct voter *v, const struct port *major, size_t n)
-{
-	struct finding *f = add(c, out, "mtu.ib",
-				"A rail with another active MTU than the rest cuts the same "
-				"messages into other packets: the job runs at the pace of the "
-				"smallest.", v);
-
-	if (!f)
-		return -ENOMEM;
-	finding_set(&f->observed, "active MTU %lld while %zu rails use %lld",
-		    (long long)v->pt->active_mtu, n, (long long)major->active_mtu);
-	finding_set(&f->expected, "%lld, as the other rails", (long long)major->active_mtu);
-	finding_set(&f->fix,
-		    "the subnet manager sets it: check this port's partition MTU in the SM "
-		    "configuration, and `ibv_devinfo -d %s`",
-		    c->inv->nics[v->nic].name);
+	finding_set(&f->observed, "%s %lld while %zu rails use %lld", r->what, mine, n, theirs);
+	finding_set(&f->expected, "%s%lld, as the other rails", r->expected, theirs);
+	if (eth)
+		finding_set(&f->fix,
+			    "`ip link set dev %s mtu %lld` and the same in its network "
+			    "configuration", dev_of(v->pt), theirs);
+	else
+		finding_set(&f->fix,
+			    "the subnet manager sets it: check this port's partition MTU in the "
+			    "SM configuration, and `ibv_devinfo -d %s`",
+			    c->inv->nics[v->nic].name);
 	return 0;
 }
 
@@ -366,11 +366,11 @@ static const struct setting roce_settings[] = {
 	{ "roce.pfc", pfc_known, pfc_same, pfc_differs },
 	{ "roce.qos_mismatch", map_known, map_same, map_differs },
 	{ "roce.ecn", ecn_known, ecn_same, ecn_differs },
-	{ "mtu.roce", roce_mtu_known, roce_mtu_same, roce_mtu_differs },
+	{ "mtu.roce", mtu_known, mtu_same, mtu_differs },
 };
 
 static const struct setting ib_settings[] = {
-	{ "mtu.ib", ib_mtu_known, ib_mtu_same, ib_mtu_differs },
+	{ "mtu.ib", mtu_known, mtu_same, mtu_differs },
 };
 
 /* The rail ports of one link layer: *n of them at *vp (NULL: none).

@@ -60,12 +60,13 @@ void check_roles(const struct inventory *inv, const struct profile *p, const str
 /* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
  * then by id, then by subject. */
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out);
-/* The same, with what the site file says (profiles/site.h; NULL: none):
- * the NICs it names take the role it gives them, and the findings of the
- * ids it ignores are kept with waived set. */
+/* The same, with what the site file says (profiles/site.h; NULL: none)
+ * and the roles check_roles gave under it (one per NIC, computed once by
+ * the caller, who shows them too): the findings of the ids it ignores are
+ * kept with waived set. */
 struct site;
 int check_run_site(const struct inventory *inv, const struct profile *p,
-		   const struct site *site, struct findings *out);
+		   const struct site *site, const enum nic_role *roles, struct findings *out);
 /* Mark the findings of the ids the site file ignores (NULL: none). */
 void check_waive(struct findings *fs, const struct site *site);
 /* Findings that say what could not be checked (unchecked set). */

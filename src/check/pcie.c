@@ -33,14 +33,6 @@ static double max_known(double a, double b)
 	return a > b ? a : b;
 }
 
-/* A transfer rate for a generation (the inverse of pcie_gen). */
-static double gen_gts(int gen)
-{
-	static const double rates[] = { 2.5, 5, 8, 16, 32, 64 };
-
-	return gen >= 1 && gen <= 6 ? rates[gen - 1] : NAN;
-}
-
 /* *idx: the index of its finding in out, or (size_t)-1 for none.  0 or
  * -ENOMEM. */
 static int link_degraded(const struct check_ctx *c, struct findings *out, size_t i,
@@ -63,7 +55,7 @@ static int link_degraded(const struct check_ctx *c, struct findings *out, size_t
 	if (rs->pcie_gen > 0 && !isnan(f->link.speed_gts) &&
 	    pcie_gen(f->link.speed_gts) < rs->pcie_gen) {
 		below_profile = true;
-		want_gts = max_known(want_gts, gen_gts(rs->pcie_gen));
+		want_gts = max_known(want_gts, pcie_gen_gts(rs->pcie_gen));
 	}
 	if (rs->pcie_width > 0 && !IS_NA(f->link.width) && f->link.width < rs->pcie_width) {
 		below_profile = true;
@@ -192,7 +184,7 @@ static bool link_for(char *buf, size_t len, const struct pci_link *l, double nee
 	for (int gen = pcie_gen(l->speed_gts); gen >= 1 && gen <= 6 && gen <= maxgen; gen++)
 		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
 			if (widths[w] <= maxw &&
-			    pcie_usable_gbytes(gen_gts(gen), widths[w]) >= need) {
+			    pcie_usable_gbytes(pcie_gen_gts(gen), widths[w]) >= need) {
 				snprintf(buf, len, "Gen%d x%d", gen, widths[w]);
 				return true;
 			}

@@ -38,7 +38,15 @@ static int by_severity_id_subject(const void *pa, const void *pb)
 
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out)
 {
-	return check_run_site(inv, p, NULL, out);
+	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
+	int rc;
+
+	if (!roles)
+		return -ENOMEM;
+	check_roles(inv, p, NULL, roles);
+	rc = check_run_site(inv, p, NULL, roles, out);
+	free(roles);
+	return rc;
 }
 
 void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
@@ -83,9 +91,8 @@ static int texts_stored(const struct findings *out, size_t first)
 }
 
 int check_run_site(const struct inventory *inv, const struct profile *p,
-		   const struct site *site, struct findings *out)
+		   const struct site *site, const enum nic_role *roles, struct findings *out)
 {
-	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
 	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
 	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
 	int rc = 0;
@@ -99,19 +106,16 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 	};
 	size_t first = out->n;
 
-	if (!roles || !gpu_nic || !gpu_path) {
-		free(roles);
+	if (!gpu_nic || !gpu_path) {
 		free(gpu_nic);
 		free(gpu_path);
 		return -ENOMEM;
 	}
-	check_roles(inv, p, site, roles);
 	check_map_gpus(&c, gpu_nic, gpu_path);
 	for (size_t i = 0; !rc && i < sizeof(families) / sizeof(families[0]); i++)
 		rc = families[i](&c, out);
 	if (!rc)
 		rc = check_agree(&c, out, first);
-	free(roles);
 	free(gpu_nic);
 	free(gpu_path);
 	if (!rc)

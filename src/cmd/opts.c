@@ -436,10 +436,11 @@ int opts_dump(FILE *out, const struct cmd_row *rows, size_t n_rows)
 
 	for (size_t i = 0; cmds && i < n_rows; i++) {
 		const struct cmd_spec *s = rows[i].spec;
+		/* "declared" stays in the document's schema 1: every command
+		 * declares its options now */
 		json_t *o = json_pack("{s:s, s:s, s:b, s:o?, s:s?}", "name", rows[i].name,
-				      "summary", rows[i].summary, "declared", s != NULL,
-				      "options", s ? opts_json(s->opts) : NULL, "operands",
-				      s ? s->operands : NULL);
+				      "summary", rows[i].summary, "declared", 1,
+				      "options", opts_json(s->opts), "operands", s->operands);
 
 		if (!o || json_array_append_new(cmds, o) < 0)
 			goto out;

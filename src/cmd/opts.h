@@ -130,7 +130,7 @@ struct cmd_row {
 	const char *name;
 	cmd_fn fn;
 	const char *summary;
-	const struct cmd_spec *spec;	/* NULL: the command parses its own argv */
+	const struct cmd_spec *spec;	/* every command has one */
 };
 
 /* "did you mean": the candidate closest to word (a typo or two, or a

@@ -4,6 +4,7 @@
 #include "../out/check_out.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +35,51 @@ static void site_path(const struct ctx *c, const char *rel, char *buf, size_t le
 	snprintf(buf, len, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
 }
 
-static int print_profile_error(struct ctx *c, const struct profile_error *err, int rc)
+/* A problem of the site file (or of the profile file it names): for a
+ * judging command it stops the run with exit code rc, printed as
+ * "FILE:LINE: message"; a view (pl->site_optional) shows the machine all
+ * the same, so it warns, drops the site file, and goes on (EXIT_OK). */
+static int site_problem(struct ctx *c, struct pipeline *pl, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int site_problem(struct ctx *c, struct pipeline *pl, int rc, const char *fmt, ...)
 {
+	char what[4608];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!pl->site_optional) {
+		fprintf(stderr, "%s\n", what);
+		return rc;
+	}
+	/* said even under -q: a site file silently left out would mislabel
+	 * the NICs it names */
+	fprintf(stderr, "%s %s: warning: the site file is broken and was not applied "
+		"(`%s check` refuses it): %s\n", c->prog, pl->verb, c->prog, what);
+	site_free(&pl->site);
+	pl->has_site = false;
+	return EXIT_OK;
+}
+
+static int profile_error(struct ctx *c, struct pipeline *pl, const struct profile_error *err,
+			 int rc)
+{
+	int code = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
 	if (err->line)
-		fprintf(stderr, "%s:%d: %s\n", err->file, err->line, err->message);
-	else
-		fprintf(stderr, "%s: %s\n", err->file, err->message[0] ? err->message :
-			strerror(-rc));
-	(void)c;
-	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		return site_problem(c, pl, code, "%s:%d: %s", err->file, err->line, err->message);
+	return site_problem(c, pl, code, "%s: %s", err->file,
+			    err->message[0] ? err->message : strerror(-rc));
 }
 
 /* The site file, when there is one.  Absent is fine; unreadable or
- * broken stops the run, as a broken profile does. */
+ * broken stops a judging run, as a broken profile does. */
 static int read_site(struct ctx *c, struct pipeline *pl)
 {
 	struct profile_error err;
@@ -56,34 +89,47 @@ static int read_site(struct ctx *c, struct pipeline *pl)
 	if (rc == -ENOENT)
 		return EXIT_OK;
 	site_path(c, SITE_FILE, path, sizeof(path));
-	if (rc < 0) {
-		fprintf(stderr, "%s %s: cannot read the site file %s: %s\n", c->prog, pl->verb,
-			path, strerror(-rc));
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
 		return EXIT_RUNTIME;
 	}
+	if (rc < 0 && pl->site_optional)
+		return site_problem(c, pl, EXIT_RUNTIME, "%s: cannot read it: %s", path,
+				    strerror(-rc));
+	if (rc < 0)
+		return site_problem(c, pl, EXIT_RUNTIME, "%s %s: cannot read the site file %s: %s",
+				    c->prog, pl->verb, path, strerror(-rc));
 	rc = site_parse(text, strlen(text), path, &pl->site, &err);
 	free(text);
 	if (rc < 0)
-		return print_profile_error(c, &err, rc);
+		return profile_error(c, pl, &err, rc);
 	pl->has_site = true;
 	return EXIT_OK;
 }
 
-int pipeline_collect(struct ctx *c, const char *verb, struct pipeline *pl, bool record)
+static int collect(struct ctx *c, const char *verb, struct pipeline *pl, bool record,
+		   bool site_optional)
 {
 	int rc;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->verb = verb;
 	pl->opened = true;
+	pl->site_optional = site_optional;
 	rc = ctx_collect(c, &pl->r, &pl->inv, record);
 	if (rc == EXIT_OK)
 		rc = read_site(c, pl);
 	return rc;
 }
 
+int pipeline_collect(struct ctx *c, const char *verb, struct pipeline *pl, bool record)
+{
+	return collect(c, verb, pl, record, false);
+}
+
 /* The site file's profile = NAME or an absolute path on the examined
- * machine, read through the root like the site file itself. */
+ * machine, read through the root like the site file itself.  A view that
+ * could not take it has dropped the site file: pl->profile stays NULL. */
 static int site_profile(struct ctx *c, struct pipeline *pl)
 {
 	const char *name = pl->site.profile;
@@ -95,23 +141,27 @@ static int site_profile(struct ctx *c, struct pipeline *pl)
 	if (pl->profile)
 		return EXIT_OK;
 	site_path(c, SITE_FILE, path, sizeof(path));
-	if (name[0] != '/') {
-		fprintf(stderr, "%s:%d: profile: no built-in profile '%s' (`%s profiles` lists "
-			"them; a profile file is named by its absolute path)\n", path,
-			pl->site.profile_line, name, c->prog);
-		return EXIT_USAGE;
-	}
+	if (name[0] != '/')
+		return site_problem(c, pl, EXIT_USAGE,
+				    "%s:%d: profile: no built-in profile '%s' (`%s profiles` lists "
+				    "them; a profile file is named by its absolute path)", path,
+				    pl->site.profile_line, name, c->prog);
 	rc = root_read(&pl->r, name + 1, &text);
-	if (rc < 0) {
-		fprintf(stderr, "%s:%d: profile: cannot read '%s': %s\n", path,
-			pl->site.profile_line, name, strerror(-rc));
-		return rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	}
+	if (rc < 0)
+		return site_problem(c, pl, rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME,
+				    "%s:%d: profile: cannot read '%s': %s", path,
+				    pl->site.profile_line, name, strerror(-rc));
 	site_path(c, name + 1, path, sizeof(path));
 	rc = profile_parse(text, strlen(text), path, &pl->site_loaded, &err);
 	free(text);
+	if (rc < 0 && rc != -ENOMEM && pl->site_optional) {
+		/* the site file's line too: the view goes on without either */
+		site_path(c, SITE_FILE, path, sizeof(path));
+		return site_problem(c, pl, EXIT_USAGE, "%s:%d: profile: %s:%d: %s", path,
+				    pl->site.profile_line, err.file, err.line, err.message);
+	}
 	if (rc < 0)
-		return print_profile_error(c, &err, rc);
+		return profile_error(c, pl, &err, rc);
 	pl->profile = &pl->site_loaded;
 	return EXIT_OK;
 }
@@ -131,6 +181,8 @@ int pipeline_choose(struct ctx *c, struct pipeline *pl, const struct pipeline_op
 		rc = site_profile(c, pl);
 		if (rc != EXIT_OK)
 			return rc;
+	}
+	if (pl->has_site && pl->site.profile) {
 		pl->source = PROFILE_FROM_SITE;
 		site_path(c, SITE_FILE, path, sizeof(path));
 		snprintf(pl->reason, sizeof(pl->reason), "named in the site file %.200s", path);
@@ -161,11 +213,14 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 				ctx_hint_no_devices(c);
 			return EXIT_RUNTIME;
 		}
+		/* the roles are computed once: judged under, and printed with */
 		pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
-		rc = pl->roles ? check_run_site(&pl->inv, pl->profile, site, &pl->findings) :
-		     -ENOMEM;
-		if (rc == 0)
+		rc = -ENOMEM;
+		if (pl->roles) {
 			check_roles(&pl->inv, pl->profile, site, pl->roles);
+			rc = check_run_site(&pl->inv, pl->profile, site, pl->roles,
+					    &pl->findings);
+		}
 	}
 	if (rc < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
@@ -203,7 +258,7 @@ void pipeline_free(struct pipeline *pl)
 int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl)
 {
 	static const char *const names[ROLE_COUNT] = { "rail", "storage" };
-	int rc = pipeline_collect(c, verb, pl, false);
+	int rc = collect(c, verb, pl, false, true);
 
 	if (rc == EXIT_OK)
 		rc = pipeline_choose(c, pl, NULL);

@@ -33,6 +33,8 @@ struct pipeline {
 	bool opened;			/* r and inv hold something to free */
 	struct site site;
 	bool has_site;
+	bool site_optional;		/* a view: a broken site file is warned of and
+					 * dropped, not a stop */
 	struct profile site_loaded;	/* the site file's profile file */
 	const struct profile *profile;
 	enum profile_source source;
@@ -57,7 +59,10 @@ int pipeline_run(struct ctx *c, const char *verb, struct pipeline *pl,
 		 const struct pipeline_option *option);
 void pipeline_free(struct pipeline *pl);
 /* For the views (inventory, topo): collect, choose the profile, and
- * label each NIC with its role (nic->role), as check would judge it. */
+ * label each NIC with its role (nic->role), as check would judge it.  A
+ * site file that is broken (or names a profile that cannot be had) is
+ * not applied, with a warning on stderr naming the file and line: the
+ * machine is shown all the same, where check refuses to judge it. */
 int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl);
 /* What check_out prints of a judged pipeline. */
 struct check_report pipeline_report(const struct pipeline *pl);

@@ -15,6 +15,7 @@
 #include "../sysfs/collect.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static int whole(const struct ctx *c, const char *opt, const char *v, long long 
 	char range[64];
 
 	if (!why)
-		return -1;
+		return CMD_GO_ON;
 	if (strcmp(why, "is out of range") == 0) {
 		snprintf(range, sizeof(range), "is out of range (%lld to %lld)", min, max);
 		why = range;
@@ -66,7 +67,7 @@ static int whole_int(const struct ctx *c, const char *opt, const char *v, long l
 	long long n;
 	int rc = whole(c, opt, v, 1, max, &n);
 
-	if (rc < 0)
+	if (rc == CMD_GO_ON)
 		*out = (int)n;
 	return rc;
 }
@@ -75,7 +76,7 @@ static int count(const struct ctx *c, const char *opt, const char *v, double *ou
 {
 	const char *why = plan_parse_count(v, out);
 
-	return why ? bad_value(c, opt, v, why) : -1;
+	return why ? bad_value(c, opt, v, why) : CMD_GO_ON;
 }
 
 /* One value setter per option for the option table: a whole number into
@@ -133,7 +134,7 @@ static int set_zero(struct ctx *c, void *args, const char *v)
 	if (strlen(v) != 1 || v[0] < '0' || v[0] > '3')
 		return bad_value(c, "zero", v, "is not a ZeRO stage (0, 1, 2 or 3)");
 	((struct plan_args *)args)->job.zero = v[0] - '0';
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int set_dtype(struct ctx *c, void *args, const char *v)
@@ -141,7 +142,7 @@ static int set_dtype(struct ctx *c, void *args, const char *v)
 	if (!dtype_bytes(v))
 		return bad_value(c, "dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->dtype = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int set_grad_dtype(struct ctx *c, void *args, const char *v)
@@ -149,7 +150,7 @@ static int set_grad_dtype(struct ctx *c, void *args, const char *v)
 	if (!dtype_bytes(v))
 		return bad_value(c, "grad-dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->grad_dtype = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt plan_opts[] = {
@@ -225,32 +226,11 @@ static int list_models(struct ctx *c)
 	return ctx_close_text(c, out);
 }
 
-/* The shape from --model under what the command line gave. */
-static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
+/* The shape of s under what the command line gave. */
+static void take_shape(struct plan_args *a, const struct plan_shape *s)
 {
-	const struct plan_shape *s;
 	struct plan_job *j = &a->job;
 
-	*title = NULL;
-	if (!a->model) {
-		if (!a->params) {
-			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
-				"(`%s plan --models` lists them)\n", c->prog, c->prog);
-			return EXIT_USAGE;
-		}
-		if (a->moe_layers)
-			j->moe_layers = (int)a->moe_layers;
-		else
-			j->moe_layers = j->layers;
-		return -1;
-	}
-	s = plan_shape_find(a->model);
-	if (!s) {
-		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
-			"or give --params and the shape)\n", c->prog, a->model, c->prog);
-		return EXIT_USAGE;
-	}
-	*title = s->title;
 	if (!a->params)
 		j->params = s->params;
 	if (!a->has_layers)
@@ -264,7 +244,106 @@ static int apply_model(struct ctx *c, struct plan_args *a, const char **title)
 	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
 			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
 				     j->layers;
-	return -1;
+}
+
+/* The job's parallelism needs a shape value the command line did not give. */
+static bool shape_missing(const struct plan_args *a)
+{
+	const struct plan_job *j = &a->job;
+	bool tp_pp = j->tp > 1 || j->pp > 1;
+
+	return ((tp_pp || j->ep > 1) && !a->has_hidden) || (tp_pp && !a->has_layers) ||
+	       (j->ep > 1 && !a->has_experts);
+}
+
+/* buf + at, as far as len allows; where the text ends now. */
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at >= len)
+		return at;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? len : at + (size_t)n;
+}
+
+/* --params alone, where the parallelism needs the shape: the built-in
+ * model of exactly that size, when all of that size share one shape
+ * (Llama 2 70B and Llama 3 70B do).  assumed: what the output says. */
+static int assume_shape(struct ctx *c, struct plan_args *a, const char **title,
+			char *assumed, size_t len)
+{
+	const struct plan_shape *s = plan_shape_of_params(a->job.params, 0), *o;
+	size_t used;
+
+	if (!s) {
+		fprintf(stderr, "%s plan: --params %s is no built-in model's size, and tensor, "
+			"pipeline and expert parallelism need the shape: give --hidden H and "
+			"--layers L (--experts E --top-k K for --ep), or --model NAME (`%s plan "
+			"--models` lists them)\n", c->prog, a->params, c->prog);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
+		if (!plan_shape_same(s, o)) {
+			fprintf(stderr, "%s plan: --params %s is the size of %s and of %s, which have "
+				"other shapes: give --model NAME, or --hidden H and --layers L\n",
+				c->prog, a->params, s->title, o->title);
+			return EXIT_USAGE;
+		}
+	take_shape(a, s);
+	*title = s->title;
+	/* the job's values: what the command line gave still wins */
+	used = append(assumed, len, 0, "shape assumed from %s (%d layers, hidden %d",
+		      s->title, a->job.layers, a->job.hidden);
+	if (a->job.experts)
+		used = append(assumed, len, used, ", %d experts, top-%d", a->job.experts,
+			      a->job.top_k);
+	used = append(assumed, len, used, "), the built-in model of --params %s", a->params);
+	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
+		used = append(assumed, len, used, " (%s has the same shape)", o->title);
+	append(assumed, len, used, "; give --layers and --hidden, or --model NAME, for another");
+	return CMD_GO_ON;
+}
+
+/* The shape from --model under what the command line gave; without
+ * --model, assumed from --params where the parallelism needs it. */
+static int apply_model(struct ctx *c, struct plan_args *a, const char **title,
+		       char *assumed, size_t len)
+{
+	const struct plan_shape *s;
+	struct plan_job *j = &a->job;
+
+	*title = NULL;
+	assumed[0] = '\0';
+	if (!a->model) {
+		if (!a->params) {
+			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
+				"(`%s plan --models` lists them)\n", c->prog, c->prog);
+			return EXIT_USAGE;
+		}
+		if (shape_missing(a))
+			return assume_shape(c, a, title, assumed, len);
+		if (a->moe_layers)
+			j->moe_layers = (int)a->moe_layers;
+		else
+			j->moe_layers = j->layers;
+		return CMD_GO_ON;
+	}
+	s = plan_shape_find(a->model);
+	if (!s) {
+		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
+			"or give --params and the shape)\n", c->prog, a->model, c->prog);
+		return EXIT_USAGE;
+	}
+	*title = s->title;
+	take_shape(a, s);
+	return CMD_GO_ON;
 }
 
 /* The machine the plan runs on, from the source asked for. */
@@ -284,12 +363,12 @@ static int machine_from_profile(struct ctx *c, const struct plan_args *a,
 	const struct profile *p;
 	int rc = ctx_load_profile(c, "plan", a->profile, &ms->loaded, &p);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	snprintf(ms->source, sizeof(ms->source), "profile %s", p->name ? p->name : a->profile);
 	if (plan_machine_from_profile(p, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_USAGE;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* The rails are those of the profile the machine was judged under: the
@@ -307,7 +386,7 @@ static int machine_from_inventory(const struct plan_args *a, struct machine_src 
 		 p && p->name ? p->name : "generic");
 	if (plan_machine_from_inventory(&ms->inv, p, site, (int)a->gpn, &ms->m, why, len) < 0)
 		return EXIT_RUNTIME;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int machine_from_record(struct ctx *c, const struct plan_args *a,
@@ -331,7 +410,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 	profile = json_string_value(json_object_get(ms->record, "profile"));
 	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, NULL,
 				    why, len);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	recs = json_pack("[O]", ms->record);
 	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
@@ -351,7 +430,7 @@ static int machine_from_record(struct ctx *c, const struct plan_args *a,
 			 "no bw result on record for %s's rail ports: nominal rates only",
 			 a->host);
 	ms->have_measured = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 /* Host names and paths come from outside: JSON takes only UTF-8, so text
@@ -411,7 +490,7 @@ static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine
 		}
 		pipeline_free(&pl);
 	}
-	if (rc >= 0 && why[0])
+	if (rc != CMD_GO_ON && why[0])
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);
 	plain_text(ms->source);
 	return rc;
@@ -433,15 +512,15 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	struct machine_src ms;
 	struct plan_result r;
 	const char *title;
-	char why[256];
+	char why[256], assumed[320];
 	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list_models)
 		return list_models(c);
-	rc = apply_model(c, &a, &title);
-	if (rc >= 0)
+	rc = apply_model(c, &a, &title, assumed, sizeof(assumed));
+	if (rc != CMD_GO_ON)
 		return rc;
 	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
 	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
@@ -451,12 +530,13 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	}
 	memset(&ms, 0, sizeof(ms));
 	rc = pick_machine(c, &a, &ms);
-	if (rc < 0) {
+	if (rc == CMD_GO_ON) {
 		struct plan_report rep = {
 			.job = &a.job, .machine = &ms.m, .result = &r, .model = title,
 			.dtype = a.dtype ? a.dtype : "bf16",
 			.grad_dtype = a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16",
 			.source = ms.source, .measured_from = ms.have_measured ? ms.measured : NULL,
+			.shape_assumed = assumed[0] ? assumed : NULL,
 		};
 
 		memset(&r, 0, sizeof(r));

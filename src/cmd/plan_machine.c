@@ -45,12 +45,8 @@ int plan_machine_from_profile(const struct profile *p, int gpus, struct plan_mac
 	m->ports = calloc((size_t)rs->count, sizeof(*m->ports));
 	if (!m->ports)
 		return fail(why, len, "out of memory");
-	if (rs->pcie_gen > 0 && rs->pcie_width > 0) {
-		static const double gts[] = { 2.5, 5, 8, 16, 32, 64 };
-
-		if (rs->pcie_gen <= 6)
-			usable = pcie_usable_gbytes(gts[rs->pcie_gen - 1], rs->pcie_width);
-	}
+	if (rs->pcie_gen > 0 && rs->pcie_width > 0 && !isnan(pcie_gen_gts(rs->pcie_gen)))
+		usable = pcie_usable_gbytes(pcie_gen_gts(rs->pcie_gen), rs->pcie_width);
 	m->n_ports = (size_t)rs->count;
 	for (size_t i = 0; i < m->n_ports; i++) {
 		struct plan_port *pt = &m->ports[i];

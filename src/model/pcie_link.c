@@ -51,38 +51,38 @@ bool pcie_link_degraded(const struct pci_func *f, const struct pci_func *p)
 	       (!IS_NA(l.width) && !IS_NA(l.max_width) && l.width < l.max_width);
 }
 
+/* Per generation (index gen - 1): the transfer rate per lane and the share
+ * of it left after line coding: 8b/10b for Gen1-2, 128b/130b for Gen3-5,
+ * and for Gen6 the 236 bytes of TLPs a 256-byte FLIT carries. */
+static const struct {
+	double gts, num, den;	/* payload = num / den of what is sent */
+} gens[] = {
+	{ 2.5, 8, 10 }, { 5, 8, 10 }, { 8, 128, 130 }, { 16, 128, 130 }, { 32, 128, 130 },
+	{ 64, 236, 256 },
+};
+
+#define N_GENS ((int)(sizeof(gens) / sizeof(gens[0])))
+
 int pcie_gen(double gts)
 {
-	static const double rates[] = { 2.5, 5, 8, 16, 32, 64 };
-
-	for (int i = 0; i < 6; i++)
-		if (fabs(gts - rates[i]) < 0.01)
+	for (int i = 0; i < N_GENS; i++)
+		if (fabs(gts - gens[i].gts) < 0.01)
 			return i + 1;
 	return 0;
 }
 
+double pcie_gen_gts(int gen)
+{
+	return gen >= 1 && gen <= N_GENS ? gens[gen - 1].gts : NAN;
+}
+
 double pcie_raw_gbytes(double gts, int width)
 {
-	double per_lane;
+	int gen = pcie_gen(gts);
 
-	switch (pcie_gen(gts)) {
-	case 1:
-	case 2:
-		per_lane = gts * 8.0 / 10.0 / 8.0;
-		break;
-	case 3:
-	case 4:
-	case 5:
-		per_lane = gts * 128.0 / 130.0 / 8.0;
-		break;
-	case 6:
-		/* 256-byte FLIT carries 236 bytes of TLPs */
-		per_lane = gts / 8.0 * 236.0 / 256.0;
-		break;
-	default:
+	if (!gen)
 		return 0;
-	}
-	return per_lane * width;
+	return gts * gens[gen - 1].num / gens[gen - 1].den / 8.0 * width;
 }
 
 double pcie_usable_gbytes(double gts, int width)

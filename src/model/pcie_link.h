@@ -12,6 +12,9 @@
 
 /* PCIe generation of a transfer rate: 2.5 -> 1 ... 64 -> 6; 0 if none. */
 int pcie_gen(double gts);
+/* The transfer rate per lane of a generation (the inverse): 1 -> 2.5 ...
+ * 6 -> 64 GT/s; NAN for none. */
+double pcie_gen_gts(int gen);
 
 /* Bandwidth per direction in GB/s after line coding (8b/10b for Gen1-2,
  * 128b/130b for Gen3-5, FLIT for Gen6), before TLP overhead. */

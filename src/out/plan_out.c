@@ -201,6 +201,8 @@ void plan_print_text(FILE *out, const struct plan_report *p)
 		fprintf(out, ", ZeRO-%d", j->zero);
 	fprintf(out, "; %lld micro-batch%s per step\n", r->micro_batches,
 		r->micro_batches == 1 ? "" : "es");
+	if (p->shape_assumed)
+		fprintf(out, "model: %s\n", p->shape_assumed);
 	machine_line(out, p);
 	bandwidth_line(out, p);
 	traffic_table(out, p);
@@ -292,6 +294,7 @@ static json_t *job_json(const struct plan_report *p)
 
 	if (!o)
 		return NULL;
+	json_object_set_new(o, "shape_assumed", json_boolean(p->shape_assumed != NULL));
 	json_object_set_new(o, "layers", j->layers ? json_integer(j->layers) : json_null());
 	json_object_set_new(o, "hidden", j->hidden ? json_integer(j->hidden) : json_null());
 	json_object_set_new(o, "seq", json_integer(j->seq));

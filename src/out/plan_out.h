@@ -18,6 +18,8 @@ struct plan_report {
 	const char *dtype, *grad_dtype;	/* "bf16" */
 	const char *source;		/* where the machine came from, in words */
 	const char *measured_from;	/* where measured figures came from; NULL */
+	const char *shape_assumed;	/* --params named a built-in model whose shape
+					 * was taken, in words; NULL otherwise */
 };
 
 void plan_print_text(FILE *out, const struct plan_report *p);

@@ -3,6 +3,7 @@
  * attention heads, routed experts and experts per token. */
 #include "shapes.h"
 
+#include <math.h>
 #include <strings.h>
 
 static const struct plan_shape shapes[] = {
@@ -33,4 +34,19 @@ const struct plan_shape *plan_shape_find(const char *name)
 		if (strcasecmp(shapes[i].name, name) == 0)
 			return &shapes[i];
 	return NULL;
+}
+
+const struct plan_shape *plan_shape_of_params(double params, size_t i)
+{
+	for (size_t k = 0; k < plan_shape_count(); k++)
+		if (fabs(shapes[k].params - params) <= shapes[k].params * 1e-6 && i-- == 0)
+			return &shapes[k];
+	return NULL;
+}
+
+bool plan_shape_same(const struct plan_shape *a, const struct plan_shape *b)
+{
+	return a->layers == b->layers && a->hidden == b->hidden && a->heads == b->heads &&
+	       a->experts == b->experts && a->top_k == b->top_k &&
+	       a->dense_layers == b->dense_layers;
 }

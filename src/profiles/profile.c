@@ -15,6 +15,7 @@
  * any other key is applied, whatever the order in the file.  Errors are
  * reported for the first offending line. */
 #include "profile.h"
+#include "ini_text.h"
 #include "../model/growbuf.h"
 
 #include <ctype.h>
@@ -166,10 +167,8 @@ struct entry {
 };
 
 struct pstate {
-	const char *text;
-	size_t len, pos;
+	struct ini_text src;	/* the text, and the line the reader handed out last */
 	size_t pos0;		/* where line 1 starts (after a byte order mark) */
-	int line;		/* of the line the reader handed out last */
 	int sec;		/* section of the lines that follow */
 	struct entry *v;
 	size_t n, cap;
@@ -217,7 +216,7 @@ static void reader_fail(struct pstate *st, const char *fmt, ...)
 {
 	va_list ap;
 
-	st->bad_line = st->line;
+	st->bad_line = st->src.line;
 	va_start(ap, fmt);
 	set_msg(st->bad_msg, sizeof(st->bad_msg), fmt, ap);
 	va_end(ap);
@@ -248,7 +247,7 @@ static bool push(struct pstate *st, int sec, const char *key, const char *value)
 		return false;
 	st->v = e;
 	e = &st->v[st->n];
-	e->line = st->line;
+	e->line = st->src.line;
 	e->sec = sec;
 	e->key = key ? strdup(key) : NULL;
 	e->value = strdup(value);
@@ -303,33 +302,19 @@ static void reader_section(struct pstate *st, const char *line, size_t n)
 static char *reader(char *str, int num, void *stream)
 {
 	struct pstate *st = stream;
-	const char *line, *end;
+	const char *line;
 	size_t n, max;
+	int bad;
 
-	if (st->pos >= st->len || st->bad_line || st->nomem || num < 3)
+	if (st->bad_line || st->nomem || num < 3 || !ini_text_next(&st->src, &line, &n, &bad))
 		return NULL;
-	st->line++;
-	line = st->text + st->pos;
-	end = memchr(line, '\n', st->len - st->pos);
-	n = end ? (size_t)(end - line) : st->len - st->pos;
-	st->pos += n + (end ? 1 : 0);
-	if (n && line[n - 1] == '\r')
-		n--;			/* CRLF files */
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)line[i];
-
-		if (c == '\0') {
-			reader_fail(st, "a NUL byte: a profile is text");
-			return NULL;
-		}
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			reader_fail(st, "control character 0x%02x: a profile is text", c);
-			return NULL;
-		}
+	if (bad == 0) {
+		reader_fail(st, "a NUL byte: a profile is text");
+		return NULL;
 	}
-	while (n && is_blank(*line)) {
-		line++;
-		n--;
+	if (bad > 0) {
+		reader_fail(st, "control character 0x%02x: a profile is text", bad);
+		return NULL;
 	}
 	max = num > 3 ? (size_t)num - 3 : 0;
 	if (max > MAX_LINE)
@@ -790,7 +775,7 @@ static int resolve_base(struct pstate *st, int limit)
 /* inih stopped at a line it could not split: say what it should be. */
 static int syntax_error(struct pstate *st, int line)
 {
-	const char *s = st->text + st->pos0, *end = st->text + st->len, *nl;
+	const char *s = st->src.text + st->pos0, *end = st->src.text + st->src.len, *nl;
 	char q[QUOTE_MAX + 4], buf[MAX_LINE + 1];
 	size_t n;
 
@@ -852,7 +837,7 @@ int profile_parse_bases(const char *text, size_t len, const char *origin,
 			struct profile_error *err)
 {
 	struct profile_error spare;
-	struct pstate st = { .text = text, .len = len, .sec = SEC_NONE, .out = out,
+	struct pstate st = { .src = { .text = text, .len = len }, .sec = SEC_NONE, .out = out,
 			     .bases = bases };
 	int rc;
 
@@ -868,12 +853,12 @@ int profile_parse_bases(const char *text, size_t len, const char *origin,
 	out->npu.pfc_priority = -1;
 	st.err = err;
 	if (!text)
-		len = st.len = 0;
+		len = st.src.len = 0;
 	if (len > MAX_TEXT)
 		return fail(err, 0, "larger than %u KiB: not a profile", MAX_TEXT >> 10);
 	/* a UTF-8 byte order mark, as some editors write */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		st.pos = st.pos0 = 3;
+		st.src.pos = st.pos0 = 3;
 	rc = run_parse(&st);
 	entries_free(&st);
 	if (rc == -ENOMEM)

@@ -1,6 +1,7 @@
 /* The site file parser.  libinih splits the lines; as for profiles, our
  * own line source counts them, so every error says FILE:LINE. */
 #include "site.h"
+#include "ini_text.h"
 #include "../model/growbuf.h"
 
 #include <ctype.h>
@@ -17,9 +18,7 @@
 #define MAX_NAME 64
 
 struct sstate {
-	const char *text;
-	size_t len, pos;
-	int line;
+	struct ini_text src;	/* the text, and the line read last */
 	bool in_site;		/* the lines follow [site] */
 	int profile_line;
 	int rc;			/* first error */
@@ -51,32 +50,18 @@ static int fail(struct sstate *st, int line, const char *fmt, ...)
 static char *reader(char *str, int num, void *stream)
 {
 	struct sstate *st = stream;
-	const char *line, *end;
+	const char *line;
 	size_t n;
+	int bad;
 
-	if (st->pos >= st->len || st->rc || num < 3)
+	if (st->rc || num < 3 || !ini_text_next(&st->src, &line, &n, &bad))
 		return NULL;
-	st->line++;
-	line = st->text + st->pos;
-	end = memchr(line, '\n', st->len - st->pos);
-	n = end ? (size_t)(end - line) : st->len - st->pos;
-	st->pos += n + (end ? 1 : 0);
-	if (n && line[n - 1] == '\r')
-		n--;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)line[i];
-
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			fail(st, st->line, "control character 0x%02x: a site file is text", c);
-			return NULL;
-		}
-	}
-	while (n && (*line == ' ' || *line == '\t')) {
-		line++;
-		n--;
+	if (bad >= 0) {
+		fail(st, st->src.line, "control character 0x%02x: a site file is text", bad);
+		return NULL;
 	}
 	if (n > MAX_LINE || n + 3 > (size_t)num) {
-		fail(st, st->line, "line longer than %d characters", MAX_LINE);
+		fail(st, st->src.line, "line longer than %d characters", MAX_LINE);
 		return NULL;
 	}
 	if (n && *line == '[') {
@@ -84,7 +69,7 @@ static char *reader(char *str, int num, void *stream)
 
 		st->in_site = close && close - line == 5 && !memcmp(line, "[site", 5);
 		if (close && !st->in_site)
-			fail(st, st->line, "unknown section '%.*s': the site file has only [site]",
+			fail(st, st->src.line, "unknown section '%.*s': the site file has only [site]",
 			     (int)(close - line + 1), line);
 	}
 	memcpy(str, line, n);
@@ -135,18 +120,18 @@ static int add_names(struct sstate *st, const char *key, const char *value,
 			break;
 		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
 			if (!name_char(*e))
-				return fail(st, st->line, "%s: '%c' in '%.40s': expected %s", key, *e,
+				return fail(st, st->src.line, "%s: '%c' in '%.40s': expected %s", key, *e,
 					    s, is_id ? "check ids like sys.memlock" :
 					    "RDMA device names like mlx5_0");
 		if (e - s > MAX_NAME)
-			return fail(st, st->line, "%s: a name longer than %d characters", key,
+			return fail(st, st->src.line, "%s: a name longer than %d characters", key,
 				    MAX_NAME);
 		if (is_id && (!memchr(s, '.', (size_t)(e - s)) || *s == '.' || e[-1] == '.'))
-			return fail(st, st->line, "%s: '%.*s' is not a check id (like sys.memlock)",
+			return fail(st, st->src.line, "%s: '%.*s' is not a check id (like sys.memlock)",
 				    key, (int)(e - s), s);
 		if (!is_id && (listed(&st->out->rail, s, (size_t)(e - s)) ||
 			       listed(&st->out->storage, s, (size_t)(e - s))))
-			return fail(st, st->line, "%s: '%.*s' is named as a rail or storage NIC "
+			return fail(st, st->src.line, "%s: '%.*s' is named as a rail or storage NIC "
 				    "already", key, (int)(e - s), s);
 		if (push(l, s, (size_t)(e - s)) < 0) {
 			st->rc = -ENOMEM;
@@ -175,21 +160,21 @@ static int handler(void *user, const char *section, const char *name, const char
 		n--;
 	snprintf(buf, sizeof(buf), "%.*s", (int)n, value);
 	if (!st->in_site) {
-		fail(st, st->line, "'%s' comes before any section: put it under [site]", name);
+		fail(st, st->src.line, "'%s' comes before any section: put it under [site]", name);
 		return 0;
 	}
 	if (!buf[0]) {
-		fail(st, st->line, "%s: expected a value, got nothing", name);
+		fail(st, st->src.line, "%s: expected a value, got nothing", name);
 		return 0;
 	}
 	if (strcmp(name, "profile") == 0) {
 		if (st->out->profile) {
-			fail(st, st->line, "'profile' given twice (first on line %d)",
+			fail(st, st->src.line, "'profile' given twice (first on line %d)",
 			     st->profile_line);
 			return 0;
 		}
 		st->out->profile = strdup(buf);
-		st->out->profile_line = st->profile_line = st->line;
+		st->out->profile_line = st->profile_line = st->src.line;
 		if (!st->out->profile)
 			st->rc = -ENOMEM;
 	} else if (strcmp(name, "ignore") == 0) {
@@ -199,7 +184,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	} else if (strcmp(name, "storage") == 0) {
 		add_names(st, name, buf, &st->out->storage, false);
 	} else {
-		fail(st, st->line, "unknown key '%s' in [site]: expected profile, ignore, rail "
+		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail "
 		     "or storage", name);
 	}
 	return st->rc ? 0 : 1;
@@ -208,17 +193,18 @@ static int handler(void *user, const char *section, const char *name, const char
 int site_parse(const char *text, size_t len, const char *origin, struct site *out,
 	       struct profile_error *err)
 {
-	struct sstate st = { .text = text, .len = text ? len : 0, .out = out, .err = err };
+	struct sstate st = { .src = { .text = text, .len = text ? len : 0 }, .out = out,
+			     .err = err };
 	int syntax;
 
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
 	snprintf(err->file, sizeof(err->file), "%s", origin ? origin : "site file");
-	if (st.len > MAX_TEXT) {
+	if (st.src.len > MAX_TEXT) {
 		fail(&st, 0, "larger than %u KiB: not a site file", MAX_TEXT >> 10);
 	} else {
-		if (st.len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-			st.pos = 3;
+		if (st.src.len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+			st.src.pos = 3;
 		syntax = ini_parse_stream(reader, &st, handler, &st);
 		if (syntax == -2 && !st.rc)
 			st.rc = -ENOMEM;

@@ -237,6 +237,32 @@ if os.path.exists(dist):
         expect(rc in (0, 1) and doc, "the shipped site file parses", f"rc {rc} {err}")
         shutil.rmtree(r)
 
+
+
+def view(root, verb, *args):
+    res = subprocess.run([binary, "--root", root, *args, verb], capture_output=True,
+                         text=True, timeout=60)
+    return res.returncode, res.stdout, res.stderr
+
+
+# what the views show of the machine without any site file
+plain = {(verb, args): view(os.path.join(fixtures, "dgx-h100", "root"), verb, *args)[1]
+         for verb in ("inventory", "topo") for args in ((), ("--json",))}
+
+
+def view_warns(r, conf, where, want, label):
+    """inventory and topo show the machine as if there were no site file,
+    and warn on stderr that it is broken and was not applied, naming it."""
+    for verb in ("inventory", "topo"):
+        for args in ((), ("--json",), ("-q",)):
+            rc, out, err = view(r, verb, *args)
+            expect(rc == 0 and out == plain[(verb, args if args != ("-q",) else ())] and
+                   "warning: the site file is broken and was not applied" in err and
+                   where in err and want in err and len(err.strip().splitlines()) == 1,
+                   f"{verb} {' '.join(args)} on {label}: shown, warned: {where} ... {want}",
+                   f"rc {rc} {err.strip()}")
+
+
 # a broken site file stops the run with FILE:LINE, like a broken profile
 for text, line, want, code in [
         ("[site]\nprofile = a800-8x100g-roce\nfrobnicate = 1\n", 3, "unknown key 'frobnicate'", 2),
@@ -255,6 +281,7 @@ for text, line, want, code in [
     expect(rc == code and out == "" and f"{conf}:{line}: " in err and want in err,
            f"broken site file {text!r}: {conf}:{line}: ... {want}, exit {code}",
            f"rc {rc} {err.strip()}")
+    view_warns(r, conf, f"{conf}:{line}: ", want, f"broken site file {text!r}")
     if line == 3 and "frobnicate" in text:
         res = subprocess.run([binary, "--root", r, "watch", "--until", r, "--duration", "60"],
                              capture_output=True, text=True, timeout=60)
@@ -269,12 +296,17 @@ with open(os.path.join(r, "etc", "rdmadoctor", "bad.ini"), "w") as f:
 rc, _, out, err = run(r)
 expect(rc == 2 and out == "" and "bad.ini:4: rate_gbps" in err,
        "a broken profile file named in the site file: FILE:LINE, exit 2", err)
+conf = os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf")
+view_warns(r, conf, f"{conf}:2: profile: ", "bad.ini:4: rate_gbps",
+           "a broken profile file named in the site file")
 # a site file that cannot be read: could not run
 r = copy("dgx-h100", "site-dir")
 os.makedirs(os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf"))
 rc, _, out, err = run(r)
 expect(rc == 3 and out == "" and "cannot read the site file" in err,
        "an unreadable site file exits 3", f"rc {rc} {err}")
+conf = os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf")
+view_warns(r, conf, f"{conf}: cannot read it", "", "an unreadable site file")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

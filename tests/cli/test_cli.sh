@@ -57,6 +57,8 @@ cmds = {c["name"]: c for c in d["commands"]}
 assert {o["long"] for o in d["global"]} >= {"root", "json", "color", "quiet", "verbose"}
 assert "profile" in {o["long"] for o in cmds["check"]["options"]}
 assert cmds["check"]["declared"] and cmds["inventory"]["options"] == []
+# every command declares its option table (main.c has no row without one)
+assert all(c["declared"] and isinstance(c["options"], list) for c in cmds.values())
 PY
 then ok; else bad "--dump-options lacks the tables"; fi
 

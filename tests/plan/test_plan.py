@@ -286,6 +286,45 @@ def case_configs():
     p = plan(["--models"], 0)
     for name in ("llama2-7b", "llama3-405b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3"):
         has("--models", p.stdout, name)
+    # --params alone where the parallelism needs the shape: a size that is
+    # exactly a built-in model's takes its shape, and says so
+    for params, title, job, also in (
+            ("70B", "Llama 2 70B", dict(W70, step_seconds=2.0), "Llama 3 70B has the same shape"),
+            ("8B", "Llama 3 8B", {"params": 8e9, "tp": 2, "pp": 2, "dp": 8, "layers": 32,
+                                  "hidden": 4096, "step_seconds": 1.0}, None),
+            ("405B", "Llama 3.1 405B", {"params": 405e9, "tp": 8, "pp": 8, "dp": 4,
+                                        "layers": 126, "hidden": 16384, "step_seconds": 20.0},
+             None)):
+        shapeless = args_of({k: v for k, v in job.items() if k not in ("layers", "hidden")})
+        shapeless[1] = params
+        doc = plan_json(shapeless + ["--profile", "dgx-a100"])
+        if doc:
+            compare(f"--params {params} shape assumed", doc, expect(job, 8, a100))
+            if (doc["job"]["shape_assumed"] is not True or doc["job"]["model"] != title or
+                    doc["job"]["layers"] != job["layers"] or
+                    doc["job"]["hidden"] != job["hidden"]):
+                fail(f"--params {params}: job {doc['job']}")
+        p = plan(shapeless + ["--profile", "dgx-a100"])
+        has(f"--params {params} text", p.stdout,
+            f"model: shape assumed from {title} ({job['layers']} layers, hidden "
+            f"{job['hidden']}), the built-in model of --params {params}")
+        if also:
+            has(f"--params {params} text", p.stdout, also)
+        if p.stderr:
+            fail(f"--params {params}: stderr {p.stderr!r}")
+    # what the command line gives still wins over the assumed shape
+    doc = plan_json(["--params", "70B", "--tp", "8", "--hidden", "4096", "--profile", "dgx-a100"])
+    if doc and (doc["job"]["layers"], doc["job"]["hidden"], doc["job"]["shape_assumed"]) != \
+            (80, 4096, True):
+        fail(f"--params 70B --hidden 4096: job {doc['job']}")
+    # the shape given, or none needed: nothing assumed
+    for args in (["--params", "70B", "--tp", "8", "--layers", "80", "--hidden", "8192"],
+                 ["--params", "70B", "--dp", "16"]):
+        doc = plan_json(args + ["--profile", "dgx-a100"])
+        if doc and (doc["job"]["shape_assumed"] is not False or doc["job"]["model"] is not None):
+            fail(f"{args}: job {doc['job']}")
+        if "shape assumed" in plan(args + ["--profile", "dgx-a100"]).stdout:
+            fail(f"{args}: says a shape was assumed")
 
 
 def record(tmp, root, bw_docs):
@@ -404,7 +443,10 @@ BAD = [
     (["--params", "70B", "extra"], "unexpected argument 'extra'"),
     (["--model", "mixtral-8x7b", "--dp", "16", "--ep", "3"], "not a multiple of --ep 3"),
     (["--params", "70B", "--dp", "16", "--global-batch", "17"], "not a multiple"),
-    (["--params", "70B", "--tp", "8"], "need the shape"),
+    # a size no built-in model has: the options that give the shape
+    (["--params", "65B", "--tp", "8"], "--params 65B is no built-in model's size"),
+    (["--params", "65B", "--pp", "2"], "give --hidden H and --layers L"),
+    (["--params", "65B", "--tp", "8", "--hidden", "8192"], "or --model NAME"),
     (["--params", "70B", "--ep", "2", "--dp", "2", "--hidden", "8", "--layers", "2"], "--ep needs a mixture-of-experts model"),
     (["--tp", "8"], "give the model"),
     (["--params", "70B", "--layers", "80", "--hidden", "8192", "--tp", "1048576", "--pp", "80",

@@ -1001,7 +1001,61 @@ static void pcie_acs(void **state)
 	machine_free(&m);
 }
 
+/* check_run_site judges under the roles its caller computed (and shows):
+ * it does not work them out a second time.  The same machine with one
+ * rail labelled storage by the caller is judged short of a rail. */
+static void roles_from_caller(void **state)
+{
+	struct machine m;
+	struct profile p = a100_profile();
+	struct findings fs;
+	enum nic_role roles[MAXDEV];
+	(void)state;
+
+	healthy(&m);
+	check_roles(&m.inv, &p, NULL, roles);
+	assert_int_equal(roles[0], ROLE_RAIL);
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(check_run_site(&m.inv, &p, NULL, roles, &fs), 0);
+	assert_int_equal(count_id(&fs, "nic.count"), 0);
+	findings_free(&fs);
+	roles[0] = ROLE_STORAGE;
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(check_run_site(&m.inv, &p, NULL, roles, &fs), 0);
+	/* a rail short, and a storage NIC too many */
+	assert_int_equal(count_id(&fs, "nic.count"), 2);
+	assert_int_equal(get(&fs, "nic.count", "rail NICs")->severity, SEV_ERROR);
+	assert_non_null(strstr(get(&fs, "nic.count", "storage NICs")->observed, "mlx5_0"));
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 /* ---- mtu.* ------------------------------------------------------------- */
+
+/* The rails agree on the MTU on either link layer: one InfiniBand rail
+ * whose active MTU differs from what most run is named under mtu.ib, with
+ * the same texts as a RoCE rail's netdev MTU under mtu.roce. */
+static void mtu_rails_agree_ib(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	for (size_t i = 0; i < 3; i++)
+		m.inv.nics[i].ports[0].active_mtu = 2048;
+	run(&m, NULL, &fs);
+	/* the three at 2048 are below InfiniBand's 4096 (check/mtu.c) ... */
+	expect(&fs, "mtu.ib", "mlx5_0 port 1", SEV_WARN, "active MTU 2048", "4096");
+	/* ... and the one at 4096 is not what most rails run */
+	f = expect(&fs, "mtu.ib", "mlx5_3 port 1", SEV_WARN,
+		   "active MTU 4096 while 3 rails use 2048", "2048, as the other rails");
+	assert_non_null(strstr(f->fix, "`ibv_devinfo -d mlx5_3`"));
+	assert_int_equal(count_id(&fs, "mtu.ib"), 4);
+	findings_free(&fs);
+	machine_free(&m);
+}
 
 static void mtu_ib_and_roce(void **state)
 {
@@ -1490,7 +1544,9 @@ int main(void)
 		cmocka_unit_test(pcie_bottleneck_gen3_card),
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
+		cmocka_unit_test(roles_from_caller),
 		cmocka_unit_test(mtu_ib_and_roce),
+		cmocka_unit_test(mtu_rails_agree_ib),
 		cmocka_unit_test(gid_rocev2_missing),
 		cmocka_unit_test(gid_index_mismatch),
 		cmocka_unit_test(counters_errors_and_saturated),

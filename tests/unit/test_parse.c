@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,6 +106,25 @@ static void pcie_speed(void **state)
 	assert_true(pcie_raw_gbytes(16, 8) > 15.7 && pcie_raw_gbytes(16, 8) < 15.8);
 	assert_true(pcie_raw_gbytes(32, 16) > 62.9 && pcie_raw_gbytes(32, 16) < 63.1);
 	assert_true(pcie_raw_gbytes(2.5, 16) == 4.0);
+	/* Gen6 FLIT: 236 of 256 bytes; an unknown rate carries nothing known */
+	assert_true(pcie_raw_gbytes(64, 16) == 118.0);
+	assert_true(pcie_raw_gbytes(12, 16) == 0);
+}
+
+/* The generation table read the other way: what a profile's pcie_gen
+ * means in GT/s, the inverse of pcie_gen for every generation. */
+static void pcie_gen_rates(void **state)
+{
+	(void)state;
+
+	for (int gen = 1; gen <= 6; gen++)
+		assert_int_equal(pcie_gen(pcie_gen_gts(gen)), gen);
+	assert_true(pcie_gen_gts(1) == 2.5);
+	assert_true(pcie_gen_gts(4) == 16);
+	assert_true(pcie_gen_gts(6) == 64);
+	assert_true(isnan(pcie_gen_gts(0)));
+	assert_true(isnan(pcie_gen_gts(7)));
+	assert_true(isnan(pcie_gen_gts(-1)));
 }
 
 static void gids(void **state)
@@ -205,6 +225,7 @@ int main(void)
 		cmocka_unit_test(rate_old_and_bad),
 		cmocka_unit_test(code_name),
 		cmocka_unit_test(pcie_speed),
+		cmocka_unit_test(pcie_gen_rates),
 		cmocka_unit_test(gids),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(limits_and_modules),

@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "profiles/ini_text.h"
 #include "profiles/profile.h"
+#include "profiles/site.h"
 #include "sysfs/collect.h"
 #include "sysfs/root.h"
 
@@ -588,10 +590,72 @@ static void select_rules(void **state)
 	assert_string_equal(pick(machine("DGXH100", NULL, 0, NULL, NULL, 0), NULL, 0), "dgx-h100");
 }
 
+/* The line source both INI parsers share: lines counted, LF and CRLF
+ * ends and leading blanks gone, the first control character found. */
+static void ini_lines(void **state)
+{
+	static const char text[] = "[site]\r\n  \tprofile = x\n\nbad\x01 \x02\nlast";
+	struct ini_text t = { .text = text, .len = sizeof(text) - 1 };
+	const char *line;
+	size_t n;
+	int ctl;
+	(void)state;
+
+	assert_true(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(t.line, 1);
+	assert_int_equal(n, 6);
+	assert_memory_equal(line, "[site]", 6);
+	assert_int_equal(ctl, -1);
+	assert_true(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(n, strlen("profile = x"));
+	assert_memory_equal(line, "profile = x", n);
+	assert_int_equal(ctl, -1);
+	assert_true(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(n, 0);
+	assert_true(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(t.line, 4);
+	assert_int_equal(ctl, 1);
+	assert_true(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(n, 4);
+	assert_int_equal(t.line, 5);
+	assert_false(ini_text_next(&t, &line, &n, &ctl));
+	assert_int_equal(t.line, 5);
+}
+
+/* Both parsers, through that source, name the same line for the same
+ * byte that is no text: a NUL or a control character on line 3. */
+static void ini_lines_both_parsers(void **state)
+{
+	static const char site[] = "[site]\r\nignore = sys.memlock\r\nrail = mlx5_0\x1b\n";
+	static const char prof[] = "[profile]\r\nname = x\r\nvendor = a\x1b\n";
+	static const char nul[] = "[profile]\nname = x\nvendor\0 = a\n";
+	struct profile_error err;
+	struct site st;
+	struct profile p;
+	(void)state;
+
+	assert_int_equal(site_parse(site, sizeof(site) - 1, "s.conf", &st, &err), -EINVAL);
+	assert_int_equal(err.line, 3);
+	assert_non_null(strstr(err.message, "control character 0x1b: a site file is text"));
+	assert_int_equal(profile_parse(prof, sizeof(prof) - 1, "p.ini", &p, &err), -EINVAL);
+	assert_int_equal(err.line, 3);
+	assert_non_null(strstr(err.message, "control character 0x1b: a profile is text"));
+	assert_int_equal(profile_parse(nul, sizeof(nul) - 1, "p.ini", &p, &err), -EINVAL);
+	assert_int_equal(err.line, 3);
+	assert_non_null(strstr(err.message, "a NUL byte"));
+	/* the same file less the bad byte parses */
+	assert_int_equal(site_parse(site, sizeof(site) - 3, "s.conf", &st, &err), 0);
+	assert_int_equal(st.rail.n, 1);
+	assert_string_equal(st.rail.v[0], "mlx5_0");
+	site_free(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(builtins_round_trip),
+		cmocka_unit_test(ini_lines),
+		cmocka_unit_test(ini_lines_both_parsers),
 		cmocka_unit_test(builtin_values),
 		cmocka_unit_test(broken_profiles),
 		cmocka_unit_test(bytes_that_are_not_text),
