@@ -7,7 +7,9 @@
  *   npu.ip_missing  no address, or not the one /etc/hccn.conf plans
  *   npu.subnets     the profile's subnet plan broken (pairs: NPU 0&4,
  *                   1&5, 2&6, 3&7 share a subnet, four different ones;
- *                   one: all in one subnet)
+ *                   one: all in one subnet; dies, and on every machine
+ *                   whose NPUs have two dies: the two dies of an NPU in
+ *                   different subnets)
  * and npu.unreadable: NPUs whose ports could not be read.  A machine with
  * NPUs and no readable NPU port fails: it is not a machine without RDMA. */
 #include "families.h"
@@ -410,6 +412,46 @@ static int subnets(const struct check_ctx *c, struct findings *out, const char *
 	return 0;
 }
 
+/* Atlas A3: the two dies of one NPU in different subnets.  Huawei's rule
+ * for two-die NPUs (docs/ascend.md): dies of one NPU in one subnet cannot
+ * reach each other's detect addresses.  Dies are paired by npu-smi's NPU
+ * ID. */
+static int die_subnets(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+
+	for (size_t i = 0; i < ni->n; i++) {
+		const struct npu *a = &ni->v[i];
+		uint32_t na, nb;
+
+		if (IS_NA(a->card) || !subnet_of(a, &na))
+			continue;
+		for (size_t k = i + 1; k < ni->n; k++) {
+			const struct npu *b = &ni->v[k];
+
+			if (b->card != a->card || !subnet_of(b, &nb) || na != nb)
+				continue;
+			check_buf_printf(&obs, "%snpu%lld and npu%lld (NPU %lld, dies %lld and %lld) "
+					 "in one subnet", obs.len ? "; " : "", (long long)a->id,
+					 (long long)b->id, (long long)a->card, (long long)a->die,
+					 (long long)b->die);
+		}
+	}
+	if (obs.len || obs.nomem)
+		CHECK_TRY(subnets_finding(c, out, &obs,
+				"the two dies of each NPU in different subnets"));
+	return 0;
+}
+
+static bool has_dies(const struct npu_inventory *ni)
+{
+	for (size_t i = 0; i < ni->n; i++)
+		if (!IS_NA(ni->v[i].card))
+			return true;
+	return false;
+}
+
 static int failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct check_buf obs = { 0 };
@@ -546,7 +588,11 @@ int check_npu(const struct check_ctx *c, struct findings *out)
 	else if (ni->n_unmapped)
 		CHECK_TRY(unmapped(c, out));
 	CHECK_TRY(fw_mixed(c, out));
-	if (spec && spec->subnets)
+	/* the die rule is the hardware's, so it holds unless the profile
+	 * plans the subnets otherwise */
+	if (spec && spec->subnets && strcmp(spec->subnets, "dies") != 0)
 		CHECK_TRY(subnets(c, out, spec->subnets));
+	else if (has_dies(ni) || (spec && spec->subnets))
+		CHECK_TRY(die_subnets(c, out));
 	return 0;
 }
