@@ -337,13 +337,16 @@ static const struct npu *npu_by_id(const struct npu_inventory *ni, int64_t id)
 	return NULL;
 }
 
+#define SUBNETS_WHY "HCCL pairs NPU ports by their subnet plan: a port in the wrong " \
+		    "subnet cannot reach its peers on the other machines."
+#define DIES_WHY "Huawei's rule for two-die NPUs: with both dies of an NPU in one " \
+		 "subnet their ports cannot reach their peers (hccn_tool's ping fails)."
+
 static int subnets_finding(const struct check_ctx *c, struct findings *out,
-			   struct check_buf *obs, const char *expected)
+			   struct check_buf *obs, const char *expected, const char *why)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
-	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR,
-				      "HCCL pairs NPU ports by their subnet plan: a port in the "
-				      "wrong subnet cannot reach its peers on the other machines.");
+	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR, why);
 
 	if (!f) {
 		check_buf_free(obs);
@@ -384,7 +387,8 @@ static int subnets(const struct check_ctx *c, struct findings *out, const char *
 		}
 		if (broken) {
 			check_buf_printf(&obs, "more than one subnet");
-			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet"));
+			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet",
+						  SUBNETS_WHY));
 		}
 		return 0;
 	}
@@ -408,7 +412,8 @@ static int subnets(const struct check_ctx *c, struct findings *out, const char *
 						 obs.len ? "; " : "", i, i + 4, k, k + 4);
 	if (obs.len || obs.nomem)
 		CHECK_TRY(subnets_finding(c, out, &obs,
-				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own"));
+				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own",
+				SUBNETS_WHY));
 	return 0;
 }
 
@@ -440,7 +445,7 @@ static int die_subnets(const struct check_ctx *c, struct findings *out)
 	}
 	if (obs.len || obs.nomem)
 		CHECK_TRY(subnets_finding(c, out, &obs,
-				"the two dies of each NPU in different subnets"));
+				"the two dies of each NPU in different subnets", DIES_WHY));
 	return 0;
 }
 

@@ -80,6 +80,27 @@ expect("healthy: the plan of hccn.conf read",
        dev[4]["planned"]["address"] == "192.168.100.102" and
        dev[4]["planned"]["netdetect"] == "192.168.100.1")
 
+# Atlas A3: two dies per NPU, one port per die; Huawei's rule: the dies of
+# an NPU in different subnets.  No built-in profile names the machine: the
+# die rule holds on every machine whose npu-smi lists two-die NPUs.
+a3 = run(f"{fixtures}/atlas-a3/root", "check")
+bad = [f for f in a3["findings"] if f["severity"] in ("error", "warn")]
+expect("a3 healthy: pass, nothing at warn or error", a3["verdict"] == "pass" and not bad, a3)
+inv = run(f"{fixtures}/atlas-a3/root", "inventory")
+dev = {d["id"]: d for d in inv["npus"]["devices"]}
+expect("a3: 16 dies of 8 NPUs, each on its own PCI function",
+       len(dev) == 16 and dev[0]["die"] == {"npu": 0, "chip": 0} and
+       dev[15]["die"] == {"npu": 7, "chip": 1} and dev[15]["pci"]["bdf"] == "0000:4f:00.0" and
+       dev[15]["model"] == "Ascend 910C" and not inv["npus"]["unmapped"], inv)
+a3b = run(f"{fixtures}/atlas-a3-broken/root", "check")
+sub = [f for f in a3b["findings"] if f["id"] == "npu.subnets"]
+expect("a3 broken: NPU 3's dies in one subnet, and only that",
+       a3b["verdict"] == "fail" and len(sub) == 1 and
+       fires(a3b, "npu.subnets", "NPUs", "npu6 and npu7 (NPU 3, dies 0 and 1) in one subnet") and
+       "npu0 and npu1" not in sub[0]["observed"].split(" (")[0] and
+       not [f for f in a3b["findings"] if f["severity"] in ("error", "warn") and f is not sub[0]],
+       a3b)
+
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
 
 
