@@ -164,29 +164,6 @@ static bool want_npu(struct root *r, const char *link)
 	return !IS_NA(device) && npu_model_name((uint64_t)vendor, (uint64_t)device);
 }
 
-/* The NPU PCI functions, sorted by BDF. */
-static int read_pci(struct root *r, struct pci_func **out, size_t *n)
-{
-	char **dirs;
-	size_t count;
-	int rc = pci_find(r, want_npu, &dirs, &count);
-
-	*out = NULL;
-	*n = 0;
-	if (rc < 0 || !count)
-		return rc;
-	*out = calloc(count, sizeof(**out));
-	if (!*out) {
-		root_free_list(dirs, count);
-		return -ENOMEM;
-	}
-	/* each one counted even when reading it failed, so that it is freed */
-	for (size_t i = 0; i < count && rc == 0; i++, (*n)++)
-		rc = pci_read_func(r, dirs[i], &(*out)[i], true);
-	root_free_list(dirs, count);
-	return rc;
-}
-
 /* "0000:61:00.0" and "61:00.0" name the same function. */
 static bool same_bdf(const char *bus_info, const char *bdf)
 {
@@ -423,16 +400,12 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
  * read.  A machine with neither asks nothing and records nothing. */
 static bool ask_tools(struct root *r, size_t n_pci)
 {
-	char *path;
-
 	if (n_pci)
 		return true;
 	if (!r->live)
 		return root_exists(r, FETCH_DIR "/npu-smi/info-m") ||
 		       root_exists(r, FETCH_DIR "/npu-smi/info-m.errno");
-	path = tool_find("npu-smi");
-	free(path);
-	return path != NULL;
+	return tool_path("npu-smi") != NULL;
 }
 
 int npu_read(struct root *r, struct npu_inventory *ni)
@@ -447,7 +420,7 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	int rc;
 
 	memset(ni, 0, sizeof(*ni));
-	rc = read_pci(r, &pci, &n_pci);
+	rc = pci_read_wanted(r, want_npu, &pci, &n_pci);
 	ni->n_pci = n_pci;
 	if (rc < 0 || !ask_tools(r, n_pci))
 		goto out;

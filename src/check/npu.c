@@ -13,6 +13,7 @@
  * and npu.unreadable: NPUs whose ports could not be read.  A machine with
  * NPUs and no readable NPU port fails: it is not a machine without RDMA. */
 #include "families.h"
+#include "../model/pcie_link.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -536,22 +537,27 @@ static int unmapped(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
+/* The NPU's own link against what both of its ends can do, as for a NIC
+ * (src/model/pcie_link.h). */
 static int pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
-	const struct pci_link *l = &n->pci->link;
+	const struct pci_func *fn = n->pci;
+	const struct pci_func *partner = fn->n_upstream ? &fn->upstream[fn->n_upstream - 1] : NULL;
+	const struct pci_link *l = &fn->link;
+	struct pci_link reach;
 	char have[32], want[32];
 	struct finding *f;
 
-	if (isnan(l->speed_gts) || isnan(l->max_speed_gts) || IS_NA(l->width) ||
-	    IS_NA(l->max_width) || (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width))
+	if (!pcie_link_degraded(fn, partner))
 		return 0;
+	reach = pcie_link_reachable(fn, partner);
 	f = check_add(c, out, "pcie.link_degraded", SEV_WARN,
 		      "An NPU on a slower or narrower PCIe link than it can do moves host "
 		      "data (checkpoints, data loading) slower.");
 	if (!f)
 		return -ENOMEM;
 	check_link_str(have, sizeof(have), l->speed_gts, l->width);
-	check_link_str(want, sizeof(want), l->max_speed_gts, l->max_width);
+	check_link_str(want, sizeof(want), reach.max_speed_gts, reach.max_width);
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "%s at %s", have, n->pci->bdf);
 	finding_set(&f->expected, "%s", want);

@@ -165,6 +165,14 @@ try:
            fires(doc, "npu.unreadable", "NPUs", "0000:81:00.0: Ascend NPU PCI function no npu-smi"),
            doc)
 
+    # npu0 trained x8 of x16: judged as a NIC's link is (both ends' capability)
+    doc = run(variant("pcie", {"sys/devices/pci0000:60/0000:60:00.0/0000:61:00.0/"
+                               "current_link_width": lambda t: "8\n"}), "check")
+    expect("pcie.link_degraded: npu0 at x8",
+           fires(doc, "pcie.link_degraded", "npu0", "x8 at 0000:61:00.0", "warn") and
+           not any(f["id"] == "pcie.link_degraded" and f["subject"] != "npu0"
+                   for f in doc["findings"]), doc)
+
     a2 = {"sys/devices/virtual/dmi/id/product_name": lambda t: "TaiShan 200\n"}
     for d in os.listdir(f"{fixtures}/atlas-800-9000/root/sys/devices"):
         base = f"sys/devices/{d}"
