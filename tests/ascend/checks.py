@@ -173,6 +173,12 @@ try:
            not any(f["id"] == "pcie.link_degraded" and f["subject"] != "npu0"
                    for f in doc["findings"]), doc)
 
+    # A800T A2, the DMI model of an 800T A2, picks atlas-800t-a2 by DMI alone
+    # (DMI is asked before the NPUs: this tree's 910 NPUs do not override it)
+    doc = run(variant("dmi-a2", {"sys/devices/virtual/dmi/id/product_name":
+                                 lambda t: "A800T A2\n"}), "check")
+    expect("DMI A800T A2: atlas-800t-a2", doc["profile"] == "atlas-800t-a2", doc)
+
     a2 = {"sys/devices/virtual/dmi/id/product_name": lambda t: "TaiShan 200\n"}
     for d in os.listdir(f"{fixtures}/atlas-800-9000/root/sys/devices"):
         base = f"sys/devices/{d}"
