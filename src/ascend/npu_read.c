@@ -293,7 +293,7 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 {
 	struct tool_job *j = &b->jobs[c->first];
 	struct npu_smi_board board = { 0 };
-	char key[48], *data = NULL, why[200];
+	char key[64], *data = NULL, why[200];
 	size_t len;
 	int status, rc;
 	unsigned long dev;
