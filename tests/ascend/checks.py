@@ -104,6 +104,27 @@ expect("a3 broken: NPU 3's dies in one subnet, and only that",
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
 
 
+def with_profile(root, text, name):
+    """check of root under a profile file written from text"""
+    path = os.path.join(tmp, name + ".conf")
+    with open(path, "w") as f:
+        f.write(text)
+    return run(root, "check", "--profile", path)
+
+
+# the profile's plan decides: dies named, the rule holds; one planned
+# instead, the A3's two subnets break that plan and the die rule is not asked
+doc = with_profile(f"{fixtures}/atlas-a3-broken/root",
+                   "[profile]\nname = a3-site\nnpu_subnets = dies\n", "a3-dies")
+expect("a3 broken under npu_subnets = dies: the die rule",
+       fires(doc, "npu.subnets", "NPUs", "npu6 and npu7 (NPU 3, dies 0 and 1) in one subnet"), doc)
+doc = with_profile(f"{fixtures}/atlas-a3/root",
+                   "[profile]\nname = a3-one\nnpu_subnets = one\n", "a3-one")
+expect("a3 under npu_subnets = one: more than one subnet, no die finding",
+       fires(doc, "npu.subnets", "NPUs", "more than one subnet") and
+       not any("dies" in f["observed"] for f in doc["findings"]), doc)
+
+
 def variant(name, edits):
     root = os.path.join(tmp, name)
     shutil.copytree(f"{fixtures}/atlas-800-9000/root", root, symlinks=True)
