@@ -164,29 +164,6 @@ static bool want_npu(struct root *r, const char *link)
 	return !IS_NA(device) && npu_model_name((uint64_t)vendor, (uint64_t)device);
 }
 
-/* The NPU PCI functions, sorted by BDF. */
-static int read_pci(struct root *r, struct pci_func **out, size_t *n)
-{
-	char **dirs;
-	size_t count;
-	int rc = pci_find(r, want_npu, &dirs, &count);
-
-	*out = NULL;
-	*n = 0;
-	if (rc < 0 || !count)
-		return rc;
-	*out = calloc(count, sizeof(**out));
-	if (!*out) {
-		root_free_list(dirs, count);
-		return -ENOMEM;
-	}
-	/* each one counted even when reading it failed, so that it is freed */
-	for (size_t i = 0; i < count && rc == 0; i++, (*n)++)
-		rc = pci_read_func(r, dirs[i], &(*out)[i], true);
-	root_free_list(dirs, count);
-	return rc;
-}
-
 /* "0000:61:00.0" and "61:00.0" name the same function. */
 static bool same_bdf(const char *bus_info, const char *bdf)
 {
@@ -199,11 +176,12 @@ static bool same_bdf(const char *bus_info, const char *bdf)
 
 struct npu_calls {
 	char id[24];
+	char card[24], die[24];	/* a die's NPU ID and Chip ID, for npu-smi */
 	size_t first;	/* index of its board job; the hccn jobs follow */
 };
 
 static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_chip **rows,
-		     size_t *n_rows)
+		     size_t *n_rows, bool *per_die)
 {
 	struct tool_job job = { .tool = "npu-smi", .args = { "info", "-m" } };
 	struct batch b = { &job, 1, false };
@@ -213,6 +191,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 
 	*rows = NULL;
 	*n_rows = 0;
+	*per_die = false;
 	free(job.out);
 	if (rc == -ENOMEM)
 		return rc;
@@ -220,7 +199,7 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 		why_text(why, sizeof(why), rc);
 		return add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
-	rc = npu_smi_parse_list(data, len, rows, n_rows);
+	rc = npu_smi_parse_list(data, len, rows, n_rows, per_die);
 	if (rc == 0 && (status != 0 || !*n_rows)) {
 		if (status)
 			status_text(why, sizeof(why), status, data, len);
@@ -232,20 +211,25 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 	return rc;
 }
 
-/* The NPUs npu-smi lists, one per NPU ID (the rows of a chip without a
- * logic id, the MCU, are not NPUs), sorted by id. */
-static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows)
+/* The NPUs npu-smi lists, sorted by id.  On a listing of one chip per NPU,
+ * one per NPU ID (the rows of a chip without a logic id, the MCU, are not
+ * NPUs).  On a listing with a Chip Phy-ID column (two-die NPUs), one per
+ * die with a Phy-ID: hccn_tool takes that id, and each die has its own
+ * port. */
+static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows,
+		     bool per_die)
 {
 	size_t cap = ni->n;	/* room for at least what is there */
 
 	for (size_t i = 0; i < n_rows; i++) {
+		int64_t id = per_die ? rows[i].phy_id : rows[i].npu_id;
 		bool seen = false;
 		struct npu *g;
 
-		if (IS_NA(rows[i].logic_id))
+		if (IS_NA(rows[i].logic_id) || IS_NA(id))
 			continue;
 		for (size_t k = 0; k < ni->n && !seen; k++)
-			seen = ni->v[k].id == rows[i].npu_id;
+			seen = ni->v[k].id == id;
 		if (seen)
 			continue;
 		g = growbuf_reserve(ni->v, &cap, ni->n + 1, sizeof(*g));
@@ -255,7 +239,9 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 		g = &ni->v[ni->n++];
 		memset(g, 0, sizeof(*g));
 		npu_port_init(&g->port);
-		g->id = rows[i].npu_id;
+		g->id = id;
+		g->card = per_die ? rows[i].npu_id : NA;
+		g->die = per_die ? rows[i].chip_id : NA;
 		if (!(g->chip_name = strdup(rows[i].name)))
 			return -ENOMEM;
 	}
@@ -283,8 +269,17 @@ static int build_jobs(struct npu_inventory *ni, struct npu_calls *calls, struct 
 
 		snprintf(c->id, sizeof(c->id), "%lld", (long long)ni->v[i].id);
 		c->first = i * per;
-		*j = (struct tool_job){ .tool = "npu-smi", .lane = i,
-					.args = { "info", "-i", c->id, "-t", "board" } };
+		if (IS_NA(ni->v[i].card)) {
+			*j = (struct tool_job){ .tool = "npu-smi", .lane = i,
+						.args = { "info", "-i", c->id, "-t", "board" } };
+		} else {
+			/* a die: npu-smi takes the NPU ID and the Chip ID */
+			snprintf(c->card, sizeof(c->card), "%lld", (long long)ni->v[i].card);
+			snprintf(c->die, sizeof(c->die), "%lld", (long long)ni->v[i].die);
+			*j = (struct tool_job){ .tool = "npu-smi", .lane = i,
+						.args = { "info", "-t", "board", "-i", c->card,
+							  "-c", c->die } };
+		}
 		for (size_t o = 0; o < hccn_n_options; o++)
 			j[1 + o] = (struct tool_job){ .tool = "hccn_tool", .lane = i,
 						      .args = { "-i", c->id, hccn_options[o].flag,
@@ -298,12 +293,15 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 {
 	struct tool_job *j = &b->jobs[c->first];
 	struct npu_smi_board board = { 0 };
-	char key[48], *data = NULL, why[200];
+	char key[64], *data = NULL, why[200];
 	size_t len;
 	int status, rc;
 	unsigned long dev;
 
-	snprintf(key, sizeof(key), "board-%s", c->id);
+	if (IS_NA(npu->card))
+		snprintf(key, sizeof(key), "board-%s", c->id);
+	else
+		snprintf(key, sizeof(key), "board-%s-%s", c->card, c->die);
 	rc = call(r, "npu-smi", key, b, c->first, &data, &len, &status);
 	if (rc == -ENOMEM)
 		return rc;
@@ -402,16 +400,12 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
  * read.  A machine with neither asks nothing and records nothing. */
 static bool ask_tools(struct root *r, size_t n_pci)
 {
-	char *path;
-
 	if (n_pci)
 		return true;
 	if (!r->live)
 		return root_exists(r, FETCH_DIR "/npu-smi/info-m") ||
 		       root_exists(r, FETCH_DIR "/npu-smi/info-m.errno");
-	path = tool_find("npu-smi");
-	free(path);
-	return path != NULL;
+	return tool_path("npu-smi") != NULL;
 }
 
 int npu_read(struct root *r, struct npu_inventory *ni)
@@ -421,18 +415,18 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	struct npu_calls *calls = NULL;
 	struct batch b = { 0 };
 	char *conf = NULL;
-	bool *used = NULL;
+	bool *used = NULL, per_die;
 	size_t n_pci = 0, n_rows = 0, cap;
 	int rc;
 
 	memset(ni, 0, sizeof(*ni));
-	rc = read_pci(r, &pci, &n_pci);
+	rc = pci_read_wanted(r, want_npu, &pci, &n_pci);
 	ni->n_pci = n_pci;
 	if (rc < 0 || !ask_tools(r, n_pci))
 		goto out;
-	rc = list_npus(r, ni, &rows, &n_rows);
+	rc = list_npus(r, ni, &rows, &n_rows, &per_die);
 	if (rc == 0)
-		rc = make_npus(ni, rows, n_rows);
+		rc = make_npus(ni, rows, n_rows, per_die);
 	npu_smi_chips_free(rows, n_rows);
 	used = calloc(n_pci ? n_pci : 1, sizeof(*used));
 	calls = calloc(ni->n ? ni->n : 1, sizeof(*calls));

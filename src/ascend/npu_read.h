@@ -5,6 +5,8 @@
  * keeps every answer and a replay reads them back:
  *   .rdmadoctor/npu-smi/info-m           `npu-smi info -m`
  *   .rdmadoctor/npu-smi/board-<N>        `npu-smi info -i <N> -t board`
+ *   .rdmadoctor/npu-smi/board-<N>-<C>    a die of a two-die NPU (Atlas A3):
+ *                                        `npu-smi info -t board -i <N> -c <C>`
  *   .rdmadoctor/hccn/<N>/<option>        `hccn_tool -i <N> -<option> -g`
  *   .rdmadoctor/hccn/<N>/<option>.rc     its exit status, when not 0
  * (a call that did not run at all, timed out or the tool missing, leaves

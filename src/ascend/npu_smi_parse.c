@@ -38,22 +38,53 @@ void npu_smi_chips_free(struct npu_smi_chip *rows, size_t n)
 	free(rows);
 }
 
-int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, size_t *n)
+/* The header of a listing with one row per die: "... Chip Logic ID  Chip
+ * Phy-ID  Chip Name" (matched with case and blanks ignored). */
+static bool names_phy_column(struct span line)
+{
+	static const char want[] = "chipphy-id";
+	size_t k = 0;
+
+	for (size_t i = 0; i < line.n; i++) {
+		char ch = (char)tolower((unsigned char)line.s[i]);
+
+		if (ch == ' ' || ch == '\t')
+			continue;
+		k = ch == want[k] ? k + 1 : (ch == want[0] ? 1 : 0);
+		if (!want[k])
+			return true;
+	}
+	return false;
+}
+
+int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, size_t *n,
+		       bool *phy_column)
 {
 	struct span line;
 	size_t cap = 0;
 
 	*rows = NULL;
 	*n = 0;
+	*phy_column = false;
 	for (const char *p = buf, *end = buf + len; tt_next_line(&p, end, &line);) {
 		struct span rest = line, w;
-		struct npu_smi_chip c = { NA, NA, NA, NULL }, *g;
+		struct npu_smi_chip c = { NA, NA, NA, NA, NULL }, *g;
 
+		if (!*n && !*phy_column && names_phy_column(line)) {
+			*phy_column = true;
+			continue;
+		}
 		if (!next_word(&rest, &w) || !whole_int(w, &c.npu_id) ||
 		    !next_word(&rest, &w) || !whole_int(w, &c.chip_id) || !next_word(&rest, &w))
 			continue;
 		if (!whole_int(w, &c.logic_id))
 			c.logic_id = NA;	/* "-": a chip without a logic id (MCU) */
+		if (*phy_column) {
+			if (!next_word(&rest, &w))
+				continue;
+			if (!whole_int(w, &c.phy_id))
+				c.phy_id = NA;	/* "-" (MCU) */
+		}
 		g = growbuf_reserve(*rows, &cap, *n + 1, sizeof(*g));
 		if (!g || !(c.name = tt_dup(rest))) {
 			if (g)

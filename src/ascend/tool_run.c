@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,32 @@ char *tool_find(const char *name)
 		if ((found = executable_in(tool_dirs[i], strlen(tool_dirs[i]), name)))
 			return found;
 	return NULL;
+}
+
+/* Found once per run: every collect (serve and watch collect again and
+ * again) asks for the same two tools, and a search stats every directory of
+ * PATH.  A tool not found is remembered as not found, as one run sees one
+ * installation. */
+#define TOOL_CACHE 4	/* more than the tools this program runs */
+
+const char *tool_path(const char *name)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct {
+		char *name, *path;
+	} cache[TOOL_CACHE];
+	const char *path = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < TOOL_CACHE && cache[i].name && strcmp(cache[i].name, name) != 0; i++)
+		;
+	if (i < TOOL_CACHE && !cache[i].name && (cache[i].name = strdup(name)))
+		cache[i].path = tool_find(name);
+	if (i < TOOL_CACHE && cache[i].name)
+		path = cache[i].path;
+	pthread_mutex_unlock(&lock);
+	return path;
 }
 
 int tool_timeout_ms(void)
@@ -230,8 +257,6 @@ int tool_run_all(struct tool_job *jobs, size_t n, int timeout_ms)
 	bool *lane_dead = NULL;
 	struct child *kids = NULL;
 	struct pollfd *pfds = NULL;
-	char *paths[4] = { 0 };
-	const char *names[4] = { 0 };
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -257,7 +282,6 @@ int tool_run_all(struct tool_job *jobs, size_t n, int timeout_ms)
 			while (!kids[l].pid) {
 				struct tool_job *j = NULL;
 				const char *path = NULL;
-				size_t k;
 
 				while (next[l] < n && jobs[next[l]].lane != l)
 					next[l]++;
@@ -268,13 +292,7 @@ int tool_run_all(struct tool_job *jobs, size_t n, int timeout_ms)
 					j->err = -ECANCELED;
 					continue;
 				}
-				for (k = 0; k < 4 && names[k] && strcmp(names[k], j->tool); k++)
-					;
-				if (k < 4 && !names[k]) {
-					names[k] = j->tool;
-					paths[k] = tool_find(j->tool);
-				}
-				path = k < 4 ? paths[k] : NULL;
+				path = tool_path(j->tool);
 				if (!path) {
 					j->err = -ENOPKG;
 					continue;
@@ -343,8 +361,6 @@ out:
 		for (size_t l = 0; l < lanes; l++)
 			if (kids[l].pid)
 				cut(&kids[l]);
-	for (size_t k = 0; k < 4; k++)
-		free(paths[k]);
 	free(next);
 	free(lane_dead);
 	free(kids);

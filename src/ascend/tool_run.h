@@ -20,7 +20,7 @@
 #define TOOL_TIMEOUT_MS 5000		/* default limit per call */
 
 struct tool_job {
-	const char *tool;		/* "hccn_tool", looked up with tool_find */
+	const char *tool;		/* "hccn_tool", looked up with tool_path */
 	const char *args[TOOL_MAX_ARGS];	/* after argv[0], NULL-terminated */
 	size_t lane;
 	/* the result: err 0 the tool ran and exited with status (128 + signal
@@ -35,6 +35,10 @@ struct tool_job {
  * /usr/local/Ascend/driver/tools and /usr/local/bin (the driver package's
  * places, often not in root's PATH under sudo).  Malloc'd, or NULL. */
 char *tool_find(const char *name);
+
+/* tool_find's answer, searched once per run and kept (NULL: not found);
+ * thread-safe.  What tool_run_all and the reader use. */
+const char *tool_path(const char *name);
 
 /* The limit per call in milliseconds: RDMADOCTOR_TOOL_TIMEOUT_MS when it
  * is a number from 1 to 600000, else TOOL_TIMEOUT_MS. */

@@ -78,7 +78,8 @@ static const struct check_entry rows[] = {
 	  "(`hccn_tool -i N -netdetect -s address ADDR`)" },
 	{ "npu.subnets", "error",
 	  "the NPU ports break the model's subnet plan (Atlas 800 9000: NPU 0&4, 1&5, "
-	  "2&6, 3&7 in four different subnets; A2: one subnet)",
+	  "2&6, 3&7 in four different subnets; A2: one subnet; A3: the two dies of "
+	  "an NPU in different subnets)",
 	  "readdress the NPU ports as the plan of /etc/hccn.conf says" },
 	{ "npu.unreadable", "error (no NPU port read at all); warn (read in part)",
 	  "a machine with Ascend NPUs whose NPU ports hccn_tool or npu-smi could not "

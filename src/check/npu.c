@@ -7,10 +7,13 @@
  *   npu.ip_missing  no address, or not the one /etc/hccn.conf plans
  *   npu.subnets     the profile's subnet plan broken (pairs: NPU 0&4,
  *                   1&5, 2&6, 3&7 share a subnet, four different ones;
- *                   one: all in one subnet)
+ *                   one: all in one subnet; dies, and on every machine
+ *                   whose NPUs have two dies: the two dies of an NPU in
+ *                   different subnets)
  * and npu.unreadable: NPUs whose ports could not be read.  A machine with
  * NPUs and no readable NPU port fails: it is not a machine without RDMA. */
 #include "families.h"
+#include "../model/pcie_link.h"
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -344,13 +347,16 @@ static const struct npu *npu_by_id(const struct npu_inventory *ni, int64_t id)
 	return NULL;
 }
 
+#define SUBNETS_WHY "HCCL pairs NPU ports by their subnet plan: a port in the wrong " \
+		    "subnet cannot reach its peers on the other machines."
+#define DIES_WHY "Huawei's rule for two-die NPUs: with both dies of an NPU in one " \
+		 "subnet their ports cannot reach their peers (hccn_tool's ping fails)."
+
 static int subnets_finding(const struct check_ctx *c, struct findings *out,
-			   struct check_buf *obs, const char *expected)
+			   struct check_buf *obs, const char *expected, const char *why)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
-	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR,
-				      "HCCL pairs NPU ports by their subnet plan: a port in the "
-				      "wrong subnet cannot reach its peers on the other machines.");
+	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR, why);
 
 	if (!f) {
 		check_buf_free(obs);
@@ -391,7 +397,8 @@ static int subnets(const struct check_ctx *c, struct findings *out, const char *
 		}
 		if (broken) {
 			check_buf_printf(&obs, "more than one subnet");
-			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet"));
+			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet",
+						  SUBNETS_WHY));
 		}
 		return 0;
 	}
@@ -415,8 +422,49 @@ static int subnets(const struct check_ctx *c, struct findings *out, const char *
 						 obs.len ? "; " : "", i, i + 4, k, k + 4);
 	if (obs.len || obs.nomem)
 		CHECK_TRY(subnets_finding(c, out, &obs,
-				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own"));
+				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own",
+				SUBNETS_WHY));
 	return 0;
+}
+
+/* Atlas A3: the two dies of one NPU in different subnets.  Huawei's rule
+ * for two-die NPUs (docs/ascend.md): dies of one NPU in one subnet cannot
+ * reach each other's detect addresses.  Dies are paired by npu-smi's NPU
+ * ID. */
+static int die_subnets(const struct check_ctx *c, struct findings *out)
+{
+	const struct npu_inventory *ni = &c->inv->npu;
+	struct check_buf obs = { 0 };
+
+	for (size_t i = 0; i < ni->n; i++) {
+		const struct npu *a = &ni->v[i];
+		uint32_t na, nb;
+
+		if (IS_NA(a->card) || !subnet_of(a, &na))
+			continue;
+		for (size_t k = i + 1; k < ni->n; k++) {
+			const struct npu *b = &ni->v[k];
+
+			if (b->card != a->card || !subnet_of(b, &nb) || na != nb)
+				continue;
+			check_buf_printf(&obs, "%snpu%lld and npu%lld (NPU %lld, dies %lld and %lld) "
+					 "in one subnet", obs.len ? "; " : "", (long long)a->id,
+					 (long long)b->id, (long long)a->card, (long long)a->die,
+					 (long long)b->die);
+		}
+	}
+	if (obs.len || obs.nomem)
+		CHECK_TRY(subnets_finding(c, out, &obs,
+				"the two dies of each NPU in different subnets", DIES_WHY));
+	return 0;
+}
+
+static bool has_dies(const struct npu_inventory *ni)
+{
+	for (size_t i = 0; i < ni->n; i++)
+		if (!IS_NA(ni->v[i].card))
+			return true;
+	return false;
 }
 
 static int failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
@@ -498,22 +546,27 @@ static int unmapped(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
+/* The NPU's own link against what both of its ends can do, as for a NIC
+ * (src/model/pcie_link.h). */
 static int pcie_degraded(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
-	const struct pci_link *l = &n->pci->link;
+	const struct pci_func *fn = n->pci;
+	const struct pci_func *partner = fn->n_upstream ? &fn->upstream[fn->n_upstream - 1] : NULL;
+	const struct pci_link *l = &fn->link;
+	struct pci_link reach;
 	char have[32], want[32];
 	struct finding *f;
 
-	if (isnan(l->speed_gts) || isnan(l->max_speed_gts) || IS_NA(l->width) ||
-	    IS_NA(l->max_width) || (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width))
+	if (!pcie_link_degraded(fn, partner))
 		return 0;
+	reach = pcie_link_reachable(fn, partner);
 	f = check_add(c, out, "pcie.link_degraded", SEV_WARN,
 		      "An NPU on a slower or narrower PCIe link than it can do moves host "
 		      "data (checkpoints, data loading) slower.");
 	if (!f)
 		return -ENOMEM;
 	check_link_str(have, sizeof(have), l->speed_gts, l->width);
-	check_link_str(want, sizeof(want), l->max_speed_gts, l->max_width);
+	check_link_str(want, sizeof(want), reach.max_speed_gts, reach.max_width);
 	NPU_SUBJECT(f, n);
 	finding_set(&f->observed, "%s at %s", have, n->pci->bdf);
 	finding_set(&f->expected, "%s", want);
@@ -555,7 +608,11 @@ int check_npu(const struct check_ctx *c, struct findings *out)
 	else if (ni->n_unmapped)
 		CHECK_TRY(unmapped(c, out));
 	CHECK_TRY(fw_mixed(c, out));
-	if (spec && spec->subnets)
+	/* the die rule is the hardware's, so it holds unless the profile
+	 * plans the subnets otherwise */
+	if (spec && spec->subnets && strcmp(spec->subnets, "dies") != 0)
 		CHECK_TRY(subnets(c, out, spec->subnets));
+	else if (has_dies(ni) || (spec && spec->subnets))
+		CHECK_TRY(die_subnets(c, out));
 	return 0;
 }

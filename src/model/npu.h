@@ -72,7 +72,13 @@ struct npu_plan {
 };
 
 struct npu {
-	int64_t id;		/* the device id hccn_tool -i and npu-smi -i take */
+	int64_t id;		/* the device id hccn_tool -i takes (and npu-smi -i,
+				 * unless the NPU has two dies) */
+	/* An NPU of two dies (Atlas A3): npu-smi lists each die with its own
+	 * Chip Phy-ID, the id hccn_tool takes, and each die is one struct npu
+	 * here; card is the NPU ID of the NPU it is part of and die its Chip
+	 * ID.  Both NA on a listing of one chip per NPU. */
+	int64_t card, die;
 	char *chip_name;	/* `npu-smi info -m`: "Ascend 910A" */
 	const char *model;	/* from the PCI device id: "Ascend 910"; NULL */
 	bool has_pci;

@@ -94,7 +94,7 @@ static json_t *port_json(const struct npu_port *p)
 
 static json_t *npu_json(const struct npu *n)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+	json_t *v = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
 			 "id", (json_int_t)n->id,
 			 "model", json_string_or_null(n->model),
 			 "chip_name", json_string_or_null(n->chip_name),
@@ -111,6 +111,12 @@ static json_t *npu_json(const struct npu *n)
 					      "netdetect", json_string_or_null(n->plan.netdetect),
 					      "gateway", json_string_or_null(n->plan.gateway)),
 			 "failures", failures_json(n->failures, n->n_failures));
+
+	/* a die of a two-die NPU: which NPU, which die (only then) */
+	if (v && !IS_NA(n->card))
+		json_object_set_new(v, "die", json_pack("{s:I, s:I}", "npu", (json_int_t)n->card,
+							 "chip", (json_int_t)n->die));
+	return v;
 }
 
 json_t *npus_to_json(const struct npu_inventory *ni)

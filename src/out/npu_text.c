@@ -116,9 +116,12 @@ void text_npus(FILE *out, const struct npu_inventory *ni)
 	for (size_t i = 0; i < ni->n; i++) {
 		const struct npu *n = &ni->v[i];
 
-		fprintf(out, "  npu%lld  %s  chip %s  fw %s  software %s\n", (long long)n->id,
+		fprintf(out, "  npu%lld  %s  chip %s  fw %s  software %s", (long long)n->id,
 			OR_NA(n->model), OR_NA(n->chip_name), OR_NA(n->fw_version),
 			OR_NA(n->sw_version));
+		if (!IS_NA(n->card))
+			fprintf(out, "  (NPU %lld die %lld)", (long long)n->card, (long long)n->die);
+		fputc('\n', out);
 		if (n->pci) {
 			fprintf(out, "    pci %s  ", n->pci->bdf);
 			text_pci_place(out, n->pci);

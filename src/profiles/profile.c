@@ -70,7 +70,7 @@ struct key {
 static const char *const link_words[] = { "InfiniBand", "Ethernet", NULL };
 static const char *const trust_words[] = { "dscp", "pcp", NULL };
 /* in enum path_type order, from PATH_PIX */
-static const char *const subnet_words[] = { "pairs", "one", NULL };
+static const char *const subnet_words[] = { "pairs", "one", "dies", NULL };
 static const char *const path_words[] = { "PIX", "PXB", "PHB", "NODE", "SYS", NULL };
 
 #define P(f) offsetof(struct profile, f)
@@ -110,8 +110,10 @@ static const struct key keys[] = {
 	  "a number of Gb/s like 100", "NPU RoCE port speed in Gb/s (hccn_tool -speed)" },
 	{ "npu_pfc_priority", false, K_INT, P(npu.pfc_priority), 0, 7, -1, NULL,
 	  "a priority from 0 to 7", "the priority that must have PFC on, on every NPU port" },
-	{ "npu_subnets", false, K_WORD, P(npu.subnets), 0, 0, 0, subnet_words, "pairs or one",
-	  "NPU port subnet plan: pairs (NPU 0&4, 1&5, 2&6, 3&7 share one) or one" },
+	{ "npu_subnets", false, K_WORD, P(npu.subnets), 0, 0, 0, subnet_words,
+	  "pairs, one or dies",
+	  "NPU port subnet plan: pairs (NPU 0&4, 1&5, 2&6, 3&7 share one), one, or dies "
+	  "(the two dies of an NPU in different subnets; also checked unset)" },
 	{ "fewer_rails", false, K_BOOL, P(fewer_rails), 0, 0, 0, NULL, "yes or no",
 	  "fewer rails than GPUs on purpose: picked for datacenter GPUs only when named, "
 	  "and a short network per GPU warns instead of failing" },

@@ -47,7 +47,9 @@ struct npu_spec {
 	double rate_gbps;	/* per NPU port; 0 not judged */
 	int pfc_priority;	/* 0-7 must have PFC on; -1 not judged */
 	/* "pairs": NPU 0&4, 1&5, 2&6, 3&7 in four subnets (Atlas 800
-	 * 9000/9010); "one": all in one subnet (A2); NULL not judged */
+	 * 9000/9010); "one": all in one subnet (A2); "dies": the two dies
+	 * of an NPU in different subnets (A3); NULL: only the die rule,
+	 * which holds wherever npu-smi lists two-die NPUs */
 	char *subnets;
 };
 

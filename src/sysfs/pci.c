@@ -227,11 +227,44 @@ static bool want_gpu(struct root *r, const char *link)
 	return !IS_NA(cls) && pci_is_gpu((uint64_t)vendor, (uint64_t)cls);
 }
 
-int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
+int pci_read_wanted(struct root *r, pci_want_fn want, struct pci_func **funcs, size_t *n)
 {
 	char **dirs;
 	size_t count;
-	int rc = pci_find(r, want_gpu, &dirs, &count);
+	int rc = pci_find(r, want, &dirs, &count);
+
+	*funcs = NULL;
+	*n = 0;
+	if (rc < 0 || !count)
+		return rc;
+	*funcs = calloc(count, sizeof(**funcs));
+	if (!*funcs) {
+		root_free_list(dirs, count);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		rc = pci_read_func(r, dirs[i], &(*funcs)[i], true);
+		if (rc < 0)
+			pci_func_free(&(*funcs)[i]);
+		else
+			(*n)++;
+	}
+	root_free_list(dirs, count);
+	if (rc < 0) {
+		for (size_t i = 0; i < *n; i++)
+			pci_func_free(&(*funcs)[i]);
+		free(*funcs);
+		*funcs = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
+{
+	struct pci_func *funcs;
+	size_t count;
+	int rc = pci_read_wanted(r, want_gpu, &funcs, &count);
 
 	*gpus = NULL;
 	*n = 0;
@@ -239,23 +272,21 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		return rc;
 	*gpus = calloc(count, sizeof(**gpus));
 	if (!*gpus) {
-		root_free_list(dirs, count);
+		for (size_t i = 0; i < count; i++)
+			pci_func_free(&funcs[i]);
+		free(funcs);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < count && rc == 0; i++) {
-		struct gpu *g = &(*gpus)[*n];
+	for (size_t i = 0; i < count; i++) {
+		struct gpu *g = &(*gpus)[i];
 
-		rc = pci_read_func(r, dirs[i], &g->pci, true);
-		if (rc < 0) {
-			pci_func_free(&g->pci);
-			break;
-		}
-		(*n)++;
+		g->pci = funcs[i];
 		if (!IS_NA(g->pci.device))
 			g->model = gpu_model_name((uint64_t)g->pci.device, &g->kind);
 		else
 			g->kind = GPU_UNKNOWN;
 	}
-	root_free_list(dirs, count);
-	return rc;
+	*n = count;
+	free(funcs);
+	return 0;
 }

@@ -26,6 +26,12 @@ typedef bool (*pci_want_fn)(struct root *r, const char *link);
  * none) or a negative errno. */
 int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n);
 
+/* Every wanted function under sys/bus/pci/devices, read with the bridges
+ * above it (pci_read_func), sorted by BDF: the one walk for GPUs and NPUs.
+ * 0 (maybe none), or a negative errno with nothing kept.  Free each with
+ * pci_func_free, then the array. */
+int pci_read_wanted(struct root *r, pci_want_fn want, struct pci_func **funcs, size_t *n);
+
 /* Every NVIDIA GPU under sys/bus/pci/devices, sorted by BDF. */
 int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n);
 

@@ -80,7 +80,49 @@ expect("healthy: the plan of hccn.conf read",
        dev[4]["planned"]["address"] == "192.168.100.102" and
        dev[4]["planned"]["netdetect"] == "192.168.100.1")
 
+# Atlas A3: two dies per NPU, one port per die; Huawei's rule: the dies of
+# an NPU in different subnets.  No built-in profile names the machine: the
+# die rule holds on every machine whose npu-smi lists two-die NPUs.
+a3 = run(f"{fixtures}/atlas-a3/root", "check")
+bad = [f for f in a3["findings"] if f["severity"] in ("error", "warn")]
+expect("a3 healthy: pass, nothing at warn or error", a3["verdict"] == "pass" and not bad, a3)
+inv = run(f"{fixtures}/atlas-a3/root", "inventory")
+dev = {d["id"]: d for d in inv["npus"]["devices"]}
+expect("a3: 16 dies of 8 NPUs, each on its own PCI function",
+       len(dev) == 16 and dev[0]["die"] == {"npu": 0, "chip": 0} and
+       dev[15]["die"] == {"npu": 7, "chip": 1} and dev[15]["pci"]["bdf"] == "0000:4f:00.0" and
+       dev[15]["model"] == "Ascend 910C" and not inv["npus"]["unmapped"], inv)
+a3b = run(f"{fixtures}/atlas-a3-broken/root", "check")
+sub = [f for f in a3b["findings"] if f["id"] == "npu.subnets"]
+expect("a3 broken: NPU 3's dies in one subnet, and only that",
+       a3b["verdict"] == "fail" and len(sub) == 1 and
+       fires(a3b, "npu.subnets", "NPUs", "npu6 and npu7 (NPU 3, dies 0 and 1) in one subnet") and
+       "npu0 and npu1" not in sub[0]["observed"].split(" (")[0] and
+       not [f for f in a3b["findings"] if f["severity"] in ("error", "warn") and f is not sub[0]],
+       a3b)
+
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
+
+
+def with_profile(root, text, name):
+    """check of root under a profile file written from text"""
+    path = os.path.join(tmp, name + ".conf")
+    with open(path, "w") as f:
+        f.write(text)
+    return run(root, "check", "--profile", path)
+
+
+# the profile's plan decides: dies named, the rule holds; one planned
+# instead, the A3's two subnets break that plan and the die rule is not asked
+doc = with_profile(f"{fixtures}/atlas-a3-broken/root",
+                   "[profile]\nname = a3-site\nnpu_subnets = dies\n", "a3-dies")
+expect("a3 broken under npu_subnets = dies: the die rule",
+       fires(doc, "npu.subnets", "NPUs", "npu6 and npu7 (NPU 3, dies 0 and 1) in one subnet"), doc)
+doc = with_profile(f"{fixtures}/atlas-a3/root",
+                   "[profile]\nname = a3-one\nnpu_subnets = one\n", "a3-one")
+expect("a3 under npu_subnets = one: more than one subnet, no die finding",
+       fires(doc, "npu.subnets", "NPUs", "more than one subnet") and
+       not any("dies" in f["observed"] for f in doc["findings"]), doc)
 
 
 def variant(name, edits):
@@ -143,6 +185,20 @@ try:
     expect("an NPU npu-smi does not list: named",
            fires(doc, "npu.unreadable", "NPUs", "0000:81:00.0: Ascend NPU PCI function no npu-smi"),
            doc)
+
+    # npu0 trained x8 of x16: judged as a NIC's link is (both ends' capability)
+    doc = run(variant("pcie", {"sys/devices/pci0000:60/0000:60:00.0/0000:61:00.0/"
+                               "current_link_width": lambda t: "8\n"}), "check")
+    expect("pcie.link_degraded: npu0 at x8",
+           fires(doc, "pcie.link_degraded", "npu0", "x8 at 0000:61:00.0", "warn") and
+           not any(f["id"] == "pcie.link_degraded" and f["subject"] != "npu0"
+                   for f in doc["findings"]), doc)
+
+    # A800T A2, the DMI model of an 800T A2, picks atlas-800t-a2 by DMI alone
+    # (DMI is asked before the NPUs: this tree's 910 NPUs do not override it)
+    doc = run(variant("dmi-a2", {"sys/devices/virtual/dmi/id/product_name":
+                                 lambda t: "A800T A2\n"}), "check")
+    expect("DMI A800T A2: atlas-800t-a2", doc["profile"] == "atlas-800t-a2", doc)
 
     a2 = {"sys/devices/virtual/dmi/id/product_name": lambda t: "TaiShan 200\n"}
     for d in os.listdir(f"{fixtures}/atlas-800-9000/root/sys/devices"):

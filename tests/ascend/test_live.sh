@@ -67,6 +67,15 @@ cmp -s "$s/hccn/3/optical" "$cap/hccn/3/optical" && ok || bad "snapshot: hccn/3/
 # -mtu is not in the captures: the stand-in fails it, and it is not named
 holds "$tmp/healthy-live.json" 'dev[0]["port"]["mtu"] is None' && ok || bad "healthy: mtu invented"
 
+# 1b. two-die NPUs (the Atlas A3 fixture): one NPU per die, the board of a
+# die asked with NPU ID and Chip ID, recorded as board-<N>-<chip>
+STANDIN_CAPTURE=$src/tests/fixtures/atlas-a3/root/.rdmadoctor PATH=$tmp/bin:$base_path live_and_replay a3
+holds "$tmp/a3-live.json" 'len(dev) == 16 and all(not d["failures"] and d["port"]["link"] == "UP" for d in dev.values()) and dev[7]["die"] == {"npu": 3, "chip": 1} and dev[7]["bus_info"] == "0000:2f:00.0" and dev[7]["port"]["ipaddr"] == "10.21.0.13" and dev[7]["firmware"] == "7.7.0.6.236"' \
+	&& ok || bad "a3: dies not read as captured"
+for f in npu-smi/board-0-0 npu-smi/board-3-1 npu-smi/board-7-1 hccn/15/link; do
+	[ -f "$tmp/a3-snap/.rdmadoctor/$f" ] || bad "a3: snapshot lacks .rdmadoctor/$f"
+done
+
 # 2. a hung call: cut at the limit, named; the rest of that NPU not run
 : >"$tmp/pids"
 PATH=$tmp/bin:$base_path STANDIN_HANG="hccn/3/optical" STANDIN_PIDS=$tmp/pids \

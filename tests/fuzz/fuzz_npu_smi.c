@@ -8,6 +8,7 @@
 
 #include "ascend/hccn_conf.h"
 #include "ascend/npu_smi_parse.h"
+#include "model/inventory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct npu_smi_board b = { 0 };
 	struct npu_plan plan = { 0 };
 	size_t n;
+	bool phy;
 	char *m;
 
 	if (size < 1)
@@ -27,9 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(m, data + 1, size - 1);
 	switch (data[0] % 3) {
 	case 0:
-		if (npu_smi_parse_list(m, size - 1, &rows, &n) == 0) {
+		if (npu_smi_parse_list(m, size - 1, &rows, &n, &phy) == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (!rows[i].name || rows[i].npu_id < 0 || rows[i].chip_id < 0)
+				if (!rows[i].name || rows[i].npu_id < 0 || rows[i].chip_id < 0 ||
+				    (!phy && !IS_NA(rows[i].phy_id)) ||
+				    (!IS_NA(rows[i].phy_id) && rows[i].phy_id < 0))
 					abort();
 			npu_smi_chips_free(rows, n);
 		}

@@ -192,12 +192,35 @@ static void npu_smi(void **state)
 		"        Firmware Version               : 6.4.12.1.241\n"
 		"        PCIe Bus Info                  : 0000:61:00.0\n"
 		"        PCI Device ID                  : 0xD801\n";
+	/* two dies per NPU (Atlas A3): a Chip Phy-ID column, one row per die */
+	static const char dies[] =
+		"    NPU ID                         Chip ID                        Chip Logic ID                  Chip Phy-ID                    Chip Name\n"
+		"    0                              0                              0                              0                              Ascend910\n"
+		"    0                              1                              1                              1                              Ascend910\n"
+		"    0                              2                              -                              -                              Mcu\n"
+		"    1                              0                              2                              2                              Ascend910\n";
 	struct npu_smi_chip *rows;
 	struct npu_smi_board b = { 0 };
 	size_t n;
+	bool phy;
 	(void)state;
 
-	assert_int_equal(npu_smi_parse_list(list, sizeof(list) - 1, &rows, &n), 0);
+	assert_int_equal(npu_smi_parse_list(dies, sizeof(dies) - 1, &rows, &n, &phy), 0);
+	assert_true(phy);
+	assert_int_equal(n, 4);
+	assert_int_equal(rows[1].npu_id, 0);
+	assert_int_equal(rows[1].chip_id, 1);
+	assert_int_equal(rows[1].logic_id, 1);
+	assert_int_equal(rows[1].phy_id, 1);
+	assert_string_equal(rows[1].name, "Ascend910");
+	assert_true(IS_NA(rows[2].logic_id) && IS_NA(rows[2].phy_id));
+	assert_string_equal(rows[2].name, "Mcu");
+	assert_int_equal(rows[3].phy_id, 2);
+	npu_smi_chips_free(rows, n);
+
+	assert_int_equal(npu_smi_parse_list(list, sizeof(list) - 1, &rows, &n, &phy), 0);
+	assert_false(phy);
+	assert_true(IS_NA(rows[0].phy_id));
 	assert_int_equal(n, 3);
 	assert_int_equal(rows[1].npu_id, 1);
 	assert_int_equal(rows[1].logic_id, 1);

@@ -102,6 +102,20 @@ static void finds_and_limit_setting(void **state)
 	assert_true(strncmp(p, dir, strlen(dir)) == 0);
 	free(p);
 	assert_null(tool_find("rd-no-such-tool"));
+	/* tool_path searches once per run: a PATH changed later is not searched */
+	{
+		const char *once = tool_path("rd-standin");
+		char *saved = strdup(getenv("PATH"));
+
+		assert_non_null(once);
+		assert_true(strncmp(once, dir, strlen(dir)) == 0);
+		assert_null(tool_path("rd-no-such-tool"));
+		setenv("PATH", "/nonexistent", 1);
+		assert_null(tool_find("rd-standin"));
+		assert_ptr_equal(tool_path("rd-standin"), once);
+		setenv("PATH", saved, 1);
+		free(saved);
+	}
 	setenv("RDMADOCTOR_TOOL_TIMEOUT_MS", "250", 1);
 	assert_int_equal(tool_timeout_ms(), 250);
 	setenv("RDMADOCTOR_TOOL_TIMEOUT_MS", "soon", 1);
