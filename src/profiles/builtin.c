@@ -313,7 +313,8 @@ static const struct builtin_text texts[] = {
 	  "match_npu_count = 8\n"
 	  "# each NPU has one 100GE RoCE v2 port\n"
 	  "npu_rate_gbps = 100\n"
-	  "# not a Huawei default (docs/ascend.md): a site on another priority sets its own\n"
+	  "# HCCL's RDMA service level defaults to 4 and must equal the PFC\n"
+	  "# priority (docs/ascend.md); a site that moved HCCL sets its own\n"
 	  "npu_pfc_priority = 4\n"
 	  "# Huawei's MindCluster Ascend Deployer guide: four subnets, NPU 0&4, 1&5, 2&6, 3&7\n"
 	  "npu_subnets = pairs\n" },
@@ -330,7 +331,7 @@ static const struct builtin_text texts[] = {
 	  "match_npu_count = 8\n"
 	  "# 200GE RoCE v2 per NPU\n"
 	  "npu_rate_gbps = 200\n"
-	  "# not a Huawei default (docs/ascend.md)\n"
+	  "# HCCL's default RDMA service level (docs/ascend.md)\n"
 	  "npu_pfc_priority = 4\n"
 	  "# Huawei's MindCluster Ascend Deployer guide: the 8 NPU ports in one subnet\n"
 	  "npu_subnets = one\n" },
