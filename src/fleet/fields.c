@@ -3,6 +3,8 @@
  * and a wrong type reads as "absent", never as a crash. */
 #include "fields.h"
 
+#include "../model/pcie_link.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,22 +31,17 @@ static void put_scalar(json_t *out, const char *key, const json_t *v)
 }
 
 /* PCIe generation from the negotiated transfer rate (GT/s per lane). */
-static json_t *pcie_gen(const json_t *speed)
+static json_t *gen_of_speed(const json_t *speed)
 {
-	static const struct { double gts; int gen; } gens[] = {
-		{ 2.5, 1 }, { 5, 2 }, { 8, 3 }, { 16, 4 }, { 32, 5 }, { 64, 6 }, { 128, 7 },
-	};
-	double s;
+	int gen;
 
 	if (json_is_null(speed))
 		return json_null();
 	if (!json_is_number(speed))
 		return NULL;
-	s = json_number_value(speed);
-	for (size_t i = 0; i < sizeof(gens) / sizeof(gens[0]); i++)
-		if (fabs(s - gens[i].gts) < 0.01)
-			return json_integer(gens[i].gen);
-	return json_real(s);	/* an unknown rate: keep what was seen */
+	gen = pcie_gen(json_number_value(speed));
+	/* an unknown rate: keep what was seen */
+	return gen ? json_integer(gen) : json_real(json_number_value(speed));
 }
 
 /* pcie_gen and pcie_width of a device's negotiated link (pci.link). */
@@ -54,7 +51,7 @@ static void put_pcie(json_t *out, const json_t *link)
 
 	if (!json_is_object(link))
 		return;
-	gen = pcie_gen(json_object_get(link, "speed_gts"));
+	gen = gen_of_speed(json_object_get(link, "speed_gts"));
 	if (gen)
 		json_object_set_new(out, "pcie_gen", gen);
 	put_scalar(out, "pcie_width", json_object_get(link, "width"));

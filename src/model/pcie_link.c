@@ -53,12 +53,12 @@ bool pcie_link_degraded(const struct pci_func *f, const struct pci_func *p)
 
 /* Per generation (index gen - 1): the transfer rate per lane and the share
  * of it left after line coding: 8b/10b for Gen1-2, 128b/130b for Gen3-5,
- * and for Gen6 the 236 bytes of TLPs a 256-byte FLIT carries. */
+ * and for Gen6-7 the 236 bytes of TLPs a 256-byte FLIT carries. */
 static const struct {
 	double gts, num, den;	/* payload = num / den of what is sent */
 } gens[] = {
 	{ 2.5, 8, 10 }, { 5, 8, 10 }, { 8, 128, 130 }, { 16, 128, 130 }, { 32, 128, 130 },
-	{ 64, 236, 256 },
+	{ 64, 236, 256 }, { 128, 236, 256 },
 };
 
 #define N_GENS ((int)(sizeof(gens) / sizeof(gens[0])))

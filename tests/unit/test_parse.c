@@ -117,13 +117,15 @@ static void pcie_gen_rates(void **state)
 {
 	(void)state;
 
-	for (int gen = 1; gen <= 6; gen++)
+	for (int gen = 1; gen <= 7; gen++)
 		assert_int_equal(pcie_gen(pcie_gen_gts(gen)), gen);
 	assert_true(pcie_gen_gts(1) == 2.5);
 	assert_true(pcie_gen_gts(4) == 16);
 	assert_true(pcie_gen_gts(6) == 64);
 	assert_true(isnan(pcie_gen_gts(0)));
-	assert_true(isnan(pcie_gen_gts(7)));
+	assert_true(pcie_gen_gts(7) == 128);
+	assert_true(pcie_raw_gbytes(128, 16) == 236.0);	/* FLIT, as Gen6 */
+	assert_true(isnan(pcie_gen_gts(8)));
 	assert_true(isnan(pcie_gen_gts(-1)));
 }
 
