@@ -18,6 +18,30 @@
  * one only at the window's edges (bw_sampler_poll), so the figures keep
  * their precision.
  *
+ * Point by point against ib_write_bw -D (run_iter_bw, post_send_method):
+ *   the same: tx_depth WRs outstanding per QP (128); one WR per post call
+ *     (post list 1); WR number k (from 1) signaled when k % cq_mod == 0,
+ *     a completion standing for cq_mod WRs; cq_mod 100 up to 8 KiB, 1
+ *     above; no inline for bandwidth (perftest turns it off on devices
+ *     it does not know, rxe among them); the window counts completions
+ *     only, between two clock reads one duration apart, after a warm-up
+ *     (perftest: duration / 4 each side); Gb/s are 10^9 bits (perftest's
+ *     MB/s without --report_gbits are 2^20 bytes); page-aligned buffers,
+ *     one QP unless asked.
+ *   different, on purpose: at most INFLIGHT_MAX bytes posted per QP
+ *     (verbs_engine.c), where perftest keeps 128 WRs of any size (1 GiB
+ *     at 8 MiB): the wire needs a few bandwidth-delay products (Soft-RoCE
+ *     sends no more than 128 packets ahead of its acknowledgements,
+ *     whatever is posted), and more only lengthens the drain; busy-polling gives way after
+ *     VERBS_SPIN_BEFORE_YIELD empty polls (perftest spins: on Soft-RoCE
+ *     the NIC's work then waits for the scheduler); CQ polled in batches
+ *     of VERBS_POLL_BATCH (perftest 16); after the window the loop stops
+ *     posting and drains (perftest posts on for its trailing margin); the
+ *     same buffer address for every WR (perftest walks a 4 KiB buffer
+ *     for messages up to 2 KiB); CLOCK_MONOTONIC (perftest: the cycle
+ *     counter over a CPU MHz taken from /proc/cpuinfo when it is within
+ *     2% of one it measures).
+ *
  * Roles: the client sends (write, send) or pulls (read); the server is
  * passive unless bidir.  When a side's loop is over it sends a zero-length
  * DONE message on QP 0; every side returns once it has its own loop behind

@@ -5,7 +5,6 @@
 #include "bw_cmd.h"
 #include "../out/bw_out.h"
 #include "../out/safe_stream.h"
-#include "../profiles/profile.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -81,8 +80,6 @@ static int emit(struct ctx *c, struct bw_report *r)
 static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 			const struct bw_cmd_setup *s, char *why, size_t whysz)
 {
-	char reason[256];
-
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
 	r->expect_min_bytes = 0;
@@ -96,8 +93,10 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 	/* small messages cannot fill a link (perftest's own line-rate figures
 	 * are for 64 KiB and up): smaller sizes are not judged */
 	r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
-	if (bw_cmd_floor(s->have_inv ? profile_select(&s->inv, reason, sizeof(reason)) : NULL,
-			 s->min_rate, &r->expect_gbps, why, whysz))
+	/* the profile check would judge this machine by (the site file's, else
+	 * the one it is), chosen once with the inventory (bw_cmd_collect) */
+	if (bw_cmd_floor(s->have_inv ? s->pl.profile : NULL, s->min_rate, &r->expect_gbps, why,
+			 whysz))
 		r->expect_why = why;
 	else
 		r->expect_min_bytes = 0;
@@ -157,7 +156,10 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	/* verbs by default when it can run here */
 	if (!o->transport_set) {
 		o->p.transport = BW_TRANSPORT_TCP;
-		if (bw_cmd_collect(&s) == EXIT_OK && s.inv.n_nics)
+		rc = bw_cmd_collect(&s);
+		if (rc == EXIT_USAGE)	/* a broken site file or profile: said; fix it first */
+			goto out;
+		if (rc == EXIT_OK && s.pl.inv.n_nics)
 			o->p.transport = BW_TRANSPORT_VERBS;
 	}
 	rc = o->p.transport == BW_TRANSPORT_VERBS ? bw_cmd_verbs_rails(&s) : bw_cmd_tcp_rails(&s);

@@ -5,6 +5,7 @@
 #define RD_CMD_BW_CMD_H
 
 #include "cmd.h"
+#include "pipeline.h"
 #include "../bw/params.h"
 #include "../bw/report.h"
 #include "../bw/session.h"
@@ -56,9 +57,13 @@ struct bw_cmd_setup {
 	struct ctx *c;
 	const char *cmd;	/* "bw" or "lat", for messages */
 	struct bw_cmd_opts *o;
-	struct inventory inv;
-	struct root root;
-	bool have_inv;
+	/* The machine as check reads it (cmd/pipeline.h): the root, the
+	 * inventory, the site file, and the profile (the site file's, else
+	 * the one the machine is), whose rail floor a verbs test is held to. */
+	struct pipeline pl;
+	bool collected;		/* bw_cmd_collect ran; collect_rc is its answer */
+	int collect_rc;
+	bool have_inv;		/* pl's inventory and profile are there */
 	/* chosen rails: inventory NIC indices (verbs), or netdev names (tcp) */
 	size_t nic[BW_RAILS_MAX];
 	char *names[BW_RAILS_MAX];
@@ -75,7 +80,9 @@ struct bw_cmd_setup {
 struct profile;
 int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *why,
 		 size_t whysz);
-/* The inventory, read once (ctx_collect); EXIT_OK or EXIT_RUNTIME. */
+/* The inventory, the site file and the profile, read once (pipeline_collect
+ * and pipeline_choose, as check); EXIT_OK, or the exit code after saying
+ * why: EXIT_USAGE for a broken site file or profile, as check. */
 int bw_cmd_collect(struct bw_cmd_setup *s);
 /* Choose the rails: EXIT_OK, or an exit code after saying why. */
 int bw_cmd_verbs_rails(struct bw_cmd_setup *s);

@@ -335,10 +335,10 @@ static const struct cmd_opt bw_opts[] = {
 	  .help = "messages up to N bytes go inline (default 0; lat 220)" },
 	{ "expect-gbps", 0, "X", OPT_CALL_AT(take_expect),
 	  .help = "fail (exit 1) when a rail's average at any size is\n"
-		  "below X; by default verbs expects the profile's\n"
-		  "bw_floor_gbps where the machine's profile has one, else\n"
-		  "90% of the port rate, at sizes of 64 KiB and up; tcp\n"
-		  "nothing" },
+		  "below X; by default verbs expects the bw_floor_gbps of\n"
+		  "the profile check judges by (the site file's, else the\n"
+		  "machine's) where it has one, else 90% of the port rate,\n"
+		  "at sizes of 64 KiB and up; tcp nothing" },
 	/* this host's side */
 	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device),
 	  .help = "the RDMA device (verbs), or the netdev to bind (tcp)" },

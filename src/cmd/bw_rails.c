@@ -32,14 +32,14 @@ int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *
 
 int bw_cmd_collect(struct bw_cmd_setup *s)
 {
-	int rc;
-
-	if (s->have_inv)
-		return EXIT_OK;
-	rc = ctx_collect(s->c, &s->root, &s->inv, false);
-	if (rc == EXIT_OK)
-		s->have_inv = true;
-	return rc;
+	if (s->collected)	/* once: a failure is said once */
+		return s->collect_rc;
+	s->collected = true;
+	s->collect_rc = pipeline_collect(s->c, s->cmd, &s->pl, false);
+	if (s->collect_rc == EXIT_OK)
+		s->collect_rc = pipeline_choose(s->c, &s->pl, NULL);
+	s->have_inv = s->collect_rc == EXIT_OK;
+	return s->collect_rc;
 }
 
 void bw_cmd_setup_free(struct bw_cmd_setup *s)
@@ -48,10 +48,9 @@ void bw_cmd_setup_free(struct bw_cmd_setup *s)
 		free(s->names[i]);
 		free(s->cpulist[i]);
 	}
-	if (s->have_inv) {
-		inventory_free(&s->inv);
-		root_close(&s->root);
-	}
+	if (s->collected)
+		pipeline_free(&s->pl);
+	s->collected = s->have_inv = false;
 }
 
 static const struct port *nic_port(const struct nic *n, int num)
@@ -74,8 +73,8 @@ static void pick_gpu(struct bw_cmd_setup *s, uint32_t i, size_t nic)
 	rr->gpu_path = NULL;
 	if (!g)
 		return;
-	for (size_t a = 0; a < s->inv.n_affinity; a++) {
-		const struct affinity *af = &s->inv.affinity[a];
+	for (size_t a = 0; a < s->pl.inv.n_affinity; a++) {
+		const struct affinity *af = &s->pl.inv.affinity[a];
 
 		if (af->nic != nic)
 			continue;
@@ -91,7 +90,7 @@ static void pick_gpu(struct bw_cmd_setup *s, uint32_t i, size_t nic)
 
 static int add_nic(struct bw_cmd_setup *s, size_t k)
 {
-	const struct nic *n = &s->inv.nics[k];
+	const struct nic *n = &s->pl.inv.nics[k];
 	const struct port *pt = nic_port(n, s->o->ib_port);
 	struct bw_report_rail *rr = &s->rail[s->n];
 
@@ -109,11 +108,11 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	 * other fact of this host */
 	s->cpulist[s->n] = NULL;
 	if (rr->numa_node >= 0 &&
-	    root_readf(&s->root, &s->cpulist[s->n], "sys/devices/system/node/node%d/cpulist",
+	    root_readf(&s->pl.r, &s->cpulist[s->n], "sys/devices/system/node/node%d/cpulist",
 		       rr->numa_node) < 0)
 		s->cpulist[s->n] = NULL;
 	rr->cpulist = s->cpulist[s->n];
-	rr->peermem = s->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
+	rr->peermem = s->pl.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
 								     : BW_PEERMEM_ABSENT;
 	if (!isnan(rr->rate_gbps) && (isnan(s->min_rate) || rr->rate_gbps < s->min_rate))
 		s->min_rate = rr->rate_gbps;
@@ -130,7 +129,7 @@ int bw_cmd_verbs_rails(struct bw_cmd_setup *s)
 
 	if (rc != EXIT_OK)
 		return rc;
-	if (!s->inv.n_nics) {
+	if (!s->pl.inv.n_nics) {
 		fprintf(stderr, "%s %s: this host has no RDMA device: use --transport tcp\n",
 			s->c->prog, s->cmd);
 		return EXIT_RUNTIME;
@@ -138,18 +137,18 @@ int bw_cmd_verbs_rails(struct bw_cmd_setup *s)
 	if (!list)
 		return add_nic(s, 0);
 	if (strcmp(list, "all") == 0) {
-		for (size_t k = 0; k < s->inv.n_nics && rc == EXIT_OK; k++)
+		for (size_t k = 0; k < s->pl.inv.n_nics && rc == EXIT_OK; k++)
 			rc = add_nic(s, k);
 		return rc;
 	}
 	for (const char *p = list; *p && rc == EXIT_OK;) {
 		size_t len = strcspn(p, ","), k;
 
-		for (k = 0; k < s->inv.n_nics; k++)
-			if (strlen(s->inv.nics[k].name) == len &&
-			    strncmp(s->inv.nics[k].name, p, len) == 0)
+		for (k = 0; k < s->pl.inv.n_nics; k++)
+			if (strlen(s->pl.inv.nics[k].name) == len &&
+			    strncmp(s->pl.inv.nics[k].name, p, len) == 0)
 				break;
-		if (k == s->inv.n_nics) {
+		if (k == s->pl.inv.n_nics) {
 			fprintf(stderr, "%s %s: no RDMA device '%.*s' here (see `%s inventory`)\n",
 				s->c->prog, s->cmd, (int)len, p, s->c->prog);
 			return EXIT_RUNTIME;

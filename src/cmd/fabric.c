@@ -417,7 +417,7 @@ static int choose_rails(struct fab_run *r)
 	s->min_rate = NAN;
 	if (!o->transport_set) {
 		o->bw.p.transport = BW_TRANSPORT_TCP;
-		if (bw_cmd_collect(s) == EXIT_OK && s->inv.n_nics)
+		if (bw_cmd_collect(s) == EXIT_OK && s->pl.inv.n_nics)
 			o->bw.p.transport = BW_TRANSPORT_VERBS;
 	}
 	if (o->bw.p.transport == BW_TRANSPORT_VERBS) {

@@ -19,3 +19,8 @@ set_tests_properties(bw_usage PROPERTIES TIMEOUT 60)
 # The server takes the client's test options as checks (loopback, no root).
 add_test(NAME bw_server_opts COMMAND ${BW_TEST_DIR}/test_bw_server_opts.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_server_opts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# The floor bw holds a verbs rail to is the profile check would judge the
+# machine by (site file, else the machine's own); a fixture tree, no device.
+add_test(NAME bw_site_profile COMMAND ${BW_TEST_DIR}/test_bw_site_profile.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_site_profile PROPERTIES TIMEOUT 120)
