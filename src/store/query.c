@@ -1,5 +1,5 @@
 /* Reading records back, through indexed queries: the latest record of a
- * host by (host, last_seen), drift facts by record, never every document. */
+ * host from hosts, drift facts by record, never every document. */
 #include "internal.h"
 #include "../fleet/skim.h"
 
@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The latest record of each host (the one its latest check saw), and n,
- * how many checks it has (records and seen times).  The window runs over
- * ids only: the documents are not carried through its sort. */
-#define LATEST "SELECT r.*, x.nrec + coalesce((SELECT count(*) FROM seen WHERE seen.host = " \
-	"r.host), 0) AS n FROM records r JOIN (SELECT id, nrec FROM (SELECT id, row_number() " \
-	"OVER (PARTITION BY host ORDER BY last_seen DESC, id DESC) AS rn, count(*) OVER " \
-	"(PARTITION BY host) AS nrec FROM records) w WHERE w.rn = 1) x ON x.id = r.id"
+/* The latest record of each host (the one its latest check saw): a row
+ * of hosts (with checks, how many checks it has: records and seen times)
+ * and the record it names, by primary key. */
+#define LATEST "hosts h JOIN records r ON r.id = h.record_id"
 
 static json_t *col_text(const char *const *cols, int i)
 {
@@ -200,12 +197,14 @@ int store_hosts(struct store *s, const struct store_filter *f, json_t **out)
 	p[2] = f->since;
 	p[3] = f->nic_model;
 	/* a NULL parameter filters nothing */
-	return query(s, "SELECT host, last_seen, profile, verdict, findings, n FROM (" LATEST ") l "
-		     "WHERE (CAST(?1 AS TEXT) IS NULL OR profile = ?1) AND "
-		     "(CAST(?2 AS TEXT) IS NULL OR verdict = ?2) AND "
-		     "(CAST(?3 AS TEXT) IS NULL OR last_seen >= ?3) AND "
+	return query(s, "SELECT h.host, h.last_seen, r.profile, r.verdict, r.findings, h.checks "
+		     "FROM " LATEST " "
+		     "WHERE (CAST(?1 AS TEXT) IS NULL OR r.profile = ?1) AND "
+		     "(CAST(?2 AS TEXT) IS NULL OR r.verdict = ?2) AND "
+		     "(CAST(?3 AS TEXT) IS NULL OR h.last_seen >= ?3) AND "
 		     "(CAST(?4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM record_groups g WHERE "
-		     "g.record_id = l.id AND g.nic_model = ?4)) ORDER BY host", p, 4, host_row, out);
+		     "g.record_id = r.id AND g.nic_model = ?4)) ORDER BY h.host", p, 4, host_row,
+		     out);
 }
 
 int store_history(struct store *s, const char *host, const char *const *drop, json_t **out)
@@ -243,7 +242,7 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 	int rc;
 
 	s->drop = drop;
-	rc = query(s, "SELECT host, doc FROM (" LATEST ") l ORDER BY host", NULL, 0, doc_row, out);
+	rc = query(s, "SELECT r.host, r.doc FROM " LATEST " ORDER BY h.host", NULL, 0, doc_row, out);
 	s->drop = NULL;
 	return rc;
 }
@@ -262,13 +261,13 @@ int store_latest_facts(struct store *s, json_t **out)
 	}
 	/* the previous profile: that of the host's latest record with another */
 	rc = store_run(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
-		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM ("
-		     LATEST ") r "
+		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM "
+		     LATEST " "
 		     "LEFT JOIN records p ON p.id = (SELECT o.id FROM records o WHERE o.host = "
 		     "r.host AND o.profile IS DISTINCT FROM r.profile ORDER BY o.last_seen DESC "
 		     "LIMIT 1) "
 		     "LEFT JOIN record_groups g ON g.record_id = r.id "
-		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
+		     "ORDER BY h.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
 		     "read");
 	json_decref(r.seen);
 	if (rc < 0)
