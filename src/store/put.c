@@ -204,9 +204,10 @@ static int put_new(struct store *s, const struct store_row *row, bool *stored)
 		rc = put_groups(s, id, row);
 		/* the latest is the one seen last; of two seen at once, the newer */
 		if (rc == 0)
-			rc = run(s, "INSERT INTO hosts(host, record_id, last_seen, checks, counters) "
-				 "VALUES (?1, CAST(?2 AS BIGINT), ?3, 1, ?4) ON CONFLICT (host) DO "
-				 "UPDATE SET checks = hosts.checks + 1, "
+			rc = run(s, "INSERT INTO hosts(host, record_id, last_seen, checks, records, "
+				 "counters) VALUES (?1, CAST(?2 AS BIGINT), ?3, 1, 1, ?4) ON CONFLICT "
+				 "(host) DO UPDATE SET checks = hosts.checks + 1, "
+				 "records = hosts.records + 1, "
 				 "record_id = CASE WHEN excluded.last_seen > hosts.last_seen THEN "
 				 "excluded.record_id ELSE hosts.record_id END, "
 				 "counters = CASE WHEN excluded.last_seen > hosts.last_seen THEN "
@@ -349,8 +350,8 @@ int store_rm(struct store *s, const char *host, const char *before, long long *r
 		rc = run(s, "DELETE FROM hosts WHERE host = ?1 AND NOT EXISTS (SELECT 1 FROM "
 			 "records WHERE records.id = hosts.record_id)", t, 1, NULL);
 	if (rc == 0)
-		rc = run(s, "UPDATE hosts SET checks = (SELECT count(*) FROM records WHERE host = "
-			 "?1) + (SELECT count(*) FROM seen WHERE host = ?1) WHERE host = ?1", t, 1,
-			 NULL);
+		rc = run(s, "UPDATE hosts SET records = (SELECT count(*) FROM records WHERE host = "
+			 "?1), checks = (SELECT count(*) FROM records WHERE host = ?1) + (SELECT "
+			 "count(*) FROM seen WHERE host = ?1) WHERE host = ?1", t, 1, NULL);
 	return rc;
 }

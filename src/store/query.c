@@ -116,6 +116,7 @@ static int counters_row(struct store *s, const char *const *c, const size_t *len
 struct facts_read {
 	json_t *out;	/* the entries */
 	json_t *seen;	/* {facts text: parsed} */
+	json_t *by_id;	/* {record id: its entry in out} */
 };
 
 static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
@@ -130,42 +131,54 @@ static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
 	return f;
 }
 
-/* Rows (host, profile, dmi_product, gpus, previous_profile, has_previous,
- * nic_model|NULL, link_layer, facts|NULL) by host: one entry per host with
- * its facts per group. */
-static int facts_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
+/* Rows (host, record id, profile, dmi_product, gpus, previous) by host:
+ * one entry per host.  previous: NULL when no record of the host has
+ * another profile, else "" for none or "=" and the profile. */
+static int host_facts_row(struct store *s, const char *const *c, const size_t *lens, int n,
+			  void *arg)
 {
 	struct facts_read *r = arg;
-	json_t *out = r->out, *last = json_array_get(out, json_array_size(out) - 1), *fields;
-	const char *host = c[0];
+	json_t *e;
+
+	(void)lens;
+	(void)n;
+	if (!c[0] || !c[1])
+		return 0;
+	e = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "host", c[0], "profile", col_text(c, 2),
+		      "dmi_product", col_text(c, 3), "gpus", col_text(c, 4), "facts");
+	if (e && c[5] && json_object_set_new(e, "previous_profile", c[5][0] == '=' ?
+					     json_string(c[5] + 1) : json_null()) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	if (e && json_object_set(r->by_id, c[1], e) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	return append(s, r->out, e);
+}
+
+/* Rows (record id, nic_model, link_layer, facts) by record and group: each
+ * to the entry of its host. */
+static int group_facts_row(struct store *s, const char *const *c, const size_t *lens, int n,
+			   void *arg)
+{
+	struct facts_read *r = arg;
+	json_t *e = c[0] ? json_object_get(r->by_id, c[0]) : NULL, *fields;
 
 	(void)n;
-	if (!host)
+	if (!e || !c[1])
 		return 0;
-	if (!last || strcmp(json_string_value(json_object_get(last, "host")), host) != 0) {
-		last = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "host", host, "profile",
-				 col_text(c, 1), "dmi_product", col_text(c, 2), "gpus",
-				 col_text(c, 3), "facts");
-		if (last && col_int(c, 5) &&
-		    json_object_set_new(last, "previous_profile", col_text(c, 4)) < 0) {
-			json_decref(last);
-			last = NULL;
-		}
-		if (append(s, out, last) < 0)
-			return -ENOMEM;
-	}
-	if (!c[6])
-		return 0;	/* a host without NICs */
-	fields = c[8] ? facts_parse(r, c[8], lens[8]) : NULL;
+	fields = c[3] ? facts_parse(r, c[3], lens[3]) : NULL;
 	if (!json_is_object(fields)) {
 		json_decref(fields);
 		return store_say(s, -EBADMSG, "cannot read '%s': the drift facts of host '%s' "
 				 "are not a JSON object (the file was edited by hand? move it "
-				 "aside)", s->path, host);
+				 "aside)", s->path, json_string_value(json_object_get(e, "host")));
 	}
-	return append(s, json_object_get(last, "facts"),
-		      json_pack("{s:s, s:o, s:o}", "nic_model", c[6], "link_layer",
-				col_text(c, 7), "fields", fields));
+	return append(s, json_object_get(e, "facts"),
+		      json_pack("{s:s, s:o, s:o}", "nic_model", c[1], "link_layer",
+				col_text(c, 2), "fields", fields));
 }
 
 static int query(struct store *s, const char *sql, const char *const *params, int n,
@@ -249,27 +262,32 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 
 int store_latest_facts(struct store *s, json_t **out)
 {
-	struct facts_read r = { json_array(), json_object() };
+	struct facts_read r = { json_array(), json_object(), json_object() };
 	int rc;
 
 	s->msg[0] = '\0';
 	*out = NULL;
-	if (!r.out || !r.seen) {
-		json_decref(r.out);
-		json_decref(r.seen);
-		return store_say(s, -ENOMEM, "out of memory");
+	if (!r.out || !r.seen || !r.by_id) {
+		rc = store_say(s, -ENOMEM, "out of memory");
+		goto out;
 	}
-	/* the previous profile: that of the host's latest record with another */
-	rc = store_run(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
-		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM "
-		     LATEST " "
-		     "LEFT JOIN records p ON p.id = (SELECT o.id FROM records o WHERE o.host = "
-		     "r.host AND o.profile IS DISTINCT FROM r.profile ORDER BY o.last_seen DESC "
-		     "LIMIT 1) "
-		     "LEFT JOIN record_groups g ON g.record_id = r.id "
-		     "ORDER BY h.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
-		     "read");
+	/* the previous profile: that of the host's latest record with another,
+	 * looked for only where the host has more than one record.  Two
+	 * queries: the hosts in order, then their facts in the order of the
+	 * facts' primary key, so that no wide row is sorted */
+	rc = store_run(s, "SELECT h.host, h.record_id, r.profile, r.dmi_product, r.gpus, CASE "
+		       "WHEN h.records > 1 THEN (SELECT CASE WHEN o.profile IS NULL THEN '' ELSE "
+		       "'=' || o.profile END FROM records o WHERE o.host = h.host AND o.profile IS "
+		       "DISTINCT FROM r.profile ORDER BY o.last_seen DESC LIMIT 1) END FROM " LATEST
+		       " ORDER BY h.host", NULL, 0, host_facts_row, &r, NULL, "read");
+	if (rc == 0)
+		rc = store_run(s, "SELECT g.record_id, g.nic_model, g.link_layer, g.facts FROM "
+			       "record_groups g WHERE g.record_id IN (SELECT record_id FROM hosts) "
+			       "ORDER BY g.record_id, g.nic_model, g.link_layer", NULL, 0,
+			       group_facts_row, &r, NULL, "read");
+out:
 	json_decref(r.seen);
+	json_decref(r.by_id);
 	if (rc < 0)
 		json_decref(r.out);
 	else

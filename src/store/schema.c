@@ -86,9 +86,9 @@ static int rederive(struct store *s)
 	int rc = store_exec(s, "DELETE FROM record_groups; DELETE FROM hosts", "upgrade");
 
 	if (rc == 0)
-		rc = store_exec(s, "INSERT INTO hosts(host, record_id, last_seen, checks, counters) "
-				"SELECT host, id, last_seen, nrec + (SELECT count(*) FROM seen "
-				"WHERE seen.host = w.host), '{}' FROM (SELECT host, id, last_seen, "
+		rc = store_exec(s, "INSERT INTO hosts(host, record_id, last_seen, checks, records, "
+				"counters) SELECT host, id, last_seen, nrec + (SELECT count(*) FROM "
+				"seen WHERE seen.host = w.host), nrec, '{}' FROM (SELECT host, id, last_seen, "
 				"row_number() OVER (PARTITION BY host ORDER BY last_seen DESC, id "
 				"DESC) AS rn, count(*) OVER (PARTITION BY host) AS nrec FROM "
 				"records) w WHERE rn = 1", "upgrade");

@@ -42,8 +42,13 @@ static void block(uint32_t h[8], const unsigned char *b)
 		uint32_t s0 = ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22);
 		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
 
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
+		v[7] = v[6];
+		v[6] = v[5];
+		v[5] = v[4];
+		v[4] = v[3] + t1;
+		v[3] = v[2];
+		v[2] = v[1];
+		v[1] = v[0];
 		v[0] = t1 + s0 + maj;
 	}
 	for (int i = 0; i < 8; i++)

@@ -17,8 +17,8 @@
  *            record_groups gains
  *            link_layer; seen holds the checks that equalled their host's
  *            latest record (the time and the counter deltas, not a copy).
- * Version 4: hosts holds each host's latest record, its number of checks
- *            and the counters of its last check, so that `fleet ls` and
+ * Version 4: hosts holds each host's latest record, its numbers of checks
+ *            and of records, and the counters of its last check, so that `fleet ls` and
  *            `fleet diff` read one row per host and an unchanged check is
  *            told and stored without reading a document; content becomes
  *            a SHA-256 fingerprint (store_row_content) and records.counters
@@ -436,6 +436,7 @@ static int to_v4(struct store *s)
 		"  record_id INTEGER NOT NULL,"	/* its latest record: seen last */
 		"  last_seen TEXT NOT NULL,"	/* that record's last_seen */
 		"  checks INTEGER NOT NULL,"	/* its records and seen times */
+		"  records INTEGER NOT NULL,"	/* its records */
 		"  counters TEXT NOT NULL)",	/* fleet_counters() of its last check */
 		"upgrade (to schema 4)");
 }

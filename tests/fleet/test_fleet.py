@@ -108,7 +108,8 @@ def store_whole(db, what):
                          "last_seen DESC, id DESC LIMIT 1) AND h.last_seen = (SELECT "
                          "max(last_seen) FROM records r WHERE r.host = x.host) AND h.checks = "
                          "(SELECT count(*) FROM records r WHERE r.host = x.host) + (SELECT "
-                         "count(*) FROM seen s WHERE s.host = x.host))) + (SELECT count(*) FROM "
+                         "count(*) FROM seen s WHERE s.host = x.host) AND h.records = (SELECT "
+                         "count(*) FROM records r WHERE r.host = x.host))) + (SELECT count(*) FROM "
                          "hosts h WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = "
                          "h.record_id))")
     expect(wrong == [["0"]], "every host's entry right %s (%s wrong)" % (what, wrong))
