@@ -158,13 +158,31 @@ static int host_facts_row(struct store *s, const char *const *c, const size_t *l
 	return append(s, r->out, e);
 }
 
-/* Rows (record id, nic_model, link_layer, facts) by record and group: each
- * to the entry of its host. */
+/* Where a group goes among a host's: by NIC model, then link layer, in
+ * byte order (as ORDER BY gives them in both backends). */
+static size_t group_place(const json_t *facts, const char *model, const char *layer)
+{
+	size_t i;
+
+	for (i = json_array_size(facts); i > 0; i--) {
+		const json_t *g = json_array_get(facts, i - 1);
+		const char *m = json_string_value(json_object_get(g, "nic_model"));
+		const char *l = json_string_value(json_object_get(g, "link_layer"));
+		int c = strcmp(m ? m : "", model);
+
+		if (c < 0 || (c == 0 && strcmp(l ? l : "", layer) <= 0))
+			break;
+	}
+	return i;
+}
+
+/* Rows (record id, nic_model, link_layer, facts), in any order: each to
+ * the entry of its host, in its place. */
 static int group_facts_row(struct store *s, const char *const *c, const size_t *lens, int n,
 			   void *arg)
 {
 	struct facts_read *r = arg;
-	json_t *e = c[0] ? json_object_get(r->by_id, c[0]) : NULL, *fields;
+	json_t *e = c[0] ? json_object_get(r->by_id, c[0]) : NULL, *fields, *g, *facts;
 
 	(void)n;
 	if (!e || !c[1])
@@ -176,9 +194,14 @@ static int group_facts_row(struct store *s, const char *const *c, const size_t *
 				 "are not a JSON object (the file was edited by hand? move it "
 				 "aside)", s->path, json_string_value(json_object_get(e, "host")));
 	}
-	return append(s, json_object_get(e, "facts"),
-		      json_pack("{s:s, s:o, s:o}", "nic_model", c[1], "link_layer",
-				col_text(c, 2), "fields", fields));
+	g = json_pack("{s:s, s:o, s:o}", "nic_model", c[1], "link_layer", col_text(c, 2),
+		      "fields", fields);
+	if (!g)
+		return store_say(s, -ENOMEM, "out of memory");
+	facts = json_object_get(e, "facts");
+	if (json_array_insert_new(facts, group_place(facts, c[1], c[2] ? c[2] : ""), g) < 0)
+		return store_say(s, -ENOMEM, "out of memory");
+	return 0;
 }
 
 static int query(struct store *s, const char *sql, const char *const *params, int n,
@@ -273,8 +296,8 @@ int store_latest_facts(struct store *s, json_t **out)
 	}
 	/* the previous profile: that of the host's latest record with another,
 	 * looked for only where the host has more than one record.  Two
-	 * queries: the hosts in order, then their facts in the order of the
-	 * facts' primary key, so that no wide row is sorted */
+	 * queries: the hosts in order, then their facts as they come, each put
+	 * in its place here: the server sorts no wide row */
 	rc = store_run(s, "SELECT h.host, h.record_id, r.profile, r.dmi_product, r.gpus, CASE "
 		       "WHEN h.records > 1 THEN (SELECT CASE WHEN o.profile IS NULL THEN '' ELSE "
 		       "'=' || o.profile END FROM records o WHERE o.host = h.host AND o.profile IS "
@@ -282,8 +305,7 @@ int store_latest_facts(struct store *s, json_t **out)
 		       " ORDER BY h.host", NULL, 0, host_facts_row, &r, NULL, "read");
 	if (rc == 0)
 		rc = store_run(s, "SELECT g.record_id, g.nic_model, g.link_layer, g.facts FROM "
-			       "record_groups g WHERE g.record_id IN (SELECT record_id FROM hosts) "
-			       "ORDER BY g.record_id, g.nic_model, g.link_layer", NULL, 0,
+			       "hosts h JOIN record_groups g ON g.record_id = h.record_id", NULL, 0,
 			       group_facts_row, &r, NULL, "read");
 out:
 	json_decref(r.seen);

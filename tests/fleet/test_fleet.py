@@ -1060,6 +1060,7 @@ def case_identity(tmp):
     rc, out, err = run("--json", "fleet", "--db", db, "rm", "vm")
     expect(rc == 0 and json.loads(out)["removed"] == 1, "fleet rm vm (%s)" % err.strip())
     expect(hosts() == [me, "rb-1"], "vm is gone, the others stay")
+    store_whole(db, "after fleet rm")
     rc, _, err = run("fleet", "--db", db, "rm", "vm")
     expect(rc == 3 and "no records of host 'vm'" in err, "rm of an unknown host: exit 3")
     rc, _, err = run("fleet", "--db", db, "rm")
