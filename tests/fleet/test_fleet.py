@@ -74,6 +74,16 @@ def sql_rows(db, sql):
     return PG.psql(db.rsplit("/", 1)[1], sql)
 
 
+def host_files(tmp, doc, names):
+    """One check file per host name, copies of doc: their paths."""
+    files = []
+    for name in names:
+        p = os.path.join(tmp, name + ".json")
+        fleetgen.write(p, fleetgen.as_host(doc, name))
+        files.append(p)
+    return files
+
+
 def sql_do(db, sql):
     """Run a statement that changes the store, committed, by the backend's
     own client."""
@@ -747,11 +757,7 @@ def case_upgrade3(tmp):
     records, and an unchanged check after it is a seen time.  An upgrade
     that fails half way leaves schema 3 as it was."""
     doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
-    files = []
-    for i in range(3):
-        p = os.path.join(tmp, "h%d.json" % i)
-        fleetgen.write(p, fleetgen.as_host(doc, "up-%d" % i))
-        files.append(p)
+    files = host_files(tmp, doc, ["up-%d" % i for i in range(3)])
     db = new_db(tmp, "three")
     for t in ("2026-11-30T01:00:00Z", "2026-11-30T02:00:00Z"):
         rc, _, err = run("record", "--db", db, "--time", t, "--from", *files)
@@ -868,11 +874,7 @@ def case_record(tmp):
 
 def case_report(tmp):
     doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
-    files = []
-    for i in range(3):
-        p = os.path.join(tmp, "r%d.json" % i)
-        fleetgen.write(p, fleetgen.as_host(doc, "rep-%d" % i))
-        files.append(p)
+    files = host_files(tmp, doc, ["rep-%d" % i for i in range(3)])
     db = new_db(tmp, "fleet")
     run("record", "--db", db, "--from", *files)
     html = os.path.join(tmp, "out", "fleet.html")
