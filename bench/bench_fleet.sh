@@ -5,8 +5,8 @@
 #   - the same checks again an hour later: unchanged, so each adds a seen
 #     time and counter deltas only (the database's growth per check);
 #   - `fleet diff` over DIFF_HOSTS (100,000) hosts: the ingested hosts and
-#     clones of them made in SQL (their drift facts and columns copied, the
-#     documents left small: diff reads no document);
+#     clones of them made in SQL (their drift facts, columns and host
+#     entries copied, the documents left small: diff reads no document);
 #   - NODES (1,000) nodes recording at once, each its own `record --from`
 #     with --timeout 5 as a health check would: the latency of each, median
 #     and worst, and how many gave up.
@@ -22,7 +22,7 @@ writers=${3:-8}
 diff_hosts=${4:-100000}
 nodes=${5:-1000}
 src=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
+tmp=$(mktemp -d -t "${BENCH_PREFIX:-bench-fleet}.XXXXXX")
 chmod 755 "$tmp"	# the postgres user reads its password file in it
 pg=""
 cleanup() {
@@ -34,6 +34,7 @@ trap cleanup EXIT
 now() { date +%s%N; }
 ms() { echo $(( ($2 - $1) / 1000000 )); }
 
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 t0=$(now)
 python3 - "$bin" "$src" "$tmp/docs" "$hosts" <<'PY' || { echo "cannot generate the documents"; exit 1; }
 import json, os, random, sys
@@ -112,7 +113,7 @@ size_of() {
 	else
 		psqlq "${2##*/}" 'VACUUM FULL' >/dev/null
 		psqlq "${2##*/}" "SELECT sum(pg_total_relation_size(t::regclass)) FROM (VALUES ('records'),
-			('seen'), ('record_groups'), ('schema_version')) v(t)"
+			('seen'), ('record_groups'), ('hosts'), ('schema_version')) v(t)"
 	fi
 }
 
@@ -150,7 +151,9 @@ clone() {
 	INSERT INTO record_groups(record_id, profile, nic_model, link_layer, facts)
 		SELECT c.id, g.profile, g.nic_model, g.link_layer, g.facts FROM records r
 		CROSS JOIN k JOIN records c ON c.host = r.host || '-c' || k.n AND c.time = r.time
-		JOIN record_groups g ON g.record_id = r.id WHERE r.host NOT LIKE '%-c%';" >/dev/null
+		JOIN record_groups g ON g.record_id = r.id WHERE r.host NOT LIKE '%-c%';
+	INSERT INTO hosts(host, record_id, last_seen, checks, records, counters)
+		SELECT host, id, last_seen, 1, 1, '{}' FROM records WHERE host LIKE '%-c%';" >/dev/null
 }
 
 # nodes BACKEND DB: NODES processes record at once; latency of each
@@ -225,4 +228,4 @@ for k in ingest:"ingest, $writers writers (aim 10 s)" seen:"size per unchanged c
 	 nodes:"$nodes nodes at once"; do
 	printf '%-34s %-50s %s\n' "${k#*:}" "${R[sqlite,${k%%:*}]}" "${R[postgresql,${k%%:*}]:-not run}"
 done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"

@@ -259,11 +259,31 @@ static int pending_add(struct pending *p, struct store_row *row)
 	return 0;
 }
 
+/* By host, then time, then the order given: a host's checks go in oldest
+ * first, and two writers whose batches share hosts lock them in the same
+ * order (on PostgreSQL, else each could wait for the other). */
+static int by_host_time(const void *a, const void *b)
+{
+	const struct store_row *x = *(struct store_row *const *)a;
+	const struct store_row *y = *(struct store_row *const *)b;
+	int c = strcmp(x->host, y->host);
+
+	if (!c)
+		c = strcmp(x->time, y->time);
+	return c ? c : x < y ? -1 : x > y;
+}
+
 /* Write what waits, in the run's one transaction (begun on first use). */
 static int pending_flush(struct store *s, struct pending *p, bool *begun, struct tally *t)
 {
+	/* no memory to sort: in the order given, which is as right */
+	struct store_row **order = calloc(p->n ? p->n : 1, sizeof(*order));
 	int rc = 0;
 
+	for (size_t i = 0; order && i < p->n; i++)
+		order[i] = &p->rows[i];
+	if (order)
+		qsort(order, p->n, sizeof(*order), by_host_time);
 	if (p->n && !*begun) {
 		rc = store_begin(s);
 		*begun = rc == 0;
@@ -272,11 +292,13 @@ static int pending_flush(struct store *s, struct pending *p, bool *begun, struct
 		enum store_put what;
 
 		if (rc == 0)
-			rc = store_put_row(s, &p->rows[i], &what);
+			rc = store_put_row(s, order ? order[i] : &p->rows[i], &what);
 		if (rc == 0)
 			count(t, what);
-		store_row_free(&p->rows[i]);
 	}
+	for (size_t i = 0; i < p->n; i++)
+		store_row_free(&p->rows[i]);
+	free(order);
 	p->n = p->bytes = 0;
 	return rc;
 }

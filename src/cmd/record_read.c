@@ -79,7 +79,7 @@ json_t *record_read_doc(struct doc_buf *b, const char *file, bool slim, time_t *
 	if (slim) {
 		char *copy, err[200];
 		size_t copy_len;
-		int rc = fleet_skim(buf, used, fleet_skim_drop, &copy, &copy_len, err, sizeof(err));
+		int rc = fleet_skim(buf, used, fleet_skim_ingest, &copy, &copy_len, err, sizeof(err));
 
 		if (rc == -ENOMEM) {
 			snprintf(why, len, "out of memory");

@@ -19,7 +19,8 @@ struct doc_buf {
 
 /* Read a whole file (or stdin for "-") into b and parse it; NULL with why.
  * slim: check the whole text but build only the slim copy of fleet/skim.h
- * (without the members no fleet fact reads); b keeps the whole text.
+ * (fleet_skim_ingest: without the members no fleet fact reads, but with
+ * the counters); b keeps the whole text.
  * *mtime: the file's modification time, now for stdin. */
 json_t *record_read_doc(struct doc_buf *b, const char *file, bool slim, time_t *mtime,
 			char *why, size_t len);

@@ -44,27 +44,31 @@ const char *const fleet_skim_volatile[] = {
 };
 
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
- * facts.c, record.c, history.c; "gpus" is read by fleet_machine).  A key read there must not be here: the
- * record fuzz target compares the facts of the slim and the whole text. */
+ * facts.c, record.c, history.c; "gpus" is read by fleet_machine), but the
+ * counters.  A key read there must not be here: the record fuzz target
+ * compares the facts of the slim and the whole text. */
+#define SKIM_DROP_BUT_COUNTERS \
+	/* the bulk: transceiver pages, PCIe path, GPUs, placement */ \
+	"module", "dscp_map", "upstream", "affinity", "pfc_pause_tx", "pfc_pause_rx", \
+	/* NIC and port details */ \
+	"node_guid", "node_desc", "board_id", "hca_type", "uverbs", "uverbs_dev", \
+	"netdev_parent", "phys_state", "lanes", "lane_speed", "lid", "sm_lid", "max_mtu", \
+	"netdev_operstate", "netdev_speed_mbps", "carrier_changes", "bond_slaves", "gid", \
+	"subsystem_vendor", "subsystem_device", "class", "max_speed_gts", "max_width", \
+	"numa_node", "bdf", \
+	/* findings: only id and subject are compared */ \
+	"observed", "expected", "why", "fix", \
+	/* host */ \
+	"iommu", "modules", "profile_reason", \
+	/* an Ascend NPU port: counters, transceiver readings, link-change log \
+	 * (the fleet reads its firmware, software, link, speed and PFC) */ \
+	"stat", "optical", "link_changes"
+
 const char *const fleet_skim_drop[] = {
-	/* the bulk: counters, transceiver pages, PCIe path, GPUs, placement */
-	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", "upstream",
-	"affinity", "pfc_pause_tx", "pfc_pause_rx",
-	/* NIC and port details */
-	"node_guid", "node_desc", "board_id", "hca_type", "uverbs", "uverbs_dev",
-	"netdev_parent", "phys_state", "lanes", "lane_speed", "lid", "sm_lid", "max_mtu",
-	"netdev_operstate", "netdev_speed_mbps", "carrier_changes", "bond_slaves", "gid",
-	"subsystem_vendor", "subsystem_device", "class", "max_speed_gts", "max_width",
-	"numa_node", "bdf",
-	/* findings: only id and subject are compared */
-	"observed", "expected", "why", "fix",
-	/* host */
-	"iommu", "modules", "profile_reason",
-	/* an Ascend NPU port: counters, transceiver readings, link-change log
-	 * (the fleet reads its firmware, software, link, speed and PFC) */
-	"stat", "optical", "link_changes",
-	NULL,
+	"counters", "hw_counters", "ethtool_stats", SKIM_DROP_BUT_COUNTERS, NULL,
 };
+
+const char *const fleet_skim_ingest[] = { SKIM_DROP_BUT_COUNTERS, NULL };
 
 struct skim {
 	const unsigned char *p, *start, *end;

@@ -17,6 +17,10 @@
 /* The keys the fleet never reads from an ingested document (counters,
  * hw_counters, ethtool_stats, module, affinity, ...: skim.c). */
 extern const char *const fleet_skim_drop[];
+/* fleet_skim_drop but the counters (counters, hw_counters, ethtool_stats):
+ * what ingest parses, so that a check's counters are at hand before the
+ * store is locked (store/row.c). */
+extern const char *const fleet_skim_ingest[];
 
 /* The bulk no fleet report shows: counters (counters, hw_counters,
  * ethtool_stats, pfc_pause_tx/rx), transceiver pages (module), the DSCP

@@ -7,6 +7,7 @@
 #ifndef RD_STORE_DRIVER_H
 #define RD_STORE_DRIVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "store.h"
@@ -40,6 +41,10 @@ struct store_driver {
 	 * where a backend starts later (it is then made at n_first). */
 	int (*const *steps)(struct store *s);
 	int first_version;	/* the oldest version a new store of it has */
+	/* Documents come back in another spelling than they went in
+	 * (PostgreSQL's JSONB orders keys): a fingerprint made from a stored
+	 * document is not one made from the text at ingest. */
+	bool respells;
 };
 
 extern const struct store_driver store_sqlite;

@@ -15,6 +15,7 @@
 struct store {
 	const struct store_driver *drv;
 	void *conn;		/* the backend's */
+	void *prepared;		/* the backend's statements kept prepared, or NULL */
 	char *path;		/* the file or the URI, as shown in messages */
 	bool writable;
 	int found_version;
@@ -34,6 +35,11 @@ int store_run(struct store *s, const char *sql, const char *const *params, int n
 /* A row of integers (or booleans: t, f) into the int array arg, one per
  * column: a store_row_fn. */
 int store_ints_row(struct store *s, const char *const *cols, const size_t *lens, int n, void *arg);
+
+/* The first character of a content fingerprint made by an upgrade from
+ * a document the backend respelled (store_driver.respells): the next
+ * check of that record is compared with the document itself, once. */
+#define STORE_CONTENT_RESPELLED '~'
 
 /* Bring the schema to STORE_SCHEMA_VERSION (store/schema.c). */
 int store_schema_ready(struct store *s);

@@ -1,6 +1,10 @@
 /* Storing one record: the document whole, plus what is read without it;
  * or, for a check equal to its host's latest record, only its time and its
- * counters' deltas. */
+ * counters' deltas.  Whether it is equal is told by the content
+ * fingerprints (store_row_content), and the deltas by the counters of the
+ * host's last check kept in hosts: no stored document is read, and the
+ * check itself was parsed before the transaction began (store/row.c), so
+ * a writer holds the store for a few short statements per record. */
 #include "internal.h"
 #include "../fleet/counters.h"
 #include "../fleet/skim.h"
@@ -15,39 +19,64 @@ static int run(struct store *s, const char *sql, const char *const *p, int n, lo
 	return store_run(s, sql, p, n, NULL, NULL, changes, "store a record in");
 }
 
+/* The drift facts of record id, all its groups in one statement. */
+static int put_groups(struct store *s, const char *id, const struct store_row *row)
+{
+	size_t n = json_array_size(row->facts), i;
+	/* per group: (CAST(?1 AS BIGINT), ?2, ?k, ?k+1, ?k+2) */
+	size_t cap = 96 + n * 72, used;
+	const char **p = calloc(2 + 3 * n, sizeof(*p));
+	char **texts = calloc(n ? n : 1, sizeof(*texts));
+	char *sql = malloc(cap);
+	json_t *g;
+	int rc = 0;
+
+	if (!p || !texts || !sql) {
+		rc = store_say(s, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!n)
+		goto out;
+	p[0] = id;
+	p[1] = row->profile;
+	used = (size_t)snprintf(sql, cap, "INSERT INTO record_groups(record_id, profile, "
+				"nic_model, link_layer, facts) VALUES ");
+	json_array_foreach(row->facts, i, g) {
+		int k = 3 + 3 * (int)i;
+
+		texts[i] = json_dumps(json_object_get(g, "fields"), JSON_COMPACT);
+		if (!texts[i]) {
+			rc = store_say(s, -ENOMEM, "out of memory");
+			goto out;
+		}
+		p[2 + 3 * i] = json_string_value(json_object_get(g, "nic_model"));
+		p[3 + 3 * i] = json_string_value(json_object_get(g, "link_layer"));
+		p[4 + 3 * i] = texts[i];
+		used += (size_t)snprintf(sql + used, cap - used, "%s(CAST(?1 AS BIGINT), ?2, ?%d, "
+					 "?%d, ?%d)", i ? ", " : "", k, k + 1, k + 2);
+	}
+	rc = run(s, sql, p, 2 + 3 * (int)n, NULL);
+out:
+	for (i = 0; texts && i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(p);
+	free(sql);
+	return rc;
+}
+
 int store_put_derived(struct store *s, const char *id, const struct store_row *row)
 {
 	char findings[24];
 	const char *cols[] = { row->profile, row->verdict, row->dmi_product, row->gpus,
 			       row->content, findings, id, row->fabric };
-	json_t *g;
-	size_t i;
 	int rc;
 
 	snprintf(findings, sizeof(findings), "%lld", row->findings);
 	rc = run(s, "UPDATE records SET profile = ?1, verdict = ?2, dmi_product = ?3, gpus = ?4, "
 		 "content = ?5, findings = CAST(?6 AS INTEGER), fabric = ?8 WHERE id = "
 		 "CAST(?7 AS BIGINT)", cols, 8, NULL);
-	json_array_foreach(row->facts, i, g) {
-		char *text;
-
-		if (rc < 0)
-			break;
-		text = json_dumps(json_object_get(g, "fields"), JSON_COMPACT);
-		if (!text)
-			return store_say(s, -ENOMEM, "out of memory");
-		{
-			const char *t[] = { row->profile,
-					    json_string_value(json_object_get(g, "nic_model")),
-					    json_string_value(json_object_get(g, "link_layer")), text, id };
-
-			rc = run(s, "INSERT INTO record_groups(record_id, profile, nic_model, "
-				 "link_layer, facts) VALUES (CAST(?5 AS BIGINT), ?1, ?2, ?3, ?4)",
-				 t, 5, NULL);
-		}
-		free(text);
-	}
-	return rc;
+	return rc < 0 ? rc : put_groups(s, id, row);
 }
 
 /* The first column of the first row, copied (NULL: no row or SQL NULL). */
@@ -63,64 +92,135 @@ static int first_col(struct store *s, const char *const *cols, const size_t *len
 	return *out ? 0 : store_say(s, -ENOMEM, "out of memory");
 }
 
-/* Has the host a check at row's time already (a record or a seen)? */
-static int has_time(struct store *s, const struct store_row *row, bool *yes)
+/* What is known of a host before one of its checks is stored: its latest
+ * record (id, last_seen, content), its last check's counters, and how
+ * many checks at the new one's time it has already (records and seen). */
+enum { L_ID, L_LAST_SEEN, L_CONTENT, L_COUNTERS, L_AT_TIME, L_COLS };
+
+struct latest {
+	char *col[L_COLS];
+};
+
+static int latest_row(struct store *s, const char *const *cols, const size_t *lens, int n,
+		      void *arg)
+{
+	struct latest *l = arg;
+
+	for (int i = 0; i < L_COLS && i < n; i++) {
+		if (!cols[i] || l->col[i])
+			continue;
+		l->col[i] = strndup(cols[i], lens[i]);
+		if (!l->col[i])
+			return store_say(s, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int look_up(struct store *s, const struct store_row *row, struct latest *l)
 {
 	const char *t[] = { row->host, row->time };
-	char *one = NULL;
-	int rc = store_run(s, "SELECT 1 FROM records WHERE host = ?1 AND time = ?2 UNION ALL "
-			   "SELECT 1 FROM seen WHERE host = ?1 AND time = ?2", t, 2, first_col,
-			   &one, NULL, "store a record in");
 
-	*yes = one != NULL;
-	free(one);
+	return store_run(s, "SELECT h.record_id, h.last_seen, r.content, h.counters, "
+			 "(SELECT count(*) FROM records WHERE host = ?1 AND time = ?2) + "
+			 "(SELECT count(*) FROM seen WHERE host = ?1 AND time = ?2) "
+			 "FROM (SELECT 1 AS one) x LEFT JOIN hosts h ON h.host = ?1 "
+			 "LEFT JOIN records r ON r.id = h.record_id", t, 2, latest_row, l, NULL,
+			 "store a record in");
+}
+
+/* The check (row) is the same as the host's latest record (l): a seen
+ * row with its counters' deltas since the host's last check; the record's
+ * and the host's last_seen move on.  *stored: false when another writer
+ * stored a check of that time meanwhile. */
+static int put_seen(struct store *s, const struct store_row *row, const struct latest *l,
+		    bool *stored)
+{
+	json_t *was = json_loads(l->col[L_COUNTERS], 0, NULL);
+	json_t *now = json_loads(row->counters, 0, NULL);
+	json_t *deltas = was && now ? fleet_counter_deltas(was, now) : NULL;
+	char *dtext = deltas ? json_dumps(deltas, JSON_COMPACT) : NULL;
+	char *got = NULL;
+	int rc;
+
+	*stored = false;
+	if (!was && now) {
+		rc = store_say(s, -EBADMSG, "cannot store a record in '%s': the counters kept "
+			       "for host '%s' are not JSON (the store was edited by hand? move "
+			       "it aside)", s->path, row->host);
+	} else if (!dtext) {
+		rc = store_say(s, -ENOMEM, "out of memory");
+	} else {
+		const char *t[] = { row->host, row->time, json_object_size(deltas) ? dtext : NULL,
+				    l->col[L_ID] };
+
+		rc = store_run(s, "INSERT INTO seen(host, time, deltas, record_id) VALUES (?1, ?2, "
+			       "?3, CAST(?4 AS BIGINT)) ON CONFLICT (host, time) DO NOTHING "
+			       "RETURNING record_id", t, 4, first_col, &got, NULL,
+			       "store a record in");
+	}
+	if (rc == 0 && got) {
+		const char *u[] = { row->time, l->col[L_ID] };
+		const char *h[] = { row->host, row->time, row->counters };
+
+		*stored = true;
+		rc = run(s, "UPDATE records SET last_seen = ?1 WHERE id = CAST(?2 AS BIGINT) AND "
+			 "last_seen < ?1", u, 2, NULL);
+		if (rc == 0)
+			rc = run(s, "UPDATE hosts SET checks = checks + 1, counters = CASE WHEN "
+				 "last_seen < ?2 THEN ?3 ELSE counters END, last_seen = CASE WHEN "
+				 "last_seen < ?2 THEN ?2 ELSE last_seen END WHERE host = ?1", h, 3,
+				 NULL);
+	}
+	free(got);
+	free(dtext);
+	json_decref(was);
+	json_decref(now);
+	json_decref(deltas);
 	return rc;
 }
 
-/* The check (row, its text parsed: now) is the same as the record (id,
- * its document parsed: doc; counters: those of its last check that
- * differ from its document's, or NULL): add the seen row, move the
- * record's last_seen on. */
-static int put_seen(struct store *s, const struct store_row *row, const char *id,
-		    const json_t *doc, const json_t *now, const char *counters)
+/* A record of its own: the document and every derived column in one row,
+ * its drift facts, and the host's entry (it becomes the latest unless a
+ * later one is there).  *stored: false when another writer stored a
+ * check of that time meanwhile. */
+static int put_new(struct store *s, const struct store_row *row, bool *stored)
 {
-	json_t *base = fleet_counters(json_object_get(doc, "check"));
-	json_t *cur = fleet_counters(json_object_get(now, "check"));
-	json_t *changed = counters ? json_loads(counters, 0, NULL) : json_object();
-	json_t *was = base && changed ? fleet_counters_overlay(base, changed) : NULL;
-	json_t *deltas = was && cur ? fleet_counter_deltas(was, cur) : NULL;
-	json_t *keep = deltas ? fleet_counters_changed(base, cur) : NULL;
-	char *dtext = keep ? json_dumps(deltas, JSON_COMPACT) : NULL;
-	char *ctext = dtext ? json_dumps(keep, JSON_COMPACT) : NULL;
-	int rc = -ENOMEM;
+	char findings[24], *id = NULL;
+	const char *t[] = { row->host, row->time, row->text, row->profile, row->verdict,
+			    row->dmi_product, row->gpus, row->content, findings, row->fabric };
+	int rc;
 
-	if (ctext) {
-		const char *t[] = { row->host, row->time, json_object_size(deltas) ? dtext : NULL,
-				    id };
-		const char *u[] = { row->time, json_object_size(keep) ? ctext : NULL, id };
+	*stored = false;
+	snprintf(findings, sizeof(findings), "%lld", row->findings);
+	/* another writer may have stored the same check meanwhile: kept once */
+	rc = store_run(s, "INSERT INTO records(host, time, last_seen, doc, profile, verdict, "
+		       "dmi_product, gpus, content, findings, fabric) VALUES (?1, ?2, ?2, ?3, ?4, "
+		       "?5, ?6, ?7, ?8, CAST(?9 AS INTEGER), ?10) ON CONFLICT (host, time) DO "
+		       "NOTHING RETURNING id", t, 10, first_col, &id, NULL, "store a record in");
+	if (rc == 0 && id) {
+		const char *h[] = { row->host, id, row->time, row->counters };
 
-		rc = run(s, "INSERT INTO seen(host, time, deltas, record_id) VALUES (?1, ?2, ?3, "
-			 "CAST(?4 AS BIGINT)) ON CONFLICT (host, time) DO NOTHING", t, 4, NULL);
+		*stored = true;
+		rc = put_groups(s, id, row);
+		/* the latest is the one seen last; of two seen at once, the newer */
 		if (rc == 0)
-			rc = run(s, "UPDATE records SET last_seen = ?1, counters = ?2 WHERE id = "
-				 "CAST(?3 AS BIGINT)", u, 3, NULL);
-	} else {
-		store_say(s, rc, "out of memory");
+			rc = run(s, "INSERT INTO hosts(host, record_id, last_seen, checks, records, "
+				 "counters) VALUES (?1, CAST(?2 AS BIGINT), ?3, 1, 1, ?4) ON CONFLICT "
+				 "(host) DO UPDATE SET checks = hosts.checks + 1, "
+				 "records = hosts.records + 1, "
+				 "record_id = CASE WHEN excluded.last_seen > hosts.last_seen THEN "
+				 "excluded.record_id ELSE hosts.record_id END, "
+				 "counters = CASE WHEN excluded.last_seen > hosts.last_seen THEN "
+				 "excluded.counters ELSE hosts.counters END, "
+				 "last_seen = CASE WHEN excluded.last_seen > hosts.last_seen THEN "
+				 "excluded.last_seen ELSE hosts.last_seen END", h, 4, NULL);
 	}
-	free(dtext);
-	free(ctext);
-	json_decref(base);
-	json_decref(cur);
-	json_decref(changed);
-	json_decref(was);
-	json_decref(deltas);
-	json_decref(keep);
+	free(id);
 	return rc;
 }
 
 /* Two documents the same but for counters and times?  Compared as JSON,
- * not as text: a backend may keep a document in another spelling
- * (PostgreSQL's JSONB orders keys). */
+ * not as text: the stored one may be in another spelling. */
 static bool same_content(const json_t *a, const json_t *b)
 {
 	json_t *x = fleet_without(a, fleet_skim_volatile);
@@ -132,83 +232,75 @@ static bool same_content(const json_t *a, const json_t *b)
 	return same;
 }
 
-/* The host's latest record: id, last_seen, content, doc, counters. */
-struct latest {
-	char *col[5];
-	size_t doc_len;
-};
-
-static int latest_row(struct store *s, const char *const *cols, const size_t *lens, int n,
-		      void *arg)
+static int doc_row(struct store *s, const char *const *cols, const size_t *lens, int n,
+		   void *arg)
 {
-	struct latest *l = arg;
+	json_t **doc = arg;
 
-	for (int i = 0; i < 5 && i < n; i++) {
-		if (!cols[i])
-			continue;
-		l->col[i] = strndup(cols[i], lens[i]);
-		if (!l->col[i])
-			return store_say(s, -ENOMEM, "out of memory");
-	}
-	l->doc_len = n > 3 ? lens[3] : 0;
+	(void)s;
+	if (n >= 1 && cols[0] && !*doc)
+		*doc = json_loadb(cols[0], lens[0], 0, NULL);
 	return 0;
 }
 
-/* A check later than the host's latest record, with the same content:
- * *done when it was stored as seen. */
-static int try_seen(struct store *s, const struct store_row *row, bool *done)
+/* The latest record's fingerprint was made by an upgrade from its
+ * document as the backend spells it: is the check the same as that
+ * document?  Then the record takes the check's fingerprint, and its next
+ * checks are told by fingerprint again.  Once per record, after an
+ * upgrade. */
+static int same_as_respelled(struct store *s, const struct store_row *row,
+			     const struct latest *l, bool *same)
 {
-	const char *t[] = { row->host };
-	struct latest l = { { NULL }, 0 };
-	int rc = store_run(s, "SELECT id, last_seen, content, doc, counters FROM records "
-			   "WHERE host = ?1 ORDER BY last_seen DESC, id DESC LIMIT 1", t, 1,
-			   latest_row, &l, NULL, "store a record in");
+	const char *t[] = { l->col[L_ID] }, *u[] = { row->content, l->col[L_ID] };
+	json_t *doc = NULL, *now = NULL;
+	int rc = store_run(s, "SELECT doc FROM records WHERE id = CAST(?1 AS BIGINT)", t, 1,
+			   doc_row, &doc, NULL, "store a record in");
 
-	*done = false;
-	/* only a later check: an older one arriving late is a record */
-	if (rc == 0 && l.col[0] && l.col[1] && l.col[2] && l.col[3] &&
-	    strcmp(row->time, l.col[1]) > 0 && strcmp(l.col[2], row->content) == 0) {
-		json_t *doc = json_loadb(l.col[3], l.doc_len, 0, NULL);
-		json_t *now = doc ? json_loads(row->text, 0, NULL) : NULL;
-
-		if (now && same_content(doc, now)) {
-			rc = put_seen(s, row, l.col[0], doc, now, l.col[4]);
-			*done = rc == 0;
-		} else if (doc && !now) {
+	*same = false;
+	if (rc == 0 && doc) {
+		now = json_loads(row->text, 0, NULL);
+		if (!now)
 			rc = store_say(s, -ENOMEM, "out of memory");
-		}
-		json_decref(doc);
-		json_decref(now);
 	}
-	for (int i = 0; i < 5; i++)
-		free(l.col[i]);
+	if (rc == 0 && now && same_content(doc, now)) {
+		*same = true;
+		rc = run(s, "UPDATE records SET content = ?1 WHERE id = CAST(?2 AS BIGINT)", u, 2,
+			 NULL);
+	}
+	json_decref(doc);
+	json_decref(now);
 	return rc;
 }
 
 int store_put_row(struct store *s, const struct store_row *row, enum store_put *what)
 {
-	const char *t[] = { row->host, row->time, row->text };
-	char *id = NULL;
-	bool yes;
-	int rc = has_time(s, row, &yes);
+	struct latest l = { { NULL } };
+	bool stored = false, same = false;
+	int rc = look_up(s, row, &l);
 
 	*what = STORE_ALREADY;
-	if (rc < 0 || yes)
-		return rc;
-	rc = try_seen(s, row, &yes);
-	if (rc < 0 || yes) {
-		*what = STORE_SEEN;
-		return rc;
+	if (rc == 0 && l.col[L_AT_TIME] && strcmp(l.col[L_AT_TIME], "0") != 0)
+		goto out;
+	/* only a later check is seen: an older one arriving late is a record */
+	if (rc == 0 && l.col[L_ID] && l.col[L_LAST_SEEN] && l.col[L_CONTENT] &&
+	    l.col[L_COUNTERS] && strcmp(row->time, l.col[L_LAST_SEEN]) > 0) {
+		if (l.col[L_CONTENT][0] == STORE_CONTENT_RESPELLED)
+			rc = same_as_respelled(s, row, &l, &same);
+		else
+			same = strcmp(l.col[L_CONTENT], row->content) == 0;
 	}
-	/* another writer may have stored the same check meanwhile: kept once */
-	rc = store_run(s, "INSERT INTO records(host, time, last_seen, doc) VALUES (?1, ?2, ?2, ?3) "
-		       "ON CONFLICT (host, time) DO NOTHING RETURNING id", t, 3, first_col, &id,
-		       NULL, "store a record in");
-	if (rc == 0 && id) {
-		*what = STORE_NEW;
-		rc = store_put_derived(s, id, row);
+	if (rc == 0 && same) {
+		rc = put_seen(s, row, &l, &stored);
+		if (stored)
+			*what = STORE_SEEN;
+	} else if (rc == 0) {
+		rc = put_new(s, row, &stored);
+		if (stored)
+			*what = STORE_NEW;
 	}
-	free(id);
+out:
+	for (int i = 0; i < L_COLS; i++)
+		free(l.col[i]);
 	return rc;
 }
 
@@ -252,5 +344,14 @@ int store_rm(struct store *s, const char *host, const char *before, long long *r
 	}
 	if (rc == 0)
 		*removed += n;
+	/* the latest record goes only with all the others (it was seen
+	 * last): the host's entry goes, or keeps its latest with fewer checks */
+	if (rc == 0)
+		rc = run(s, "DELETE FROM hosts WHERE host = ?1 AND NOT EXISTS (SELECT 1 FROM "
+			 "records WHERE records.id = hosts.record_id)", t, 1, NULL);
+	if (rc == 0)
+		rc = run(s, "UPDATE hosts SET records = (SELECT count(*) FROM records WHERE host = "
+			 "?1), checks = (SELECT count(*) FROM records WHERE host = ?1) + (SELECT "
+			 "count(*) FROM seen WHERE host = ?1) WHERE host = ?1", t, 1, NULL);
 	return rc;
 }

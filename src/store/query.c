@@ -1,5 +1,5 @@
 /* Reading records back, through indexed queries: the latest record of a
- * host by (host, last_seen), drift facts by record, never every document. */
+ * host from hosts, drift facts by record, never every document. */
 #include "internal.h"
 #include "../fleet/skim.h"
 
@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The latest record of each host (the one its latest check saw), and n,
- * how many checks it has (records and seen times).  The window runs over
- * ids only: the documents are not carried through its sort. */
-#define LATEST "SELECT r.*, x.nrec + coalesce((SELECT count(*) FROM seen WHERE seen.host = " \
-	"r.host), 0) AS n FROM records r JOIN (SELECT id, nrec FROM (SELECT id, row_number() " \
-	"OVER (PARTITION BY host ORDER BY last_seen DESC, id DESC) AS rn, count(*) OVER " \
-	"(PARTITION BY host) AS nrec FROM records) w WHERE w.rn = 1) x ON x.id = r.id"
+/* The latest record of each host (the one its latest check saw): a row
+ * of hosts (with checks, how many checks it has: records and seen times)
+ * and the record it names, by primary key. */
+#define LATEST "hosts h JOIN records r ON r.id = h.record_id"
 
 static json_t *col_text(const char *const *cols, int i)
 {
@@ -119,6 +116,7 @@ static int counters_row(struct store *s, const char *const *c, const size_t *len
 struct facts_read {
 	json_t *out;	/* the entries */
 	json_t *seen;	/* {facts text: parsed} */
+	json_t *by_id;	/* {record id: its entry in out} */
 };
 
 static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
@@ -133,42 +131,77 @@ static json_t *facts_parse(struct facts_read *r, const char *text, size_t len)
 	return f;
 }
 
-/* Rows (host, profile, dmi_product, gpus, previous_profile, has_previous,
- * nic_model|NULL, link_layer, facts|NULL) by host: one entry per host with
- * its facts per group. */
-static int facts_row(struct store *s, const char *const *c, const size_t *lens, int n, void *arg)
+/* Rows (host, record id, profile, dmi_product, gpus, previous) by host:
+ * one entry per host.  previous: NULL when no record of the host has
+ * another profile, else "" for none or "=" and the profile. */
+static int host_facts_row(struct store *s, const char *const *c, const size_t *lens, int n,
+			  void *arg)
 {
 	struct facts_read *r = arg;
-	json_t *out = r->out, *last = json_array_get(out, json_array_size(out) - 1), *fields;
-	const char *host = c[0];
+	json_t *e;
+
+	(void)lens;
+	(void)n;
+	if (!c[0] || !c[1])
+		return 0;
+	e = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "host", c[0], "profile", col_text(c, 2),
+		      "dmi_product", col_text(c, 3), "gpus", col_text(c, 4), "facts");
+	if (e && c[5] && json_object_set_new(e, "previous_profile", c[5][0] == '=' ?
+					     json_string(c[5] + 1) : json_null()) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	if (e && json_object_set(r->by_id, c[1], e) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	return append(s, r->out, e);
+}
+
+/* Where a group goes among a host's: by NIC model, then link layer, in
+ * byte order (as ORDER BY gives them in both backends). */
+static size_t group_place(const json_t *facts, const char *model, const char *layer)
+{
+	size_t i;
+
+	for (i = json_array_size(facts); i > 0; i--) {
+		const json_t *g = json_array_get(facts, i - 1);
+		const char *m = json_string_value(json_object_get(g, "nic_model"));
+		const char *l = json_string_value(json_object_get(g, "link_layer"));
+		int c = strcmp(m ? m : "", model);
+
+		if (c < 0 || (c == 0 && strcmp(l ? l : "", layer) <= 0))
+			break;
+	}
+	return i;
+}
+
+/* Rows (record id, nic_model, link_layer, facts), in any order: each to
+ * the entry of its host, in its place. */
+static int group_facts_row(struct store *s, const char *const *c, const size_t *lens, int n,
+			   void *arg)
+{
+	struct facts_read *r = arg;
+	json_t *e = c[0] ? json_object_get(r->by_id, c[0]) : NULL, *fields, *g, *facts;
 
 	(void)n;
-	if (!host)
+	if (!e || !c[1])
 		return 0;
-	if (!last || strcmp(json_string_value(json_object_get(last, "host")), host) != 0) {
-		last = json_pack("{s:s, s:o, s:o, s:o, s:[]}", "host", host, "profile",
-				 col_text(c, 1), "dmi_product", col_text(c, 2), "gpus",
-				 col_text(c, 3), "facts");
-		if (last && col_int(c, 5) &&
-		    json_object_set_new(last, "previous_profile", col_text(c, 4)) < 0) {
-			json_decref(last);
-			last = NULL;
-		}
-		if (append(s, out, last) < 0)
-			return -ENOMEM;
-	}
-	if (!c[6])
-		return 0;	/* a host without NICs */
-	fields = c[8] ? facts_parse(r, c[8], lens[8]) : NULL;
+	fields = c[3] ? facts_parse(r, c[3], lens[3]) : NULL;
 	if (!json_is_object(fields)) {
 		json_decref(fields);
 		return store_say(s, -EBADMSG, "cannot read '%s': the drift facts of host '%s' "
 				 "are not a JSON object (the file was edited by hand? move it "
-				 "aside)", s->path, host);
+				 "aside)", s->path, json_string_value(json_object_get(e, "host")));
 	}
-	return append(s, json_object_get(last, "facts"),
-		      json_pack("{s:s, s:o, s:o}", "nic_model", c[6], "link_layer",
-				col_text(c, 7), "fields", fields));
+	g = json_pack("{s:s, s:o, s:o}", "nic_model", c[1], "link_layer", col_text(c, 2),
+		      "fields", fields);
+	if (!g)
+		return store_say(s, -ENOMEM, "out of memory");
+	facts = json_object_get(e, "facts");
+	if (json_array_insert_new(facts, group_place(facts, c[1], c[2] ? c[2] : ""), g) < 0)
+		return store_say(s, -ENOMEM, "out of memory");
+	return 0;
 }
 
 static int query(struct store *s, const char *sql, const char *const *params, int n,
@@ -200,12 +233,14 @@ int store_hosts(struct store *s, const struct store_filter *f, json_t **out)
 	p[2] = f->since;
 	p[3] = f->nic_model;
 	/* a NULL parameter filters nothing */
-	return query(s, "SELECT host, last_seen, profile, verdict, findings, n FROM (" LATEST ") l "
-		     "WHERE (CAST(?1 AS TEXT) IS NULL OR profile = ?1) AND "
-		     "(CAST(?2 AS TEXT) IS NULL OR verdict = ?2) AND "
-		     "(CAST(?3 AS TEXT) IS NULL OR last_seen >= ?3) AND "
+	return query(s, "SELECT h.host, h.last_seen, r.profile, r.verdict, r.findings, h.checks "
+		     "FROM " LATEST " "
+		     "WHERE (CAST(?1 AS TEXT) IS NULL OR r.profile = ?1) AND "
+		     "(CAST(?2 AS TEXT) IS NULL OR r.verdict = ?2) AND "
+		     "(CAST(?3 AS TEXT) IS NULL OR h.last_seen >= ?3) AND "
 		     "(CAST(?4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM record_groups g WHERE "
-		     "g.record_id = l.id AND g.nic_model = ?4)) ORDER BY host", p, 4, host_row, out);
+		     "g.record_id = r.id AND g.nic_model = ?4)) ORDER BY h.host", p, 4, host_row,
+		     out);
 }
 
 int store_history(struct store *s, const char *host, const char *const *drop, json_t **out)
@@ -243,34 +278,38 @@ int store_latest(struct store *s, const char *const *drop, json_t **out)
 	int rc;
 
 	s->drop = drop;
-	rc = query(s, "SELECT host, doc FROM (" LATEST ") l ORDER BY host", NULL, 0, doc_row, out);
+	rc = query(s, "SELECT r.host, r.doc FROM " LATEST " ORDER BY h.host", NULL, 0, doc_row, out);
 	s->drop = NULL;
 	return rc;
 }
 
 int store_latest_facts(struct store *s, json_t **out)
 {
-	struct facts_read r = { json_array(), json_object() };
+	struct facts_read r = { json_array(), json_object(), json_object() };
 	int rc;
 
 	s->msg[0] = '\0';
 	*out = NULL;
-	if (!r.out || !r.seen) {
-		json_decref(r.out);
-		json_decref(r.seen);
-		return store_say(s, -ENOMEM, "out of memory");
+	if (!r.out || !r.seen || !r.by_id) {
+		rc = store_say(s, -ENOMEM, "out of memory");
+		goto out;
 	}
-	/* the previous profile: that of the host's latest record with another */
-	rc = store_run(s, "SELECT r.host, r.profile, r.dmi_product, r.gpus, p.profile, CASE WHEN "
-		     "p.id IS NULL THEN 0 ELSE 1 END, g.nic_model, g.link_layer, g.facts FROM ("
-		     LATEST ") r "
-		     "LEFT JOIN records p ON p.id = (SELECT o.id FROM records o WHERE o.host = "
-		     "r.host AND o.profile IS DISTINCT FROM r.profile ORDER BY o.last_seen DESC "
-		     "LIMIT 1) "
-		     "LEFT JOIN record_groups g ON g.record_id = r.id "
-		     "ORDER BY r.host, g.nic_model, g.link_layer", NULL, 0, facts_row, &r, NULL,
-		     "read");
+	/* the previous profile: that of the host's latest record with another,
+	 * looked for only where the host has more than one record.  Two
+	 * queries: the hosts in order, then their facts as they come, each put
+	 * in its place here: the server sorts no wide row */
+	rc = store_run(s, "SELECT h.host, h.record_id, r.profile, r.dmi_product, r.gpus, CASE "
+		       "WHEN h.records > 1 THEN (SELECT CASE WHEN o.profile IS NULL THEN '' ELSE "
+		       "'=' || o.profile END FROM records o WHERE o.host = h.host AND o.profile IS "
+		       "DISTINCT FROM r.profile ORDER BY o.last_seen DESC LIMIT 1) END FROM " LATEST
+		       " ORDER BY h.host", NULL, 0, host_facts_row, &r, NULL, "read");
+	if (rc == 0)
+		rc = store_run(s, "SELECT g.record_id, g.nic_model, g.link_layer, g.facts FROM "
+			       "hosts h JOIN record_groups g ON g.record_id = h.record_id", NULL, 0,
+			       group_facts_row, &r, NULL, "read");
+out:
 	json_decref(r.seen);
+	json_decref(r.by_id);
 	if (rc < 0)
 		json_decref(r.out);
 	else

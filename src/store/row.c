@@ -1,12 +1,13 @@
 /* A record made ready to store: what the store keeps of it, computed
  * before any transaction (no database needed here). */
+#include "sha256.h"
 #include "store.h"
+#include "../fleet/counters.h"
 #include "../fleet/fabric.h"
 #include "../fleet/facts.h"
 #include "../fleet/skim.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +29,12 @@ void store_row_free(struct store_row *row)
 	free(row->gpus);
 	free(row->fabric);
 	free(row->text);
+	free(row->counters);
 	json_decref(row->facts);
 	memset(row, 0, sizeof(*row));
 }
 
-/* FNV-1a, 64 bits: two checks of one host with the same hash are then
- * compared whole (store/put.c), so a collision costs a comparison, never
- * a lost change. */
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-int store_row_content(const char *text, char out[17])
+int store_row_content(const char *text, char out[65])
 {
 	char *slim, why[200];
 	size_t len;
@@ -54,7 +42,7 @@ int store_row_content(const char *text, char out[17])
 
 	if (rc < 0)
 		return rc == -ENOMEM ? -ENOMEM : -EBADMSG;
-	snprintf(out, 17, "%016llx", (unsigned long long)fnv1a(slim, len));
+	sha256_hex(slim, len, out);
 	free(slim);
 	return 0;
 }
@@ -64,6 +52,7 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 	const json_t *profile = json_object_get(record, "profile");
 	const json_t *verdict = json_object_get(record, "verdict");
 	json_t *machine = fleet_machine(record), *fabric;
+	json_t *counters = fleet_counters(json_object_get(record, "check"));
 	int rc = 0;
 
 	memset(row, 0, sizeof(*row));
@@ -77,6 +66,8 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 	row->findings = (long long)json_array_size(
 		json_object_get(json_object_get(record, "check"), "findings"));
 	row->facts = fleet_facts(record);
+	row->counters = counters ? json_dumps(counters, JSON_COMPACT) : NULL;
+	json_decref(counters);
 	fabric = json_array_get(json_object_get(record, "fabric"),
 				json_array_size(json_object_get(record, "fabric")) - 1);
 	if (fabric) {
@@ -88,6 +79,7 @@ int store_row_make(const json_t *record, char *text, struct store_row *row)
 	if (row->text)
 		rc = store_row_content(row->text, row->content);
 	if (!row->text || !row->host || !row->time || !row->facts || !machine || !row->gpus ||
+	    !row->counters ||
 	    rc < 0 || (json_is_string(profile) && !row->profile) ||
 	    (json_is_string(verdict) && !row->verdict) ||
 	    (json_is_string(json_object_get(machine, "dmi_product")) && !row->dmi_product) ||

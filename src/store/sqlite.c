@@ -17,6 +17,12 @@
  *            record_groups gains
  *            link_layer; seen holds the checks that equalled their host's
  *            latest record (the time and the counter deltas, not a copy).
+ * Version 4: hosts holds each host's latest record, its numbers of checks
+ *            and of records, and the counters of its last check, so that `fleet ls` and
+ *            `fleet diff` read one row per host and an unchanged check is
+ *            told and stored without reading a document; content becomes
+ *            a SHA-256 fingerprint (store_row_content) and records.counters
+ *            is no longer written (the upgrade reads it once into hosts).
  *
  * A new step is a new function at the end of `steps`; never edit an old
  * one: files made by every earlier rdmadoctor must still upgrade. */
@@ -81,11 +87,78 @@ static int sqlite_exec(struct store *s, const char *sql, const char *doing)
 	return rc == SQLITE_OK ? 0 : fail(s, rc, doing);
 }
 
+/* Statements kept prepared, by their text: a batch of ten thousand
+ * records runs the same few statements, parsed and planned once. */
+#define PREPARED_MAX 32
+
+struct prepared {
+	struct {
+		char *sql;
+		sqlite3_stmt *st;
+		bool busy;	/* in use (a row callback may run another one) */
+	} v[PREPARED_MAX];
+	int n;
+};
+
+static void prepared_free(struct store *s)
+{
+	struct prepared *p = s->prepared;
+
+	for (int i = 0; p && i < p->n; i++) {
+		sqlite3_finalize(p->v[i].st);
+		free(p->v[i].sql);
+	}
+	free(p);
+	s->prepared = NULL;
+}
+
+/* The statement of sql, prepared now or before; *slot: its place in the
+ * cache (-1: not kept, to be finalized after use). */
+static int statement(struct store *s, const char *sql, sqlite3_stmt **st, int *slot)
+{
+	struct prepared *p = s->prepared;
+	int rc;
+
+	*slot = -1;
+	for (int i = 0; p && i < p->n; i++) {
+		if (!p->v[i].busy && strcmp(p->v[i].sql, sql) == 0) {
+			p->v[i].busy = true;
+			*st = p->v[i].st;
+			*slot = i;
+			return SQLITE_OK;
+		}
+	}
+	rc = sqlite3_prepare_v2(DB(s), sql, -1, st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (!p)
+		p = s->prepared = calloc(1, sizeof(*p));
+	if (p && p->n < PREPARED_MAX && (p->v[p->n].sql = strdup(sql))) {
+		p->v[p->n].st = *st;
+		p->v[p->n].busy = true;
+		*slot = p->n++;
+	}
+	return SQLITE_OK;
+}
+
+static void statement_done(struct store *s, sqlite3_stmt *st, int slot)
+{
+	struct prepared *p = s->prepared;
+
+	if (slot < 0) {
+		sqlite3_finalize(st);
+		return;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	p->v[slot].busy = false;
+}
+
 static int sqlite_run(struct store *s, const char *sql, const char *const *params, int n,
 		      store_row_fn fn, void *arg, long long *changes, const char *doing)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(DB(s), sql, -1, &st, NULL);
+	int slot, rc = statement(s, sql, &st, &slot);
 
 	if (rc != SQLITE_OK)
 		return fail(s, rc, doing);
@@ -94,7 +167,7 @@ static int sqlite_run(struct store *s, const char *sql, const char *const *param
 		rc = params[i] ? sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_STATIC)
 			       : sqlite3_bind_null(st, i + 1);
 		if (rc != SQLITE_OK) {
-			sqlite3_finalize(st);
+			statement_done(s, st, slot);
 			return fail(s, rc, doing);
 		}
 	}
@@ -111,15 +184,20 @@ static int sqlite_run(struct store *s, const char *sql, const char *const *param
 		}
 		err = fn ? fn(s, cols, lens, nc, arg) : 0;
 		if (err < 0) {
-			sqlite3_finalize(st);
+			statement_done(s, st, slot);
 			return err;
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return fail(s, rc, doing);
+	/* the error is the statement's: said before the reset clears it */
+	if (rc != SQLITE_DONE) {
+		int err = fail(s, rc, doing);
+
+		statement_done(s, st, slot);
+		return err;
+	}
 	if (changes)
 		*changes = sqlite3_changes(DB(s));
+	statement_done(s, st, slot);
 	return 0;
 }
 
@@ -244,6 +322,7 @@ static int sqlite_ready(struct store *s)
 
 static void sqlite_close(struct store *s)
 {
+	prepared_free(s);
 	sqlite3_close_v2(DB(s));
 	s->conn = NULL;
 }
@@ -349,7 +428,21 @@ static int to_v3(struct store *s)
 		"upgrade (to schema 3)");
 }
 
-static int (*const steps[STORE_SCHEMA_VERSION])(struct store *) = { to_v1, to_v2, to_v3 };
+static int to_v4(struct store *s)
+{
+	return sqlite_exec(s,
+		"CREATE TABLE hosts("
+		"  host TEXT PRIMARY KEY,"
+		"  record_id INTEGER NOT NULL,"	/* its latest record: seen last */
+		"  last_seen TEXT NOT NULL,"	/* that record's last_seen */
+		"  checks INTEGER NOT NULL,"	/* its records and seen times */
+		"  records INTEGER NOT NULL,"	/* its records */
+		"  counters TEXT NOT NULL)",	/* fleet_counters() of its last check */
+		"upgrade (to schema 4)");
+}
+
+static int (*const steps[STORE_SCHEMA_VERSION])(struct store *) = { to_v1, to_v2, to_v3,
+								     to_v4 };
 
 const struct store_driver store_sqlite = {
 	.name = "SQLite",

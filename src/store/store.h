@@ -9,7 +9,10 @@
  * per NIC model and link layer, indexed by (profile, nic_model), for `fleet
  * diff`.  A check whose content (all but its counters and times) equals
  * its host's latest record is not kept again: it adds a "seen" row (its
- * time and the deltas of its counters) to that record.
+ * time and the deltas of its counters) to that record.  Table hosts keeps
+ * each host's latest record, its check count and its last check's
+ * counters, kept up to date as records come: `fleet ls` and `fleet diff`
+ * read it and the latest records' columns, not every record.
  *
  * The schema has a version (table schema_version) and upgrades itself on
  * open, inside one transaction (store/schema.c lists the steps).
@@ -26,7 +29,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -70,16 +73,22 @@ struct store_row {
 	long long findings;
 	char *text;		/* the record's JSON text */
 	json_t *facts;		/* fleet_facts() */
-	char content[17];	/* hash of the text without counters and times, hex */
+	char *counters;		/* fleet_counters() of its check, JSON text */
+	char content[65];	/* store_row_content() */
 };
 
-/* From a record (checked by the caller) and its JSON text (taken; NULL to
- * have it written here).  0 or -ENOMEM (text is freed then too). */
+/* From a record (checked by the caller; its counters there, the rest
+ * may be a slim copy: fleet_skim_ingest) and its JSON text (taken; NULL
+ * to have it written here).  0 or -ENOMEM (text is freed then too). */
 int store_row_make(const json_t *record, char *text, struct store_row *row);
 void store_row_free(struct store_row *row);
-/* The content hash of a record's text (the text without the keys of
- * fleet_skim_volatile): 0, -ENOMEM, or -EBADMSG when it is not JSON. */
-int store_row_content(const char *text, char out[17]);
+/* The content fingerprint of a record's text: the SHA-256 of the text
+ * without the keys of fleet_skim_volatile, hex.  Two checks of a host
+ * with the same one are the same but for counters and times; texts that
+ * spell one content two ways (key order, white space) differ, so at worst
+ * an unchanged check is kept as a record of its own.  0, -ENOMEM, or
+ * -EBADMSG when it is not JSON. */
+int store_row_content(const char *text, char out[65]);
 /* What storing one did. */
 enum store_put {
 	STORE_NEW,	/* a record of its own */

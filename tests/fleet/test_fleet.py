@@ -75,6 +75,30 @@ def sql_rows(db, sql):
     return PG.psql(db.rsplit("/", 1)[1], sql)
 
 
+def host_files(tmp, doc, names):
+    """One check file per host name, copies of doc: their paths."""
+    files = []
+    for name in names:
+        p = os.path.join(tmp, name + ".json")
+        fleetgen.write(p, fleetgen.as_host(doc, name))
+        files.append(p)
+    return files
+
+
+def sql_do(db, sql):
+    """Run a statement that changes the store, committed, by the backend's
+    own client."""
+    if BACKEND == "sqlite":
+        con = sqlite3.connect(db)
+        try:
+            con.execute(sql)
+            con.commit()
+        finally:
+            con.close()
+    else:
+        PG.psql(db.rsplit("/", 1)[1], sql)
+
+
 def store_whole(db, what):
     """No half record: the file's own check, and for every backend no seen
     time or drift fact without its record and no record without its
@@ -87,6 +111,19 @@ def store_whole(db, what):
                            "r.id = g.record_id)) + (SELECT count(*) FROM records WHERE content "
                            "IS NULL OR last_seen IS NULL)")
     expect(orphans == [["0"]], "no half record %s (%s)" % (what, orphans))
+    # each host's entry names its latest record (seen last, of two the
+    # newer) and counts its checks; no entry without a record
+    wrong = sql_rows(db, "SELECT (SELECT count(*) FROM (SELECT host FROM records GROUP BY host) "
+                         "x WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.host = x.host AND "
+                         "h.record_id = (SELECT id FROM records r WHERE r.host = x.host ORDER BY "
+                         "last_seen DESC, id DESC LIMIT 1) AND h.last_seen = (SELECT "
+                         "max(last_seen) FROM records r WHERE r.host = x.host) AND h.checks = "
+                         "(SELECT count(*) FROM records r WHERE r.host = x.host) + (SELECT "
+                         "count(*) FROM seen s WHERE s.host = x.host) AND h.records = (SELECT "
+                         "count(*) FROM records r WHERE r.host = x.host))) + (SELECT count(*) FROM "
+                         "hosts h WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = "
+                         "h.record_id))")
+    expect(wrong == [["0"]], "every host's entry right %s (%s wrong)" % (what, wrong))
 
 
 def db_bytes(db):
@@ -365,7 +402,7 @@ def case_sqlite(tmp):
     expect(all(r["host"] == r["hostname"] for r in rows), "each stored document is its host's")
     p = subprocess.run(["sqlite3", db, "PRAGMA journal_mode; SELECT version FROM schema_version"],
                        stdout=subprocess.PIPE, check=False)
-    expect(p.stdout.split() == [b"wal", b"3"], "WAL mode, schema version 3 (%r)" % p.stdout)
+    expect(p.stdout.split() == [b"wal", b"4"], "WAL mode, schema version 4 (%r)" % p.stdout)
     # the whole document is kept: it reads back equal to what was given
     with open(files[0]) as f:
         given = json.load(f)
@@ -409,6 +446,31 @@ def case_concurrent(tmp):
     expect(len(ls["hosts"]) == 300, "both writers' hosts landed (%d of 300)" % len(ls["hosts"]))
     expect(all(h["records"] == 3 for h in ls["hosts"]), "every host has its three records")
     store_whole(db, "after the writers")
+
+    # writers of the same hosts at once: two with the same time (kept
+    # once), two more with times of their own; every check lands once
+    same = new_db(tmp, "same")
+    times = ["2026-11-30T01:00:00Z", "2026-11-30T01:00:00Z", "2026-11-30T02:00:00Z",
+             "2026-11-30T03:00:00Z"]
+    procs = [subprocess.Popen([BIN, "--json", "record", "--db", same, "--time", t, "--from"] +
+                              sets[0][:60], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for t in times]
+    results = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
+    for i, (o, e, rc) in enumerate(results):
+        expect_rc(rc, 0, "same hosts, writer %d" % i, e.decode())
+    sums = [json.loads(o) for o, _, _ in results]
+    landed = sum(x["stored"] + x["seen"] for x in sums)
+    expect(landed == 3 * 60 and sum(x["already"] for x in sums) == 60,
+           "same hosts at once: 180 checks stored or seen, 60 already there (%s)" %
+           [(x["stored"], x["seen"], x["already"]) for x in sums])
+    ls = ls_json(same)
+    expect(len(ls["hosts"]) == 60 and all(h["records"] == 3 for h in ls["hosts"]),
+           "same hosts at once: each of the 60 has its three checks %s" %
+           sorted({h["records"] for h in ls["hosts"]}))
+    dup = sql_rows(same, "SELECT count(*) FROM (SELECT host, time FROM records UNION ALL "
+                         "SELECT host, time FROM seen) x GROUP BY host, time HAVING count(*) > 1")
+    expect(dup == [], "no check kept twice (%d)" % len(dup))
+    store_whole(same, "after writers of the same hosts")
 
     # a writer killed part way (kill -9, as a crash or an OOM kill would):
     # what was stored stays, and its own batch is all there or not at all
@@ -682,7 +744,7 @@ def case_upgrade(tmp):
     expect(all(h["profile"] == "dgx-h100" and h["verdict"] == doc["verdict"] for h in ls["hosts"]),
            "columns added by the upgrade are filled from the stored documents")
     con = sqlite3.connect(db)
-    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 3, "now schema 3")
+    expect(con.execute("SELECT version FROM schema_version").fetchone()[0] == 4, "now schema 4")
     n = con.execute("SELECT count(*) FROM record_groups").fetchone()[0]
     con.close()
     groups = {(nic["model"], nic["ports"][0]["link_layer"] if nic["ports"] else "unknown")
@@ -707,6 +769,52 @@ def case_upgrade(tmp):
     rc, _, err = run("record", "--db", db0, "--from", p)
     expect_rc(rc, 0, "record into an empty file", err)
     expect([h["host"] for h in ls_json(db0)["hosts"]] == ["new-0"], "the empty file holds it")
+
+
+def case_upgrade3(tmp):
+    """A store of schema 3 (made here from one of 4, by undoing what 4
+    added) upgrades in one transaction: the host entries are made from its
+    records, and an unchanged check after it is a seen time.  An upgrade
+    that fails half way leaves schema 3 as it was."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    files = host_files(tmp, doc, ["up-%d" % i for i in range(3)])
+    db = new_db(tmp, "three")
+    for t in ("2026-11-30T01:00:00Z", "2026-11-30T02:00:00Z"):
+        rc, _, err = run("record", "--db", db, "--time", t, "--from", *files)
+        expect_rc(rc, 0, "record at %s" % t, err)
+    want = ls_json(db)["hosts"]
+
+    def as_schema3():
+        # what schema 3 had: no hosts, content a 64-bit hash, the counters
+        # of a record's last check beside it as those that differ
+        for q in ("DROP TABLE hosts", "UPDATE records SET content = 'stale0123456789'",
+                  "UPDATE records SET counters = NULL", "UPDATE schema_version SET version = 3"):
+            sql_do(db, q)
+
+    as_schema3()
+    # a record that is not an object: the upgrade fails, nothing changes
+    sql_do(db, "INSERT INTO records(host, time, last_seen, doc) VALUES ('bad', "
+                 "'2026-11-29T00:00:00Z', '2026-11-29T00:00:00Z', '[]')")
+    rc, _, err = run("--json", "fleet", "--db", db, "ls")
+    expect(rc == 3 and "bad" not in err and "not a JSON object" in err,
+           "an upgrade that cannot be done says why (%d %s)" % (rc, err.strip()))
+    expect(sql_rows(db, "SELECT version FROM schema_version") == [["3"]] and
+           sql_rows(db, "SELECT count(*) FROM records WHERE content = 'stale0123456789'") ==
+           [["3"]], "and leaves schema 3 as it was")
+    sql_do(db, "DELETE FROM records WHERE host = 'bad'")
+    ls = ls_json(db)
+    expect(sql_rows(db, "SELECT version FROM schema_version") == [["4"]], "now schema 4")
+    expect(ls["hosts"] == want, "the hosts as before the upgrade: %s" % ls["hosts"])
+    store_whole(db, "after the upgrade from 3")
+    rc, out, err = run("--json", "record", "--db", db, "--time", "2026-11-30T03:00:00Z",
+                       "--from", *files)
+    s = json.loads(out or "{}")
+    expect(rc == 0 and s.get("seen") == 3 and s.get("stored") == 0,
+           "an unchanged check after the upgrade is a seen time (%s)" % out.strip())
+    rc, out, _ = run("--json", "fleet", "--db", db, "show", "up-1")
+    expect(rc == 0 and len(json.loads(out).get("counters", [])) == 2,
+           "its counter deltas are there (%s)" % out[:200])
+    store_whole(db, "after a check past the upgrade")
 
 
 # ---------------------------------------------------------------- record
@@ -786,11 +894,7 @@ def case_record(tmp):
 
 def case_report(tmp):
     doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
-    files = []
-    for i in range(3):
-        p = os.path.join(tmp, "r%d.json" % i)
-        fleetgen.write(p, fleetgen.as_host(doc, "rep-%d" % i))
-        files.append(p)
+    files = host_files(tmp, doc, ["rep-%d" % i for i in range(3)])
     db = new_db(tmp, "fleet")
     run("record", "--db", db, "--from", *files)
     html = os.path.join(tmp, "out", "fleet.html")
@@ -1178,6 +1282,7 @@ def case_identity(tmp):
     rc, out, err = run("--json", "fleet", "--db", db, "rm", "vm")
     expect(rc == 0 and json.loads(out)["removed"] == 1, "fleet rm vm (%s)" % err.strip())
     expect(hosts() == [me, "rb-1"], "vm is gone, the others stay")
+    store_whole(db, "after fleet rm")
     rc, _, err = run("fleet", "--db", db, "rm", "vm")
     expect(rc == 3 and "no records of host 'vm'" in err, "rm of an unknown host: exit 3")
     rc, _, err = run("fleet", "--db", db, "rm")
@@ -1374,7 +1479,7 @@ def case_pgsql(tmp):
            [r[:3] for r in rows], "psql and fleet ls agree on host, time, checks")
     expect(all(r[3] == "jsonb" and r[4] == "t" for r in rows),
            "documents are JSONB, each its host's")
-    expect(sql_rows(db, "SELECT version FROM schema_version") == [["3"]], "schema version 3")
+    expect(sql_rows(db, "SELECT version FROM schema_version") == [["4"]], "schema version 4")
     expect(sql_rows(db, "SELECT data_type FROM information_schema.columns WHERE table_name = "
                         "'records' AND column_name = 'doc'") == [["jsonb"]], "doc is a JSONB column")
     # the same commands give the same answers on both backends
@@ -1647,6 +1752,7 @@ def case_fabric(tmp):
 
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
+         "upgrade3": case_upgrade3,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
          "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
          "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,

@@ -20,6 +20,7 @@
 #include "fleet/facts.h"
 #include "fleet/record.h"
 #include "fleet/skim.h"
+#include "store/sha256.h"
 #include "store/store.h"
 
 static json_t *record(const char *host, const char *time, const char *fw, const char *verdict,
@@ -458,6 +459,36 @@ static void newer_upgrade_meanwhile(void **state)
 	remove_db(path);
 }
 
+/* The fingerprint is SHA-256 as FIPS 180-4 gives it: lengths around the
+ * padding's edges (55, 56, 64 bytes) and one of several blocks. */
+static void sha256_vectors(void **state)
+{
+	static const struct {
+		size_t n;
+		char c;	/* n times this byte ("abc" for 3) */
+		const char *hex;
+	} v[] = {
+		{ 0, 'a', "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ 3, 'a', "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ 55, 'a', "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+		{ 56, 'a', "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+		{ 64, 'a', "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+		{ 119, 'b', "68297a9eb141ce16bbc0847da1c0c48e2858704feaa13993bde29f87a198a6e1" },
+		{ 1000, 'a', "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3" },
+	};
+	char buf[1000], out[SHA256_HEX_LEN + 1];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (v[i].n == 3)
+			memcpy(buf, "abc", 3);
+		else
+			memset(buf, v[i].c, v[i].n);
+		sha256_hex(buf, v[i].n, out);
+		assert_string_equal(out, v[i].hex);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +501,7 @@ int main(void)
 		cmocka_unit_test(upgrade_refuses_non_record),
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(newer_upgrade_meanwhile),
+		cmocka_unit_test(sha256_vectors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
