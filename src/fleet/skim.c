@@ -43,6 +43,11 @@ const char *const fleet_skim_volatile[] = {
 	"time", NULL,
 };
 
+/* The counters fleet/counters.c keeps as deltas: a NIC port's, and an
+ * Ascend NPU port's (hccn_tool -stat).  Ingest needs them; the history
+ * and the facts do not. */
+#define SKIM_COUNTERS "counters", "hw_counters", "ethtool_stats", "carrier_changes", "stat"
+
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
  * facts.c, record.c, history.c; "gpus" is read by fleet_machine), but the
  * counters.  A key read there must not be here: the record fuzz target
@@ -53,20 +58,18 @@ const char *const fleet_skim_volatile[] = {
 	/* NIC and port details */ \
 	"node_guid", "node_desc", "board_id", "hca_type", "uverbs", "uverbs_dev", \
 	"netdev_parent", "phys_state", "lanes", "lane_speed", "lid", "sm_lid", "max_mtu", \
-	"netdev_operstate", "netdev_speed_mbps", "carrier_changes", "bond_slaves", "gid", \
+	"netdev_operstate", "netdev_speed_mbps", "bond_slaves", "gid", \
 	"subsystem_vendor", "subsystem_device", "class", "max_speed_gts", "max_width", \
 	"numa_node", "bdf", \
 	/* findings: only id and subject are compared */ \
 	"observed", "expected", "why", "fix", \
 	/* host */ \
 	"iommu", "modules", "profile_reason", \
-	/* an Ascend NPU port: counters, transceiver readings, link-change log \
-	 * (the fleet reads its firmware, software, link, speed and PFC) */ \
-	"stat", "optical", "link_changes"
+	/* an Ascend NPU port: transceiver readings, link-change log (the \
+	 * fleet reads its firmware, software, link, speed and PFC) */ \
+	"optical", "link_changes"
 
-const char *const fleet_skim_drop[] = {
-	"counters", "hw_counters", "ethtool_stats", SKIM_DROP_BUT_COUNTERS, NULL,
-};
+const char *const fleet_skim_drop[] = { SKIM_COUNTERS, SKIM_DROP_BUT_COUNTERS, NULL };
 
 const char *const fleet_skim_ingest[] = { SKIM_DROP_BUT_COUNTERS, NULL };
 
