@@ -11,12 +11,16 @@
  *      no rank waits for another between rounds: in each pair the lower
  *      node connects, both run the bw engine on every rail at once, and the
  *      slot's end stops the test whatever a peer does (cmd/fabric_test.c);
- *   4. each rank publishes what it measured as a client; after a fence
- *      every rank reads all of it, computes the same retest plan
- *      (fabric/judge.c) and runs it the same way; a rank whose results are
- *      missing died;
- *   5. rank 0 judges everything and writes the report (out/fabric_out.c);
- *      the other ranks print nothing but errors.
+ *   4. each rank publishes what it measured as a client; rank 0 asks the
+ *      launcher for each rank's results in turn (no fence: one that
+ *      waits for a dead rank may never end), within --timeout; a rank
+ *      whose results do not come died or never answered, and is named;
+ *   5. rank 0 plans the retest (fabric/judge.c) and publishes it with its
+ *      start time; the others wait for it, within --timeout (a rank 0
+ *      that died ends them with an error), run it, and publish again;
+ *   6. rank 0 judges everything, tells the others it has their results,
+ *      and writes the report (out/fabric_out.c); the other ranks print
+ *      nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
 #include "opts.h"
@@ -46,6 +50,11 @@
 #define KEY_T1 "rdmadoctor.fabric.t1"
 #define KEY_RES1 "rdmadoctor.fabric.res1"
 #define KEY_RES2 "rdmadoctor.fabric.res2"
+#define KEY_RETEST "rdmadoctor.fabric.retest"
+#define KEY_DONE "rdmadoctor.fabric.done"
+/* how much longer than --timeout the other ranks wait for rank 0, which
+ * itself waits up to --timeout for a rank's results */
+#define FAB_RANK0_EXTRA_S 10
 /* the slot of a round beyond its test (connect, endpoints, results), by
  * default */
 #define FAB_GUARD_S 0.5
@@ -127,7 +136,8 @@ static bool parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
-/* A name for the report: printable, no blanks, 1 to 64 bytes. */
+/* A name for the report: printable, no blanks, no '#' (a comment in the
+ * --pairs format, which also carries the retest plan), 1 to 64 bytes. */
 static bool printable_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -135,7 +145,7 @@ static bool printable_name(const char *s)
 	if (n == 0 || n > FAB_NAME_MAX)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f || s[i] == '#')
 			return false;
 	return true;
 }
@@ -216,8 +226,8 @@ static int take_bind(struct ctx *c, void *args, const char *v)
 static int take_name(struct ctx *c, void *args, const char *v)
 {
 	if (!printable_name(v))
-		return usage(c, "--name takes 1 to 64 printable characters without blanks, "
-			     "not '%s'", v);
+		return usage(c, "--name takes 1 to 64 printable characters without blanks "
+			     "or '#', not '%s'", v);
 	((struct fab_opts *)args)->name = v;
 	return -1;
 }
@@ -587,27 +597,44 @@ static int gather_endpoints(struct fab_run *r)
 	return name_nodes(r);
 }
 
-/* Rank 0's wall-clock start of the next rounds, handed out by a fence. */
+/* What rank 0 published under key, waited for until deadline (bw_now()
+ * seconds); NULL with an error said when it did not come. */
+static char *from_rank0(struct fab_run *r, const char *key, double deadline, const char *what)
+{
+	bool gone;
+	char *text = fab_pmix_get_wait(0, key, deadline, &gone), msg[200];
+
+	if (!text) {
+		snprintf(msg, sizeof(msg), "rank 0 sent no %s %s", what,
+			 gone ? "(it is gone: it died or was killed)" :
+				"within the time given (--timeout): it died or hangs");
+		say(r, msg);
+	}
+	return text;
+}
+
+/* Rank 0's wall-clock start of the next rounds: published by rank 0, and
+ * fetched from it by the others (no fence: rank 0 is the one they wait
+ * for, and a dead rank 0 ends the wait at the deadline). */
 static int agree_start(struct fab_run *r, const char *key, double *t)
 {
 	char err[256], buf[64], *text;
 
 	if (r->rank == 0) {
-		snprintf(buf, sizeof(buf), "%.6f", now_real() + FAB_LEAD_S);
+		*t = now_real() + FAB_LEAD_S;
+		snprintf(buf, sizeof(buf), "%.6f", *t);
 		if (fab_pmix_put(key, buf, err, sizeof(err)) < 0) {
 			say(r, err);
 			return -1;
 		}
+		return 0;
 	}
-	if (fence_live(r, err, sizeof(err)) < 0) {
-		say(r, err);
-		return -1;
-	}
-	text = fab_pmix_get(0, key);
+	text = from_rank0(r, key, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S, "start time");
 	*t = text ? strtod(text, NULL) : NAN;
 	free(text);
 	if (!isfinite(*t) || *t <= 0) {
-		say(r, "rank 0 gave no start time (it died?)");
+		if (text)
+			say(r, "rank 0's start time is broken");
 		return -1;
 	}
 	return 0;
@@ -774,42 +801,14 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 	}
 }
 
-/* The results could not be exchanged (a fence that never completed, as
- * when the launcher keeps waiting for a rank that died): the ranks the
- * launcher knows to be gone are named all the same, and the reason says
- * which. */
-static void name_the_dead(struct fab_run *r)
-{
-	bool *alive = calloc(r->size ? r->size : 1, sizeof(bool));
-	size_t len;
-
-	if (!alive || fab_pmix_alive(r->size, alive) < 0) {
-		free(alive);
-		return;
-	}
-	len = strlen(r->error_buf);
-	for (uint32_t i = 0; i < r->size; i++) {
-		if (alive[i] || r->nodes[i].state != FAB_NODE_OK)
-			continue;
-		r->nodes[i].state = FAB_NODE_DIED;
-		if (len + 1 < sizeof(r->error_buf)) {
-			int w = snprintf(r->error_buf + len, sizeof(r->error_buf) - len, "%s%s",
-					 strstr(r->error_buf, "; died: ") ? ", " : "; died: ",
-					 r->names[i]);
-
-			len = w > 0 ? len + (size_t)w : len;
-			if (len >= sizeof(r->error_buf))
-				len = sizeof(r->error_buf) - 1;
-		}
-	}
-	free(alive);
-}
-
-/* Publish what this rank measured, fence, read everybody's.  A rank with
- * no text after the fence died. */
+/* Publish what this rank measured.  Rank 0 then fetches every rank's
+ * results from the launcher, each within --timeout of now: a rank whose
+ * results do not come is named as dead.  No fence: Open MPI's may wait for
+ * ever for a rank that died, or fail for all. */
 static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
 {
 	char *text = fab_results_encode(r->mine, r->n_mine), err[256];
+	double deadline;
 
 	if (!text) {
 		say(r, "out of memory");
@@ -821,27 +820,29 @@ static int exchange_results(struct fab_run *r, const char *key, uint32_t n_round
 		return -1;
 	}
 	free(text);
-	if (fence_live(r, err, sizeof(err)) < 0) {
-		say(r, err);
-		name_the_dead(r);
-		return -1;
-	}
+	if (r->rank != 0)
+		return 0;
 	for (uint32_t i = 0; i < r->size; i++)
 		fab_results_free(&r->decoded[i]);
 	free(r->all);
 	r->all = NULL;
 	r->n_all = 0;
+	deadline = bw_now() + r->o->timeout_s;
 	for (uint32_t i = 0; i < r->size; i++) {
+		bool gone = false;
 		char *t;
 
 		if (r->nodes[i].state != FAB_NODE_OK)
 			continue;
-		t = fab_pmix_get(i, key);
-		if (!t || fab_results_decode(t, strlen(t), i, r->size, n_rounds, BW_RAILS_MAX,
-					     &r->decoded[i], err, sizeof(err)) < 0) {
-			if (t && r->rank == 0)
-				fprintf(stderr, "%s fabric: rank %u's results are broken: %s\n",
-					r->c->prog, i, err);
+		t = fab_pmix_get_wait(i, key, deadline, &gone);
+		if (!t) {
+			fprintf(stderr, "%s fabric: %s (rank %u) gave no results: %s\n", r->c->prog,
+				r->names[i], i, gone ? "it died" : "it never answered (--timeout)");
+			r->nodes[i].state = FAB_NODE_DIED;
+		} else if (fab_results_decode(t, strlen(t), i, r->size, n_rounds, BW_RAILS_MAX,
+					      &r->decoded[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s fabric: %s (rank %u)'s results are broken: %s\n",
+				r->c->prog, r->names[i], i, err);
 			r->nodes[i].state = FAB_NODE_DIED;
 		}
 		free(t);
@@ -931,17 +932,80 @@ static int report(struct fab_run *r, double wall_s)
 
 /* ---- the whole run ---- */
 
+/* The retest plan as rank 0 hands it out: the --pairs format, with the
+ * report's names (unique, and without '#'), "" for none; malloc'd. */
+static char *plan_text(const struct fab_run *r)
+{
+	struct {
+		char *s;
+		size_t len, cap;
+	} t = { NULL, 0, 0 };
+
+	for (size_t k = 0; k < r->retest_rounds.n_rounds; k++)
+		for (size_t p = 0; p < r->retest_rounds.rounds[k].n_pairs; p++) {
+			const struct fab_pair *x = &r->retest_rounds.rounds[k].pairs[p];
+			size_t need = 2 * (FAB_NAME_MAX + 16) + 32;
+			char *n = growbuf_reserve(t.s, &t.cap, t.len + need, 1);
+
+			if (!n) {
+				free(t.s);
+				return NULL;
+			}
+			t.s = n;
+			t.len += (size_t)snprintf(t.s + t.len, need, "%zu %s %s\n", k + 1,
+						  r->names[x->a], r->names[x->b]);
+		}
+	return t.s ? t.s : strdup("");
+}
+
+/* Rank 0 plans the retest from everybody's results and publishes it with
+ * its start; the others fetch both from rank 0. */
+static int share_retest_plan(struct fab_run *r)
+{
+	char err[256], *text;
+	int rc;
+
+	if (r->rank == 0) {
+		struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN,
+					r->o->tolerance };
+		const char *why;
+
+		in.floor_gbps = floor_of(r, &why);
+		if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0 ||
+		    !(text = plan_text(r))) {
+			say(r, "out of memory planning the retest");
+			return -1;
+		}
+		rc = fab_pmix_put(KEY_RETEST, text, err, sizeof(err));
+		free(text);
+		if (rc < 0)
+			say(r, err);
+		return rc;
+	}
+	/* rank 0 first fetches every rank's results, each within --timeout */
+	text = from_rank0(r, KEY_RETEST, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S,
+			  "retest plan");
+	if (!text)
+		return -1;
+	rc = 0;
+	if (*text && fab_schedule_parse(text, strlen(text), (const char *const *)r->names,
+					r->size, &r->retest_rounds, err, sizeof(err)) < 0) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "rank 0's retest plan is broken: %s", err);
+		say(r, msg);
+		rc = -1;
+	}
+	free(text);
+	return rc;
+}
+
 static int retest(struct fab_run *r)
 {
-	struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN, r->o->tolerance };
-	const char *why;
 	double t1;
 
-	in.floor_gbps = floor_of(r, &why);
-	if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0) {
-		say(r, "out of memory planning the retest");
+	if (share_retest_plan(r) < 0)
 		return -1;
-	}
 	if (!r->retest_rounds.n_rounds)
 		return 0;
 	if (r->rank == 0 && !r->c->quiet) {
@@ -961,6 +1025,24 @@ static int retest(struct fab_run *r)
 	run_rounds(r, &r->retest_rounds, (uint32_t)r->main_rounds.n_rounds, true, t1);
 	return exchange_results(r, KEY_RES2,
 				(uint32_t)(r->main_rounds.n_rounds + r->retest_rounds.n_rounds));
+}
+
+/* Rank 0 has everybody's results: it says so, and the others, which waited
+ * for that (so that their results stay with the launcher until fetched,
+ * and a rank 0 that died is an error of theirs), end. */
+static int finish(struct fab_run *r)
+{
+	char err[256], *text;
+
+	if (r->rank == 0) {
+		if (fab_pmix_put(KEY_DONE, "1", err, sizeof(err)) < 0)
+			say(r, err);
+		return 0;
+	}
+	text = from_rank0(r, KEY_DONE, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S,
+			  "word that it has the results");
+	free(text);
+	return text ? 0 : -1;
 }
 
 /* A step every rank needs failed: rank 0 still writes the report (one
@@ -1021,10 +1103,14 @@ static int run(struct fab_run *r)
 	if (exchange_results(r, KEY_RES1, (uint32_t)r->main_rounds.n_rounds) < 0)
 		return could_not_run(r);
 	if (r->o->retest && retest(r) < 0) {
+		if (r->rank != 0)
+			return EXIT_RUNTIME;
 		snprintf(r->error_buf, sizeof(r->error_buf), "the retest could not run (see "
 			 "rank messages); the first pass is reported");
 		r->error = r->error_buf;
 	}
+	if (finish(r) < 0)
+		return EXIT_RUNTIME;
 	return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_OK;
 }
 

@@ -1,9 +1,12 @@
 /* PMIx client calls (pmix.h). */
 #include "pmix.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 bool fab_pmix_launched(void)
 {
@@ -173,6 +176,153 @@ char *fab_pmix_get(uint32_t rank, const char *key)
 	return s;
 }
 
+/* One PMIx_Get_nb in flight.  The launcher calls get_done from its own
+ * thread, maybe after the waiter gave up: then get_done frees it. */
+struct get_req {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool done, abandoned;
+	pmix_status_t status;
+	char *text;
+};
+
+static void get_done(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+	struct get_req *q = cbdata;
+	bool free_it;
+
+	pthread_mutex_lock(&q->mu);
+	q->status = status;
+	if (status == PMIX_SUCCESS && kv && kv->type == PMIX_STRING && kv->data.string)
+		q->text = strdup(kv->data.string);
+	q->done = true;
+	free_it = q->abandoned;
+	pthread_cond_signal(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+	if (free_it) {
+		free(q->text);
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->cv);
+		free(q);
+	}
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One request, waited for until deadline: PMIX_SUCCESS with *text set,
+ * the launcher's status, or PMIX_ERR_TIMEOUT when it kept it past the
+ * deadline (it is left to finish alone). */
+static pmix_status_t get_once(const pmix_proc_t *p, const char *key, double deadline, char **text)
+{
+	struct get_req *q = calloc(1, sizeof(*q));
+	pmix_info_t info[2];
+	bool refresh = true;
+	int timeout = (int)(deadline - mono_now() + 0.999);
+	pmix_status_t rc;
+	pthread_condattr_t ca;
+	struct timespec until;
+
+	*text = NULL;
+	if (!q)
+		return PMIX_ERR_NOMEM;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	/* ask the rank's server again each time: what this rank holds of it
+	 * (from the last fence) predates the key */
+	PMIX_INFO_LOAD(&info[0], PMIX_GET_REFRESH_CACHE, &refresh, PMIX_BOOL);
+	if (timeout < 1)
+		timeout = 1;
+	PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+	rc = PMIx_Get_nb(p, key, info, 2, get_done, q);
+	PMIX_INFO_DESTRUCT(&info[0]);
+	PMIX_INFO_DESTRUCT(&info[1]);
+	if (rc != PMIX_SUCCESS) {
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->cv);
+		free(q);
+		return rc;
+	}
+	until.tv_sec = (time_t)deadline;
+	until.tv_nsec = (long)((deadline - (double)until.tv_sec) * 1e9);
+	pthread_mutex_lock(&q->mu);
+	while (!q->done)
+		if (pthread_cond_timedwait(&q->cv, &q->mu, &until) == ETIMEDOUT)
+			break;
+	if (!q->done) {
+		q->abandoned = true;
+		pthread_mutex_unlock(&q->mu);
+		return PMIX_ERR_TIMEOUT;
+	}
+	pthread_mutex_unlock(&q->mu);
+	rc = q->status;
+	*text = q->text;
+	if (rc == PMIX_SUCCESS && !*text)
+		rc = PMIX_ERR_BAD_PARAM;	/* a key of another type */
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	free(q);
+	return rc;
+}
+
+static bool known_gone(uint32_t rank)
+{
+	bool *alive = calloc((size_t)rank + 1, sizeof(bool));
+	bool gone;
+
+	if (!alive)
+		return false;
+	gone = fab_pmix_alive(rank + 1, alive) == 0 && !alive[rank];
+	free(alive);
+	return gone;
+}
+
+/* A request waits at most this long before the launcher's process table is
+ * asked whether the rank is still there */
+#define GET_CHUNK_S 2.0
+
+char *fab_pmix_get_wait(uint32_t rank, const char *key, double deadline, bool *gone)
+{
+	pmix_proc_t p;
+	double pause = 0.02;
+
+	*gone = false;
+	PMIX_LOAD_PROCID(&p, me.nspace, rank);
+	for (;;) {
+		double now = mono_now();
+		double until = now + GET_CHUNK_S < deadline ? now + GET_CHUNK_S : deadline;
+		struct timespec ts = { 0, (long)(pause * 1e9) };
+		char *text = NULL;
+		pmix_status_t rc = get_once(&p, key, until, &text);
+
+		if (rc == PMIX_SUCCESS)
+			return text;
+		free(text);
+		/* asked after a try, so that what a rank committed before it
+		 * died is still taken */
+		if (known_gone(rank)) {
+			*gone = true;
+			return NULL;
+		}
+		if (mono_now() + pause >= deadline)
+			return NULL;
+		/* a server that answers "not there yet" at once: ask again */
+		if (rc != PMIX_ERR_TIMEOUT) {
+			nanosleep(&ts, NULL);
+			if (pause < 0.5)
+				pause *= 2;
+		}
+	}
+}
+
 void fab_pmix_finalize(void)
 {
 	PMIx_Finalize(NULL, 0);
@@ -219,6 +369,15 @@ char *fab_pmix_get(uint32_t rank, const char *key)
 {
 	(void)rank;
 	(void)key;
+	return NULL;
+}
+
+char *fab_pmix_get_wait(uint32_t rank, const char *key, double deadline, bool *gone)
+{
+	(void)rank;
+	(void)key;
+	(void)deadline;
+	*gone = false;
 	return NULL;
 }
 

@@ -29,6 +29,13 @@ int fab_pmix_alive(uint32_t size, bool *alive);
 /* The text rank put under key (malloc'd) after a fence, or NULL when that
  * rank has none (it died or never came): never waits. */
 char *fab_pmix_get(uint32_t rank, const char *key);
+/* The text rank put under key (malloc'd), asked of the launcher without a
+ * fence (direct modex), waiting until the rank commits it or until
+ * deadline (CLOCK_MONOTONIC seconds, as bw_now()), whichever comes first.  NULL when it did not
+ * come: *gone tells whether the launcher knows the rank to be gone (it
+ * ended or was killed without committing key), else it never answered.
+ * The wait is bounded here, whatever the launcher does with the request. */
+char *fab_pmix_get_wait(uint32_t rank, const char *key, double deadline, bool *gone);
 void fab_pmix_finalize(void);
 
 #endif
