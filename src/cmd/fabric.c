@@ -23,6 +23,7 @@
  *      nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
+#include "opt_parse.h"
 #include "opts.h"
 #include "../fabric/judge.h"
 #include "../fabric/pmix.h"
@@ -67,6 +68,11 @@ struct fab_opts {
 	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
 	enum fab_mode mode;
 	const char *pairs_file, *name, *rails, *profile;
+	/* --pairs FILE's text, read (and its form checked) before the
+	 * launcher's rendezvous, so that a missing or malformed file stops
+	 * every rank at once (exit 2) */
+	char *pairs_text;
+	size_t pairs_len;
 	/* --profile, loaded before the launcher's rendezvous so that a
 	 * mistyped one stops the run at once (exit 2), not after it */
 	struct profile loaded;
@@ -92,47 +98,14 @@ static int usage(struct ctx *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static bool parse_uint(const char *s, unsigned long min, unsigned long max, uint32_t *out)
+/* A whole number in [min, max] into a uint32_t. */
+static bool take_u32(const char *v, uint32_t min, uint32_t max, uint32_t *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t n;
 
-	if (!s || !*s || *s == '-')
+	if (!opt_parse_u64(v, min, max, &n))
 		return false;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
-/* "65536", "64K", "8M", "1G": binary multiples, as in bw */
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	uint64_t mul = 1;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end == s || errno)
-		return false;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ull << 10;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ull << 20;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ull << 30;
-	else if (*end)
-		return false;
-	if (mul > 1 && end[1])
-		return false;
-	if (v < 1 || v > (1ull << 30) / mul)
-		return false;
-	*out = v * mul;
+	*out = (uint32_t)n;
 	return true;
 }
 
@@ -160,7 +133,7 @@ static int take_mode(struct ctx *c, void *args, const char *v)
 		o->mode = MODE_QUICK;
 	else
 		return usage(c, "--mode is full or quick, not '%s'", v);
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_transport(struct ctx *c, void *args, const char *v)
@@ -174,24 +147,24 @@ static int take_transport(struct ctx *c, void *args, const char *v)
 	else
 		return usage(c, "--transport is verbs or tcp, not '%s'", v);
 	o->transport_set = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_size(struct ctx *c, void *args, const char *v)
 {
-	return parse_size(v, &((struct fab_opts *)args)->bw.p.size) ? -1 :
+	return opt_parse_bytes(v, 1ull << 30, &((struct fab_opts *)args)->bw.p.size) ? CMD_GO_ON :
 		usage(c, "--size takes bytes from 1 to 1G (K, M, G), not '%s'", v);
 }
 
 static int take_qps(struct ctx *c, void *args, const char *v)
 {
-	return parse_uint(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? -1 :
+	return take_u32(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? CMD_GO_ON :
 		usage(c, "--qps takes 1 to 64, not '%s'", v);
 }
 
 static int take_retest(struct ctx *c, void *args, const char *v)
 {
-	return parse_uint(v, 0, 16, &((struct fab_opts *)args)->retest) ? -1 :
+	return take_u32(v, 0, 16, &((struct fab_opts *)args)->retest) ? CMD_GO_ON :
 		usage(c, "--retest takes 0 to 16, not '%s'", v);
 }
 
@@ -199,20 +172,20 @@ static int take_ib_port(struct ctx *c, void *args, const char *v)
 {
 	uint32_t n;
 
-	if (!parse_uint(v, 1, 255, &n))
+	if (!take_u32(v, 1, 255, &n))
 		return usage(c, "--ib-port takes 1 to 255, not '%s'", v);
 	((struct fab_opts *)args)->bw.ib_port = (int)n;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_gid_index(struct ctx *c, void *args, const char *v)
 {
 	uint32_t n;
 
-	if (!parse_uint(v, 0, 65535, &n))
+	if (!take_u32(v, 0, 65535, &n))
 		return usage(c, "--gid-index takes 0 to 65535, not '%s'", v);
 	((struct fab_opts *)args)->bw.gid_index = (int)n;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_bind(struct ctx *c, void *args, const char *v)
@@ -220,7 +193,7 @@ static int take_bind(struct ctx *c, void *args, const char *v)
 	if (strlen(v) > FAB_ADDR_MAX || !printable_name(v))
 		return usage(c, "--bind takes an address, not '%s'", v);
 	((struct fab_opts *)args)->bw.bind = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_name(struct ctx *c, void *args, const char *v)
@@ -229,14 +202,27 @@ static int take_name(struct ctx *c, void *args, const char *v)
 		return usage(c, "--name takes 1 to 64 printable characters without blanks "
 			     "or '#', not '%s'", v);
 	((struct fab_opts *)args)->name = v;
-	return -1;
+	return CMD_GO_ON;
+}
+
+static int take_expect_gbps(struct ctx *c, void *args, const char *v)
+{
+	return opt_parse_number(v, 0, 1e6, &((struct fab_opts *)args)->expect_gbps) ? CMD_GO_ON :
+		usage(c, "--expect-gbps takes a floor in Gb/s from 0 to 1e6, not '%s'", v);
+}
+
+static int take_tolerance(struct ctx *c, void *args, const char *v)
+{
+	return opt_parse_number(v, 0, 1, &((struct fab_opts *)args)->tolerance) ? CMD_GO_ON :
+		usage(c, "--tolerance takes a fraction of the rail's median from 0 to 1, "
+		      "not '%s'", v);
 }
 
 static int take_gpu(struct ctx *c, void *args, const char *v)
 {
 	(void)c;
 	((struct fab_opts *)args)->bw.gpu = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt fabric_opts[] = {
@@ -273,13 +259,13 @@ static const struct cmd_opt fabric_opts[] = {
 		  "name)" },
 	{ "name", 0, "NAME", OPT_CALL_AT(take_name),
 	  .help = "this rank's name in the report (default: the host name)" },
-	{ "expect-gbps", 0, "X", OPT_SECONDS_AT(struct fab_opts, expect_gbps, 0, 1e6),
+	{ "expect-gbps", 0, "X", OPT_CALL_AT(take_expect_gbps),
 	  .help = "the floor per rail and direction (default: the\n"
 		  "--profile's bw_floor_gbps, else 90% of the port\n"
 		  "rate with verbs, none with tcp)" },
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct fab_opts, profile), .flags = OPT_NONEMPTY,
 	  .help = "the machine profile whose floor applies" },
-	{ "tolerance", 0, "F", OPT_SECONDS_AT(struct fab_opts, tolerance, 0, 1),
+	{ "tolerance", 0, "F", OPT_CALL_AT(take_tolerance),
 	  .help = "slow below F x the rail's median (default 0.93)" },
 	{ "retest", 0, "N", OPT_CALL_AT(take_retest),
 	  .help = "known-good partners per suspect end (default 1; 0: none)" },
@@ -287,7 +273,8 @@ static const struct cmd_opt fabric_opts[] = {
 	  .help = "each round's time beyond its test, for connecting,\n"
 		  "setting up and exchanging results (default 0.5)" },
 	{ "timeout", 0, "S", OPT_SECONDS_AT(struct fab_opts, timeout_s, 1, 3600),
-	  .help = "the longest a rendezvous may take (default 120)" },
+	  .help = "the longest a wait on other ranks may take: the\n"
+		  "rendezvous, rank 0 fetching results (default 120)" },
 	{ 0 }
 };
 
@@ -335,7 +322,7 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->guard_s = FAB_GUARD_S;
 	o->retest = 1;
 	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
@@ -352,7 +339,39 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 		if (rc != CMD_GO_ON)
 			return rc;
 	}
-	return -1;
+	return CMD_GO_ON;
+}
+
+/* Read --pairs FILE and check its form.  0, or -1 with why in err. */
+static int load_pairs(struct fab_opts *o, char *err, size_t errsz)
+{
+	FILE *f = fopen(o->pairs_file, "re");
+	struct fab_schedule form;
+	char perr[200];
+	size_t cap = 1 << 20;
+
+	if (!f) {
+		snprintf(err, errsz, "cannot open --pairs '%s': %s", o->pairs_file,
+			 strerror(errno));
+		return -1;
+	}
+	o->pairs_text = malloc(cap);
+	if (o->pairs_text)
+		o->pairs_len = fread(o->pairs_text, 1, cap, f);
+	if (!o->pairs_text || ferror(f) || o->pairs_len == cap) {
+		snprintf(err, errsz, "--pairs '%s': %s", o->pairs_file,
+			 !o->pairs_text ? "out of memory" : ferror(f) ? "cannot read it" :
+			 "over 1 MiB");
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (fab_schedule_parse(o->pairs_text, o->pairs_len, NULL, 0, &form, perr,
+			       sizeof(perr)) < 0) {
+		snprintf(err, errsz, "--pairs '%s': %s", o->pairs_file, perr);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- this rank ---- */
@@ -654,30 +673,16 @@ static int make_schedule(struct fab_run *r)
 		if (r->nodes[i].state == FAB_NODE_OK)
 			alive[n++] = i;
 	if (r->o->mode == MODE_PAIRS) {
-		FILE *f = fopen(r->o->pairs_file, "re");
-		char *text = NULL, err[200];
-		size_t len = 0;
+		char err[200];
 
-		if (!f) {
-			snprintf(r->error_buf, sizeof(r->error_buf), "cannot open '%s': %s",
-				 r->o->pairs_file, strerror(errno));
-			goto out;
-		}
-		text = malloc(1 << 20);
-		if (text)
-			len = fread(text, 1, 1 << 20, f);
-		fclose(f);
-		if (!text || len == 1 << 20) {
-			free(text);
-			snprintf(r->error_buf, sizeof(r->error_buf), "'%s' is over 1 MiB",
-				 r->o->pairs_file);
-			goto out;
-		}
-		rc = fab_schedule_parse(text, len, (const char *const *)r->names, r->size,
-					&r->main_rounds, err, sizeof(err));
-		free(text);
+		/* the form was checked before the rendezvous; the names are
+		 * the job's */
+		rc = fab_schedule_parse(r->o->pairs_text, r->o->pairs_len,
+					(const char *const *)r->names, r->size, &r->main_rounds,
+					err, sizeof(err));
 		if (rc < 0)
-			snprintf(r->error_buf, sizeof(r->error_buf), "%s: %s", r->o->pairs_file, err);
+			snprintf(r->error_buf, sizeof(r->error_buf), "%s: %s", r->o->pairs_file,
+				 err);
 		goto out;
 	}
 	if (r->o->mode == MODE_DEFAULT)
@@ -1137,18 +1142,37 @@ static void run_free(struct fab_run *r)
 		fab_pmix_finalize();
 }
 
+/* A --pairs FILE that cannot be used, found before the rendezvous: a
+ * usage error on every rank; with --json rank 0 (as the launcher numbers
+ * it) still writes its one document, verdict error. */
+static int bad_pairs(struct fab_run *r)
+{
+	const char *rank = getenv("PMIX_RANK");
+
+	fprintf(stderr, "%s fabric: %s\n(see `%s fabric --help`)\n", r->c->prog, r->error_buf,
+		r->c->prog);
+	r->error = r->error_buf;
+	/* report's exit (3: the run did not happen) gives way to the usage
+	 * error; a document it could not write it has said so itself */
+	if (r->c->json && rank && strcmp(rank, "0") == 0)
+		(void)report(r, 0);
+	return EXIT_USAGE;
+}
+
 int cmd_fabric(struct ctx *c, int argc, char **argv)
 {
 	struct fab_opts o;
 	struct fab_run r = { .c = c, .o = &o, .lfd = -1 };
 	int rc = parse(c, argc, argv, &o);
 
-	if (rc >= 0) {
+	if (rc != CMD_GO_ON) {
 		if (o.pr == &o.loaded)
 			profile_free(&o.loaded);
 		return rc;
 	}
-	if (!fab_pmix_launched()) {
+	if (o.pairs_file && load_pairs(&o, r.error_buf, sizeof(r.error_buf)) < 0) {
+		rc = bad_pairs(&r);
+	} else if (!fab_pmix_launched()) {
 		fprintf(stderr,
 			"%s fabric: not started by a PMIx launcher: start one task per node,\n"
 			"  srun -N NODES --ntasks-per-node=1 --mpi=pmix %s fabric ...\n"
@@ -1162,5 +1186,6 @@ int cmd_fabric(struct ctx *c, int argc, char **argv)
 	}
 	if (o.pr == &o.loaded)
 		profile_free(&o.loaded);
+	free(o.pairs_text);
 	return rc;
 }

@@ -14,8 +14,9 @@
 #   3. a healthy 6-rank quick run passes (exit 0), text report verdict first;
 #   3b. 4 ranks, rank 0 killed mid-run: every other rank ends by itself
 #      (within --timeout and a little) with an error naming rank 0, exit 3;
-#   4. a --pairs file that is not there: one JSON document, verdict error,
-#      exit 3;
+#   4. a --pairs file that is not there, or malformed: a usage error on
+#      every rank (exit 2, the file named), and rank 0's one JSON document,
+#      verdict error;
 #   5. outside a launcher: how to start it, exit 2.
 #
 # usage: test_fabric_mpirun.sh RDMADOCTOR-BINARY
@@ -178,17 +179,28 @@ for i in 1 2 3; do
 done
 quiet_ranks run3b 4
 
-# ---- 4. a run that cannot start: still one document ----------------------
-STEP="a schedule that cannot be made"
-fabric run4 2 --json fabric "${COMMON[@]}" --pairs "$T/no-such-file"
-wait "$MPIRUN"
-[ "$(rank0_rc run4)" = 3 ] || fail "rank 0 exit $(rank0_rc run4), expected 3"
-python3 -c '
+# ---- 4. a --pairs file that cannot be used: a usage error on every rank ----
+STEP="a --pairs file missing or malformed"
+printf '1 fab0\n' >"$T/bad-pairs"
+for case in "no-such-file:cannot open" "bad-pairs:line 1: expected ROUND"; do
+	file=${case%%:*} says=${case#*:}
+	fabric "run4-$file" 2 --json fabric "${COMMON[@]}" --pairs "$T/$file"
+	wait "$MPIRUN"
+	for i in 0 1; do
+		[ "$(cat "$T/run4-$file/rc.$i" 2>/dev/null)" = 2 ] ||
+			fail "$file: rank $i exit $(cat "$T/run4-$file/rc.$i" 2>/dev/null || echo none), expected 2"
+		grep -q "$file.*$says\|$says.*$file" "$T/run4-$file/err.$i" ||
+			fail "$file: rank $i does not say what is wrong: $(head -n 2 "$T/run4-$file/err.$i")"
+	done
+	quiet_ranks "run4-$file" 2
+	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["test"] == "fabric" and d["verdict"] == "error", d
-assert "no-such-file" in d["reason"], d["reason"]
-' "$T/run4/out.0" || fail "not one document with verdict error: $(head -c 300 "$T/run4/out.0")"
+assert sys.argv[2] in d["reason"] and sys.argv[3] in d["reason"], d["reason"]
+' "$T/run4-$file/out.0" "$file" "$says" ||
+		fail "$file: not one document with verdict error: $(head -c 300 "$T/run4-$file/out.0")"
+done
 
 # ---- 5. outside a launcher ---------------------------------------------
 STEP="outside a launcher"
