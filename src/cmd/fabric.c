@@ -4,9 +4,10 @@
  *   1. each rank opens its bw listener and publishes its endpoint (name,
  *      address, port, rails) through PMIx; a fence exchanges them; a rank
  *      missing after it never answered;
- *   2. rank 0 publishes the first round's start time, a second fence hands
- *      it out; every rank computes the same schedule (fabric/schedule.c)
- *      and rank 0 prints it;
+ *   2. every rank computes the same schedule (fabric/schedule.c; --pairs
+ *      FILE was read before the rendezvous) and rank 0 prints it; rank 0
+ *      publishes the first round's start time and the others fetch it
+ *      from rank 0;
  *   3. round k runs in its own slot of wall-clock time from that start, so
  *      no rank waits for another between rounds: in each pair the lower
  *      node connects, both run the bw engine on every rail at once, and the
@@ -59,8 +60,10 @@
 /* the slot of a round beyond its test (connect, endpoints, results), by
  * default */
 #define FAB_GUARD_S 0.5
-/* rank 0's start time is this far after the fence that hands it out */
-#define FAB_LEAD_S 0.3
+/* rank 0's start time is this far after it publishes it: the others ask
+ * rank 0 for it every 50 ms or so (fabric/pmix.c), and a rank that learns
+ * it late would start its first round late */
+#define FAB_LEAD_S 0.5
 
 enum fab_mode { MODE_DEFAULT, MODE_FULL, MODE_QUICK, MODE_PAIRS };
 
@@ -506,12 +509,30 @@ static int fence_live(struct fab_run *r, char *err, size_t errsz)
 	return rc;
 }
 
+/* Publish text (malloc'd, freed here; NULL: out of memory) under key for
+ * every rank.  0, or -1 with the error said. */
+static int publish(struct fab_run *r, const char *key, char *text)
+{
+	char err[256];
+	int rc;
+
+	if (!text) {
+		say(r, "out of memory");
+		return -1;
+	}
+	rc = fab_pmix_put(key, text, err, sizeof(err));
+	free(text);
+	if (rc < 0)
+		say(r, err);
+	return rc;
+}
+
 static int publish_endpoint(struct fab_run *r)
 {
 	struct fab_endpoint ep = { .t0 = 0 };
-	char host[256] = "", err[256], *pmix_host = fab_pmix_hostname(), *text;
+	char host[256] = "", *pmix_host = fab_pmix_hostname();
 	struct bw_err e = { "" };
-	int port, rc;
+	int port;
 
 	const char *name, *addr;
 
@@ -540,16 +561,7 @@ static int publish_endpoint(struct fab_run *r)
 	ep.port = (uint16_t)port;
 	ep.n_rails = r->setup.n;
 	snprintf(ep.transport, sizeof(ep.transport), "%s", bw_transport_name(r->side.transport));
-	text = fab_endpoint_encode(&ep);
-	if (!text) {
-		say(r, "out of memory");
-		return -1;
-	}
-	rc = fab_pmix_put(KEY_EP, text, err, sizeof(err));
-	free(text);
-	if (rc < 0)
-		say(r, err);
-	return rc;
+	return publish(r, KEY_EP, fab_endpoint_encode(&ep));
 }
 
 /* Names as the report gives them: unique (a name twice, as for several
@@ -616,11 +628,13 @@ static int gather_endpoints(struct fab_run *r)
 	return name_nodes(r);
 }
 
-/* What rank 0 published under key, waited for until deadline (bw_now()
- * seconds); NULL with an error said when it did not come. */
-static char *from_rank0(struct fab_run *r, const char *key, double deadline, const char *what)
+/* What rank 0 published under key, waited for while rank 0 may itself
+ * wait --timeout for the others; NULL with an error said when it did not
+ * come. */
+static char *from_rank0(struct fab_run *r, const char *key, const char *what)
 {
 	bool gone;
+	double deadline = bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S;
 	char *text = fab_pmix_get_wait(0, key, deadline, &gone), msg[200];
 
 	if (!text) {
@@ -637,18 +651,14 @@ static char *from_rank0(struct fab_run *r, const char *key, double deadline, con
  * for, and a dead rank 0 ends the wait at the deadline). */
 static int agree_start(struct fab_run *r, const char *key, double *t)
 {
-	char err[256], buf[64], *text;
+	char buf[64], *text;
 
 	if (r->rank == 0) {
 		*t = now_real() + FAB_LEAD_S;
 		snprintf(buf, sizeof(buf), "%.6f", *t);
-		if (fab_pmix_put(key, buf, err, sizeof(err)) < 0) {
-			say(r, err);
-			return -1;
-		}
-		return 0;
+		return publish(r, key, strdup(buf));
 	}
-	text = from_rank0(r, key, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S, "start time");
+	text = from_rank0(r, key, "start time");
 	*t = text ? strtod(text, NULL) : NAN;
 	free(text);
 	if (!isfinite(*t) || *t <= 0) {
@@ -812,19 +822,11 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
  * ever for a rank that died, or fail for all. */
 static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
 {
-	char *text = fab_results_encode(r->mine, r->n_mine), err[256];
+	char err[256];
 	double deadline;
 
-	if (!text) {
-		say(r, "out of memory");
+	if (publish(r, key, fab_results_encode(r->mine, r->n_mine)) < 0)
 		return -1;
-	}
-	if (fab_pmix_put(key, text, err, sizeof(err)) < 0) {
-		free(text);
-		say(r, err);
-		return -1;
-	}
-	free(text);
 	if (r->rank != 0)
 		return 0;
 	for (uint32_t i = 0; i < r->size; i++)
@@ -976,20 +978,14 @@ static int share_retest_plan(struct fab_run *r)
 		const char *why;
 
 		in.floor_gbps = floor_of(r, &why);
-		if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0 ||
-		    !(text = plan_text(r))) {
+		if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0) {
 			say(r, "out of memory planning the retest");
 			return -1;
 		}
-		rc = fab_pmix_put(KEY_RETEST, text, err, sizeof(err));
-		free(text);
-		if (rc < 0)
-			say(r, err);
-		return rc;
+		return publish(r, KEY_RETEST, plan_text(r));
 	}
 	/* rank 0 first fetches every rank's results, each within --timeout */
-	text = from_rank0(r, KEY_RETEST, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S,
-			  "retest plan");
+	text = from_rank0(r, KEY_RETEST, "retest plan");
 	if (!text)
 		return -1;
 	rc = 0;
@@ -1037,15 +1033,13 @@ static int retest(struct fab_run *r)
  * and a rank 0 that died is an error of theirs), end. */
 static int finish(struct fab_run *r)
 {
-	char err[256], *text;
+	char *text;
 
 	if (r->rank == 0) {
-		if (fab_pmix_put(KEY_DONE, "1", err, sizeof(err)) < 0)
-			say(r, err);
+		(void)publish(r, KEY_DONE, strdup("1"));	/* the report comes all the same */
 		return 0;
 	}
-	text = from_rank0(r, KEY_DONE, bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S,
-			  "word that it has the results");
+	text = from_rank0(r, KEY_DONE, "word that it has the results");
 	free(text);
 	return text ? 0 : -1;
 }

@@ -288,11 +288,18 @@ static bool known_gone(uint32_t rank)
 /* A request waits at most this long before the launcher's process table is
  * asked whether the rank is still there */
 #define GET_CHUNK_S 2.0
+/* Between tries of a server that answers "not there yet" at once: short
+ * for the first seconds (a start time is asked for this way, and a rank
+ * that learns it late starts its round late), longer after that (a rank
+ * waiting for rank 0 to fetch everybody's results asks less often). */
+#define GET_PAUSE_FIRST_S 0.05
+#define GET_PAUSE_EARLY_S 3.0
+#define GET_PAUSE_LATE_S 0.5
 
 char *fab_pmix_get_wait(uint32_t rank, const char *key, double deadline, bool *gone)
 {
 	pmix_proc_t p;
-	double pause = 0.02;
+	double start = mono_now(), pause = GET_PAUSE_FIRST_S, asked_gone = 0;
 
 	*gone = false;
 	PMIX_LOAD_PROCID(&p, me.nspace, rank);
@@ -307,17 +314,21 @@ char *fab_pmix_get_wait(uint32_t rank, const char *key, double deadline, bool *g
 			return text;
 		free(text);
 		/* asked after a try, so that what a rank committed before it
-		 * died is still taken */
-		if (known_gone(rank)) {
-			*gone = true;
-			return NULL;
+		 * died is still taken; about once a second (a query of the
+		 * launcher's whole process table) */
+		if (asked_gone == 0 || rc == PMIX_ERR_TIMEOUT || mono_now() - asked_gone >= 1) {
+			asked_gone = mono_now();
+			if (known_gone(rank)) {
+				*gone = true;
+				return NULL;
+			}
 		}
 		if (mono_now() + pause >= deadline)
 			return NULL;
 		/* a server that answers "not there yet" at once: ask again */
 		if (rc != PMIX_ERR_TIMEOUT) {
 			nanosleep(&ts, NULL);
-			if (pause < 0.5)
+			if (mono_now() - start > GET_PAUSE_EARLY_S && pause < GET_PAUSE_LATE_S)
 				pause *= 2;
 		}
 	}

@@ -107,6 +107,21 @@ fabric() {
 
 rank0_rc() { cat "$T/$1/rc.0" 2>/dev/null || echo none; }
 
+# kill_rank RUN RANK LINE: once rank 0 printed LINE (or mpirun ended), the
+# process mpirun started for RANK dies, as a crashed rank does: the wrapper
+# and rdmadoctor under it
+kill_rank() {
+	local run=$1 rank=$2 line=$3 i
+	for ((i = 0; i < 600; i++)); do
+		grep -q "$line" "$T/$run/err.0" 2>/dev/null && break
+		kill -0 "$MPIRUN" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -s "$T/$run/pid.$rank" ] || fail "rank $rank never started"
+	kill -KILL "$(cat "$T/$run/wrapper.$rank")" "$(cat "$T/$run/pid.$rank")" ||
+		fail "cannot kill rank $rank"
+}
+
 quiet_ranks() {
 	# ranks other than 0 print nothing on stdout
 	local run=$1 n=$2 i
@@ -132,15 +147,7 @@ python3 "$HERE/check_report.py" "$T/run1/out.0" "$T/run1/err.0" \
 STEP="rank killed mid-run"
 shape
 fabric run2 6 --json fabric "${COMMON[@]}"
-for ((i = 0; i < 600; i++)); do
-	grep -q "round 2/5 done" "$T/run2/err.0" 2>/dev/null && break
-	kill -0 "$MPIRUN" 2>/dev/null || break
-	sleep 0.1
-done
-[ -s "$T/run2/pid.4" ] || fail "rank 4 never started"
-# the process mpirun started dies, as a crashed rank does: the wrapper and
-# rdmadoctor under it
-kill -KILL "$(cat "$T/run2/wrapper.4")" "$(cat "$T/run2/pid.4")" || fail "cannot kill rank 4"
+kill_rank run2 4 "round 2/5 done"
 wait "$MPIRUN"
 [ -f "$T/run2/rc.0" ] || fail "rank 0 did not finish: $(tail -n 5 "$T/run2/mpirun.out")"
 # rank 0 fetches each rank's results from the launcher, not through a fence
@@ -162,13 +169,7 @@ grep -q "fabric plan: 6 nodes, 1 rounds (quick)" "$T/run3/err.0" || fail "plan: 
 # ---- 3b. rank 0 killed mid-run ----------------------------------------
 STEP="rank 0 killed mid-run"
 fabric run3b 4 --json fabric "${COMMON[@]}" --timeout 10
-for ((i = 0; i < 600; i++)); do
-	grep -q "round 1/3 done" "$T/run3b/err.0" 2>/dev/null && break
-	kill -0 "$MPIRUN" 2>/dev/null || break
-	sleep 0.1
-done
-[ -s "$T/run3b/pid.0" ] || fail "rank 0 never started"
-kill -KILL "$(cat "$T/run3b/wrapper.0")" "$(cat "$T/run3b/pid.0")" || fail "cannot kill rank 0"
+kill_rank run3b 0 "round 1/3 done"
 wait "$MPIRUN"
 # each rank wrote its exit status: it ended by itself, not by the test's
 # timeout around mpirun
