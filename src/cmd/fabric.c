@@ -57,6 +57,9 @@
 /* how much longer than --timeout the other ranks wait for rank 0, which
  * itself waits up to --timeout for a rank's results */
 #define FAB_RANK0_EXTRA_S 10
+/* a fence after the rounds: how long it may take (capped by --timeout)
+ * before the run goes on without fences */
+#define FAB_FENCE_S 10
 /* the slot of a round beyond its test (connect, endpoints, results), by
  * default */
 #define FAB_GUARD_S 0.5
@@ -385,6 +388,7 @@ struct fab_run {
 	char floor_why[192];	/* the floor's reason, when floor_of set one */
 	uint32_t rank, size;
 	bool pmix_up;
+	bool fence_broken;	/* a fence after the rounds failed: none is tried again */
 	int lfd;
 	struct bw_cmd_setup setup;	/* the rails */
 	struct fab_side side;
@@ -505,7 +509,7 @@ static int fence_live(struct fab_run *r, char *err, size_t errsz)
 	int per = (int)(r->o->timeout_s / 3), rc = -1;
 
 	for (int attempt = 0; attempt < 3 && rc < 0; attempt++)
-		rc = fab_pmix_fence(per < 1 ? 1 : per, err, errsz);
+		rc = fab_pmix_fence(per < 1 ? 1 : per, true, err, errsz);
 	return rc;
 }
 
@@ -646,24 +650,57 @@ static char *from_rank0(struct fab_run *r, const char *key, const char *what)
 	return text;
 }
 
-/* Rank 0's wall-clock start of the next rounds: published by rank 0, and
- * fetched from it by the others (no fence: rank 0 is the one they wait
- * for, and a dead rank 0 ends the wait at the deadline). */
+/* A fence of every rank after the rounds, within FAB_FENCE_S: what was
+ * published before it is then here, fresh (a launcher may serve a rank's
+ * data once, without what it published later: Slurm's does).  Once a rank
+ * died the launcher may keep a fence waiting for it (Open MPI 4.1) or fail
+ * it; then no fence is tried again and the ranks fetch from each other
+ * (fab_pmix_get_wait), which Open MPI serves.  0, or -1. */
+static int sync_all(struct fab_run *r)
+{
+	char err[256];
+	int t = (int)(r->o->timeout_s < FAB_FENCE_S ? r->o->timeout_s : FAB_FENCE_S);
+
+	if (r->fence_broken)
+		return -1;
+	if (fab_pmix_fence(t, true, err, sizeof(err)) == 0)
+		return 0;
+	r->fence_broken = true;
+	if (r->c->verbose)
+		say(r, err);
+	return -1;
+}
+
+/* Rank 0 hands text (malloc'd, rank 0's; NULL elsewhere) out under key;
+ * the others get it in *got (malloc'd).  0, or -1 with the error said. */
+static int handout(struct fab_run *r, const char *key, char *text, char **got, const char *what)
+{
+	*got = NULL;
+	if (r->rank == 0 && publish(r, key, text) < 0)
+		return -1;
+	if (sync_all(r) == 0 && r->rank != 0)
+		*got = fab_pmix_get(0, key);
+	if (r->rank != 0 && !*got)
+		*got = from_rank0(r, key, what);
+	return r->rank == 0 || *got ? 0 : -1;
+}
+
+/* Rank 0's wall-clock start of the next rounds, handed out. */
 static int agree_start(struct fab_run *r, const char *key, double *t)
 {
-	char buf[64], *text;
+	char buf[64], *text = NULL;
 
 	if (r->rank == 0) {
 		*t = now_real() + FAB_LEAD_S;
 		snprintf(buf, sizeof(buf), "%.6f", *t);
-		return publish(r, key, strdup(buf));
+		return handout(r, key, strdup(buf), &text, "start time");
 	}
-	text = from_rank0(r, key, "start time");
-	*t = text ? strtod(text, NULL) : NAN;
+	if (handout(r, key, NULL, &text, "start time") < 0)
+		return -1;
+	*t = strtod(text, NULL);
 	free(text);
 	if (!isfinite(*t) || *t <= 0) {
-		if (text)
-			say(r, "rank 0's start time is broken");
+		say(r, "rank 0's start time is broken");
 		return -1;
 	}
 	return 0;
@@ -825,8 +862,11 @@ static int exchange_results(struct fab_run *r, const char *key, uint32_t n_round
 	char err[256];
 	double deadline;
 
+	bool fenced;
+
 	if (publish(r, key, fab_results_encode(r->mine, r->n_mine)) < 0)
 		return -1;
+	fenced = sync_all(r) == 0;
 	if (r->rank != 0)
 		return 0;
 	for (uint32_t i = 0; i < r->size; i++)
@@ -841,7 +881,11 @@ static int exchange_results(struct fab_run *r, const char *key, uint32_t n_round
 
 		if (r->nodes[i].state != FAB_NODE_OK)
 			continue;
-		t = fab_pmix_get_wait(i, key, deadline, &gone);
+		/* after a fence it is here, or the rank is gone: then asking
+		 * its server tells which */
+		t = fenced ? fab_pmix_get(i, key) : NULL;
+		if (!t)
+			t = fab_pmix_get_wait(i, key, deadline, &gone);
 		if (!t) {
 			fprintf(stderr, "%s fabric: %s (rank %u) gave no results: %s\n", r->c->prog,
 				r->names[i], i, gone ? "it died" : "it never answered (--timeout)");
@@ -969,8 +1013,8 @@ static char *plan_text(const struct fab_run *r)
  * its start; the others fetch both from rank 0. */
 static int share_retest_plan(struct fab_run *r)
 {
-	char err[256], *text;
-	int rc;
+	char err[256], *text = NULL;
+	int rc = 0;
 
 	if (r->rank == 0) {
 		struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN,
@@ -982,13 +1026,10 @@ static int share_retest_plan(struct fab_run *r)
 			say(r, "out of memory planning the retest");
 			return -1;
 		}
-		return publish(r, KEY_RETEST, plan_text(r));
+		return handout(r, KEY_RETEST, plan_text(r), &text, "retest plan");
 	}
-	/* rank 0 first fetches every rank's results, each within --timeout */
-	text = from_rank0(r, KEY_RETEST, "retest plan");
-	if (!text)
+	if (handout(r, KEY_RETEST, NULL, &text, "retest plan") < 0)
 		return -1;
-	rc = 0;
 	if (*text && fab_schedule_parse(text, strlen(text), (const char *const *)r->names,
 					r->size, &r->retest_rounds, err, sizeof(err)) < 0) {
 		char msg[320];
@@ -1028,20 +1069,18 @@ static int retest(struct fab_run *r)
 				(uint32_t)(r->main_rounds.n_rounds + r->retest_rounds.n_rounds));
 }
 
-/* Rank 0 has everybody's results: it says so, and the others, which waited
+/* Rank 0 has everybody's results: it says so, and the others, which wait
  * for that (so that their results stay with the launcher until fetched,
  * and a rank 0 that died is an error of theirs), end. */
 static int finish(struct fab_run *r)
 {
-	char *text;
+	char *text = NULL;
+	int rc = handout(r, KEY_DONE, r->rank == 0 ? strdup("1") : NULL, &text,
+			 "word that it has the results");
 
-	if (r->rank == 0) {
-		(void)publish(r, KEY_DONE, strdup("1"));	/* the report comes all the same */
-		return 0;
-	}
-	text = from_rank0(r, KEY_DONE, "word that it has the results");
 	free(text);
-	return text ? 0 : -1;
+	/* rank 0's report comes all the same */
+	return r->rank == 0 ? 0 : rc;
 }
 
 /* A step every rank needs failed: rank 0 still writes the report (one
