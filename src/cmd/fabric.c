@@ -6,19 +6,20 @@
  *      missing after it never answered;
  *   2. every rank computes the same schedule (fabric/schedule.c; --pairs
  *      FILE was read before the rendezvous) and rank 0 prints it; rank 0
- *      publishes the first round's start time and the others fetch it
- *      from rank 0;
+ *      hands out the first round's start time (handout(): a fence, or
+ *      once fences fail, fetched from rank 0);
  *   3. round k runs in its own slot of wall-clock time from that start, so
  *      no rank waits for another between rounds: in each pair the lower
  *      node connects, both run the bw engine on every rail at once, and the
  *      slot's end stops the test whatever a peer does (cmd/fabric_test.c);
- *   4. each rank publishes what it measured as a client; rank 0 asks the
- *      launcher for each rank's results in turn (no fence: one that
- *      waits for a dead rank may never end), within --timeout; a rank
- *      whose results do not come died or never answered, and is named;
- *   5. rank 0 plans the retest (fabric/judge.c) and publishes it with its
- *      start time; the others wait for it, within --timeout (a rank 0
- *      that died ends them with an error), run it, and publish again;
+ *   4. each rank publishes what it measured as a client; a bounded fence
+ *      hands it to rank 0, or, once a fence failed (a rank died), rank 0
+ *      asks the launcher for each rank's results in turn, within
+ *      --timeout; a rank whose results do not come died or never
+ *      answered, and is named;
+ *   5. rank 0 plans the retest (fabric/judge.c) and hands it out with its
+ *      start time; the others wait for it (a rank 0 that died ends them
+ *      with an error), run it, and publish again;
  *   6. rank 0 judges everything, tells the others it has their results,
  *      and writes the report (out/fabric_out.c); the other ranks print
  *      nothing but errors.
