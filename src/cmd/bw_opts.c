@@ -2,6 +2,7 @@
  * parser and the --help of both; the checks that span options follow the
  * table. */
 #include "bw_cmd.h"
+#include "opt_parse.h"
 #include "opts.h"
 
 #include <errno.h>
@@ -10,46 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* "65536", "64K", "8M", "1G": binary multiples, as perftest's sizes */
-static bool parse_bytes(const char *s, uint64_t max, uint64_t *out)
-{
-	char buf[32], *end;
-	size_t n = s ? strlen(s) : 0;
-	uint64_t mul = 1, v;
-
-	if (n == 0 || n >= sizeof(buf))
-		return false;
-	memcpy(buf, s, n + 1);
-	end = buf + n - 1;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ull << 10;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ull << 20;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ull << 30;
-	if (mul > 1)
-		*end = 0;
-	if (!parse_u64(buf, 1, max / mul, &v))
-		return false;
-	*out = v * mul;
-	return true;
-}
 
 static bool parse_sizes(const char *s, struct bw_cmd_opts *o)
 {
@@ -61,7 +22,8 @@ static bool parse_sizes(const char *s, struct bw_cmd_opts *o)
 		return false;
 	memcpy(lo, s, (size_t)(dots - s));
 	lo[dots - s] = 0;
-	if (!parse_bytes(lo, 1ull << 30, &a) || !parse_bytes(dots + 2, 1ull << 30, &b) || a > b)
+	if (!opt_parse_bytes(lo, 1ull << 30, &a) || !opt_parse_bytes(dots + 2, 1ull << 30, &b) ||
+	    a > b)
 		return false;
 	if (a & (a - 1) || b & (b - 1))
 		return false;	/* powers of two, as perftest -a */
@@ -104,17 +66,17 @@ static int bad(struct ctx *c, struct bw_cmd_opts *o, const char *opt, const char
 	return usage(c, o->cmd, "bad value '%s' for --%s", v, opt);
 }
 
-/* A whole number within [lo, hi] for --opt: -1 taken, EXIT_USAGE said. */
+/* A whole number within [lo, hi] for --opt: CMD_GO_ON taken, EXIT_USAGE said. */
 static int take_u(struct ctx *c, void *args, const char *opt, const char *v, uint64_t lo,
 		  uint64_t hi, uint64_t *out)
 {
-	return parse_u64(v, lo, hi, out) ? -1 : bad(c, args, opt, v);
+	return opt_parse_u64(v, lo, hi, out) ? CMD_GO_ON : bad(c, args, opt, v);
 }
 
 static int take_ms(struct ctx *c, void *args, const char *opt, const char *v, double lo,
 		   double hi, uint32_t *out)
 {
-	return parse_ms(v, lo, hi, out) ? -1 : bad(c, args, opt, v);
+	return parse_ms(v, lo, hi, out) ? CMD_GO_ON : bad(c, args, opt, v);
 }
 
 #define O(args) ((struct bw_cmd_opts *)(args))
@@ -130,7 +92,8 @@ static int take_port(struct ctx *c, void *a, const char *v)
 
 static int take_timeout(struct ctx *c, void *a, const char *v)
 {
-	return ctx_parse_seconds(v, 0.1, 3600, &O(a)->timeout_s) ? -1 : bad(c, a, "timeout", v);
+	return ctx_parse_seconds(v, 0.1, 3600, &O(a)->timeout_s) ? CMD_GO_ON :
+		bad(c, a, "timeout", v);
 }
 
 static int take_ib_port(struct ctx *c, void *a, const char *v)
@@ -155,16 +118,17 @@ static int take_gpu(struct ctx *c, void *a, const char *v)
 {
 	uint64_t n;
 
-	if (strcmp(v, "auto") != 0 && !parse_u64(v, 0, 1023, &n))
+	if (strcmp(v, "auto") != 0 && !opt_parse_u64(v, 0, 1023, &n))
 		return bad(c, a, "gpu", v);
 	O(a)->gpu = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_max_size(struct ctx *c, void *a, const char *v)
 {
 	O(a)->server_only = "max-size";
-	return parse_bytes(v, 1ull << 30, &O(a)->caps.max_size) ? -1 : bad(c, a, "max-size", v);
+	return opt_parse_bytes(v, 1ull << 30, &O(a)->caps.max_size) ? CMD_GO_ON :
+		bad(c, a, "max-size", v);
 }
 
 static int take_max_qps(struct ctx *c, void *a, const char *v)
@@ -186,7 +150,8 @@ static int take_max_duration(struct ctx *c, void *a, const char *v)
 static int take_max_memory(struct ctx *c, void *a, const char *v)
 {
 	O(a)->server_only = "max-memory";
-	return parse_bytes(v, 1ull << 50, &O(a)->caps.max_memory) ? -1 : bad(c, a, "max-memory", v);
+	return opt_parse_bytes(v, 1ull << 50, &O(a)->caps.max_memory) ? CMD_GO_ON :
+		bad(c, a, "max-memory", v);
 }
 
 static int take_transport(struct ctx *c, void *a, const char *v)
@@ -195,7 +160,7 @@ static int take_transport(struct ctx *c, void *a, const char *v)
 		return bad(c, a, "transport", v);
 	O(a)->p.transport = strcmp(v, "verbs") == 0 ? BW_TRANSPORT_VERBS : BW_TRANSPORT_TCP;
 	O(a)->transport_set = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_op(struct ctx *c, void *a, const char *v)
@@ -209,16 +174,16 @@ static int take_op(struct ctx *c, void *a, const char *v)
 	else
 		return bad(c, a, "op", v);
 	O(a)->test_set |= BW_SET_OP;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_size(struct ctx *c, void *a, const char *v)
 {
-	if (!parse_bytes(v, 1ull << 30, &O(a)->p.size))
+	if (!opt_parse_bytes(v, 1ull << 30, &O(a)->p.size))
 		return bad(c, a, "size", v);
 	O(a)->size_set = true;
 	O(a)->test_set |= BW_SET_SIZE;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_sizes(struct ctx *c, void *a, const char *v)
@@ -226,7 +191,7 @@ static int take_sizes(struct ctx *c, void *a, const char *v)
 	if (!parse_sizes(v, a))
 		return bad(c, a, "sizes", v);
 	O(a)->test_set |= BW_SET_SIZE;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_duration(struct ctx *c, void *a, const char *v)
@@ -293,7 +258,8 @@ static int take_inline(struct ctx *c, void *a, const char *v)
 
 static int take_expect(struct ctx *c, void *a, const char *v)
 {
-	return ctx_parse_seconds(v, 0, 1e6, &O(a)->expect_gbps) ? -1 : bad(c, a, "expect-gbps", v);
+	return opt_parse_number(v, 0, 1e6, &O(a)->expect_gbps) ? CMD_GO_ON :
+		bad(c, a, "expect-gbps", v);
 }
 
 /* ---- the table ---- */
@@ -488,5 +454,5 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	if (!o->n_sizes)
 		o->sizes[o->n_sizes++] = o->p.size;
 	o->p.size = o->sizes[0];
-	return -1;
+	return CMD_GO_ON;
 }

@@ -4,21 +4,28 @@
  *   1. each rank opens its bw listener and publishes its endpoint (name,
  *      address, port, rails) through PMIx; a fence exchanges them; a rank
  *      missing after it never answered;
- *   2. rank 0 publishes the first round's start time, a second fence hands
- *      it out; every rank computes the same schedule (fabric/schedule.c)
- *      and rank 0 prints it;
+ *   2. every rank computes the same schedule (fabric/schedule.c; --pairs
+ *      FILE was read before the rendezvous) and rank 0 prints it; rank 0
+ *      hands out the first round's start time (handout(): a fence, or
+ *      once fences fail, fetched from rank 0);
  *   3. round k runs in its own slot of wall-clock time from that start, so
  *      no rank waits for another between rounds: in each pair the lower
  *      node connects, both run the bw engine on every rail at once, and the
  *      slot's end stops the test whatever a peer does (cmd/fabric_test.c);
- *   4. each rank publishes what it measured as a client; after a fence
- *      every rank reads all of it, computes the same retest plan
- *      (fabric/judge.c) and runs it the same way; a rank whose results are
- *      missing died;
- *   5. rank 0 judges everything and writes the report (out/fabric_out.c);
- *      the other ranks print nothing but errors.
+ *   4. each rank publishes what it measured as a client; a bounded fence
+ *      hands it to rank 0, or, once a fence failed (a rank died), rank 0
+ *      asks the launcher for each rank's results in turn, within
+ *      --timeout; a rank whose results do not come died or never
+ *      answered, and is named;
+ *   5. rank 0 plans the retest (fabric/judge.c) and hands it out with its
+ *      start time; the others wait for it (a rank 0 that died ends them
+ *      with an error), run it, and publish again;
+ *   6. rank 0 judges everything, tells the others it has their results,
+ *      and writes the report (out/fabric_out.c); the other ranks print
+ *      nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
+#include "opt_parse.h"
 #include "opts.h"
 #include "../fabric/judge.h"
 #include "../fabric/pmix.h"
@@ -46,11 +53,21 @@
 #define KEY_T1 "rdmadoctor.fabric.t1"
 #define KEY_RES1 "rdmadoctor.fabric.res1"
 #define KEY_RES2 "rdmadoctor.fabric.res2"
+#define KEY_RETEST "rdmadoctor.fabric.retest"
+#define KEY_DONE "rdmadoctor.fabric.done"
+/* how much longer than --timeout the other ranks wait for rank 0, which
+ * itself waits up to --timeout for a rank's results */
+#define FAB_RANK0_EXTRA_S 10
+/* a fence after the rounds: how long it may take (capped by --timeout)
+ * before the run goes on without fences */
+#define FAB_FENCE_S 10
 /* the slot of a round beyond its test (connect, endpoints, results), by
  * default */
 #define FAB_GUARD_S 0.5
-/* rank 0's start time is this far after the fence that hands it out */
-#define FAB_LEAD_S 0.3
+/* rank 0's start time is this far after it publishes it: the others ask
+ * rank 0 for it every 50 ms or so (fabric/pmix.c), and a rank that learns
+ * it late would start its first round late */
+#define FAB_LEAD_S 0.5
 
 enum fab_mode { MODE_DEFAULT, MODE_FULL, MODE_QUICK, MODE_PAIRS };
 
@@ -58,6 +75,11 @@ struct fab_opts {
 	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
 	enum fab_mode mode;
 	const char *pairs_file, *name, *rails, *profile;
+	/* --pairs FILE's text, read (and its form checked) before the
+	 * launcher's rendezvous, so that a missing or malformed file stops
+	 * every rank at once (exit 2) */
+	char *pairs_text;
+	size_t pairs_len;
 	/* --profile, loaded before the launcher's rendezvous so that a
 	 * mistyped one stops the run at once (exit 2), not after it */
 	struct profile loaded;
@@ -83,51 +105,19 @@ static int usage(struct ctx *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static bool parse_uint(const char *s, unsigned long min, unsigned long max, uint32_t *out)
+/* A whole number in [min, max] into a uint32_t. */
+static bool take_u32(const char *v, uint32_t min, uint32_t max, uint32_t *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t n;
 
-	if (!s || !*s || *s == '-')
+	if (!opt_parse_u64(v, min, max, &n))
 		return false;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = (uint32_t)v;
+	*out = (uint32_t)n;
 	return true;
 }
 
-/* "65536", "64K", "8M", "1G": binary multiples, as in bw */
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	uint64_t mul = 1;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end == s || errno)
-		return false;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ull << 10;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ull << 20;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ull << 30;
-	else if (*end)
-		return false;
-	if (mul > 1 && end[1])
-		return false;
-	if (v < 1 || v > (1ull << 30) / mul)
-		return false;
-	*out = v * mul;
-	return true;
-}
-
-/* A name for the report: printable, no blanks, 1 to 64 bytes. */
+/* A name for the report: printable, no blanks, no '#' (a comment in the
+ * --pairs format, which also carries the retest plan), 1 to 64 bytes. */
 static bool printable_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -135,7 +125,7 @@ static bool printable_name(const char *s)
 	if (n == 0 || n > FAB_NAME_MAX)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f || s[i] == '#')
 			return false;
 	return true;
 }
@@ -150,7 +140,7 @@ static int take_mode(struct ctx *c, void *args, const char *v)
 		o->mode = MODE_QUICK;
 	else
 		return usage(c, "--mode is full or quick, not '%s'", v);
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_transport(struct ctx *c, void *args, const char *v)
@@ -164,24 +154,24 @@ static int take_transport(struct ctx *c, void *args, const char *v)
 	else
 		return usage(c, "--transport is verbs or tcp, not '%s'", v);
 	o->transport_set = true;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_size(struct ctx *c, void *args, const char *v)
 {
-	return parse_size(v, &((struct fab_opts *)args)->bw.p.size) ? -1 :
+	return opt_parse_bytes(v, 1ull << 30, &((struct fab_opts *)args)->bw.p.size) ? CMD_GO_ON :
 		usage(c, "--size takes bytes from 1 to 1G (K, M, G), not '%s'", v);
 }
 
 static int take_qps(struct ctx *c, void *args, const char *v)
 {
-	return parse_uint(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? -1 :
+	return take_u32(v, 1, 64, &((struct fab_opts *)args)->bw.p.qps) ? CMD_GO_ON :
 		usage(c, "--qps takes 1 to 64, not '%s'", v);
 }
 
 static int take_retest(struct ctx *c, void *args, const char *v)
 {
-	return parse_uint(v, 0, 16, &((struct fab_opts *)args)->retest) ? -1 :
+	return take_u32(v, 0, 16, &((struct fab_opts *)args)->retest) ? CMD_GO_ON :
 		usage(c, "--retest takes 0 to 16, not '%s'", v);
 }
 
@@ -189,20 +179,20 @@ static int take_ib_port(struct ctx *c, void *args, const char *v)
 {
 	uint32_t n;
 
-	if (!parse_uint(v, 1, 255, &n))
+	if (!take_u32(v, 1, 255, &n))
 		return usage(c, "--ib-port takes 1 to 255, not '%s'", v);
 	((struct fab_opts *)args)->bw.ib_port = (int)n;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_gid_index(struct ctx *c, void *args, const char *v)
 {
 	uint32_t n;
 
-	if (!parse_uint(v, 0, 65535, &n))
+	if (!take_u32(v, 0, 65535, &n))
 		return usage(c, "--gid-index takes 0 to 65535, not '%s'", v);
 	((struct fab_opts *)args)->bw.gid_index = (int)n;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_bind(struct ctx *c, void *args, const char *v)
@@ -210,23 +200,36 @@ static int take_bind(struct ctx *c, void *args, const char *v)
 	if (strlen(v) > FAB_ADDR_MAX || !printable_name(v))
 		return usage(c, "--bind takes an address, not '%s'", v);
 	((struct fab_opts *)args)->bw.bind = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static int take_name(struct ctx *c, void *args, const char *v)
 {
 	if (!printable_name(v))
-		return usage(c, "--name takes 1 to 64 printable characters without blanks, "
-			     "not '%s'", v);
+		return usage(c, "--name takes 1 to 64 printable characters without blanks "
+			     "or '#', not '%s'", v);
 	((struct fab_opts *)args)->name = v;
-	return -1;
+	return CMD_GO_ON;
+}
+
+static int take_expect_gbps(struct ctx *c, void *args, const char *v)
+{
+	return opt_parse_number(v, 0, 1e6, &((struct fab_opts *)args)->expect_gbps) ? CMD_GO_ON :
+		usage(c, "--expect-gbps takes a floor in Gb/s from 0 to 1e6, not '%s'", v);
+}
+
+static int take_tolerance(struct ctx *c, void *args, const char *v)
+{
+	return opt_parse_number(v, 0, 1, &((struct fab_opts *)args)->tolerance) ? CMD_GO_ON :
+		usage(c, "--tolerance takes a fraction of the rail's median from 0 to 1, "
+		      "not '%s'", v);
 }
 
 static int take_gpu(struct ctx *c, void *args, const char *v)
 {
 	(void)c;
 	((struct fab_opts *)args)->bw.gpu = v;
-	return -1;
+	return CMD_GO_ON;
 }
 
 static const struct cmd_opt fabric_opts[] = {
@@ -263,13 +266,13 @@ static const struct cmd_opt fabric_opts[] = {
 		  "name)" },
 	{ "name", 0, "NAME", OPT_CALL_AT(take_name),
 	  .help = "this rank's name in the report (default: the host name)" },
-	{ "expect-gbps", 0, "X", OPT_SECONDS_AT(struct fab_opts, expect_gbps, 0, 1e6),
+	{ "expect-gbps", 0, "X", OPT_CALL_AT(take_expect_gbps),
 	  .help = "the floor per rail and direction (default: the\n"
 		  "--profile's bw_floor_gbps, else 90% of the port\n"
 		  "rate with verbs, none with tcp)" },
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct fab_opts, profile), .flags = OPT_NONEMPTY,
 	  .help = "the machine profile whose floor applies" },
-	{ "tolerance", 0, "F", OPT_SECONDS_AT(struct fab_opts, tolerance, 0, 1),
+	{ "tolerance", 0, "F", OPT_CALL_AT(take_tolerance),
 	  .help = "slow below F x the rail's median (default 0.93)" },
 	{ "retest", 0, "N", OPT_CALL_AT(take_retest),
 	  .help = "known-good partners per suspect end (default 1; 0: none)" },
@@ -277,7 +280,8 @@ static const struct cmd_opt fabric_opts[] = {
 	  .help = "each round's time beyond its test, for connecting,\n"
 		  "setting up and exchanging results (default 0.5)" },
 	{ "timeout", 0, "S", OPT_SECONDS_AT(struct fab_opts, timeout_s, 1, 3600),
-	  .help = "the longest a rendezvous may take (default 120)" },
+	  .help = "the longest a wait on other ranks may take: the\n"
+		  "rendezvous, rank 0 fetching results (default 120)" },
 	{ 0 }
 };
 
@@ -325,7 +329,7 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->guard_s = FAB_GUARD_S;
 	o->retest = 1;
 	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
-	if (rc >= 0)
+	if (rc != CMD_GO_ON)
 		return rc;
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
@@ -342,7 +346,39 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 		if (rc != CMD_GO_ON)
 			return rc;
 	}
-	return -1;
+	return CMD_GO_ON;
+}
+
+/* Read --pairs FILE and check its form.  0, or -1 with why in err. */
+static int load_pairs(struct fab_opts *o, char *err, size_t errsz)
+{
+	FILE *f = fopen(o->pairs_file, "re");
+	struct fab_schedule form;
+	char perr[200];
+	size_t cap = 1 << 20;
+
+	if (!f) {
+		snprintf(err, errsz, "cannot open --pairs '%s': %s", o->pairs_file,
+			 strerror(errno));
+		return -1;
+	}
+	o->pairs_text = malloc(cap);
+	if (o->pairs_text)
+		o->pairs_len = fread(o->pairs_text, 1, cap, f);
+	if (!o->pairs_text || ferror(f) || o->pairs_len == cap) {
+		snprintf(err, errsz, "--pairs '%s': %s", o->pairs_file,
+			 !o->pairs_text ? "out of memory" : ferror(f) ? "cannot read it" :
+			 "over 1 MiB");
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (fab_schedule_parse(o->pairs_text, o->pairs_len, NULL, 0, &form, perr,
+			       sizeof(perr)) < 0) {
+		snprintf(err, errsz, "--pairs '%s': %s", o->pairs_file, perr);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- this rank ---- */
@@ -353,6 +389,7 @@ struct fab_run {
 	char floor_why[192];	/* the floor's reason, when floor_of set one */
 	uint32_t rank, size;
 	bool pmix_up;
+	bool fence_broken;	/* a fence after the rounds failed: none is tried again */
 	int lfd;
 	struct bw_cmd_setup setup;	/* the rails */
 	struct fab_side side;
@@ -473,16 +510,34 @@ static int fence_live(struct fab_run *r, char *err, size_t errsz)
 	int per = (int)(r->o->timeout_s / 3), rc = -1;
 
 	for (int attempt = 0; attempt < 3 && rc < 0; attempt++)
-		rc = fab_pmix_fence(per < 1 ? 1 : per, err, errsz);
+		rc = fab_pmix_fence(per < 1 ? 1 : per, true, err, errsz);
+	return rc;
+}
+
+/* Publish text (malloc'd, freed here; NULL: out of memory) under key for
+ * every rank.  0, or -1 with the error said. */
+static int publish(struct fab_run *r, const char *key, char *text)
+{
+	char err[256];
+	int rc;
+
+	if (!text) {
+		say(r, "out of memory");
+		return -1;
+	}
+	rc = fab_pmix_put(key, text, err, sizeof(err));
+	free(text);
+	if (rc < 0)
+		say(r, err);
 	return rc;
 }
 
 static int publish_endpoint(struct fab_run *r)
 {
 	struct fab_endpoint ep = { .t0 = 0 };
-	char host[256] = "", err[256], *pmix_host = fab_pmix_hostname(), *text;
+	char host[256] = "", *pmix_host = fab_pmix_hostname();
 	struct bw_err e = { "" };
-	int port, rc;
+	int port;
 
 	const char *name, *addr;
 
@@ -511,16 +566,7 @@ static int publish_endpoint(struct fab_run *r)
 	ep.port = (uint16_t)port;
 	ep.n_rails = r->setup.n;
 	snprintf(ep.transport, sizeof(ep.transport), "%s", bw_transport_name(r->side.transport));
-	text = fab_endpoint_encode(&ep);
-	if (!text) {
-		say(r, "out of memory");
-		return -1;
-	}
-	rc = fab_pmix_put(KEY_EP, text, err, sizeof(err));
-	free(text);
-	if (rc < 0)
-		say(r, err);
-	return rc;
+	return publish(r, KEY_EP, fab_endpoint_encode(&ep));
 }
 
 /* Names as the report gives them: unique (a name twice, as for several
@@ -587,27 +633,75 @@ static int gather_endpoints(struct fab_run *r)
 	return name_nodes(r);
 }
 
-/* Rank 0's wall-clock start of the next rounds, handed out by a fence. */
+/* What rank 0 published under key, waited for while rank 0 may itself
+ * wait --timeout for the others; NULL with an error said when it did not
+ * come. */
+static char *from_rank0(struct fab_run *r, const char *key, const char *what)
+{
+	bool gone;
+	double deadline = bw_now() + r->o->timeout_s + FAB_RANK0_EXTRA_S;
+	char *text = fab_pmix_get_wait(0, key, deadline, &gone), msg[200];
+
+	if (!text) {
+		snprintf(msg, sizeof(msg), "rank 0 sent no %s %s", what,
+			 gone ? "(it is gone: it died or was killed)" :
+				"within the time given (--timeout): it died or hangs");
+		say(r, msg);
+	}
+	return text;
+}
+
+/* A fence of every rank after the rounds, within FAB_FENCE_S: what was
+ * published before it is then here, fresh (a launcher may serve a rank's
+ * data once, without what it published later: Slurm's does).  Once a rank
+ * died the launcher may keep a fence waiting for it (Open MPI 4.1) or fail
+ * it; then no fence is tried again and the ranks fetch from each other
+ * (fab_pmix_get_wait), which Open MPI serves.  0, or -1. */
+static int sync_all(struct fab_run *r)
+{
+	char err[256];
+	int t = (int)(r->o->timeout_s < FAB_FENCE_S ? r->o->timeout_s : FAB_FENCE_S);
+
+	if (r->fence_broken)
+		return -1;
+	if (fab_pmix_fence(t, true, err, sizeof(err)) == 0)
+		return 0;
+	r->fence_broken = true;
+	if (r->c->verbose)
+		say(r, err);
+	return -1;
+}
+
+/* Rank 0 hands text (malloc'd, rank 0's; NULL elsewhere) out under key;
+ * the others get it in *got (malloc'd).  0, or -1 with the error said. */
+static int handout(struct fab_run *r, const char *key, char *text, char **got, const char *what)
+{
+	*got = NULL;
+	if (r->rank == 0 && publish(r, key, text) < 0)
+		return -1;
+	if (sync_all(r) == 0 && r->rank != 0)
+		*got = fab_pmix_get(0, key);
+	if (r->rank != 0 && !*got)
+		*got = from_rank0(r, key, what);
+	return r->rank == 0 || *got ? 0 : -1;
+}
+
+/* Rank 0's wall-clock start of the next rounds, handed out. */
 static int agree_start(struct fab_run *r, const char *key, double *t)
 {
-	char err[256], buf[64], *text;
+	char buf[64], *text = NULL;
 
 	if (r->rank == 0) {
-		snprintf(buf, sizeof(buf), "%.6f", now_real() + FAB_LEAD_S);
-		if (fab_pmix_put(key, buf, err, sizeof(err)) < 0) {
-			say(r, err);
-			return -1;
-		}
+		*t = now_real() + FAB_LEAD_S;
+		snprintf(buf, sizeof(buf), "%.6f", *t);
+		return handout(r, key, strdup(buf), &text, "start time");
 	}
-	if (fence_live(r, err, sizeof(err)) < 0) {
-		say(r, err);
+	if (handout(r, key, NULL, &text, "start time") < 0)
 		return -1;
-	}
-	text = fab_pmix_get(0, key);
-	*t = text ? strtod(text, NULL) : NAN;
+	*t = strtod(text, NULL);
 	free(text);
 	if (!isfinite(*t) || *t <= 0) {
-		say(r, "rank 0 gave no start time (it died?)");
+		say(r, "rank 0's start time is broken");
 		return -1;
 	}
 	return 0;
@@ -627,30 +721,16 @@ static int make_schedule(struct fab_run *r)
 		if (r->nodes[i].state == FAB_NODE_OK)
 			alive[n++] = i;
 	if (r->o->mode == MODE_PAIRS) {
-		FILE *f = fopen(r->o->pairs_file, "re");
-		char *text = NULL, err[200];
-		size_t len = 0;
+		char err[200];
 
-		if (!f) {
-			snprintf(r->error_buf, sizeof(r->error_buf), "cannot open '%s': %s",
-				 r->o->pairs_file, strerror(errno));
-			goto out;
-		}
-		text = malloc(1 << 20);
-		if (text)
-			len = fread(text, 1, 1 << 20, f);
-		fclose(f);
-		if (!text || len == 1 << 20) {
-			free(text);
-			snprintf(r->error_buf, sizeof(r->error_buf), "'%s' is over 1 MiB",
-				 r->o->pairs_file);
-			goto out;
-		}
-		rc = fab_schedule_parse(text, len, (const char *const *)r->names, r->size,
-					&r->main_rounds, err, sizeof(err));
-		free(text);
+		/* the form was checked before the rendezvous; the names are
+		 * the job's */
+		rc = fab_schedule_parse(r->o->pairs_text, r->o->pairs_len,
+					(const char *const *)r->names, r->size, &r->main_rounds,
+					err, sizeof(err));
 		if (rc < 0)
-			snprintf(r->error_buf, sizeof(r->error_buf), "%s: %s", r->o->pairs_file, err);
+			snprintf(r->error_buf, sizeof(r->error_buf), "%s: %s", r->o->pairs_file,
+				 err);
 		goto out;
 	}
 	if (r->o->mode == MODE_DEFAULT)
@@ -774,74 +854,47 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 	}
 }
 
-/* The results could not be exchanged (a fence that never completed, as
- * when the launcher keeps waiting for a rank that died): the ranks the
- * launcher knows to be gone are named all the same, and the reason says
- * which. */
-static void name_the_dead(struct fab_run *r)
-{
-	bool *alive = calloc(r->size ? r->size : 1, sizeof(bool));
-	size_t len;
-
-	if (!alive || fab_pmix_alive(r->size, alive) < 0) {
-		free(alive);
-		return;
-	}
-	len = strlen(r->error_buf);
-	for (uint32_t i = 0; i < r->size; i++) {
-		if (alive[i] || r->nodes[i].state != FAB_NODE_OK)
-			continue;
-		r->nodes[i].state = FAB_NODE_DIED;
-		if (len + 1 < sizeof(r->error_buf)) {
-			int w = snprintf(r->error_buf + len, sizeof(r->error_buf) - len, "%s%s",
-					 strstr(r->error_buf, "; died: ") ? ", " : "; died: ",
-					 r->names[i]);
-
-			len = w > 0 ? len + (size_t)w : len;
-			if (len >= sizeof(r->error_buf))
-				len = sizeof(r->error_buf) - 1;
-		}
-	}
-	free(alive);
-}
-
-/* Publish what this rank measured, fence, read everybody's.  A rank with
- * no text after the fence died. */
+/* Publish what this rank measured.  Rank 0 then fetches every rank's
+ * results from the launcher, each within --timeout of now: a rank whose
+ * results do not come is named as dead.  No fence: Open MPI's may wait for
+ * ever for a rank that died, or fail for all. */
 static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
 {
-	char *text = fab_results_encode(r->mine, r->n_mine), err[256];
+	char err[256];
+	double deadline;
 
-	if (!text) {
-		say(r, "out of memory");
+	bool fenced;
+
+	if (publish(r, key, fab_results_encode(r->mine, r->n_mine)) < 0)
 		return -1;
-	}
-	if (fab_pmix_put(key, text, err, sizeof(err)) < 0) {
-		free(text);
-		say(r, err);
-		return -1;
-	}
-	free(text);
-	if (fence_live(r, err, sizeof(err)) < 0) {
-		say(r, err);
-		name_the_dead(r);
-		return -1;
-	}
+	fenced = sync_all(r) == 0;
+	if (r->rank != 0)
+		return 0;
 	for (uint32_t i = 0; i < r->size; i++)
 		fab_results_free(&r->decoded[i]);
 	free(r->all);
 	r->all = NULL;
 	r->n_all = 0;
+	deadline = bw_now() + r->o->timeout_s;
 	for (uint32_t i = 0; i < r->size; i++) {
+		bool gone = false;
 		char *t;
 
 		if (r->nodes[i].state != FAB_NODE_OK)
 			continue;
-		t = fab_pmix_get(i, key);
-		if (!t || fab_results_decode(t, strlen(t), i, r->size, n_rounds, BW_RAILS_MAX,
-					     &r->decoded[i], err, sizeof(err)) < 0) {
-			if (t && r->rank == 0)
-				fprintf(stderr, "%s fabric: rank %u's results are broken: %s\n",
-					r->c->prog, i, err);
+		/* after a fence it is here, or the rank is gone: then asking
+		 * its server tells which */
+		t = fenced ? fab_pmix_get(i, key) : NULL;
+		if (!t)
+			t = fab_pmix_get_wait(i, key, deadline, &gone);
+		if (!t) {
+			fprintf(stderr, "%s fabric: %s (rank %u) gave no results: %s\n", r->c->prog,
+				r->names[i], i, gone ? "it died" : "it never answered (--timeout)");
+			r->nodes[i].state = FAB_NODE_DIED;
+		} else if (fab_results_decode(t, strlen(t), i, r->size, n_rounds, BW_RAILS_MAX,
+					      &r->decoded[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s fabric: %s (rank %u)'s results are broken: %s\n",
+				r->c->prog, r->names[i], i, err);
 			r->nodes[i].state = FAB_NODE_DIED;
 		}
 		free(t);
@@ -931,17 +984,71 @@ static int report(struct fab_run *r, double wall_s)
 
 /* ---- the whole run ---- */
 
+/* The retest plan as rank 0 hands it out: the --pairs format, with the
+ * report's names (unique, and without '#'), "" for none; malloc'd. */
+static char *plan_text(const struct fab_run *r)
+{
+	struct {
+		char *s;
+		size_t len, cap;
+	} t = { NULL, 0, 0 };
+
+	for (size_t k = 0; k < r->retest_rounds.n_rounds; k++)
+		for (size_t p = 0; p < r->retest_rounds.rounds[k].n_pairs; p++) {
+			const struct fab_pair *x = &r->retest_rounds.rounds[k].pairs[p];
+			size_t need = 2 * (FAB_NAME_MAX + 16) + 32;
+			char *n = growbuf_reserve(t.s, &t.cap, t.len + need, 1);
+
+			if (!n) {
+				free(t.s);
+				return NULL;
+			}
+			t.s = n;
+			t.len += (size_t)snprintf(t.s + t.len, need, "%zu %s %s\n", k + 1,
+						  r->names[x->a], r->names[x->b]);
+		}
+	return t.s ? t.s : strdup("");
+}
+
+/* Rank 0 plans the retest from everybody's results and publishes it with
+ * its start; the others fetch both from rank 0. */
+static int share_retest_plan(struct fab_run *r)
+{
+	char err[256], *text = NULL;
+	int rc = 0;
+
+	if (r->rank == 0) {
+		struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN,
+					r->o->tolerance };
+		const char *why;
+
+		in.floor_gbps = floor_of(r, &why);
+		if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0) {
+			say(r, "out of memory planning the retest");
+			return -1;
+		}
+		return handout(r, KEY_RETEST, plan_text(r), &text, "retest plan");
+	}
+	if (handout(r, KEY_RETEST, NULL, &text, "retest plan") < 0)
+		return -1;
+	if (*text && fab_schedule_parse(text, strlen(text), (const char *const *)r->names,
+					r->size, &r->retest_rounds, err, sizeof(err)) < 0) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg), "rank 0's retest plan is broken: %s", err);
+		say(r, msg);
+		rc = -1;
+	}
+	free(text);
+	return rc;
+}
+
 static int retest(struct fab_run *r)
 {
-	struct fab_input in = { r->nodes, r->size, r->all, r->n_all, NAN, r->o->tolerance };
-	const char *why;
 	double t1;
 
-	in.floor_gbps = floor_of(r, &why);
-	if (fab_retest_plan(&in, r->o->retest, &r->retest_rounds) < 0) {
-		say(r, "out of memory planning the retest");
+	if (share_retest_plan(r) < 0)
 		return -1;
-	}
 	if (!r->retest_rounds.n_rounds)
 		return 0;
 	if (r->rank == 0 && !r->c->quiet) {
@@ -961,6 +1068,20 @@ static int retest(struct fab_run *r)
 	run_rounds(r, &r->retest_rounds, (uint32_t)r->main_rounds.n_rounds, true, t1);
 	return exchange_results(r, KEY_RES2,
 				(uint32_t)(r->main_rounds.n_rounds + r->retest_rounds.n_rounds));
+}
+
+/* Rank 0 has everybody's results: it says so, and the others, which wait
+ * for that (so that their results stay with the launcher until fetched,
+ * and a rank 0 that died is an error of theirs), end. */
+static int finish(struct fab_run *r)
+{
+	char *text = NULL;
+	int rc = handout(r, KEY_DONE, r->rank == 0 ? strdup("1") : NULL, &text,
+			 "word that it has the results");
+
+	free(text);
+	/* rank 0's report comes all the same */
+	return r->rank == 0 ? 0 : rc;
 }
 
 /* A step every rank needs failed: rank 0 still writes the report (one
@@ -1021,10 +1142,14 @@ static int run(struct fab_run *r)
 	if (exchange_results(r, KEY_RES1, (uint32_t)r->main_rounds.n_rounds) < 0)
 		return could_not_run(r);
 	if (r->o->retest && retest(r) < 0) {
+		if (r->rank != 0)
+			return EXIT_RUNTIME;
 		snprintf(r->error_buf, sizeof(r->error_buf), "the retest could not run (see "
 			 "rank messages); the first pass is reported");
 		r->error = r->error_buf;
 	}
+	if (finish(r) < 0)
+		return EXIT_RUNTIME;
 	return r->rank == 0 ? report(r, bw_now() - r->t_start) : EXIT_OK;
 }
 
@@ -1051,18 +1176,37 @@ static void run_free(struct fab_run *r)
 		fab_pmix_finalize();
 }
 
+/* A --pairs FILE that cannot be used, found before the rendezvous: a
+ * usage error on every rank; with --json rank 0 (as the launcher numbers
+ * it) still writes its one document, verdict error. */
+static int bad_pairs(struct fab_run *r)
+{
+	const char *rank = getenv("PMIX_RANK");
+
+	fprintf(stderr, "%s fabric: %s\n(see `%s fabric --help`)\n", r->c->prog, r->error_buf,
+		r->c->prog);
+	r->error = r->error_buf;
+	/* report's exit (3: the run did not happen) gives way to the usage
+	 * error; a document it could not write it has said so itself */
+	if (r->c->json && rank && strcmp(rank, "0") == 0)
+		(void)report(r, 0);
+	return EXIT_USAGE;
+}
+
 int cmd_fabric(struct ctx *c, int argc, char **argv)
 {
 	struct fab_opts o;
 	struct fab_run r = { .c = c, .o = &o, .lfd = -1 };
 	int rc = parse(c, argc, argv, &o);
 
-	if (rc >= 0) {
+	if (rc != CMD_GO_ON) {
 		if (o.pr == &o.loaded)
 			profile_free(&o.loaded);
 		return rc;
 	}
-	if (!fab_pmix_launched()) {
+	if (o.pairs_file && load_pairs(&o, r.error_buf, sizeof(r.error_buf)) < 0) {
+		rc = bad_pairs(&r);
+	} else if (!fab_pmix_launched()) {
 		fprintf(stderr,
 			"%s fabric: not started by a PMIx launcher: start one task per node,\n"
 			"  srun -N NODES --ntasks-per-node=1 --mpi=pmix %s fabric ...\n"
@@ -1076,5 +1220,6 @@ int cmd_fabric(struct ctx *c, int argc, char **argv)
 	}
 	if (o.pr == &o.loaded)
 		profile_free(&o.loaded);
+	free(o.pairs_text);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* The option tables' parser, --help printer and JSON dump (opts.h). */
 #include "opts.h"
+#include "opt_parse.h"
 #include "cmd.h"
 
 #include <errno.h>
@@ -92,17 +93,7 @@ const char *opts_nearest(const char *word, const char *const *candidates, size_t
 
 bool ctx_parse_seconds(const char *s, double min, double max, double *out)
 {
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
+	return opt_parse_number(s, min, max, out);
 }
 
 static size_t count_opts(const struct cmd_opt *t)

@@ -130,7 +130,7 @@ int fab_schedule_parse(const char *text, size_t len, const char *const *names, u
 		       struct fab_schedule *s, char *err, size_t errsz)
 {
 	const char *p = text, *end = text + len;
-	size_t line = 0;
+	size_t line = 0, n_pairs = 0;
 
 	memset(s, 0, sizeof(*s));
 	while (p < end) {
@@ -172,6 +172,16 @@ int fab_schedule_parse(const char *text, size_t len, const char *const *names, u
 				 line, FAB_ROUNDS_MAX);
 			goto fail;
 		}
+		if (!names) {
+			/* the form only: the names are the job's, known later */
+			if (wl[1] == wl[2] && memcmp(w[1], w[2], wl[1]) == 0) {
+				snprintf(err, errsz, "line %zu: a node cannot test itself", line);
+				goto fail;
+			}
+			n_pairs++;
+			p = eol + (eol < end);
+			continue;
+		}
 		ia = node_index(w[1], wl[1], names, n);
 		ib = node_index(w[2], wl[2], names, n);
 		if (ia < 0 || ib < 0) {
@@ -195,7 +205,7 @@ int fab_schedule_parse(const char *text, size_t len, const char *const *names, u
 		}
 		p = eol + (eol < end);
 	}
-	if (!fab_schedule_pairs(s)) {
+	if (!fab_schedule_pairs(s) && !n_pairs) {
 		snprintf(err, errsz, "no pairs in the file");
 		goto fail;
 	}

@@ -43,7 +43,9 @@ void fab_schedule_free(struct fab_schedule *s);
  * any order; '#' starts a comment; blank lines allowed).  Nodes are names,
  * looked up in names[0..n-1].  A node twice in one round, a pair of a node
  * with itself, an unknown name or a malformed line is an error naming the
- * line.  text need not be NUL-terminated.  0, or -1 with err set. */
+ * line.  text need not be NUL-terminated.  0, or -1 with err set.
+ * names NULL: the form only (lines, round numbers, a node with itself), as
+ * before the job's names are known; s is left empty. */
 int fab_schedule_parse(const char *text, size_t len, const char *const *names, uint32_t n,
 		       struct fab_schedule *s, char *err, size_t errsz);
 

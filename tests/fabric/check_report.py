@@ -4,11 +4,7 @@ with the keys docs/json/fabric.md promises, the suspects are exactly the
 expected ones (KIND:SUBJECT[:REASON-WORD]), the plan rank 0 printed on
 stderr is the rounds that ran, and there was a progress line per round.
 
-usage: check_report.py [--may-be-error] REPORT.json RANK0-STDERR EXPECTED...
-
---may-be-error: verdict "error" is accepted too (with the same suspects),
-for a run in which the launcher never completed the fence after a rank
-died, so that the results could not be exchanged."""
+usage: check_report.py REPORT.json RANK0-STDERR EXPECTED..."""
 import json
 import re
 import sys
@@ -21,9 +17,6 @@ def fail(msg):
 
 def main():
     args = sys.argv[1:]
-    may_be_error = args[:1] == ["--may-be-error"]
-    if may_be_error:
-        args = args[1:]
     report, err, expected = args[0], args[1], args[2:]
     text = open(report).read()
     try:
@@ -61,9 +54,7 @@ def main():
             if parts[2] not in s["reason"]:
                 fail(f"{parts[0]} {parts[1]}: reason {s['reason']!r} does not say {parts[2]!r}")
     want_verdict = "fail" if expected else "pass"
-    if may_be_error and doc["verdict"] == "error":
-        print(f"note: verdict error: {doc['reason']}")
-    elif doc["verdict"] != want_verdict:
+    if doc["verdict"] != want_verdict:
         fail(f"verdict {doc['verdict']!r}, expected {want_verdict!r} ({doc['reason']})")
     # the plan, as printed before the first round, is what ran
     plan = {}

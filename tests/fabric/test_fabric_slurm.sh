@@ -23,6 +23,8 @@ HERE=$REPO/tests/fabric
 DRAIN=$REPO/contrib/slurm/rdmadoctor-fabric-drain
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$HERE/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/munge.sh
+. "$REPO/tests/lib/munge.sh"
 
 skip() { echo "skip: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (slurmctld, slurmd and munged run as root/munge here)"
@@ -62,7 +64,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	fab_ranks_kill "$T"
 	for p in "${PIDS[@]}"; do stop_pid "$p"; done
-	[ -s "$T/run-munge/munged.pid" ] && stop_pid "$(cat "$T/run-munge/munged.pid")"
+	munge_pid "$T" >/dev/null && stop_pid "$(munge_pid "$T")"
 	wait 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	left=$(pgrep -af -- "$T/" || true)
@@ -106,14 +108,8 @@ shape() {
 }
 
 # ---- munge, slurmctld, four slurmd --------------------------------------------
-mkdir -p "$T/munge" "$T/run-munge" "$T/state" "$T/log" "$T"/spool/node{1,2,3,4} "$T"/tmp/node{1,2,3,4}
-chown munge:munge "$T/munge" "$T/run-munge"
-chmod 700 "$T/munge"
-chmod 755 "$T/run-munge"
-runuser -u munge -- mungekey -c -k "$T/munge/munge.key" || fail "mungekey"
-runuser -u munge -- munged --key-file="$T/munge/munge.key" --socket="$T/run-munge/munge.sock" \
-	--pid-file="$T/run-munge/munged.pid" --log-file="$T/run-munge/munged.log" \
-	--seed-file="$T/munge/munged.seed" || fail "munged did not start"
+mkdir -p "$T/state" "$T/log" "$T"/spool/node{1,2,3,4} "$T"/tmp/node{1,2,3,4}
+munge_start "$T" || fail "munged did not start"
 export SLURM_CONF=$T/slurm.conf
 sed -e "s|@DIR@|$T|g" -e "s|@HOST@|$H|g" "$HERE/slurm.conf.in" >"$SLURM_CONF"
 

@@ -20,6 +20,8 @@ REPO=$(realpath "$2")
 WRAPPER=$REPO/contrib/slurm/rdmadoctor-healthcheck
 FAILING=$REPO/examples/roce-broken
 PASSING=$REPO/examples/dgx-h100
+# shellcheck source-path=SCRIPTDIR source=../lib/munge.sh
+. "$REPO/tests/lib/munge.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "skip: needs root (slurmctld, slurmd and munged run as root/munge here)"
@@ -79,7 +81,7 @@ cleanup() {
 	fi
 	stop_pid "$SLURMD_PID"
 	stop_pid "$CTLD_PID"
-	[ -s "$T/run-munge/munged.pid" ] && stop_pid "$(cat "$T/run-munge/munged.pid")"
+	munge_pid "$T" >/dev/null && stop_pid "$(munge_pid "$T")"
 	wait 2>/dev/null
 	left=$(pgrep -af -- "$T/" || true)
 	if [ -n "$LAST_JOB" ]; then
@@ -108,18 +110,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---- munge ------------------------------------------------------------------
-# The key dir is munge's own (0700); the socket dir must be reachable by all
-# (munged refuses a socket in a directory others cannot enter): what
-# /run/munge owned by munge is on an installed system.
-mkdir -p "$T/munge" "$T/run-munge" "$T/state" "$T/spool" "$T/log"
-chown munge:munge "$T/munge" "$T/run-munge"
-chmod 700 "$T/munge"
-chmod 755 "$T/run-munge"
-runuser -u munge -- mungekey -c -k "$T/munge/munge.key" || fail "mungekey failed"
-runuser -u munge -- munged --key-file="$T/munge/munge.key" \
-	--socket="$T/run-munge/munge.sock" --pid-file="$T/run-munge/munged.pid" \
-	--log-file="$T/run-munge/munged.log" --seed-file="$T/munge/munged.seed" ||
-	fail "munged did not start"
+mkdir -p "$T/state" "$T/spool" "$T/log"
+munge_start "$T" || fail "munged did not start"
 munge -S "$T/run-munge/munge.sock" -n | unmunge -S "$T/run-munge/munge.sock" >/dev/null ||
 	fail "munge credentials do not round-trip through our munged"
 

@@ -17,7 +17,7 @@ set_tests_properties(slurm_wrapper_settings PROPERTIES TIMEOUT 30)
 # the test exists only where shellcheck is installed).
 find_program(SHELLCHECK shellcheck)
 if(SHELLCHECK)
-  add_test(NAME slurm_shellcheck COMMAND ${SHELLCHECK}
+  add_test(NAME slurm_shellcheck COMMAND ${SHELLCHECK} -x
     ${PROJECT_SOURCE_DIR}/contrib/slurm/rdmadoctor-healthcheck
     ${CMAKE_CURRENT_LIST_DIR}/test_slurm.sh
     ${CMAKE_CURRENT_LIST_DIR}/test_wrapper_settings.sh)

@@ -142,6 +142,33 @@ static void pairs_file_errors(void **state)
 	}
 }
 
+/* Before the rendezvous the names are not known: the form is checked, the
+ * names are not. */
+static void pairs_file_form_only(void **state)
+{
+	struct fab_schedule s;
+	char err[200];
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "1 n1 n1\n", "line 1: a node cannot test itself" },
+		{ "0 n1 n2\n", "line 1: the round is not a number" },
+		{ "\n1 n1\n", "line 2: expected ROUND NODE_A NODE_B" },
+		{ "# nothing\n", "no pairs" },
+	};
+
+	(void)state;
+	/* any names, even a node twice in a round: that is the job's to say */
+	assert_int_equal(fab_schedule_parse("1 x y\n1 x z\n", 12, NULL, 0, &s, err, 200), 0);
+	assert_int_equal(s.n_rounds, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(fab_schedule_parse(bad[i].text, strlen(bad[i].text), NULL, 0, &s,
+						    err, sizeof(err)), -1);
+		assert_non_null(strstr(err, bad[i].says));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +176,7 @@ int main(void)
 		cmocka_unit_test(quick_is_halves),
 		cmocka_unit_test(pairs_file),
 		cmocka_unit_test(pairs_file_errors),
+		cmocka_unit_test(pairs_file_form_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
