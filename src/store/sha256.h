@@ -11,5 +11,8 @@
 
 /* The digest of n bytes at p, as 64 lowercase hex digits and a NUL. */
 void sha256_hex(const void *p, size_t n, char out[SHA256_HEX_LEN + 1]);
+/* The same in plain C whatever the CPU has (what sha256_hex is checked
+ * against). */
+void sha256_hex_c(const void *p, size_t n, char out[SHA256_HEX_LEN + 1]);
 
 #endif
