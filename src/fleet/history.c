@@ -78,18 +78,10 @@ static json_t *host_values(const json_t *rec)
 	return out;
 }
 
-static const json_t *find_by(const json_t *arr, const char *key, const json_t *want)
-{
-	size_t i;
-	const json_t *e;
-
-	json_array_foreach(arr, i, e)
-		if (json_equal(json_object_get(e, key), want))
-			return e;
-	return NULL;
-}
-
-/* The nth (from 0) element of arr whose key is want. */
+/* The nth (from 0) element of arr whose key is want.  Names and numbers
+ * come from outside data: should two NICs, ports or NPUs give one, the
+ * kth of them is matched with the other record's kth, so that a record
+ * compared with itself shows no change. */
 static const json_t *find_nth_by(const json_t *arr, const char *key, const json_t *want,
 				 size_t nth)
 {
@@ -131,7 +123,8 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 	json_array_foreach(pa, i, p) {
 		const json_t *num = json_object_get(p, "port");
 
-		if (!json_is_integer(num) || find_by(pb, "port", num))
+		if (!json_is_integer(num) ||
+		    find_nth_by(pb, "port", num, count_before(pa, i, "port", num)))
 			continue;
 		snprintf(subject, sizeof(subject), "%s port %lld", nic,
 			 (long long)json_integer_value(num));
@@ -140,7 +133,8 @@ static int diff_ports(json_t *changes, const char *time, const char *nic, const 
 	}
 	/* ports present on both sides, matched by number, and new ones */
 	json_array_foreach(pb, i, p) {
-		const json_t *num = json_object_get(p, "port"), *old = find_by(pa, "port", num);
+		const json_t *num = json_object_get(p, "port");
+		const json_t *old = find_nth_by(pa, "port", num, count_before(pb, i, "port", num));
 
 		if (!json_is_integer(num))
 			continue;
@@ -175,7 +169,8 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 	json_array_foreach(na, i, n) {
 		const json_t *name = json_object_get(n, "name");
 
-		if (json_is_string(name) && !find_by(nb, "name", name) &&
+		if (json_is_string(name) &&
+		    !find_nth_by(nb, "name", name, count_before(na, i, "name", name)) &&
 		    add(changes, time, json_string_value(name), "nic", nic_shown(n), NULL) < 0)
 			return -1;
 	}
@@ -186,7 +181,7 @@ static int diff_nics(json_t *changes, const char *time, const json_t *a, const j
 
 		if (!json_is_string(name))
 			continue;
-		old = find_by(na, "name", name);
+		old = find_nth_by(na, "name", name, count_before(nb, i, "name", name));
 		if (!old) {
 			if (add(changes, time, json_string_value(name), "nic", NULL,
 				nic_shown(n)) < 0)
