@@ -111,7 +111,14 @@ struct waiter {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool done, abandoned;
+	struct waiter *prev, *next;	/* in the abandoned list, while abandoned */
 };
+
+/* Requests given up on and not yet answered.  A dead rank's may never be:
+ * kept on a list, they stay reachable until the process ends (the leak
+ * checker of the ASan run would otherwise count each as lost). */
+static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct waiter *abandoned_list;
 
 static void waiter_init(struct waiter *w)
 {
@@ -122,6 +129,7 @@ static void waiter_init(struct waiter *w)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, &ca);
 	pthread_condattr_destroy(&ca);
+	w->prev = w->next = NULL;
 }
 
 static void waiter_destroy(struct waiter *w)
@@ -145,6 +153,14 @@ static bool waiter_wait(struct waiter *w, double deadline)
 			break;
 	done = w->done;
 	w->abandoned = !done;
+	if (!done) {
+		pthread_mutex_lock(&abandoned_mu);
+		w->next = abandoned_list;
+		if (abandoned_list)
+			abandoned_list->prev = w;
+		abandoned_list = w;
+		pthread_mutex_unlock(&abandoned_mu);
+	}
 	pthread_mutex_unlock(&w->mu);
 	return done;
 }
@@ -157,6 +173,16 @@ static bool waiter_done(struct waiter *w)
 	pthread_mutex_lock(&w->mu);
 	w->done = true;
 	abandoned = w->abandoned;
+	if (abandoned) {
+		pthread_mutex_lock(&abandoned_mu);
+		if (w->prev)
+			w->prev->next = w->next;
+		else
+			abandoned_list = w->next;
+		if (w->next)
+			w->next->prev = w->prev;
+		pthread_mutex_unlock(&abandoned_mu);
+	}
 	pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return abandoned;
