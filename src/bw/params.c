@@ -19,7 +19,7 @@ void bw_params_defaults(struct bw_params *p, enum bw_mode mode)
 	p->tx_depth = mode == BW_MODE_LAT ? 1 : 128;
 	p->post_list = 1;
 	p->cq_mod = 1;
-	p->inline_size = 0;	/* the verbs engine picks per device when 0 in lat */
+	p->inline_size = mode == BW_MODE_LAT ? BW_LAT_INLINE_DEFAULT : 0;
 	p->duration_ms = 5000;
 	p->warmup_ms = 1000;
 	p->iters = 0;

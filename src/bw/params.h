@@ -34,6 +34,10 @@ int bw_params_check(const struct bw_params *p, uint32_t n_rails, const struct bw
 #define BW_CQ_MOD_DEFAULT 100u
 #define BW_CQ_MOD_SIZE_LIMIT 8192u
 #define BW_TX_DEPTH_DEFAULT 128u
+/* Latency sends messages up to this size inline unless told (perftest's
+ * ib_*_lat default, capped by the verbs engine at what the device takes);
+ * bandwidth none.  An explicit 0 is "none" in both. */
+#define BW_LAT_INLINE_DEFAULT 220u
 uint32_t bw_params_cq_mod(uint64_t size, uint32_t tx_depth, bool sweep);
 
 /* bw_local.max_run_ms for a test: warm-up + duration + BW_RUN_MARGIN_MS

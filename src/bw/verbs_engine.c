@@ -23,7 +23,6 @@
 #include "verbs_priv.h"
 
 #define LAT_RX_DEPTH 64
-#define LAT_INLINE_DEFAULT 220
 #define INFLIGHT_MAX (16ull << 20)
 
 static struct ibv_context *open_device(const char *name, char *out, size_t outlen, struct bw_err *e)
@@ -109,9 +108,9 @@ static void settle_params(struct verbs_state *s)
 	 * completion that frees room, and a signal inside a chain that never
 	 * fits (post list 64, moderation 100, depth 128) would never come. */
 	s->cq_mod -= s->cq_mod % s->post_list;
-	/* inline: as asked; latency with 0 gets perftest's latency default
-	 * (220 B, capped at what the device takes), bandwidth none */
-	s->inline_want = p->inline_size ? p->inline_size : p->mode == BW_MODE_LAT ? LAT_INLINE_DEFAULT : 0;
+	/* inline: as asked (the default is bw_params_defaults'), capped at
+	 * what the device takes (setup_qps) */
+	s->inline_want = p->inline_size;
 	if (p->mode == BW_MODE_LAT) {
 		s->tx_depth = 4;	/* one message in flight, plus the STOP */
 		s->rx_depth = LAT_RX_DEPTH;

@@ -298,7 +298,7 @@ static const struct cmd_opt bw_opts[] = {
 	  .help = "one signaled completion in N (default as perftest: 100\n"
 		  "up to 8 KiB and in a sweep, else 1)" },
 	{ "inline", 0, "N", OPT_CALL_AT(take_inline),
-	  .help = "messages up to N bytes go inline (default 0; lat 220)" },
+	  .help = "messages up to N bytes go inline (default: bw 0, lat 220; 0 none)" },
 	{ "expect-gbps", 0, "X", OPT_CALL_AT(take_expect),
 	  .help = "fail (exit 1) when a rail's average at any size is\n"
 		  "below X; by default verbs expects the bw_floor_gbps of\n"

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bw/engine.h"
+#include "bw/params.h"
 
 struct side {
 	const struct bw_engine_ops *ops;
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
 	size_t eplen[2];
 	pthread_barrier_t go;
 	pthread_t th[2];
+	bool inline_set = false;
 	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -129,8 +131,10 @@ int main(int argc, char **argv)
 			p.cq_mod = (uint32_t)strtoul(v, NULL, 0);
 		else if (strcmp(a, "--post-list") == 0)
 			p.post_list = (uint32_t)strtoul(v, NULL, 0);
-		else if (strcmp(a, "--inline") == 0)
+		else if (strcmp(a, "--inline") == 0) {
 			p.inline_size = (uint32_t)strtoul(v, NULL, 0);
+			inline_set = true;
+		}
 		else if (strcmp(a, "--device") == 0)
 			l.device = v;
 		else if (strcmp(a, "--peer") == 0)
@@ -142,6 +146,8 @@ int main(int argc, char **argv)
 		else
 			return usage("unknown option");
 	}
+	if (p.mode == BW_MODE_LAT && !inline_set)
+		p.inline_size = BW_LAT_INLINE_DEFAULT;	/* as bw_params_defaults */
 	for (int k = 0; k < 2; k++) {
 		sd[k].ops = &bw_verbs_engine;
 		if (sd[k].ops->prepare(&sd[k].st, &p, &l, sd[k].is_server, ep[k], &eplen[k], &sd[k].err) != 0) {
