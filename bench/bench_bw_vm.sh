@@ -47,7 +47,10 @@
 # stopped after 20 min whatever happens.  A BASE_BW_PAIR adds a third.
 #
 # BASE_BW_PAIR: another build's bw_pair (e.g. before a change), run in the
-# same interleaved rounds, its ratio to perftest printed next to ours.
+# same interleaved rounds, its ratio to perftest printed next to ours.  The
+# same bw_pair given twice is an A/A test: ours/baseline then shows how far
+# apart two identical runs land in these rounds, the yardstick for a ratio
+# to perftest.
 #
 # The engine is driven by tests/vm/bw_pair (both ends in one process, the
 # endpoint bytes handed over directly), the same engine `rdmadoctor bw
@@ -146,6 +149,29 @@ med() { printf '%s\n' "$@" | grep -v '^-\?$' | median; }	# a failed run ("-") is
 best() { printf '%s\n' "$@" | grep -v '^-\?$' | sort -g | tail -n 1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 sum() { printf '%s\n' "$@" | awk '{ s += $1 } END { print s + 0 }'; }
+# The geometric mean of ratios and a 95% interval for it: 2000 bootstrap
+# resamples of the rounds (fixed seed, so a rerun on the same figures prints
+# the same).  An interval that holds 1 means the two tools cannot be told
+# apart on these rounds; the VM's noise (+-15% per run) needs many rounds
+# to tell a few per cent.
+geo_ci() {	# RATIO...
+	local v n mean ci
+	v=$(printf '%s\n' "$@" | grep -v '^inf$' | grep .)
+	n=$(grep -c . <<<"$v")
+	[ "$n" -ge 2 ] || { echo n/a; return; }
+	mean=$(awk '{ s += log($1) } END { printf "%.3f", exp(s / NR) }' <<<"$v")
+	# (no process substitution: the VM has no /dev/fd)
+	ci=$(awk '{ v[NR] = log($1) }
+		END {
+			srand(12)
+			for (b = 1; b <= 2000; b++) {
+				s = 0
+				for (i = 1; i <= NR; i++) s += v[int(rand() * NR) + 1]
+				print exp(s / NR)
+			}
+		}' <<<"$v" | sort -g | awk 'NR == 51 { lo = $1 } NR == 1950 { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
+	echo "$mean [$ci] over $n rounds"
+}
 # per-round ratios of A to B (lists of equal length; a failed run gives none)
 # (a round where perftest measured 0 and ours did not gives "inf": it
 # counts, on our side of 1, in the median)
@@ -187,6 +213,7 @@ echo "# $reps interleaved rounds per size; clock source: $(cat /sys/devices/syst
 echo "# ratio: median over rounds of ours/perftest within a round [min-max]; best: best run / best run"
 echo "# retr/s: rxe retransmissions (go-back-N after an ACK timeout) per second of traffic, ours/perftest"
 printf '%9s %10s %10s %6s %11s %5s %9s  %s\n' bytes ours perftest ratio spread best retr/s "runs (ours | perftest)"
+all_rr=() small_rr=() base_rr=() aa_rr=()
 for s in ${BENCH_SIZES:-2 8 64 512 4096 16384 65536 262144 1048576 4194304 8388608}; do
 	o=() t=() b=() ro=() rt=() rb=()
 	for ((i = 0; i < reps; i++)); do
@@ -201,17 +228,31 @@ for s in ${BENCH_SIZES:-2 8 64 512 4096 16384 65536 262144 1048576 4194304 83886
 	done
 	mo=$(med "${o[@]}") mt=$(med "${t[@]}")
 	rr=$(round_ratios "${o[*]}" "${t[*]}")
+	all_rr+=($rr)
+	((s <= 16384)) && small_rr+=($rr)
 	printf '%9s %10s %10s %6s %11s %5s %4s/%-4s  (%s | %s)\n' "$s" "${mo:-fail}" "${mt:-fail}" \
 		"$(ratio_med "$rr")" "$(spread <<<"$rr")" "$(ratio "$(best "${o[@]}")" "$(best "${t[@]}")")" \
 		"$(per_s "$(sum "${ro[@]}")" 3 "$reps")" "$(per_s "$(sum "${rt[@]}")" 4 "$reps")" "${o[*]}" "${t[*]}"
 	if [ -n "$base" ]; then
 		rb_=$(round_ratios "${b[*]}" "${t[*]}")
+		base_rr+=($rb_)
+		aa_rr+=($(round_ratios "${o[*]}" "${b[*]}"))
 		printf '%9s %10s %10s %6s %11s %5s %4s       (baseline: %s)\n' "" "$(med "${b[@]}")" "" \
 			"$(ratio_med "$rb_")" "$(spread <<<"$rb_")" "$(ratio "$(best "${b[@]}")" "$(best "${t[@]}")")" \
 			"$(per_s "$(sum "${rb[@]}")" 3 "$reps")" "${b[*]}"
 	fi
 done
 
+# Up to 16 KiB the two loops do the same per message (verbs_bw.c) and queue
+# the same (128 WRs); above, ours queues at most 16 MiB per QP.
+echo "bandwidth ours/perftest, geometric mean [95% bootstrap interval]:"
+echo "  2 B - 16 KiB: $(geo_ci "${small_rr[@]}")"
+echo "  every size:   $(geo_ci "${all_rr[@]}")"
+if [ -n "$base" ]; then
+	# with BASE_BW_PAIR the same build as ours, this is the bench's own noise
+	echo "  baseline/perftest, every size: $(geo_ci "${base_rr[@]}")"
+	echo "  ours/baseline, every size:     $(geo_ci "${aa_rr[@]}")"
+fi
 o=() t=() b=()
 for ((i = 0; i < reps; i++)); do
 	t+=("$(perf_lat)")

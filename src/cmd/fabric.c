@@ -856,13 +856,13 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 
 /* Publish what this rank measured.  Rank 0 then fetches every rank's
  * results from the launcher, each within --timeout of now: a rank whose
- * results do not come is named as dead.  No fence: Open MPI's may wait for
- * ever for a rank that died, or fail for all. */
+ * results do not come is named as dead.  The fence before (sync_all) has
+ * its own deadline, so a dead rank cannot hold it; when it failed, each
+ * rank's results are asked of that rank itself. */
 static int exchange_results(struct fab_run *r, const char *key, uint32_t n_rounds)
 {
 	char err[256];
 	double deadline;
-
 	bool fenced;
 
 	if (publish(r, key, fab_results_encode(r->mine, r->n_mine)) < 0)
