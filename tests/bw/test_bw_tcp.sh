@@ -137,11 +137,13 @@ client lat client "$a2" --port $((port + 1)) --duration 1 --warmup 0.2 >"$tmp/la
 	check "latency" "$tmp/lat.json" '
 l = d["latency_usec"]
 assert d["test"] == "lat" and l["samples"] > 100, l
+assert d["params"]["inline_bytes"] == 220, d["params"]	# perftest'"'"'s latency default
 assert 0 < l["min"] <= l["p50"] <= l["p99"] <= l["p99_9"] <= l["max"], l
 assert d["results"][0]["latency_usec"] == l' || { echo "FAIL: lat"; fail=1; }
-client lat client "$a2" --port $((port + 1)) --iters 500 --size 4K >"$tmp/lat2.json" &&
-	check "latency iterations" "$tmp/lat2.json" '
-assert d["latency_usec"]["samples"] == 500, d["latency_usec"]' || { echo "FAIL: lat iters"; fail=1; }
+client lat client "$a2" --port $((port + 1)) --iters 500 --size 4K --inline 0 >"$tmp/lat2.json" &&
+	check "latency iterations, no inline" "$tmp/lat2.json" '
+assert d["latency_usec"]["samples"] == 500, d["latency_usec"]
+assert d["params"]["inline_bytes"] == 0, d["params"]' || { echo "FAIL: lat iters"; fail=1; }
 
 # text output like perftest's table
 n1 timeout 60 "$bin" bw client "$a2" --port $port --transport tcp --duration 0.5 --warmup 0.1 \
