@@ -20,8 +20,8 @@
 #     MB/s perftest prints without it is 2^20 bytes); we read its "BW
 #     average" column, not the peak (0 in duration mode).
 # Runs interleave: at each size, REPS rounds of one run of each tool, the
-# order alternating from round to round, so that a burst of host load
-# falls on both.  Per size it prints the median over rounds of the ratio
+# order alternating from round to round (the baseline's too), so that a
+# burst of host load falls on all.  Per size it prints the median over rounds of the ratio
 # within a round (the two runs of a round ran back to back), the spread of
 # those ratios (min - max), the ratio of the best runs (host load only
 # ever slows a run), each tool's runs, and the retransmissions per second
@@ -217,14 +217,17 @@ all_rr=() small_rr=() base_rr=() aa_rr=()
 for s in ${BENCH_SIZES:-2 8 64 512 4096 16384 65536 262144 1048576 4194304 8388608}; do
 	o=() t=() b=() ro=() rt=() rb=()
 	for ((i = 0; i < reps; i++)); do
+		# even rounds: perftest, ours, baseline; odd: the reverse, so
+		# that every two tools swap places from round to round
 		if ((i % 2 == 0)); then
 			take t rt perf_bw "$s"
 			take o ro ours_bw "$s"
+			[ -n "$base" ] && take b rb ours_bw "$s" "$base"
 		else
+			[ -n "$base" ] && take b rb ours_bw "$s" "$base"
 			take o ro ours_bw "$s"
 			take t rt perf_bw "$s"
 		fi
-		[ -n "$base" ] && take b rb ours_bw "$s" "$base"
 	done
 	mo=$(med "${o[@]}") mt=$(med "${t[@]}")
 	rr=$(round_ratios "${o[*]}" "${t[*]}")

@@ -109,7 +109,7 @@ static void settle_params(struct verbs_state *s)
 	 * fits (post list 64, moderation 100, depth 128) would never come. */
 	s->cq_mod -= s->cq_mod % s->post_list;
 	/* inline: as asked (the default is bw_params_defaults'), capped at
-	 * what the device takes (setup_qps) */
+	 * what the device takes (create_qps) */
 	s->inline_want = p->inline_size;
 	if (p->mode == BW_MODE_LAT) {
 		s->tx_depth = 4;	/* one message in flight, plus the STOP */
