@@ -5,7 +5,9 @@
 #
 #   bench/bench_bw_vm.sh [BW_PAIR] [REPS] [BASE_BW_PAIR]
 #                                  (default build/tests/bw_pair, 3, none)
-#   BENCH_SIZES="2 4096"          only these sizes (default: the sweep)
+#   BENCH_SIZES="2 4096"          only these sizes (default: the sweep;
+#                                 "none": latency only)
+#   LAT_REPS=N                    latency rounds (default REPS, at least 10)
 #
 # What the two tools are asked, and why it is the same measurement:
 #   - RC write, one QP, unidirectional, gid 1 (RoCE v2 IPv4), the port's
@@ -61,10 +63,12 @@ if [ "${1:-}" != --inside ]; then
 	pair=$(realpath "${1:-$src/build/tests/bw_pair}") || exit 1
 	base=
 	[ -n "${3:-}" ] && { base=$(realpath "$3") || exit 1; }
-	VM_SMP=${VM_SMP:-2} exec "$src/tests/vm/vm-run.sh" --timeout 1200 -e "BENCH_SIZES=${BENCH_SIZES:-}" -- \
+	VM_SMP=${VM_SMP:-2} exec "$src/tests/vm/vm-run.sh" --timeout 1200 -e "BENCH_SIZES=${BENCH_SIZES:-}" \
+		-e "LAT_REPS=${LAT_REPS:-}" -- \
 		"$0" --inside "$pair" "${2:-3}" "$base"
 fi
 pair=$2 reps=$3 base=${4:-}
+cli=${RDMADOCTOR:-$src/build/rdmadoctor}
 dev=${VM_RDMA_DEV:-rxe0} ip=${VM_IP:-10.0.2.15}
 hw=/sys/class/infiniband/$dev/ports/1/hw_counters
 ulimit -l unlimited
@@ -72,15 +76,17 @@ t_start=$(date +%s)
 log=$(mktemp -d /tmp/bwpar-bench.XXXXXX) || exit 1
 trap 'rm -rf "$log"' EXIT
 
-# perftest's server listens on TCP 18515: start the client only then (a
-# client that comes too early fails, and its server would wait forever)
-pt_listening() {
+# perftest's server listens on TCP 18515 (ours on 18516): start the client
+# only then (a client that comes too early fails, and its server would
+# wait forever)
+listening() {	# PORT
 	local i
 	for i in $(seq 50); do
-		ss -Hltn 'sport = :18515' 2>/dev/null | grep -q . && return
+		ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return
 		sleep 0.1
 	done
 }
+pt_listening() { listening 18515; }
 # the server ends with its client; one still there 3 s later is stopped
 pt_reap() {
 	local i
@@ -135,6 +141,16 @@ ours_lat() {	# [BW_PAIR]
 	inl=$(sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$log/pt-lat" 2>/dev/null | head -n 1)
 	timeout 60 "${1:-$pair}" --device "$dev" --peer "$ip" --mode lat --op write --size 2 --iters 1000 \
 		--inline "${inl:-220}" 2>/dev/null | sed -n 's/^side=client .*lat_p50=\([0-9.]*\).*/\1/p' | head -n 1
+}
+cli_lat() {	# the CLI, server and client as two processes, as ib_write_lat runs
+	local inl spid
+	inl=$(sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$log/pt-lat" 2>/dev/null | head -n 1)
+	timeout 60 "$cli" lat server --once --bind "$ip" --inline "${inl:-220}" >/dev/null 2>&1 &
+	spid=$!
+	listening 18516
+	timeout 60 "$cli" --json lat client "$ip" --inline "${inl:-220}" --iters 1000 --size 2 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["latency_usec"]["p50"])' 2>/dev/null
+	pt_reap $spid
 }
 perf_lat() {
 	timeout 60 ib_write_lat -d "$dev" -x 1 -F -s 2 -n 1000 -I 220 >/dev/null 2>&1 &
@@ -214,7 +230,9 @@ echo "# ratio: median over rounds of ours/perftest within a round [min-max]; bes
 echo "# retr/s: rxe retransmissions (go-back-N after an ACK timeout) per second of traffic, ours/perftest"
 printf '%9s %10s %10s %6s %11s %5s %9s  %s\n' bytes ours perftest ratio spread best retr/s "runs (ours | perftest)"
 all_rr=() small_rr=() base_rr=() aa_rr=()
-for s in ${BENCH_SIZES:-2 8 64 512 4096 16384 65536 262144 1048576 4194304 8388608}; do
+sizes=${BENCH_SIZES:-2 8 64 512 4096 16384 65536 262144 1048576 4194304 8388608}
+[ "$sizes" = none ] && sizes=
+for s in $sizes; do
 	o=() t=() b=() ro=() rt=() rb=()
 	for ((i = 0; i < reps; i++)); do
 		# even rounds: perftest, ours, baseline; odd: the reverse, so
@@ -256,15 +274,39 @@ if [ -n "$base" ]; then
 	echo "  baseline/perftest, every size: $(geo_ci "${base_rr[@]}")"
 	echo "  ours/baseline, every size:     $(geo_ci "${aa_rr[@]}")"
 fi
-o=() t=() b=()
-for ((i = 0; i < reps; i++)); do
-	t+=("$(perf_lat)")
-	o+=("$(ours_lat)")
-	[ -n "$base" ] && b+=("$(ours_lat "$base")")
+# Latency: LAT_REPS rounds (a run is a few seconds), the order turning
+# from round to round like the bandwidth's.  bw_pair runs both ends as two
+# threads of one process; the CLI (`rdmadoctor lat`, server and client as
+# two processes) is what users run and is laid out as perftest is.
+lat_reps=${LAT_REPS:-$((reps < 10 ? 10 : reps))}
+o=() t=() b=() c=()
+for ((i = 0; i < lat_reps; i++)); do
+	if ((i % 2 == 0)); then
+		t+=("$(perf_lat)")
+		o+=("$(ours_lat)")
+		c+=("$(cli_lat)")
+		[ -n "$base" ] && b+=("$(ours_lat "$base")")
+	else
+		[ -n "$base" ] && b+=("$(ours_lat "$base")")
+		c+=("$(cli_lat)")
+		o+=("$(ours_lat)")
+		t+=("$(perf_lat)")
+	fi
 done
-mo=$(med "${o[@]}") mt=$(med "${t[@]}")
-echo "write latency 2 B, p50 one-way, inline as perftest ($(sed -n 's/.*\(Max inline data *: *[0-9]*\).*/\1/p' "$log/pt-lat" | head -n 1)):"
-echo "  rdmadoctor ${o[*]} us, ib_write_lat ${t[*]} us; median ratio $(ratio "$mo" "$mt") (aim <= 1.0)"
-[ -n "$base" ] && echo "  baseline ${b[*]} us; median ratio $(ratio "$(med "${b[@]}")" "$mt")"
+mt=$(med "${t[@]}")
+lat_line() {	# NAME "RUNS..." [REFERENCE-NAME "REFERENCE-RUNS..."]
+	local rr
+	rr=$(round_ratios "$2" "${4:-${t[*]}}")
+	printf '  %-10s p50 %6.2f us; ratio to %s: median %s, geometric mean %s%s\n' \
+		"$1" "$(med $2)" "${3:-ib_write_lat}" "$(ratio_med "$rr")" "$(geo_ci $rr)" "${3:+ (A/B)}"
+}
+echo "write latency 2 B, p50 one-way, inline as perftest ($(sed -n 's/.*\(Max inline data *: *[0-9]*\).*/\1/p' "$log/pt-lat" | head -n 1)), $lat_reps rounds:"
+echo "  ib_write_lat p50 $mt us over its runs (aim: every ratio to it <= 1.0)"
+lat_line bw_pair "${o[*]}"
+lat_line "CLI" "${c[*]}"
+if [ -n "$base" ]; then
+	lat_line baseline "${b[*]}"
+	lat_line bw_pair "${o[*]}" baseline "${b[*]}"
+fi
 echo "# $(($(date +%s) - t_start)) s inside the VM"
 exit 0

@@ -19,9 +19,11 @@
 #define VERBS_WRID_DONE UINT64_MAX
 
 #define VERBS_POLL_BATCH 64
-/* Busy-polling gives way (sched_yield) after this many empty polls in a
- * row: far longer than a round trip or a completion gap on real NICs
- * (tens of microseconds), so it never costs there; on Soft-RoCE the NIC's
+/* Busy-polling gives way (sched_yield) after this many empty polls of a
+ * completion queue in a row: far longer than a round trip or a completion
+ * gap on real NICs (tens of microseconds), so it never costs there (a read
+ * of one byte is far cheaper than a poll: the write ping-pong's spin has
+ * its own bound, verbs_lat.c); on Soft-RoCE the NIC's
  * work runs in kernel threads (ksoftirqd) that a spinning poller would
  * otherwise starve until the next timer tick, milliseconds later. */
 #define VERBS_SPIN_BEFORE_YIELD 4096u
