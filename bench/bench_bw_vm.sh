@@ -279,26 +279,34 @@ fi
 # threads of one process; the CLI (`rdmadoctor lat`, server and client as
 # two processes) is what users run and is laid out as perftest is.
 lat_reps=${LAT_REPS:-$((reps < 10 ? 10 : reps))}
+lat_take() {	# ARRAY CMD...: a failed run is "-", so rounds stay aligned
+	local -n l_=$1
+	local v
+	shift
+	v=$("$@")
+	l_+=("${v:--}")
+}
 o=() t=() b=() c=()
 for ((i = 0; i < lat_reps; i++)); do
 	if ((i % 2 == 0)); then
-		t+=("$(perf_lat)")
-		o+=("$(ours_lat)")
-		c+=("$(cli_lat)")
-		[ -n "$base" ] && b+=("$(ours_lat "$base")")
+		lat_take t perf_lat
+		lat_take o ours_lat
+		lat_take c cli_lat
+		[ -n "$base" ] && lat_take b ours_lat "$base"
 	else
-		[ -n "$base" ] && b+=("$(ours_lat "$base")")
-		c+=("$(cli_lat)")
-		o+=("$(ours_lat)")
-		t+=("$(perf_lat)")
+		[ -n "$base" ] && lat_take b ours_lat "$base"
+		lat_take c cli_lat
+		lat_take o ours_lat
+		lat_take t perf_lat
 	fi
 done
 mt=$(med "${t[@]}")
 lat_line() {	# NAME "RUNS..." [REFERENCE-NAME "REFERENCE-RUNS..."]
 	local rr
 	rr=$(round_ratios "$2" "${4:-${t[*]}}")
-	printf '  %-10s p50 %6.2f us; ratio to %s: median %s, geometric mean %s%s\n' \
-		"$1" "$(med $2)" "${3:-ib_write_lat}" "$(ratio_med "$rr")" "$(geo_ci $rr)" "${3:+ (A/B)}"
+	printf '  %-10s p50 %6s us; ratio to %s: median %s, geometric mean %s%s\n' "$1" \
+		"$(awk -v v="$(med $2)" 'BEGIN { if (v == "") print "n/a"; else printf "%.2f", v }')" \
+		"${3:-ib_write_lat}" "$(ratio_med "$rr")" "$(geo_ci $rr)" "${3:+ (A/B)}"
 }
 echo "write latency 2 B, p50 one-way, inline as perftest ($(sed -n 's/.*\(Max inline data *: *[0-9]*\).*/\1/p' "$log/pt-lat" | head -n 1)), $lat_reps rounds:"
 echo "  ib_write_lat p50 $mt us over its runs (aim: every ratio to it <= 1.0)"
