@@ -274,7 +274,7 @@ if [ -n "$base" ]; then
 	echo "  baseline/perftest, every size: $(geo_ci "${base_rr[@]}")"
 	echo "  ours/baseline, every size:     $(geo_ci "${aa_rr[@]}")"
 fi
-# Latency: LAT_REPS rounds (a run is a few seconds), the order turning
+# Latency: LAT_REPS rounds (a run takes about a second), the order turning
 # from round to round like the bandwidth's.  bw_pair runs both ends as two
 # threads of one process; the CLI (`rdmadoctor lat`, server and client as
 # two processes) is what users run and is laid out as perftest is.
