@@ -198,8 +198,16 @@ int verbs_run_lat(struct verbs_state *s, struct bw_result *out, struct bw_err *e
 	c.wr.wr.rdma.rkey = c.q->peer.rkey;
 	c.deadline = verbs_hard_end(s);
 	if (!duration && s->p.iters <= BW_LAT_PREALLOC_MAX) {
-		/* every sample's room up front: no allocation inside the loop */
+		/* every sample's room up front, and written once: the kernel
+		 * maps a fresh page at its first write, and a fault inside the
+		 * loop lands inside a round trip (sample 147 of 1000, where
+		 * the array crossed into its next page, was slow in 8 of 8
+		 * runs in the test VM).  Not zeros: the compiler may turn
+		 * malloc and a zero memset into calloc, which skips writing
+		 * memory it knows is fresh. */
 		out->lat_usec = malloc((size_t)s->p.iters * sizeof(*out->lat_usec));
+		if (out->lat_usec)
+			memset(out->lat_usec, 0xff, (size_t)s->p.iters * sizeof(*out->lat_usec));
 		c.cap = out->lat_usec ? (size_t)s->p.iters : 0;
 	}
 	bw_sampler_start(&sm, &s->p, out);
