@@ -136,15 +136,17 @@ perf_bw() {	# SIZE
 # Latency: 2 B, inline as perftest used it.  ib_write_lat -I 220 keeps
 # inline only on devices it knows and says "Max inline data : 0[B]" on rxe;
 # ours then runs with --inline 0 (none).
+# the inline size ib_write_lat last used (empty before its first run)
+pt_inline() { sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$log/pt-lat" 2>/dev/null | head -n 1; }
 ours_lat() {	# [BW_PAIR]
 	local inl
-	inl=$(sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$log/pt-lat" 2>/dev/null | head -n 1)
+	inl=$(pt_inline)
 	timeout 60 "${1:-$pair}" --device "$dev" --peer "$ip" --mode lat --op write --size 2 --iters 1000 \
 		--inline "${inl:-220}" 2>/dev/null | sed -n 's/^side=client .*lat_p50=\([0-9.]*\).*/\1/p' | head -n 1
 }
 cli_lat() {	# the CLI, server and client as two processes, as ib_write_lat runs
 	local inl spid
-	inl=$(sed -n 's/.*Max inline data *: *\([0-9]*\).*/\1/p' "$log/pt-lat" 2>/dev/null | head -n 1)
+	inl=$(pt_inline)
 	timeout 60 "$cli" lat server --once --bind "$ip" --inline "${inl:-220}" >/dev/null 2>&1 &
 	spid=$!
 	listening 18516
@@ -308,7 +310,7 @@ lat_line() {	# NAME "RUNS..." [REFERENCE-NAME "REFERENCE-RUNS..."]
 		"$(awk -v v="$(med $2)" 'BEGIN { if (v == "") print "n/a"; else printf "%.2f", v }')" \
 		"${3:-ib_write_lat}" "$(ratio_med "$rr")" "$(geo_ci $rr)" "${3:+ (A/B)}"
 }
-echo "write latency 2 B, p50 one-way, inline as perftest ($(sed -n 's/.*\(Max inline data *: *[0-9]*\).*/\1/p' "$log/pt-lat" | head -n 1)), $lat_reps rounds:"
+echo "write latency 2 B, p50 one-way, inline as perftest (Max inline data: $(pt_inline) B), $lat_reps rounds:"
 echo "  ib_write_lat p50 $mt us over its runs (aim: every ratio to it <= 1.0)"
 lat_line bw_pair "${o[*]}"
 lat_line "CLI" "${c[*]}"

@@ -154,6 +154,13 @@ static void gid_text(const uint8_t *g, char *buf, size_t len)
 		 g[13], g[14], g[15]);
 }
 
+static void put_entry(struct gid_pick_entry *t, uint32_t index, uint32_t verbs_type, const uint8_t *gid)
+{
+	t->index = (int)index;
+	t->type = from_verbs(verbs_type);
+	memcpy(t->gid, gid, 16);
+}
+
 static int by_index(const void *a, const void *b)
 {
 	const struct gid_pick_entry *x = a, *y = b;
@@ -185,10 +192,7 @@ static int read_table_bulk(struct ibv_context *ctx, int port, int tbl_len, struc
 		if (all[i].port_num != (uint32_t)port || empty_gid(all[i].gid.raw) ||
 		    all[i].gid_index >= (uint32_t)tbl_len || n == tbl_len)
 			continue;
-		t[n].index = (int)all[i].gid_index;
-		t[n].type = from_verbs(all[i].gid_type);
-		memcpy(t[n].gid, all[i].gid.raw, 16);
-		n++;
+		put_entry(&t[n++], all[i].gid_index, all[i].gid_type, all[i].gid.raw);
 	}
 	free(all);
 	if (got < 0)
@@ -221,10 +225,7 @@ static int read_table(struct ibv_context *ctx, int port, int tbl_len, struct gid
 			continue;	/* empty or unreadable entry */
 		if (empty_gid(e.gid.raw))
 			continue;
-		t[n].index = i;
-		t[n].type = from_verbs(e.gid_type);
-		memcpy(t[n].gid, e.gid.raw, 16);
-		n++;
+		put_entry(&t[n++], (uint32_t)i, e.gid_type, e.gid.raw);
 	}
 	*out = t;
 	return n;
