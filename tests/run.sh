@@ -7,7 +7,7 @@
 #      FUZZ_SECONDS each, 20 by default, so that twenty targets fit CI.
 # Build trees go to build-test/ and build-asan/ beside the sources.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 # What building needs (debian-packages.txt) and what the tests need
 # (tests/debian-packages.txt): installed here when missing, so this one
@@ -32,6 +32,12 @@ run_ctest() {	# build-dir label
 	local out
 	out=$(cd "$1" && ctest --output-on-failure -j "$jobs" 2>&1)
 	echo "$out" | tail -n 40
+	# what a failed test printed comes in ctest's log long before the tail:
+	# show it here, each failure from its result line to the next result
+	echo "$out" | awk '
+		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { show = ($0 ~ /\*\*\*|Failed|Timeout|Exception/) }
+		/^ +Start +[0-9]+: / { if (show) next }
+		show { if (++n <= 400) print "| " $0 }'
 	local line
 	line=$(echo "$out" | grep -E "tests passed, [0-9]+ tests failed out of [0-9]+")
 	local failed total

@@ -1,9 +1,12 @@
 # Soft-RoCE VM tests of the verbs transport (tests/vm/bw_*): the engine's
 # own two-thread driver and the CLI against ib_write_bw / ib_write_lat on the
-# same rxe device.  Skipped (77) only when the VM cannot start.  About 2.5
-# minutes on an idle 2-core host; the limits leave room for a loaded one.
+# same rxe device.  Skipped (77) only when the VM cannot start.  About 1.5
+# minutes on an idle 2-core host.  Run alone: the VM's two vCPUs busy-poll,
+# and a test beside it on a 2-core host (another VM, valgrind, Chromium)
+# slows one end or one tool and not the other, which is what the perftest
+# comparison and the duration window must not see.
 add_executable(bw_pair ${CMAKE_CURRENT_LIST_DIR}/bw_pair.c)
 target_link_libraries(bw_pair PRIVATE rdcore)
 add_test(NAME vm_bw_verbs COMMAND ${CMAKE_CURRENT_LIST_DIR}/bw_verbs.sh
   $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:bw_pair>)
-set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400)
+set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
