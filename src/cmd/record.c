@@ -561,6 +561,8 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 	rc = fleet_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = record_from(c, &a, db, s);
+	else	/* a store that never opened (a server dying as we connect) */
+		fprintf(stderr, "%s record: nothing of this run was stored\n", c->prog);
 out:
 	store_close(&s);
 	free(db);
