@@ -31,7 +31,24 @@ veth_pair() {	# PREFIX NET
 		n1 ip link set lo up && n2 ip link set lo up
 }
 
+# Every process still in the two namespaces is stopped first (TERM, then
+# KILL after a second): a server started as `n2 CMD &` runs under a subshell
+# that `kill $!` does not reach, and deleting a namespace ends nothing in it.
 veth_pair_remove() {
+	local ns pids
+	for ns in ${ns1:-} ${ns2:-}; do
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[ -n "$pids" ] || continue
+		# shellcheck disable=SC2086 # one pid a word
+		kill $pids 2>/dev/null
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			[ -n "$(ip netns pids "$ns" 2>/dev/null)" ] || break
+			sleep 0.1
+		done
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		# shellcheck disable=SC2086
+		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
+	done
 	[ -n "${ns1:-}" ] && ip netns del "$ns1" 2>/dev/null
 	[ -n "${ns2:-}" ] && ip netns del "$ns2" 2>/dev/null
 	return 0
