@@ -12,8 +12,9 @@
 # On success prints two lines on stdout:
 #   kernel=CACHEDIR/vmlinux-VERSION (or /boot/vmlinuz-VERSION)
 #   initramfs=CACHEDIR/initramfs-VERSION.cpio.gz
-# Exit 77 (one-line reason on stderr) when the host cannot provide what the VM
-# needs (no kernel, no modules, no busybox); exit 1 on other errors.
+# Exit 77 (one-line reason on stderr) when the host lacks what the VM needs
+# (no kernel, no modules, no busybox); exit 1 on other errors, a module that
+# is on disk but cannot be resolved among them.
 #
 # Environment: VM_KERNEL=/boot/vmlinuz-X picks a kernel instead of the newest.
 
@@ -61,8 +62,14 @@ command -v modprobe >/dev/null || skip "no modprobe (kmod)"
 kos=()
 declare -A seen=()
 for m in $MODULES; do
-	deps=$(modprobe -S "$kver" --show-depends "$m" 2>/dev/null) ||
+	if ! deps=$(modprobe -S "$kver" --show-depends "$m" 2>/dev/null); then
+		# a module on disk that modprobe cannot resolve is a host half set
+		# up (modules.dep not yet written: a kernel package mid-install),
+		# not a missing part: fail, so that it is seen
+		[ -n "$(find "$moddir" -name "$m.ko*" -print -quit 2>/dev/null)" ] &&
+			die "kernel $kver has module '$m' on disk, but modprobe cannot resolve it (is modules.dep written? depmod $kver)"
 		skip "kernel $kver has no module '$m'"
+	fi
 	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue # "builtin X" lines need nothing
 		[ -n "${seen[$path]:-}" ] && continue

@@ -9,4 +9,5 @@ add_executable(bw_pair ${CMAKE_CURRENT_LIST_DIR}/bw_pair.c)
 target_link_libraries(bw_pair PRIVATE rdcore)
 add_test(NAME vm_bw_verbs COMMAND ${CMAKE_CURRENT_LIST_DIR}/bw_verbs.sh
   $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:bw_pair>)
-set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
+set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE
+  LABELS vm)

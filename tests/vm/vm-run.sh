@@ -31,9 +31,9 @@
 # VM_SMP (vCPUs, 1; 2 lets a busy-polling server and client run side by side),
 # VM_CPU (max), VM_TIMEOUT, VM_CACHE_DIR.
 #
-# Exit status: the command's; 77 (skip) when the VM cannot start (no qemu,
-# no kernel, no modules, qemu refused to start); 124 when the VM or the
-# command ran out of time; 125 when the VM started but could not set up
+# Exit status: the command's; 77 (skip) only when this host lacks what the VM
+# needs (no qemu, no kernel, no modules, no busybox); 124 when the VM or the
+# command ran out of time; 125 when qemu failed, or the VM could not set up
 # (e.g. rdma link add failed) or died before the command finished.
 
 set -uo pipefail
@@ -202,9 +202,11 @@ if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	console_tail
 	exit 124
 fi
-if ! grep -q 'rdmavm: init started' "$outdir/vm-console.log" 2>/dev/null &&
-	! [ -s "$outdir/vm-console.log" ]; then
-	skip "qemu could not start the VM (exit $qrc): $(head -n 1 "$outdir/vm-qemu.log")"
+# qemu is there (checked above): one that fails, with or without a word on
+# the console, is a failure to see, never a skip
+if ! [ -s "$outdir/vm-console.log" ]; then
+	echo "$me: qemu failed before the kernel printed anything (exit $qrc): $(head -n 3 "$outdir/vm-qemu.log")" >&2
+	exit 125
 fi
 echo "$me: the VM stopped before the command finished (qemu exit $qrc)" >&2
 console_tail
