@@ -22,7 +22,18 @@ from serve_common import Server, check, fail, fixture, one, parse, run_json, ser
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
+# The assertions that need promtool (Debian prometheus) are the only ones that
+# depend on it: without it every other one still runs, and the test then
+# reports a skip naming how many promtool checks it could not make.
+PROMTOOL = shutil.which("promtool")
+promtool_missed = 0
+
+
 def promtool(text, what):
+    global promtool_missed
+    if not PROMTOOL:
+        promtool_missed += 1
+        return
     p = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
                        text=True, timeout=60)
     check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
@@ -368,9 +379,6 @@ def test_profile(binary, src):
 
 def main():
     binary, src = sys.argv[1], sys.argv[2]
-    if not shutil.which("promtool"):
-        print("SKIP: promtool (Debian prometheus) is not installed")
-        sys.exit(77)
     # the two the issue names in full; every other machine shape for its
     # values and promtool (the broken ones hold odd names)
     for name in ("dgx-h100", "roce-broken"):
@@ -382,6 +390,10 @@ def main():
         test_cache(binary, src, tmp)
     test_profile(binary, src)
     test_usage(binary, src)
+    if promtool_missed:
+        print("SKIP: promtool (Debian prometheus) is not installed: every other assertion "
+              "passed, %d `promtool check metrics` runs were not made" % promtool_missed)
+        sys.exit(77)
     print("PASS")
 
 
