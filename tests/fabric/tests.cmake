@@ -16,18 +16,15 @@ add_test(NAME fabric_slurm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.s
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 
-find_program(SHELLCHECK shellcheck)
-if(SHELLCHECK)
-  add_test(NAME fabric_shellcheck COMMAND ${SHELLCHECK} -x
-    ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
-    ${CMAKE_CURRENT_LIST_DIR}/rank.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
-    ${PROJECT_SOURCE_DIR}/bench/bench_fabric.sh)
-  set_tests_properties(fabric_shellcheck PROPERTIES TIMEOUT 60)
-endif()
+add_test(NAME fabric_shellcheck COMMAND ${RD_NEED_SHELLCHECK} shellcheck -x
+  ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
+  ${CMAKE_CURRENT_LIST_DIR}/rank.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
+  ${PROJECT_SOURCE_DIR}/bench/bench_fabric.sh)
+set_tests_properties(fabric_shellcheck PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS system)
 
 # Soft-RoCE in the test VM (tests/vm): mpirun -np 3 rdmadoctor fabric with
 # the verbs transport over rxe0.  Skipped, exit 77, only when the VM cannot
 # start.  About a minute under TCG.
 add_test(NAME fabric_vm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
   $<TARGET_FILE:rdmadoctor>)
-set_tests_properties(fabric_vm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
+set_tests_properties(fabric_vm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE LABELS vm)

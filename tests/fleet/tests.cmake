@@ -12,13 +12,13 @@ add_test(NAME fleet_fulldisk
 set_tests_properties(fleet_fulldisk PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 # record and fleet under valgrind (not under the sanitizers, which it
 # cannot run with), on both backends.
-if(VALGRIND AND NOT RD_SANITIZE)
-  add_test(NAME fleet_valgrind
-    COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py valgrind $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
-  set_tests_properties(fleet_valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
-  add_test(NAME fleet_pg_valgrind
-    COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py valgrind $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR} postgresql)
-  set_tests_properties(fleet_pg_valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+if(NOT RD_SANITIZE)
+  add_test(NAME fleet_valgrind COMMAND ${RD_NEED_VALGRIND}
+    ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py valgrind $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fleet_valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS system)
+  add_test(NAME fleet_pg_valgrind COMMAND ${RD_NEED_VALGRIND}
+    ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py valgrind $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR} postgresql)
+  set_tests_properties(fleet_pg_valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS system)
 endif()
 # The same cases against a real PostgreSQL server each starts for itself
 # (tests/fleet/pgserver.py: initdb, pg_ctl, loopback port 21500-21509),
