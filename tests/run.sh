@@ -1,13 +1,35 @@
 #!/bin/bash
-# The whole test suite, as CI runs it:
-#   1. a -Werror build and every ctest test (unit, CLI, fixtures, the
-#      Soft-RoCE VM, valgrind on the largest fixture);
-#   2. the same tests again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. every libFuzzer target for a short while (when clang is there):
-#      FUZZ_SECONDS each, 20 by default, so that twenty targets fit CI.
-# Build trees go to build-test/ and build-asan/ beside the sources.
+# The whole test suite, as CI runs it (`.ci/run`):
+#   1. a -Werror build and every ctest test: unit, CLI, fixtures, the
+#      Soft-RoCE VM, namespaces, mpirun, Slurm, PostgreSQL, Chromium,
+#      promtool, valgrind, the Debian package, and the README's first
+#      command on a fresh Debian tree (tests/fresh);
+#   2. an ASan + UBSan build and the same tests but for those labelled `vm`
+#      (a second boot of each VM) and `system` (package, fresh tree,
+#      valgrind, shellcheck: they judge no memory of ours, or cannot run
+#      under the sanitizers);
+#   3. every libFuzzer target for FUZZ_SECONDS (20) each, two at a time
+#      (when clang is there).
+# It ends with the ten slowest tests, one line `suite: N passed, N failed,
+# N skipped`, and the name and reason of every skipped test.  With CI=true
+# a skip fails the run, unless tests/ci-allowed-skips names the test.
+#
+# usage: tests/run.sh [-R REGEX]
+#   -R REGEX   only the tests whose names match (as ctest -R), in both
+#              builds, and the fuzz targets fuzz_NAME that match
+# Build trees go to build-test/, build-asan/ and build-fuzz/ beside the sources.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+
+regex=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-R) [ $# -ge 2 ] || { echo "usage: $0 [-R REGEX]" >&2; exit 2; }; regex=$2; shift 2 ;;
+	-R*) regex=${1#-R}; shift ;;
+	-h | --help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+	*) echo "usage: $0 [-R REGEX]" >&2; exit 2 ;;
+	esac
+done
 
 # What building needs (debian-packages.txt) and what the tests need
 # (tests/debian-packages.txt): installed here when missing, so this one
@@ -17,77 +39,103 @@ want=$(cat debian-packages.txt tests/debian-packages.txt)
 missing=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $want 2>/dev/null |
 	awk '$1 == "ii" { print $2 }' | sort | comm -13 - <(printf '%s\n' $want | sort))
 if [ -n "$missing" ]; then
-	echo "== installing the test stack:" $missing
+	echo "== installing the test stack: $(echo "$missing" | tr '\n' ' ')"
 	export DEBIAN_FRONTEND=noninteractive
 	# shellcheck disable=SC2086
 	{ apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } >/dev/null ||
-		{ echo "could not install:" $missing; exit 1; }
+		{ echo "could not install: $(echo "$missing" | tr '\n' ' ')"; exit 1; }
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-status=0
-total_pass=0
-total_fail=0
+t_start=$(date +%s)
+ci=()
+[ "${CI:-}" = true ] && ci=(--ci)
+filter=()
+[ -n "$regex" ] && filter=(-R "$regex")
 
-run_ctest() {	# build-dir label
-	local out
-	out=$(cd "$1" && ctest --output-on-failure -j "$jobs" 2>&1)
-	echo "$out" | tail -n 40
-	# what a failed test printed comes in ctest's log long before the tail:
-	# show it here, each failure from its result line to the next result
-	echo "$out" | awk '
-		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { show = ($0 ~ /\*\*\*|Failed|Timeout|Exception/) }
-		/^ +Start +[0-9]+: / { if (show) next }
-		show { if (++n <= 400) print "| " $0 }'
-	local line
-	line=$(echo "$out" | grep -E "tests passed, [0-9]+ tests failed out of [0-9]+")
-	local failed total
-	failed=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/')
-	total=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/')
-	if [ -z "$line" ]; then
-		echo "$2: ctest printed no summary"; status=1; total_fail=$((total_fail + 1)); return
+# ctest STAGE BUILD-DIR [ctest options]: progress lines as they come, the
+# results in BUILD-DIR/results.xml for the summary (a stage that -R left
+# empty is no stage; one that wrote no results is a failure there)
+stages=()
+run_ctest() {
+	local stage=$1 dir=$2
+	shift 2
+	rm -f "$dir/results.xml" "$dir/ctest.log"
+	(cd "$dir" && ctest -j "$jobs" --output-junit results.xml ${filter[@]+"${filter[@]}"} "$@" 2>&1) |
+		tee "$dir/ctest.log" | grep -E '^ *[0-9]+/[0-9]+ Test +#|tests passed'
+	if [ ! -s "$dir/results.xml" ] && [ -n "$regex" ] && grep -q 'No tests were found' "$dir/ctest.log"; then
+		echo "(no test of this stage matches '$regex')"
+		return
 	fi
-	total_pass=$((total_pass + total - failed))
-	total_fail=$((total_fail + failed))
-	[ "$failed" -eq 0 ] || status=1
+	stages+=("$stage=$dir/results.xml")
 }
 
-echo "== build with -Werror"
-cmake -S . -B build-test -DRD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
-	cmake --build build-test -j "$jobs" >/dev/null || { echo "build failed"; cmake --build build-test 2>&1 | tail -30; exit 1; }
-echo "== tests"
-run_ctest build-test "tests"
+elapsed() { echo "$(($(date +%s) - t_start)) s"; }
 
-echo "== build with ASan + UBSan"
-cmake -S . -B build-asan -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
-	cmake --build build-asan -j "$jobs" >/dev/null || { echo "sanitizer build failed"; exit 1; }
-echo "== tests under ASan + UBSan"
+echo "== build with -Werror"
+if ! { cmake -S . -B build-test -DRD_TESTS=ON -DRD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+	cmake --build build-test -j "$jobs" >/dev/null; }; then
+	echo "build failed"; cmake --build build-test 2>&1 | tail -30; exit 1
+fi
+echo "== tests ($(elapsed))"
+run_ctest tests build-test
+
+echo "== build with ASan + UBSan ($(elapsed))"
+if ! { cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+	cmake --build build-asan -j "$jobs" >/dev/null; }; then
+	echo "sanitizer build failed"; cmake --build build-asan 2>&1 | tail -30; exit 1
+fi
+echo "== tests under ASan + UBSan, but for the labels vm and system ($(elapsed))"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
-	run_ctest build-asan "sanitizer tests"
+	run_ctest sanitizer build-asan -LE '^(vm|system)$'
 
+# libFuzzer: each target from its seed corpus, two at a time (one a core)
+fuzz_results=build-fuzz/results.txt
+rm -f "$fuzz_results"
+targets=()
+fuzz_one() {	# SOURCE: one line `NAME pass|fail SECONDS` on stdout
+	local t name corpus t0 rc
+	t=$(basename "$1" .c)
+	name=${t#fuzz_}
+	corpus=$(mktemp -d)
+	cp tests/fuzz/corpus/"$name"/* "$corpus/"
+	t0=$(date +%s)
+	./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-20}" \
+		-print_final_stats=1 >build-fuzz/"$t".log 2>&1
+	rc=$?
+	rm -rf "$corpus"
+	echo "$t $([ $rc -eq 0 ] && echo pass || echo fail) $(($(date +%s) - t0))"
+}
 if command -v clang >/dev/null; then
-	CC=clang cmake -S . -B build-fuzz -DRD_FUZZ=ON >/dev/null &&
-		cmake --build build-fuzz -j "$jobs" >/dev/null || { echo "fuzz build failed"; exit 1; }
 	for src in tests/fuzz/fuzz_*.c; do
-		t=$(basename "$src" .c)
-		name=${t#fuzz_}
-		echo "== fuzzing $name for ${FUZZ_SECONDS:-20} s"
-		corpus=$(mktemp -d)
-		cp tests/fuzz/corpus/"$name"/* "$corpus/"
-		if ./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-20}" \
-			-print_final_stats=1 >build-fuzz/"$t".log 2>&1; then
-			grep -E "stat::number_of_executed_units" build-fuzz/"$t".log
-			total_pass=$((total_pass + 1))
-		else
-			tail -n 30 build-fuzz/"$t".log
-			total_fail=$((total_fail + 1)); status=1
-		fi
-		rm -rf "$corpus"
+		[ -z "$regex" ] || grep -qE -- "$regex" <<<"$(basename "$src" .c)" && targets+=("$src")
 	done
+	if [ ${#targets[@]} -gt 0 ]; then
+		names=()
+		for src in "${targets[@]}"; do names+=("$(basename "$src" .c)"); done
+		echo "== fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS:-20} s each, $jobs at a time ($(elapsed))"
+		if ! { CC=clang cmake -S . -B build-fuzz -DRD_TESTS=ON -DRD_FUZZ=ON >/dev/null &&
+			cmake --build build-fuzz -j "$jobs" --target "${names[@]}" >/dev/null; }; then
+			echo "fuzz build failed"; cmake --build build-fuzz 2>&1 | tail -30; exit 1
+		fi
+		export -f fuzz_one
+		export FUZZ_SECONDS
+		printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'fuzz_one {}' >"$fuzz_results"
+		while read -r t state _; do
+			if [ "$state" = pass ]; then
+				echo "$t: $(grep -E "stat::number_of_executed_units" build-fuzz/"$t".log)"
+			else
+				echo "---- FAILED $t, its fuzzer's last lines:"
+				tail -n 30 build-fuzz/"$t".log | sed 's/^/| /'
+			fi
+		done <"$fuzz_results"
+	fi
 else
 	echo "note: no clang, the fuzzer did not run (its corpus still ran as a test)"
 fi
 
-echo
-echo "suite: $total_pass passed, $total_fail failed"
-exit $status
+echo "== done in $(elapsed)"
+fuzz=()
+[ -f "$fuzz_results" ] && fuzz=(--fuzz "$fuzz_results")
+python3 tests/summary.py ${ci[@]+"${ci[@]}"} --allowed tests/ci-allowed-skips \
+	${fuzz[@]+"${fuzz[@]}"} ${stages[@]+"${stages[@]}"}
