@@ -23,12 +23,13 @@ done
 mkdir "$work/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
 	tar -C "$work/src" -xf - || { echo "FAIL: could not copy the tree"; exit 1; }
+t0=$(date +%s)
 if ! (cd "$work/src" && dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1); then
 	tail -n 40 "$work/build.log"
 	echo "FAIL: dpkg-buildpackage"; exit 1
 fi
 deb=$(find "$work" -maxdepth 1 -name "rdmadoctor_*_*.deb" | head -n 1)
-[ -n "$deb" ] && ok "built $(basename "$deb")" || { echo "FAIL: no .deb"; exit 1; }
+[ -n "$deb" ] && ok "built $(basename "$deb") in $(($(date +%s) - t0)) s" || { echo "FAIL: no .deb"; exit 1; }
 
 # what it holds
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$work/files"
@@ -53,8 +54,10 @@ dpkg-deb -f "$deb" Depends | grep -q 'libibverbs1' && ok "Depends from shlibs" |
 	bad "Depends lacks libibverbs1: $(dpkg-deb -f "$deb" Depends)"
 
 # lintian: no error or warning (pedantic and info tags are printed)
+t0=$(date +%s)
 lintian --allow-root --pedantic --display-info "$deb" >"$work/lintian" 2>&1
 cat "$work/lintian"
+echo "lintian took $(($(date +%s) - t0)) s"
 grep -qE '^[EW]: ' "$work/lintian" && bad "lintian errors or warnings" || ok "lintian clean"
 
 # unpacked, the packaged binary on a packaged example
