@@ -336,10 +336,8 @@ static const char *gpu_kind_name(enum gpu_kind k)
 
 static json_t *gpu_json(const struct gpu *g)
 {
-	json_t *up = json_array();
+	json_t *up = pci_upstream_to_json(&g->pci);
 
-	for (size_t i = 0; i < g->pci.n_upstream; i++)
-		json_array_append_new(up, pci_bridge_to_json(&g->pci.upstream[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "bdf", json_string_or_null(g->pci.bdf),
 			 "vendor", json_hex_or_null(g->pci.vendor, 4),
