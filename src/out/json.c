@@ -355,7 +355,8 @@ static json_t *host_json(const struct host *h)
 
 	for (int i = 0; i < MOD_COUNT; i++)
 		json_object_set_new(mods, h->modules[i].name,
-				    json_boolean(h->modules[i].loaded));
+				    h->modules_known ? json_boolean(h->modules[i].loaded)
+						     : json_null());
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
 		"hostname", json_string_or_null(h->hostname),
 		"kernel", json_string_or_null(h->kernel),

@@ -188,6 +188,7 @@ int plan_inventory_from_check(const json_t *check, struct inventory *inv)
 		return -EINVAL;
 	inv->host.hostname = str(json_object_get(json_object_get(in, "host"), "hostname"), &nomem);
 	mods = json_object_get(json_object_get(in, "host"), "modules");
+	inv->host.modules_known = json_is_boolean(json_object_get(mods, "nvidia_peermem"));
 	inv->host.modules[MOD_NVIDIA_PEERMEM].loaded =
 		json_is_true(json_object_get(mods, "nvidia_peermem"));
 	inv->host.modules[MOD_NV_PEER_MEM].loaded =

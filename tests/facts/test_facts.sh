@@ -52,5 +52,44 @@ py 'all([b["bdf"] for b in n["pci"]["upstream"]] == above("sys/class/infiniband/
 py 'all([b["bdf"] for b in g["upstream"]] == above("sys/bus/pci/devices/" + g["bdf"]) for g in d["gpus"])' "a GPU's bridges: nearest first, root port last"
 py 'len(nic("mlx5_0")["pci"]["upstream"]) >= 2' "the fixture has more than one bridge above mlx5_0"
 
+# --- modules: neither /proc/modules nor /sys/module is unknown, not "no" ------
+fresh mods dgx-h100
+run "$bin" --root "$root" inventory --json
+py 'd["host"]["modules"]["nvidia_peermem"] is True and d["host"]["modules"]["rdma_rxe"] is False' "modules read: true and false"
+rm -rf "$root/proc/modules" "$root/sys/module"
+run "$bin" --root "$root" inventory --json
+py 'len(d["host"]["modules"]) == 8 and all(v is None for v in d["host"]["modules"].values())' "no module list: every module null"
+py 'd["host"]["drivers"]["stack"] is None' "no module list: the RDMA stack unknown"
+run "$bin" --root "$root" inventory
+has "modules ? (no /proc/modules, no /sys/module)"
+# roce-broken: proprietary NVIDIA modules, so only a peer-memory module
+# (or OFED's memory peer, removed too) gives GPUDirect RDMA; with no module
+# list that is not checked
+fresh mods2 roce-broken
+rm -rf "$root/proc/modules" "$root/sys/module" "$root/sys/kernel/mm/memory_peers"
+run "$bin" --root "$root" check --json
+py '[(f["severity"], f["unchecked"]) for f in d["findings"] if f["id"] == "gdr.missing"] == [("info", True)]' "no module list: gdr.missing not checked, not an error"
+
+# --- IOMMU: the command line and sysfs together -------------------------------
+# roce-broken: no sys/class/iommu in the tree and no IOMMU word on the
+# command line, so none; a command line that sets one up (the words of a
+# real one, hwloc's gb10 capture: iommu.passthrough=0) leaves it unknown
+fresh iommu roce-broken
+run "$bin" --root "$root" inventory --json
+py 'd["host"]["iommu"]["present"] is False' "no class, no words: no IOMMU"
+echo "BOOT_IMAGE=/boot/vmlinuz-6.8.0 ro iommu.passthrough=0 pci=pcie_bus_safe" >"$root/proc/cmdline"
+run "$bin" --root "$root" inventory --json
+py 'd["host"]["iommu"]["present"] is None and d["host"]["iommu"]["cmdline"] == "iommu.passthrough=0 pci=pcie_bus_safe"' "iommu.passthrough=0 without the class: unknown"
+run "$bin" -v --root "$root" inventory
+err_has "sets up an IOMMU (iommu.passthrough=0): IOMMU unknown"
+echo "BOOT_IMAGE=/boot/vmlinuz-6.8.0 ro intel_iommu=off pci=pcie_bus_safe" >"$root/proc/cmdline"
+run "$bin" --root "$root" inventory --json
+py 'd["host"]["iommu"]["present"] is False' "intel_iommu=off without the class: no IOMMU"
+mkdir -p "$root/sys/class/iommu" && ln -s ../../devices/virtual/iommu/dmar0 "$root/sys/class/iommu/dmar0"
+mkdir -p "$root/sys/devices/virtual/iommu/dmar0"
+echo "BOOT_IMAGE=/boot/vmlinuz-6.8.0 ro iommu.passthrough=0" >"$root/proc/cmdline"
+run "$bin" --root "$root" inventory --json
+py 'd["host"]["iommu"]["present"] is True' "an IOMMU in the class: present"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

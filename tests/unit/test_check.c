@@ -78,6 +78,7 @@ static void machine_init(struct machine *m)
 	m->inv.nics = calloc(MAXDEV, sizeof(*m->inv.nics));
 	m->inv.host.memlock_unlimited = 1;
 	m->inv.host.memlock_bytes = NA;
+	m->inv.host.modules_known = true;
 	m->inv.host.modules[MOD_NVIDIA_PEERMEM].name = "nvidia_peermem";
 	m->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = true;
 	m->inv.host.modules[MOD_NV_PEER_MEM].name = "nv_peer_mem";
