@@ -6,6 +6,7 @@
  * pcie.acs: ACS redirect on a bridge between a GPU and its NIC. */
 #include "families.h"
 #include "../model/pcie_link.h"
+#include "../model/port_rate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -159,14 +160,15 @@ static int upstream_degraded(const struct check_ctx *c, struct findings *out, si
 	return 0;
 }
 
-/* Rate of one port for the bottleneck sum: the profile's, else what an up
- * port reports; NAN when neither is known. */
+/* Data rate of one port for the bottleneck sum, PCIe carrying data and
+ * not the line code: the profile's rate, else what an up port reports;
+ * NAN when neither is known. */
 static double port_need(const struct role_spec *rs, const struct port *pt)
 {
 	if (rs->rate_gbps > 0)
-		return rs->rate_gbps;
+		return port_data_gbps(pt, rs->rate_gbps);
 	if (port_is_up(pt) && !isnan(pt->rate_gbps) && pt->rate_gbps > 0)
-		return pt->rate_gbps;
+		return port_data_gbps(pt, pt->rate_gbps);
 	return NAN;
 }
 

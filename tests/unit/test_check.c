@@ -835,6 +835,43 @@ static void pcie_bottleneck(void **state)
 	machine_free(&m);
 }
 
+/* PCIe carries data, not the line code: a dual-port FDR ConnectX-3
+ * (Gen3 x8) needs 2 x 54.5 Gb/s, and 4X QDR ports 32 Gb/s each. */
+static void pcie_bottleneck_data_rate(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct nic *n;
+	(void)state;
+
+	machine_init(&m);
+	n = add_nic(&m, "mlx4_0", "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0", 0,
+		    "ConnectX-3", "InfiniBand", 2, 56);
+	for (size_t k = 0; k < 2; k++) {
+		free(n->ports[k].rate_speed);
+		n->ports[k].rate_speed = strdup("FDR");
+	}
+	n->pci.link.speed_gts = n->pci.link.max_speed_gts = 8;
+	n->pci.link.width = n->pci.link.max_width = 8;
+	n->pci.upstream[0].link.speed_gts = n->pci.upstream[0].link.max_speed_gts = 8;
+	n->pci.upstream[0].link.width = n->pci.upstream[0].link.max_width = 8;
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "mlx4_0 (0000:41:00)", SEV_WARN,
+	       "Gen3 x8 carries about 7.88 GB/s", "the ports need 13.64 GB/s (2 x 54.55 Gb/s)");
+	findings_free(&fs);
+	/* QDR: 2 x 32 Gb/s of data, where the signalling would say 2 x 40 */
+	for (size_t k = 0; k < 2; k++) {
+		n->ports[k].rate_gbps = 40;
+		free(n->ports[k].rate_speed);
+		n->ports[k].rate_speed = strdup("QDR");
+	}
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "mlx4_0 (0000:41:00)", SEV_WARN,
+	       "Gen3 x8 carries about 7.88 GB/s", "the ports need 8 GB/s (2 x 32 Gb/s)");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 /* A link as FEC_GET / LINKMODES_GET describe it. */
 static struct link_info *fec_link(int64_t mbps, int64_t lanes, int active)
 {
@@ -1543,6 +1580,7 @@ int main(void)
 		cmocka_unit_test(pcie_upstream_degraded),
 		cmocka_unit_test(pcie_bottleneck),
 		cmocka_unit_test(pcie_bottleneck_gen3_card),
+		cmocka_unit_test(pcie_bottleneck_data_rate),
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
 		cmocka_unit_test(roles_from_caller),
