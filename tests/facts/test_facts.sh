@@ -91,5 +91,22 @@ echo "BOOT_IMAGE=/boot/vmlinuz-6.8.0 ro iommu.passthrough=0" >"$root/proc/cmdlin
 run "$bin" --root "$root" inventory --json
 py 'd["host"]["iommu"]["present"] is True' "an IOMMU in the class: present"
 
+# --- IPoIB on kernels without dev_port: dev_id says the port ------------------
+# kernels before dev_port (3.15; issue #29 saw it with mlx4 and qib HCAs)
+# put port - 1 in dev_id ("0x%x"); the oracle is hwloc's reader (read from
+# its source): dev_port, else dev_id
+fresh devid dgx-h100
+nd=$root/sys/class/infiniband/mlx5_0/device/net/ibp24s0
+rm "$nd/dev_port"
+echo 0x0 >"$nd/dev_id"
+run "$bin" --root "$root" inventory --json
+py 'port("mlx5_0")["netdev"] == "ibp24s0" and port("mlx5_0")["netdev_mtu"] == int(open(root + "/sys/class/net/ibp24s0/mtu").read()) and port("mlx5_0")["netdev_operstate"] == "up"' "dev_id 0x0: port 1's netdev, MTU and state"
+echo 0x1 >"$nd/dev_id"
+run "$bin" --root "$root" inventory --json
+py 'port("mlx5_0")["netdev"] is None' "dev_id 0x1 is port 2's, not port 1's"
+echo 0 >"$nd/dev_port"
+run "$bin" --root "$root" inventory --json
+py 'port("mlx5_0")["netdev"] == "ibp24s0"' "dev_port wins over dev_id where both exist"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
