@@ -55,6 +55,7 @@ struct counter {
 	char *name;
 	uint64_t value;
 	bool ok;	/* false: the file exists but could not be read */
+	bool ext;	/* the value is counters_ext/'s (64 bits), not counters/' */
 };
 
 struct counter_set {
