@@ -94,10 +94,12 @@ static const struct check_entry rows[] = {
 	  "the PCIe link's usable bandwidth is below what the card's ports need at "
 	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
 	  "put the card in a slot that trains a wide and fast enough link" },
-	{ "pcie.link_degraded", "error (rail); warn",
-	  "a NIC's negotiated PCIe speed or width below what card and slot can do, or "
-	  "below the profile's; says too when that caps the ports",
-	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`)" },
+	{ "pcie.link_degraded", "error (rail); warn (storage, or a slot narrower than the card)",
+	  "a NIC's negotiated PCIe speed or width below what card and slot can do, its "
+	  "width below the card's own whatever the slot allows, or either below the "
+	  "profile's; says too when that caps the ports",
+	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`); "
+	  "move a card from a slot narrower than it" },
 	{ "pcie.upstream_degraded", "error (rail); warn",
 	  "a bridge or switch link on the NIC's path runs below its capability",
 	  "reseat the riser or switch board; check the BIOS slot settings" },

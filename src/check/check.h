@@ -81,7 +81,7 @@ int check_run_counters(const struct inventory *inv, struct findings *out);
 bool check_counter_is_error(const char *name, int set);
 /* An error counter that counts bits or symbols received wrong (PMA
  * symbol_error and port_rcv_errors, the PHY's FCS and symbol errors):
- * what an error rate per transmitted bit sums, never link_downed. */
+ * what the physical-layer error ratio sums, never link_downed. */
 bool check_counter_is_bit_error(const char *name, int set);
 /* One of the Ascend NPU port's error counters (hccn_tool -stat names)
  * that counters.errors judges. */

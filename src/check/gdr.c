@@ -72,6 +72,29 @@ static int missing(const struct check_ctx *c, struct findings *out, size_t n)
 	return 0;
 }
 
+/* No module list to look in: a peer-memory module may well be loaded. */
+static int modules_unknown(const struct check_ctx *c, struct findings *out)
+{
+	enum severity sev;
+	struct finding *f;
+
+	if (!gdr_severity(c, &sev))
+		return 0;
+	f = check_add(c, out, "gdr.missing", SEV_INFO,
+		      "Without a peer-memory path the NIC cannot read GPU memory directly; "
+		      "what could not be read was not checked, not found right.");
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "not checked: neither /proc/modules nor /sys/module could "
+		    "be read, so whether nvidia_peermem is loaded is unknown");
+	finding_set(&f->expected, "nvidia_peermem loaded, or DMA-BUF (NVIDIA's open kernel "
+		    "modules on kernel 5.12 or later)");
+	finding_set(&f->fix, "read it by hand: `lsmod | grep -e nvidia_peermem -e nv_peer_mem`");
+	return 0;
+}
+
 /* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
 static bool kernel_at_least(const char *release, int major, int minor)
 {
@@ -119,7 +142,7 @@ int check_gdr(const struct check_ctx *c, struct findings *out)
 	if (dc && !h->modules[MOD_NVIDIA_PEERMEM].loaded &&
 	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers &&
 	    !(h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12)))
-		CHECK_TRY(missing(c, out, dc));
+		CHECK_TRY(h->modules_known ? missing(c, out, dc) : modules_unknown(c, out));
 	if (geforce)
 		CHECK_TRY(unsupported(c, out, geforce));
 	return 0;

@@ -147,13 +147,16 @@ static int dom(const struct check_ctx *c, struct findings *out, const struct npu
 		check_buf_printf(&obs, "%stemperature %.4g C", obs.len ? "; " : "", o->temp_c);
 	if (outside(o->vcc_mv, &o->vcc))
 		check_buf_printf(&obs, "%sVcc %.6g mV", obs.len ? "; " : "", o->vcc_mv);
+	/* lanes from 1, as `ethtool -m` and the NIC modules' findings number
+	 * them (docs/json/inventory.md); hccn_tool's own key, from 0, is named
+	 * so the line can be found in its output */
 	for (int i = 0; i < o->n_lanes && i < NPU_LANES; i++) {
 		if (outside(o->rx_mw[i], &o->rx_power))
-			check_buf_printf(&obs, "%slane %d Rx power %.4g mW", obs.len ? "; " : "", i,
-					 o->rx_mw[i]);
+			check_buf_printf(&obs, "%slane %d Rx power %.4g mW (hccn_tool Rx Power%d)",
+					 obs.len ? "; " : "", i + 1, o->rx_mw[i], i);
 		if (outside(o->tx_mw[i], &o->tx_power))
-			check_buf_printf(&obs, "%slane %d Tx power %.4g mW", obs.len ? "; " : "", i,
-					 o->tx_mw[i]);
+			check_buf_printf(&obs, "%slane %d Tx power %.4g mW (hccn_tool Tx Power%d)",
+					 obs.len ? "; " : "", i + 1, o->tx_mw[i], i);
 	}
 	if (!IS_NA(o->rx_los) && o->rx_los)
 		check_buf_printf(&obs, "%sRx LOS 0x%llx", obs.len ? "; " : "",

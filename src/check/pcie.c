@@ -1,11 +1,13 @@
-/* pcie.link_degraded: the NIC's own link below what both ends can do, or
- *   below the profile's generation / width.
+/* pcie.link_degraded: the NIC's own link below what both ends can do,
+ *   narrower than the card itself is built for (whatever the slot allows),
+ *   or below the profile's generation / width.
  * pcie.upstream_degraded: a link higher up the NIC's path runs degraded.
  * pcie.bottleneck: the ports of one PCI device need more than its link
  *   (said by pcie.link_degraded instead when that link is degraded).
  * pcie.acs: ACS redirect on a bridge between a GPU and its NIC. */
 #include "families.h"
 #include "../model/pcie_link.h"
+#include "../model/port_rate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,8 +18,9 @@
 #define ACS_CR 0x08	/* P2P Completion Redirect */
 
 static const char why_link[] =
-	"A NIC link that trained slower or narrower than its slot allows cannot feed "
-	"the ports at line rate: the card runs at a fraction of its bandwidth.";
+	"A NIC link that trained slower than its slot allows, or narrower than the card "
+	"is built for, cannot feed the ports at line rate: the card runs at a fraction "
+	"of its bandwidth.";
 
 static bool judged(const struct nic *n)
 {
@@ -44,6 +47,13 @@ static int link_degraded(const struct check_ctx *c, struct findings *out, size_t
 	const struct pci_func *partner = f->n_upstream ? &f->upstream[f->n_upstream - 1] : NULL;
 	struct pci_link reach = pcie_link_reachable(f, partner);
 	bool below_cap = pcie_link_degraded(f, partner), below_profile = false;
+	/* An x16 card in a slot wired for x8 trained all the slot allows, yet
+	 * gets half its bandwidth: judged against the card's own width.  Not
+	 * a fault of the link but of where the card sits, so a warning unless
+	 * the profile asks for the width.  (A Gen5 card in a Gen4 host is a
+	 * common design, so the speed is still judged against both ends.) */
+	bool below_card = !below_cap && !IS_NA(f->link.width) && !IS_NA(f->link.max_width) &&
+			  f->link.width < f->link.max_width;
 	double want_gts = reach.max_speed_gts;
 	int64_t want_width = reach.max_width;
 	char have[32], want[32], cap[32];
@@ -62,7 +72,9 @@ static int link_degraded(const struct check_ctx *c, struct findings *out, size_t
 		if (IS_NA(want_width) || want_width < rs->pcie_width)
 			want_width = rs->pcie_width;
 	}
-	if (!below_cap && !below_profile)
+	if (below_card && (IS_NA(want_width) || want_width < f->link.max_width))
+		want_width = f->link.max_width;
+	if (!below_cap && !below_card && !below_profile)
 		return 0;
 	/* the functions of one card (a dual-port NIC) share one link: it is
 	 * reported once, at the first of them, naming them all */
@@ -77,7 +89,8 @@ static int link_degraded(const struct check_ctx *c, struct findings *out, size_t
 		}
 		check_buf_printf(&names, "%s%s", shared++ ? ", " : "", o->name);
 	}
-	f_ = check_add(c, out, "pcie.link_degraded", check_role_sev(c, i), why_link);
+	f_ = check_add(c, out, "pcie.link_degraded",
+		       below_cap || below_profile ? check_role_sev(c, i) : SEV_WARN, why_link);
 	if (!f_) {
 		check_buf_free(&names);
 		return -ENOMEM;
@@ -103,6 +116,13 @@ static int link_degraded(const struct check_ctx *c, struct findings *out, size_t
 			    "settings for this slot (bifurcation, link speed); `lspci -vv -s %s` "
 			    "shows LnkCap against LnkSta",
 			    f->bdf, f->bdf);
+	else if (below_card)
+		finding_set(&f_->fix,
+			    "the card can do x%lld but its slot (%s) no more than x%lld: move it to "
+			    "a slot wired for x%lld, or check this slot's bifurcation in the BIOS; "
+			    "`lspci -vv -s %s` shows LnkCap against LnkSta",
+			    (long long)f->link.max_width, partner && partner->bdf ? partner->bdf : "?",
+			    (long long)reach.max_width, (long long)f->link.max_width, f->bdf);
 	else
 		finding_set(&f_->fix,
 			    "the link runs as fast as the card and slot allow (%s): move the card "
@@ -159,14 +179,15 @@ static int upstream_degraded(const struct check_ctx *c, struct findings *out, si
 	return 0;
 }
 
-/* Rate of one port for the bottleneck sum: the profile's, else what an up
- * port reports; NAN when neither is known. */
+/* Data rate of one port for the bottleneck sum, PCIe carrying data and
+ * not the line code: the profile's rate, else what an up port reports;
+ * NAN when neither is known. */
 static double port_need(const struct role_spec *rs, const struct port *pt)
 {
 	if (rs->rate_gbps > 0)
-		return rs->rate_gbps;
+		return port_data_gbps(pt, rs->rate_gbps);
 	if (port_is_up(pt) && !isnan(pt->rate_gbps) && pt->rate_gbps > 0)
-		return pt->rate_gbps;
+		return port_data_gbps(pt, pt->rate_gbps);
 	return NAN;
 }
 
@@ -194,7 +215,7 @@ static bool link_for(char *buf, size_t len, const struct pci_link *l, double nee
 /* degraded: the index of this device's pcie.link_degraded finding, or
  * (size_t)-1.  A degraded link that is also too slow for the ports is one
  * cause: that finding then says what the link carries against what the
- * ports need, and no pcie.bottleneck is added. */
+ * ports need (storage cards too), and no pcie.bottleneck is added. */
 static int bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
 		      size_t degraded)
 {
@@ -238,9 +259,7 @@ static int bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
 			nports++;
 		}
 	}
-	/* storage cards seldom run every port at line rate at once: judged
-	 * only where a rail shares the device (every NIC under generic) */
-	if (!l || !nports || !rail)
+	if (!l || !nports)
 		goto done;
 	raw = pcie_raw_gbytes(l->speed_gts, (int)l->width);
 	need = sum / 8.0;
@@ -254,13 +273,30 @@ static int bottleneck(const struct check_ctx *c, struct findings *out, size_t i,
 		char *fix = d->fix;
 
 		d->fix = NULL;
+		/* the card at its best would not carry them either: say so,
+		 * rather than promise that the fix above is enough */
+		if (!link_for(better, sizeof(better), l, need) && !isnan(l->max_speed_gts) &&
+		    !IS_NA(l->max_width) && l->max_width > 0) {
+			check_link_str(better, sizeof(better), l->max_speed_gts, l->max_width);
+			check_num_str(rate_s, sizeof(rate_s),
+				      pcie_raw_gbytes(l->max_speed_gts, (int)l->max_width));
+			check_buf_printf(&want, ", and even the card's own %s (about %s GB/s) "
+					 "does not carry %s", better, rate_s,
+					 nports == 1 ? "it" : "them all");
+		}
 		finding_set(&d->fix, "%s; until then the link carries about %s GB/s where the "
-			    "port%s need%s %s GB/s: %s never reach%s line rate",
+			    "port%s need%s %s GB/s: %s never reach%s line rate%s",
 			    fix ? fix : "", raw_s, nports == 1 ? "" : "s", nports == 1 ? "s" : "",
-			    need_s, nports == 1 ? "it" : "they", nports == 1 ? "es" : "");
+			    need_s, nports == 1 ? "it" : "they", nports == 1 ? "es" : "",
+			    check_buf_str(&want));
 		free(fix);
 		goto done;
 	}
+	/* storage cards seldom run every port at line rate at once: a link
+	 * that is not degraded is judged only where a rail shares the device
+	 * (every NIC under generic) */
+	if (!rail)
+		goto done;
 	f = check_add(c, out, "pcie.bottleneck", SEV_WARN,
 		      "The ports can move more data than the PCIe link carries, so the NIC "
 		      "never reaches line rate however good the network is.");

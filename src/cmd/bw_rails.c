@@ -112,8 +112,9 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 		       rr->numa_node) < 0)
 		s->cpulist[s->n] = NULL;
 	rr->cpulist = s->cpulist[s->n];
-	rr->peermem = s->pl.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
-								     : BW_PEERMEM_ABSENT;
+	rr->peermem = !s->pl.inv.host.modules_known ? BW_PEERMEM_UNKNOWN
+		      : s->pl.inv.host.modules[MOD_NVIDIA_PEERMEM].loaded ? BW_PEERMEM_LOADED
+		      : BW_PEERMEM_ABSENT;
 	if (!isnan(rr->rate_gbps) && (isnan(s->min_rate) || rr->rate_gbps < s->min_rate))
 		s->min_rate = rr->rate_gbps;
 	pick_gpu(s, s->n, k);

@@ -37,7 +37,7 @@ const char *const fleet_skim_volatile[] = {
 	/* an Ascend NPU port's counters (hccn_tool -stat) and link-change
 	 * count, log and 24-hour window */
 	"stat", "link_up_count", "link_changes", "link_downs_24h",
-	/* what a finding observed quotes readings ("lane 2 Rx power 0.02
+	/* what a finding observed quotes readings ("lane 3 Rx power 0.02
 	 * mW"); the finding stays content by id, subject and severity */
 	"observed",
 	"time", NULL,

@@ -5,6 +5,10 @@
  *   counters/port_<x>   rdmadoctor_port_<x>_total     (the IB PMA counters;
  *   counters/<x>        rdmadoctor_port_<x>_total      the two data ones in
  *                                   bytes: rdmadoctor_port_xmit_data_bytes_total)
+ *   counters_ext/port_<x>[_64]  rdmadoctor_port_<x>_total (the 64-bit
+ *                                   PortCountersExtended of older kernels, in
+ *                                   the same family as counters/port_<x>; the
+ *                                   reader took the wider, its HELP says so)
  *   hw_counters/<x>     rdmadoctor_hw_<x>_total
  *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
  *                                   per-queue ones, hundreds on a ConnectX)
@@ -146,14 +150,37 @@ static const struct counter *find(const struct counter_set *s, const char *name)
 	return NULL;
 }
 
+/* Where the family's values were read, for its HELP: "sysfs counters/X",
+ * or counters_ext/ where some port's value came from there (its 64-bit
+ * counters, which the reader took where wider). */
+static void help_source(char *buf, size_t len, const struct inventory *inv, enum set_kind k,
+			const char *name)
+{
+	bool dir = false, ext = false;
+
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t j = 0; j < inv->nics[i].n_ports; j++) {
+			const struct counter *c = find(set_of(&inv->nics[i].ports[j], k), name);
+
+			if (c && c->ok)
+				*(c->ext ? &ext : &dir) = true;
+		}
+	if (ext && !dir)
+		snprintf(buf, len, "sysfs counters_ext/, 64 bits");
+	else
+		snprintf(buf, len, "%s%s%s", help_where[k], name,
+			 ext ? ", or counters_ext/ where that is wider" : "");
+}
+
 static void one_family(struct expo *e, const struct inventory *inv, enum set_kind k,
 		       const char *name, const char *metric)
 {
-	char help[300];
+	char help[400], source[250];
 	struct expo_fam f = { metric, "counter", help, false };
 
-	snprintf(help, sizeof(help), "%s %s of the port (%s%s)%s", help_what[k], name,
-		 help_where[k], name, is_data(k, name) ? ", bytes" : "");
+	help_source(source, sizeof(source), inv, k, name);
+	snprintf(help, sizeof(help), "%s %s of the port (%s)%s", help_what[k], name, source,
+		 is_data(k, name) ? ", bytes" : "");
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 

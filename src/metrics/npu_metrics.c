@@ -94,7 +94,8 @@ static void lanes(struct expo *e, const struct inventory *inv, bool rx)
 			if (isnan(mw))
 				continue;
 			labels_init(&nl, n);
-			snprintf(nl.lane, sizeof(nl.lane), "%d", k);
+			/* from 1, as the NIC modules' lane label (module_metrics.c) */
+			snprintf(nl.lane, sizeof(nl.lane), "%d", k + 1);
 			nl.l[2] = (struct expo_label){ "lane", nl.lane };
 			expo_fam_sample(e, &f, nl.l, 3, mw / 1000);
 		}

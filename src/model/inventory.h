@@ -55,6 +55,7 @@ struct counter {
 	char *name;
 	uint64_t value;
 	bool ok;	/* false: the file exists but could not be read */
+	bool ext;	/* the value is counters_ext/'s (64 bits), not counters/' */
 };
 
 struct counter_set {
@@ -218,6 +219,9 @@ struct host {
 	char *iommu_domain;	/* default domain type: identity, DMA, DMA-FQ */
 	char *iommu_cmdline;	/* iommu-related /proc/cmdline tokens */
 	struct module_state modules[MOD_COUNT];
+	/* /proc/modules or /sys/module was there: without either, whether a
+	 * module is loaded is unknown, not "no" */
+	bool modules_known;
 	char *stack;		/* "inbox" or "ofed" */
 	char *ofed_version;
 	char *nvidia_driver;

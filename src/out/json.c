@@ -336,10 +336,8 @@ static const char *gpu_kind_name(enum gpu_kind k)
 
 static json_t *gpu_json(const struct gpu *g)
 {
-	json_t *up = json_array();
+	json_t *up = pci_upstream_to_json(&g->pci);
 
-	for (size_t i = 0; i < g->pci.n_upstream; i++)
-		json_array_append_new(up, pci_bridge_to_json(&g->pci.upstream[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "bdf", json_string_or_null(g->pci.bdf),
 			 "vendor", json_hex_or_null(g->pci.vendor, 4),
@@ -357,7 +355,8 @@ static json_t *host_json(const struct host *h)
 
 	for (int i = 0; i < MOD_COUNT; i++)
 		json_object_set_new(mods, h->modules[i].name,
-				    json_boolean(h->modules[i].loaded));
+				    h->modules_known ? json_boolean(h->modules[i].loaded)
+						     : json_null());
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
 		"hostname", json_string_or_null(h->hostname),
 		"kernel", json_string_or_null(h->kernel),

@@ -40,8 +40,10 @@ json_t *topo_to_json(const struct inventory *inv);
 /* A PCI function (out/json_pci.c) and a counter set (out/json_counters.c)
  * as the inventory writes them. */
 json_t *pci_to_json(const struct pci_func *f);
-/* Parts of it: a bridge above a device, and a PCIe link. */
+/* Parts of it: a bridge above a device, the bridges above it (nearest
+ * first), and a PCIe link. */
 json_t *pci_bridge_to_json(const struct pci_func *f);
+json_t *pci_upstream_to_json(const struct pci_func *f);
 json_t *pci_link_to_json(const struct pci_link *l);
 json_t *counters_to_json(const struct counter_set *set);
 /* The "npus" object of the inventory (out/npu_json.c). */

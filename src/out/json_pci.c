@@ -29,12 +29,22 @@ json_t *pci_bridge_to_json(const struct pci_func *f)
 			 "config_full", f->config_full);
 }
 
-json_t *pci_to_json(const struct pci_func *f)
+json_t *pci_upstream_to_json(const struct pci_func *f)
 {
 	json_t *up = json_array();
 
-	for (size_t i = 0; i < f->n_upstream; i++)
+	/* the model keeps the root port first (the order the path is walked
+	 * in); docs/json/inventory.md promises the nearest bridge first, as
+	 * the text prints it */
+	for (size_t i = f->n_upstream; i-- > 0;)
 		json_array_append_new(up, pci_bridge_to_json(&f->upstream[i]));
+	return up;
+}
+
+json_t *pci_to_json(const struct pci_func *f)
+{
+	json_t *up = pci_upstream_to_json(f);
+
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "bdf", json_string_or_null(f->bdf),
 			 "vendor", json_hex_or_null(f->vendor, 4),

@@ -34,6 +34,8 @@ static void print_host(FILE *out, const struct host *h)
 		fprintf(out, h->nvidia_driver ? " (%s)" : "  nvidia (%s)",
 			h->nvidia_open ? "open" : "proprietary");
 	fputs("\n  modules", out);
+	if (!h->modules_known)
+		fputs(" ? (no /proc/modules, no /sys/module)", out);
 	for (int i = 0; i < MOD_COUNT; i++)
 		if (h->modules[i].loaded)
 			fprintf(out, " %s", h->modules[i].name);

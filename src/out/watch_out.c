@@ -1,25 +1,25 @@
 #include "watch_out.h"
 #include "check_out.h"
 #include "json.h"
+#include "../model/port_state.h"
 #include "../model/window.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Bit and symbol errors (PMA and the PHY's `ethtool -S` ones) per
- * transmitted bit over the window: NAN without data counters or traffic. */
-static double errors_per_bit(const struct port *pt)
+/* Bit and symbol errors (PMA and the PHY's `ethtool -S` ones) over the
+ * bits the link carried in the window: its signalling rate times the
+ * window's seconds, as a physical-layer error ratio is reckoned (symbols
+ * flow on an idle link too, so idle ports have one).  NAN for a port not
+ * up at the end, or whose rate or window is unknown. */
+static double phy_error_ratio(const struct port *pt, double secs)
 {
-	struct counter_change ch;
+	static const int sets[] = { WIN_PMA, WIN_ETH };
 	uint64_t errors = 0;
 
-	if (!window_change(pt, false, "port_xmit_data", &ch) || ch.reset || !ch.delta)
+	if (!port_is_up(pt) || isnan(pt->rate_gbps) || pt->rate_gbps <= 0 || !(secs > 0))
 		return NAN;
-	if (ch.delta > UINT64_MAX / 8)
-		return NAN;
-	static const int sets[] = { WIN_PMA, WIN_ETH };
-
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
 		int set = sets[k];
 		const struct counter_set *s = window_set_of(pt, set);
@@ -33,7 +33,7 @@ static double errors_per_bit(const struct port *pt)
 				errors += e.delta;
 		}
 	}
-	return (double)errors / (double)(ch.delta * 8);
+	return (double)errors / (pt->rate_gbps * 1e9 * secs);
 }
 
 static json_t *change_json(const struct counter_change *ch, double secs)
@@ -169,7 +169,8 @@ json_t *watch_to_json(const struct watch_report *rep)
 				"hw_counters", set_json(pt, WIN_HW, secs),
 				"carrier_changes", window_carrier(pt, &ch) ?
 					change_json(&ch, secs) : json_null(),
-				"errors_per_xmit_bit", json_number_or_null(errors_per_bit(pt)));
+				"phy_error_ratio",
+				json_number_or_null(phy_error_ratio(pt, rep->duration_s)));
 			json_object_set_new(o, "ethtool_stats", opt_set_json(pt, WIN_ETH, secs));
 			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
 			json_object_set_new(o, "pfc", pfc_json(pt, secs));
@@ -287,7 +288,7 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			struct counter_change ch;
 			bool header = false;
 			size_t still;
-			double epb = errors_per_bit(pt);
+			double ratio = phy_error_ratio(pt, rep->duration_s);
 
 			fprintf(out, "\n  %s port %d%s%s%s\n", inv->nics[i].name, pt->num,
 				pt->netdev ? " (" : "", pt->netdev ? pt->netdev : "",
@@ -304,8 +305,8 @@ void text_watch(FILE *out, const struct watch_report *rep)
 				fprintf(out, "    no counter changed (%zu read)\n", still);
 			else if (still)
 				fprintf(out, "    %zu other counters unchanged\n", still);
-			if (!isnan(epb))
-				fprintf(out, "    errors per transmitted bit: %.3g\n", epb);
+			if (!isnan(ratio))
+				fprintf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
 			text_pfc_cnp(out, pt, secs);
 		}
 	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);

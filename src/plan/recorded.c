@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,31 @@ static void func_basics(const json_t *o, struct pci_func *f, bool *nomem)
 	f->acs_ctrl = NA;
 }
 
+/* Bus number of "0000:17:01.0"; -1 when it is not one. */
+static int bus_of(const char *bdf)
+{
+	unsigned dom, bus, dev, fn;
+
+	return sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4 ? (int)bus : -1;
+}
+
+/* The model keeps the root port first.  Records list the nearest bridge
+ * first, those written before that the root port first: bus numbers grow
+ * down the tree (a bridge's secondary bus is numbered above its own), so the order
+ * a record used shows in them. */
+static void root_port_first(struct pci_func *f)
+{
+	if (f->n_upstream < 2 ||
+	    bus_of(f->upstream[0].bdf) <= bus_of(f->upstream[f->n_upstream - 1].bdf))
+		return;
+	for (size_t i = 0, j = f->n_upstream - 1; i < j; i++, j--) {
+		struct pci_func t = f->upstream[i];
+
+		f->upstream[i] = f->upstream[j];
+		f->upstream[j] = t;
+	}
+}
+
 /* A device: its link under "link", its bridges under "upstream" with
  * their links inline. */
 static void func_of(const json_t *o, struct pci_func *f, bool *nomem)
@@ -98,6 +124,7 @@ static void func_of(const json_t *o, struct pci_func *f, bool *nomem)
 		else
 			pci_func_free(u);
 	}
+	root_port_first(f);
 }
 
 static void port_of(const json_t *o, struct port *p, bool *nomem)
@@ -161,6 +188,7 @@ int plan_inventory_from_check(const json_t *check, struct inventory *inv)
 		return -EINVAL;
 	inv->host.hostname = str(json_object_get(json_object_get(in, "host"), "hostname"), &nomem);
 	mods = json_object_get(json_object_get(in, "host"), "modules");
+	inv->host.modules_known = json_is_boolean(json_object_get(mods, "nvidia_peermem"));
 	inv->host.modules[MOD_NVIDIA_PEERMEM].loaded =
 		json_is_true(json_object_get(mods, "nvidia_peermem"));
 	inv->host.modules[MOD_NV_PEER_MEM].loaded =

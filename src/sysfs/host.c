@@ -76,24 +76,83 @@ static bool any_in_group(struct root *r, const struct nic *nics, size_t n_nics)
 	return found;
 }
 
+/* The IOMMU words of /proc/cmdline ("intel_iommu=on iommu=pt"); NULL
+ * when there are none or it cannot be read. */
+static char *read_iommu_cmdline(struct root *r)
+{
+	char *cmdline, *out;
+	size_t used = 0;
+
+	if (root_read(r, "proc/cmdline", &cmdline) < 0)
+		return NULL;
+	out = calloc(strlen(cmdline) + 1, 1);
+	for (char *t = cmdline; out && *t;) {
+		size_t len = strcspn(t, " \t\n");
+
+		if (len && is_iommu_token(t, len)) {
+			if (used)
+				out[used++] = ' ';
+			memcpy(out + used, t, len);
+			used += len;
+		}
+		t += len;
+		t += strspn(t, " \t\n");
+	}
+	free(cmdline);
+	if (out && !used) {
+		free(out);
+		out = NULL;
+	}
+	return out;
+}
+
+/* The first word of words that sets up an IOMMU to translate or pass
+ * through (iommu.passthrough=0, iommu=pt, intel_iommu=on); NULL when
+ * none does.  "=off" turns it off; pci= words say nothing about it. */
+static const char *asks_for_iommu(const char *words, int *len)
+{
+	for (const char *t = words; t && *t;) {
+		int n = (int)strcspn(t, " ");
+		const char *eq = memchr(t, '=', (size_t)n);
+
+		if (strncmp(t, "pci=", 4) != 0 && !(eq && t + n - eq == 4 &&
+						     strncmp(eq, "=off", 4) == 0)) {
+			*len = n;
+			return t;
+		}
+		t += n;
+		t += strspn(t, " ");
+	}
+	return NULL;
+}
+
 static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 		       struct host *h)
 {
-	char **names, *cmdline;
+	char **names;
+	const char *asked;
 	size_t n;
-	int rc;
+	int rc, len = 0;
 
 	h->iommu_present = -1;
-	/* The class directory exists once the IOMMU core is up; empty (or
-	 * absent, in a tree git stored) means no IOMMU registered, unless a
-	 * device sits in an IOMMU group: then the tree lacks the class
-	 * (a partial capture) and whether there is one cannot be told. */
+	h->iommu_cmdline = read_iommu_cmdline(r);
+	asked = asks_for_iommu(h->iommu_cmdline, &len);
+	/* The class directory exists once the IOMMU core is up; empty means
+	 * no IOMMU registered.  Absent (a tree git stored drops an empty
+	 * directory) it means none only when nothing else says there is one:
+	 * a device in an IOMMU group (a partial capture), or a command line
+	 * that sets one up (iommu.passthrough=0), leaves it unknown. */
 	rc = root_list(r, "sys/class/iommu", &names, &n);
 	if (rc == -ENOENT && root_is_dir(r, "sys/class")) {
-		h->iommu_present = any_in_group(r, nics, n_nics) ? -1 : 0;
-		if (h->iommu_present < 0)
+		bool grouped = any_in_group(r, nics, n_nics);
+
+		h->iommu_present = grouped || asked ? -1 : 0;
+		if (grouped)
 			root_note(r, "sys/class/iommu", "missing while devices are in IOMMU "
 				  "groups: IOMMU unknown");
+		else if (asked)
+			root_note(r, "sys/class/iommu", "missing while the kernel command line "
+				  "sets up an IOMMU (%.*s): IOMMU unknown", len, asked);
 	} else if (rc == 0) {
 		h->iommu_present = n > 0;
 		/* Resolve each entry so a snapshot keeps it. */
@@ -120,29 +179,6 @@ static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 		}
 		free(link);
 	}
-	if (root_read(r, "proc/cmdline", &cmdline) == 0) {
-		size_t cap = strlen(cmdline) + 1, used = 0;
-		char *out = calloc(cap, 1);
-
-		for (char *t = cmdline; out && *t;) {
-			size_t len = strcspn(t, " \t\n");
-
-			if (len && is_iommu_token(t, len)) {
-				if (used)
-					out[used++] = ' ';
-				memcpy(out + used, t, len);
-				used += len;
-			}
-			t += len;
-			t += strspn(t, " \t\n");
-		}
-		if (out && !used) {
-			free(out);
-			out = NULL;
-		}
-		h->iommu_cmdline = out;
-		free(cmdline);
-	}
 }
 
 static void read_modules(struct root *r, struct host *h)
@@ -151,6 +187,10 @@ static void read_modules(struct root *r, struct host *h)
 
 	if (root_read(r, "proc/modules", &modules) < 0)
 		modules = NULL;
+	h->modules_known = modules || root_is_dir(r, "sys/module");
+	if (!h->modules_known)
+		root_note(r, "proc/modules", "neither it nor /sys/module: which modules "
+			  "are loaded is unknown");
 	for (int i = 0; i < MOD_COUNT; i++) {
 		struct module_state *m = &h->modules[i];
 		const char *state;

@@ -33,8 +33,12 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 
 /* counters_ext/ (older kernels, mlx4): PortCountersExtended, 64 bits wide.
  * "<name>_64" stands for counters/<name>, whose 32 bits stop at their
- * maximum: the 64-bit count wins wherever it was read.  The others
- * (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
+ * maximum.  Yet where the driver reads the extended counters into
+ * counters/ and leaves counters_ext/ at 0 (a published mlx4 capture:
+ * port_rcv_packets 6825908347 beside port_rcv_packets_64 0), counters/ is
+ * the wider: both count up from the same reset, so the larger value is the
+ * one that did not stop, and -v says which was taken when they differ.
+ * The others (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
 static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 {
 	struct counter_set ext = { 0 };
@@ -63,11 +67,19 @@ static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 				c = &set->v[k];
 		if (c && !e->ok)
 			continue;	/* keep the 32-bit one */
+		if (c && c->ok && c->value != e->value)
+			root_note(r, edir, "'%s': counters/ %llu, counters_ext/ %llu: took %s, the wider",
+				  e->name, (unsigned long long)c->value,
+				  (unsigned long long)e->value,
+				  c->value > e->value ? "counters/" : "counters_ext/");
+		if (c && c->ok && c->value >= e->value)
+			continue;
 		if (c) {
 			c->value = e->value;
-			c->ok = true;
+			c->ok = c->ext = true;
 			continue;
 		}
+		e->ext = true;
 		grown = growbuf_reserve(set->v, &cap, set->n + 1, sizeof(*set->v));
 		if (!grown) {
 			rc = -ENOMEM;

@@ -21,8 +21,9 @@
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
 
 /* The counters of one directory (ports/N/counters: pma, data counters
- * turned into bytes, and the 64-bit counts of counters_ext/ preferred over
- * the 32-bit ones; ports/N/hw_counters) into an empty set.  A missing
+ * turned into bytes, and of a counter in both counters/ and counters_ext/
+ * the wider value, counter.ext saying which; ports/N/hw_counters) into an
+ * empty set.  A missing
  * directory gives an empty set; 0 or -ENOMEM. */
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set, bool pma);
 

@@ -33,6 +33,22 @@ void net_read_port_netdev(struct root *r, struct port *p)
 	}
 }
 
+/* The port index (port - 1) of an IPoIB netdev: dev_port, or on kernels
+ * from before dev_port (3.15; seen with mlx4 and qib HCAs) dev_id, where
+ * IPoIB put it then.  hwloc reads them in the same order.  Only an absent
+ * dev_port falls back: where both exist dev_port is the one IPoIB sets. */
+static int64_t port_of_netdev(struct root *r, const char *dir)
+{
+	char *path;
+	bool has_dev_port;
+
+	if (asprintf(&path, "%s/dev_port", dir) < 0)
+		return NA;
+	has_dev_port = root_exists(r, path);
+	free(path);
+	return has_dev_port ? attr_s64(r, dir, "dev_port") : attr_hex(r, dir, "dev_id");
+}
+
 char *net_find_ipoib(struct root *r, const char *pci_dir, int port)
 {
 	char *netdir, *best = NULL;
@@ -52,7 +68,7 @@ char *net_find_ipoib(struct root *r, const char *pci_dir, int port)
 		if (asprintf(&dir, "%s/%s", netdir, names[i]) < 0)
 			break;
 		type = attr_s64(r, dir, "type");
-		dev_port = attr_s64(r, dir, "dev_port");
+		dev_port = port_of_netdev(r, dir);
 		free(dir);
 		if (type != ARPHRD_INFINIBAND || dev_port != port - 1)
 			continue;

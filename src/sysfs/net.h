@@ -15,7 +15,8 @@ void net_read_port_netdev(struct root *r, struct port *p);
 int net_read_ecn(struct root *r, struct port *p);
 
 /* IPoIB: the netdev of the PCI function with type 32 and dev_port = port-1
- * (ipoib_main.c sets both); a pkey child ("ib0.8001") only if nothing else. */
+ * (ipoib_main.c sets both; dev_id on kernels without dev_port); a pkey
+ * child ("ib0.8001") only if nothing else. */
 char *net_find_ipoib(struct root *r, const char *pci_dir, int port);
 
 #endif

@@ -56,7 +56,8 @@ for cid, subject, observed, sev in [
         ("port.down", "npu1", "DOWN", "error"),
         ("npu.net_health", "npu2", "Fault", "error"),
         ("port.rate_low", "npu3", "25000 Mb/s", "error"),
-        ("module.dom", "npu4", "lane 2 Rx power 0.02", "error"),
+        # lanes from 1, as ethtool -m: hccn_tool's Rx Power2 is lane 3
+        ("module.dom", "npu4", "lane 3 Rx power 0.02 mW (hccn_tool Rx Power2)", "error"),
         ("npu.ip_missing", "npu5", "no IP address", "error"),
         ("link.flaps", "npu6", "5 link downs", "error"),
         ("npu.unreadable", "npu7", "hccn_tool -i 7 -lldp -g: timed out", "warn")]:

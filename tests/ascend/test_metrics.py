@@ -44,7 +44,8 @@ for nid, d in dev.items():
           "npu%d downs" % nid)
     check(value("rdmadoctor_npu_unread_calls", npu=nid) == len(d["failures"]),
           "npu%d unread" % nid)
-    for lane, mw in enumerate(d["port"]["optical"]["rx_power_mw"]):
+    # lanes numbered from 1 (docs/json/inventory.md): JSON element 0 is lane 1
+    for lane, mw in enumerate(d["port"]["optical"]["rx_power_mw"], 1):
         check(abs(value("rdmadoctor_npu_module_rx_power_watts", npu=nid, lane=lane)
                   - mw / 1000) < 1e-12, "npu%d lane %d rx" % (nid, lane))
     for cname, v in d["port"]["stat"].items():
@@ -55,7 +56,8 @@ for nid, d in dev.items():
     n += 1
 check(value("rdmadoctor_npu_port_up", npu=1) == 0, "npu1 is down")
 check(value("rdmadoctor_npu_port_speed_bytes_per_second", npu=3) == 25000e6 / 8, "npu3 25G")
-check(value("rdmadoctor_npu_module_rx_power_watts", npu=4, lane=2) == 0.02 / 1000, "npu4 lane 2")
+check(value("rdmadoctor_npu_module_rx_power_watts", npu=4, lane=3) == 0.02 / 1000,
+      "npu4 lane 3 (hccn_tool's Rx Power2)")
 check(value("rdmadoctor_npu_net_health_ok", npu=2) == 0, "npu2 Fault")
 check(value("rdmadoctor_npu_unread_calls", npu=7) == 1, "npu7 -lldp timed out")
 if shutil.which("promtool"):

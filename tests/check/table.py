@@ -24,7 +24,12 @@ FIRES = [
     ("port.width_low", "broken", None, "ibp202s0", "2X"),
     ("pcie.link_degraded", "broken", None, "ibp74s0", "x8"),
     ("pcie.upstream_degraded", "broken", None, "ibp221s0", "Gen4"),
-    ("pcie.bottleneck", "rtx4090-cx6dx-x8", None, "0000:41:00", "15.75"),
+    # an x16 card in a slot wired for x8, judged against the card: on the
+    # budget A800 its two 100G ports are storage under the board's profile
+    ("pcie.link_degraded", "rtx4090-cx6dx-x8", None, "0000:41:00", "Gen4 x8"),
+    ("pcie.link_degraded", "a800-2x100g-x8", None, "mlx5_0, mlx5_1 (0000:31:00)", "Gen4 x8"),
+    # 2 x 200 Gb/s rails on a full Gen4 x16 link: the ports alone need more
+    ("pcie.bottleneck", "rtx3090-x16", "rate-200.ini", "0000:a2:00", "Gen4 x16"),
     ("mtu.ib", "broken", None, "", "2048"),
     ("mtu.roce", "rtx4090-cx6dx-x8", None, "rocep65s0f0", "1500"),
     ("mtu.roce", "roce-broken", None, "", "1500"),

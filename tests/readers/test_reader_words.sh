@@ -1,7 +1,8 @@
 #!/bin/bash
 # Readers take the kernel's words as they are, on small trees laid out as
 # the kernel writes them: a value ending in two newlines, counters_ext/
-# (64-bit) beside a 32-bit counter stuck at its maximum, a memlock limit
+# (64-bit) beside a 32-bit counter stuck at its maximum and beside a
+# counters/ value that is the wider, a memlock limit
 # near 2^64, "N/A (no PMA)" counters, a partial tree without
 # sys/class/iommu whose devices sit in an IOMMU group, and no empty
 # parentheses in text.  Usage: test_reader_words.sh BINARY
@@ -46,6 +47,9 @@ printf '9000\n' >"$t/sys/class/net/bond0/mtu"
 printf '4294967295\n' >"$port/counters/port_rcv_data"
 printf '10000000000\n' >"$port/counters_ext/port_rcv_data_64"
 printf '123\n' >"$port/counters_ext/port_unicast_rcv_packets"
+# a published mlx4 capture: counters/ already 64 bits wide, counters_ext/ 0
+printf '6825908347\n' >"$port/counters/port_rcv_packets"
+printf '0\n' >"$port/counters_ext/port_rcv_packets_64"
 printf 'N/A (no PMA)\n' >"$port/counters/symbol_error"
 printf 'Limit                     Soft Limit           Hard Limit           Units     \nMax locked memory         18446744073708503040 18446744073708503040 bytes     \n' \
 	>"$t/proc/self/limits"
@@ -58,6 +62,11 @@ py 'd["nics"][0]["ports"][0]["counters"]["port_rcv_data"] == 40000000000' \
 	"counters_ext: the 64-bit count (in bytes) wins over the 32-bit maximum"
 py 'd["nics"][0]["ports"][0]["counters"]["port_unicast_rcv_packets"] == 123' \
 	"counters_ext: the extended-only counters are read"
+py 'd["nics"][0]["ports"][0]["counters"]["port_rcv_packets"] == 6825908347' \
+	"counters/ wider than counters_ext/: counters/ wins"
+if grep -q "'port_rcv_packets': counters/ 6825908347, counters_ext/ 0: took counters/, the wider" "$tmp/err" &&
+	grep -q "'port_rcv_data': counters/ 17179869180, counters_ext/ 40000000000: took counters_ext/, the wider" "$tmp/err"
+then ok; else bad "-v does not say which of counters/ and counters_ext/ was taken"; cat "$tmp/err"; fi
 py 'd["host"]["memlock_unlimited"] is True and d["host"]["memlock_bytes"] is None' \
 	"a memlock limit at or above 2^63 is unlimited"
 py 'd["host"]["iommu"]["present"] is None' \

@@ -78,6 +78,7 @@ static void machine_init(struct machine *m)
 	m->inv.nics = calloc(MAXDEV, sizeof(*m->inv.nics));
 	m->inv.host.memlock_unlimited = 1;
 	m->inv.host.memlock_bytes = NA;
+	m->inv.host.modules_known = true;
 	m->inv.host.modules[MOD_NVIDIA_PEERMEM].name = "nvidia_peermem";
 	m->inv.host.modules[MOD_NVIDIA_PEERMEM].loaded = true;
 	m->inv.host.modules[MOD_NV_PEER_MEM].name = "nv_peer_mem";
@@ -732,12 +733,23 @@ static void pcie_link_degraded(void **state)
 			       "carries about 15.75 GB/s where the port needs 25 GB/s"));
 	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
 	findings_free(&fs);
-	/* a slot that only has x8 (its port's capability is 8) is no degradation */
+	/* a slot wired for x8 (its port can do no more): the x16 card trained
+	 * all the slot allows, yet gets half its bandwidth.  Judged against the
+	 * card: a warning, on a rail too, that names the slot */
 	f->upstream[f->n_upstream - 1].link.max_width = 8;
-	run(&m, &g, &fs);
-	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	p.role[ROLE_RAIL].pcie_width = 0;
+	run(&m, &p, &fs);
+	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_WARN, "Gen4 x8", "Gen4 x16");
+	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix,
+			       "its slot (0000:32:0c.0) no more than x8: move it to a slot wired "
+			       "for x16"));
+	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "mlx5_2")->fix,
+			       "carries about 15.75 GB/s where the port needs 25 GB/s"));
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
 	findings_free(&fs);
-	/* ... but the profile wants x16 */
+	/* ... and an error where the profile wants x16 */
+	p.role[ROLE_RAIL].pcie_width = 16;
 	run(&m, &p, &fs);
 	expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_ERROR, "Gen4 x8", "Gen4 x16");
 	findings_free(&fs);
@@ -817,19 +829,74 @@ static void pcie_bottleneck(void **state)
 		n->pci.upstream[0].link.width = 8;
 		n->pci.upstream[0].link.max_width = 8;	/* the slot cannot */
 	}
+	/* the x16 card at x8 is one cause of both: one finding, that says
+	 * what the ports lose */
 	run(&m, NULL, &fs);
-	expect(&fs, "pcie.bottleneck", "rocep65s0f0, rocep65s0f1 (0000:41:00)", SEV_WARN,
-	       "Gen4 x8 carries about 15.75 GB/s", "the ports need 25 GB/s (2 x 100 Gb/s)");
-	assert_non_null(strstr(get(&fs, "pcie.bottleneck", "rocep65s0f0, rocep65s0f1 (0000:41:00)")->fix,
-			       "Gen4 x16"));
-	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 1);
-	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	expect(&fs, "pcie.link_degraded", "rocep65s0f0, rocep65s0f1 (0000:41:00)", SEV_WARN,
+	       "Gen4 x8", "Gen4 x16");
+	assert_non_null(strstr(get(&fs, "pcie.link_degraded", "rocep65s0f0, rocep65s0f1 (0000:41:00)")->fix,
+			       "the link carries about 15.75 GB/s where the ports need 25 GB/s"));
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
 	findings_free(&fs);
-	/* one port down: 12.5 GB/s fits */
+	/* one port down: 12.5 GB/s fits, the card still runs x8 of x16 */
 	m.inv.nics[1].ports[0].state = 1;
 	m.inv.nics[1].ports[0].rate_gbps = NAN;
 	run(&m, NULL, &fs);
 	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
+	assert_null(strstr(get(&fs, "pcie.link_degraded", "rocep65s0f0, rocep65s0f1 (0000:41:00)")->fix,
+			   "GB/s"));
+	findings_free(&fs);
+	/* at its full width, 2 x 200 Gb/s on Gen4 x16 (about 28 GB/s usable):
+	 * the link is not degraded, and the ports alone need more */
+	for (size_t k = 0; k < 2; k++) {
+		m.inv.nics[k].pci.link.width = 16;
+		m.inv.nics[k].pci.upstream[0].link.width = 16;
+		m.inv.nics[k].pci.upstream[0].link.max_width = 16;
+		m.inv.nics[k].ports[0].state = 4;
+		m.inv.nics[k].ports[0].rate_gbps = 200;
+	}
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "rocep65s0f0, rocep65s0f1 (0000:41:00)", SEV_WARN,
+	       "Gen4 x16 carries about 31.51 GB/s", "the ports need 50 GB/s (2 x 200 Gb/s)");
+	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 0);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* PCIe carries data, not the line code: a dual-port FDR ConnectX-3
+ * (Gen3 x8) needs 2 x 54.5 Gb/s, and 4X QDR ports 32 Gb/s each. */
+static void pcie_bottleneck_data_rate(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct nic *n;
+	(void)state;
+
+	machine_init(&m);
+	n = add_nic(&m, "mlx4_0", "sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0", 0,
+		    "ConnectX-3", "InfiniBand", 2, 56);
+	for (size_t k = 0; k < 2; k++) {
+		free(n->ports[k].rate_speed);
+		n->ports[k].rate_speed = strdup("FDR");
+	}
+	n->pci.link.speed_gts = n->pci.link.max_speed_gts = 8;
+	n->pci.link.width = n->pci.link.max_width = 8;
+	n->pci.upstream[0].link.speed_gts = n->pci.upstream[0].link.max_speed_gts = 8;
+	n->pci.upstream[0].link.width = n->pci.upstream[0].link.max_width = 8;
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "mlx4_0 (0000:41:00)", SEV_WARN,
+	       "Gen3 x8 carries about 7.88 GB/s", "the ports need 13.64 GB/s (2 x 54.55 Gb/s)");
+	findings_free(&fs);
+	/* QDR: 2 x 32 Gb/s of data, where the signalling would say 2 x 40 */
+	for (size_t k = 0; k < 2; k++) {
+		n->ports[k].rate_gbps = 40;
+		free(n->ports[k].rate_speed);
+		n->ports[k].rate_speed = strdup("QDR");
+	}
+	run(&m, NULL, &fs);
+	expect(&fs, "pcie.bottleneck", "mlx4_0 (0000:41:00)", SEV_WARN,
+	       "Gen3 x8 carries about 7.88 GB/s", "the ports need 8 GB/s (2 x 32 Gb/s)");
 	findings_free(&fs);
 	machine_free(&m);
 }
@@ -907,8 +974,8 @@ static void port_fec(void **state)
 }
 
 /* A Gen3 card (dual-port 100G ConnectX-5, Gen3 x16 at most) in a Gen3 x8
- * slot: the suggestion stops at what the card can train, Gen3 x16, which
- * does not carry 25 GB/s either; never a Gen4 slot the card cannot use. */
+ * slot: x8 of its x16 (pcie.link_degraded), and even its own Gen3 x16
+ * does not carry 25 GB/s: said, never a Gen4 slot the card cannot use. */
 static void pcie_bottleneck_gen3_card(void **state)
 {
 	struct machine m;
@@ -932,12 +999,14 @@ static void pcie_bottleneck_gen3_card(void **state)
 		n->pci.upstream[0].link.max_width = 8;
 	}
 	run(&m, NULL, &fs);
-	f = get(&fs, "pcie.bottleneck", "mlx5_0, mlx5_1 (0000:41:00)");
+	f = get(&fs, "pcie.link_degraded", "mlx5_0, mlx5_1 (0000:41:00)");
 	assert_non_null(strstr(f->observed, "Gen3 x8"));
 	assert_null(strstr(f->fix, "Gen4"));
 	assert_null(strstr(f->fix, "Gen5"));
-	assert_non_null(strstr(f->fix, "tops out at Gen3 x16"));
-	assert_non_null(strstr(f->fix, "put it in a slot that trains that"));
+	assert_non_null(strstr(f->fix, "move it to a slot wired for x16"));
+	assert_non_null(strstr(f->fix, "even the card's own Gen3 x16 (about 15.75 GB/s) "
+				       "does not carry them all"));
+	assert_int_equal(count_id(&fs, "pcie.bottleneck"), 0);
 	findings_free(&fs);
 	/* already at its own maximum: no slot advice at all */
 	for (int fn = 0; fn < 2; fn++)
@@ -954,8 +1023,9 @@ static void pcie_bottleneck_gen3_card(void **state)
 	m.inv.nics[1].ports[0].state = 1;
 	m.inv.nics[1].ports[0].rate_gbps = NAN;
 	run(&m, NULL, &fs);
-	f = get(&fs, "pcie.bottleneck", "mlx5_0, mlx5_1 (0000:41:00)");
-	assert_non_null(strstr(f->fix, "trains Gen3 x16 or better"));
+	f = get(&fs, "pcie.link_degraded", "mlx5_0, mlx5_1 (0000:41:00)");
+	assert_non_null(strstr(f->fix, "where the port needs 12.5 GB/s"));
+	assert_null(strstr(f->fix, "even the card's own"));
 	findings_free(&fs);
 	machine_free(&m);
 }
@@ -1542,6 +1612,7 @@ int main(void)
 		cmocka_unit_test(pcie_upstream_degraded),
 		cmocka_unit_test(pcie_bottleneck),
 		cmocka_unit_test(pcie_bottleneck_gen3_card),
+		cmocka_unit_test(pcie_bottleneck_data_rate),
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
 		cmocka_unit_test(roles_from_caller),

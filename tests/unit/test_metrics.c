@@ -177,27 +177,28 @@ static void test_empty(void **state)
 /* ---- a machine -------------------------------------------------------- */
 
 static struct counter pma[] = {
-	{ S("port_xmit_data"), 4000, true },
-	{ S("port_rcv_data"), 8000, true },
-	{ S("symbol_error"), 3, true },
-	{ S("link_downed"), 0, false },		/* unreadable: left out */
-	{ S("bad-name"), 1, true },		/* not a metric name: left out */
-	{ S("port_twin"), 1, true },		/* these two would share a name */
-	{ S("twin"), 2, true },
+	{ S("port_xmit_data"), 4000, true, false },
+	{ S("port_rcv_data"), 8000, true, true },	/* counters_ext/'s, the wider */
+	{ S("port_unicast_rcv_packets"), 123, true, true },	/* counters_ext/ only */
+	{ S("symbol_error"), 3, true, false },
+	{ S("link_downed"), 0, false, false },		/* unreadable: left out */
+	{ S("bad-name"), 1, true, false },		/* not a metric name: left out */
+	{ S("port_twin"), 1, true, false },		/* these two would share a name */
+	{ S("twin"), 2, true, false },
 };
 static struct counter hw[] = {
-	{ S("out_of_buffer"), 7, true },
-	{ S("rp_cnp_handled"), 18446744073709551615u, true },
-	{ S("np:colon"), 1, true },		/* a colon: left out */
+	{ S("out_of_buffer"), 7, true, false },
+	{ S("rp_cnp_handled"), 18446744073709551615u, true, false },
+	{ S("np:colon"), 1, true, false },		/* a colon: left out */
 };
 
 static struct counter eth[] = {
-	{ S("rx_prio3_pause"), 5, true },
-	{ S("rx_bytes"), 1000, true },
-	{ S("rx12_packets"), 3, true },		/* one queue's: left out */
-	{ S("ch0_events"), 3, true },
-	{ S("tx_queue_3_bytes"), 3, true },
-	{ S("rx_pcs_symbol_err_phy"), 0, false },	/* unreadable */
+	{ S("rx_prio3_pause"), 5, true, false },
+	{ S("rx_bytes"), 1000, true, false },
+	{ S("rx12_packets"), 3, true, false },		/* one queue's: left out */
+	{ S("ch0_events"), 3, true, false },
+	{ S("tx_queue_3_bytes"), 3, true, false },
+	{ S("rx_pcs_symbol_err_phy"), 0, false, false },	/* unreadable */
 };
 
 static void machine(struct inventory *inv, struct nic *n, struct port *p)
@@ -356,6 +357,14 @@ static void test_render_machine(void **state)
 	expect_line(text, LINE("rdmadoctor_port_xmit_data_bytes_total{%s} 4000", lab));
 	expect_line(text, LINE("rdmadoctor_port_rcv_data_bytes_total{%s} 8000", lab));
 	expect_line(text, LINE("rdmadoctor_port_symbol_error_total{%s} 3", lab));
+	expect_line(text, LINE("rdmadoctor_port_unicast_rcv_packets_total{%s} 123", lab));
+	/* the HELP says where the value came from */
+	expect_line(text, "# HELP rdmadoctor_port_symbol_error_total Port counter symbol_error "
+		    "of the port (sysfs counters/symbol_error)");
+	expect_line(text, "# HELP rdmadoctor_port_rcv_data_bytes_total Port counter port_rcv_data "
+		    "of the port (sysfs counters_ext/, 64 bits), bytes");
+	expect_line(text, "# HELP rdmadoctor_port_unicast_rcv_packets_total Port counter "
+		    "port_unicast_rcv_packets of the port (sysfs counters_ext/, 64 bits)");
 	expect_line(text, LINE("rdmadoctor_hw_out_of_buffer_total{%s} 7", lab));
 	expect_line(text, LINE("rdmadoctor_hw_rp_cnp_handled_total{%s} 18446744073709551615", lab));
 	expect_line(text, LINE("rdmadoctor_netdev_carrier_changes_total{%s} 2", lab));

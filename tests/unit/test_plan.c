@@ -192,6 +192,37 @@ static void recorded_hostile(void **state)
 	}
 }
 
+/* Records list a device's bridges nearest first (docs/json/inventory.md);
+ * those written before listed the root port first.  Both read back with
+ * the root port first, as the model keeps them. */
+static void recorded_bridge_order(void **state)
+{
+	static const char *const docs[] = {
+		"{\"inventory\": {\"nics\": [{\"name\": \"mlx5_0\", \"pci\": {\"bdf\": "
+		"\"0000:1b:00.0\", \"upstream\": [{\"bdf\": \"0000:19:0c.0\"}, {\"bdf\": "
+		"\"0000:18:00.0\"}, {\"bdf\": \"0000:17:01.0\"}]}}]}}",
+		"{\"inventory\": {\"nics\": [{\"name\": \"mlx5_0\", \"pci\": {\"bdf\": "
+		"\"0000:1b:00.0\", \"upstream\": [{\"bdf\": \"0000:17:01.0\"}, {\"bdf\": "
+		"\"0000:18:00.0\"}, {\"bdf\": \"0000:19:0c.0\"}]}}]}}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		json_t *d = json_loads(docs[i], 0, NULL);
+		struct inventory inv;
+
+		assert_non_null(d);
+		assert_int_equal(plan_inventory_from_check(d, &inv), 0);
+		assert_int_equal(inv.n_nics, 1);
+		assert_int_equal(inv.nics[0].pci.n_upstream, 3);
+		assert_string_equal(inv.nics[0].pci.upstream[0].bdf, "0000:17:01.0");
+		assert_string_equal(inv.nics[0].pci.upstream[1].bdf, "0000:18:00.0");
+		assert_string_equal(inv.nics[0].pci.upstream[2].bdf, "0000:19:0c.0");
+		inventory_free(&inv);
+		json_decref(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +234,7 @@ int main(void)
 		cmocka_unit_test(pcie_cap),
 		cmocka_unit_test(measured_cap),
 		cmocka_unit_test(recorded_hostile),
+		cmocka_unit_test(recorded_bridge_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,9 +67,10 @@ py 'd["schema"] == 1 and d["samples"] == 2 and d["duration_s"] == 60 and d["inte
 py 'len(d["ports"]) == 12 and all(set(p) >= {"nic", "port", "counters"} for p in d["ports"])' "every port listed"
 py 'port("mlx5_0")["counters"]["symbol_error"] == {"start": 0, "end": 12, "delta": 12, "per_s": 0.2, "reset": False}' "mlx5_0 symbol_error +12"
 py 'port("mlx5_0")["counters"]["port_xmit_data"]["delta"] == 1000000000' "port_xmit_data delta in bytes"
-py 'abs(port("mlx5_0")["errors_per_xmit_bit"] - 12 / 8e9) < 1e-15' "errors per transmitted bit"
-py 'port("mlx5_1")["errors_per_xmit_bit"] is None' "no errors per bit without traffic"
-py 'port("mlx5_3")["errors_per_xmit_bit"] == 0' "a flap is no bit error"
+py 'abs(port("mlx5_0")["phy_error_ratio"] - 12 / (400e9 * 60)) < 1e-20' "12 errors in 60 s at 400 Gb/s"
+py 'abs(port("mlx5_1")["phy_error_ratio"] - 65535 / (400e9 * 60)) < 1e-20' "an idle port has an error ratio"
+py 'port("mlx5_3")["phy_error_ratio"] == 0' "a flap is no bit error"
+py 'all("errors_per_xmit_bit" not in p for p in d["ports"])' "the old key is gone"
 py 'port("mlx5_2")["carrier_changes"]["delta"] == 2' "carrier_changes delta"
 py 'port("mlx5_5")["counters"]["symbol_error"]["delta"] == 0' "unchanged counter"
 py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1 and fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error"' "counters.errors error on mlx5_0 port 1"
@@ -84,6 +85,17 @@ py 'port("mlx5_5")["counters"]["port_rcv_errors"] == {"start": 7, "end": 2, "del
 py 'not fs("counters.errors", "mlx5_5 port 1")' "a cleared counter: no finding"
 py 'len(d["findings"]) == 5 and d["verdict"] == "fail"' "exactly these findings"
 py 'all(set(f) == {"id", "severity", "subject", "observed", "expected", "why", "fix"} for f in d["findings"])' "findings shaped as check's"
+
+# the physical-layer error ratio's worked example (docs/json/watch.md):
+# 120 symbol errors in 60 s on an idle 400 Gb/s port are 5e-12 of the
+# 400e9 x 60 bits the link carried, whatever it sent
+c=$tmp/c
+cp -a "$a" "$c" || { echo "cannot copy $a"; exit 1; }
+add_counter "$c" mlx5_6 symbol_error 120
+expect 1 "$bin" --root "$a" watch --until "$c" --duration 60 --json
+py 'port("mlx5_6")["counters"]["port_xmit_data"]["delta"] == 0 and abs(port("mlx5_6")["phy_error_ratio"] - 5e-12) < 1e-24' "120 errors in 60 s at 400 Gb/s: 5e-12"
+expect 1 "$bin" --root "$a" watch --until "$c" --duration 60
+stdout_has "physical-layer errors per line bit: 5e-12"
 
 # text: a row per moving counter, the findings
 expect 1 "$bin" --root "$a" watch --until "$b" --duration 60
