@@ -116,10 +116,12 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		rc = families[i](&c, out);
 	if (!rc)
 		rc = check_agree(&c, out, first);
-	free(gpu_nic);
-	free(gpu_path);
 	if (!rc)
 		rc = texts_stored(out, first);
+	if (!rc)
+		rc = check_drop_same_fix(out, first);
+	free(gpu_nic);
+	free(gpu_path);
 	if (rc)
 		return rc;
 	check_waive(out, site);
