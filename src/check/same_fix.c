@@ -10,7 +10,8 @@
  * Only such ids are compared: elsewhere two findings share a command to
  * look with (`rdmadoctor topo`, `perfquery -R`, `hccn_tool -optical`), not
  * a change that cures both.  Findings without a command, and the infos
- * that say what could not be checked, are never compared. */
+ * that say what could not be checked, are never compared; nor is a waived
+ * one, which the site chose not to see. */
 #include "families.h"
 
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static bool judges_roce_setup(const char *id)
 
 static bool comparable(const struct finding *f)
 {
-	return !f->unchecked && f->subject && f->fix && judges_roce_setup(f->id);
+	return !f->unchecked && !f->waived && f->subject && f->fix && judges_roce_setup(f->id);
 }
 
 /* b says all that a says: same subject, no lower severity, a's commands

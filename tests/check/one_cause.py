@@ -15,8 +15,10 @@ usage: one_cause.py RDMADOCTOR FIXTURES_DIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tally import done, ok  # noqa: E402
@@ -51,6 +53,22 @@ ok(sum(PFC3 in f["fix"] for f in fs) == 1, "roce-broken: the --pfc command is gi
 # the other sides of the setup still have their own findings
 ok(len(on(fs, "mlx5_2 port 1", {"roce.trust"})) == 1, "roce-broken: mlx5_2's trust stays")
 ok(len(on(fs, "mlx5_6 port 1", {"roce.qos_mismatch"})) == 1, "roce-broken: mlx5_6's map stays")
+
+# a site that waives roce.qos_mismatch still sees PFC off on mlx5_1: the
+# waived finding does not stand in for the one it would have replaced
+with tempfile.TemporaryDirectory(prefix="rd-onecause-") as tmp:
+    waived = os.path.join(tmp, "root")
+    shutil.copytree(os.path.join(fixtures, "roce-broken", "root"), waived, symlinks=True)
+    os.makedirs(os.path.join(waived, "etc", "rdmadoctor"), exist_ok=True)
+    with open(os.path.join(waived, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:
+        f.write("[site]\nignore = roce.qos_mismatch\n")
+    res = subprocess.run([binary, "--root", waived, "--json", "check"], capture_output=True,
+                         text=True, timeout=60)
+    fs = json.loads(res.stdout)["findings"]
+    seen = [f for f in on(fs, "mlx5_1 port 1", ROCE) if not f.get("waived")]
+    ok(len(seen) == 1 and seen[0]["id"] == "roce.pfc" and PFC3 in seen[0]["fix"],
+       "roce.qos_mismatch waived: PFC off on mlx5_1 still shows as roce.pfc",
+       json.dumps(on(fs, "mlx5_1 port 1", ROCE), indent=1))
 
 fs = check("roce-broken", "--profile", os.path.join(here, "roce-qos.ini"))
 mine = on(fs, "mlx5_1 port 1", ROCE)
