@@ -28,7 +28,9 @@ A rail whose setting (trust, PFC priorities, DSCP map, ECN priorities, MTU)
 differs from what most rails of the host run is reported under that
 setting's id even where the profile names no value. One cause gives one
 finding: lost lanes are `port.width_low` (naming the rate too), a degraded
-PCIe link that also caps the ports is `pcie.link_degraded`.
+PCIe link that also caps the ports is `pcie.link_degraded`; two lossless-RoCE ids
+(`roce.pfc`, `roce.ecn`, `roce.trust`, `roce.qos_mismatch`) that give a port the same
+command keep one finding, the more severe.
 
 | id | severity | fires when | first fix |
 |---|---|---|---|

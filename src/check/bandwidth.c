@@ -1,5 +1,6 @@
 /* nic.bandwidth_per_gpu: the rails' total port rate shared by the GPUs,
- * against what the machine (the profile's gpu_gbps) or else the GPU class
+ * against what the machine (the profile's gpu_gbps, else that of the design
+ * profile_pick gives this machine) or else the GPU class
  * (profiles/gpu_class.h) is built for.  Below half is an error, below the
  * figure a warning; a profile that has fewer rails than GPUs on purpose
  * (fewer_rails) only warns, so the shortfall still shows where it is
@@ -9,24 +10,53 @@
 #include "../profiles/gpu_class.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static const char why[] =
 	"Between machines every gradient and activation crosses the rails: when each GPU "
 	"gets less network than its class is built for, multi-node training waits on the "
 	"network (GPU utilisation fell by nearly half with 2 x 100G for 8 A800).";
 
-/* What the machine is built for, per GPU, and whose figure it is. */
-static double expected_gbps(const struct check_ctx *c, const char **whose)
+static double rail_gbps(const struct profile *p)
 {
-	double v = 0;
+	return p && p->role[ROLE_RAIL].defined ? p->role[ROLE_RAIL].gpu_gbps : 0;
+}
 
-	if (c->p && c->p->role[ROLE_RAIL].defined && c->p->role[ROLE_RAIL].gpu_gbps > 0) {
+/* What the machine is built for, per GPU, and whose figure it is: the
+ * profile's; else that of the design check would pick for this machine
+ * (so a budget build named by --profile is measured against the board it
+ * is a budget build of: one machine, one figure); else the GPU class's. */
+static double expected_gbps(const struct check_ctx *c, const char **whose, char *buf,
+			    size_t len)
+{
+	const struct profile *design;
+
+	if (rail_gbps(c->p) > 0) {
 		*whose = "the profile";
-		return c->p->role[ROLE_RAIL].gpu_gbps;
+		return rail_gbps(c->p);
 	}
-	v = gpu_class_gbps_max(c->inv);
+	design = profile_pick(c->inv, NULL, NULL, 0);
+	if (rail_gbps(design) > 0) {
+		snprintf(buf, len, "this machine's design (%s)", design->name);
+		*whose = buf;
+		return rail_gbps(design);
+	}
 	*whose = "this GPU class";
-	return v;
+	return gpu_class_gbps_max(c->inv);
+}
+
+/* "; if this machine is that budget build on purpose, ..." when the GPUs
+ * and NICs fit a built-in budget profile other than the one judging. */
+static void budget_note(const struct check_ctx *c, struct check_buf *fix)
+{
+	const struct profile *b = c->p && c->p->fewer_rails ? NULL : profile_budget_fit(c->inv);
+
+	if (!b)
+		return;
+	check_buf_printf(fix, "; its GPUs and NICs fit the budget build %s: if it is built "
+			 "that way on purpose, judge it under that profile (`rdmadoctor check "
+			 "--profile %s`, or `profile = %s` in /etc/rdmadoctor/rdmadoctor.conf)",
+			 b->name, b->name, b->name);
 }
 
 /* The rails' total rate over ports that are up; *unknown counts rail
@@ -64,8 +94,9 @@ int check_bandwidth(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	const char *whose = "";
-	double want = expected_gbps(c, &whose), total, per_gpu, missing;
-	char s_total[32], s_per[32], s_want[32], s_missing[32];
+	char s_total[32], s_per[32], s_want[32], s_missing[32], design[96];
+	double want = expected_gbps(c, &whose, design, sizeof(design)), total, per_gpu, missing;
+	struct check_buf fix = { 0 };
 	size_t rails, unknown, more;
 	enum severity sev;
 	struct finding *f;
@@ -115,10 +146,12 @@ int check_bandwidth(const struct check_ctx *c, struct findings *out)
 	finding_set(&f->expected, "%s Gb/s per GPU (%s Gb/s of rails for %zu GPUs)", s_want,
 		    (check_num_str(s_total, sizeof(s_total), want * (double)inv->n_gpus), s_total),
 		    inv->n_gpus);
-	finding_set(&f->fix,
-		    "add %s Gb/s of rails: %zu more %s Gb/s NIC port%s, one per GPU in a slot under "
-		    "that GPU's PCIe switch (the machine's slot map names them); check first that "
-		    "no rail card is missing or down (rdmadoctor inventory shows them)",
-		    s_missing, more, s_want, more == 1 ? "" : "s");
+	check_buf_printf(&fix,
+			 "add %s Gb/s of rails: %zu more %s Gb/s NIC port%s, one per GPU in a slot "
+			 "under that GPU's PCIe switch (the machine's slot map names them); check "
+			 "first that no rail card is missing or down (rdmadoctor inventory shows "
+			 "them)", s_missing, more, s_want, more == 1 ? "" : "s");
+	budget_note(c, &fix);
+	check_buf_take(&fix, &f->fix);
 	return 0;
 }

@@ -58,11 +58,14 @@ static const struct check_entry rows[] = {
 	{ "nic.bandwidth_per_gpu",
 	  "error (below half); warn (below; a fewer_rails profile); info (not checked)",
 	  "the rails' total port rate divided by the GPUs that share them is below what "
-	  "the machine is built for (the profile's gpu_gbps, else the GPU class: A100 / "
-	  "A800 200 Gb/s, H100 / H800 / H200 / H20 / B200 400); a datacenter-GPU machine "
-	  "without RDMA NIC; every profile, generic too",
+	  "the machine is built for (the profile's gpu_gbps, else that of the design "
+	  "profile check picks for the machine, so a budget profile measures against "
+	  "the same figure, else the GPU class: A100 / A800 200 Gb/s, H100 / H800 / "
+	  "H200 / H20 / B200 400); a datacenter-GPU machine without RDMA NIC; every "
+	  "profile, generic too",
 	  "add rail NICs, one per GPU under its PCIe switch; first check no rail is "
-	  "missing or down" },
+	  "missing or down; where the GPUs and NICs fit a built-in budget profile, "
+	  "the fix names it" },
 	{ "nic.count", "error (rails missing); warn (extra NICs, storage)",
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
@@ -88,8 +91,9 @@ static const struct check_entry rows[] = {
 	  "driver to reload (`npu-smi info` first)" },
 	{ "pcie.acs", "error; info (config space not readable)",
 	  "ACS Request or Completion Redirect on a PCIe switch port between a GPU "
-	  "and its NIC",
-	  "turn ACS off in the BIOS, or clear it at every boot with `setpci`" },
+	  "and its NIC (one finding per GPU-NIC path, naming each such bridge)",
+	  "turn ACS off in the BIOS, or clear it at every boot with `setpci` on each "
+	  "bridge" },
 	{ "pcie.bottleneck", "warn",
 	  "the PCIe link's usable bandwidth is below what the card's ports need at "
 	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
@@ -149,7 +153,9 @@ static const struct check_entry rows[] = {
 	  "(x86, datacenter GPUs, not Grace) when no RDMA NIC is PIX or PXB to any GPU",
 	  "move the card to the slot under the GPU's PCIe switch" },
 	{ "topo.nic_shared", "warn",
-	  "more GPUs share a NIC than the profile allows",
+	  "more GPUs share a NIC than the profile allows: about each GPU that reaches "
+	  "the NIC from farther than the NIC's own GPUs (it has no NIC under its PCIe "
+	  "switch), and about the NIC when the GPUs alike near to it are too many",
 	  "add rail NICs so the GPUs spread over them (`rdmadoctor topo`)" },
 };
 

@@ -109,6 +109,10 @@ int check_link(const struct check_ctx *c, struct findings *out);
 /* The rails agree (agree.c): runs after the others, since a port with a
  * finding of the same id among out->v[from..] gets no second one. */
 int check_agree(const struct check_ctx *c, struct findings *out, size_t from);
+/* One cause, one finding (same_fix.c): drop each of out->v[from..] whose
+ * fix commands another on the same subject gives at no lower severity.
+ * 0 or -ENOMEM. */
+int check_drop_same_fix(struct findings *out, size_t from);
 /* The priority most rail RoCE ports (more than half of those with DSCP
  * trust, at least two) map this DSCP to; -1 when there is no such. */
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);

@@ -366,37 +366,56 @@ static const char why_acs[] =
 	"ACS redirect sends every peer-to-peer transfer between a GPU and its NIC up "
 	"to the root complex, which cuts GPUDirect RDMA bandwidth or breaks it.";
 
-static int acs_bridge(const struct check_ctx *c, struct findings *out, size_t gpu,
-		      size_t nic, const struct pci_func *b, struct check_buf *reported,
-		      size_t *unknown)
+/* The bridges with redirect on, on one GPU-NIC path, not yet reported. */
+struct acs_path {
+	struct check_buf where;	/* "0000:c9:00.0 (0x001d)" */
+	struct check_buf fix;	/* the setpci commands */
+	size_t n;
+};
+
+static void acs_bridge(const struct pci_func *b, struct check_buf *reported,
+		       struct acs_path *path, size_t *unknown)
 {
-	struct finding *f;
 	int64_t v = b->acs_ctrl;
 
 	if (!b->config_full) {
 		(*unknown)++;
-		return 0;
+		return;
 	}
 	if (IS_NA(v) || !(v & (ACS_RR | ACS_CR)) || !b->bdf || listed(reported, b->bdf))
-		return 0;
+		return;
 	check_buf_printf(reported, " %s ", b->bdf);
-	f = check_add(c, out, "pcie.acs", SEV_ERROR, why_acs);
+	check_buf_printf(&path->where, "%s%s (0x%04llx: %s%s%s)", path->n ? ", " : "", b->bdf,
+			 (long long)v, v & ACS_RR ? "Request Redirect" : "",
+			 (v & ACS_RR) && (v & ACS_CR) ? " and " : "",
+			 v & ACS_CR ? "Completion Redirect" : "");
+	check_buf_printf(&path->fix, "%s`setpci -s %s ECAP_ACS+0x6.w=0000`",
+			 path->n ? " and " : "", b->bdf);
+	path->n++;
+}
+
+/* One finding per GPU-NIC path, naming every bridge on it: each needs
+ * its own setpci, and all are known. */
+static int acs_finding(const struct check_ctx *c, struct findings *out, size_t gpu,
+		       size_t nic, struct acs_path *path)
+{
+	struct finding *f = check_add(c, out, "pcie.acs", SEV_ERROR, why_acs);
+
 	if (!f)
 		return -ENOMEM;
-	finding_set(&f->subject, "%s via bridge %s", c->inv->nics[nic].name, b->bdf);
-	finding_set(&f->observed, "ACS control 0x%04llx: %s%s%s on, on the path to GPU %s",
-		    (long long)v, v & ACS_RR ? "Request Redirect" : "",
-		    (v & ACS_RR) && (v & ACS_CR) ? " and " : "",
-		    v & ACS_CR ? "Completion Redirect" : "",
+	finding_set(&f->subject, "%s", c->inv->nics[nic].name);
+	finding_set(&f->observed, "ACS redirect on at %s bridge%s %s, on the path to GPU %s",
+		    path->n == 1 ? "a" : "its", path->n == 1 ? "" : "s",
+		    check_buf_str(&path->where),
 		    c->inv->gpus[gpu].pci.bdf ? c->inv->gpus[gpu].pci.bdf : "?");
 	finding_set(&f->expected,
 		    "Request and Completion Redirect off, so GPU-NIC traffic stays below the switch");
 	finding_set(&f->fix,
 		    "turn ACS off in the BIOS (PCIe / ACS control), or clear it at every boot "
-		    "with `setpci -s %s ECAP_ACS+0x6.w=0000` (NVIDIA's DGX images do this); "
-		    "keep it on only where VMs need IOMMU isolation",
-		    b->bdf);
-	return 0;
+		    "with %s (NVIDIA's DGX images do this); keep it on only where VMs need "
+		    "IOMMU isolation",
+		    check_buf_str(&path->fix));
+	return path->where.nomem || path->fix.nomem ? -ENOMEM : 0;
 }
 
 static int acs(const struct check_ctx *c, struct findings *out)
@@ -413,6 +432,7 @@ static int acs(const struct check_ctx *c, struct findings *out)
 		const struct pci_func *np;
 		enum path_type path = c->gpu_path[g];
 		size_t nic = c->gpu_nic[g], common = 0;
+		struct acs_path found = { 0 };
 
 		if (nic == (size_t)-1 || path > PATH_PXB)
 			continue;	/* through the host bridge anyway */
@@ -423,10 +443,14 @@ static int acs(const struct check_ctx *c, struct findings *out)
 			common++;
 		if (!common)
 			continue;
-		for (size_t k = common; !rc && k < gp->n_upstream; k++)
-			rc = acs_bridge(c, out, g, nic, &gp->upstream[k], &reported, &unknown);
-		for (size_t k = common; !rc && k < np->n_upstream; k++)
-			rc = acs_bridge(c, out, g, nic, &np->upstream[k], &reported, &unknown);
+		for (size_t k = common; k < gp->n_upstream; k++)
+			acs_bridge(&gp->upstream[k], &reported, &found, &unknown);
+		for (size_t k = common; k < np->n_upstream; k++)
+			acs_bridge(&np->upstream[k], &reported, &found, &unknown);
+		if (found.n)
+			rc = acs_finding(c, out, g, nic, &found);
+		check_buf_free(&found.where);
+		check_buf_free(&found.fix);
 	}
 	lost = reported.nomem;
 	check_buf_free(&reported);

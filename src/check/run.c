@@ -116,13 +116,18 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		rc = families[i](&c, out);
 	if (!rc)
 		rc = check_agree(&c, out, first);
-	free(gpu_nic);
-	free(gpu_path);
 	if (!rc)
 		rc = texts_stored(out, first);
+	/* waived first: a finding the site waives cannot stand in for one it
+	 * does not, or waiving one id would hide the other's fault */
+	if (!rc)
+		check_waive(out, site);
+	if (!rc)
+		rc = check_drop_same_fix(out, first);
+	free(gpu_nic);
+	free(gpu_path);
 	if (rc)
 		return rc;
-	check_waive(out, site);
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_severity_id_subject);
 	return 0;

@@ -1,7 +1,10 @@
 /* topo.nic_far: a rail NIC farther from every GPU than the profile allows
  *   (on generic: an x86 machine with datacenter GPUs and no NIC near any).
  * topo.nic_shared: more GPUs than the profile allows have one rail NIC as
- *   their nearest. */
+ *   their nearest: about the NIC when its nearest GPUs alone are too many,
+ *   about each GPU that reaches it from farther (it has no NIC under its
+ *   own switch), never about whichever of several equally far NICs the
+ *   mapping gave such a GPU. */
 #include "families.h"
 #include "../model/topo_verdict.h"
 
@@ -120,46 +123,132 @@ static int generic_far(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
+/* Every NIC at this GPU's path to its own: "ibp24s0 ibp57s0 ibp74s0";
+ * how many. */
+static size_t equally_near(const struct check_ctx *c, size_t gpu, struct check_buf *b)
+{
+	const struct inventory *inv = c->inv;
+	size_t n = 0;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct affinity *a = topo_pair(inv, gpu, i);
+
+		if (a && a->path == c->gpu_path[gpu] && check_is_rail(c, i) &&
+		    !check_nic_is_software(&inv->nics[i]))
+			check_buf_printf(b, "%s%s", n++ ? " " : "", inv->nics[i].name);
+	}
+	return n;
+}
+
+static const char why_shared[] =
+	"GPUs that share one NIC share its bandwidth: each gets a fraction of what the "
+	"machine model gives it, and multi-node training slows by the same factor.";
+
+/* A GPU farther from the NIC it shares than that NIC's own GPUs: it has no
+ * NIC under its switch, and it is the subject, not whichever of its
+ * equally far NICs the mapping gave it. */
+static int gpu_without_nic(const struct check_ctx *c, struct findings *out, size_t g,
+			   int per_nic)
+{
+	const struct inventory *inv = c->inv;
+	struct check_buf obs = { 0 }, nics = { 0 };
+	struct finding *f = check_add(c, out, "topo.nic_shared", SEV_WARN, why_shared);
+	size_t n;
+
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "GPU %s", inv->gpus[g].pci.bdf ? inv->gpus[g].pci.bdf : "?");
+	n = equally_near(c, g, &nics);
+	check_buf_printf(&obs, "no rail NIC of its own: its nearest rail NIC%s (%s, %s) %s a "
+			 "GPU nearer to %s", n == 1 ? "" : "s", check_buf_str(&nics),
+			 path_type_name(c->gpu_path[g]), n == 1 ? "serves" : "each serve",
+			 n == 1 ? "it" : "them");
+	check_buf_free(&nics);
+	check_buf_take(&obs, &f->observed);
+	finding_set(&f->expected, "a rail NIC under its own PCIe switch, at most %d GPU%s per NIC",
+		    per_nic, per_nic == 1 ? "" : "s");
+	finding_set(&f->fix,
+		    "check that the rail card of this GPU's switch is there and enumerates "
+		    "(`lspci -d 15b3: -k`); else put a rail NIC in a slot under this GPU's PCIe "
+		    "switch (the machine's slot map names it); `rdmadoctor topo` shows which GPU "
+		    "is nearest to which NIC");
+	return 0;
+}
+
+/* GPUs alike near to one NIC, more than the profile allows: the NIC is
+ * the subject (it is where they meet). */
+static int nic_crowded(const struct check_ctx *c, struct findings *out, size_t nic,
+		       enum path_type near, size_t count, int per_nic)
+{
+	const struct inventory *inv = c->inv;
+	struct check_buf obs = { 0 };
+	struct finding *f = check_add(c, out, "topo.nic_shared", SEV_WARN, why_shared);
+
+	if (!f)
+		return -ENOMEM;
+	check_buf_printf(&obs, "%zu GPUs:", count);
+	for (size_t g = 0; g < inv->n_gpus; g++)
+		if (c->gpu_nic[g] == nic && c->gpu_path[g] == near)
+			check_buf_printf(&obs, " %s", inv->gpus[g].pci.bdf ? inv->gpus[g].pci.bdf : "?");
+	finding_set(&f->subject, "%s", inv->nics[nic].name);
+	check_buf_take(&obs, &f->observed);
+	finding_set(&f->expected, "at most %d GPU%s per NIC", per_nic, per_nic == 1 ? "" : "s");
+	finding_set(&f->fix,
+		    "add rail NICs (one per GPU switch) so the GPUs spread over them, or "
+		    "move a NIC next to the GPUs that have none; `rdmadoctor topo` shows "
+		    "which GPU is nearest to which NIC");
+	return 0;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return (int)*(const enum path_type *)a - (int)*(const enum path_type *)b;
+}
+
+/* For each NIC with more GPUs than allowed: the per_nic nearest may share
+ * it.  When its nearest GPUs alone are too many, the NIC is the subject
+ * (they meet there by the board's design).  Each GPU beyond the allowance
+ * and farther than the nearest lacks a NIC of its own; where GPUs at one
+ * path straddle the allowance, all of them are named, none picked. */
 static int nic_shared(const struct check_ctx *c, struct findings *out, int per_nic)
 {
 	const struct inventory *inv = c->inv;
-	const size_t *owner = c->gpu_nic;
-	size_t *count;
+	enum path_type *paths = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*paths));
 
-	if (!inv->n_gpus || !inv->n_nics)
-		return 0;
-	count = calloc(inv->n_nics, sizeof(*count));
-	if (!count)
+	if (!paths)
 		return -ENOMEM;
-	for (size_t g = 0; g < inv->n_gpus; g++)
-		if (owner[g] != (size_t)-1)
-			count[owner[g]]++;
 	for (size_t i = 0; i < inv->n_nics; i++) {
-		struct check_buf obs = { 0 };
-		struct finding *f;
+		size_t count = 0, at_near = 0, within = 0;
+		enum path_type near, bound;
+		int rc = 0;
 
-		if (count[i] <= (size_t)per_nic)
-			continue;
-		f = check_add(c, out, "topo.nic_shared", SEV_WARN,
-			      "GPUs that share one NIC share its bandwidth: each gets a fraction "
-			      "of what the machine model gives it, and multi-node training slows "
-			      "by the same factor.");
-		if (!f)
-			break;
-		check_buf_printf(&obs, "%zu GPUs:", count[i]);
 		for (size_t g = 0; g < inv->n_gpus; g++)
-			if (owner[g] == i)
-				check_buf_printf(&obs, " %s",
-						 inv->gpus[g].pci.bdf ? inv->gpus[g].pci.bdf : "?");
-		finding_set(&f->subject, "%s", inv->nics[i].name);
-		check_buf_take(&obs, &f->observed);
-		finding_set(&f->expected, "at most %d GPU%s per NIC", per_nic, per_nic == 1 ? "" : "s");
-		finding_set(&f->fix,
-			    "add rail NICs (one per GPU switch) so the GPUs spread over them, or "
-			    "move a NIC next to the GPUs that have none; `rdmadoctor topo` shows "
-			    "which GPU is nearest to which NIC");
+			if (c->gpu_nic[g] == i)
+				paths[count++] = c->gpu_path[g];
+		if (count <= (size_t)per_nic)
+			continue;
+		qsort(paths, count, sizeof(*paths), by_path);
+		near = paths[0];
+		bound = paths[per_nic - 1];
+		for (size_t k = 0; k < count; k++) {
+			at_near += paths[k] == near;
+			within += paths[k] <= bound;
+		}
+		if (at_near > (size_t)per_nic)
+			rc = nic_crowded(c, out, i, near, at_near, per_nic);
+		for (size_t g = 0; !rc && g < inv->n_gpus; g++) {
+			enum path_type pg = c->gpu_path[g];
+
+			if (c->gpu_nic[g] == i && pg > near &&
+			    (pg > bound || within > (size_t)per_nic))
+				rc = gpu_without_nic(c, out, g, per_nic);
+		}
+		if (rc) {
+			free(paths);
+			return rc;
+		}
 	}
-	free(count);
+	free(paths);
 	return 0;
 }
 

@@ -68,8 +68,10 @@ static int ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i
 	finding_set(&f->observed, "not checked: no /sys/class/net/%s/ecn/ (MLNX_OFED writes "
 		    "it; the inbox driver has no such files)", dev);
 	finding_set(&f->expected, "ECN notification and reaction point on for priority %d", prio);
+	/* mlxconfig takes the card's PCI address: known here, so no <dev> */
 	finding_set(&f->fix, "read it with `mlnx_qos -i %s` or the NIC's firmware settings "
-		    "(`mlxconfig -d <dev> q | grep -i ecn`)", dev);
+		    "(`mlxconfig -d %s q | grep -i ecn`)", dev,
+		    n->pci.bdf ? n->pci.bdf : "<pci-address>");
 	return 0;
 }
 

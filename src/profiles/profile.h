@@ -131,6 +131,10 @@ const struct profile *profile_pick(const struct inventory *inv, enum profile_sou
 				   char *reason, size_t reason_len);
 const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len);
+/* The built-in budget build (fewer_rails) whose GPUs and rail NICs this
+ * machine has, by the NIC fit of the variants (select.c); NULL: none.
+ * Never picked by itself, so check names it where it fits. */
+const struct profile *profile_budget_fit(const struct inventory *inv);
 /* The Ascend NPU rule alone (select_npu.c): NULL when no built-in's
  * match_npu fits. */
 const struct profile *profile_select_npu(const struct inventory *inv, char *reason,

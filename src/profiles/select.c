@@ -365,6 +365,20 @@ const struct profile *profile_pick(const struct inventory *inv, enum profile_sou
 	return generic;
 }
 
+const struct profile *profile_budget_fit(const struct inventory *inv)
+{
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct profile *p = profile_builtin_at(i);
+		const char *model;
+		size_t nics;
+
+		if (p && p->fewer_rails && p->role[ROLE_RAIL].defined && gpus_fit(p, inv) &&
+		    nics_fit(p, inv, &nics, &model))
+			return p;
+	}
+	return NULL;
+}
+
 const struct profile *profile_select(const struct inventory *inv, char *reason,
 				     size_t reason_len)
 {

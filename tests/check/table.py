@@ -57,7 +57,6 @@ FIRES = [
     ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
     # the rails agree: without a profile value, the odd rail out
     ("roce.trust", "roce-broken", None, "mlx5_2 port 1", "pcp while 3 rails use dscp"),
-    ("roce.pfc", "roce-broken", None, "mlx5_1 port 1", "PFC on none while 3 rails use priority 3"),
     # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)
     ("module.dom", "roce-broken", None, "mlx5_0 port 1", "lane 3 RX power"),
     # FEC_GET reply in roce-broken/root/.rdmadoctor/ethtool-nl/ (gen_fixtures.py):

@@ -13,3 +13,7 @@ add_test(NAME check_text COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/text.py
 add_test(NAME check_fixes COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixes.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(check_fixes PROPERTIES TIMEOUT 600)
+# One cause, one finding, the right subject: no two findings with one
+# command for one fault, subjects not chosen by a tie, one design figure.
+add_test(NAME check_one_cause COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/one_cause.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

@@ -1034,6 +1034,7 @@ static void pcie_acs(void **state)
 {
 	struct machine m;
 	struct findings fs;
+	const struct finding *f;
 	(void)state;
 
 	healthy(&m);
@@ -1042,11 +1043,21 @@ static void pcie_acs(void **state)
 	/* the root port above the switch is above the common ancestor */
 	m.inv.nics[0].pci.upstream[0].acs_ctrl = 0x1d;
 	run(&m, NULL, &fs);
-	expect(&fs, "pcie.acs", "mlx5_1 via bridge 0000:22:0c.0", SEV_ERROR,
-	       "ACS control 0x001d: Request Redirect and Completion Redirect on, on the path to "
-	       "GPU 0000:23:00.0",
-	       NULL);
+	f = expect(&fs, "pcie.acs", "mlx5_1", SEV_ERROR,
+		   "ACS redirect on at a bridge 0000:22:0c.0 (0x001d: Request Redirect and "
+		   "Completion Redirect), on the path to GPU 0000:23:00.0",
+		   NULL);
+	assert_non_null(strstr(f->fix, "`setpci -s 0000:22:0c.0 ECAP_ACS+0x6.w=0000`"));
 	assert_int_equal(count_id(&fs, "pcie.acs"), 1);
+	findings_free(&fs);
+	/* a second bridge on the same path: one finding, both by address */
+	m.inv.gpus[1].pci.upstream[2].acs_ctrl = 0x0c;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.acs"), 1);
+	f = expect(&fs, "pcie.acs", "mlx5_1", SEV_ERROR, NULL, NULL);
+	assert_non_null(strstr(f->observed, "its bridges "));
+	assert_non_null(strstr(f->fix, "`setpci -s 0000:22:0c.0 ECAP_ACS+0x6.w=0000`"));
+	assert_non_null(strstr(f->fix, "`setpci -s 0000:22:08.0 ECAP_ACS+0x6.w=0000`"));
 	findings_free(&fs);
 	machine_free(&m);
 
@@ -1383,9 +1394,13 @@ static void topo_nic_far(void **state)
 	       "PXB or closer to a GPU");
 	/* it still counts as a rail: no nic.count */
 	assert_int_equal(count_id(&fs, "nic.count"), 0);
-	/* GPU 3 now shares mlx5_2, the rail on its NUMA node (NODE) */
-	expect(&fs, "topo.nic_shared", "mlx5_2", SEV_WARN, "2 GPUs: 0000:33:00.0 0000:43:00.0",
-	       "at most 1 GPU per NIC");
+	/* GPU 3 now shares mlx5_2, the rail on its NUMA node (NODE): the GPU
+	 * without a NIC of its own is the subject, not mlx5_2 */
+	expect(&fs, "topo.nic_shared", "GPU 0000:43:00.0", SEV_WARN,
+	       "no rail NIC of its own: its nearest rail NIC (mlx5_2, NODE) serves a GPU "
+	       "nearer to it",
+	       "a rail NIC under its own PCIe switch, at most 1 GPU per NIC");
+	assert_int_equal(count_id(&fs, "topo.nic_shared"), 1);
 	findings_free(&fs);
 	/* grace trays and the generic profile have no placement rule */
 	p.grace = true;
@@ -1417,10 +1432,24 @@ static void topo_nic_shared(void **state)
 	p.role[ROLE_RAIL].count = 1;
 	p.role[ROLE_RAIL].gpus_per_nic = 2;
 	run(&m, &p, &fs);
+	/* two may share it: the nearest two (PIX, NODE); the two across the
+	 * sockets (SYS) have no NIC of their own */
+	expect(&fs, "topo.nic_shared", "GPU 0000:33:00.0", SEV_WARN,
+	       "no rail NIC of its own: its nearest rail NIC (mlx5_0, SYS) serves a GPU "
+	       "nearer to it",
+	       "a rail NIC under its own PCIe switch, at most 2 GPUs per NIC");
+	expect(&fs, "topo.nic_shared", "GPU 0000:43:00.0", SEV_WARN, NULL, NULL);
+	assert_int_equal(count_id(&fs, "topo.nic_shared"), 2);
+	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	findings_free(&fs);
+	/* four GPUs alike near one NIC: the NIC is where they meet */
+	for (size_t g = 0; g < m.inv.n_affinity; g++)
+		m.inv.affinity[g].path = PATH_NODE;
+	run(&m, &p, &fs);
 	expect(&fs, "topo.nic_shared", "mlx5_0", SEV_WARN,
 	       "4 GPUs: 0000:13:00.0 0000:23:00.0 0000:33:00.0 0000:43:00.0",
 	       "at most 2 GPUs per NIC");
-	assert_int_equal(count_id(&fs, "topo.nic_far"), 0);
+	assert_int_equal(count_id(&fs, "topo.nic_shared"), 1);
 	findings_free(&fs);
 	machine_free(&m);
 }

@@ -247,14 +247,16 @@ static void mismatch(void **state)
 	assert_string_equal(f->expected, "DSCP 26 -> priority 3, with PFC and ECN on it");
 	assert_int_equal(count_id(&fs, "roce.qos_mismatch"), 1);
 	findings_free(&fs);
-	/* only ECN disagrees: a warning, the ECN piece named */
+	/* only ECN disagrees, on the RoCE priority itself: one cause, so one
+	 * finding, roce.ecn, whose fix holds the mismatch's command too */
 	q->dscp_to_prio[26] = 3;
 	q->ecn_rp[3] = 0;
 	run(&inv, &p, &fs);
-	f = get(&fs, "roce.qos_mismatch");
+	assert_int_equal(count_id(&fs, "roce.qos_mismatch"), 0);
+	assert_int_equal(count_id(&fs, "roce.ecn"), 1);
+	f = get(&fs, "roce.ecn");
 	assert_int_equal(f->severity, SEV_WARN);
-	assert_string_equal(f->observed, "ECN is off on priority 3 (notification point on, "
-			    "reaction point off)");
+	assert_non_null(strstr(f->fix, "`echo 1 > /sys/class/net/eth0/ecn/roce_rp/enable/3`"));
 	findings_free(&fs);
 	/* ECN unknown (inbox driver): not judged */
 	for (int i = 0; i < 8; i++)
