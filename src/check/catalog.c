@@ -101,8 +101,10 @@ static const struct check_entry rows[] = {
 	{ "pcie.upstream_degraded", "error (rail); warn",
 	  "a bridge or switch link on the NIC's path runs below its capability",
 	  "reseat the riser or switch board; check the BIOS slot settings" },
-	{ "port.down", "error (rail); warn (storage)",
-	  "a port is not ACTIVE or its physical state is not LinkUp",
+	{ "port.down", "error (rail); warn (storage; a rail not checked); info (storage not checked)",
+	  "a port is not ACTIVE or its physical state is not LinkUp; a port whose state files "
+	  "are missing, unreadable or malformed is not checked (unchecked), and on a rail that "
+	  "warning keeps the verdict from PASS (WARN, exit 0; `--nhc` prints an UNCHECKED line)",
 	  "reseat then swap the cable and module, then `mlxlink`, then the switch port" },
 	{ "port.fec", "error (rail); warn",
 	  "an Ethernet link at 50 Gb/s or more per lane runs with FEC off",

@@ -1,6 +1,7 @@
 /* What the profile expects but could not be read: an info under the id of
  * the check that could not run, naming the value and why, marked
- * unchecked (counted as "unchecked", never toward the verdict).  Silence
+ * unchecked (counted as "unchecked", an info that leaves the verdict
+ * alone; port.c's rail whose state is unknown is the one warning).  Silence
  * would read as "fine"; an error would blame the machine for what the
  * tool could not see.
  *

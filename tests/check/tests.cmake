@@ -13,3 +13,8 @@ add_test(NAME check_text COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/text.py
 add_test(NAME check_fixes COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixes.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(check_fixes PROPERTIES TIMEOUT 600)
+# Unknown is never healthy: on copies of the fixtures with one file removed,
+# made a directory, filled with garbage or cut short, what could not be read
+# is "not checked", counted, named, and a rail nobody saw cannot PASS.
+add_test(NAME check_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unknown.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
