@@ -124,9 +124,12 @@ static const struct check_entry rows[] = {
 	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
 	  "rail's ECN priorities unlike most rails of the host",
 	  "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` (and roce_rp)" },
-	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply)",
-	  "PFC not on the priority the profile names, or a rail's PFC priorities "
-	  "unlike most rails of the host",
+	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply: not "
+	  "checked)",
+	  "PFC not on the priority the profile names, on no priority at all where the profile "
+	  "names none (a board built as InfiniBand or RoCE), or a rail's PFC priorities unlike "
+	  "most rails of the host (the finding says over how many rails the majority was "
+	  "taken); every RoCE rail without a DCB reading is counted as not checked",
 	  "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0` and the same on the switch port" },
 	{ "roce.qos_mismatch", "error (no PFC on it); warn",
 	  "a RoCE port's PFC, DSCP 26 mapping and ECN do not name the same priority, "

@@ -5,7 +5,7 @@
  * would read as "fine"; an error would blame the machine for what the
  * tool could not see.
  *
- * Here: the RoCE QoS a profile names when DCB netlink gave no answer
+ * Here: the RoCE QoS of every RoCE rail when DCB netlink gave no answer
  * (qos.c says it for a netdev that has no DCB at all), ECN without its
  * sysfs files, and port rates whose rate string is unknown.  ACS without
  * root (pcie.c), per-GPU bandwidth (bandwidth.c) and placement with an
@@ -36,8 +36,12 @@ static int qos_unknown(const struct check_ctx *c, struct findings *out, size_t i
 		return 0;		/* no DCB on the netdev: roce.pfc says so */
 	if (rs->pfc_priority >= 0)
 		check_buf_printf(&want, "PFC on priority %d", rs->pfc_priority);
+	else
+		check_buf_printf(&want, "PFC on the RoCE priority");
 	if (rs->trust)
-		check_buf_printf(&want, "%strust %s", want.s ? ", " : "", rs->trust);
+		check_buf_printf(&want, ", trust %s", rs->trust);
+	else
+		check_buf_printf(&want, ", trust and DSCP map as the other rails");
 	f = add(c, out, "roce.pfc",
 		"RoCE needs PFC on its priority and the trust mode its packets are marked by; "
 		"what could not be read was not checked, not found right.");
@@ -115,8 +119,9 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 				CHECK_TRY(rate_unknown(c, out, i, pt, rs->rate_gbps));
 			if (!check_port_is_eth(pt))
 				continue;
-			if ((rs->pfc_priority >= 0 || rs->trust) &&
-			    (!q || q->dcb_supported < 0))
+			/* every RoCE rail needs a lossless priority, named by
+			 * the profile or not, and agrees with the others */
+			if (!q || q->dcb_supported < 0)
 				CHECK_TRY(qos_unknown(c, out, i, pt, rs));
 			if (rs->ecn == 1 && (!q || q->ecn_np[prio] < 0 || q->ecn_rp[prio] < 0))
 				CHECK_TRY(ecn_unknown(c, out, i, pt, prio));

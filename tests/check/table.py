@@ -49,10 +49,10 @@ FIRES = [
     ("roce.pfc", "roce-broken", "roce-qos.ini", "mlx5_1 port 1", "none"),
     ("roce.trust", "roce-broken", "roce-qos.ini", "mlx5_2 port 1", "pcp"),
     ("roce.qos_mismatch", "roce-broken", "roce-qos.ini", "mlx5_6 port 1", "priority 4"),
-    ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
+    # hgx-8x400g names no priority, yet a RoCE rail needs PFC on one
+    ("roce.pfc", "roce-broken", None, "mlx5_1 port 1", "PFC enabled on priorities: none"),
     # the rails agree: without a profile value, the odd rail out
     ("roce.trust", "roce-broken", None, "mlx5_2 port 1", "pcp while 3 rails use dscp"),
-    ("roce.pfc", "roce-broken", None, "mlx5_1 port 1", "PFC on none while 3 rails use priority 3"),
     # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)
     ("module.dom", "roce-broken", None, "mlx5_0 port 1", "lane 3 RX power"),
     # FEC_GET reply in roce-broken/root/.rdmadoctor/ethtool-nl/ (gen_fixtures.py):

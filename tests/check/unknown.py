@@ -117,5 +117,38 @@ expect(rc == 1 and doc["verdict"] == "fail" and f and f[0]["severity"] == "error
        not f[0].get("unchecked"),
        "a rail known to be DOWN without phys_state: port.down error", str(f))
 
+# --- RoCE rails without a DCB reading ----------------------------------------
+rb = os.path.join(fixtures, "roce-broken", "root")
+rc, doc, _, _ = run(rb)
+pfc = sorted(f["subject"] for f in unchecked(doc, "roce.pfc"))
+expect(doc["unchecked"] == 3 and pfc == ["mlx5_3 port 1", "mlx5_4 port 1", "mlx5_5 port 1"],
+       "roce-broken: the 3 rails without DCB replies are counted, one roce.pfc each",
+       f"{doc['unchecked']} {pfc}")
+trust = [f for f in doc["findings"] if f["id"] == "roce.trust"]
+expect(trust and "majority of the 4 of 7 rails where it could be read" in trust[0]["observed"],
+       "roce-broken: the trust majority says it was taken over 4 of 7 rails", str(trust))
+_, _, out, _ = run(rb, json_out=False, cmd="inventory")
+expect(out.count("dcb ?") == 3, "roce-broken inventory: 'dcb ?' on the 3 rails",
+       str(out.count("dcb ?")))
+# one more rail's replies gone: counted too
+r = copy("roce-broken", "dcb-gone")
+os.unlink(os.path.join(r, ".rdmadoctor", "dcb", "enp24s0np0"))
+rc, doc2, _, _ = run(r)
+expect(doc2["unchecked"] == 4 and unchecked(doc2, "roce.pfc", "mlx5_0 port 1"),
+       "roce-broken without mlx5_0's DCB replies: 4 unchecked, mlx5_0 named",
+       str(doc2["unchecked"]))
+# a RoCE build of hgx-8x400g (which names no priority) expects PFC on one:
+# mlx5_1 has it on none, one finding for that cause
+f1 = [f for f in doc["findings"] if f["subject"] == "mlx5_1 port 1" and
+      f["id"] in ("roce.pfc", "roce.qos_mismatch")]
+expect(doc["profile"] == "hgx-8x400g" and len(f1) == 1 and f1[0]["id"] == "roce.pfc" and
+       f1[0]["severity"] == "error" and "none" in f1[0]["observed"],
+       "hgx-8x400g with RoCE rails: PFC on no priority is one roce.pfc error", str(f1))
+lag = os.path.join(fixtures, "hgx-roce-lag", "root")
+rc, doc, _, _ = run(lag)
+expect(doc["profile"] == "hgx-8x400g" and doc["unchecked"] == 8 and
+       len(unchecked(doc, "roce.pfc")) == 8,
+       "hgx-roce-lag: all 8 rails without a DCB reading are not checked", str(doc["unchecked"]))
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
