@@ -94,7 +94,7 @@ static const struct check_entry rows[] = {
 	  "the PCIe link's usable bandwidth is below what the card's ports need at "
 	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
 	  "put the card in a slot that trains a wide and fast enough link" },
-	{ "pcie.link_degraded", "error (rail); warn",
+	{ "pcie.link_degraded", "error (rail); warn; info (link not readable: not checked)",
 	  "a NIC's negotiated PCIe speed or width below what card and slot can do, or "
 	  "below the profile's; says too when that caps the ports",
 	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`)" },
@@ -140,7 +140,7 @@ static const struct check_entry rows[] = {
 	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
 	  "the host",
 	  "`mlnx_qos -i IF --trust dscp`" },
-	{ "sys.memlock", "warn",
+	{ "sys.memlock", "warn; info (limit not readable: not checked)",
 	  "RLIMIT_MEMLOCK too low for RDMA (not unlimited)",
 	  "`ulimit -l unlimited`, LimitMEMLOCK=infinity in the slurmd unit, "
 	  "`--ulimit memlock=-1` for containers" },

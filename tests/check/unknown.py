@@ -150,5 +150,27 @@ expect(doc["profile"] == "hgx-8x400g" and doc["unchecked"] == 8 and
        len(unchecked(doc, "roce.pfc")) == 8,
        "hgx-roce-lag: all 8 rails without a DCB reading are not checked", str(doc["unchecked"]))
 
+# --- an unreadable PCIe link (Gen? x?) and memlock limit ---------------------
+r = copy("dgx-h100", "pcie-unknown")
+pci = os.path.dirname(os.path.dirname(port_dir(r, "mlx5_0")))   # .../infiniband/mlx5_0
+pci = os.path.dirname(os.path.dirname(pci))                      # the PCI function
+os.unlink(os.path.join(pci, "current_link_speed"))
+os.mkdir(os.path.join(pci, "current_link_speed"))
+os.unlink(os.path.join(pci, "current_link_width"))
+rc, doc, _, _ = run(r)
+f = unchecked(doc, "pcie.link_degraded", "mlx5_0")
+expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and "not checked" in f[0]["observed"],
+       "dgx-h100, mlx5_0's PCIe link unreadable: pcie.link_degraded not checked, counted",
+       f"rc {rc} {doc['unchecked']} {f}")
+r = copy("dgx-h100", "memlock-unknown")
+limits = os.path.realpath(os.path.join(r, "proc", "self", "limits"))
+os.unlink(limits)
+os.mkdir(limits)
+rc, doc, _, _ = run(r)
+f = unchecked(doc, "sys.memlock", "host")
+expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and f[0]["severity"] == "info",
+       "dgx-h100, /proc/self/limits unreadable: sys.memlock not checked, counted",
+       f"rc {rc} {doc['unchecked']} {f}")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
