@@ -172,5 +172,19 @@ expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and f[0]["severity"] ==
        "dgx-h100, /proc/self/limits unreadable: sys.memlock not checked, counted",
        f"rc {rc} {doc['unchecked']} {f}")
 
+# --- a transceiver page shorter than its layout yields no DOM facts ----------
+r = copy("roce-broken", "short-page")
+page = os.path.join(r, ".rdmadoctor", "module", "enp57s0np0", "50-00-0-000")  # mlx5_1, CMIS
+with open(page, "r+b") as fh:
+    fh.truncate(50)
+rc, doc, _, err = run(r, verbose=True)
+dom = [f for f in doc["findings"] if f["id"] == "module.dom" and "enp57s0np0" in f["subject"]]
+mod = [p["module"] for n in doc["inventory"]["nics"] if n["name"] == "mlx5_1"
+       for p in n["ports"]]
+expect(not dom and mod == [None] and
+       "enp57s0np0 transceiver lower page is 50 bytes, shorter than its 128-byte layout" in err,
+       "roce-broken, mlx5_1's CMIS lower page cut to 50 bytes: no DOM facts, said in -v",
+       f"{dom[:2]} {mod} {err[-400:]}")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
