@@ -339,8 +339,8 @@ static void majority_over(struct finding *f, size_t known, size_t n)
 	if (known == n)
 		finding_set(&f->observed, "%s (majority of all %zu rails)", f->observed, n);
 	else
-		finding_set(&f->observed, "%s (majority of the %zu of %zu rails where it could "
-			    "be read)", f->observed, known, n);
+		finding_set(&f->observed, "%s (majority of the %zu of %zu rails where it is known)",
+			    f->observed, known, n);
 }
 
 static int vote(const struct check_ctx *c, struct findings *out, size_t from,

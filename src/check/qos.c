@@ -2,8 +2,8 @@
  * from DCB netlink (trust, PFC, the DSCP map) against the profile and
  * against itself.  Unknown values are never judged: a netdev without DCB
  * gives an info when the profile names a PFC priority, and unchecked.c
- * counts every RoCE rail DCB netlink gave no answer for.  A profile that
- * names no priority still expects PFC on one. */
+ * counts every RoCE rail DCB netlink gave no answer for.  A machine's
+ * profile that names no priority still expects PFC on one. */
 #include "families.h"
 
 #include <stdio.h>
@@ -272,7 +272,10 @@ int check_qos(const struct check_ctx *c, struct findings *out)
 				continue;
 			if (rs->trust)
 				CHECK_TRY(trust(c, out, n, pt, rs->trust));
-			if (prio < 0 && pfc_none(pt->qos))	/* one cause: no mismatch too */
+			/* a board's profile expects RoCE rails lossless; generic
+			 * leaves lossy (ECN-only) RoCE alone.  One cause: no
+			 * mismatch too */
+			if (prio < 0 && !c->generic && pfc_none(pt->qos))
 				CHECK_TRY(pfc_off(c, out, n, pt));
 			else
 				CHECK_TRY(mismatch(c, out, n, pt, prio, rs->ecn != 0));

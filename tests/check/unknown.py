@@ -125,7 +125,7 @@ expect(doc["unchecked"] == 3 and pfc == ["mlx5_3 port 1", "mlx5_4 port 1", "mlx5
        "roce-broken: the 3 rails without DCB replies are counted, one roce.pfc each",
        f"{doc['unchecked']} {pfc}")
 trust = [f for f in doc["findings"] if f["id"] == "roce.trust"]
-expect(trust and "majority of the 4 of 7 rails where it could be read" in trust[0]["observed"],
+expect(trust and "majority of the 4 of 7 rails where it is known" in trust[0]["observed"],
        "roce-broken: the trust majority says it was taken over 4 of 7 rails", str(trust))
 _, _, out, _ = run(rb, json_out=False, cmd="inventory")
 expect(out.count("dcb ?") == 3, "roce-broken inventory: 'dcb ?' on the 3 rails",
