@@ -32,6 +32,15 @@ PCIe link that also caps the ports is `pcie.link_degraded`; two lossless-RoCE id
 (`roce.pfc`, `roce.ecn`, `roce.trust`, `roce.qos_mismatch`) that give a port the same
 command keep one finding, the more severe.
 
+What cannot be read is never a pass: a value the profile expects but could
+not read is a finding marked `unchecked` (counted in the summary line and in
+the JSON's `"unchecked"`), an `info` that leaves the verdict alone. A rail
+whose link state could not be read is the one kind that is a warning: the
+verdict is then at best WARN and the exit code 0 (1 only with an error), and
+`check --nhc` prints one `UNCHECKED: rdmadoctor: ...` line naming it, on which
+`contrib/slurm/rdmadoctor-healthcheck` drains the node unless
+`RDMADOCTOR_ON_UNCHECKED=leave`.
+
 | id | severity | fires when | first fix |
 |---|---|---|---|
 """

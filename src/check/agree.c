@@ -330,6 +330,19 @@ static bool already(const struct findings *out, size_t from, const char *id, con
 	return false;
 }
 
+/* Say what the majority was taken over: the rails where the setting was
+ * read, of all of them, so that rails left out (no DCB reading) show. */
+static void majority_over(struct finding *f, size_t known, size_t n)
+{
+	if (!f->observed)
+		return;		/* no memory: check_run fails the run */
+	if (known == n)
+		finding_set(&f->observed, "%s (majority of all %zu rails)", f->observed, n);
+	else
+		finding_set(&f->observed, "%s (majority of the %zu of %zu rails where it is known)",
+			    f->observed, known, n);
+}
+
 static int vote(const struct check_ctx *c, struct findings *out, size_t from,
 		const struct voter *v, size_t n, const struct setting *s)
 {
@@ -357,6 +370,7 @@ static int vote(const struct check_ctx *c, struct findings *out, size_t from,
 		    already(out, from, s->id, nic->name, v[i].pt->num))
 			continue;
 		CHECK_TRY(s->differs(c, out, &v[i], v[best].pt, best_n));
+		majority_over(&out->v[out->n - 1], known, n);
 	}
 	return 0;
 }

@@ -98,7 +98,8 @@ static const struct check_entry rows[] = {
 	  "the PCIe link's usable bandwidth is below what the card's ports need at "
 	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
 	  "put the card in a slot that trains a wide and fast enough link" },
-	{ "pcie.link_degraded", "error (rail); warn (storage, or a slot narrower than the card)",
+	{ "pcie.link_degraded", "error (rail); warn (storage, or a slot narrower than the card); "
+	  "info (link not readable: not checked)",
 	  "a NIC's negotiated PCIe speed or width below what card and slot can do, its "
 	  "width below the card's own whatever the slot allows, or either below the "
 	  "profile's; says too when that caps the ports",
@@ -107,8 +108,10 @@ static const struct check_entry rows[] = {
 	{ "pcie.upstream_degraded", "error (rail); warn",
 	  "a bridge or switch link on the NIC's path runs below its capability",
 	  "reseat the riser or switch board; check the BIOS slot settings" },
-	{ "port.down", "error (rail); warn (storage)",
-	  "a port is not ACTIVE or its physical state is not LinkUp",
+	{ "port.down", "error (rail); warn (storage; a rail not checked); info (storage not checked)",
+	  "a port is not ACTIVE or its physical state is not LinkUp; a port whose state files "
+	  "are missing, unreadable or malformed is not checked (unchecked), and on a rail that "
+	  "warning keeps the verdict from PASS (WARN, exit 0; `--nhc` prints an UNCHECKED line)",
 	  "reseat then swap the cable and module, then `mlxlink`, then the switch port" },
 	{ "port.fec", "error (rail); warn",
 	  "an Ethernet link at 50 Gb/s or more per lane runs with FEC off",
@@ -128,9 +131,12 @@ static const struct check_entry rows[] = {
 	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
 	  "rail's ECN priorities unlike most rails of the host",
 	  "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` (and roce_rp)" },
-	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply)",
-	  "PFC not on the priority the profile names, or a rail's PFC priorities "
-	  "unlike most rails of the host",
+	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply: not "
+	  "checked)",
+	  "PFC not on the priority the profile names, on no priority at all where the profile "
+	  "names none (a board built as InfiniBand or RoCE), or a rail's PFC priorities unlike "
+	  "most rails of the host (the finding says over how many rails the majority was "
+	  "taken); every RoCE rail without a DCB reading is counted as not checked",
 	  "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0` and the same on the switch port" },
 	{ "roce.qos_mismatch", "error (no PFC on it); warn",
 	  "a RoCE port's PFC, DSCP 26 mapping and ECN do not name the same priority, "
@@ -141,7 +147,7 @@ static const struct check_entry rows[] = {
 	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
 	  "the host",
 	  "`mlnx_qos -i IF --trust dscp`" },
-	{ "sys.memlock", "warn",
+	{ "sys.memlock", "warn; info (limit not readable: not checked)",
 	  "RLIMIT_MEMLOCK too low for RDMA (not unlimited)",
 	  "`ulimit -l unlimited`, LimitMEMLOCK=infinity in the slurmd unit, "
 	  "`--ulimit memlock=-1` for containers" },

@@ -28,8 +28,10 @@ struct finding {
 	char *expected;
 	const char *why;	/* one sentence, static */
 	char *fix;		/* the first thing an engineer tries */
-	/* an info that says what was expected but could not be read, and
-	 * why: counted as "unchecked", never toward the verdict */
+	/* says what was expected but could not be read, and why: counted as
+	 * "unchecked".  Mostly an info, which leaves the verdict alone; a
+	 * rail whose state could not be read is a warning, so that a node
+	 * nobody saw cannot PASS */
 	bool unchecked;
 	/* named in the site file's ignore =: kept, but not counted toward
 	 * the verdict */

@@ -117,6 +117,32 @@ static int port_down(const struct check_ctx *c, struct findings *out, size_t i,
 	return 0;
 }
 
+/* A port whose state could not be read: not checked, and on a rail not
+ * a pass either (a warning, so the verdict cannot be PASS), since a rail
+ * nobody saw is no rail the machine can be trusted with. */
+static int state_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			 const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct finding *f = check_add(c, out, "port.down",
+				      check_is_rail(c, i) ? SEV_WARN : SEV_INFO,
+				      "A port whose state cannot be read may be down: it was not "
+				      "checked, not found up.");
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: its state could not be read (%s)",
+		    pt->state_why ? pt->state_why : "no state given");
+	finding_set(&f->expected, "ACTIVE, LinkUp");
+	finding_set(&f->fix,
+		    "`cat /sys/class/infiniband/%s/ports/%d/state phys_state` and `ibstat %s %d` "
+		    "as root; a file that is missing or refused is a driver or kernel to look at",
+		    n->name, pt->num, n->name, pt->num);
+	return 0;
+}
+
 static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		    const struct port *pt, double want)
 {
@@ -210,8 +236,12 @@ int check_port(const struct check_ctx *c, struct findings *out)
 				CHECK_TRY(port_down(c, out, i, pt));
 				continue;
 			}
+			if (link == PORT_LINK_UNKNOWN && !check_nic_is_software(n)) {
+				CHECK_TRY(state_unknown(c, out, i, pt));
+				continue;
+			}
 			if (link != PORT_LINK_UP)
-				continue;	/* state unknown */
+				continue;
 			slow = rs->rate_gbps > 0 && !isnan(pt->rate_gbps) &&
 			       pt->rate_gbps < rs->rate_gbps;
 			/* HDR100 / NDR200 ports are 2X by design: a narrow port

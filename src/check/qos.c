@@ -1,7 +1,9 @@
 /* roce.pfc, roce.trust, roce.qos_mismatch: the lossless RoCE setup read
  * from DCB netlink (trust, PFC, the DSCP map) against the profile and
  * against itself.  Unknown values are never judged: a netdev without DCB
- * gives an info when the profile names a PFC priority, nothing else. */
+ * gives an info when the profile names a PFC priority, and unchecked.c
+ * counts every RoCE rail DCB netlink gave no answer for.  A machine's
+ * profile that names no priority still expects PFC on one. */
 #include "families.h"
 
 #include <stdio.h>
@@ -81,6 +83,39 @@ static int pfc(const struct check_ctx *c, struct findings *out, const struct nic
 		    "`mlnx_qos -i %s --pfc %s` (or `dcb pfc set dev %s prio-pfc %d:on`), "
 		    "the same on the switch port, and at every boot",
 		    dev_of(pt), vec, dev_of(pt), prio);
+	return 0;
+}
+
+/* A profile that names no priority (a board built as IB or RoCE, such as
+ * hgx-8x400g) still expects RoCE rails to be lossless on one: PFC on no
+ * priority at all is the fault, whichever one it should have been. */
+static bool pfc_none(const struct qos *q)
+{
+	if (q->dcb_supported != 1 || !pfc_known(q))
+		return false;
+	for (int i = 0; i < 8; i++)
+		if (q->pfc_enabled[i] == 1)
+			return false;
+	return true;
+}
+
+static int pfc_off(const struct check_ctx *c, struct findings *out, const struct nic *n,
+		   const struct port *pt)
+{
+	struct finding *f = check_add(c, out, "roce.pfc", SEV_ERROR,
+				      "RoCE needs a lossless priority: without PFC on the "
+				      "priority its traffic uses, drops under load turn into "
+				      "go-back-N retransmissions and collapsing bandwidth.");
+
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "PFC enabled on priorities: none");
+	finding_set(&f->expected, "PFC on the RoCE priority (3 is usual)");
+	finding_set(&f->fix,
+		    "`mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0` (or `dcb pfc set dev %s prio-pfc "
+		    "3:on`) with DSCP 26 mapped to it, the same on the switch port, and at "
+		    "every boot", dev_of(pt), dev_of(pt));
 	return 0;
 }
 
@@ -237,7 +272,13 @@ int check_qos(const struct check_ctx *c, struct findings *out)
 				continue;
 			if (rs->trust)
 				CHECK_TRY(trust(c, out, n, pt, rs->trust));
-			CHECK_TRY(mismatch(c, out, n, pt, prio, rs->ecn != 0));
+			/* a board's profile expects RoCE rails lossless; generic
+			 * leaves lossy (ECN-only) RoCE alone.  One cause: no
+			 * mismatch too */
+			if (prio < 0 && !c->generic && pfc_none(pt->qos))
+				CHECK_TRY(pfc_off(c, out, n, pt));
+			else
+				CHECK_TRY(mismatch(c, out, n, pt, prio, rs->ecn != 0));
 		}
 	}
 	return 0;

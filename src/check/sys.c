@@ -4,13 +4,34 @@
 
 #include <string.h>
 
+/* A limit that could not be read was not checked, not found unlimited. */
+static int memlock_unknown(const struct check_ctx *c, struct findings *out)
+{
+	struct finding *f = check_add(c, out, "sys.memlock", SEV_INFO,
+				      "RDMA pins every buffer it registers; a limit that could not "
+				      "be read was not checked, not found unlimited.");
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "not checked: /proc/self/limits could not be read or names "
+		    "no \"Max locked memory\" (`rdmadoctor -v` says which)");
+	finding_set(&f->expected, "unlimited");
+	finding_set(&f->fix, "`grep 'locked memory' /proc/self/limits` in the job's "
+		    "environment (slurmd unit, container)");
+	return 0;
+}
+
 static int memlock(const struct check_ctx *c, struct findings *out)
 {
 	const struct host *h = &c->inv->host;
 	struct finding *f;
 
+	if (h->memlock_unlimited < 0 && c->inv->n_nics)
+		return memlock_unknown(c, out);
 	if (h->memlock_unlimited != 0)
-		return 0;	/* unlimited, or unknown */
+		return 0;
 	f = check_add(c, out, "sys.memlock", SEV_WARN,
 		      "RDMA pins every buffer it registers: under a memlock limit large "
 		      "registrations fail (ibv_reg_mr: Cannot allocate memory) and NCCL aborts "

@@ -61,7 +61,8 @@ const struct cmd_spec check_spec = {
 	"\n"
 	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
 	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
-	"neither GPUs nor RDMA devices, nothing to check).\n",
+	"neither GPUs nor RDMA devices, nothing to check; with --json the document\n"
+	"then says so: verdict \"error\" and the reason in \"error\").\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a)
@@ -142,6 +143,11 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		rc = pipeline_choose(c, &pl, &option);
 	if (rc == EXIT_OK)
 		rc = pipeline_judge(c, &pl, false);
+	/* a script that reads the document gets one that says why, never an
+	 * empty stdout it would have to guess from */
+	if (rc == EXIT_RUNTIME && c->json)
+		ctx_emit_json(c, json_pack("{s:i, s:s, s:s}", "schema", 1, "verdict", "error",
+					   "error", c->error[0] ? c->error : "could not run"));
 	if (rc == EXIT_OK) {
 		struct check_report rep = pipeline_report(&pl);
 

@@ -38,6 +38,9 @@ struct ctx {
 	enum color_mode color;
 	bool verbose, quiet;
 	const char *prog;
+	/* the first "could not run" message said on stderr, so that a --json
+	 * document can still say why (ctx_fail); "" when none */
+	char error[512];
 };
 
 /* The option tables of the commands that declare one (opts.h). */
@@ -79,6 +82,9 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 void ctx_print_notes(const struct ctx *c, const struct root *r);
 /* Write a JSON document to stdout; EXIT_OK or EXIT_RUNTIME. */
 int ctx_emit_json(struct ctx *c, json_t *doc);
+/* Say why the command could not run: one line on stderr, and the first
+ * one kept in c->error.  Returns EXIT_RUNTIME. */
+int ctx_fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Text for people goes to stdout through a filter of control characters:
  * open it (NULL after saying why), print, then close it, which says
  * whether everything reached stdout: EXIT_OK or EXIT_RUNTIME. */

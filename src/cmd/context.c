@@ -8,6 +8,7 @@
 #include "../sysfs/collect.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,24 +18,18 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 	int rc = root_open(r, c->root_dir);
 
 	memset(inv, 0, sizeof(*inv));
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, c->root_dir,
-			strerror(-rc));
-		return EXIT_RUNTIME;
-	}
-	if (record && root_record(r) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: cannot open root '%s': %s", c->prog, c->root_dir,
+				strerror(-rc));
+	if (record && root_record(r) < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	rc = inventory_collect(r, inv);
 	if (rc == 0)
 		rc = affinity_compute(inv);
 	ctx_print_notes(c, r);
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot read the inventory under '%s': %s\n", c->prog,
-			c->root_dir, strerror(-rc));
-		return EXIT_RUNTIME;
-	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: cannot read the inventory under '%s': %s", c->prog,
+				c->root_dir, strerror(-rc));
 	return EXIT_OK;
 }
 
@@ -86,6 +81,20 @@ int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *)
 		return EXIT_RUNTIME;
 	print(out, inv);
 	return ctx_close_text(c, out);
+}
+
+int ctx_fail(struct ctx *c, const char *fmt, ...)
+{
+	char what[sizeof(c->error)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", what);
+	if (!c->error[0])
+		memcpy(c->error, what, sizeof(what));
+	return EXIT_RUNTIME;
 }
 
 int ctx_emit_json(struct ctx *c, json_t *doc)

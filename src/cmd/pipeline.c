@@ -51,6 +51,8 @@ static int site_problem(struct ctx *c, struct pipeline *pl, int rc, const char *
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (!pl->site_optional) {
+		if (rc == EXIT_RUNTIME)
+			return ctx_fail(c, "%s", what);
 		fprintf(stderr, "%s\n", what);
 		return rc;
 	}
@@ -68,10 +70,8 @@ static int profile_error(struct ctx *c, struct pipeline *pl, const struct profil
 {
 	int code = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 
-	if (rc == -ENOMEM) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (rc == -ENOMEM)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	if (err->line)
 		return site_problem(c, pl, code, "%s:%d: %s", err->file, err->line, err->message);
 	return site_problem(c, pl, code, "%s: %s", err->file,
@@ -89,10 +89,8 @@ static int read_site(struct ctx *c, struct pipeline *pl)
 	if (rc == -ENOENT)
 		return EXIT_OK;
 	site_path(c, SITE_FILE, path, sizeof(path));
-	if (rc == -ENOMEM) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (rc == -ENOMEM)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	if (rc < 0 && pl->site_optional)
 		return site_problem(c, pl, EXIT_RUNTIME, "%s: cannot read it: %s", path,
 				    strerror(-rc));
@@ -189,10 +187,8 @@ int pipeline_choose(struct ctx *c, struct pipeline *pl, const struct pipeline_op
 		return EXIT_OK;
 	}
 	pl->profile = profile_pick(&pl->inv, &pl->source, pl->reason, sizeof(pl->reason));
-	if (!pl->profile) {
-		fprintf(stderr, "%s: %s\n", c->prog, pl->reason);
-		return EXIT_RUNTIME;
-	}
+	if (!pl->profile)
+		return ctx_fail(c, "%s: %s", c->prog, pl->reason);
 	return EXIT_OK;
 }
 
@@ -207,8 +203,8 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 			check_waive(&pl->findings, site);
 	} else {
 		if (!pl->inv.n_gpus && !inventory_has_network(&pl->inv)) {
-			fprintf(stderr, "%s %s: nothing to check under '%s': no GPU, no NPU and no "
-				"RDMA device\n", c->prog, pl->verb, c->root_dir);
+			ctx_fail(c, "%s %s: nothing to check under '%s': no GPU, no NPU and no "
+				 "RDMA device", c->prog, pl->verb, c->root_dir);
 			if (!c->quiet)
 				ctx_hint_no_devices(c);
 			return EXIT_RUNTIME;
@@ -222,10 +218,8 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 					    &pl->findings);
 		}
 	}
-	if (rc < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	return EXIT_OK;
 }
 
@@ -265,10 +259,8 @@ int pipeline_view(struct ctx *c, const char *verb, struct pipeline *pl)
 	if (rc != EXIT_OK)
 		return rc;
 	pl->roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*pl->roles));
-	if (!pl->roles) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (!pl->roles)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	check_roles(&pl->inv, pl->profile, pl->has_site ? &pl->site : NULL, pl->roles);
 	/* under a profile without rails (generic) only the site file says */
 	for (size_t i = 0; i < pl->inv.n_nics; i++)

@@ -428,6 +428,11 @@ int module_decode(const uint8_t *lower, size_t lower_len, const struct module_pa
 	out->id = id;
 	out->type = module_type_name(id);
 	out->spec = v.spec = spec_of(id);
+	/* every layout keeps its identity, lane count and flags in the lower
+	 * 128 bytes: a shorter lower page is unusable, never read as zeros
+	 * (a 50-byte CMIS page once gave -40 dBm on lanes 5-8) */
+	if (v.spec != MODULE_SPEC_UNKNOWN && !at(&v, MODULE_I2C_A0, 0, 0, 0, MODULE_PAGE_SIZE))
+		return -EBADMSG;
 	switch (v.spec) {
 	case MODULE_SPEC_SFF8472:
 		decode_sff8472(&v, out);

@@ -88,6 +88,8 @@ struct module_info {
 
 /* Decodes whatever the buffers hold.  0 on success (fields not present stay
  * unknown); -EINVAL when out is NULL or no identifier byte was read;
+ * -EBADMSG when the lower page is shorter than its 128 bytes (nothing but
+ * id and type is taken from it);
  * -EOPNOTSUPP for an identifier that is none of the three maps (out->id and
  * out->type are still set). */
 int module_decode(const uint8_t *lower, size_t lower_len, const struct module_pages *pages,

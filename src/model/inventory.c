@@ -69,6 +69,7 @@ static void port_free(struct port *p)
 	free(p->link_layer);
 	free(p->state_name);
 	free(p->phys_state_name);
+	free(p->state_why);
 	free(p->rate_speed);
 	free(p->netdev);
 	free(p->netdev_operstate);

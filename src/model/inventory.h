@@ -102,6 +102,9 @@ struct port {
 	char *state_name;
 	int64_t phys_state;
 	char *phys_state_name;
+	/* why state or phys_state is NA, in words ("no file 'state'",
+	 * "malformed 'state': ..."); NULL when both were read */
+	char *state_why;
 	double rate_gbps;
 	int64_t lanes;
 	char *rate_speed;	/* "NDR"... */

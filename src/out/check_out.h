@@ -38,7 +38,10 @@ void text_check_brief(FILE *out, const struct check_report *rep, const struct te
 /* Every check id: severity, what fires it, the fix (`check --list`). */
 void text_check_list(FILE *out, size_t width);
 json_t *check_list_to_json(void);
-/* Nothing when no error finding; else one line in NHC's form. */
+/* Nothing when healthy; one "ERROR: rdmadoctor: ..." line in NHC's form
+ * when an error was found; else, when a warning is a value not checked
+ * (a rail whose state could not be read), one "UNCHECKED: rdmadoctor:
+ * ..." line. */
 void nhc_check(FILE *out, const struct check_report *rep);
 
 #endif

@@ -186,6 +186,8 @@ static void print_qos(FILE *out, const char *ind, const struct qos *q)
 	fputc('\n', out);
 	if (q->dcb_supported == 0)
 		fprintf(out, "%sdcb not supported\n", ind);
+	if (q->dcb_supported < 0)	/* no answer: unknown, said so, not left out */
+		fprintf(out, "%sdcb ?\n", ind);
 	if (q->dcb_supported == 1) {
 		fprintf(out, "%sdcb trust %s", ind, q->trust ? q->trust : "?");
 		print_prios(out, "pfc", q->pfc_enabled);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_attr(struct root *r, const char *dir, const char *name)
+static char *read_attr(struct root *r, const char *dir, const char *name, int *err)
 {
 	char *text = NULL;
 	int rc = *dir ? root_readf(r, &text, "%s/%s", dir, name)
@@ -16,6 +16,8 @@ static char *read_attr(struct root *r, const char *dir, const char *name)
 
 	if (rc < 0 && rc != -ENOENT)
 		root_note(r, dir, "cannot read '%s': %s", name, strerror(-rc));
+	if (err)
+		*err = rc < 0 ? rc : 0;
 	return rc < 0 ? NULL : text;
 }
 
@@ -28,7 +30,7 @@ static void malformed(struct root *r, const char *dir, const char *name,
 
 int64_t attr_s64(struct root *r, const char *dir, const char *name)
 {
-	char *text = read_attr(r, dir, name);
+	char *text = read_attr(r, dir, name, NULL);
 	int64_t v;
 
 	if (!text)
@@ -43,7 +45,7 @@ int64_t attr_s64(struct root *r, const char *dir, const char *name)
 
 int64_t attr_hex(struct root *r, const char *dir, const char *name)
 {
-	char *text = read_attr(r, dir, name);
+	char *text = read_attr(r, dir, name, NULL);
 	uint64_t v;
 	int64_t out = NA;
 
@@ -59,7 +61,7 @@ int64_t attr_hex(struct root *r, const char *dir, const char *name)
 
 double attr_pcie_speed(struct root *r, const char *dir, const char *name)
 {
-	char *text = read_attr(r, dir, name);
+	char *text = read_attr(r, dir, name, NULL);
 	double v = NAN;
 
 	if (!text)
@@ -77,7 +79,24 @@ double attr_pcie_speed(struct root *r, const char *dir, const char *name)
 
 char *attr_str(struct root *r, const char *dir, const char *name)
 {
-	return read_attr(r, dir, name);
+	return read_attr(r, dir, name, NULL);
+}
+
+char *attr_str_why(struct root *r, const char *dir, const char *name, char **why)
+{
+	int err, n;
+	char *text = read_attr(r, dir, name, &err);
+
+	*why = NULL;
+	if (text)
+		return text;
+	if (err == -ENOENT)
+		n = asprintf(why, "no file '%s'", name);
+	else
+		n = asprintf(why, "cannot read '%s': %s", name, strerror(-err));
+	if (n < 0)
+		*why = NULL;
+	return NULL;
 }
 
 char *attr_link_name(struct root *r, const char *dir, const char *name)

@@ -14,6 +14,10 @@ int64_t attr_hex(struct root *r, const char *dir, const char *name);
 double attr_pcie_speed(struct root *r, const char *dir, const char *name);
 /* The text, newline removed; NULL when not readable. */
 char *attr_str(struct root *r, const char *dir, const char *name);
+/* The same; when NULL, *why says why in words ("no file 'state'",
+ * "cannot read 'state': Is a directory"; NULL only without memory), for
+ * a "not checked" finding to name. */
+char *attr_str_why(struct root *r, const char *dir, const char *name, char **why);
 /* Basename of a symlink's target ("driver" -> "mlx5_core"). */
 char *attr_link_name(struct root *r, const char *dir, const char *name);
 

@@ -246,24 +246,31 @@ static void read_rate(struct root *r, const char *portdir, struct port *p)
 	free(text);
 }
 
+/* One of the two state files; what could not be read is said in
+ * p->state_why (the first reason kept), since a rail whose state is
+ * unknown is "not checked", never taken for up or down. */
 static void read_state(struct root *r, const char *portdir, const char *file,
-		       int64_t *code, char **name)
+		       int64_t *code, char **name, char **why)
 {
-	char *text = attr_str(r, portdir, file);
+	char *reason = NULL, *text = attr_str_why(r, portdir, file, &reason);
 	const char *n;
 	int c;
 
 	*code = NA;
-	if (!text)
-		return;
-	if (parse_code_name(text, &c, &n) < 0) {
+	if (text && parse_code_name(text, &c, &n) < 0) {
 		root_note(r, portdir, "malformed '%s': \"%.40s\" (expected like \"4: ACTIVE\")",
 			  file, text);
-	} else {
+		if (asprintf(&reason, "malformed '%s': \"%.40s\"", file, text) < 0)
+			reason = NULL;
+	} else if (text) {
 		*code = c;
 		*name = strdup(n);
 	}
 	free(text);
+	if (reason && !*why)
+		*why = reason;
+	else
+		free(reason);
 }
 
 /* The verbs session, opened at the first live port query: replay never
@@ -368,14 +375,18 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	if (asprintf(&portdir, "%s/ports/%d", devdir, p->num) < 0)
 		return -ENOMEM;
 	p->link_layer = attr_str(r, portdir, "link_layer");
-	read_state(r, portdir, "state", &p->state, &p->state_name);
-	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name);
+	read_state(r, portdir, "state", &p->state, &p->state_name, &p->state_why);
+	read_state(r, portdir, "phys_state", &p->phys_state, &p->phys_state_name,
+		   &p->state_why);
 	read_rate(r, portdir, p);
 	/* mlx5 prints a made-up "40 Gb/sec (4X QDR)" for a RoCE port whose
-	 * link is down: not a rate. */
+	 * link is down: not a rate (nor is it one where the state is unknown). */
 	if (p->link_layer && strcmp(p->link_layer, "Ethernet") == 0 &&
 	    !port_is_up(p) && !isnan(p->rate_gbps)) {
-		root_note(r, portdir, "rate of a RoCE port that is not up is a placeholder: ignored");
+		root_note(r, portdir, port_link(p) == PORT_LINK_DOWN ?
+			  "rate of a RoCE port that is not up is a placeholder: ignored" :
+			  "rate of a RoCE port whose state is unknown may be a placeholder: "
+			  "ignored");
 		p->rate_gbps = NAN;
 		p->lanes = NA;
 		free(p->rate_speed);

@@ -128,6 +128,13 @@ int module_read_port(struct root *r, struct port *p)
 				     pb->req[i].offset, pb->data[i], pb->len[i]) < 0)
 			root_note(r, dir, "module page %zu ignored", i);
 	rc = module_decode(NULL, 0, &pages, &info);
+	if (rc == -EBADMSG) {
+		root_note(r, dir, "%s transceiver lower page is %zu bytes, shorter than its "
+			  "128-byte layout: unusable, no DOM facts taken from it", p->netdev,
+			  pb->len[0]);
+		rc = 0;
+		goto out;
+	}
 	if (rc < 0) {
 		root_note(r, dir, "%s transceiver not decoded: %s", p->netdev, strerror(-rc));
 		rc = 0;

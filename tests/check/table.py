@@ -54,7 +54,8 @@ FIRES = [
     ("roce.pfc", "roce-broken", "roce-qos.ini", "mlx5_1 port 1", "none"),
     ("roce.trust", "roce-broken", "roce-qos.ini", "mlx5_2 port 1", "pcp"),
     ("roce.qos_mismatch", "roce-broken", "roce-qos.ini", "mlx5_6 port 1", "priority 4"),
-    ("roce.qos_mismatch", "roce-broken", None, "mlx5_1 port 1", "no PFC"),
+    # hgx-8x400g names no priority, yet a RoCE rail needs PFC on one
+    ("roce.pfc", "roce-broken", None, "mlx5_1 port 1", "PFC enabled on priorities: none"),
     # the rails agree: without a profile value, the odd rail out
     ("roce.trust", "roce-broken", None, "mlx5_2 port 1", "pcp while 3 rails use dscp"),
     # transceiver pages in roce-broken/root/.rdmadoctor/module/ (gen_fixtures.py)

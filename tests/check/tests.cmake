@@ -17,3 +17,8 @@ set_tests_properties(check_fixes PROPERTIES TIMEOUT 600)
 # command for one fault, subjects not chosen by a tie, one design figure.
 add_test(NAME check_one_cause COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/one_cause.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# Unknown is never healthy: on copies of the fixtures with one file removed,
+# made a directory, filled with garbage or cut short, what could not be read
+# is "not checked", counted, named, and a rail nobody saw cannot PASS.
+add_test(NAME check_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unknown.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

@@ -116,9 +116,12 @@ empty = os.path.join(tmp, "empty")
 os.makedirs(empty)
 for args in ([], ["--profile", "dgx-h100"]):
     for js in (True, False):
-        rc, _, out, err = run(empty, *args, json_out=js)
-        expect(rc == 3 and out == "" and "nothing to check" in err,
-               f"an empty root {args} {'--json' if js else 'text'} exits 3", f"rc {rc} {err}")
+        rc, doc, out, err = run(empty, *args, json_out=js)
+        # --json still writes its document, saying why (issue 29)
+        said = (doc == {"schema": 1, "verdict": "error", "error": doc["error"]} and
+                "nothing to check" in doc["error"]) if js else out == ""
+        expect(rc == 3 and said and "nothing to check" in err,
+               f"an empty root {args} {'--json' if js else 'text'} exits 3", f"rc {rc} {out} {err}")
 
 # a datacenter-GPU machine with no RDMA device at all fails, generic too
 nonic = copy("hgx-a100-8x200g", "nonic")
@@ -302,9 +305,10 @@ view_warns(r, conf, f"{conf}:2: profile: ", "bad.ini:4: rate_gbps",
 # a site file that cannot be read: could not run
 r = copy("dgx-h100", "site-dir")
 os.makedirs(os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf"))
-rc, _, out, err = run(r)
-expect(rc == 3 and out == "" and "cannot read the site file" in err,
-       "an unreadable site file exits 3", f"rc {rc} {err}")
+rc, doc, out, err = run(r)
+expect(rc == 3 and doc and doc["verdict"] == "error" and "cannot read the site file" in doc["error"]
+       and "cannot read the site file" in err,
+       "an unreadable site file exits 3, the --json document says why", f"rc {rc} {out} {err}")
 conf = os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf")
 view_warns(r, conf, f"{conf}: cannot read it", "", "an unreadable site file")
 

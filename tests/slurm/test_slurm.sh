@@ -396,6 +396,31 @@ expect_rc 0
 expect_in_service "environment did not win over the file"
 echo "ok: settings from a file; the environment wins"
 
+STEP="a rail not checked"
+# dgx-h100 with mlx5_0's state files gone: check exits 0 (WARN) with an
+# UNCHECKED line; the wrapper drains on it unless told to leave it
+UNSEEN=$T/unseen
+mkdir "$UNSEEN" || fail "cannot make $UNSEEN"
+cp -a "$PASSING/." "$UNSEEN" || fail "cannot copy $PASSING"
+find "$UNSEEN/sys/devices" -path '*/infiniband/mlx5_0/ports/1/*state' -delete
+LINE=$("$BIN" --root "$UNSEEN" check --nhc) || fail "check --nhc on a rail not seen should exit 0"
+case $LINE in "UNCHECKED: rdmadoctor: port.down mlx5_0 port 1: not checked: "*) ;;
+*) fail "check --nhc said '$LINE'" ;; esac
+REASON_UNSEEN=$(printf 'rdmadoctor: %s' "${LINE#UNCHECKED: rdmadoctor: }" | tr '"' "'" | cut -c1-200)
+hc RDMADOCTOR_ARGS="--root $UNSEEN" RDMADOCTOR_ON_UNCHECKED=leave
+expect_rc 0
+expect_in_service "RDMADOCTOR_ON_UNCHECKED=leave drained"
+grep -q "RDMADOCTOR_ON_UNCHECKED=leave" "$T/wrapper.err" || fail "leave was not logged"
+hc RDMADOCTOR_ARGS="--root $UNSEEN"
+expect_rc 1
+drained || fail "a rail not checked did not drain: $(node_state)"
+case $(node_reason) in "rdmadoctor: port.down mlx5_0 port 1: not checked: "*) ;;
+*) fail "reason '$(node_reason)', expected '$REASON_UNSEEN'" ;; esac
+hc RDMADOCTOR_ARGS="--root $PASSING"
+expect_rc 0
+expect_in_service "a passing check did not resume after a rail not checked"
+echo "ok: a rail not checked drains by default, RDMADOCTOR_ON_UNCHECKED=leave leaves it"
+
 STEP="slurmctld unreachable"
 # a slurm.conf naming a port nobody listens on: the wrapper says so, exit 3
 read -r DEAD_PORT < <(python3 -c '

@@ -32,6 +32,7 @@ run 2 "RDMADOCTOR_TIMEOUT '0'" RDMADOCTOR_TIMEOUT=0 "$WRAPPER"
 run 2 "RDMADOCTOR_TIMEOUT '99999'" RDMADOCTOR_TIMEOUT=99999 "$WRAPPER"
 run 2 "RDMADOCTOR_TIMEOUT '5s'" RDMADOCTOR_TIMEOUT=5s "$WRAPPER"
 run 2 "RDMADOCTOR_ON_ERROR 'panic'" RDMADOCTOR_ON_ERROR=panic "$WRAPPER"
+run 2 "RDMADOCTOR_ON_UNCHECKED 'ignore'" RDMADOCTOR_ON_UNCHECKED=ignore "$WRAPPER"
 # a host list would drain many nodes; a quote would change scontrol's words
 run 2 "node name 'n\[1-4\]' is not one node" RDMADOCTOR_NODENAME='n[1-4]' "$WRAPPER"
 run 2 "node name 'a?b' is not one node" RDMADOCTOR_NODENAME="$(printf 'a\nb')" "$WRAPPER"

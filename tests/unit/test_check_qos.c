@@ -397,20 +397,22 @@ static void rails_agree(void **state)
 	inv.nics[0].ports[0].qos->pfc_enabled[4] = 1;
 	run(&inv, NULL, &fs);
 	f = get_on(&fs, "roce.trust", "mlx5_1 port 1");
-	assert_string_equal(f->observed, "trust pcp while 3 rails use dscp");
+	assert_string_equal(f->observed, "trust pcp while 3 rails use dscp (majority of all 4 rails)");
 	assert_string_equal(f->fix, "`mlnx_qos -i eth1 --trust dscp` (and at every boot)");
 	f = get_on(&fs, "mtu.roce", "mlx5_2 port 1");
-	assert_string_equal(f->observed, "netdev MTU 4200 while 3 rails use 9000");
+	assert_string_equal(f->observed, "netdev MTU 4200 while 3 rails use 9000 (majority of all 4 rails)");
 	assert_non_null(strstr(f->fix, "`ip link set dev eth2 mtu 9000`"));
 	/* of the three DSCP rails, two map 48 to 6 */
 	f = get_on(&fs, "roce.qos_mismatch", "mlx5_3 port 1");
 	assert_string_equal(f->observed,
-			    "DSCP 48 -> priority 7 while 2 rails map it to priority 6");
+			    "DSCP 48 -> priority 7 while 2 rails map it to priority 6 (majority of "
+			    "the 3 of 4 rails where it is known)");
 	assert_non_null(strstr(f->fix, "`mlnx_qos -i eth3 --dscp2prio set,48,6`"));
 	f = get_on(&fs, "roce.ecn", "mlx5_3 port 1");
 	assert_non_null(strstr(f->fix, "`echo 0 > /sys/class/net/eth3/ecn/roce_np/enable/5`"));
 	f = get_on(&fs, "roce.pfc", "mlx5_0 port 1");
-	assert_string_equal(f->observed, "PFC on priorities 3 4 while 3 rails use priority 3");
+	assert_string_equal(f->observed, "PFC on priorities 3 4 while 3 rails use priority 3 "
+					 "(majority of all 4 rails)");
 	assert_non_null(strstr(f->fix, "--pfc 0,0,0,1,0,0,0,0`"));
 	assert_int_equal(count_qos(&fs) + count_id(&fs, "mtu.roce") + count_id(&fs, "roce.ecn"), 5);
 	findings_free(&fs);
