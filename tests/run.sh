@@ -61,7 +61,7 @@ run_ctest() {
 	shift 2
 	rm -f "$dir/results.xml" "$dir/ctest.log"
 	(cd "$dir" && ctest -j "$jobs" --output-junit results.xml ${filter[@]+"${filter[@]}"} "$@" 2>&1) |
-		tee "$dir/ctest.log" | grep -E '^ *[0-9]+/[0-9]+ Test +#|tests passed'
+		tee "$dir/ctest.log" | grep --line-buffered -E '^ *[0-9]+/[0-9]+ Test +#|tests passed'
 	if [ ! -s "$dir/results.xml" ] && [ -n "$regex" ] && grep -q 'No tests were found' "$dir/ctest.log"; then
 		echo "(no test of this stage matches '$regex')"
 		return
