@@ -79,6 +79,11 @@ static const struct check_entry rows[] = {
 	  "neither Success nor Init: its detect address does not answer",
 	  "check the port's link, address and the detect address in /etc/hccn.conf "
 	  "(`hccn_tool -i N -netdetect -s address ADDR`)" },
+	{ "npu.not_recorded", "info (not checked)",
+	  "a replayed snapshot holds no reply to an `hccn_tool` or `npu-smi` call: it "
+	  "was taken before rdmadoctor asked it, so the value was not checked (a call "
+	  "that failed on the machine is npu.unreadable)",
+	  "take a new snapshot with this version, or run the named call by hand as root" },
 	{ "npu.subnets", "error",
 	  "the NPU ports break the model's subnet plan (Atlas 800 9000: NPU 0&4, 1&5, "
 	  "2&6, 3&7 in four different subnets; A2: one subnet; A3: the two dies of "
