@@ -208,6 +208,12 @@ try:
            fires(nolldp, "npu.not_recorded", "npu3",
                  "not checked: the snapshot holds no `hccn_tool -i 3 -lldp -g` reply "
                  "(taken before this reader existed)", "info"), nolldp)
+    inv = run(os.path.join(tmp, "no-lldp"), "inventory")
+    d3 = [d for d in inv["npus"]["devices"] if d["id"] == 3][0]
+    expect("no lldp in the snapshot: the inventory says not recorded, no failure",
+           d3["not_recorded"] == [{"call": "hccn_tool -i 3 -lldp -g",
+                                   "why": "not in the snapshot"}] and not d3["failures"] and
+           d3["port_read"])
     # the call made on the machine and failed (timed out, or an exit status
     # with its output) is still a fault
     failed_lldp = variant("failed-lldp", {H + "2/lldp": None})
