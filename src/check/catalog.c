@@ -21,8 +21,12 @@ static const struct check_entry rows[] = {
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
 	{ "fw.mixed", "warn",
-	  "NICs of one model on one host run different firmware versions",
-	  "update every NIC of the model to one version (`mlxfwmanager`)" },
+	  "NICs of one model on one host run different firmware versions (the "
+	  "version most run is named only when one leads; on a tie, each version "
+	  "with its count)",
+	  "update every NIC of the model to one version (`mlxfwmanager`); the fix "
+	  "gives the `flint` burn and `mlxfwreset` of each card to update by its PCI "
+	  "address" },
 	{ "gdr.missing", "error (the profile wants GPUDirect RDMA); warn",
 	  "datacenter NVIDIA GPUs but neither nvidia_peermem (nor the older "
 	  "nv_peer_mem) loaded nor a dma-buf capable stack",
