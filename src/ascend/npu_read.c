@@ -156,6 +156,23 @@ static int add_failure(struct npu_failure **v, size_t *n, size_t *cap,
 	return rc;
 }
 
+/* A call of one NPU that gave no bytes (rc < 0, not -ENOMEM).  A failure
+ * fetch.h does not note is a replay's call the snapshot holds no record
+ * of: the snapshot was taken before this reader asked it, so the value is
+ * not checked, not failed.  A call that failed on the machine left its
+ * errno (or its output and exit status) in the snapshot and stays named
+ * as a failure. */
+static int no_answer(struct root *r, struct npu *npu, const struct tool_job *j, int rc)
+{
+	char why[200];
+
+	if (!fetch_failure_noted(r, rc))
+		return add_failure(&npu->unrecorded, &npu->n_unrecorded, &npu->cap_unrecorded, j,
+				   "not in the snapshot");
+	why_text(why, sizeof(why), rc);
+	return add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
+}
+
 static bool want_npu(struct root *r, const char *link)
 {
 	int64_t vendor = attr_hex(r, link, "vendor");
@@ -305,10 +322,8 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 	rc = call(r, "npu-smi", key, b, c->first, &data, &len, &status);
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc < 0) {
-		why_text(why, sizeof(why), rc);
-		return add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
-	}
+	if (rc < 0)
+		return no_answer(r, npu, j, rc);
 	rc = npu_smi_parse_board(data, len, &board);
 	if (rc == -ENOMEM) {
 		free(data);
@@ -363,9 +378,7 @@ static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc < 0) {
-			why_text(why, sizeof(why), rc);
-			rc = option_optional(opt->name) ? 0 :
-			     add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
+			rc = option_optional(opt->name) ? 0 : no_answer(r, npu, j, rc);
 			if (rc < 0)
 				return rc;
 			continue;

@@ -21,8 +21,12 @@ static const struct check_entry rows[] = {
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
 	{ "fw.mixed", "warn",
-	  "NICs of one model on one host run different firmware versions",
-	  "update every NIC of the model to one version (`mlxfwmanager`)" },
+	  "NICs of one model on one host run different firmware versions (the "
+	  "version most run is named only when one leads; on a tie, each version "
+	  "with its count)",
+	  "update every NIC of the model to one version (`mlxfwmanager`); the fix "
+	  "gives the `flint` burn and `mlxfwreset` of each card to update by its PCI "
+	  "address" },
 	{ "gdr.missing", "error (the profile wants GPUDirect RDMA); warn",
 	  "datacenter NVIDIA GPUs but neither nvidia_peermem (nor the older "
 	  "nv_peer_mem) loaded nor a dma-buf capable stack",
@@ -79,6 +83,11 @@ static const struct check_entry rows[] = {
 	  "neither Success nor Init: its detect address does not answer",
 	  "check the port's link, address and the detect address in /etc/hccn.conf "
 	  "(`hccn_tool -i N -netdetect -s address ADDR`)" },
+	{ "npu.not_recorded", "info (not checked)",
+	  "a replayed snapshot holds no reply to an `hccn_tool` or `npu-smi` call: it "
+	  "was taken before rdmadoctor asked it, so the value was not checked (a call "
+	  "that failed on the machine is npu.unreadable)",
+	  "take a new snapshot with this version, or run the named call by hand as root" },
 	{ "npu.subnets", "error",
 	  "the NPU ports break the model's subnet plan (Atlas 800 9000: NPU 0&4, 1&5, "
 	  "2&6, 3&7 in four different subnets; A2: one subnet; A3: the two dies of "

@@ -93,79 +93,195 @@ static bool fw_candidate(const struct nic *n)
 	return n->model && n->fw_ver && !check_nic_is_software(n);
 }
 
+/* b is a NIC of a's model whose firmware is known */
+static bool fw_peer(const struct nic *a, const struct nic *b)
+{
+	return fw_candidate(b) && strcmp(a->model, b->model) == 0;
+}
+
+/* NICs of n's model that run version v */
+static size_t fw_count(const struct inventory *inv, const struct nic *n, const char *v)
+{
+	size_t count = 0;
+
+	for (size_t k = 0; k < inv->n_nics; k++)
+		count += fw_peer(n, &inv->nics[k]) && strcmp(inv->nics[k].fw_ver, v) == 0;
+	return count;
+}
+
+/* nics[j] is of n's model and the first NIC that runs its version */
+static bool fw_first(const struct inventory *inv, const struct nic *n, size_t j)
+{
+	const struct nic *v = &inv->nics[j];
+
+	if (!fw_peer(n, v))
+		return false;
+	for (size_t k = 0; k < j; k++)
+		if (fw_peer(n, &inv->nics[k]) && strcmp(inv->nics[k].fw_ver, v->fw_ver) == 0)
+			return false;
+	return true;
+}
+
+/* The version most NICs of n's model run, when one leads alone; NULL on a
+ * tie, where naming either would be a guess. */
+static const char *fw_leader(const struct inventory *inv, const struct nic *n)
+{
+	const char *best = NULL;
+	size_t best_count = 0;
+	bool tie = false;
+
+	for (size_t k = 0; k < inv->n_nics; k++) {
+		const struct nic *v = &inv->nics[k];
+		size_t count;
+
+		if (!fw_first(inv, n, k))
+			continue;
+		count = fw_count(inv, n, v->fw_ver);
+		if (count > best_count) {
+			best = v->fw_ver;
+			best_count = count;
+			tie = false;
+		} else if (count == best_count) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : best;
+}
+
+/* The functions of one card share the bus and device of their PCI
+ * address ("0000:e1:00.0", "0000:e1:00.1"): one burn updates both. */
+static bool same_card(const struct nic *a, const struct nic *b)
+{
+	const char *da = a->pci.bdf ? strrchr(a->pci.bdf, '.') : NULL;
+	const char *db = b->pci.bdf ? strrchr(b->pci.bdf, '.') : NULL;
+
+	return da && db && da - a->pci.bdf == db - b->pci.bdf &&
+	       strncmp(a->pci.bdf, b->pci.bdf, (size_t)(da - a->pci.bdf)) == 0;
+}
+
+/* "v (mlx5_0 mlx5_3); w (mlx5_5)", each version once, in NIC order */
+static void fw_versions(struct check_buf *obs, const struct inventory *inv, const struct nic *n)
+{
+	bool any = false;
+
+	for (size_t j = 0; j < inv->n_nics; j++) {
+		const struct nic *v = &inv->nics[j];
+		bool named = false;
+
+		if (!fw_first(inv, n, j))
+			continue;
+		check_buf_printf(obs, "%s%s (", any ? "; " : "", v->fw_ver);
+		for (size_t k = j; k < inv->n_nics; k++) {
+			const struct nic *w = &inv->nics[k];
+
+			if (!fw_peer(n, w) || strcmp(w->fw_ver, v->fw_ver) != 0)
+				continue;
+			check_buf_printf(obs, "%s%s", named ? " " : "", w->name);
+			named = true;
+		}
+		check_buf_printf(obs, ")");
+		any = true;
+	}
+}
+
+/* "2 run 28.39.1002, 2 run 28.37.1014": a tie, said without a winner */
+static void fw_counts(struct check_buf *want, const struct inventory *inv, const struct nic *n)
+{
+	bool any = false;
+
+	for (size_t j = 0; j < inv->n_nics; j++) {
+		const struct nic *v = &inv->nics[j];
+
+		if (!fw_first(inv, n, j))
+			continue;
+		check_buf_printf(want, "%s%zu run %s", any ? ", " : "",
+				 fw_count(inv, n, v->fw_ver), v->fw_ver);
+		any = true;
+	}
+}
+
+/* One burn and reset per card to update, by its real PCI address: the
+ * cards off the leading version, or every card of the model when none
+ * leads (the version to settle on is the engineer's choice then). */
+static void fw_commands(struct check_buf *fix, const struct inventory *inv, const struct nic *n,
+			const char *keep)
+{
+	for (size_t j = 0; j < inv->n_nics; j++) {
+		const struct nic *v = &inv->nics[j];
+		bool first = true;
+
+		if (!fw_peer(n, v) || (keep && strcmp(v->fw_ver, keep) == 0))
+			continue;
+		for (size_t k = 0; k < j && first; k++)
+			first = !(fw_peer(n, &inv->nics[k]) && same_card(&inv->nics[k], v) &&
+				  !(keep && strcmp(inv->nics[k].fw_ver, keep) == 0));
+		if (!first)
+			continue;
+		if (v->pci.bdf)
+			check_buf_printf(fix, "; %s: `flint -d %s -i <image> burn`, then "
+					 "`mlxfwreset -d %s reset`", v->name, v->pci.bdf,
+					 v->pci.bdf);
+		else
+			check_buf_printf(fix, "; %s: `flint -d <its PCI address> -i <image> "
+					 "burn` (its PCI address was not read)", v->name);
+	}
+}
+
 static int fw_mixed(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
-		struct check_buf obs = { 0 }, want = { 0 };
-		size_t versions = 0, best = 0, best_count = 0;
+		struct check_buf obs = { 0 }, want = { 0 }, fix = { 0 };
+		const char *lead;
 		bool seen = false, mixed = false;
 		struct finding *f;
 
 		if (!fw_candidate(n))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = fw_candidate(&inv->nics[j]) && strcmp(inv->nics[j].model, n->model) == 0;
+			seen = fw_peer(n, &inv->nics[j]);
 		if (seen)
 			continue;	/* this model was judged at its first NIC */
 		for (size_t j = i + 1; j < inv->n_nics && !mixed; j++)
-			mixed = fw_candidate(&inv->nics[j]) &&
-				strcmp(inv->nics[j].model, n->model) == 0 &&
-				strcmp(inv->nics[j].fw_ver, n->fw_ver) != 0;
+			mixed = fw_peer(n, &inv->nics[j]) && strcmp(inv->nics[j].fw_ver, n->fw_ver) != 0;
 		if (!mixed)
 			continue;
-		/* "28.39.1002 (mlx5_0 mlx5_3); 28.37.1014 (mlx5_5)" */
-		for (size_t j = i; j < inv->n_nics; j++) {
-			const struct nic *v = &inv->nics[j];
-			bool first = true;
-			size_t count = 0;
-
-			if (!fw_candidate(v) || strcmp(v->model, n->model) != 0)
-				continue;
-			for (size_t k = i; k < j && first; k++)
-				first = !(fw_candidate(&inv->nics[k]) &&
-					  strcmp(inv->nics[k].model, n->model) == 0 &&
-					  strcmp(inv->nics[k].fw_ver, v->fw_ver) == 0);
-			if (!first)
-				continue;
-			check_buf_printf(&obs, "%s%s (", versions ? "; " : "", v->fw_ver);
-			for (size_t k = j; k < inv->n_nics; k++) {
-				const struct nic *w = &inv->nics[k];
-
-				if (!fw_candidate(w) || strcmp(w->model, n->model) != 0 ||
-				    strcmp(w->fw_ver, v->fw_ver) != 0)
-					continue;
-				check_buf_printf(&obs, "%s%s", count ? " " : "", w->name);
-				count++;
-			}
-			check_buf_printf(&obs, ")");
-			if (count > best_count) {
-				best_count = count;
-				best = j;
-			}
-			versions++;
+		lead = fw_leader(inv, n);
+		fw_versions(&obs, inv, n);
+		check_buf_printf(&want, "one firmware version on every %s", n->model);
+		if (lead) {
+			check_buf_printf(&want, " (most run %s)", lead);
+		} else {
+			check_buf_printf(&want, " (no version leads: ");
+			fw_counts(&want, inv, n);
+			check_buf_printf(&want, ")");
 		}
+		if (lead)
+			check_buf_printf(&fix, "bring every %s to %s, the version most run: ",
+					 n->model, lead);
+		else
+			check_buf_printf(&fix, "bring every %s to one version, chosen from the "
+					 "vendor's release notes: ", n->model);
+		check_buf_printf(&fix, "`mlxfwmanager --query` shows each card's PSID and "
+				 "firmware, `mlxfwmanager -u` updates them all, or card by card");
+		fw_commands(&fix, inv, n, lead);
+		check_buf_printf(&fix, " (or a cold reboot instead of the reset)");
 		f = check_add(c, out, "fw.mixed", SEV_WARN,
 			      "Firmware versions differ in link training and congestion control, "
 			      "so one NIC behaves unlike the others on the same fabric (early "
 			      "ConnectX-6 firmware flapped against some switches).");
 		if (!f) {
 			check_buf_free(&obs);
+			check_buf_free(&want);
+			check_buf_free(&fix);
 			return -ENOMEM;
 		}
 		finding_set(&f->subject, "%s", n->model);
 		check_buf_take(&obs, &f->observed);
-		check_buf_printf(&want, "one firmware version on every %s", n->model);
-		if (best_count > 1)
-			check_buf_printf(&want, " (most run %s)", inv->nics[best].fw_ver);
 		check_buf_take(&want, &f->expected);
-		finding_set(&f->fix,
-			    "bring every %s to one version: `mlxfwmanager --query` shows each card's "
-			    "PSID and firmware, `mlxfwmanager -u` (or `flint -d <dev> -i <image> burn`) "
-			    "updates it, then `mlxfwreset -d <dev> reset` or a cold reboot",
-			    n->model);
+		check_buf_take(&fix, &f->fix);
 	}
 	return 0;
 }

@@ -11,7 +11,9 @@
  *                   whose NPUs have two dies: the two dies of an NPU in
  *                   different subnets)
  * and npu.unreadable: NPUs whose ports could not be read.  A machine with
- * NPUs and no readable NPU port fails: it is not a machine without RDMA. */
+ * NPUs and no readable NPU port fails: it is not a machine without RDMA.
+ * npu.not_recorded: calls a replayed snapshot never made (it predates the
+ * reader), not checked rather than failed. */
 #include "families.h"
 #include "../model/pcie_link.h"
 
@@ -495,6 +497,34 @@ static int failures(const struct check_ctx *c, struct findings *out, const struc
 	return 0;
 }
 
+/* A snapshot taken before a reader existed holds no reply to its call:
+ * nobody looked, which is "not checked" (counted), not a sick NPU. */
+static int not_recorded(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	struct check_buf obs = { 0 };
+	struct finding *f;
+
+	if (!n->n_unrecorded)
+		return 0;
+	check_buf_printf(&obs, "not checked: the snapshot holds no ");
+	for (size_t i = 0; i < n->n_unrecorded; i++)
+		check_buf_printf(&obs, "%s`%s`", i ? ", " : "", n->unrecorded[i].call);
+	check_buf_printf(&obs, " reply (taken before this reader existed)");
+	f = check_add(c, out, "npu.not_recorded", SEV_INFO,
+		      "What a snapshot never asked was not checked, not found right or wrong.");
+	if (!f) {
+		check_buf_free(&obs);
+		return -ENOMEM;
+	}
+	f->unchecked = true;
+	NPU_SUBJECT(f, n);
+	check_buf_take(&obs, &f->observed);
+	finding_set(&f->expected, "every call answered on the machine");
+	finding_set(&f->fix, "take a new snapshot with this version (`rdmadoctor snapshot DIR`), "
+		    "or run the call by hand as root on the machine");
+	return 0;
+}
+
 static int none_readable(const struct check_ctx *c, struct findings *out)
 {
 	const struct npu_inventory *ni = &c->inv->npu;
@@ -587,6 +617,7 @@ int check_npu(const struct check_ctx *c, struct findings *out)
 		const struct npu *n = &ni->v[i];
 
 		CHECK_TRY(failures(c, out, n));
+		CHECK_TRY(not_recorded(c, out, n));
 		if (n->pci)
 			CHECK_TRY(pcie_degraded(c, out, n));
 		if (!n->port_read)

@@ -109,6 +109,7 @@ static void npu_free(struct npu *n)
 	free(n->plan.netdetect);
 	free(n->plan.gateway);
 	failures_free(n->failures, n->n_failures);
+	failures_free(n->unrecorded, n->n_unrecorded);
 }
 
 void npu_inventory_free(struct npu_inventory *ni)

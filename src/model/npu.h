@@ -90,6 +90,10 @@ struct npu {
 	struct npu_plan plan;
 	struct npu_failure *failures;
 	size_t n_failures, cap_failures;	/* cap_failures: room (growbuf) */
+	/* calls a replayed snapshot holds no record of (taken before the
+	 * reader asked them): not checked, which is no fault of the machine */
+	struct npu_failure *unrecorded;
+	size_t n_unrecorded, cap_unrecorded;
 };
 
 /* The NPUs of one machine, in id order, and the PCI functions that are

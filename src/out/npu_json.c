@@ -94,7 +94,7 @@ static json_t *port_json(const struct npu_port *p)
 
 static json_t *npu_json(const struct npu *n)
 {
-	json_t *v = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+	json_t *v = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 			 "id", (json_int_t)n->id,
 			 "model", json_string_or_null(n->model),
 			 "chip_name", json_string_or_null(n->chip_name),
@@ -110,7 +110,8 @@ static json_t *npu_json(const struct npu *n)
 					      "netmask", json_string_or_null(n->plan.netmask),
 					      "netdetect", json_string_or_null(n->plan.netdetect),
 					      "gateway", json_string_or_null(n->plan.gateway)),
-			 "failures", failures_json(n->failures, n->n_failures));
+			 "failures", failures_json(n->failures, n->n_failures),
+			 "not_recorded", failures_json(n->unrecorded, n->n_unrecorded));
 
 	/* a die of a two-die NPU: which NPU, which die (only then) */
 	if (v && !IS_NA(n->card))

@@ -100,10 +100,12 @@ static void print_port(FILE *out, const struct npu_port *p)
 	}
 }
 
-static void print_failures(FILE *out, const char *ind, const struct npu_failure *v, size_t n)
+/* "not read" a call that failed; "not checked" one a snapshot never made */
+static void print_failures(FILE *out, const char *ind, const char *what,
+			   const struct npu_failure *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%snot read: %s: %s\n", ind, v[i].call, v[i].why);
+		fprintf(out, "%s%s: %s: %s\n", ind, what, v[i].call, v[i].why);
 }
 
 void text_npus(FILE *out, const struct npu_inventory *ni)
@@ -112,7 +114,7 @@ void text_npus(FILE *out, const struct npu_inventory *ni)
 		return;
 	fprintf(out, "\nNPUs (%zu, %zu PCI function%s)\n", ni->n, ni->n_pci,
 		ni->n_pci == 1 ? "" : "s");
-	print_failures(out, "  ", ni->failures, ni->n_failures);
+	print_failures(out, "  ", "not read", ni->failures, ni->n_failures);
 	for (size_t i = 0; i < ni->n; i++) {
 		const struct npu *n = &ni->v[i];
 
@@ -134,7 +136,8 @@ void text_npus(FILE *out, const struct npu_inventory *ni)
 		if (n->plan.address || n->plan.netmask || n->plan.netdetect)
 			fprintf(out, "      hccn.conf %s/%s  detect %s\n", OR_NA(n->plan.address),
 				OR_NA(n->plan.netmask), OR_NA(n->plan.netdetect));
-		print_failures(out, "    ", n->failures, n->n_failures);
+		print_failures(out, "    ", "not read", n->failures, n->n_failures);
+		print_failures(out, "    ", "not checked", n->unrecorded, n->n_unrecorded);
 	}
 	for (size_t i = 0; i < ni->n_unmapped; i++)
 		fprintf(out, "  %s  NPU PCI function that no npu-smi id names\n",

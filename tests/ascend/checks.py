@@ -5,7 +5,8 @@ The broken fixture: each fault fires its id on its NPU.  The healthy one:
 nothing at warn or error.  Then variants of the healthy tree, copied and
 edited in a temp dir the way a different machine would answer: an NPU in
 the wrong subnet, PFC off, mixed firmware, RoCE error counters, no npu-smi
-at all (fails, not passes), and 910B NPUs with no DMI name (the NPU model
+at all (fails, not passes), a snapshot without the lldp replies (not
+checked, not a fault) against one whose lldp calls failed, and 910B NPUs with no DMI name (the NPU model
 picks atlas-800t-a2, whose 200G and one-subnet plan then judge the ports).
 
 usage: checks.py RDMADOCTOR FIXTURES_DIR
@@ -194,6 +195,41 @@ try:
            fires(doc, "pcie.link_degraded", "npu0", "x8 at 0000:61:00.0", "warn") and
            not any(f["id"] == "pcie.link_degraded" and f["subject"] != "npu0"
                    for f in doc["findings"]), doc)
+
+    # a snapshot taken before the lldp reader existed: no record of the
+    # call is "not checked" on each NPU, counted, and no fault of the machine
+    nolldp = run(variant("no-lldp", {H + f"{i}/lldp": None for i in range(8)}), "check")
+    nr = [f for f in nolldp["findings"] if f["id"] == "npu.not_recorded"]
+    expect("no lldp in the snapshot: one npu.not_recorded per NPU, no npu.unreadable",
+           len(nr) == 8 and nolldp["unchecked"] == 8 and nolldp["verdict"] == "pass" and
+           not any(f["id"] == "npu.unreadable" for f in nolldp["findings"]) and
+           all(f["severity"] == "info" and f["unchecked"] for f in nr) and
+           {f["subject"] for f in nr} == {f"npu{i}" for i in range(8)} and
+           fires(nolldp, "npu.not_recorded", "npu3",
+                 "not checked: the snapshot holds no `hccn_tool -i 3 -lldp -g` reply "
+                 "(taken before this reader existed)", "info"), nolldp)
+    inv = run(os.path.join(tmp, "no-lldp"), "inventory")
+    d3 = [d for d in inv["npus"]["devices"] if d["id"] == 3][0]
+    expect("no lldp in the snapshot: the inventory says not recorded, no failure",
+           d3["not_recorded"] == [{"call": "hccn_tool -i 3 -lldp -g",
+                                   "why": "not in the snapshot"}] and not d3["failures"] and
+           d3["port_read"])
+    # the call made on the machine and failed (timed out, or an exit status
+    # with its output) is still a fault
+    failed_lldp = variant("failed-lldp", {H + "2/lldp": None})
+    with open(os.path.join(failed_lldp, H + "2/lldp.errno"), "w") as f:
+        f.write("110\n")
+    with open(os.path.join(failed_lldp, H + "5/lldp"), "w") as f:
+        f.write("Get lldp failed\n")
+    with open(os.path.join(failed_lldp, H + "5/lldp.rc"), "w") as f:
+        f.write("1\n")
+    doc = run(failed_lldp, "check")
+    expect("lldp recorded as failed: npu.unreadable on npu2 and npu5, nothing unchecked",
+           fires(doc, "npu.unreadable", "npu2", "hccn_tool -i 2 -lldp -g: timed out", "warn") and
+           fires(doc, "npu.unreadable", "npu5",
+                 "hccn_tool -i 5 -lldp -g: exit status 1: Get lldp failed", "warn") and
+           doc["unchecked"] == 0 and
+           not any(f["id"] == "npu.not_recorded" for f in doc["findings"]), doc)
 
     # A800T A2, the DMI model of an 800T A2, picks atlas-800t-a2 by DMI alone
     # (DMI is asked before the NPUs: this tree's 910 NPUs do not override it)

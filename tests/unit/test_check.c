@@ -580,6 +580,8 @@ static void fw_mixed(void **state)
 {
 	struct machine m;
 	struct findings fs;
+	const struct finding *f;
+	char cmd[200];
 	(void)state;
 
 	healthy(&m);
@@ -588,10 +590,49 @@ static void fw_mixed(void **state)
 	free(m.inv.nics[5].fw_ver);
 	m.inv.nics[5].fw_ver = NULL;	/* unknown: left out */
 	run(&m, NULL, &fs);
-	expect(&fs, "fw.mixed", "ConnectX-6", SEV_WARN,
-	       "20.40.1000 (mlx5_0 mlx5_1 mlx5_3 mlx5_4); 20.37.1014 (mlx5_2)",
-	       "one firmware version on every ConnectX-6 (most run 20.40.1000)");
+	f = expect(&fs, "fw.mixed", "ConnectX-6", SEV_WARN,
+		   "20.40.1000 (mlx5_0 mlx5_1 mlx5_3 mlx5_4); 20.37.1014 (mlx5_2)",
+		   "one firmware version on every ConnectX-6 (most run 20.40.1000)");
 	assert_int_equal(count_id(&fs, "fw.mixed"), 1);
+	/* the one card off the majority, by its real address, and no other */
+	snprintf(cmd, sizeof(cmd), "mlx5_2: `flint -d %s -i <image> burn`, then "
+		 "`mlxfwreset -d %s reset`", m.inv.nics[2].pci.bdf, m.inv.nics[2].pci.bdf);
+	assert_non_null(strstr(f->fix, cmd));
+	assert_non_null(strstr(f->fix, "to 20.40.1000"));
+	assert_null(strstr(f->fix, "<dev>"));
+	assert_null(strstr(f->fix, "flint -d 0000:e1"));
+	assert_null(strstr(f->fix, m.inv.nics[0].pci.bdf));
+	findings_free(&fs);
+	machine_free(&m);
+}
+
+/* Three NICs on each of two versions: no majority to name, and every card
+ * gets its command, the dual-port card (mlx5_4, mlx5_5) once. */
+static void fw_mixed_tie(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	char cmd[200];
+	(void)state;
+
+	healthy(&m);
+	for (int i = 2; i < 5; i++) {
+		free(m.inv.nics[i].fw_ver);
+		m.inv.nics[i].fw_ver = strdup("20.37.1014");
+	}
+	run(&m, NULL, &fs);
+	f = expect(&fs, "fw.mixed", "ConnectX-6", SEV_WARN,
+		   "20.40.1000 (mlx5_0 mlx5_1 mlx5_5); 20.37.1014 (mlx5_2 mlx5_3 mlx5_4)",
+		   "one firmware version on every ConnectX-6 (no version leads: "
+		   "3 run 20.40.1000, 3 run 20.37.1014)");
+	assert_null(strstr(f->fix, "most run"));
+	for (int i = 0; i < 5; i++) {
+		snprintf(cmd, sizeof(cmd), "mlx5_%d: `flint -d %s -i <image> burn`", i,
+			 m.inv.nics[i].pci.bdf);
+		assert_non_null(strstr(f->fix, cmd));
+	}
+	assert_null(strstr(f->fix, "mlx5_5:"));
 	findings_free(&fs);
 	machine_free(&m);
 }
@@ -1661,6 +1702,7 @@ int main(void)
 		cmocka_unit_test(roles_name_order),
 		cmocka_unit_test(nic_count),
 		cmocka_unit_test(fw_mixed),
+		cmocka_unit_test(fw_mixed_tie),
 		cmocka_unit_test(port_down_and_no_sm),
 		cmocka_unit_test(port_rate_low),
 		cmocka_unit_test(port_width_low),
