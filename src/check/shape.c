@@ -32,6 +32,11 @@ bool check_is_rail(const struct check_ctx *c, size_t nic)
 	return c->roles[nic] == ROLE_RAIL;
 }
 
+bool check_wrong_link(const struct check_ctx *c, size_t nic)
+{
+	return c->wrong_link && c->wrong_link[nic];
+}
+
 /* Error on a rail the profile expects; a warning on storage NICs, and on
  * every NIC under a profile that names no rails (generic): there nothing
  * says a port is meant to be used (the spare port of a dual-port card). */
