@@ -60,8 +60,9 @@ static int wrong_port(const struct check_ctx *c, struct findings *out, size_t i,
 	finding_set(&f->fix,
 		    "set the port to %s in the card's firmware: `mlxconfig -d %s set "
 		    "LINK_TYPE_P%d=%d` (1 InfiniBand, 2 Ethernet), then `mlxfwreset -d %s reset` "
-		    "or a cold reboot; `ibv_devinfo -d %s` then shows link_layer: %s",
-		    want, card, card_port(n, pt), ib ? 1 : 2, card, n->name, want);
+		    "or a cold reboot; `ibv_devinfo -d %s` then shows link_layer: %s (a card "
+		    "whose mlxconfig has no LINK_TYPE is not VPI: replace it with one of %s)",
+		    want, card, card_port(n, pt), ib ? 1 : 2, card, n->name, want, want);
 	return 0;
 }
 
