@@ -69,6 +69,10 @@ const struct role_spec *check_role_spec(const struct check_ctx *c, size_t nic);
 bool check_is_rail(const struct check_ctx *c, size_t nic);
 /* No rail only because of its link layer (port.link_layer says so). */
 bool check_wrong_link(const struct check_ctx *c, size_t nic);
+/* A port of a rail, or of such a card, known to run the other link layer
+ * than [rail] link_layer: port.link_layer's subject.  What follows from it
+ * alone (no RoCE GID, no DCB on a rail) is left to that finding. */
+bool check_port_wrong_link(const struct check_ctx *c, size_t nic, const struct port *pt);
 /* Rail findings are errors, storage ones warnings. */
 enum severity check_role_sev(const struct check_ctx *c, size_t nic);
 

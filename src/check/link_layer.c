@@ -69,21 +69,16 @@ static int wrong_port(const struct check_ctx *c, struct findings *out, size_t i,
 int check_link_layer(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
-	const char *want;
 
-	if (c->generic || !c->p || !(want = c->p->role[ROLE_RAIL].link_layer))
-		return 0;
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
-		if (check_nic_is_software(n) || !(check_is_rail(c, i) || check_wrong_link(c, i)))
+		if (check_nic_is_software(n))
 			continue;
-		for (size_t p = 0; p < n->n_ports; p++) {
-			const struct port *pt = &n->ports[p];
-
-			if (pt->link_layer && strcasecmp(pt->link_layer, want) != 0)
-				CHECK_TRY(wrong_port(c, out, i, pt, want));
-		}
+		for (size_t p = 0; p < n->n_ports; p++)
+			if (check_port_wrong_link(c, i, &n->ports[p]))
+				CHECK_TRY(wrong_port(c, out, i, &n->ports[p],
+						     c->p->role[ROLE_RAIL].link_layer));
 	}
 	return 0;
 }

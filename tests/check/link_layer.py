@@ -138,6 +138,22 @@ expect(sorted(f["id"] for f in doc["findings"]) == ["nic.count", "port.link_laye
        "dgx-h100 with mlx5_5 in Ethernet: the link layer and the count, nothing else "
        "(no RoCE GID, no GPU without a NIC, no storage count)",
        str([(f["id"], f["subject"]) for f in doc["findings"]]))
+# the site file decides the role of a NIC it names: as storage, its link
+# layer is not judged; as a rail, it is, and a missing RoCE GID or DCB reading
+# on it is no second finding
+site = os.path.join(root, "etc", "rdmadoctor")
+os.makedirs(site, exist_ok=True)
+for role, want in (("storage", []), ("rail", ["mlx5_5 port 1"])):
+    with open(os.path.join(site, "rdmadoctor.conf"), "w") as f:
+        f.write(f"[site]\n{role} = mlx5_5\n")
+    rc, doc = check(root)
+    on5 = sorted(f["id"] for f in doc["findings"] if f["subject"] == "mlx5_5 port 1")
+    expect([f["subject"] for f in ids(doc, "port.link_layer")] == want and
+           on5 == (["port.link_layer"] if want else ["gid.rocev2_missing"]),
+           f"site file names mlx5_5 {role}: port.link_layer {want}, on mlx5_5 only {on5}",
+           str([(f["id"], f["subject"]) for f in doc["findings"]]))
+os.unlink(os.path.join(site, "rdmadoctor.conf"))
+
 # the unchanged fixture passes: every rail InfiniBand, as dgx-h100 wants
 rc, doc = check(os.path.join(fixtures, "dgx-h100", "root"))
 expect(rc == 0 and not ids(doc, "port.link_layer"), "dgx-h100 itself: no port.link_layer")
