@@ -94,6 +94,14 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 	return total;
 }
 
+static bool wrong_links(const struct check_ctx *c)
+{
+	for (size_t i = 0; i < c->inv->n_nics; i++)
+		if (check_wrong_link(c, i))
+			return true;
+	return false;
+}
+
 int check_bandwidth(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
@@ -110,8 +118,9 @@ int check_bandwidth(const struct check_ctx *c, struct findings *out)
 	total = rails_gbps(c, &rails, &unknown, &unseen);
 	per_gpu = total / (double)inv->n_gpus;
 	/* a rail whose state is unknown may make up the difference; its own
-	 * port.down "not checked" says so, once */
-	if (unseen && per_gpu < want)
+	 * port.down "not checked" says so, once.  So may a card in the wrong
+	 * link layer, which port.link_layer names */
+	if ((unseen || wrong_links(c)) && per_gpu < want)
 		return 0;
 	if (unknown && per_gpu < want) {
 		/* the ports whose rate is unknown might make up the difference */

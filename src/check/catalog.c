@@ -125,6 +125,14 @@ static const struct check_entry rows[] = {
 	{ "port.fec", "error (rail); warn",
 	  "an Ethernet link at 50 Gb/s or more per lane runs with FEC off",
 	  "`ethtool --set-fec IF encoding auto` and the same FEC on the switch port" },
+	{ "port.link_layer", "error",
+	  "a rail port, or a card of the rail model in a rail's place, runs the other "
+	  "link layer than the profile's [rail] link_layer (a VPI card left in Ethernet "
+	  "on an InfiniBand fabric, or the reverse); such a card is not counted as a "
+	  "rail, so nic.count shows the rail missing too",
+	  "`mlxconfig -d PCI_ADDRESS set LINK_TYPE_P1=1` (1 InfiniBand, 2 Ethernet; "
+	  "LINK_TYPE_P2 for the card's second port), then `mlxfwreset -d PCI_ADDRESS "
+	  "reset` or a cold reboot; the finding names the card's address" },
 	{ "port.no_sm", "error (rail); warn (storage)",
 	  "an InfiniBand port in INIT with LinkUp: no subnet manager gave it a LID",
 	  "start a subnet manager on the fabric and check it sees the port" },

@@ -28,7 +28,17 @@ struct check_ctx {
 	/* each GPU's rail NIC ((size_t)-1: none) and the path to it */
 	const size_t *gpu_nic;
 	const enum path_type *gpu_path;
+	/* one per NIC: a card that would be a rail but for its link layer
+	 * (roles_assign_links); NULL: none */
+	const bool *wrong_link;
 };
+
+/* roles_assign, and which NICs are no rail only for their link layer: a
+ * card of the rail model next to a GPU, or one that would have made up a
+ * shortfall, known to run the other link layer than [rail] link_layer.
+ * wrong_link (one per NIC) may be NULL. */
+void roles_assign_links(const struct inventory *inv, const struct profile *p,
+			enum nic_role *roles, bool *wrong_link);
 
 /* finding_add; NULL when memory ran out (the caller returns -ENOMEM).
  * The caller fills subject, observed, expected and fix with finding_set.
@@ -57,6 +67,12 @@ void check_buf_free(struct check_buf *b);
  * no section for it (generic, or no [storage]). */
 const struct role_spec *check_role_spec(const struct check_ctx *c, size_t nic);
 bool check_is_rail(const struct check_ctx *c, size_t nic);
+/* No rail only because of its link layer (port.link_layer says so). */
+bool check_wrong_link(const struct check_ctx *c, size_t nic);
+/* A port of a rail, or of such a card, known to run the other link layer
+ * than [rail] link_layer: port.link_layer's subject.  What follows from it
+ * alone (no RoCE GID, no DCB on a rail) is left to that finding. */
+bool check_port_wrong_link(const struct check_ctx *c, size_t nic, const struct port *pt);
 /* Rail findings are errors, storage ones warnings. */
 enum severity check_role_sev(const struct check_ctx *c, size_t nic);
 
@@ -106,6 +122,8 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out);
 int check_bandwidth(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
 int check_link(const struct check_ctx *c, struct findings *out);
+/* port.link_layer (link_layer.c) */
+int check_link_layer(const struct check_ctx *c, struct findings *out);
 /* The rails agree (agree.c): runs after the others, since a port with a
  * finding of the same id among out->v[from..] gets no second one. */
 int check_agree(const struct check_ctx *c, struct findings *out, size_t from);

@@ -126,7 +126,10 @@ int check_gid(const struct check_ctx *c, struct findings *out)
 			const struct port *pt = &n->ports[k];
 			const struct gid *g;
 
-			if (!check_port_is_eth(pt) || !port_is_up(pt) || !gids_known(pt))
+			/* a rail port in the wrong link layer needs that set,
+			 * not an address: port.link_layer says so */
+			if (!check_port_is_eth(pt) || !port_is_up(pt) || !gids_known(pt) ||
+			    check_port_wrong_link(c, i, pt))
 				continue;
 			g = gid_recommended(pt);
 			if (!g) {

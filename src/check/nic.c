@@ -1,4 +1,6 @@
-/* nic.count: the profile's rail and storage NIC counts.
+/* nic.count: the profile's rail and storage NIC counts.  A card that is no
+ * rail only for its link layer counts as neither: the rails name it as not
+ * counted, and port.link_layer says why.
  * fw.mixed: one NIC model running several firmware versions. */
 #include "families.h"
 
@@ -11,11 +13,33 @@ static void list_role(const struct check_ctx *c, enum nic_role role, struct chec
 
 	*n = 0;
 	for (size_t i = 0; i < inv->n_nics; i++) {
-		if (c->roles[i] != role || check_nic_is_software(&inv->nics[i]))
+		if (c->roles[i] != role || check_nic_is_software(&inv->nics[i]) ||
+		    check_wrong_link(c, i))
 			continue;
 		check_buf_printf(b, "%s%s", *n ? " " : "", inv->nics[i].name);
 		(*n)++;
 	}
+}
+
+/* "; not counted, link layer Ethernet: mlx5_0 mlx5_3 (port.link_layer)" */
+static void wrong_link_note(const struct check_ctx *c, struct check_buf *b)
+{
+	const struct inventory *inv = c->inv;
+	size_t n = 0;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const char *ll = check_nic_link_layer(&inv->nics[i]);
+
+		if (!check_wrong_link(c, i))
+			continue;
+		check_buf_printf(b, n ? " %s" : "; not counted, in the wrong link layer: %s",
+				 inv->nics[i].name);
+		if (ll)
+			check_buf_printf(b, " (%s)", ll);
+		n++;
+	}
+	if (n)
+		check_buf_printf(b, ", see port.link_layer");
 }
 
 static void describe_role(struct check_buf *b, const struct role_spec *rs)
@@ -31,7 +55,7 @@ static void describe_role(struct check_buf *b, const struct role_spec *rs)
 static int count_role(const struct check_ctx *c, struct findings *out, enum nic_role role)
 {
 	const struct role_spec *rs = &c->p->role[role];
-	struct check_buf names = { 0 }, want = { 0 };
+	struct check_buf names = { 0 }, want = { 0 }, obs = { 0 };
 	const char *what = role == ROLE_RAIL ? "rail" : "storage";
 	struct finding *f;
 	size_t n;
@@ -63,10 +87,13 @@ static int count_role(const struct check_ctx *c, struct findings *out, enum nic_
 	}
 	finding_set(&f->subject, "%s NICs", what);
 	if (n)
-		finding_set(&f->observed, "%zu (%s)", n, check_buf_str(&names));
+		check_buf_printf(&obs, "%zu (%s)", n, check_buf_str(&names));
 	else
-		finding_set(&f->observed, "none");
+		check_buf_printf(&obs, "none");
 	check_buf_free(&names);
+	if (role == ROLE_RAIL)
+		wrong_link_note(c, &obs);
+	check_buf_take(&obs, &f->observed);
 	describe_role(&want, rs);
 	if (role == ROLE_RAIL && rs->placement >= 0 && !c->p->grace)
 		check_buf_printf(&want, ", each %s or closer to a GPU",

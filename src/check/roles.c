@@ -4,7 +4,13 @@
  * still counts as a rail when the profile is short of rails (so the
  * mis-slotted card is reported as topo.nic_far, not as a missing NIC),
  * but only a single-function one: dual-port storage cards are two
- * functions of one device. */
+ * functions of one device.
+ *
+ * A card known to run the other link layer than the profile's rails (a VPI
+ * card left in Ethernet on an InfiniBand fabric) is never a rail: NCCL
+ * cannot use it on that fabric.  Where it takes a rail's place (next to a
+ * GPU, or making up a shortfall) it is marked, so that port.link_layer
+ * names it as the cause of the missing rail. */
 #include "check.h"
 #include "families.h"
 #include "../model/topo_verdict.h"
@@ -27,6 +33,15 @@ static bool link_layer_ok(const struct role_spec *rs, const struct nic *n)
 	if (!rs->link_layer)
 		return true;
 	return ll && strcasecmp(ll, rs->link_layer) == 0;
+}
+
+/* Known, and not the profile's: an unknown link layer is no proof of a
+ * fault (the card keeps the rail place placement gives it). */
+static bool link_layer_wrong(const struct role_spec *rs, const struct nic *n)
+{
+	const char *ll = check_nic_link_layer(n);
+
+	return rs->link_layer && ll && strcasecmp(ll, rs->link_layer) != 0;
 }
 
 /* No other RDMA device on another function of the same PCI device. */
@@ -74,12 +89,15 @@ static size_t *name_order(const struct inventory *inv)
 	return v;
 }
 
-void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles)
+void roles_assign_links(const struct inventory *inv, const struct profile *p,
+			enum nic_role *roles, bool *wrong_link)
 {
 	const struct role_spec *rs;
-	size_t *order, rails = 0;
+	size_t *order, rails = 0, wrong = 0;
 	bool by_placement;
 
+	for (size_t i = 0; wrong_link && i < inv->n_nics; i++)
+		wrong_link[i] = false;
 	if (!p || !p->role[ROLE_RAIL].defined) {
 		/* generic: judge every NIC as a rail */
 		for (size_t i = 0; i < inv->n_nics; i++)
@@ -102,16 +120,25 @@ void roles_assign(const struct inventory *inv, const struct profile *p, enum nic
 			if (check_nic_is_software(n) || !near.found || near.path > limit ||
 			    !model_ok(rs, n))
 				continue;
+			if (link_layer_wrong(rs, n)) {
+				/* in a rail's place, but no rail */
+				if (wrong_link)
+					wrong_link[i] = true;
+				wrong++;
+				continue;
+			}
 			roles[i] = ROLE_RAIL;
 			rails++;
 		}
 	}
-	/* with placement: only to make up a shortfall against the count */
+	/* with placement: only to make up a shortfall against the count; a card
+	 * in the wrong link layer next to a GPU keeps its place (a far card
+	 * taking it would hide the missing rail) */
 	for (size_t k = 0; k < inv->n_nics && !(by_placement && rs->count < 0); k++) {
 		size_t i = order ? order[k] : k;
 		const struct nic *n = &inv->nics[i];
 
-		if (rs->count >= 0 && rails >= (size_t)rs->count)
+		if (rs->count >= 0 && rails + wrong >= (size_t)rs->count)
 			break;
 		if (roles[i] == ROLE_RAIL || check_nic_is_software(n) || !model_ok(rs, n) ||
 		    !link_layer_ok(rs, n))
@@ -122,5 +149,29 @@ void roles_assign(const struct inventory *inv, const struct profile *p, enum nic
 		roles[i] = ROLE_RAIL;
 		rails++;
 	}
+	/* what is still short, cards of the other link layer would have made up:
+	 * those are the missing rails.  Without a count, only where no card of
+	 * the profile's link layer is there at all: then the link layer tells
+	 * rails from storage, and every card is in the wrong one. */
+	for (size_t k = 0; wrong_link && k < inv->n_nics && !(by_placement && rs->count < 0);
+	     k++) {
+		size_t i = order ? order[k] : k;
+		const struct nic *n = &inv->nics[i];
+
+		if (rs->count >= 0 ? rails + wrong >= (size_t)rs->count : rails > 0)
+			break;
+		if (roles[i] == ROLE_RAIL || wrong_link[i] || check_nic_is_software(n) ||
+		    !model_ok(rs, n) || !link_layer_wrong(rs, n))
+			continue;
+		if (by_placement && !single_function(inv, i))
+			continue;
+		wrong_link[i] = true;
+		wrong++;
+	}
 	free(order);
+}
+
+void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles)
+{
+	roles_assign_links(inv, p, roles, NULL);
 }

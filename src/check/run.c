@@ -10,7 +10,8 @@
 static int (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
-	check_module, check_link, check_npu, check_bandwidth, check_unchecked_values,
+	check_module, check_link, check_link_layer, check_npu, check_bandwidth,
+	check_unchecked_values,
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -77,6 +78,28 @@ size_t check_unchecked(const struct findings *fs)
 	return n;
 }
 
+/* Which NICs are no rail only for their link layer (one per NIC; NULL
+ * without memory); a NIC the site file names has the role it gives. */
+static bool *wrong_links(const struct inventory *inv, const struct profile *p,
+			 const struct site *site)
+{
+	size_t n = inv->n_nics ? inv->n_nics : 1;
+	enum nic_role *roles = calloc(n, sizeof(*roles));
+	bool *wrong = calloc(n, sizeof(*wrong));
+
+	if (roles && wrong) {
+		roles_assign_links(inv, p, roles, wrong);
+		for (size_t i = 0; site && i < inv->n_nics; i++)
+			if (site_role(site, inv->nics[i].name) >= 0)
+				wrong[i] = false;
+	} else {
+		free(wrong);
+		wrong = NULL;
+	}
+	free(roles);
+	return wrong;
+}
+
 /* Every family fills all four texts of its findings: a NULL one is a text
  * that could not be stored.  0 or -ENOMEM. */
 static int texts_stored(const struct findings *out, size_t first)
@@ -95,6 +118,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 {
 	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
 	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
+	bool *wrong_link = wrong_links(inv, p, site);
 	int rc = 0;
 	struct check_ctx c = {
 		.inv = inv,
@@ -103,12 +127,14 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		.generic = !p || !p->role[ROLE_RAIL].defined,
 		.gpu_nic = gpu_nic,
 		.gpu_path = gpu_path,
+		.wrong_link = wrong_link,
 	};
 	size_t first = out->n;
 
-	if (!gpu_nic || !gpu_path) {
+	if (!gpu_nic || !gpu_path || !wrong_link) {
 		free(gpu_nic);
 		free(gpu_path);
+		free(wrong_link);
 		return -ENOMEM;
 	}
 	check_map_gpus(&c, gpu_nic, gpu_path);
@@ -126,6 +152,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		rc = check_drop_same_fix(out, first);
 	free(gpu_nic);
 	free(gpu_path);
+	free(wrong_link);
 	if (rc)
 		return rc;
 	if (out->n)

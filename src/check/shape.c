@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct role_spec unjudged = {
 	.defined = false,
@@ -30,6 +31,19 @@ const struct role_spec *check_role_spec(const struct check_ctx *c, size_t nic)
 bool check_is_rail(const struct check_ctx *c, size_t nic)
 {
 	return c->roles[nic] == ROLE_RAIL;
+}
+
+bool check_wrong_link(const struct check_ctx *c, size_t nic)
+{
+	return c->wrong_link && c->wrong_link[nic];
+}
+
+bool check_port_wrong_link(const struct check_ctx *c, size_t nic, const struct port *pt)
+{
+	const char *want = c->generic || !c->p ? NULL : c->p->role[ROLE_RAIL].link_layer;
+
+	return want && pt->link_layer && strcasecmp(pt->link_layer, want) != 0 &&
+	       (check_is_rail(c, nic) || check_wrong_link(c, nic));
 }
 
 /* Error on a rail the profile expects; a warning on storage NICs, and on

@@ -205,6 +205,19 @@ static int by_path(const void *a, const void *b)
 	return (int)*(const enum path_type *)a - (int)*(const enum path_type *)b;
 }
 
+/* The GPU's own NIC is there, but no rail for its link layer: it is
+ * port.link_layer's finding, not a GPU without a NIC. */
+static bool wrong_link_nearer(const struct check_ctx *c, size_t g)
+{
+	for (size_t i = 0; i < c->inv->n_nics; i++) {
+		const struct affinity *a = topo_pair(c->inv, g, i);
+
+		if (check_wrong_link(c, i) && a && a->path < c->gpu_path[g])
+			return true;
+	}
+	return false;
+}
+
 /* For each NIC with more GPUs than allowed: the per_nic nearest may share
  * it.  When its nearest GPUs alone are too many, the NIC is the subject
  * (they meet there by the board's design).  Each GPU beyond the allowance
@@ -240,7 +253,8 @@ static int nic_shared(const struct check_ctx *c, struct findings *out, int per_n
 			enum path_type pg = c->gpu_path[g];
 
 			if (c->gpu_nic[g] == i && pg > near &&
-			    (pg > bound || within > (size_t)per_nic))
+			    (pg > bound || within > (size_t)per_nic) &&
+			    !wrong_link_nearer(c, g))
 				rc = gpu_without_nic(c, out, g, per_nic);
 		}
 		if (rc) {

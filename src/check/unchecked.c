@@ -153,7 +153,7 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 
 			if (rs->rate_gbps > 0 && check_port_up(pt) && isnan(pt->rate_gbps))
 				CHECK_TRY(rate_unknown(c, out, i, pt, rs->rate_gbps));
-			if (!check_port_is_eth(pt))
+			if (!check_port_is_eth(pt) || check_port_wrong_link(c, i, pt))
 				continue;
 			/* every RoCE rail needs a lossless priority, named by
 			 * the profile or not, and agrees with the others */

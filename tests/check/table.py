@@ -63,6 +63,10 @@ FIRES = [
     # FEC_GET reply in roce-broken/root/.rdmadoctor/ethtool-nl/ (gen_fixtures.py):
     # FEC forced off on a 4x100G PAM4 link
     ("port.fec", "roce-broken", None, "mlx5_3 port 1", "FEC off (None) at 400000 Mb/s"),
+    # RoCE rails under a profile whose rails are InfiniBand: VPI cards left in
+    # the wrong link layer
+    ("port.link_layer", "hgx-roce-lag", "link-ib.ini", "mlx5_0 port 1",
+     "link layer Ethernet; not counted as a rail"),
     # 8 A800 on 2 x 100G: the field guide's worst pitfall, under the profile
     # of the board (automatic) and still shown when the budget build is named
     ("nic.bandwidth_per_gpu", "a800-2x100g-roce", None, "8 GPUs", "25 Gb/s per GPU"),
@@ -138,7 +142,7 @@ need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low
         "mtu.roce", "gid.rocev2_missing", "gid.index_mismatch", "counters.errors",
         "counters.saturated", "gdr.missing", "gdr.unsupported", "topo.nic_far",
         "topo.nic_shared", "pcie.acs", "sys.memlock", "sys.uverbs", "fw.mixed", "roce.ecn", "port.fec",
-        "nic.bandwidth_per_gpu"}
+        "nic.bandwidth_per_gpu", "port.link_layer"}
 if need - ids:
     failed += 1
     print("FAIL: no fixture for", sorted(need - ids))

@@ -22,3 +22,7 @@ add_test(NAME check_one_cause COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/one_caus
 # is "not checked", counted, named, and a rail nobody saw cannot PASS.
 add_test(NAME check_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unknown.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# A profile's link_layer is judged: a card in the other link layer than the
+# profile's rails is port.link_layer with its mlxconfig fix, and no rail.
+add_test(NAME check_link_layer COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/link_layer.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
