@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const struct check_entry rows[] = {
-	{ "counters.errors", "warn (lifetime counts); error (grew within a window)",
+	{ "counters.errors", "warn (lifetime counts); error (grew within a window); "
+	  "info (counters not readable: not checked)",
 	  "non-zero error counters: the InfiniBand PMA ones (symbol_error, link_downed, "
 	  "port_rcv_errors, ...), ICRC errors, and on Ethernet the PHY's `ethtool -S` "
 	  "rx_crc_errors_phy, rx_symbol_err_phy, rx_pcs_symbol_err_phy, "
@@ -20,7 +21,7 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand PMA error counter stuck at its maximum (they saturate instead "
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
-	{ "fw.mixed", "warn",
+	{ "fw.mixed", "warn; info (a NIC's version not readable: not checked)",
 	  "NICs of one model on one host run different firmware versions (the "
 	  "version most run is named only when one leads; on a tie, each version "
 	  "with its count)",
@@ -39,7 +40,7 @@ static const struct check_entry rows[] = {
 	  "the RoCE v2 IPv4 GID sits at different indices on the rails (one "
 	  "NCCL_IB_GID_INDEX cannot serve them all)",
 	  "configure the rail netdevs alike (same address families in the same order)" },
-	{ "gid.rocev2_missing", "error (rail); warn (storage)",
+	{ "gid.rocev2_missing", "error (rail); warn (storage); info (GID table not readable: not checked)",
 	  "a RoCE port that is up has no RoCE v2 GID on an IPv4 address",
 	  "give the netdev its IPv4 address (`ip addr add ADDR/PREFIX dev IF`)" },
 	{ "link.flaps", "error",
@@ -55,7 +56,7 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand port's active MTU below 4096, or a rail's active MTU unlike "
 	  "most rails of the host",
 	  "give the partition a 4K MTU in the subnet manager" },
-	{ "mtu.roce", "warn",
+	{ "mtu.roce", "warn; info (netdev MTU not readable: not checked)",
 	  "a RoCE netdev MTU too small for a 4096-byte RDMA MTU (about 4200; 9000 "
 	  "usual), or a rail's netdev MTU unlike most rails of the host",
 	  "`ip link set dev IF mtu 9000` and the same in its network configuration" },
@@ -70,7 +71,8 @@ static const struct check_entry rows[] = {
 	  "add rail NICs, one per GPU under its PCIe switch; first check no rail is "
 	  "missing or down; where the GPUs and NICs fit a built-in budget profile, "
 	  "the fix names it" },
-	{ "nic.count", "error (rails missing); warn (extra NICs, storage)",
+	{ "nic.count", "error (rails missing); warn (extra NICs, storage); "
+	  "info (a rail port's link layer not readable: not checked)",
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
 	  "reseat a missing one" },
@@ -114,7 +116,7 @@ static const struct check_entry rows[] = {
 	  "profile's; says too when that caps the ports",
 	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`); "
 	  "move a card from a slot narrower than it" },
-	{ "pcie.upstream_degraded", "error (rail); warn",
+	{ "pcie.upstream_degraded", "error (rail); warn; info (a bridge's link not readable: not checked)",
 	  "a bridge or switch link on the NIC's path runs below its capability",
 	  "reseat the riser or switch board; check the BIOS slot settings" },
 	{ "port.down", "error (rail); warn (storage; a rail not checked); info (storage not checked)",

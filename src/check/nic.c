@@ -313,6 +313,40 @@ static int fw_mixed(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
+/* A NIC whose firmware version could not be read while others of its model
+ * have one: whether it runs theirs is not known. */
+static int fw_unknown(const struct check_ctx *c, struct findings *out)
+{
+	const struct inventory *inv = c->inv;
+
+	for (size_t i = 0; i < inv->n_nics; i++) {
+		const struct nic *n = &inv->nics[i];
+		bool others = false;
+		struct finding *f;
+
+		if (!n->model || n->fw_ver || check_nic_is_software(n))
+			continue;
+		for (size_t j = 0; j < inv->n_nics && !others; j++)
+			others = j != i && fw_candidate(&inv->nics[j]) &&
+				 strcmp(inv->nics[j].model, n->model) == 0;
+		if (!others)
+			continue;
+		f = check_add(c, out, "fw.mixed", SEV_INFO,
+			      "NICs of one model should run one firmware version; a version that "
+			      "could not be read was not checked, not found the same.");
+		if (!f)
+			return -ENOMEM;
+		f->unchecked = true;
+		finding_set(&f->subject, "%s", n->name);
+		finding_set(&f->observed, "not checked: its firmware version (fw_ver) could not "
+			    "be read");
+		finding_set(&f->expected, "the firmware version of the other %s", n->model);
+		finding_set(&f->fix, "`cat /sys/class/infiniband/%s/fw_ver` or "
+			    "`mlxfwmanager --query` as root", n->name);
+	}
+	return 0;
+}
+
 int check_nic(const struct check_ctx *c, struct findings *out)
 {
 	if (!c->generic && c->p) {
@@ -320,5 +354,6 @@ int check_nic(const struct check_ctx *c, struct findings *out)
 		CHECK_TRY(count_role(c, out, ROLE_STORAGE));
 	}
 	CHECK_TRY(fw_mixed(c, out));
+	CHECK_TRY(fw_unknown(c, out));
 	return 0;
 }

@@ -35,13 +35,17 @@ static bool link_layer_ok(const struct role_spec *rs, const struct nic *n)
 	return ll && strcasecmp(ll, rs->link_layer) == 0;
 }
 
-/* Known, and not the profile's: an unknown link layer is no proof of a
- * fault (the card keeps the rail place placement gives it). */
+/* Known, and not the profile's: an unknown link layer, unread or one the
+ * kernel never writes (garbage, "Unknown"), is no proof of a fault (the card
+ * keeps the rail place placement gives it; unchecked.c says it could not
+ * be read). */
 static bool link_layer_wrong(const struct role_spec *rs, const struct nic *n)
 {
 	const char *ll = check_nic_link_layer(n);
 
-	return rs->link_layer && ll && strcasecmp(ll, rs->link_layer) != 0;
+	if (!ll || (strcasecmp(ll, "InfiniBand") != 0 && strcasecmp(ll, "Ethernet") != 0))
+		return false;
+	return rs->link_layer && strcasecmp(ll, rs->link_layer) != 0;
 }
 
 /* No other RDMA device on another function of the same PCI device. */

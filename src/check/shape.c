@@ -42,7 +42,10 @@ bool check_port_wrong_link(const struct check_ctx *c, size_t nic, const struct p
 {
 	const char *want = c->generic || !c->p ? NULL : c->p->role[ROLE_RAIL].link_layer;
 
-	return want && pt->link_layer && strcasecmp(pt->link_layer, want) != 0 &&
+	/* only a link layer the kernel names can be the wrong one: garbage or
+	 * nothing is not known (unchecked.c says so), never a fault */
+	return want && (check_port_is_ib(pt) || check_port_is_eth(pt)) &&
+	       strcasecmp(pt->link_layer, want) != 0 &&
 	       (check_is_rail(c, nic) || check_wrong_link(c, nic));
 }
 

@@ -7,8 +7,11 @@
  *
  * Here: the RoCE QoS of every RoCE rail when DCB netlink gave no answer
  * (qos.c says it for a netdev that has no DCB at all), ECN without its
- * sysfs files, port rates whose rate string is unknown, and a NIC's PCIe
- * link that could not be read (Gen? x?).  The memlock limit (sys.c), ACS
+ * sysfs files, port rates whose rate string is unknown, a NIC's PCIe link
+ * (negotiated or capability) and its bridges' links that could not be read
+ * (Gen? x?), a rail port's link layer, the GID table and netdev MTU of a
+ * RoCE rail that is up, and error counters that could not be read.  A
+ * NIC's firmware version (nic.c), the memlock limit (sys.c), ACS
  * without root (pcie.c), per-GPU bandwidth (bandwidth.c) and placement with an
  * unknown NUMA node (topo.c) say it where they are judged. */
 #include "families.h"
@@ -103,43 +106,225 @@ static int rate_unknown(const struct check_ctx *c, struct findings *out, size_t 
 	return 0;
 }
 
-/* Gen? x?: the NIC's negotiated PCIe link could not be read, so neither
- * pcie.link_degraded nor pcie.bottleneck could judge it.  Once per card:
- * the functions of one device share one link. */
+/* The NIC's PCIe link, what it negotiated and what it can do (Gen? x?):
+ * without either pcie.link_degraded and pcie.bottleneck cannot judge it.
+ * Once per card: the functions of one device share one link. */
+static const char *link_unknown(const struct pci_link *l, bool max)
+{
+	bool speed = max ? isnan(l->max_speed_gts) : isnan(l->speed_gts);
+	bool width = max ? IS_NA(l->max_width) : IS_NA(l->width);
+
+	return speed && width ? "speed and width" : speed ? "speed" : width ? "width" : NULL;
+}
+
+static bool first_of_device(const struct check_ctx *c, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+
+	for (size_t j = 0; j < i; j++)
+		if (c->inv->nics[j].has_pci &&
+		    check_same_pci_device(c->inv->nics[j].pci.bdf, n->pci.bdf))
+			return false;
+	return true;
+}
+
 static int pcie_unknown(const struct check_ctx *c, struct findings *out, size_t i)
 {
 	const struct nic *n = &c->inv->nics[i];
 	const struct pci_link *l = &n->pci.link;
+	const char *cur, *max, *bdf = n->pci.bdf ? n->pci.bdf : "<bdf>";
 	struct finding *f;
 
-	if (!n->has_pci || check_nic_is_software(n) || (!isnan(l->speed_gts) && !IS_NA(l->width)))
+	if (!n->has_pci || check_nic_is_software(n) || !first_of_device(c, i))
 		return 0;
-	for (size_t j = 0; j < i; j++)
-		if (c->inv->nics[j].has_pci &&
-		    check_same_pci_device(c->inv->nics[j].pci.bdf, n->pci.bdf))
-			return 0;
+	cur = link_unknown(l, false);
+	max = link_unknown(l, true);
+	if (!cur && !max)
+		return 0;
 	f = add(c, out, "pcie.link_degraded",
 		"A NIC's PCIe link caps every transfer through it; a link that could not be "
 		"read was not checked, not found right.");
 	if (!f)
 		return -ENOMEM;
 	finding_set(&f->subject, "%s", n->name);
-	finding_set(&f->observed, "not checked: its PCIe link %s could not be read "
-		    "(current_link_speed, current_link_width of %s)",
-		    isnan(l->speed_gts) && IS_NA(l->width) ? "speed and width" :
-		    isnan(l->speed_gts) ? "speed" : "width", n->pci.bdf ? n->pci.bdf : "its device");
+	if (cur)
+		finding_set(&f->observed, "not checked: its PCIe link %s could not be read "
+			    "(current_link_speed, current_link_width of %s)", cur, bdf);
+	else
+		finding_set(&f->observed, "not checked: what its PCIe link can do (max %s) could "
+			    "not be read (max_link_speed, max_link_width of %s)", max, bdf);
 	finding_set(&f->expected, "the speed and width the card and slot can do");
-	finding_set(&f->fix, "`lspci -vv -s %s | grep LnkSta` as root",
-		    n->pci.bdf ? n->pci.bdf : "<bdf>");
+	finding_set(&f->fix, "`lspci -vv -s %s | grep -E 'LnkCap|LnkSta'` as root", bdf);
 	return 0;
+}
+
+/* A bridge or switch port on the NIC's path whose link could not be read:
+ * pcie.upstream_degraded could not judge it.  Once per card, naming each
+ * such bridge. */
+static int upstream_unknown(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct check_buf which = { 0 };
+	struct finding *f;
+
+	if (!n->has_pci || check_nic_is_software(n) || !first_of_device(c, i))
+		return 0;
+	/* nearest first, as the text prints the path */
+	for (size_t k = n->pci.n_upstream; k-- > 0;) {
+		const struct pci_func *b = &n->pci.upstream[k];
+
+		if (link_unknown(&b->link, false) || link_unknown(&b->link, true))
+			check_buf_printf(&which, "%s%s", which.len ? " " : "",
+					 b->bdf ? b->bdf : "?");
+	}
+	if (!which.len) {
+		check_buf_free(&which);
+		return 0;
+	}
+	f = add(c, out, "pcie.upstream_degraded",
+		"A bridge on the NIC's path caps every transfer through it; a link that could "
+		"not be read was not checked, not found right.");
+	if (!f) {
+		check_buf_free(&which);
+		return -ENOMEM;
+	}
+	finding_set(&f->subject, "%s", n->name);
+	finding_set(&f->observed, "not checked: the PCIe link of %s on its path could not be "
+		    "read (current_link_speed/width, max_link_speed/width)",
+		    which.s ? which.s : "a bridge");
+	finding_set(&f->expected, "each bridge at the speed and width it can do");
+	finding_set(&f->fix, "`lspci -vv -s BDF | grep -E 'LnkCap|LnkSta'` as root for %s",
+		    which.s ? which.s : "each bridge");
+	check_buf_free(&which);
+	return 0;
+}
+
+/* A rail port whose link layer could not be read is judged by neither the
+ * InfiniBand nor the RoCE checks, and whether the card is of the rail's
+ * link layer is not known. */
+static int link_layer_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			      const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct finding *f = add(c, out, "nic.count",
+				"A port whose link layer is unknown is judged by neither the "
+				"InfiniBand nor the RoCE checks: not checked, not found right.");
+
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: its link layer could not be read "
+		    "(`rdmadoctor -v` says why), so none of its InfiniBand or RoCE settings "
+		    "were judged");
+	finding_set(&f->expected, "%s", check_role_spec(c, i)->link_layer ?
+		    check_role_spec(c, i)->link_layer : "InfiniBand or Ethernet");
+	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/link_layer` and "
+		    "`ibstat %s %d` as root", n->name, pt->num, n->name, pt->num);
+	return 0;
+}
+
+/* The GID table of a RoCE rail that is up could not be read: whether it
+ * has its RoCE v2 IPv4 GID is not known. */
+static int gids_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct finding *f = add(c, out, "gid.rocev2_missing",
+				"Without a RoCE v2 GID on an IPv4 address NCCL finds no routable "
+				"address on the port; a GID table that could not be read was not "
+				"checked, not found right.");
+
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	finding_set(&f->observed, "not checked: its GID table (gids/, gid_attrs/types/) could "
+		    "not be read");
+	finding_set(&f->expected, "a RoCE v2 GID with %s's IPv4 address",
+		    pt->netdev ? pt->netdev : "its netdev");
+	finding_set(&f->fix, "`show_gids %s` or `ls /sys/class/infiniband/%s/ports/%d/gid_attrs/"
+		    "types/` as root", n->name, n->name, pt->num);
+	return 0;
+}
+
+/* The netdev MTU of a RoCE rail that is up could not be read. */
+static int mtu_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+		       const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct finding *f = add(c, out, "mtu.roce",
+				"A RoCE netdev MTU below the RDMA MTU cuts every message short; "
+				"an MTU that could not be read was not checked, not found right.");
+
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	if (pt->netdev)
+		finding_set(&f->observed, "not checked: /sys/class/net/%s/mtu could not be read",
+			    pt->netdev);
+	else
+		finding_set(&f->observed, "not checked: the port's netdev could not be found");
+	finding_set(&f->expected, "about 4200 or more (9000 usual), as the other rails");
+	finding_set(&f->fix, "`ip link show %s`", pt->netdev ? pt->netdev : "<netdev>");
+	return 0;
+}
+
+/* The port's error counters (counters/) could not be read, all or some. */
+static int counters_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			    const struct port *pt)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct check_buf bad = { 0 };
+	size_t nbad = 0;
+	struct finding *f;
+
+	for (size_t k = 0; k < pt->counters.n; k++)
+		if (!pt->counters.v[k].ok) {
+			if (nbad++ < 4)
+				check_buf_printf(&bad, "%s%s", bad.len ? ", " : "",
+						 pt->counters.v[k].name);
+		}
+	/* an InfiniBand port always has counters/; on Ethernet the PHY's
+	 * errors come from ethtool -S, so there only a counter that is
+	 * there but unreadable says something */
+	if (!nbad && (pt->counters.n || !check_port_is_ib(pt)))
+		return 0;
+	f = add(c, out, "counters.errors",
+		"Error counters show a failing cable or module before it fails; counters that "
+		"could not be read were not checked, not found zero.");
+	if (!f) {
+		check_buf_free(&bad);
+		return -ENOMEM;
+	}
+	finding_set(&f->subject, "%s port %d", n->name, pt->num);
+	if (!nbad)
+		finding_set(&f->observed, "not checked: no counters/ could be read");
+	else
+		finding_set(&f->observed, "not checked: %zu of its counters could not be read (%s%s)",
+			    nbad, bad.s ? bad.s : "", nbad > 4 ? ", ..." : "");
+	check_buf_free(&bad);
+	finding_set(&f->expected, "error counters readable, and zero");
+	finding_set(&f->fix, "`ls -l /sys/class/infiniband/%s/ports/%d/counters/` and "
+		    "`perfquery` as root", n->name, pt->num);
+	return 0;
+}
+
+/* The GID table was read: at least one entry with a type. */
+static bool gids_known(const struct port *pt)
+{
+	for (size_t k = 0; k < pt->n_gids; k++)
+		if (pt->gids[k].type)
+			return true;
+	return false;
 }
 
 int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 
-	for (size_t i = 0; i < inv->n_nics; i++)
+	for (size_t i = 0; i < inv->n_nics; i++) {
 		CHECK_TRY(pcie_unknown(c, out, i));
+		CHECK_TRY(upstream_unknown(c, out, i));
+	}
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 		const struct role_spec *rs = check_role_spec(c, i);
@@ -153,8 +338,16 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 
 			if (rs->rate_gbps > 0 && check_port_up(pt) && isnan(pt->rate_gbps))
 				CHECK_TRY(rate_unknown(c, out, i, pt, rs->rate_gbps));
+			if (!check_port_is_ib(pt) && !check_port_is_eth(pt))
+				CHECK_TRY(link_layer_unknown(c, out, i, pt));
+			if (check_port_up(pt))
+				CHECK_TRY(counters_unknown(c, out, i, pt));
 			if (!check_port_is_eth(pt) || check_port_wrong_link(c, i, pt))
 				continue;
+			if (check_port_up(pt) && !gids_known(pt))
+				CHECK_TRY(gids_unknown(c, out, i, pt));
+			if (check_port_up(pt) && IS_NA(pt->netdev_mtu))
+				CHECK_TRY(mtu_unknown(c, out, i, pt));
 			/* every RoCE rail needs a lossless priority, named by
 			 * the profile or not, and agrees with the others */
 			if (!q || q->dcb_supported < 0)

@@ -219,12 +219,27 @@ int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n)
 	return 0;
 }
 
+/* An NVIDIA function whose class could not be read is still a GPU when its
+ * device ID names one: dropping it would leave its NIC blamed for a GPU
+ * that is not there (topo.nic_far) and the per-GPU bandwidth counted over
+ * fewer GPUs. */
 static bool want_gpu(struct root *r, const char *link)
 {
 	int64_t vendor = attr_hex(r, link, "vendor");
 	int64_t cls = vendor == PCI_VENDOR_NVIDIA ? attr_hex(r, link, "class") : NA;
+	int64_t device;
+	enum gpu_kind kind;
 
-	return !IS_NA(cls) && pci_is_gpu((uint64_t)vendor, (uint64_t)cls);
+	if (!IS_NA(cls))
+		return pci_is_gpu((uint64_t)vendor, (uint64_t)cls);
+	if (vendor != PCI_VENDOR_NVIDIA)
+		return false;
+	device = attr_hex(r, link, "device");
+	if (IS_NA(device) || !gpu_model_name((uint64_t)device, &kind))
+		return false;
+	root_note(r, link, "no readable 'class': taken for a GPU by its device ID 0x%04llx",
+		  (unsigned long long)device);
+	return true;
 }
 
 int pci_read_wanted(struct root *r, pci_want_fn want, struct pci_func **funcs, size_t *n)

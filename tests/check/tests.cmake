@@ -26,3 +26,11 @@ add_test(NAME check_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unknown.py
 # profile's rails is port.link_layer with its mlxconfig fix, and no rail.
 add_test(NAME check_link_layer COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/link_layer.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# The class, not only the example: a table over every reader a check
+# depends on (port state, rate, link layer, GIDs, netdev MTU, PCIe links of
+# NIC and bridges, DCB replies, transceiver pages, firmware, counters,
+# memlock, modules, GPUs, NUMA, ACS), each broken in a copy of a fixture:
+# its "cannot read" path gives an unchecked finding, never an invented fault.
+add_test(NAME check_readers_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/readers_unknown.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+set_tests_properties(check_readers_unknown PROPERTIES TIMEOUT 600)

@@ -588,12 +588,16 @@ static void fw_mixed(void **state)
 	free(m.inv.nics[2].fw_ver);
 	m.inv.nics[2].fw_ver = strdup("20.37.1014");
 	free(m.inv.nics[5].fw_ver);
-	m.inv.nics[5].fw_ver = NULL;	/* unknown: left out */
+	m.inv.nics[5].fw_ver = NULL;	/* unknown: left out, and not checked */
 	run(&m, NULL, &fs);
 	f = expect(&fs, "fw.mixed", "ConnectX-6", SEV_WARN,
 		   "20.40.1000 (mlx5_0 mlx5_1 mlx5_3 mlx5_4); 20.37.1014 (mlx5_2)",
 		   "one firmware version on every ConnectX-6 (most run 20.40.1000)");
-	assert_int_equal(count_id(&fs, "fw.mixed"), 1);
+	expect(&fs, "fw.mixed", "mlx5_5", SEV_INFO,
+	       "not checked: its firmware version (fw_ver) could not be read",
+	       "the firmware version of the other ConnectX-6");
+	assert_true(get(&fs, "fw.mixed", "mlx5_5")->unchecked);
+	assert_int_equal(count_id(&fs, "fw.mixed"), 2);
 	/* the one card off the majority, by its real address, and no other */
 	snprintf(cmd, sizeof(cmd), "mlx5_2: `flint -d %s -i <image> burn`, then "
 		 "`mlxfwreset -d %s reset`", m.inv.nics[2].pci.bdf, m.inv.nics[2].pci.bdf);
@@ -1309,7 +1313,7 @@ static void counters_errors_and_saturated(void **state)
 	pt->counters.v[0].value = 65535;
 	add_counter(&pt->counters, "local_link_integrity_errors", 15);
 	add_counter(&pt->counters, "port_xmit_discards", 9);
-	pt->counters.v[pt->counters.n - 1].ok = false;	/* unreadable: left out */
+	pt->counters.v[pt->counters.n - 1].ok = false;	/* unreadable: not checked */
 	pt = &m.inv.nics[4].ports[0];
 	add_counter(&pt->hw_counters, "out_of_sequence", 42);
 	add_counter(&pt->hw_counters, "local_ack_timeout_err", 7);
@@ -1329,7 +1333,18 @@ static void counters_errors_and_saturated(void **state)
 	expect(&fs, "counters.saturated", "mlx5_1 port 1", SEV_WARN,
 	       "symbol_error 65535, local_link_integrity_errors 15",
 	       "symbol_error below 65535, local_link_integrity_errors below 15");
-	assert_int_equal(count_id(&fs, "counters.errors"), 3);
+	{
+		size_t infos = 0;
+
+		for (size_t i = 0; i < fs.n; i++)
+			infos += strcmp(fs.v[i].id, "counters.errors") == 0 &&
+				 strcmp(fs.v[i].subject, "mlx5_1 port 1") == 0 &&
+				 fs.v[i].severity == SEV_INFO && fs.v[i].unchecked &&
+				 strcmp(fs.v[i].observed, "not checked: 1 of its counters could "
+					"not be read (port_xmit_discards)") == 0;
+		assert_int_equal(infos, 1);
+	}
+	assert_int_equal(count_id(&fs, "counters.errors"), 4);
 	assert_int_equal(count_id(&fs, "counters.saturated"), 1);
 	/* a one-shot check never fails on lifetime counts */
 	assert_string_equal(check_verdict(&fs), "warn");
