@@ -38,6 +38,18 @@ static void by_severity(struct expo *e, const struct findings *fs)
 	}
 }
 
+/* What the check expected but could not read ("not checked"), the same
+ * count as `check --json`'s unchecked: an alert on "> 0" sees a node whose
+ * PASS or WARN rests on something nobody read. */
+static void unchecked(struct expo *e, const struct findings *fs)
+{
+	struct expo_fam f = { "rdmadoctor_check_unchecked", "gauge",
+			      "What the last check expected but could not read (not checked), as "
+			      "check --json's unchecked", false };
+
+	expo_fam_sample(e, &f, NULL, 0, (double)check_unchecked(fs));
+}
+
 static bool same(const struct finding *a, const struct finding *b)
 {
 	return a->severity == b->severity && strcmp(a->id, b->id) == 0;
@@ -126,6 +138,7 @@ void metrics_findings(struct expo *e, const struct findings *fs, const char *pro
 {
 	verdict(e, fs, profile);
 	by_severity(e, fs);
+	unchecked(e, fs);
 	by_id(e, fs);
 	each(e, fs, inv);
 }

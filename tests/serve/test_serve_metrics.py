@@ -194,6 +194,9 @@ def compare(metrics, inv, chk, per_queue=None):
     for sev in ("error", "warn", "info"):
         check(one(metrics, "rdmadoctor_findings_by_severity", severity=sev)
               == sum(1 for f in chk["findings"] if f["severity"] == sev), "by severity " + sev)
+    check(one(metrics, "rdmadoctor_check_unchecked") == chk["unchecked"],
+          "unchecked %s vs check --json %s" % (one(metrics, "rdmadoctor_check_unchecked"),
+                                              chk["unchecked"]))
     for v in ("pass", "warn", "fail"):
         check(one(metrics, "rdmadoctor_check_verdict", profile=chk["profile"], verdict=v)
               == (v == chk["verdict"]), "verdict %s" % v)

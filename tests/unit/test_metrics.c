@@ -407,8 +407,10 @@ static void test_render_findings(void **state)
 	assert_non_null(finding_add(&fs, "port.down", SEV_ERROR, "why"));
 	assert_non_null(finding_add(&fs, "roce.ecn", SEV_WARN, "why"));
 	assert_non_null(finding_add(&fs, "port.down", SEV_WARN, "why"));
+	fs.v[3].unchecked = true;	/* a rail whose state could not be read */
 	text = render(&inv, &fs);
 	expect_grouped(text);
+	expect_line(text, "rdmadoctor_check_unchecked 1");
 	expect_line(text, "rdmadoctor_check_verdict{profile=\"hgx-8x400g\",verdict=\"fail\"} 1");
 	expect_line(text, "rdmadoctor_check_verdict{profile=\"hgx-8x400g\",verdict=\"pass\"} 0");
 	expect_line(text, "rdmadoctor_check_verdict{profile=\"hgx-8x400g\",verdict=\"warn\"} 0");
@@ -425,6 +427,7 @@ static void test_render_findings(void **state)
 	text = render(&inv, &fs);
 	expect_line(text, "rdmadoctor_check_verdict{profile=\"hgx-8x400g\",verdict=\"pass\"} 1");
 	expect_line(text, "rdmadoctor_findings_by_severity{severity=\"error\"} 0");
+	expect_line(text, "rdmadoctor_check_unchecked 0");
 	expect_no(text, "rdmadoctor_findings{");
 	free(text);
 }
