@@ -58,6 +58,11 @@ void roles_assign(const struct inventory *inv, const struct profile *p, enum nic
 struct site;
 void check_roles(const struct inventory *inv, const struct profile *p, const struct site *site,
 		 enum nic_role *roles);
+/* Which NICs are no rail only for their link layer (a VPI card left in
+ * Ethernet on an InfiniBand fabric): one bool per NIC, to free; NULL
+ * without memory.  They are neither rail nor storage. */
+bool *check_wrong_links(const struct inventory *inv, const struct profile *p,
+			const struct site *site);
 
 /* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
  * then by id, then by subject. */

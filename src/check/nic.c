@@ -42,6 +42,15 @@ static void wrong_link_note(const struct check_ctx *c, struct check_buf *b)
 		check_buf_printf(b, ", see port.link_layer");
 }
 
+static size_t wrong_links(const struct check_ctx *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->inv->n_nics; i++)
+		n += check_wrong_link(c, i);
+	return n;
+}
+
 static void describe_role(struct check_buf *b, const struct role_spec *rs)
 {
 	check_buf_printf(b, "%d", rs->count);
@@ -99,13 +108,17 @@ static int count_role(const struct check_ctx *c, struct findings *out, enum nic_
 		check_buf_printf(&want, ", each %s or closer to a GPU",
 				 path_type_name((enum path_type)rs->placement));
 	check_buf_take(&want, &f->expected);
-	if (role == ROLE_RAIL && n < (size_t)rs->count)
+	if (role == ROLE_RAIL && n < (size_t)rs->count && n + wrong_links(c) >= (size_t)rs->count)
+		finding_set(&f->fix,
+			    "set the cards in the wrong link layer to the rails' one, as "
+			    "port.link_layer says for each: they are the missing rails");
+	else if (role == ROLE_RAIL && n < (size_t)rs->count)
 		finding_set(&f->fix,
 			    "check every rail card enumerates and has its driver bound "
 			    "(`lspci -d 15b3: -k`, `dmesg | grep mlx5`), reseat a card that is "
 			    "missing, and check `mlxfwmanager --query` for a card in recovery; a "
-			    "card set to the other link layer (`mlxconfig -d <dev> q LINK_TYPE_P1`) "
-			    "or of another model is not counted");
+			    "card of another model, or whose port is in the other link layer "
+			    "(`ibv_devinfo` prints link_layer), is not counted");
 	else
 		finding_set(&f->fix,
 			    "if the extra NICs serve storage or management, use a profile with a "

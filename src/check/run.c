@@ -78,10 +78,10 @@ size_t check_unchecked(const struct findings *fs)
 	return n;
 }
 
-/* Which NICs are no rail only for their link layer (one per NIC; NULL
- * without memory); a NIC the site file names has the role it gives. */
-static bool *wrong_links(const struct inventory *inv, const struct profile *p,
-			 const struct site *site)
+/* A NIC the site file names has the role it gives, whatever its link
+ * layer. */
+bool *check_wrong_links(const struct inventory *inv, const struct profile *p,
+			const struct site *site)
 {
 	size_t n = inv->n_nics ? inv->n_nics : 1;
 	enum nic_role *roles = calloc(n, sizeof(*roles));
@@ -118,7 +118,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 {
 	size_t *gpu_nic = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_nic));
 	enum path_type *gpu_path = calloc(inv->n_gpus ? inv->n_gpus : 1, sizeof(*gpu_path));
-	bool *wrong_link = wrong_links(inv, p, site);
+	bool *wrong_link = check_wrong_links(inv, p, site);
 	int rc = 0;
 	struct check_ctx c = {
 		.inv = inv,

@@ -214,6 +214,7 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 		rc = -ENOMEM;
 		if (pl->roles) {
 			check_roles(&pl->inv, pl->profile, site, pl->roles);
+			pl->wrong_link = check_wrong_links(&pl->inv, pl->profile, site);
 			rc = check_run_site(&pl->inv, pl->profile, site, pl->roles,
 					    &pl->findings);
 		}
@@ -241,6 +242,7 @@ void pipeline_free(struct pipeline *pl)
 		return;
 	findings_free(&pl->findings);
 	free(pl->roles);
+	free(pl->wrong_link);
 	if (pl->profile == &pl->site_loaded)
 		profile_free(&pl->site_loaded);
 	site_free(&pl->site);
@@ -275,7 +277,7 @@ struct check_report pipeline_report(const struct pipeline *pl)
 	struct check_report rep = {
 		.inv = &pl->inv, .profile = pl->profile, .reason = pl->reason,
 		.findings = &pl->findings, .source = profile_source_name(pl->source),
-		.roles = pl->roles,
+		.roles = pl->roles, .wrong_link = pl->wrong_link,
 	};
 
 	return rep;

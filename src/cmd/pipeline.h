@@ -41,6 +41,8 @@ struct pipeline {
 	char reason[320];
 	struct findings findings;
 	enum nic_role *roles;		/* one per NIC, once judged */
+	bool *wrong_link;		/* one per NIC: no rail for its link
+					 * layer alone (NULL: none shown) */
 };
 
 int pipeline_option(struct ctx *c, const char *verb, const char *arg,

@@ -31,7 +31,8 @@ json_t *findings_to_json(const struct findings *fs)
 
 static const char *const role_names[ROLE_COUNT] = { "rail", "storage" };
 
-/* {"mlx5_0": "rail", "mlx5_8": "storage"}: what each NIC was judged as */
+/* {"mlx5_0": "rail", "mlx5_8": "storage"}: what each NIC was judged as;
+ * a card that would be a rail but for its link layer is neither */
 static json_t *roles_to_json(const struct check_report *rep)
 {
 	json_t *o = json_object();
@@ -39,7 +40,9 @@ static json_t *roles_to_json(const struct check_report *rep)
 	for (size_t i = 0; o && rep->roles && i < rep->inv->n_nics; i++)
 		if (rep->inv->nics[i].name)
 			json_object_set_new(o, rep->inv->nics[i].name,
-					    json_string(role_names[rep->roles[i]]));
+					    json_string(rep->wrong_link && rep->wrong_link[i]
+							? "wrong_link_layer"
+							: role_names[rep->roles[i]]));
 	return o;
 }
 

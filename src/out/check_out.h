@@ -17,6 +17,8 @@ struct check_report {
 	const struct findings *findings;
 	const char *source;		/* where it came from: "DMI", "--profile"... */
 	const enum nic_role *roles;	/* one per NIC; NULL: not shown */
+	const bool *wrong_link;		/* one per NIC: neither rail nor storage,
+					 * for its link layer (NULL: none) */
 };
 
 json_t *check_to_json(const struct check_report *rep);

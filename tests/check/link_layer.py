@@ -9,27 +9,16 @@ file changed, under a profile file written here.
 
 usage: link_layer.py RDMADOCTOR FIXTURES_DIR
 """
-import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-binary, fixtures = sys.argv[1], sys.argv[2]
-passed = failed = 0
-tmp = tempfile.mkdtemp(prefix="rdmadoctor-link-layer-")
-atexit.register(shutil.rmtree, tmp, True)
+from harness import Harness
 
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
+h = Harness("link-layer")
+binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
 
 
 def profile(name, text):
@@ -138,6 +127,17 @@ expect(sorted(f["id"] for f in doc["findings"]) == ["nic.count", "port.link_laye
        "dgx-h100 with mlx5_5 in Ethernet: the link layer and the count, nothing else "
        "(no RoCE GID, no GPU without a NIC, no storage count)",
        str([(f["id"], f["subject"]) for f in doc["findings"]]))
+nc = ids(doc, "nic.count")[0]
+expect(doc["roles"]["mlx5_5"] == "wrong_link_layer" and "<" not in nc["fix"] and
+       "port.link_layer" in nc["fix"],
+       "dgx-h100 with mlx5_5 in Ethernet: its role is wrong_link_layer, and nic.count's fix "
+       "points at port.link_layer without a placeholder", f"{doc['roles']} {nc['fix']}")
+head = subprocess.run([binary, "--root", root, "check"], capture_output=True,
+                      text=True, timeout=60).stdout.splitlines()[:6]
+expect("  wrong link layer: mlx5_5" in head and
+       not any(l.startswith("  storage:") and "mlx5_5" in l for l in head),
+       "dgx-h100 with mlx5_5 in Ethernet: the header names it in the wrong link layer, "
+       "not as storage", str(head))
 # the site file decides the role of a NIC it names: as storage, its link
 # layer is not judged; as a rail, it is, and a missing RoCE GID or DCB reading
 # on it is no second finding
@@ -158,5 +158,4 @@ os.unlink(os.path.join(site, "rdmadoctor.conf"))
 rc, doc = check(os.path.join(fixtures, "dgx-h100", "root"))
 expect(rc == 0 and not ids(doc, "port.link_layer"), "dgx-h100 itself: no port.link_layer")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+h.done()
