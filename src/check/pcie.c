@@ -465,7 +465,8 @@ static int acs(const struct check_ctx *c, struct findings *out)
 		return -ENOMEM;
 	f->unchecked = true;
 	finding_set(&f->subject, "host");
-	finding_set(&f->observed, "ACS could not be checked (PCI config space needs root)");
+	finding_set(&f->observed, "not checked: the bridges' ACS control is in PCI config "
+		    "space, which only root reads");
 	finding_set(&f->expected,
 		    "Request and Completion Redirect off on the bridges between each GPU and its NIC");
 	finding_set(&f->fix,

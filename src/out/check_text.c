@@ -275,38 +275,79 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 	free(leader);
 }
 
-/* "  rail: mlx5_0 mlx5_1" and "  storage: mlx5_8", a line each */
+/* One line of the NICs of a kind: "  rail: mlx5_0 mlx5_1" */
+static void text_role_line(FILE *out, const struct check_report *rep, const char *label,
+			   int role, bool wrong_link)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->inv->n_nics; i++) {
+		bool wrong = rep->wrong_link && rep->wrong_link[i];
+
+		if (wrong != wrong_link || (!wrong && rep->roles[i] != (enum nic_role)role))
+			continue;
+		fputs(any ? " " : label, out);
+		text_put_clean(out, rep->inv->nics[i].name);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+}
+
+/* "  rail: mlx5_0 mlx5_1", "  storage: mlx5_8" and the cards that are
+ * neither for their link layer (port.link_layer names them), a line each */
 static void text_roles(FILE *out, const struct check_report *rep)
 {
-	for (int r = 0; rep->roles && r < ROLE_COUNT; r++) {
-		bool any = false;
+	if (!rep->roles)
+		return;
+	text_role_line(out, rep, "  rail: ", ROLE_RAIL, false);
+	text_role_line(out, rep, "  storage: ", ROLE_STORAGE, false);
+	text_role_line(out, rep, "  wrong link layer: ", 0, true);
+}
 
-		for (size_t i = 0; i < rep->inv->n_nics; i++) {
-			if (rep->roles[i] != (enum nic_role)r)
-				continue;
-			fputs(any ? " " : r == ROLE_RAIL ? "  rail: " : "  storage: ", out);
-			text_put_clean(out, rep->inv->nics[i].name);
-			any = true;
-		}
-		if (any)
-			fputc('\n', out);
-	}
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* " (1 counted as an error, 2 as warnings)": the unchecked that make the
+ * verdict, so that "WARN ... 0 warnings" does not read as a contradiction */
+static void unchecked_weight(FILE *out, const size_t unread[3])
+{
+	if (!unread[SEV_ERROR] && !unread[SEV_WARN])
+		return;
+	fputs(" (", out);
+	if (unread[SEV_ERROR])
+		fprintf(out, "%zu counted as %s", unread[SEV_ERROR],
+			unread[SEV_ERROR] == 1 ? "an error" : "errors");
+	if (unread[SEV_ERROR] && unread[SEV_WARN])
+		fputs(", ", out);
+	if (unread[SEV_WARN])
+		fprintf(out, "%zu %s %s", unread[SEV_WARN], unread[SEV_ERROR] ? "as" : "counted as",
+			unread[SEV_WARN] == 1 ? "a warning" : "warnings");
+	fputc(')', out);
 }
 
 static void headline(FILE *out, const struct check_report *rep, const struct text_opts *o)
 {
 	const char *verdict = check_verdict(rep->findings);
 	const char *reset = o->color ? "\033[0m" : "";
-	size_t count[3] = { 0 }, col, waived = 0, unchecked = check_unchecked(rep->findings);
+	size_t count[3] = { 0 }, unread[3] = { 0 }, col, waived = 0;
+	size_t unchecked = check_unchecked(rep->findings);
 	char *why;
 
 	/* notes are the infos that say something; the unchecked ones and the
-	 * waived are counted apart */
+	 * waived are counted apart, but an unchecked one still weighs in the
+	 * verdict at its severity, and the line says so */
 	for (size_t i = 0; i < rep->findings->n; i++) {
-		if (rep->findings->v[i].waived)
+		const struct finding *f = &rep->findings->v[i];
+
+		if (f->waived)
 			waived++;
-		else if (!rep->findings->v[i].unchecked)
-			count[rep->findings->v[i].severity]++;
+		else if (f->unchecked)
+			unread[f->severity]++;
+		else
+			count[f->severity]++;
 	}
 	fprintf(out, "%s%s%s  profile ",
 		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
@@ -323,8 +364,10 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
 	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
 		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
-	fprintf(out, ": %zu errors, %zu warnings, %zu notes, %zu unchecked", count[SEV_ERROR],
-		count[SEV_WARN], count[SEV_INFO], unchecked);
+	fprintf(out, ": %zu error%s, %zu warning%s, %zu note%s, %zu unchecked", count[SEV_ERROR],
+		plural(count[SEV_ERROR]), count[SEV_WARN], plural(count[SEV_WARN]),
+		count[SEV_INFO], plural(count[SEV_INFO]), unchecked);
+	unchecked_weight(out, unread);
 	if (waived)
 		fprintf(out, ", %zu waived", waived);
 	fputc('\n', out);
