@@ -397,13 +397,17 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	rc = read_gids(r, portdir, p);
 
 	/* The port's netdev: RoCE names it in the GID table (for a LAG the
-	 * bond master); IPoIB sits on the PCI function with dev_port. */
+	 * bond master); IPoIB sits on the PCI function with dev_port, and so
+	 * does a RoCE port's own netdev where the GID table could not be read
+	 * (then a LAG's slave is found, not its master: the slave's settings
+	 * are judged, which is still what the port runs with). */
 	for (size_t i = 0; rc == 0 && i < p->n_gids && !p->netdev; i++)
 		if (p->gids[i].netdev)
 			p->netdev = strdup(p->gids[i].netdev);
 	if (rc == 0 && !p->netdev && pci_dir && p->link_layer &&
-	    strcmp(p->link_layer, "InfiniBand") == 0)
-		p->netdev = net_find_ipoib(r, pci_dir, p->num);
+	    (strcmp(p->link_layer, "InfiniBand") == 0 || strcmp(p->link_layer, "Ethernet") == 0))
+		p->netdev = net_find_port_netdev(r, pci_dir, p->num,
+						 strcmp(p->link_layer, "InfiniBand") == 0);
 	net_read_port_netdev(r, p);
 	/* RoCE LAG: ECN, DCB and the transceiver are the slaves' */
 	lag = p->bond_slaves && p->link_layer && strcmp(p->link_layer, "Ethernet") == 0;

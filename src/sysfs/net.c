@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARPHRD_ETHER 1
 #define ARPHRD_INFINIBAND 32
 
 void net_read_port_netdev(struct root *r, struct port *p)
@@ -49,7 +50,7 @@ static int64_t port_of_netdev(struct root *r, const char *dir)
 	return has_dev_port ? attr_s64(r, dir, "dev_port") : attr_hex(r, dir, "dev_id");
 }
 
-char *net_find_ipoib(struct root *r, const char *pci_dir, int port)
+char *net_find_port_netdev(struct root *r, const char *pci_dir, int port, bool infiniband)
 {
 	char *netdir, *best = NULL;
 	char **names;
@@ -70,7 +71,8 @@ char *net_find_ipoib(struct root *r, const char *pci_dir, int port)
 		type = attr_s64(r, dir, "type");
 		dev_port = port_of_netdev(r, dir);
 		free(dir);
-		if (type != ARPHRD_INFINIBAND || dev_port != port - 1)
+		if (type != (infiniband ? ARPHRD_INFINIBAND : ARPHRD_ETHER) ||
+		    dev_port != port - 1)
 			continue;
 		if (!best || (strchr(best, '.') && !strchr(names[i], '.'))) {
 			free(best);

@@ -14,9 +14,10 @@ void net_read_port_netdev(struct root *r, struct port *p);
  * 0 or -ENOMEM. */
 int net_read_ecn(struct root *r, struct port *p);
 
-/* IPoIB: the netdev of the PCI function with type 32 and dev_port = port-1
- * (ipoib_main.c sets both; dev_id on kernels without dev_port); a pkey
- * child ("ib0.8001") only if nothing else. */
-char *net_find_ipoib(struct root *r, const char *pci_dir, int port);
+/* The netdev of the PCI function for a port: type 32 (IPoIB) or 1 (the
+ * Ethernet netdev of a RoCE port) and dev_port = port-1 (ipoib_main.c and
+ * mlx5 set both; dev_id on kernels without dev_port); a child ("ib0.8001")
+ * only if nothing else.  NULL when none is there. */
+char *net_find_port_netdev(struct root *r, const char *pci_dir, int port, bool infiniband);
 
 #endif

@@ -235,8 +235,13 @@ static bool want_gpu(struct root *r, const char *link)
 	if (vendor != PCI_VENDOR_NVIDIA)
 		return false;
 	device = attr_hex(r, link, "device");
-	if (IS_NA(device) || !gpu_model_name((uint64_t)device, &kind))
+	if (IS_NA(device) || !gpu_model_name((uint64_t)device, &kind)) {
+		/* an NVSwitch or an unknown GPU alike: said, never silent */
+		root_note(r, link, "NVIDIA function with no readable 'class' and %s: not "
+			  "taken for a GPU", IS_NA(device) ? "no readable 'device'" :
+			  "a device ID that names no GPU known here");
 		return false;
+	}
 	root_note(r, link, "no readable 'class': taken for a GPU by its device ID 0x%04llx",
 		  (unsigned long long)device);
 	return true;

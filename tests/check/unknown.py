@@ -9,41 +9,19 @@ truncated) and asserts the count, the subject and the verdict.
 
 usage: unknown.py RDMADOCTOR FIXTURES_DIR
 """
-import atexit
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-binary, fixtures = sys.argv[1], sys.argv[2]
-passed = failed = 0
-tmp = tempfile.mkdtemp(prefix="rdmadoctor-unknown-")
-atexit.register(shutil.rmtree, tmp, True)
+from harness import Harness
 
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
+h = Harness("unknown")
+binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
+run, copy = h.run, h.copy
 
 
-def run(root, *args, json_out=True, verbose=False, cmd="check"):
-    argv = [binary, "--root", root] + (["-v"] if verbose else []) + \
-        (["--json"] if json_out else []) + [cmd, *args]
-    res = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    doc = json.loads(res.stdout) if json_out and res.stdout else None
-    return res.returncode, doc, res.stdout, res.stderr
-
-
-def copy(shape, name):
-    dst = os.path.join(tmp, name)
-    shutil.copytree(os.path.join(fixtures, shape, "root"), dst, symlinks=True)
-    return dst
 
 
 def port_dir(root, dev, port=1):
@@ -172,6 +150,25 @@ expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and f[0]["severity"] ==
        "dgx-h100, /proc/self/limits unreadable: sys.memlock not checked, counted",
        f"rc {rc} {doc['unchecked']} {f}")
 
+# --- a RoCE port whose GID table cannot be read keeps its netdev -----------
+# (the kernel's own fallback: the PCI function's Ethernet netdev with its
+# dev_port), so the MTU and ECN are still judged and no fix says <netdev>
+r = copy("a800-8x100g-roce", "gids-gone")
+for sub in ("gids", "gid_attrs"):
+    shutil.rmtree(os.path.join(port_dir(r, "mlx5_0"), sub))
+rc, doc, text, _ = run(r)
+nic = [n for n in doc["inventory"]["nics"] if n["name"] == "mlx5_0"][0]
+on0 = [f for f in doc["findings"] if f["subject"] == "mlx5_0 port 1"]
+want = sorted(os.listdir(os.path.join(os.path.dirname(os.path.dirname(port_dir(r, "mlx5_0"))),
+                                      "device", "net")))[0]
+expect(nic["ports"][0]["netdev"] == want and not unchecked(doc, "mtu.roce") and
+       not any("<" in f["fix"] or "could not be found" in f["observed"] for f in on0) and
+       [f["id"] for f in unchecked(doc) if f["subject"] == "mlx5_0 port 1" and
+        f["id"] != "roce.pfc"] == ["gid.rocev2_missing"],   # this fixture has no DCB
+       "a800-8x100g-roce, mlx5_0's gids/ and gid_attrs/ removed: the netdev is found on the "
+       "PCI function, only the GID check is newly not checked",
+       f"{nic['ports'][0]['netdev']} want {want}; {[(f['id'], f['observed']) for f in on0]}")
+
 # --- a transceiver page shorter than its layout yields no DOM facts ----------
 r = copy("roce-broken", "short-page")
 page = os.path.join(r, ".rdmadoctor", "module", "enp57s0np0", "50-00-0-000")  # mlx5_1, CMIS
@@ -186,5 +183,4 @@ expect(not dom and mod == [None] and
        "roce-broken, mlx5_1's CMIS lower page cut to 50 bytes: no DOM facts, said in -v",
        f"{dom[:2]} {mod} {err[-400:]}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+h.done()
