@@ -21,7 +21,6 @@ the last point.  tests/check/unknown.py holds the first cases in full
 
 usage: readers_unknown.py RDMADOCTOR FIXTURES_DIR [ROW-NAME...]
 """
-import atexit
 import glob
 import json
 import os
@@ -29,22 +28,12 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-binary, fixtures = sys.argv[1], sys.argv[2]
-only = set(sys.argv[3:])
-passed = failed = 0
-tmp = tempfile.mkdtemp(prefix="rdmadoctor-readers-")
-atexit.register(shutil.rmtree, tmp, True)
+from harness import Harness
 
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
+h = Harness("readers")
+binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
+only = set(h.args)
 
 
 def check(root):
@@ -281,5 +270,4 @@ for name, shape, where, how, want, rail in ROWS:
         expect(doc["verdict"] != "pass", f"{name}: a rail not seen is not a PASS",
                doc["verdict"])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+h.done()

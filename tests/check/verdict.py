@@ -8,43 +8,20 @@ and judged again.
 
 usage: verdict.py RDMADOCTOR FIXTURES_DIR
 """
-import atexit
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-binary, fixtures = sys.argv[1], sys.argv[2]
-passed = failed = 0
-tmp = tempfile.mkdtemp(prefix="rdmadoctor-verdict-")
-atexit.register(shutil.rmtree, tmp, True)
+from harness import Harness
 
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
+h = Harness("verdict")
+binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
+run, copy = h.run, h.copy
 
 
-def run(root, *args, json_out=True):
-    cmd = [binary, "--root", root] + (["--json"] if json_out else []) + ["check", *args]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    doc = None
-    if json_out and res.stdout:
-        doc = json.loads(res.stdout)
-    return res.returncode, doc, res.stdout, res.stderr
-
-
-def copy(shape, name):
-    dst = os.path.join(tmp, name)
-    shutil.copytree(os.path.join(fixtures, shape, "root"), dst, symlinks=True)
-    return dst
 
 
 def site(root, text):
@@ -312,5 +289,4 @@ expect(rc == 3 and doc and doc["verdict"] == "error" and "cannot read the site f
 conf = os.path.join(r, "etc", "rdmadoctor", "rdmadoctor.conf")
 view_warns(r, conf, f"{conf}: cannot read it", "", "an unreadable site file")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+h.done()
