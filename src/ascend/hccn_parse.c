@@ -98,7 +98,8 @@ static bool prefix_ok(const char *s)
  * value is told to be one. */
 struct ip_key {
 	const char *key;
-	size_t off;		/* char * in struct npu_port */
+	size_t off;		/* its char * in struct npu_port; 0 (link_up's place,
+				 * never a text): the number ipv6_prefix */
 	bool (*ok)(const char *);
 };
 
@@ -109,7 +110,7 @@ static const struct ip_key v4_keys[] = {
 
 static const struct ip_key v6_keys[] = {
 	{ "ipv6_address", offsetof(struct npu_port, ipv6addr), v6_ok },
-	{ "prefix_length", 0, prefix_ok },	/* the number: ipv6_prefix */
+	{ "prefix_length", 0, prefix_ok },
 };
 
 /* The lines of one family into p, replacing what it held.  A value that
