@@ -83,7 +83,10 @@ static void print_port(FILE *out, const struct npu_port *p)
 	if (!IS_NA(p->link_downs_24h))
 		fprintf(out, ", %lld down in the last 24 h", (long long)p->link_downs_24h);
 	fputs("  pfc", out);
-	print_pfc(out, p->pfc_enabled);
+	if (p->n_pfc_members)
+		fputs(" per member", out);	/* the port's row is only where they agree */
+	else
+		print_pfc(out, p->pfc_enabled);
 	if (p->lldp_system || p->lldp_port)
 		fprintf(out, "  switch %s port %s", OR_NA(p->lldp_system), OR_NA(p->lldp_port));
 	fputc('\n', out);

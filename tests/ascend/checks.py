@@ -249,6 +249,11 @@ try:
            [m["dev"] for m in d6["pfc_members"]] == ["eth0", "eth1"] and
            d6["pfc_members"][0]["pfc_enabled"][4] is True and
            d6["pfc_members"][1]["pfc_enabled"][4] is False and d6["pfc_enabled"][4] is None, d6)
+    text = subprocess.run([binary, "--root", bonded, "inventory"], capture_output=True,
+                          text=True, timeout=60).stdout
+    expect("bonded -pfc: the text shows each member, not the port's partial row as off",
+           "pfc per member" in text and "member eth0 pfc on 4" in text and
+           "member eth1 pfc on 3" in text)
 
     # a tab after the row's word: the same columns, read and healthy
     doc = run(variant("pfc-tab", {H + "6/pfc": lambda t: t.replace("enabled    ",
