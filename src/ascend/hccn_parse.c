@@ -2,6 +2,7 @@
 #include "tool_text.h"
 #include "../model/growbuf.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -59,35 +60,132 @@ int hccn_parse_speed(const char *buf, size_t len, struct npu_port *p)
 	return -ENODATA;
 }
 
-/* "ipaddr:192.161.200.10" and "netmask:255.255.255.0"; when none is set,
- * "Get ipconf failed, because no ip was preset there!" */
-int hccn_parse_ip(const char *buf, size_t len, struct npu_port *p)
+/* A netmask is an IPv4 address whose ones come first. */
+static bool netmask_ok(const char *s)
 {
+	struct in_addr a;
+	uint32_t m;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return false;
+	m = ntohl(a.s_addr);
+	return (m & (~m >> 1)) == 0;
+}
+
+static bool v4_ok(const char *s)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1;
+}
+
+static bool v6_ok(const char *s)
+{
+	struct in6_addr a;
+
+	return inet_pton(AF_INET6, s, &a) == 1;
+}
+
+static bool prefix_ok(const char *s)
+{
+	struct span v = { s, strlen(s) };
+	int64_t n;
+
+	return tt_int(v, &n) && n >= 0 && n <= 128 && strspn(s, "0123456789") == v.n;
+}
+
+/* One address family of -ip: its keys, the fields they set, and how a
+ * value is told to be one. */
+struct ip_key {
+	const char *key;
+	size_t off;		/* its char * in struct npu_port; 0 (link_up's place,
+				 * never a text): the number ipv6_prefix */
+	bool (*ok)(const char *);
+};
+
+static const struct ip_key v4_keys[] = {
+	{ "ipaddr", offsetof(struct npu_port, ipaddr), v4_ok },
+	{ "netmask", offsetof(struct npu_port, netmask), netmask_ok },
+};
+
+static const struct ip_key v6_keys[] = {
+	{ "ipv6_address", offsetof(struct npu_port, ipv6addr), v6_ok },
+	{ "prefix_length", 0, prefix_ok },
+};
+
+/* The lines of one family into p, replacing what it held.  A value that
+ * is not an address takes the whole family out (an address without its
+ * mask, or the mask of another address, would be a wrong fact) and its
+ * line is kept in *bad to say why.  1 when a line was the family's. */
+static int ip_family(const char *buf, size_t len, struct npu_port *p, const struct ip_key *keys,
+		     char **bad)
+{
+	char *text[2] = { NULL, NULL };
 	struct span line, k, v;
-	int rc = -ENODATA;
+	int rc = 0;
 
-	p->ip_unset = false;
+	free(*bad);
+	*bad = NULL;
 	LINES(buf, len, line) {
-		char **field = NULL;
+		int i = -1;
 
-		if (tt_contains(line, "no ip was preset")) {
-			p->ip_unset = true;
-			rc = 0;
+		if (!tt_split(line, ':', &k, &v))
 			continue;
+		for (int j = 0; j < 2 && i < 0; j++)
+			if (tt_key_is(k, keys[j].key))
+				i = j;
+		if (i < 0)
+			continue;
+		rc = 1;
+		if (tt_set(&text[i], v) < 0)
+			goto nomem;
+		if (!*bad && !keys[i].ok(text[i]) && !(*bad = tt_dup(line)))
+			goto nomem;
+	}
+	for (int j = 0; j < 2; j++) {
+		char **field = keys[j].off ? (char **)((char *)p + keys[j].off) : NULL;
+
+		if (*bad) {
+			free(text[j]);
+			text[j] = NULL;
 		}
-		if (!tt_split(line, ':', &k, &v) || !v.n)
-			continue;
-		if (tt_key_is(k, "ipaddr"))
-			field = &p->ipaddr;
-		else if (tt_key_is(k, "netmask"))
-			field = &p->netmask;
-		if (!field)
-			continue;
-		if (tt_set(field, v) < 0)
-			return -ENOMEM;
-		rc = 0;
+		if (field) {
+			free(*field);
+			*field = text[j];
+		} else {
+			struct span t = { text[j], text[j] ? strlen(text[j]) : 0 };
+			int64_t n;
+
+			p->ipv6_prefix = text[j] && tt_int(t, &n) ? n : NA;
+			free(text[j]);
+		}
 	}
 	return rc;
+nomem:
+	free(text[0]);
+	free(text[1]);
+	return -ENOMEM;
+}
+
+/* "ipaddr:192.161.200.10" and "netmask:255.255.255.0", and on a port with
+ * IPv6 also "ipv6_address:" and "prefix_length:"; when none is set, "Get
+ * ipconf failed, because no ip was preset there!" */
+int hccn_parse_ip(const char *buf, size_t len, struct npu_port *p)
+{
+	struct span line;
+	int v4, v6;
+
+	p->ip_unset = false;
+	LINES(buf, len, line)
+		if (tt_contains(line, "no ip was preset"))
+			p->ip_unset = true;
+	v4 = ip_family(buf, len, p, v4_keys, &p->ip_malformed);
+	if (v4 < 0)
+		return v4;
+	v6 = ip_family(buf, len, p, v6_keys, &p->ip6_malformed);
+	if (v6 < 0)
+		return v6;
+	return p->ip_unset || v4 || v6 ? 0 : -ENODATA;
 }
 
 /* "net health status: Success" (or Fault, Init, Socket failed, ...) */
@@ -263,7 +361,9 @@ static int optical_line(struct npu_optical *o, struct span k, struct span v)
 	return 0;
 }
 
-/* "optical info:" then "key : value" lines */
+/* "optical info:" then "key : value" lines; "This device does not support
+ * optical cmd." on a board whose ports have none (Atlas 9000 A3, as
+ * hccn_tool's source says) */
 int hccn_parse_optical(const char *buf, size_t len, struct npu_port *p)
 {
 	struct npu_optical *o = malloc(sizeof(*o));
@@ -273,7 +373,14 @@ int hccn_parse_optical(const char *buf, size_t len, struct npu_port *p)
 	if (!o)
 		return -ENOMEM;
 	npu_optical_init(o);
+	p->optical_unsupported = false;
 	LINES(buf, len, line) {
+		/* a board without optical commands: an answer, nothing to read */
+		if (tt_contains(line, "does not support optical")) {
+			p->optical_unsupported = true;
+			any = false;
+			break;
+		}
 		if (!tt_split(line, ':', &k, &v) || !k.n || tt_key_is(k, "optical info"))
 			continue;
 		any = true;
@@ -286,7 +393,7 @@ int hccn_parse_optical(const char *buf, size_t len, struct npu_port *p)
 	p->optical = NULL;
 	if (!any) {
 		npu_optical_free(o);
-		return -ENODATA;
+		return p->optical_unsupported ? 0 : -ENODATA;
 	}
 	p->optical = o;
 	return 0;
@@ -344,20 +451,20 @@ int hccn_parse_fec(const char *buf, size_t len, struct npu_port *p)
 	return -ENODATA;
 }
 
-/* Up to 8 small numbers after the line's first word ("priority 0 1 ..."). */
+/* Up to 8 small numbers after the line's first word ("priority 0 1 ...");
+ * the word ends at any blank, so a tab or many blanks are one separator. */
 static int row_values(struct span line, int *vals)
 {
 	struct span rest;
-	const char *s;
+	size_t w = 0;
 	int n = 0;
 
 	line = tt_trim(line);
-	s = memchr(line.s, ' ', line.n);
-	if (!s)
-		s = memchr(line.s, '\t', line.n);
-	if (!s)
+	while (w < line.n && line.s[w] != ' ' && line.s[w] != '\t')
+		w++;
+	if (w == line.n)
 		return 0;
-	rest = (struct span){ s, line.n - (size_t)(s - line.s) };
+	rest = (struct span){ line.s + w, line.n - w };
 	for (size_t i = 0; i < rest.n && n < 9;) {
 		char c = rest.s[i];
 
@@ -377,60 +484,152 @@ static int row_values(struct span line, int *vals)
 	return n;
 }
 
+/* The rows of one block so far. */
+struct pfc_block {
+	int prio[8], en[8], np, ne;
+};
+
+/* The block's rows as enabled[priority]; -ENODATA when they do not say
+ * which column is which.  The block is emptied for the next one. */
+static int block_take(struct pfc_block *b, int enabled[8])
+{
+	int rc = b->np <= 0 || b->np > 8 || b->np != b->ne ? -ENODATA : 0;
+
+	for (int i = 0; i < 8; i++)
+		enabled[i] = -1;
+	for (int i = 0; rc == 0 && i < b->np; i++)
+		if (b->prio[i] < 8 && b->en[i] <= 1)
+			enabled[b->prio[i]] = b->en[i];
+	memset(b, 0, sizeof(*b));
+	return rc;
+}
+
+/* "[dev_name:eth0]": *dev the member's name */
+static bool member_tag(struct span t, struct span *dev)
+{
+	struct span k;
+
+	if (t.n < 2 || t.s[0] != '[' || t.s[t.n - 1] != ']')
+		return false;
+	t = (struct span){ t.s + 1, t.n - 2 };
+	return tt_split(t, ':', &k, dev) && tt_key_is(k, "dev_name") && dev->n;
+}
+
+/* The block of member dev appended to *m (of *n, room *cap); a member
+ * without readable rows is left out: its PFC is not known, not off. */
+static int member_add(struct npu_pfc_member **m, size_t *n, size_t *cap, struct span dev,
+		      struct pfc_block *b)
+{
+	struct npu_pfc_member *g;
+	int enabled[8];
+
+	if (block_take(b, enabled) < 0)
+		return 0;
+	g = growbuf_reserve(*m, cap, *n + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	*m = g;
+	memcpy(g[*n].enabled, enabled, sizeof(enabled));
+	if (!(g[*n].dev = tt_dup(dev)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
 /* PFC configuration:
  * priority   0 1 2 3 4 5 6 7
  * enabled    0 0 0 0 1 0 0 0
  * Only a priority row says which column is which: without one nothing
- * is taken. */
+ * is taken.  Newer hccn_tool prints a "[dev_name:<member>]" line and the
+ * two rows once per member of a bonded port (its source, tool_get_pfc_exec):
+ * each member is kept, and the port's own row holds what they agree on. */
 int hccn_parse_pfc(const char *buf, size_t len, struct npu_port *p)
 {
-	int prio[8], en[8], np = 0, ne = 0;
-	struct span line;
+	struct npu_pfc_member *m = NULL;
+	struct pfc_block b = { 0 };
+	struct span line, dev = { 0 }, d;
+	size_t n = 0, cap = 0;
+	int plain[8], plain_rc = -ENODATA;
+	bool member = false;
 
 	LINES(buf, len, line) {
 		struct span t = tt_trim(line);
 
-		if (tt_starts(t, "priority"))
-			np = row_values(t, prio);
-		else if (tt_starts(t, "enable"))
-			ne = row_values(t, en);
+		if (member_tag(t, &d)) {
+			if (member && member_add(&m, &n, &cap, dev, &b) < 0)
+				goto nomem;
+			if (!member)
+				plain_rc = block_take(&b, plain);
+			dev = d;
+			member = true;
+		} else if (tt_starts(t, "priority")) {
+			b.np = row_values(t, b.prio);
+		} else if (tt_starts(t, "enable")) {
+			b.ne = row_values(t, b.en);
+		}
 	}
-	if (np <= 0 || np > 8 || np != ne)
-		return -ENODATA;
-	for (int i = 0; i < 8; i++)
-		p->pfc_enabled[i] = -1;
-	for (int i = 0; i < np; i++)
-		if (prio[i] < 8 && en[i] <= 1)
-			p->pfc_enabled[prio[i]] = en[i];
-	return 0;
+	if (member && member_add(&m, &n, &cap, dev, &b) < 0)
+		goto nomem;
+	if (!member)
+		plain_rc = block_take(&b, plain);
+	npu_pfc_members_free(p);
+	p->pfc_members = m;
+	p->n_pfc_members = n;
+	for (int i = 0; i < 8; i++) {
+		int v = n ? m[0].enabled[i] : plain_rc == 0 ? plain[i] : -1;
+
+		for (size_t k = 1; k < n; k++)
+			if (m[k].enabled[i] != v)
+				v = -1;
+		p->pfc_enabled[i] = v;
+	}
+	return n || plain_rc == 0 ? 0 : -ENODATA;
+nomem:
+	for (size_t k = 0; k < n; k++)
+		free(m[k].dev);
+	free(m);
+	return -ENOMEM;
+}
+
+/* "System Name TLV": a TLV's header line */
+static bool tlv_header(struct span t)
+{
+	return t.n > 4 && strncmp(t.s + t.n - 4, " TLV", 4) == 0;
 }
 
 /* lldptool-style TLVs: a "Port ID TLV" header line, "Ifname: 100GE1/0/1"
- * on the next; "System Name TLV", the name on the next. */
+ * on the next; "System Name TLV", the name on the next.  A switch that
+ * sends an empty name has its header followed by the next header: no
+ * name, never that header. */
 int hccn_parse_lldp(const char *buf, size_t len, struct npu_port *p)
 {
 	struct span line, k, v;
 	char **want = NULL;
 	int rc = -ENODATA;
 
+	free(p->lldp_port);
+	free(p->lldp_system);
+	p->lldp_port = p->lldp_system = NULL;
 	LINES(buf, len, line) {
 		struct span t = tt_trim(line);
 
 		if (!t.n)
 			continue;
-		if (want) {
+		if (want && !tlv_header(t)) {
 			if (tt_starts(t, "ifname") && tt_split(t, ':', &k, &v))
 				t = v;
-			if (tt_set(want, t) < 0)
+			if (t.n && tt_set(want, t) < 0)
 				return -ENOMEM;
 			want = NULL;
-			rc = 0;
 			continue;
 		}
+		want = NULL;
 		if (tt_key_is(t, "Port ID TLV"))
 			want = &p->lldp_port;
 		else if (tt_key_is(t, "System Name TLV"))
 			want = &p->lldp_system;
+		if (want)
+			rc = 0;
 	}
 	return rc;
 }

@@ -27,6 +27,9 @@ extern const size_t hccn_n_options;
 
 int hccn_parse_link(const char *buf, size_t len, struct npu_port *p);
 int hccn_parse_speed(const char *buf, size_t len, struct npu_port *p);
+/* IPv4 and IPv6 lines alike (`-ip -g`, `-ip -inet6 -g`); a value that is
+ * not an address leaves its family unknown and the line in ip_malformed /
+ * ip6_malformed. */
 int hccn_parse_ip(const char *buf, size_t len, struct npu_port *p);
 int hccn_parse_net_health(const char *buf, size_t len, struct npu_port *p);
 /* Link downs are counted against the tool's own "current time", so a

@@ -47,7 +47,8 @@ static const struct check_entry rows[] = {
 	  "link_downed, link_down_events_phy or the netdev's carrier_changes grew "
 	  "within a window (`check --window`, `watch`)",
 	  "reseat then replace the cable and module, then look at the switch port's log" },
-	{ "module.dom", "error (beyond an alarm threshold); warn (beyond a warning one)",
+	{ "module.dom", "error (beyond an alarm threshold); warn (beyond a warning one); info "
+	  "(an NPU board without optical commands: not supported)",
 	  "a transceiver's temperature, voltage, bias or optical power is outside the "
 	  "module's own thresholds",
 	  "clean and reseat the connector and fibre, then swap the patch cord, then "
@@ -76,7 +77,7 @@ static const struct check_entry rows[] = {
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
 	  "reseat a missing one" },
-	{ "npu.ip_missing", "error",
+	{ "npu.ip_missing", "error; info (an address hccn_tool printed is not one: not checked)",
 	  "an Ascend NPU port has no IPv4 address, or not the address and netmask "
 	  "/etc/hccn.conf plans for it",
 	  "`hccn_tool -i N -ip -s address ADDR netmask MASK`, as /etc/hccn.conf says" },

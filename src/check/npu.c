@@ -10,7 +10,10 @@
  *                   one: all in one subnet; dies, and on every machine
  *                   whose NPUs have two dies: the two dies of an NPU in
  *                   different subnets)
- * and npu.unreadable: NPUs whose ports could not be read.  A machine with
+ * and npu.unreadable: NPUs whose ports could not be read.  A bonded port
+ * is judged per member (roce.pfc names the member); a board without
+ * optical commands is module.dom "not supported" (an info); an -ip value
+ * that is no address is npu.ip_missing "not checked".  A machine with
  * NPUs and no readable NPU port fails: it is not a machine without RDMA.
  * npu.not_recorded: calls a replayed snapshot never made (it predates the
  * reader), not checked rather than failed. */
@@ -262,18 +265,21 @@ static int counter_errors(const struct check_ctx *c, struct findings *out, const
 	return 0;
 }
 
-static int pfc(const struct check_ctx *c, struct findings *out, const struct npu *n, int prio)
+/* PFC of the port, or of one member of a bonded port (member: its name,
+ * enabled: its row; NULL and the port's row otherwise). */
+static int pfc_one(const struct check_ctx *c, struct findings *out, const struct npu *n,
+		   const char *member, const int enabled[8], int prio)
 {
 	struct check_buf on = { 0 };
 	struct finding *f;
 	bool known = false;
 
 	for (int i = 0; i < 8; i++)
-		known |= n->port.pfc_enabled[i] >= 0;
-	if (!known || n->port.pfc_enabled[prio] != 0)
+		known |= enabled[i] >= 0;
+	if (!known || enabled[prio] != 0)
 		return 0;
 	for (int i = 0; i < 8; i++)
-		if (n->port.pfc_enabled[i] == 1)
+		if (enabled[i] == 1)
 			check_buf_printf(&on, "%s%d", on.len ? " " : "", i);
 	f = check_add(c, out, "roce.pfc", SEV_ERROR,
 		      "RoCE needs a lossless priority: without PFC on the priority its "
@@ -283,13 +289,79 @@ static int pfc(const struct check_ctx *c, struct findings *out, const struct npu
 		check_buf_free(&on);
 		return -ENOMEM;
 	}
-	NPU_SUBJECT(f, n);
-	finding_set(&f->observed, "PFC enabled on priorities: %s",
+	if (member)
+		finding_set(&f->subject, "npu%lld %s", (long long)n->id, member);
+	else
+		NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "%s%sPFC enabled on priorities: %s", member ? member : "",
+		    member ? " (a member of the bonded port): " : "",
 		    on.len ? check_buf_str(&on) : "none");
 	check_buf_free(&on);
 	finding_set(&f->expected, "PFC on priority %d", prio);
 	finding_set(&f->fix, "`hccn_tool -i %lld -pfc -s bitmap <bits with %d set>` "
 		    "(and the same priority lossless on the switch port)", (long long)n->id, prio);
+	return 0;
+}
+
+/* A bonded port is judged member by member: one member without PFC on the
+ * priority is its own finding, whatever the other does. */
+static int pfc(const struct check_ctx *c, struct findings *out, const struct npu *n, int prio)
+{
+	const struct npu_port *p = &n->port;
+
+	if (!p->n_pfc_members)
+		return pfc_one(c, out, n, NULL, p->pfc_enabled, prio);
+	for (size_t i = 0; i < p->n_pfc_members; i++)
+		CHECK_TRY(pfc_one(c, out, n, p->pfc_members[i].dev, p->pfc_members[i].enabled, prio));
+	return 0;
+}
+
+/* A board whose ports have no optical commands (hccn_tool says so): the
+ * module was not looked at, and cannot be; said once, as an info. */
+static int optical_unsupported(const struct check_ctx *c, struct findings *out,
+			       const struct npu *n)
+{
+	struct finding *f;
+
+	if (!n->port.optical_unsupported)
+		return 0;
+	f = check_add(c, out, "module.dom", SEV_INFO,
+		      "hccn_tool reads no transceiver on this board: its optical levels are "
+		      "not judged here, which is the board's nature, not a fault.");
+	if (!f)
+		return -ENOMEM;
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "not supported: `hccn_tool -i %lld -optical -g` says \"This "
+		    "device does not support optical cmd.\"", (long long)n->id);
+	finding_set(&f->expected, "module thresholds, where the board reads them");
+	finding_set(&f->fix, "nothing on this machine; watch the link's errors and flaps "
+		    "(`hccn_tool -i %lld -stat -g`, `-link_stat -g`) and the switch side's "
+		    "module readings instead", (long long)n->id);
+	return 0;
+}
+
+/* An address hccn_tool printed that is no address: not a fact, so the
+ * address plan was not checked (an info marked unchecked, naming the line). */
+static int ip_unchecked(const struct check_ctx *c, struct findings *out, const struct npu *n)
+{
+	const char *bad = n->port.ip_malformed;
+	struct finding *f;
+
+	if (!bad)
+		return 0;
+	f = check_add(c, out, "npu.ip_missing", SEV_INFO,
+		      "An address that does not read as one is not known: the port's address "
+		      "was not checked, not found right or wrong.");
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	NPU_SUBJECT(f, n);
+	finding_set(&f->observed, "not checked: `hccn_tool -i %lld -ip -g` printed \"%s\", "
+		    "which is not an IPv4 address or netmask", (long long)n->id, bad);
+	finding_set(&f->expected, "an IPv4 address and netmask");
+	finding_set(&f->fix, "run `hccn_tool -i %lld -ip -g` by hand as root; set the address "
+		    "again with `hccn_tool -i %lld -ip -s address <address> netmask <netmask>`",
+		    (long long)n->id, (long long)n->id);
 	return 0;
 }
 
@@ -631,7 +703,9 @@ int check_npu(const struct check_ctx *c, struct findings *out)
 			CHECK_TRY(rate_low(c, out, n, spec->rate_gbps));
 		CHECK_TRY(net_health(c, out, n));
 		CHECK_TRY(ip_missing(c, out, n));
+		CHECK_TRY(ip_unchecked(c, out, n));
 		CHECK_TRY(dom(c, out, n));
+		CHECK_TRY(optical_unsupported(c, out, n));
 		CHECK_TRY(flaps(c, out, n));
 		CHECK_TRY(counter_errors(c, out, n));
 		if (spec && spec->pfc_priority >= 0)

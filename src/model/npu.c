@@ -21,7 +21,7 @@ void npu_port_init(struct npu_port *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->link_up = -1;
-	p->speed_mbps = p->link_up_count = p->link_downs_24h = p->mtu = NA;
+	p->speed_mbps = p->link_up_count = p->link_downs_24h = p->mtu = p->ipv6_prefix = NA;
 	for (int i = 0; i < 8; i++)
 		p->pfc_enabled[i] = -1;
 }
@@ -76,10 +76,23 @@ void npu_counters_free(struct counter_set *c)
 	free(c);
 }
 
+void npu_pfc_members_free(struct npu_port *p)
+{
+	for (size_t i = 0; i < p->n_pfc_members; i++)
+		free(p->pfc_members[i].dev);
+	free(p->pfc_members);
+	p->pfc_members = NULL;
+	p->n_pfc_members = 0;
+}
+
 static void port_free(struct npu_port *p)
 {
 	free(p->ipaddr);
 	free(p->netmask);
+	free(p->ipv6addr);
+	free(p->ip_malformed);
+	free(p->ip6_malformed);
+	npu_pfc_members_free(p);
 	free(p->net_health);
 	for (size_t i = 0; i < p->n_link_changes; i++)
 		free(p->link_changes[i]);

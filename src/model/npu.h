@@ -43,12 +43,25 @@ struct npu_failure {
 	char *why;		/* "timed out", "exit status 1: ...", "not installed" */
 };
 
+/* The PFC of one member of a bonded port: newer hccn_tool prints -pfc once
+ * per member, each block under "[dev_name:<member>]". */
+struct npu_pfc_member {
+	char *dev;		/* "eth0", as printed */
+	int enabled[8];		/* 1, 0, -1 unknown */
+};
+
 /* One NPU's RoCE port, from `hccn_tool -i N -<option> -g`. */
 struct npu_port {
 	int link_up;		/* 1 UP, 0 DOWN, -1 unknown */
 	int64_t speed_mbps;	/* NA unknown (also "unknown") */
 	char *ipaddr, *netmask;	/* NULL unknown */
 	bool ip_unset;		/* the tool says no address was preset */
+	char *ipv6addr;		/* "ipv6_address:"; NULL unknown */
+	int64_t ipv6_prefix;	/* "prefix_length:"; NA unknown */
+	/* the first -ip line of a family whose value is not an address
+	 * ("ipaddr:10.0.1"): then none of that family is taken, and this says
+	 * why it was not checked */
+	char *ip_malformed, *ip6_malformed;
 	char *net_health;	/* "Success", "Fault", "Init", ... */
 	int64_t link_up_count;	/* NA unknown */
 	/* change records of -link_stat, each "Tue Aug  1 14:43:40 2022    LINK UP" */
@@ -58,9 +71,15 @@ struct npu_port {
 	 * NA when either time could not be read */
 	int64_t link_downs_24h;
 	struct npu_optical *optical;	/* NULL: not read */
+	/* -optical answered "This device does not support optical cmd." */
+	bool optical_unsupported;
 	struct counter_set *stat;	/* -stat name:value lines; NULL not read */
 	char *fec_mode;			/* "rs FEC mode", "no FEC mode" */
-	int pfc_enabled[8];		/* 1, 0, -1 unknown */
+	/* 1, 0, -1 unknown; on a bonded port, where its members agree (-1
+	 * where they differ: each member is in pfc_members) */
+	int pfc_enabled[8];
+	struct npu_pfc_member *pfc_members;	/* n_pfc_members, none unbonded */
+	size_t n_pfc_members;
 	char *lldp_port, *lldp_system;	/* the switch port and switch name */
 	int64_t mtu;			/* NA unknown */
 	char *mtu_raw;			/* -mtu's text: its format is not confirmed */
@@ -116,6 +135,7 @@ void npu_optical_init(struct npu_optical *o);
 void npu_inventory_free(struct npu_inventory *ni);
 void npu_optical_free(struct npu_optical *o);	/* and o itself; NULL-safe */
 void npu_counters_free(struct counter_set *c);	/* and c itself; NULL-safe */
+void npu_pfc_members_free(struct npu_port *p);	/* and leaves none */
 /* Append a failure to *v, which has *n of them and room for *cap (copies
  * both texts); 0 or -ENOMEM. */
 int npu_failure_add(struct npu_failure **v, size_t *n, size_t *cap, const char *call,

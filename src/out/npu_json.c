@@ -65,6 +65,18 @@ static json_t *pfc_json(const int v[8])
 	return a;
 }
 
+/* each member of a bonded port: its name and its PFC row */
+static json_t *pfc_members_json(const struct npu_port *p)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < p->n_pfc_members; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o}",
+					"dev", json_string_or_null(p->pfc_members[i].dev),
+					"pfc_enabled", pfc_json(p->pfc_members[i].enabled)));
+	return a;
+}
+
 static json_t *port_json(const struct npu_port *p)
 {
 	json_t *changes = json_array();
@@ -72,7 +84,7 @@ static json_t *port_json(const struct npu_port *p)
 	for (size_t i = 0; i < p->n_link_changes; i++)
 		json_array_append_new(changes, json_string_or_null(p->link_changes[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-			 "s:o, s:o, s:o, s:o}",
+			 "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "link", p->link_up < 0 ? json_null() : json_string(p->link_up ? "UP" : "DOWN"),
 			 "speed_mbps", json_int_or_null(p->speed_mbps),
 			 "ipaddr", json_string_or_null(p->ipaddr),
@@ -89,7 +101,13 @@ static json_t *port_json(const struct npu_port *p)
 			 "lldp_port", json_string_or_null(p->lldp_port),
 			 "lldp_system", json_string_or_null(p->lldp_system),
 			 "mtu", json_int_or_null(p->mtu),
-			 "mtu_raw", json_string_or_null(p->mtu_raw));
+			 "mtu_raw", json_string_or_null(p->mtu_raw),
+			 "ipv6_address", json_string_or_null(p->ipv6addr),
+			 "ipv6_prefix", json_int_or_null(p->ipv6_prefix),
+			 "ip_malformed", json_string_or_null(p->ip_malformed),
+			 "ipv6_malformed", json_string_or_null(p->ip6_malformed),
+			 "optical_unsupported", p->optical_unsupported,
+			 "pfc_members", pfc_members_json(p));
 }
 
 static json_t *npu_json(const struct npu *n)

@@ -47,6 +47,19 @@ static void print_optical(FILE *out, const struct npu_optical *o)
 	fputc('\n', out);
 }
 
+/* " on 3,4", " off" or " ?" */
+static void print_pfc(FILE *out, const int enabled[8])
+{
+	for (int i = 0, any = 0; i < 8; i++) {
+		if (enabled[i] == 1) {
+			fprintf(out, "%s%d", any ? "," : " on ", i);
+			any = 1;
+		}
+		if (i == 7 && !any)
+			fputs(enabled[0] < 0 ? " ?" : " off", out);
+	}
+}
+
 static void print_port(FILE *out, const struct npu_port *p)
 {
 	fprintf(out, "    port %s", p->link_up < 0 ? "?" : p->link_up ? "UP" : "DOWN");
@@ -70,17 +83,27 @@ static void print_port(FILE *out, const struct npu_port *p)
 	if (!IS_NA(p->link_downs_24h))
 		fprintf(out, ", %lld down in the last 24 h", (long long)p->link_downs_24h);
 	fputs("  pfc", out);
-	for (int i = 0, any = 0; i < 8; i++) {
-		if (p->pfc_enabled[i] == 1) {
-			fprintf(out, "%s%d", any ? "," : " on ", i);
-			any = 1;
-		}
-		if (i == 7 && !any)
-			fputs(p->pfc_enabled[0] < 0 ? " ?" : " off", out);
-	}
+	if (p->n_pfc_members)
+		fputs(" per member", out);	/* the port's row is only where they agree */
+	else
+		print_pfc(out, p->pfc_enabled);
 	if (p->lldp_system || p->lldp_port)
 		fprintf(out, "  switch %s port %s", OR_NA(p->lldp_system), OR_NA(p->lldp_port));
 	fputc('\n', out);
+	for (size_t m = 0; m < p->n_pfc_members; m++) {
+		fprintf(out, "      member %s pfc", p->pfc_members[m].dev);
+		print_pfc(out, p->pfc_members[m].enabled);
+		fputc('\n', out);
+	}
+	if (p->ipv6addr && IS_NA(p->ipv6_prefix))
+		fprintf(out, "      ipv6 %s/?\n", p->ipv6addr);
+	else if (p->ipv6addr)
+		fprintf(out, "      ipv6 %s/%lld\n", p->ipv6addr, (long long)p->ipv6_prefix);
+	if (p->ip_malformed || p->ip6_malformed)
+		fprintf(out, "      ip not read: %s\n", p->ip_malformed ? p->ip_malformed
+								  : p->ip6_malformed);
+	if (p->optical_unsupported)
+		fputs("      module: not supported (this device has no optical commands)\n", out);
 	if (p->optical)
 		print_optical(out, p->optical);
 	if (p->stat) {

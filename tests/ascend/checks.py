@@ -231,6 +231,73 @@ try:
            doc["unchecked"] == 0 and
            not any(f["id"] == "npu.not_recorded" for f in doc["findings"]), doc)
 
+    # issue 30: hccn_tool output as newer drivers and other boards print it.
+    # A bonded port's -pfc, one block per member (hccn_tool's source,
+    # tool_get_pfc_exec): the member without PFC on 4 is its own finding.
+    bond = ("PFC configuration:\n[dev_name:eth0]\npriority   0 1 2 3 4 5 6 7\n"
+            "enabled    0 0 0 0 1 0 0 0\n[dev_name:eth1]\npriority   0 1 2 3 4 5 6 7\n"
+            "enabled    0 0 0 1 0 0 0 0\n")
+    bonded = variant("bond-pfc", {H + "6/pfc": lambda t: bond})
+    doc = run(bonded, "check")
+    pfcs = [f for f in doc["findings"] if f["id"] == "roce.pfc"]
+    expect("bonded -pfc: the member without PFC on 4 named, the other not",
+           len(pfcs) == 1 and fires(doc, "roce.pfc", "npu6 eth1", "eth1") and
+           "priorities: 3" in pfcs[0]["observed"], doc)
+    inv = run(bonded, "inventory")
+    d6 = [d for d in inv["npus"]["devices"] if d["id"] == 6][0]["port"]
+    expect("bonded -pfc: each member kept in the inventory",
+           [m["dev"] for m in d6["pfc_members"]] == ["eth0", "eth1"] and
+           d6["pfc_members"][0]["pfc_enabled"][4] is True and
+           d6["pfc_members"][1]["pfc_enabled"][4] is False and d6["pfc_enabled"][4] is None, d6)
+    text = subprocess.run([binary, "--root", bonded, "inventory"], capture_output=True,
+                          text=True, timeout=60).stdout
+    expect("bonded -pfc: the text shows each member, not the port's partial row as off",
+           "pfc per member" in text and "member eth0 pfc on 4" in text and
+           "member eth1 pfc on 3" in text)
+
+    # a tab after the row's word: the same columns, read and healthy
+    doc = run(variant("pfc-tab", {H + "6/pfc": lambda t: t.replace("enabled    ",
+                                                                   "enabled\t\t")}), "check")
+    expect("-pfc with tabs: read (no unreadable, no roce.pfc)",
+           doc["verdict"] == "pass" and
+           not any(f["subject"] == "npu6" for f in doc["findings"]), doc)
+
+    # an empty System Name TLV: no name, not the next header
+    inv = run(variant("lldp-noname", {H + "3/lldp": lambda t: t.replace("\troce-leaf-04\n", "")}),
+              "inventory")
+    d3 = [d for d in inv["npus"]["devices"] if d["id"] == 3][0]["port"]
+    expect("empty System Name: no name, the port still read",
+           d3["lldp_system"] is None and d3["lldp_port"] == "100GE1/0/4", d3)
+
+    # a board without optical commands: not supported, an info
+    nooptical = variant("no-optical", {H + "3/optical": lambda t:
+                                       "This device does not support optical cmd.\n"})
+    with open(os.path.join(nooptical, H + "3/optical.rc"), "w") as f:
+        f.write("1\n")
+    doc = run(nooptical, "check")
+    expect("-optical not supported: an info on npu3, not unreadable, not unchecked",
+           doc["verdict"] == "pass" and doc["unchecked"] == 0 and
+           fires(doc, "module.dom", "npu3", "not supported", "info") and
+           not any(f["id"] == "npu.unreadable" for f in doc["findings"]), doc)
+
+    # an ipaddr that is no address: not checked, no subnet judged on it
+    doc = run(variant("ip-bad", {H + "4/ip": lambda t: t.replace("192.168.100.102",
+                                                                 "192.168.100")}), "check")
+    ipf = [f for f in doc["findings"] if f["id"] == "npu.ip_missing"]
+    expect("malformed ipaddr: npu.ip_missing not checked on npu4, nothing else",
+           doc["verdict"] == "pass" and doc["unchecked"] == 1 and len(ipf) == 1 and
+           ipf[0]["unchecked"] and
+           fires(doc, "npu.ip_missing", "npu4", "ipaddr:192.168.100", "info") and
+           not any(f["id"] == "npu.subnets" for f in doc["findings"]), doc)
+
+    # the IPv6 lines of -ip
+    inv = run(variant("ipv6", {H + "0/ip": lambda t: t + "ipv6_address:fd00:100::101\n"
+                               "prefix_length:64\n"}), "inventory")
+    d0 = [d for d in inv["npus"]["devices"] if d["id"] == 0][0]["port"]
+    expect("-ip with IPv6: both families read",
+           d0["ipv6_address"] == "fd00:100::101" and d0["ipv6_prefix"] == 64 and
+           d0["ipaddr"] == "192.168.100.101", d0)
+
     # A800T A2, the DMI model of an 800T A2, picks atlas-800t-a2 by DMI alone
     # (DMI is asked before the NPUs: this tree's 910 NPUs do not override it)
     doc = run(variant("dmi-a2", {"sys/devices/virtual/dmi/id/product_name":

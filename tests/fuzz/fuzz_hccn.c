@@ -46,6 +46,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	if (n->port.optical && (n->port.optical->n_lanes < 0 || n->port.optical->n_lanes > NPU_LANES))
 		abort();
+	/* each bond member's row as the port's; a member always named */
+	for (size_t k = 0; k < n->port.n_pfc_members; k++) {
+		if (!n->port.pfc_members[k].dev)
+			abort();
+		for (int i = 0; i < 8; i++)
+			if (n->port.pfc_members[k].enabled[i] < -1 || n->port.pfc_members[k].enabled[i] > 1)
+				abort();
+	}
+	/* a malformed -ip line leaves its family unknown, never half of it */
+	if ((n->port.ip_malformed && (n->port.ipaddr || n->port.netmask)) ||
+	    (n->port.ip6_malformed && (n->port.ipv6addr || !IS_NA(n->port.ipv6_prefix))))
+		abort();
 	npu_inventory_free(&ni);
 	free(m);
 	return 0;

@@ -179,6 +179,141 @@ static void stat_pfc_lldp_mtu(void **state)
 	port_clear(&p);
 }
 
+/* Item: a tab, or several blanks, after the row's word is a column
+ * separator like a space ("priority\t0 1 ..." lost its first column). */
+static void pfc_tabs(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_pfc(S("PFC configuration:\npriority\t0 1 2 3 4 5 6 7\n"
+					  "enabled\t \t0 0 0 0 1 0 0 0\n"), &p), 0);
+	assert_int_equal(p.pfc_enabled[0], 0);
+	assert_int_equal(p.pfc_enabled[4], 1);
+	assert_int_equal(p.pfc_enabled[7], 0);
+	port_clear(&p);
+}
+
+/* Newer hccn_tool prints one block per bond member ("[dev_name:eth0]" then
+ * its rows): every member is kept, none overwrites another. */
+static void pfc_members(void **state)
+{
+	static const char out[] =
+		"PFC configuration:\n"
+		"[dev_name:eth0]\n"
+		"priority   0 1 2 3 4 5 6 7\n"
+		"enabled    0 0 0 0 1 0 0 0\n"
+		"[dev_name:eth1]\n"
+		"priority   0 1 2 3 4 5 6 7\n"
+		"enabled    0 0 0 1 0 0 0 0\n";
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_pfc(out, sizeof(out) - 1, &p), 0);
+	assert_int_equal(p.n_pfc_members, 2);
+	assert_string_equal(p.pfc_members[0].dev, "eth0");
+	assert_int_equal(p.pfc_members[0].enabled[4], 1);
+	assert_int_equal(p.pfc_members[0].enabled[3], 0);
+	assert_string_equal(p.pfc_members[1].dev, "eth1");
+	assert_int_equal(p.pfc_members[1].enabled[4], 0);
+	assert_int_equal(p.pfc_members[1].enabled[3], 1);
+	/* the port's own row: where the members disagree it is not one value */
+	assert_int_equal(p.pfc_enabled[4], -1);
+	assert_int_equal(p.pfc_enabled[3], -1);
+	assert_int_equal(p.pfc_enabled[0], 0);
+	/* a run again on an answer of one block replaces the members */
+	assert_int_equal(hccn_parse_pfc(S("priority 0 1 2 3 4 5 6 7\nenabled 0 0 0 0 1 0 0 0\n"),
+					&p), 0);
+	assert_int_equal(p.n_pfc_members, 0);
+	assert_int_equal(p.pfc_enabled[4], 1);
+	/* a member without its rows is not taken as all off */
+	assert_int_equal(hccn_parse_pfc(S("[dev_name:eth0]\npriority 0 1 2 3 4 5 6 7\n"
+					  "enabled 0 0 0 0 1 0 0 0\n[dev_name:eth1]\n"), &p), 0);
+	assert_int_equal(p.n_pfc_members, 1);
+	assert_string_equal(p.pfc_members[0].dev, "eth0");
+	port_clear(&p);
+}
+
+/* An empty System Name (the name line blank, or the next TLV's header at
+ * once) is no name: never the next header. */
+static void lldp_empty_name(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_lldp(S("Port ID TLV\n\tIfname: 100GE1/0/3\n"
+					   "System Name TLV\n"
+					   "System Description TLV\n\tHuawei VRP\n"), &p), 0);
+	assert_string_equal(p.lldp_port, "100GE1/0/3");
+	assert_null(p.lldp_system);
+	port_clear(&p);
+	assert_int_equal(hccn_parse_lldp(S("System Name TLV\n\t\n"
+					   "System Description TLV\n\tHuawei VRP\n"
+					   "Port ID TLV\n\tIfname: 100GE1/0/4\n"), &p), 0);
+	assert_null(p.lldp_system);
+	assert_string_equal(p.lldp_port, "100GE1/0/4");
+	port_clear(&p);
+}
+
+/* A port without optical commands (hccn_tool refuses -optical on some
+ * boards) answered: not supported, not a failed read. */
+static void optical_unsupported(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_optical(S("This device does not support optical cmd.\n"), &p),
+			 0);
+	assert_true(p.optical_unsupported);
+	assert_null(p.optical);
+	port_clear(&p);
+}
+
+/* The IPv6 form of -ip, and values that are not addresses: no fact, and
+ * the line kept to say why it was not checked. */
+static void ip_v6_and_malformed(void **state)
+{
+	struct npu_port p;
+	(void)state;
+
+	npu_port_init(&p);
+	assert_int_equal(hccn_parse_ip(S("ipv6_address:fd00:1::10\nprefix_length:64\n"), &p), 0);
+	assert_string_equal(p.ipv6addr, "fd00:1::10");
+	assert_int_equal(p.ipv6_prefix, 64);
+	assert_null(p.ipaddr);
+	assert_null(p.ip_malformed);
+	port_clear(&p);
+	assert_int_equal(hccn_parse_ip(S("ipaddr:192.161.200.10\nnetmask:255.255.255.0\n"
+					 "ipv6_address:fd00:1::10\nprefix_length:64\n"), &p), 0);
+	assert_string_equal(p.ipaddr, "192.161.200.10");
+	assert_string_equal(p.ipv6addr, "fd00:1::10");
+	port_clear(&p);
+	/* not an address: neither value taken, the line named */
+	assert_int_equal(hccn_parse_ip(S("ipaddr:192.161.200\nnetmask:255.255.255.0\n"), &p), 0);
+	assert_null(p.ipaddr);
+	assert_null(p.netmask);
+	assert_string_equal(p.ip_malformed, "ipaddr:192.161.200");
+	port_clear(&p);
+	assert_int_equal(hccn_parse_ip(S("ipaddr:10.0.0.1\nnetmask:255.255.0.255\n"), &p), 0);
+	assert_null(p.ipaddr);
+	assert_string_equal(p.ip_malformed, "netmask:255.255.0.255");
+	port_clear(&p);
+	assert_int_equal(hccn_parse_ip(S("ipv6_address:fd00::zz\nprefix_length:200\n"), &p), 0);
+	assert_null(p.ipv6addr);
+	assert_true(IS_NA(p.ipv6_prefix));
+	assert_string_equal(p.ip6_malformed, "ipv6_address:fd00::zz");
+	assert_null(p.ip_malformed);
+	/* a run again replaces what the last one found */
+	assert_int_equal(hccn_parse_ip(S("ipv6_address:fd00:1::10\nprefix_length:64\n"), &p), 0);
+	assert_string_equal(p.ipv6addr, "fd00:1::10");
+	assert_null(p.ip6_malformed);
+	port_clear(&p);
+}
+
 static void npu_smi(void **state)
 {
 	static const char list[] =
@@ -268,6 +403,11 @@ int main(void)
 		cmocka_unit_test(link_stat),
 		cmocka_unit_test(optical),
 		cmocka_unit_test(stat_pfc_lldp_mtu),
+		cmocka_unit_test(pfc_tabs),
+		cmocka_unit_test(pfc_members),
+		cmocka_unit_test(lldp_empty_name),
+		cmocka_unit_test(optical_unsupported),
+		cmocka_unit_test(ip_v6_and_malformed),
 		cmocka_unit_test(npu_smi),
 		cmocka_unit_test(conf),
 	};
