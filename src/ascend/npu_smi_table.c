@@ -52,13 +52,15 @@ static void say(char *why, size_t len, const char *fmt, ...)
 			*c = '?';
 }
 
-/* The cells between the '|' of a table line; false for any other line. */
+/* The cells between the '|' of a table line; false for any other line.
+ * *n is the count of cells, of which the first MAX_CELLS are stored: a
+ * wider line (a newer process table) is a table line that fits no header. */
 static bool cells_of(struct span line, struct span *cells, size_t *n)
 {
 	const char *p, *end;
 
 	line = tt_trim(line);
-	if (!line.n || line.s[0] != '|' || line.s[line.n - 1] != '|' || line.n < 2)
+	if (line.n < 2 || line.s[0] != '|' || line.s[line.n - 1] != '|')
 		return false;
 	*n = 0;
 	p = line.s + 1;
@@ -66,9 +68,9 @@ static bool cells_of(struct span line, struct span *cells, size_t *n)
 	while (p <= end) {
 		const char *bar = memchr(p, '|', (size_t)(end - p) + 1);
 
-		if (*n == MAX_CELLS)
-			return false;
-		cells[(*n)++] = tt_trim((struct span){ p, (size_t)(bar - p) });
+		if (*n < MAX_CELLS)
+			cells[*n] = tt_trim((struct span){ p, (size_t)(bar - p) });
+		(*n)++;
 		p = bar + 1;
 	}
 	return true;
@@ -122,7 +124,7 @@ static bool layout_of(struct span line, struct line_layout *l, char *why, size_t
 	struct span cells[MAX_CELLS], w[MAX_WORDS];
 	size_t nw;
 
-	if (!cells_of(line, cells, &l->n_cells)) {
+	if (!cells_of(line, cells, &l->n_cells) || l->n_cells > MAX_CELLS) {
 		say(why, why_len, "a header line of more than %d cells", MAX_CELLS);
 		return false;
 	}

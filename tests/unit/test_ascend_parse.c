@@ -409,6 +409,14 @@ static void table_unknown(void **state)
 		"| 0       xxx                   | Warning         | 10.4          66                15    / 15           |\n"
 		"| 0       0                     | NA              | 0            957   / 10810                           |\n"
 		"+===============================+=================+======================================================+\n";
+	static const char wide_procs[] =
+		"| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+		"| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
+		"| 0     910B3               | OK            | 98.1        41                0    / 0             |\n"
+		"| 0                         | 0000:C1:00.0  | 0           0    / 0          3389 / 65536         |\n"
+		"+===========================+===============+====================================================+\n"
+		"| NPU     Chip              | Process id    | Process name       | Process memory(MB)    | Process id in container |\n"
+		"| 0       0                 | 692318        | python3            | 12417                 | NA                      |\n";
 	struct npu_smi_row *rows;
 	char why[160];
 	size_t n;
@@ -421,6 +429,12 @@ static void table_unknown(void **state)
 	assert_int_equal(npu_smi_parse_table(S("Error: no device\n"), &rows, &n, why, sizeof(why)),
 			 -EPROTO);
 	assert_non_null(strstr(why, "no table header"));
+	/* a newer npu-smi's process table has a fifth cell (Process id in
+	 * container, as the output in nyaterm issue 268 shows): the chips end */
+	assert_int_equal(npu_smi_parse_table(S(wide_procs), &rows, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].health, "OK");
+	npu_smi_rows_free(rows, n);
 	assert_int_equal(npu_smi_parse_table(S(device), &rows, &n, why, sizeof(why)), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].health, "Warning");
