@@ -1,7 +1,9 @@
 #include "npu_read.h"
 #include "hccn_conf.h"
 #include "hccn_parse.h"
+#include "npu_smi_health.h"
 #include "npu_smi_parse.h"
+#include "npu_smi_table.h"
 #include "tool_run.h"
 #include "../sysfs/attr.h"
 #include "../sysfs/fetch.h"
@@ -10,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,21 +197,24 @@ static bool same_bdf(const char *bus_info, const char *bdf)
 struct npu_calls {
 	char id[24];
 	char card[24], die[24];	/* a die's NPU ID and Chip ID, for npu-smi */
-	size_t first;	/* index of its board job; the hccn jobs follow */
+	char chip[24];		/* its Chip ID, for the health query */
+	size_t first;	/* index of its board job; its health job and the hccn jobs follow */
 };
 
+#define JOBS_BEFORE_HCCN 2	/* board, health */
+
 static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_chip **rows,
-		     size_t *n_rows, bool *per_die)
+		     size_t *n_rows, struct npu_smi_list_cols *cols)
 {
 	struct tool_job job = { .tool = "npu-smi", .args = { "info", "-m" } };
 	struct batch b = { &job, 1, false };
-	char *data = NULL, why[200];
+	char *data = NULL, why[200], layout[160];
 	size_t len;
 	int status, rc = call(r, "npu-smi", "info-m", &b, 0, &data, &len, &status);
 
 	*rows = NULL;
 	*n_rows = 0;
-	*per_die = false;
+	*cols = (struct npu_smi_list_cols){ false, false, false };
 	free(job.out);
 	if (rc == -ENOMEM)
 		return rc;
@@ -216,10 +222,12 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 		why_text(why, sizeof(why), rc);
 		return add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
 	}
-	rc = npu_smi_parse_list(data, len, rows, n_rows, per_die);
-	if (rc == 0 && (status != 0 || !*n_rows)) {
+	rc = npu_smi_parse_list(data, len, rows, n_rows, cols, layout, sizeof(layout));
+	if (rc == -EPROTO || (rc == 0 && (status != 0 || !*n_rows))) {
 		if (status)
 			status_text(why, sizeof(why), status, data, len);
+		else if (rc == -EPROTO)
+			snprintf(why, sizeof(why), "output not understood: %s", layout);
 		else
 			snprintf(why, sizeof(why), "no NPU listed");
 		rc = add_failure(&ni->failures, &ni->n_failures, &ni->cap_failures, &job, why);
@@ -230,12 +238,13 @@ static int list_npus(struct root *r, struct npu_inventory *ni, struct npu_smi_ch
 
 /* The NPUs npu-smi lists, sorted by id.  On a listing of one chip per NPU,
  * one per NPU ID (the rows of a chip without a logic id, the MCU, are not
- * NPUs).  On a listing with a Chip Phy-ID column (two-die NPUs), one per
- * die with a Phy-ID: hccn_tool takes that id, and each die has its own
- * port. */
+ * NPUs).  On a listing with a Chip Phy-ID column (two-die NPUs; the
+ * Ascend 950's, which has no Chip Logic ID column), one per chip with a
+ * Phy-ID: hccn_tool takes that id, and each die has its own port. */
 static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, size_t n_rows,
-		     bool per_die)
+		     const struct npu_smi_list_cols *cols)
 {
+	bool per_die = cols->phy;
 	size_t cap = ni->n;	/* room for at least what is there */
 
 	for (size_t i = 0; i < n_rows; i++) {
@@ -243,7 +252,7 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 		bool seen = false;
 		struct npu *g;
 
-		if (IS_NA(rows[i].logic_id) || IS_NA(id))
+		if ((cols->logic && IS_NA(rows[i].logic_id)) || IS_NA(id))
 			continue;
 		for (size_t k = 0; k < ni->n && !seen; k++)
 			seen = ni->v[k].id == id;
@@ -259,6 +268,8 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 		g->id = id;
 		g->card = per_die ? rows[i].npu_id : NA;
 		g->die = per_die ? rows[i].chip_id : NA;
+		g->chip = rows[i].chip_id;
+		g->temp_c = g->power_w = NAN;
 		if (!(g->chip_name = strdup(rows[i].name)))
 			return -ENOMEM;
 	}
@@ -274,7 +285,7 @@ static int make_npus(struct npu_inventory *ni, const struct npu_smi_chip *rows, 
 
 static int build_jobs(struct npu_inventory *ni, struct npu_calls *calls, struct batch *b)
 {
-	size_t per = 1 + hccn_n_options;
+	size_t per = JOBS_BEFORE_HCCN + hccn_n_options;
 
 	b->n = ni->n * per;
 	b->jobs = calloc(b->n ? b->n : 1, sizeof(*b->jobs));
@@ -285,6 +296,7 @@ static int build_jobs(struct npu_inventory *ni, struct npu_calls *calls, struct 
 		struct tool_job *j = &b->jobs[i * per];
 
 		snprintf(c->id, sizeof(c->id), "%lld", (long long)ni->v[i].id);
+		snprintf(c->chip, sizeof(c->chip), "%lld", (long long)ni->v[i].chip);
 		c->first = i * per;
 		if (IS_NA(ni->v[i].card)) {
 			*j = (struct tool_job){ .tool = "npu-smi", .lane = i,
@@ -297,8 +309,13 @@ static int build_jobs(struct npu_inventory *ni, struct npu_calls *calls, struct 
 						.args = { "info", "-t", "board", "-i", c->card,
 							  "-c", c->die } };
 		}
+		/* npu-smi's NPU ID: the card of a die, else the id */
+		j[1] = (struct tool_job){ .tool = "npu-smi", .lane = i,
+					  .args = { "info", "-t", "health", "-i",
+						    IS_NA(ni->v[i].card) ? c->id : c->card,
+						    "-c", c->chip } };
 		for (size_t o = 0; o < hccn_n_options; o++)
-			j[1 + o] = (struct tool_job){ .tool = "hccn_tool", .lane = i,
+			j[JOBS_BEFORE_HCCN + o] = (struct tool_job){ .tool = "hccn_tool", .lane = i,
 						      .args = { "-i", c->id, hccn_options[o].flag,
 								"-g" } };
 	}
@@ -362,12 +379,110 @@ static int read_board(struct root *r, struct npu *npu, const struct npu_calls *c
 	return rc;
 }
 
+/* `npu-smi info -t health -i N -c C`: the chip's health and its error
+ * codes, over what the table said (which has no codes). */
+static int read_health(struct root *r, struct npu *npu, const struct npu_calls *c,
+		       struct batch *b)
+{
+	size_t ji = c->first + 1;
+	struct tool_job *j = &b->jobs[ji];
+	struct npu_smi_health h = { 0 };
+	char key[80], *data = NULL, why[200];
+	size_t len;
+	int status, rc;
+
+	snprintf(key, sizeof(key), "health-%s-%s", IS_NA(npu->card) ? c->id : c->card, c->chip);
+	rc = call(r, "npu-smi", key, b, ji, &data, &len, &status);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return no_answer(r, npu, j, rc);
+	rc = npu_smi_parse_health(data, len, &h);
+	if (rc == 0) {
+		free(npu->health);
+		npu->health = h.status;
+		npu->health_code = h.code;
+		npu->health_info = h.info;
+	} else if (rc != -ENOMEM) {
+		if (status)
+			status_text(why, sizeof(why), status, data, len);
+		else
+			snprintf(why, sizeof(why), "no Health Status in its output");
+		rc = add_failure(&npu->failures, &npu->n_failures, &npu->cap_failures, j, why);
+	}
+	free(data);
+	return rc;
+}
+
+/* The table row of one NPU (of one die on A3): its NPU ID and Chip ID. */
+static const struct npu_smi_row *row_of(const struct npu *npu, const struct npu_smi_row *rows,
+					size_t n)
+{
+	int64_t card = IS_NA(npu->card) ? npu->id : npu->card;
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].npu_id == card && rows[i].chip_id == npu->chip)
+			return &rows[i];
+	return NULL;
+}
+
+/* `npu-smi info`, one call for the machine: each NPU's health, power and
+ * temperature.  What cannot be read leaves ni->table_why, so the health
+ * is "not checked" with the reason, never taken for OK. */
+static int read_table(struct root *r, struct npu_inventory *ni)
+{
+	struct tool_job job = { .tool = "npu-smi", .args = { "info" } };
+	struct batch b = { &job, 1, false };
+	struct npu_smi_row *rows = NULL;
+	char *data = NULL, why[200], layout[160];
+	size_t len, n = 0;
+	int status, rc = call(r, "npu-smi", "info", &b, 0, &data, &len, &status);
+
+	free(job.out);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		if (fetch_failure_noted(r, rc))
+			why_text(why, sizeof(why), rc);
+		else
+			snprintf(why, sizeof(why), "not in the snapshot (taken before this "
+				 "reader existed)");
+	} else {
+		rc = npu_smi_parse_table(data, len, &rows, &n, layout, sizeof(layout));
+		if (rc == -EPROTO)
+			snprintf(why, sizeof(why), "output not understood: %s", layout);
+		else if (rc == 0 && status)
+			status_text(why, sizeof(why), status, data, len);
+	}
+	free(data);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0 || status) {
+		npu_smi_rows_free(rows, n);
+		return (ni->table_why = strdup(why)) ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < ni->n; i++) {
+		const struct npu_smi_row *row = row_of(&ni->v[i], rows, n);
+
+		if (!row)
+			continue;
+		ni->v[i].temp_c = row->temp_c;
+		ni->v[i].power_w = row->power_w;
+		if (row->health && !(ni->v[i].health = strdup(row->health))) {
+			rc = -ENOMEM;
+			break;
+		}
+	}
+	npu_smi_rows_free(rows, n);
+	return rc;
+}
+
 static int read_port(struct root *r, struct npu *npu, const struct npu_calls *c,
 		     struct batch *b)
 {
 	for (size_t o = 0; o < hccn_n_options; o++) {
 		const struct hccn_option *opt = &hccn_options[o];
-		size_t ji = c->first + 1 + o;
+		size_t ji = c->first + JOBS_BEFORE_HCCN + o;
 		struct tool_job *j = &b->jobs[ji];
 		char key[300], *data = NULL, why[200];
 		size_t len;
@@ -428,7 +543,8 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	struct npu_calls *calls = NULL;
 	struct batch b = { 0 };
 	char *conf = NULL;
-	bool *used = NULL, per_die;
+	struct npu_smi_list_cols cols;
+	bool *used = NULL;
 	size_t n_pci = 0, n_rows = 0, cap;
 	int rc;
 
@@ -437,9 +553,11 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 	ni->n_pci = n_pci;
 	if (rc < 0 || !ask_tools(r, n_pci))
 		goto out;
-	rc = list_npus(r, ni, &rows, &n_rows, &per_die);
+	rc = list_npus(r, ni, &rows, &n_rows, &cols);
 	if (rc == 0)
-		rc = make_npus(ni, rows, n_rows, per_die);
+		rc = make_npus(ni, rows, n_rows, &cols);
+	if (rc == 0 && ni->n)
+		rc = read_table(r, ni);
 	npu_smi_chips_free(rows, n_rows);
 	used = calloc(n_pci ? n_pci : 1, sizeof(*used));
 	calls = calloc(ni->n ? ni->n : 1, sizeof(*calls));
@@ -449,6 +567,8 @@ int npu_read(struct root *r, struct npu_inventory *ni)
 		rc = build_jobs(ni, calls, &b);
 	for (size_t i = 0; rc == 0 && i < ni->n; i++) {
 		rc = read_board(r, &ni->v[i], &calls[i], &b, pci, n_pci, used);
+		if (rc == 0)
+			rc = read_health(r, &ni->v[i], &calls[i], &b);
 		if (rc == 0)
 			rc = read_port(r, &ni->v[i], &calls[i], &b);
 	}

@@ -5,8 +5,10 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The next blank-separated word of *s. */
 static bool next_word(struct span *s, struct span *w)
@@ -38,64 +40,158 @@ void npu_smi_chips_free(struct npu_smi_chip *rows, size_t n)
 	free(rows);
 }
 
-/* The header of a listing with one row per die: "... Chip Logic ID  Chip
- * Phy-ID  Chip Name" (matched with case and blanks ignored). */
-static bool names_phy_column(struct span line)
+/* The columns of `npu-smi info -m`, each named by one to three words. */
+enum list_col { L_NPU, L_SLOT, L_CHIP, L_LOGIC, L_PHY, L_NAME };
+
+static const struct {
+	const char *words[3];
+	enum list_col col;
+} list_names[] = {
+	{ { "Chip", "Logic", "ID" }, L_LOGIC }, { { "Chip", "Phy-ID" }, L_PHY },
+	{ { "Chip", "Name" }, L_NAME }, { { "Chip", "ID" }, L_CHIP },
+	{ { "NPU", "ID" }, L_NPU }, { { "Slot", "ID" }, L_SLOT },
+};
+
+#define LIST_MAX_COLS 6
+
+struct list_layout {
+	enum list_col col[LIST_MAX_COLS];
+	size_t n;
+};
+
+/* The column whose words start rest (case ignored), taking them off rest. */
+static bool take_name(struct span *rest, enum list_col *col)
 {
-	static const char want[] = "chipphy-id";
-	size_t k = 0;
+	for (size_t i = 0; i < sizeof(list_names) / sizeof(list_names[0]); i++) {
+		struct span r = *rest, w;
+		size_t k = 0;
 
-	for (size_t i = 0; i < line.n; i++) {
-		char ch = (char)tolower((unsigned char)line.s[i]);
-
-		if (ch == ' ' || ch == '\t')
+		while (k < 3 && list_names[i].words[k] && next_word(&r, &w) &&
+		       w.n == strlen(list_names[i].words[k]) &&
+		       strncasecmp(w.s, list_names[i].words[k], w.n) == 0)
+			k++;
+		if (k < 3 && list_names[i].words[k])
 			continue;
-		k = ch == want[k] ? k + 1 : (ch == want[0] ? 1 : 0);
-		if (!want[k])
-			return true;
+		*rest = r;
+		*col = list_names[i].col;
+		return true;
 	}
 	return false;
 }
 
-int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, size_t *n,
-		       bool *phy_column)
+/* The header line: it starts "NPU ID"; 1 read, 0 not a header, -EPROTO
+ * for a header naming what this parser does not know (why says it). */
+static int list_header(struct span line, struct list_layout *l, char *why, size_t why_len)
 {
+	struct span rest = line, w;
+	bool has[L_NAME + 1] = { false };
+
+	if (!next_word(&rest, &w) || w.n != 3 || strncasecmp(w.s, "NPU", 3) != 0)
+		return 0;
+	rest = line;
+	l->n = 0;
+	while (tt_trim(rest).n) {
+		struct span at = tt_trim(rest);
+		enum list_col col;
+
+		if (l->n == LIST_MAX_COLS || !take_name(&rest, &col) || has[col]) {
+			snprintf(why, why_len, "a column this reader does not know in the header: "
+				 "\"%.*s\"", (int)(at.n > 40 ? 40 : at.n), at.s);
+			for (char *c = why; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			return -EPROTO;
+		}
+		has[col] = true;
+		l->col[l->n++] = col;
+	}
+	if (!has[L_NPU] || !has[L_CHIP] || !has[L_NAME] || l->col[l->n - 1] != L_NAME) {
+		snprintf(why, why_len, "a header without NPU ID, Chip ID and, last, Chip Name");
+		return -EPROTO;
+	}
+	return 1;
+}
+
+/* One row under the header, *name the rest of the line; false when its
+ * NPU ID or Chip ID is no number. */
+static bool list_row(struct span line, const struct list_layout *l, struct npu_smi_chip *c,
+		     struct span *name)
+{
+	struct span rest = line, w;
+
+	for (size_t k = 0; k + 1 < l->n; k++) {
+		int64_t v;
+
+		if (!next_word(&rest, &w))
+			return false;
+		if (!whole_int(w, &v))
+			v = NA;	/* "-": a chip without that id (the MCU) */
+		switch (l->col[k]) {
+		case L_NPU:
+			c->npu_id = v;
+			break;
+		case L_CHIP:
+			c->chip_id = v;
+			break;
+		case L_LOGIC:
+			c->logic_id = v;
+			break;
+		case L_PHY:
+			c->phy_id = v;
+			break;
+		case L_SLOT:
+			c->slot_id = v;
+			break;
+		case L_NAME:
+			break;
+		}
+	}
+	*name = rest;
+	return !IS_NA(c->npu_id) && !IS_NA(c->chip_id);
+}
+
+int npu_smi_parse_list(const char *buf, size_t len, struct npu_smi_chip **rows, size_t *n,
+		       struct npu_smi_list_cols *cols, char *why, size_t why_len)
+{
+	struct list_layout l = { .n = 0 };
 	struct span line;
 	size_t cap = 0;
 
 	*rows = NULL;
 	*n = 0;
-	*phy_column = false;
+	*cols = (struct npu_smi_list_cols){ false, false, false };
 	for (const char *p = buf, *end = buf + len; tt_next_line(&p, end, &line);) {
-		struct span rest = line, w;
-		struct npu_smi_chip c = { NA, NA, NA, NA, NULL }, *g;
+		struct npu_smi_chip c = { NA, NA, NA, NA, NA, NULL }, *g;
+		struct span name;
+		int h;
 
-		if (!*n && !*phy_column && names_phy_column(line)) {
-			*phy_column = true;
+		if (!l.n) {
+			h = list_header(line, &l, why, why_len);
+			if (h < 0)
+				return h;
+			for (size_t k = 0; h && k < l.n; k++) {
+				cols->logic |= l.col[k] == L_LOGIC;
+				cols->phy |= l.col[k] == L_PHY;
+				cols->slot |= l.col[k] == L_SLOT;
+			}
 			continue;
 		}
-		if (!next_word(&rest, &w) || !whole_int(w, &c.npu_id) ||
-		    !next_word(&rest, &w) || !whole_int(w, &c.chip_id) || !next_word(&rest, &w))
+		if (!list_row(line, &l, &c, &name))
 			continue;
-		if (!whole_int(w, &c.logic_id))
-			c.logic_id = NA;	/* "-": a chip without a logic id (MCU) */
-		if (*phy_column) {
-			if (!next_word(&rest, &w))
-				continue;
-			if (!whole_int(w, &c.phy_id))
-				c.phy_id = NA;	/* "-" (MCU) */
-		}
 		g = growbuf_reserve(*rows, &cap, *n + 1, sizeof(*g));
-		if (!g || !(c.name = tt_dup(rest))) {
-			if (g)
-				*rows = g;
+		if (g)
+			*rows = g;
+		if (!g || !(c.name = tt_dup(name))) {
 			npu_smi_chips_free(*rows, *n);
 			*rows = NULL;
 			*n = 0;
 			return -ENOMEM;
 		}
-		*rows = g;
 		g[(*n)++] = c;
+	}
+	if (!l.n) {
+		snprintf(why, why_len, "no header line (\"NPU ID  Chip ID ...\")");
+		return -EPROTO;
 	}
 	return 0;
 }

@@ -77,6 +77,13 @@ static const struct check_entry rows[] = {
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
 	  "reseat a missing one" },
+	{ "npu.health", "error (Alarm, Critical); warn (Warning); info (UNKNOWN or not "
+	  "readable: not checked)",
+	  "an Ascend NPU whose health (`npu-smi info -t health -i N -c C`, else the Health "
+	  "column of `npu-smi info`) is not OK, with the query's error codes and "
+	  "information",
+	  "look the error code up in the product's black-box error code list and follow "
+	  "its action (cooling, `npu-smi set -t reset`, replacing the NPU)" },
 	{ "npu.ip_missing", "error; info (an address hccn_tool printed is not one: not checked)",
 	  "an Ascend NPU port has no IPv4 address, or not the address and netmask "
 	  "/etc/hccn.conf plans for it",

@@ -136,5 +136,7 @@ int check_drop_same_fix(struct findings *out, size_t from);
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
 /* the Ascend NPU ports (npu.c) */
 int check_npu(const struct check_ctx *c, struct findings *out);
+/* npu.health: the Ascend NPUs' own health as npu-smi says it (npu_health.c) */
+int check_npu_health(const struct check_ctx *c, struct findings *out);
 
 #endif

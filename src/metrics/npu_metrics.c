@@ -49,6 +49,16 @@ static double temperature(const struct npu *n)
 	return n->port.optical ? n->port.optical->temp_c : NAN;
 }
 
+static double chip_temperature(const struct npu *n)
+{
+	return n->temp_c;
+}
+
+static double power(const struct npu *n)
+{
+	return n->power_w;
+}
+
 static double unread(const struct npu *n)
 {
 	return (double)n->n_failures;
@@ -70,6 +80,10 @@ static const struct npu_gauge {
 	  "Link downs of the NPU port in the 24 h before the tool's current time", downs_24h },
 	{ "rdmadoctor_npu_module_temperature_celsius",
 	  "Temperature of the NPU port's transceiver", temperature },
+	{ "rdmadoctor_npu_temperature_celsius", "Temperature of the NPU chip (npu-smi info)",
+	  chip_temperature },
+	{ "rdmadoctor_npu_power_watts",
+	  "Power of the NPU (npu-smi info; on a two-die NPU given on its first die)", power },
 	{ "rdmadoctor_npu_unread_calls", "hccn_tool / npu-smi calls for this NPU that did not "
 	  "answer", unread },
 };
@@ -143,9 +157,31 @@ static void info(struct expo *e, const struct inventory *inv)
 	}
 }
 
+/* npu-smi's health: 1 OK, else 0, the status itself in a label so that an
+ * alert can tell Warning from Critical; an NPU whose health was not read
+ * has no sample (unknown is not 0 and not 1). */
+static void health(struct expo *e, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_npu_health_ok", "gauge",
+			      "1 when npu-smi's health of the NPU is OK, else 0; status label: "
+			      "OK, Warning, Alarm, Critical, UNKNOWN", false };
+
+	for (size_t i = 0; i < inv->npu.n; i++) {
+		const struct npu *n = &inv->npu.v[i];
+		struct npu_labels nl;
+
+		if (!n->health)
+			continue;
+		labels_init(&nl, n);
+		nl.l[2] = (struct expo_label){ "status", n->health };
+		expo_fam_sample(e, &f, nl.l, 3, strcasecmp(n->health, "OK") == 0);
+	}
+}
+
 void metrics_npus(struct expo *e, const struct inventory *inv)
 {
 	info(e, inv);
+	health(e, inv);
 	for (size_t k = 0; k < sizeof(gauges) / sizeof(gauges[0]); k++) {
 		struct expo_fam f = { gauges[k].name, "gauge", gauges[k].help, false };
 

@@ -116,6 +116,9 @@ static void npu_free(struct npu *n)
 	free(n->fw_version);
 	free(n->sw_version);
 	free(n->pci_device_id);
+	free(n->health);
+	free(n->health_code);
+	free(n->health_info);
 	port_free(&n->port);
 	free(n->plan.address);
 	free(n->plan.netmask);
@@ -134,6 +137,7 @@ void npu_inventory_free(struct npu_inventory *ni)
 		pci_func_free(&ni->unmapped[i]);
 	free(ni->unmapped);
 	failures_free(ni->failures, ni->n_failures);
+	free(ni->table_why);
 	memset(ni, 0, sizeof(*ni));
 }
 

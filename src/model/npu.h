@@ -98,12 +98,19 @@ struct npu {
 	 * here; card is the NPU ID of the NPU it is part of and die its Chip
 	 * ID.  Both NA on a listing of one chip per NPU. */
 	int64_t card, die;
+	int64_t chip;		/* its Chip ID in `npu-smi info -m` (the die on A3) */
 	char *chip_name;	/* `npu-smi info -m`: "Ascend 910A" */
 	const char *model;	/* from the PCI device id: "Ascend 910"; NULL */
 	bool has_pci;
 	struct pci_func *pci;	/* the PCI function of `PCIe Bus Info`; NULL */
 	char *bus_info;		/* `npu-smi info -t board`: PCIe Bus Info, raw */
 	char *fw_version, *sw_version, *pci_device_id;
+	/* `npu-smi info -t health -i N -c C`, or when it did not answer the
+	 * Health column of `npu-smi info`'s table: "OK", "Warning", "Alarm",
+	 * "Critical", "UNKNOWN"; NULL not read */
+	char *health;
+	char *health_code, *health_info;	/* its Error Code, Information; NULL none */
+	double temp_c, power_w;	/* `npu-smi info`'s table; NAN not read or "-" */
 	bool port_read;		/* at least one hccn_tool call answered */
 	struct npu_port port;
 	struct npu_plan plan;
@@ -128,6 +135,9 @@ struct npu_inventory {
 	struct npu_failure *failures;
 	size_t n_failures, cap_failures;	/* cap_failures: room (growbuf) */
 	bool conf_read;		/* /etc/hccn.conf was there */
+	/* why `npu-smi info`'s table was not read ("a column this reader does
+	 * not know: ...", "timed out"); NULL when it was */
+	char *table_why;
 };
 
 void npu_port_init(struct npu_port *p);

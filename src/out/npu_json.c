@@ -131,6 +131,17 @@ static json_t *npu_json(const struct npu *n)
 			 "failures", failures_json(n->failures, n->n_failures),
 			 "not_recorded", failures_json(n->unrecorded, n->n_unrecorded));
 
+	/* npu-smi's health (status and the health query's error code and
+	 * information) and the table's temperature and power */
+	if (v)
+		json_object_set_new(v, "health", json_pack("{s:o, s:o, s:o}",
+				"status", json_string_or_null(n->health),
+				"error_code", json_string_or_null(n->health_code),
+				"error_information", json_string_or_null(n->health_info)));
+	if (v)
+		json_object_set_new(v, "temperature_c", json_number_or_null(n->temp_c));
+	if (v)
+		json_object_set_new(v, "power_w", json_number_or_null(n->power_w));
 	/* a die of a two-die NPU: which NPU, which die (only then) */
 	if (v && !IS_NA(n->card))
 		json_object_set_new(v, "die", json_pack("{s:I, s:I}", "npu", (json_int_t)n->card,
@@ -146,7 +157,8 @@ json_t *npus_to_json(const struct npu_inventory *ni)
 		json_array_append_new(v, npu_json(&ni->v[i]));
 	for (size_t i = 0; i < ni->n_unmapped; i++)
 		json_array_append_new(unmapped, pci_to_json(&ni->unmapped[i]));
-	return json_pack("{s:I, s:b, s:o, s:o, s:o}", "pci_functions", (json_int_t)ni->n_pci,
-			 "hccn_conf", ni->conf_read, "devices", v, "unmapped", unmapped,
-			 "failures", failures_json(ni->failures, ni->n_failures));
+	return json_pack("{s:I, s:b, s:o, s:o, s:o, s:o}", "pci_functions",
+			 (json_int_t)ni->n_pci, "hccn_conf", ni->conf_read, "devices", v,
+			 "unmapped", unmapped, "failures", failures_json(ni->failures, ni->n_failures),
+			 "table_not_read", json_string_or_null(ni->table_why));
 }

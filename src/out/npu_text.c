@@ -131,6 +131,23 @@ static void print_failures(FILE *out, const char *ind, const char *what,
 		fprintf(out, "%s%s: %s: %s\n", ind, what, v[i].call, v[i].why);
 }
 
+/* npu-smi's health (with the health query's error code and information
+ * when it gives them), temperature and power; ? for what was not read. */
+static void print_health(FILE *out, const struct npu *n)
+{
+	fprintf(out, "    npu-smi health %s", OR_NA(n->health));
+	if (n->health_code || n->health_info)
+		fprintf(out, " (error code %s: %s)", OR_NA(n->health_code), OR_NA(n->health_info));
+	if (isnan(n->temp_c))
+		fprintf(out, "  temp ?");
+	else
+		fprintf(out, "  temp %.4g C", n->temp_c);
+	if (isnan(n->power_w))
+		fprintf(out, "  power ?\n");
+	else
+		fprintf(out, "  power %.4g W\n", n->power_w);
+}
+
 void text_npus(FILE *out, const struct npu_inventory *ni)
 {
 	if (!ni->n_pci && !ni->n)
@@ -138,6 +155,8 @@ void text_npus(FILE *out, const struct npu_inventory *ni)
 	fprintf(out, "\nNPUs (%zu, %zu PCI function%s)\n", ni->n, ni->n_pci,
 		ni->n_pci == 1 ? "" : "s");
 	print_failures(out, "  ", "not read", ni->failures, ni->n_failures);
+	if (ni->table_why)
+		fprintf(out, "  not read: npu-smi info: %s\n", ni->table_why);
 	for (size_t i = 0; i < ni->n; i++) {
 		const struct npu *n = &ni->v[i];
 
@@ -154,6 +173,7 @@ void text_npus(FILE *out, const struct npu_inventory *ni)
 		} else {
 			fprintf(out, "    pci %s (no such PCI function)\n", OR_NA(n->bus_info));
 		}
+		print_health(out, n);
 		if (n->port_read)
 			print_port(out, &n->port);
 		if (n->plan.address || n->plan.netmask || n->plan.netdetect)

@@ -8,6 +8,10 @@ the wrong subnet, PFC off, mixed firmware, RoCE error counters, no npu-smi
 at all (fails, not passes), a snapshot without the lldp replies (not
 checked, not a fault) against one whose lldp calls failed, and 910B NPUs with no DMI name (the NPU model
 picks atlas-800t-a2, whose 200G and one-subnet plan then judge the ports).
+npu.health: npu-smi's health by status (Warning warn, Alarm and Critical
+error, UNKNOWN not checked), the table's when the health query failed, and
+not checked, with the reason, when neither can be read (an old snapshot, a
+table header this version does not know).
 
 usage: checks.py RDMADOCTOR FIXTURES_DIR
 """
@@ -61,11 +65,15 @@ for cid, subject, observed, sev in [
         ("module.dom", "npu4", "lane 3 Rx power 0.02 mW (hccn_tool Rx Power2)", "error"),
         ("npu.ip_missing", "npu5", "no IP address", "error"),
         ("link.flaps", "npu6", "5 link downs", "error"),
-        ("npu.unreadable", "npu7", "hccn_tool -i 7 -lldp -g: timed out", "warn")]:
+        ("npu.unreadable", "npu7", "hccn_tool -i 7 -lldp -g: timed out", "warn"),
+        # the chip's own health, with the health query's error code and text
+        ("npu.health", "npu0", "health Alarm; error code 80E18008; node type=HBM, "
+         "sensor type=Temperature", "error")]:
     expect(f"broken: {cid} on {subject} ({observed})", fires(broken, cid, subject, observed, sev),
            broken)
-# the healthy NPU of the broken machine has nothing
-expect("broken: npu0 clean", not any(f["subject"] == "npu0" for f in broken["findings"]), broken)
+# npu0's port is healthy: its health is its one finding
+expect("broken: npu0's port clean",
+       [f["id"] for f in broken["findings"] if f["subject"] == "npu0"] == ["npu.health"], broken)
 
 healthy = run(f"{fixtures}/atlas-800-9000/root", "check")
 bad = [f for f in healthy["findings"] if f["severity"] in ("error", "warn")]
@@ -78,6 +86,10 @@ expect("healthy: 8 NPUs mapped to their PCI functions by PCIe Bus Info",
        dev[3]["pci"]["bdf"] == "0000:01:00.0" and dev[3]["pci"]["numa_node"] == 0 and
        dev[0]["pci"]["numa_node"] == 1 and dev[0]["model"] == "Ascend 910" and
        not inv["npus"]["unmapped"])
+expect("healthy: npu-smi's health, temperature and power of every NPU",
+       all(d["health"] == {"status": "OK", "error_code": None, "error_information": None} and
+           20 < d["temperature_c"] < 60 and 50 < d["power_w"] < 100 for d in dev.values()) and
+       inv["npus"]["table_not_read"] is None, inv)
 expect("healthy: the plan of hccn.conf read",
        dev[4]["planned"]["address"] == "192.168.100.102" and
        dev[4]["planned"]["netdetect"] == "192.168.100.1")
@@ -94,6 +106,10 @@ expect("a3: 16 dies of 8 NPUs, each on its own PCI function",
        len(dev) == 16 and dev[0]["die"] == {"npu": 0, "chip": 0} and
        dev[15]["die"] == {"npu": 7, "chip": 1} and dev[15]["pci"]["bdf"] == "0000:4f:00.0" and
        dev[15]["model"] == "Ascend 910C" and not inv["npus"]["unmapped"], inv)
+# the A3 table: each die its row (by NPU ID and Chip ID), power on die 0 only
+expect("a3: each die's health and temperature, power on the first die of an NPU",
+       all(d["health"]["status"] == "OK" and d["temperature_c"] is not None and
+           (d["power_w"] is None) == (d["die"]["chip"] == 1) for d in dev.values()), inv)
 a3b = run(f"{fixtures}/atlas-a3-broken/root", "check")
 sub = [f for f in a3b["findings"] if f["id"] == "npu.subnets"]
 expect("a3 broken: NPU 3's dies in one subnet, and only that",
@@ -297,6 +313,68 @@ try:
     expect("-ip with IPv6: both families read",
            d0["ipv6_address"] == "fd00:100::101" and d0["ipv6_prefix"] == 64 and
            d0["ipaddr"] == "192.168.100.101", d0)
+    # npu.health by status: the health query's status and codes decide
+    S = ".rdmadoctor/npu-smi/"
+
+    def health(status, code="NA", info="NA"):
+        return lambda t: (t.replace("Health Status                  : OK",
+                                    "Health Status                  : " + status)
+                          .replace("Error Code                     : NA",
+                                   "Error Code                     : " + code)
+                          .replace("Error Information              : NA",
+                                   "Error Information              : " + info))
+
+    doc = run(variant("health", {S + "health-3-0": health("Warning", "80E01801",
+                                                          "node type=SOC, sensor type=Temperature"),
+                                 S + "health-5-0": health("Critical", "81078603"),
+                                 S + "health-6-0": health("UNKNOWN")}), "check")
+    nh = [f for f in doc["findings"] if f["id"] == "npu.health"]
+    expect("npu.health: Warning warns, Critical fails, UNKNOWN not checked, OK nothing",
+           fires(doc, "npu.health", "npu3", "health Warning; error code 80E01801; node "
+                 "type=SOC, sensor type=Temperature", "warn") and
+           fires(doc, "npu.health", "npu5", "health Critical; error code 81078603; no error "
+                 "information", "error") and
+           fires(doc, "npu.health", "npu6", "not checked: npu-smi says health UNKNOWN", "info") and
+           [f["unchecked"] for f in nh if f["subject"] == "npu6"] == [True] and
+           {f["subject"] for f in nh} == {"npu3", "npu5", "npu6"} and doc["verdict"] == "fail",
+           doc)
+
+    # the health query timed out on the machine: the table's Health column
+    # says it (OK here), and the failed call is named
+    qfail = variant("health-failed", {S + "health-5-0": None, S + "info":
+                                      lambda t: t.replace("| 5     910A                | OK    ",
+                                                          "| 5     910A                | Alarm ")})
+    with open(os.path.join(qfail, S + "health-5-0.errno"), "w") as f:
+        f.write("110\n")
+    doc = run(qfail, "check")
+    expect("health query timed out: the table's Alarm judged, the call named",
+           fires(doc, "npu.health", "npu5", "health Alarm; error code none given") and
+           fires(doc, "npu.unreadable", "npu5",
+                 "npu-smi info -t health -i 5 -c 0: timed out", "warn"), doc)
+
+    # a snapshot from before the health reader: not checked, never healthy
+    old = run(variant("no-health", {S + f"health-{i}-0": None for i in range(8)} |
+                      {S + "info": None}), "check")
+    nh = [f for f in old["findings"] if f["id"] == "npu.health"]
+    expect("no health in the snapshot: npu.health not checked on each NPU, with why",
+           len(nh) == 8 and all(f["unchecked"] and f["severity"] == "info" for f in nh) and
+           fires(old, "npu.health", "npu2", "npu-smi info -t health -i 2 -c 0", "info") and
+           all("not in the snapshot (taken before this reader existed)" in f["observed"]
+               for f in nh) and old["verdict"] == "pass", old)
+
+    # a table whose header names a column this version does not know: not
+    # read, not guessed, and the reason is the not-checked finding's
+    doc = run(variant("table-layout", {S + f"health-{i}-0": None for i in range(8)} |
+                      {S + "info": lambda t: t.replace("| Chip                      |",
+                                                       "| Chip  Slot ID             |")}),
+              "check")
+    inv = run(os.path.join(tmp, "table-layout"), "inventory")
+    expect("unknown npu-smi info header: npu.health not checked, naming the column",
+           fires(doc, "npu.health", "npu4", "a column this reader does not know: \"Slot\"",
+                 "info") and
+           all(d["temperature_c"] is None and d["health"]["status"] is None
+               for d in inv["npus"]["devices"]) and
+           "Slot" in inv["npus"]["table_not_read"], doc)
 
     # A800T A2, the DMI model of an 800T A2, picks atlas-800t-a2 by DMI alone
     # (DMI is asked before the NPUs: this tree's 910 NPUs do not override it)

@@ -2,8 +2,8 @@
 # Stand-in for Huawei's `hccn_tool` and `npu-smi` (installed under both
 # names): prints what a real one printed, from captures laid out as a
 # snapshot keeps them ($STANDIN_CAPTURE/hccn/<N>/<option>, npu-smi/info-m,
-# npu-smi/board-<N> or, for a die, board-<N>-<chip>, and <key>.rc for an
-# exit status), or on request
+# npu-smi/info, npu-smi/board-<N> or, for a die, board-<N>-<chip>,
+# npu-smi/health-<N>-<chip>, and <key>.rc for an exit status), or on request
 #   STANDIN_HANG="hccn/3/optical ..."  blocks (as a hung driver does); its pid
 #                                      goes into the file $STANDIN_PIDS
 #   STANDIN_FAIL="hccn/2/speed ..."    prints an error and exits 1
@@ -12,8 +12,12 @@ name=$(basename "$0")
 cap=${STANDIN_CAPTURE:?}
 case $name in
 npu-smi)
-	if [ "$1 $2" = "info -m" ] && [ $# -eq 2 ]; then
+	if [ "$1" = info ] && [ $# -eq 1 ]; then
+		key=npu-smi/info
+	elif [ "$1 $2" = "info -m" ] && [ $# -eq 2 ]; then
 		key=npu-smi/info-m
+	elif [ "$1 $2 $3 $4 $6" = "info -t health -i -c" ] && [ $# -eq 7 ]; then
+		key=npu-smi/health-$5-$7
 	elif [ "$1 $2 $4 $5" = "info -i -t board" ] && [ $# -eq 5 ]; then
 		key=npu-smi/board-$3
 	elif [ "$1 $2 $3 $4 $6" = "info -t board -i -c" ] && [ $# -eq 7 ]; then

@@ -59,7 +59,9 @@ PATH=$tmp/bin:$base_path live_and_replay healthy
 holds "$tmp/healthy-live.json" 'len(dev) == 8 and all(d["port"]["speed_mbps"] == 100000 and d["port"]["link"] == "UP" and not d["failures"] for d in dev.values()) and dev[5]["port"]["ipaddr"] == "192.168.101.102" and dev[0]["model"] == "Ascend 910"' \
 	&& ok || bad "healthy: NPUs not read as captured"
 s=$tmp/healthy-snap/.rdmadoctor
-for f in npu-smi/info-m npu-smi/board-0 npu-smi/board-7 hccn/0/link hccn/3/optical hccn/7/stat; do
+holds "$tmp/healthy-live.json" 'all(d["health"]["status"] == "OK" and d["temperature_c"] is not None and d["power_w"] is not None for d in dev.values()) and n["table_not_read"] is None' \
+	&& ok || bad "healthy: npu-smi info's table and the health queries not read"
+for f in npu-smi/info-m npu-smi/info npu-smi/health-0-0 npu-smi/health-7-0 npu-smi/board-0 npu-smi/board-7 hccn/0/link hccn/3/optical hccn/7/stat; do
 	[ -f "$s/$f" ] || bad "healthy: snapshot lacks .rdmadoctor/$f"
 done
 cmp -s "$s/hccn/3/optical" "$cap/hccn/3/optical" && ok || bad "snapshot: hccn/3/optical is not the tool's exact stdout"
@@ -72,7 +74,7 @@ holds "$tmp/healthy-live.json" 'dev[0]["port"]["mtu"] is None' && ok || bad "hea
 STANDIN_CAPTURE=$src/tests/fixtures/atlas-a3/root/.rdmadoctor PATH=$tmp/bin:$base_path live_and_replay a3
 holds "$tmp/a3-live.json" 'len(dev) == 16 and all(not d["failures"] and d["port"]["link"] == "UP" for d in dev.values()) and dev[7]["die"] == {"npu": 3, "chip": 1} and dev[7]["bus_info"] == "0000:2f:00.0" and dev[7]["port"]["ipaddr"] == "10.21.0.13" and dev[7]["firmware"] == "7.7.0.6.236"' \
 	&& ok || bad "a3: dies not read as captured"
-for f in npu-smi/board-0-0 npu-smi/board-3-1 npu-smi/board-7-1 hccn/15/link; do
+for f in npu-smi/board-0-0 npu-smi/board-3-1 npu-smi/board-7-1 npu-smi/health-3-1 npu-smi/info hccn/15/link; do
 	[ -f "$tmp/a3-snap/.rdmadoctor/$f" ] || bad "a3: snapshot lacks .rdmadoctor/$f"
 done
 

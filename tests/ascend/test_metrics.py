@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`serve` on the broken Atlas 800 9000: the NPU port series carry the values
 inventory --json has (down port, 25G port, a lane's Rx power, net health,
-flaps, the timed-out call), and the exposition passes `promtool check
-metrics` when promtool is there.
+flaps, the timed-out call, npu-smi's health with its status, temperature and
+power), and the exposition passes `promtool check metrics` when promtool is
+there.
 
 usage: test_metrics.py RDMADOCTOR SOURCE_DIR"""
 import os
@@ -51,6 +52,12 @@ for nid, d in dev.items():
     for cname, v in d["port"]["stat"].items():
         check(value("rdmadoctor_npu_stat_total", npu=nid, name=cname) == v,
               "npu%d %s" % (nid, cname))
+    health = d["health"]["status"]
+    check(value("rdmadoctor_npu_health_ok", npu=nid, pci=pci, status=health) ==
+          (health == "OK"), "npu%d npu-smi health %s" % (nid, health))
+    check(value("rdmadoctor_npu_temperature_celsius", npu=nid) == d["temperature_c"],
+          "npu%d temperature" % nid)
+    check(value("rdmadoctor_npu_power_watts", npu=nid) == d["power_w"], "npu%d power" % nid)
     check(value("rdmadoctor_npu_info", npu=nid, model="Ascend 910",
                 net_health=d["port"]["net_health"]) == 1, "npu%d info" % nid)
     n += 1
@@ -60,6 +67,10 @@ check(value("rdmadoctor_npu_module_rx_power_watts", npu=4, lane=3) == 0.02 / 100
       "npu4 lane 3 (hccn_tool's Rx Power2)")
 check(value("rdmadoctor_npu_net_health_ok", npu=2) == 0, "npu2 Fault")
 check(value("rdmadoctor_npu_unread_calls", npu=7) == 1, "npu7 -lldp timed out")
+check(value("rdmadoctor_npu_health_ok", npu=0, status="Alarm") == 0, "npu0 Alarm")
+check(value("rdmadoctor_npu_temperature_celsius", npu=0) == 92, "npu0 at 92 C")
+check(all(l.get("status") == "OK" for l, v in m["rdmadoctor_npu_health_ok"] if l["npu"] != "0"),
+      "the other NPUs OK")
 if shutil.which("promtool"):
     p = subprocess.run(["promtool", "check", "metrics"], input=body, capture_output=True,
                        text=True, timeout=60)

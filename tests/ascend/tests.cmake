@@ -9,3 +9,7 @@ set_tests_properties(ascend_live PROPERTIES TIMEOUT 120)
 add_test(NAME ascend_metrics COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_metrics.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(ascend_metrics PROPERTIES TIMEOUT 60)
+# the parsers' unit test reads the npu-smi captures of
+# tests/fixtures/ascend-captures
+set_tests_properties(unit_ascend_parse PROPERTIES
+  ENVIRONMENT "RD_FIXTURES=${CMAKE_CURRENT_LIST_DIR}/../fixtures")

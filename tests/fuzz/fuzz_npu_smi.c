@@ -17,8 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct npu_smi_chip *rows;
 	struct npu_smi_board b = { 0 };
 	struct npu_plan plan = { 0 };
+	struct npu_smi_list_cols cols;
+	char why[120];
 	size_t n;
-	bool phy;
 	char *m;
 
 	if (size < 1)
@@ -29,13 +30,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(m, data + 1, size - 1);
 	switch (data[0] % 3) {
 	case 0:
-		if (npu_smi_parse_list(m, size - 1, &rows, &n, &phy) == 0) {
+		if (npu_smi_parse_list(m, size - 1, &rows, &n, &cols, why, sizeof(why)) == 0) {
 			for (size_t i = 0; i < n; i++)
 				if (!rows[i].name || rows[i].npu_id < 0 || rows[i].chip_id < 0 ||
-				    (!phy && !IS_NA(rows[i].phy_id)) ||
+				    (!cols.phy && !IS_NA(rows[i].phy_id)) ||
+				    (!cols.logic && !IS_NA(rows[i].logic_id)) ||
+				    (!cols.slot && !IS_NA(rows[i].slot_id)) ||
 				    (!IS_NA(rows[i].phy_id) && rows[i].phy_id < 0))
 					abort();
 			npu_smi_chips_free(rows, n);
+		} else if (!memchr(why, '\0', sizeof(why))) {
+			abort();	/* a failure says why, in a whole string */
 		}
 		break;
 	case 1:

@@ -7,13 +7,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ascend/hccn_conf.h"
 #include "ascend/hccn_parse.h"
+#include "ascend/npu_smi_health.h"
 #include "ascend/npu_smi_parse.h"
+#include "ascend/npu_smi_table.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -336,12 +339,14 @@ static void npu_smi(void **state)
 		"    1                              0                              2                              2                              Ascend910\n";
 	struct npu_smi_chip *rows;
 	struct npu_smi_board b = { 0 };
+	struct npu_smi_list_cols cols;
+	char why[160];
 	size_t n;
-	bool phy;
 	(void)state;
 
-	assert_int_equal(npu_smi_parse_list(dies, sizeof(dies) - 1, &rows, &n, &phy), 0);
-	assert_true(phy);
+	assert_int_equal(npu_smi_parse_list(dies, sizeof(dies) - 1, &rows, &n, &cols, why,
+					    sizeof(why)), 0);
+	assert_true(cols.phy && cols.logic && !cols.slot);
 	assert_int_equal(n, 4);
 	assert_int_equal(rows[1].npu_id, 0);
 	assert_int_equal(rows[1].chip_id, 1);
@@ -353,8 +358,9 @@ static void npu_smi(void **state)
 	assert_int_equal(rows[3].phy_id, 2);
 	npu_smi_chips_free(rows, n);
 
-	assert_int_equal(npu_smi_parse_list(list, sizeof(list) - 1, &rows, &n, &phy), 0);
-	assert_false(phy);
+	assert_int_equal(npu_smi_parse_list(list, sizeof(list) - 1, &rows, &n, &cols, why,
+					    sizeof(why)), 0);
+	assert_false(cols.phy);
 	assert_true(IS_NA(rows[0].phy_id));
 	assert_int_equal(n, 3);
 	assert_int_equal(rows[1].npu_id, 1);
@@ -369,6 +375,253 @@ static void npu_smi(void **state)
 	assert_string_equal(b.pci_device_id, "0xD801");
 	npu_smi_board_free(&b);
 	assert_int_equal(npu_smi_parse_board(S("Error: device not found\n"), &b), -ENODATA);
+}
+
+/* `npu-smi info -m` read by its header's names.  The Ascend 950 listing's
+ * columns are those of SwanLab's test input for it (SwanHubX/SwanLab,
+ * tests/unit/sdk/internal/probe_python/hardware_vendor/test_hardware_huawei.py,
+ * from their 950PR with npu-smi 25.7.rc1): a test input, not a capture. */
+static void npu_smi_list_by_header(void **state)
+{
+	static const char a5[] =
+		"NPU ID  Slot ID  Chip ID  Chip Phy-ID  Chip Name\n"
+		"0       1        0        0            Ascend950PR\n"
+		"1       2        0        1            Ascend950PR\n";
+	/* the columns in another order are still read by name */
+	static const char moved[] =
+		"NPU ID   Chip Logic ID   Chip ID   Chip Name\n"
+		"3        7               0         Ascend 910B3\n";
+	struct npu_smi_chip *rows;
+	struct npu_smi_list_cols cols;
+	char why[160];
+	size_t n;
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_list(S(a5), &rows, &n, &cols, why, sizeof(why)), 0);
+	assert_true(cols.slot && cols.phy && !cols.logic);
+	assert_int_equal(n, 2);
+	/* the Slot ID (1, 2) is not taken for the Chip ID (0) */
+	assert_int_equal(rows[1].npu_id, 1);
+	assert_int_equal(rows[1].slot_id, 2);
+	assert_int_equal(rows[1].chip_id, 0);
+	assert_int_equal(rows[1].phy_id, 1);
+	assert_true(IS_NA(rows[1].logic_id));
+	assert_string_equal(rows[1].name, "Ascend950PR");
+	npu_smi_chips_free(rows, n);
+
+	assert_int_equal(npu_smi_parse_list(S(moved), &rows, &n, &cols, why, sizeof(why)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].npu_id, 3);
+	assert_int_equal(rows[0].logic_id, 7);
+	assert_int_equal(rows[0].chip_id, 0);
+	assert_string_equal(rows[0].name, "Ascend 910B3");
+	npu_smi_chips_free(rows, n);
+
+	/* a column not known, or no header at all: not read, and said why */
+	assert_int_equal(npu_smi_parse_list(S("NPU ID  Board ID  Chip ID  Chip Name\n"
+					      "0       5         0        Ascend910\n"),
+					    &rows, &n, &cols, why, sizeof(why)), -EPROTO);
+	assert_null(rows);
+	assert_non_null(strstr(why, "Board ID"));
+	assert_int_equal(npu_smi_parse_list(S("0  0  0  Ascend 910A\n"), &rows, &n, &cols, why,
+					    sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "no header"));
+}
+
+/* A capture of tests/fixtures/ascend-captures (README there names its
+ * source), read whole. */
+static char *capture(const char *name, size_t *len)
+{
+	const char *dir = getenv("RD_FIXTURES");
+	char path[512], *buf;
+	FILE *f;
+	long n;
+
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/ascend-captures/%s", dir, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* `npu-smi info` of an Atlas 800T A2 (8 x 910B3), a real capture */
+static void table_910b(void **state)
+{
+	struct npu_smi_row *rows;
+	char why[160];
+	size_t n, len;
+	char *buf = capture("npu-smi-info-910b3.txt", &len);
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_table(buf, len, &rows, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(rows[0].npu_id, 0);
+	assert_int_equal(rows[0].chip_id, 0);
+	assert_true(IS_NA(rows[0].phy_id));
+	assert_string_equal(rows[0].name, "910B3");
+	assert_string_equal(rows[0].health, "OK");
+	assert_string_equal(rows[0].bus_id, "0000:C1:00.0");
+	assert_true(fabs(rows[0].power_w - 98.1) < 1e-9);
+	assert_true(fabs(rows[0].temp_c - 41) < 1e-9);
+	assert_int_equal(rows[6].npu_id, 6);
+	assert_true(fabs(rows[6].power_w - 100.0) < 1e-9);
+	assert_int_equal(rows[7].npu_id, 7);
+	assert_string_equal(rows[7].bus_id, "0000:42:00.0");
+	assert_true(fabs(rows[7].temp_c - 45) < 1e-9);
+	npu_smi_rows_free(rows, n);
+
+	/* cut off inside a chip's second line, or between its two lines, the
+	 * table is not taken (each line of the capture is 99 bytes) */
+	assert_int_equal(npu_smi_parse_table(buf, 6 * 99 + 99 + 50, &rows, &n, why, sizeof(why)),
+			 -EPROTO);
+	assert_null(rows);
+	assert_non_null(strstr(why, "cut short"));
+	assert_int_equal(npu_smi_parse_table(buf, 6 * 99 + 99, &rows, &n, why, sizeof(why)),
+			 -EPROTO);
+	assert_non_null(strstr(why, "between the two lines"));
+	free(buf);
+}
+
+/* `npu-smi info` of an Atlas A3 (8 NPUs of two dies), a real capture: the
+ * Phy-ID column, power on die 0 only ("-" on die 1), "62308/ 65536" */
+static void table_a3(void **state)
+{
+	struct npu_smi_row *rows;
+	char why[160];
+	size_t n, len;
+	char *buf = capture("npu-smi-info-a3.txt", &len);
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_table(buf, len, &rows, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 16);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rows[i].npu_id, (int64_t)i / 2);
+		assert_int_equal(rows[i].chip_id, (int64_t)i % 2);
+		assert_int_equal(rows[i].phy_id, (int64_t)i);
+		assert_string_equal(rows[i].health, "OK");
+		assert_true(i % 2 ? isnan(rows[i].power_w) : rows[i].power_w > 150);
+	}
+	assert_true(fabs(rows[0].power_w - 164.0) < 1e-9);
+	assert_true(fabs(rows[1].temp_c - 30) < 1e-9);
+	assert_string_equal(rows[4].bus_id, "0000:95:00.0");
+	assert_string_equal(rows[15].bus_id, "0000:83:00.0");
+	assert_true(fabs(rows[15].temp_c - 28) < 1e-9);
+	npu_smi_rows_free(rows, n);
+	free(buf);
+}
+
+/* Header layouts not known are not read, never guessed at.  Test inputs
+ * cut from the 910B3 capture, edited as each case says. */
+static void table_unknown(void **state)
+{
+	static const char slot[] =
+		"| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+		"| Chip  Slot ID             | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
+		"+===========================+===============+====================================================+\n"
+		"| 0     910B3               | OK            | 98.1        41                0    / 0             |\n"
+		"| 0     1                   | 0000:C1:00.0  | 0           0    / 0          3389 / 65536         |\n";
+	/* a third-column cell with one value fewer than its header names */
+	static const char short_row[] =
+		"| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+		"| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
+		"| 0     910B3               | Alarm         | 98.1        41                                     |\n"
+		"| 0                         | 0000:C1:00.0  | 0           0    / 0          3389 / 65536         |\n";
+	/* the inference cards' layout (Device column, no HBM), as Huawei's
+	 * npu-smi reference prints it for the Atlas 200I A2 */
+	static const char device[] =
+		"| NPU     Name                  | Health          | Power(W)     Temp(C)           Hugepages-Usage(page) |\n"
+		"| Chip    Device                | Bus-Id          | AICore(%)    Memory-Usage(MB)                        |\n"
+		"+===============================+=================+======================================================+\n"
+		"| 0       xxx                   | Warning         | 10.4          66                15    / 15           |\n"
+		"| 0       0                     | NA              | 0            957   / 10810                           |\n"
+		"+===============================+=================+======================================================+\n";
+	static const char wide_procs[] =
+		"| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+		"| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |\n"
+		"| 0     910B3               | OK            | 98.1        41                0    / 0             |\n"
+		"| 0                         | 0000:C1:00.0  | 0           0    / 0          3389 / 65536         |\n"
+		"+===========================+===============+====================================================+\n"
+		"| NPU     Chip              | Process id    | Process name       | Process memory(MB)    | Process id in container |\n"
+		"| 0       0                 | 692318        | python3            | 12417                 | NA                      |\n";
+	struct npu_smi_row *rows;
+	char why[160];
+	size_t n;
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_table(S(slot), &rows, &n, why, sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "\"Slot\""));
+	assert_int_equal(npu_smi_parse_table(S(short_row), &rows, &n, why, sizeof(why)), -EPROTO);
+	assert_non_null(strstr(why, "does not fit"));
+	assert_int_equal(npu_smi_parse_table(S("Error: no device\n"), &rows, &n, why, sizeof(why)),
+			 -EPROTO);
+	assert_non_null(strstr(why, "no table header"));
+	/* a newer npu-smi's process table has a fifth cell (Process id in
+	 * container, as the output in nyaterm issue 268 shows): the chips end */
+	assert_int_equal(npu_smi_parse_table(S(wide_procs), &rows, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].health, "OK");
+	npu_smi_rows_free(rows, n);
+	assert_int_equal(npu_smi_parse_table(S(device), &rows, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].health, "Warning");
+	assert_true(fabs(rows[0].temp_c - 66) < 1e-9);
+	assert_string_equal(rows[0].bus_id, "NA");
+	npu_smi_rows_free(rows, n);
+}
+
+/* `npu-smi info -t health`: the one-chip form of Huawei's npu-smi
+ * reference (Health Status, Error Code, Error Information; "NA" for
+ * none), and the per-NPU form (a "Health" line per chip, the NPU's first).
+ * Formats from the reference, not captures; the alarm's code and text are
+ * made up in that form. */
+static void health(void **state)
+{
+	static const char ok[] =
+		"        Health Status                  : OK\n"
+		"        Error Code                     : NA\n"
+		"        Error Information              : NA\n";
+	static const char alarm[] =
+		"        Health Status                  : Alarm\n"
+		"        Error Code                     : 80E18008 80CB8009\n"
+		"        Error Information              : node type=HBM, sensor type=ECC\n";
+	static const char per_npu[] =
+		"        NPU ID                         : 0\n"
+		"        Chip Count                     : 1\n"
+		"  \n"
+		"        Chip ID                        : 0\n"
+		"        Health                         : Critical\n"
+		"\n"
+		"        Health                         : OK\n"
+		"        Chip Name                      : MCU\n";
+	struct npu_smi_health h = { 0 };
+	(void)state;
+
+	assert_int_equal(npu_smi_parse_health(S(ok), &h), 0);
+	assert_string_equal(h.status, "OK");
+	assert_null(h.code);
+	assert_null(h.info);
+	npu_smi_health_free(&h);
+	assert_int_equal(npu_smi_parse_health(S(alarm), &h), 0);
+	assert_string_equal(h.status, "Alarm");
+	assert_string_equal(h.code, "80E18008 80CB8009");
+	assert_string_equal(h.info, "node type=HBM, sensor type=ECC");
+	npu_smi_health_free(&h);
+	/* the NPU's chip, not the MCU after it */
+	assert_int_equal(npu_smi_parse_health(S(per_npu), &h), 0);
+	assert_string_equal(h.status, "Critical");
+	npu_smi_health_free(&h);
+	assert_int_equal(npu_smi_parse_health(S("Error: device 9 does not exist\n"), &h),
+			 -ENODATA);
+	assert_null(h.status);
 }
 
 static void conf(void **state)
@@ -409,6 +662,11 @@ int main(void)
 		cmocka_unit_test(optical_unsupported),
 		cmocka_unit_test(ip_v6_and_malformed),
 		cmocka_unit_test(npu_smi),
+		cmocka_unit_test(npu_smi_list_by_header),
+		cmocka_unit_test(table_910b),
+		cmocka_unit_test(table_a3),
+		cmocka_unit_test(table_unknown),
+		cmocka_unit_test(health),
 		cmocka_unit_test(conf),
 	};
 
