@@ -136,5 +136,7 @@ int check_drop_same_fix(struct findings *out, size_t from);
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
 /* the Ascend NPU ports (npu.c) */
 int check_npu(const struct check_ctx *c, struct findings *out);
+/* npu.subnets, the NPU ports against the subnet plan (npu_subnets.c) */
+int check_npu_subnets(const struct check_ctx *c, struct findings *out);
 
 #endif

@@ -103,6 +103,14 @@ expect("a3 broken: NPU 3's dies in one subnet, and only that",
        not [f for f in a3b["findings"] if f["severity"] in ("error", "warn") and f is not sub[0]],
        a3b)
 
+# only the die out of its place is named, with where it belongs: not the
+# fifteen ports that are right
+expect("a3 broken: names npu7 and the subnet its die 1 belongs in, not the others",
+       sub and "npu7 10.20.0.57/255.255.255.0 (die 1 belongs in 10.21.0.0/24)" in
+       sub[0]["observed"] and "10.20.0.10" not in sub[0]["observed"] and
+       "10.21.0.10" not in sub[0]["observed"] and
+       "die 0 in 10.20.0.0/24, die 1 in 10.21.0.0/24" in sub[0]["expected"], a3b)
+
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
 
 
@@ -127,9 +135,9 @@ expect("a3 under npu_subnets = one: more than one subnet, no die finding",
        not any("dies" in f["observed"] for f in doc["findings"]), doc)
 
 
-def variant(name, edits):
+def variant(name, edits, base="atlas-800-9000"):
     root = os.path.join(tmp, name)
-    shutil.copytree(f"{fixtures}/atlas-800-9000/root", root, symlinks=True)
+    shutil.copytree(f"{fixtures}/{base}/root", root, symlinks=True)
     for path, fn in edits.items():
         full = os.path.join(root, path)
         if fn is None:
@@ -152,6 +160,27 @@ try:
     expect("subnets: npu4 out of npu0's subnet",
            fires(doc, "npu.subnets", "NPUs", "npu0 and npu4 in different subnets") and
            fires(doc, "npu.ip_missing", "npu4", "192.168.101.102"), doc)
+
+    # two of sixteen dies at fault: those two named, each with its subnet
+    two = variant("a3-two", {H + "9/ip": lambda t: t.replace("10.21.0.14", "10.20.0.64"),
+                             H + "12/ip": lambda t: t.replace("10.20.0.16", "10.21.0.66")},
+                  base="atlas-a3")
+    doc = run(two, "check")
+    sub = [f for f in doc["findings"] if f["id"] == "npu.subnets"]
+    obs = sub[0]["observed"] if sub else ""
+    expect("a3, two dies at fault: only npu9 and npu12, with their subnets",
+           len(sub) == 1 and
+           "npu9 10.20.0.64/255.255.255.0 (die 1 belongs in 10.21.0.0/24)" in obs and
+           "npu12 10.21.0.66/255.255.255.0 (die 0 belongs in 10.20.0.0/24)" in obs and
+           obs.count("/255.255.255.0") == 2, doc)
+    # one subnet planned: the port outside it named, the others not
+    one = {H + f"{i}/ip": (lambda i: lambda t: "ipaddr:192.168.%d.%d\nnetmask:255.255.255.0\n"
+                           % (101 if i == 4 else 100, 10 + i))(i) for i in range(8)}
+    doc = run(variant("one-odd", one), "check", "--profile", "atlas-800t-a2")
+    sub = [f for f in doc["findings"] if f["id"] == "npu.subnets"]
+    expect("one subnet: npu4 named outside the subnet of the other seven",
+           fires(doc, "npu.subnets", "NPUs", "more than one subnet: npu4 192.168.101.14/") and
+           sub and sub[0]["observed"].count("/255.255.255.0") == 1, doc)
 
     doc = run(variant("pairs", {H + "1/ip": lambda t: t.replace("192.168.101.101",
                                                                 "192.168.100.111"),
