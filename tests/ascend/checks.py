@@ -88,6 +88,11 @@ expect("healthy: the plan of hccn.conf read",
 a3 = run(f"{fixtures}/atlas-a3/root", "check")
 bad = [f for f in a3["findings"] if f["severity"] in ("error", "warn")]
 expect("a3 healthy: pass, nothing at warn or error", a3["verdict"] == "pass" and not bad, a3)
+# what the machine is, its 16 Ascend 910C dies (npu-smi), picks the A3
+# profile: its DMI name is not one any built-in matches
+expect("a3: atlas-a3 picked by its NPUs",
+       a3["profile"] == "atlas-a3" and a3["profile_source"] == "NPUs" and
+       a3["profile_reason"] == "16 x Ascend 910C NPUs: atlas-a3", a3)
 inv = run(f"{fixtures}/atlas-a3/root", "inventory")
 dev = {d["id"]: d for d in inv["npus"]["devices"]}
 expect("a3: 16 dies of 8 NPUs, each on its own PCI function",
@@ -173,6 +178,16 @@ try:
            "npu9 10.20.0.64/255.255.255.0 (die 1 belongs in 10.21.0.0/24)" in obs and
            "npu12 10.21.0.66/255.255.255.0 (die 0 belongs in 10.20.0.0/24)" in obs and
            obs.count("/255.255.255.0") == 2, doc)
+    # npu-smi lists 14 of the 16 dies: no built-in is this machine, and
+    # generic says which NPUs it found
+    fewer = variant("a3-fewer", {".rdmadoctor/npu-smi/info-m":
+                                 lambda t: "\n".join(t.split("\n")[:-4]) + "\n"},
+                    base="atlas-a3")
+    doc = run(fewer, "check")
+    expect("NPUs but no matching profile: generic names the NPUs it found",
+           doc["profile"] == "generic" and
+           "14 x Ascend 910C NPUs): generic" in doc["profile_reason"], doc)
+
     # one subnet planned: the port outside it named, the others not
     one = {H + f"{i}/ip": (lambda i: lambda t: "ipaddr:192.168.%d.%d\nnetmask:255.255.255.0\n"
                            % (101 if i == 4 else 100, 10 + i))(i) for i in range(8)}
