@@ -116,6 +116,26 @@ expect("a3 broken: names npu7 and the subnet its die 1 belongs in, not the other
        "10.21.0.10" not in sub[0]["observed"] and
        "die 0 in 10.20.0.0/24, die 1 in 10.21.0.0/24" in sub[0]["expected"], a3b)
 
+# gids and topo on a machine whose network is NPU ports alone: not an
+# empty table, but where the ports are; exit 0 as check's pass there
+for view in ("gids", "topo"):
+    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", view],
+                         capture_output=True, text=True, timeout=60)
+    lines = res.stdout.splitlines()
+    expect(f"a3 {view}: says there are no verbs devices and lists the 16 NPU ports",
+           res.returncode == 0 and lines and lines[0].startswith(
+               "no RDMA verbs devices; the NPU RoCE ports are managed by hccn_tool") and
+           "rdmadoctor inventory" in lines[0] and
+           sum(1 for x in lines if x.lstrip().startswith("npu")) == 16 and
+           "npu7   Ascend 910C" in res.stdout and "ip 10.21.0.13/255.255.255.0" in res.stdout and
+           "DEV" not in res.stdout and "no GPU x NIC pairs" not in res.stdout)
+    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", "--json", view],
+                         capture_output=True, text=True, timeout=60)
+    expect(f"a3 {view} --json: the document as ever, stderr says where the NPU ports are",
+           res.returncode == 0 and json.loads(res.stdout)["schema"] == 1 and
+           f"rdmadoctor {view}: no RDMA verbs devices; the NPU RoCE ports are managed by "
+           "hccn_tool" in res.stderr)
+
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
 
 
