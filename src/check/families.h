@@ -138,5 +138,7 @@ int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
 int check_npu(const struct check_ctx *c, struct findings *out);
 /* npu.health: the Ascend NPUs' own health as npu-smi says it (npu_health.c) */
 int check_npu_health(const struct check_ctx *c, struct findings *out);
+/* npu.subnets, the NPU ports against the subnet plan (npu_subnets.c) */
+int check_npu_subnets(const struct check_ctx *c, struct findings *out);
 
 #endif

@@ -5,11 +5,7 @@
  *   npu.net_health  hccn_tool's net health is not Success or Init (the
  *                   detect address of hccn.conf does not answer)
  *   npu.ip_missing  no address, or not the one /etc/hccn.conf plans
- *   npu.subnets     the profile's subnet plan broken (pairs: NPU 0&4,
- *                   1&5, 2&6, 3&7 share a subnet, four different ones;
- *                   one: all in one subnet; dies, and on every machine
- *                   whose NPUs have two dies: the two dies of an NPU in
- *                   different subnets)
+ *   npu.subnets     the profile's subnet plan broken (npu_subnets.c)
  * and npu.unreadable: NPUs whose ports could not be read.  A bonded port
  * is judged per member (roce.pfc names the member); a board without
  * optical commands is module.dom "not supported" (an info); an -ip value
@@ -20,7 +16,6 @@
 #include "families.h"
 #include "../model/pcie_link.h"
 
-#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -404,146 +399,6 @@ static int fw_mixed(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
-/* The subnet of a port's address, host order; false when not known. */
-static bool subnet_of(const struct npu *n, uint32_t *net)
-{
-	struct in_addr a, m;
-
-	if (!n->port.ipaddr || !n->port.netmask || inet_pton(AF_INET, n->port.ipaddr, &a) != 1 ||
-	    inet_pton(AF_INET, n->port.netmask, &m) != 1)
-		return false;
-	*net = ntohl(a.s_addr) & ntohl(m.s_addr);
-	return true;
-}
-
-static const struct npu *npu_by_id(const struct npu_inventory *ni, int64_t id)
-{
-	for (size_t i = 0; i < ni->n; i++)
-		if (ni->v[i].id == id)
-			return &ni->v[i];
-	return NULL;
-}
-
-#define SUBNETS_WHY "HCCL pairs NPU ports by their subnet plan: a port in the wrong " \
-		    "subnet cannot reach its peers on the other machines."
-#define DIES_WHY "Huawei's rule for two-die NPUs: with both dies of an NPU in one " \
-		 "subnet their ports cannot reach their peers (hccn_tool's ping fails)."
-
-static int subnets_finding(const struct check_ctx *c, struct findings *out,
-			   struct check_buf *obs, const char *expected, const char *why)
-{
-	const struct npu_inventory *ni = &c->inv->npu;
-	struct finding *f = check_add(c, out, "npu.subnets", SEV_ERROR, why);
-
-	if (!f) {
-		check_buf_free(obs);
-		return -ENOMEM;
-	}
-	finding_set(&f->subject, "NPUs");
-	for (size_t i = 0, k = 0; i < ni->n; i++)
-		if (ni->v[i].port.ipaddr)
-			check_buf_printf(obs, "%snpu%lld %s/%s", k++ ? ", " : " (",
-					 (long long)ni->v[i].id, ni->v[i].port.ipaddr,
-					 ni->v[i].port.netmask ? ni->v[i].port.netmask : "?");
-	check_buf_printf(obs, ")");
-	check_buf_take(obs, &f->observed);
-	finding_set(&f->expected, "%s", expected);
-	finding_set(&f->fix, "give each NPU the address of the plan with `hccn_tool -i N -ip "
-		    "-s address A netmask M` and write the same into /etc/hccn.conf");
-	return 0;
-}
-
-static int subnets(const struct check_ctx *c, struct findings *out, const char *plan)
-{
-	const struct npu_inventory *ni = &c->inv->npu;
-	struct check_buf obs = { 0 };
-	uint32_t nets[4];
-	int known[4] = { 0 };
-
-	if (strcmp(plan, "one") == 0) {
-		uint32_t first = 0, net;
-		bool have = false, broken = false;
-
-		for (size_t i = 0; i < ni->n; i++) {
-			if (!subnet_of(&ni->v[i], &net))
-				continue;
-			broken |= have && net != first;
-			if (!have)
-				first = net;
-			have = true;
-		}
-		if (broken) {
-			check_buf_printf(&obs, "more than one subnet");
-			CHECK_TRY(subnets_finding(c, out, &obs, "every NPU port in one subnet",
-						  SUBNETS_WHY));
-		}
-		return 0;
-	}
-	/* pairs: NPU i and i+4 share a subnet, the four pairs in four */
-	for (int64_t i = 0; i < 4; i++) {
-		const struct npu *a = npu_by_id(ni, i), *b = npu_by_id(ni, i + 4);
-		uint32_t na, nb;
-
-		if (!a || !b || !subnet_of(a, &na) || !subnet_of(b, &nb))
-			continue;
-		if (na != nb)
-			check_buf_printf(&obs, "%snpu%lld and npu%lld in different subnets",
-					 obs.len ? "; " : "", (long long)i, (long long)(i + 4));
-		nets[i] = na;
-		known[i] = 1;
-	}
-	for (int i = 0; i < 4; i++)
-		for (int k = i + 1; k < 4; k++)
-			if (known[i] && known[k] && nets[i] == nets[k])
-				check_buf_printf(&obs, "%spairs %d&%d and %d&%d share a subnet",
-						 obs.len ? "; " : "", i, i + 4, k, k + 4);
-	if (obs.len || obs.nomem)
-		CHECK_TRY(subnets_finding(c, out, &obs,
-				"four subnets: NPU 0&4, 1&5, 2&6, 3&7 each in its own",
-				SUBNETS_WHY));
-	return 0;
-}
-
-/* Atlas A3: the two dies of one NPU in different subnets.  Huawei's rule
- * for two-die NPUs (docs/ascend.md): dies of one NPU in one subnet cannot
- * reach each other's detect addresses.  Dies are paired by npu-smi's NPU
- * ID. */
-static int die_subnets(const struct check_ctx *c, struct findings *out)
-{
-	const struct npu_inventory *ni = &c->inv->npu;
-	struct check_buf obs = { 0 };
-
-	for (size_t i = 0; i < ni->n; i++) {
-		const struct npu *a = &ni->v[i];
-		uint32_t na, nb;
-
-		if (IS_NA(a->card) || !subnet_of(a, &na))
-			continue;
-		for (size_t k = i + 1; k < ni->n; k++) {
-			const struct npu *b = &ni->v[k];
-
-			if (b->card != a->card || !subnet_of(b, &nb) || na != nb)
-				continue;
-			check_buf_printf(&obs, "%snpu%lld and npu%lld (NPU %lld, dies %lld and %lld) "
-					 "in one subnet", obs.len ? "; " : "", (long long)a->id,
-					 (long long)b->id, (long long)a->card, (long long)a->die,
-					 (long long)b->die);
-		}
-	}
-	if (obs.len || obs.nomem)
-		CHECK_TRY(subnets_finding(c, out, &obs,
-				"the two dies of each NPU in different subnets", DIES_WHY));
-	return 0;
-}
-
-static bool has_dies(const struct npu_inventory *ni)
-{
-	for (size_t i = 0; i < ni->n; i++)
-		if (!IS_NA(ni->v[i].card))
-			return true;
-	return false;
-}
-
 static int failures(const struct check_ctx *c, struct findings *out, const struct npu *n)
 {
 	struct check_buf obs = { 0 };
@@ -716,11 +571,6 @@ int check_npu(const struct check_ctx *c, struct findings *out)
 	else if (ni->n_unmapped)
 		CHECK_TRY(unmapped(c, out));
 	CHECK_TRY(fw_mixed(c, out));
-	/* the die rule is the hardware's, so it holds unless the profile
-	 * plans the subnets otherwise */
-	if (spec && spec->subnets && strcmp(spec->subnets, "dies") != 0)
-		CHECK_TRY(subnets(c, out, spec->subnets));
-	else if (has_dies(ni) || (spec && spec->subnets))
-		CHECK_TRY(die_subnets(c, out));
+	CHECK_TRY(check_npu_subnets(c, out));
 	return 0;
 }

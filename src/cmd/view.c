@@ -12,7 +12,18 @@ struct view {
 	json_t *(*to_json)(const struct inventory *inv);
 	void (*to_text)(FILE *out, const struct inventory *inv);
 	bool hint_no_devices;	/* say so when there is no RDMA device */
+	bool npu_note;		/* with --json, say where an NPU machine's ports are */
 };
+
+/* The JSON of gids and topo has no NPU ports: its empty lists are true of
+ * verbs, and stderr says where the NPUs' network is (the text says it on
+ * stdout, out/text_npu_ports.c). */
+static void note_npu_ports(const struct ctx *c, const char *verb)
+{
+	if (!c->quiet)
+		fprintf(stderr, "%s %s: no RDMA verbs devices; the NPU RoCE ports are managed by "
+			"hccn_tool: see `%s inventory`\n", c->prog, verb, c->prog);
+}
 
 static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct view *v,
 		    int argc, char **argv)
@@ -27,6 +38,8 @@ static int run_view(struct ctx *c, const struct cmd_spec *spec, const struct vie
 	if (rc == EXIT_OK) {
 		if (!inventory_has_network(&pl.inv) && v->hint_no_devices)
 			ctx_hint_no_devices(c);
+		if (c->json && v->npu_note && text_npu_only(&pl.inv))
+			note_npu_ports(c, spec->name);
 		if (c->json)
 			rc = ctx_emit_json(c, v->to_json(&pl.inv));
 		else
@@ -82,21 +95,21 @@ const struct cmd_spec topo_spec = {
 
 int cmd_inventory(struct ctx *c, int argc, char **argv)
 {
-	static const struct view v = { inventory_to_json, text_inventory, true };
+	static const struct view v = { inventory_to_json, text_inventory, true, false };
 
 	return run_view(c, &inventory_spec, &v, argc, argv);
 }
 
 int cmd_gids(struct ctx *c, int argc, char **argv)
 {
-	static const struct view v = { gids_to_json, text_gids, true };
+	static const struct view v = { gids_to_json, text_gids, true, true };
 
 	return run_view(c, &gids_spec, &v, argc, argv);
 }
 
 int cmd_topo(struct ctx *c, int argc, char **argv)
 {
-	static const struct view v = { topo_to_json, text_topo, false };
+	static const struct view v = { topo_to_json, text_topo, false, true };
 
 	return run_view(c, &topo_spec, &v, argc, argv);
 }

@@ -1,6 +1,7 @@
 /* Records: built here from a check run, or accepted here from a file. */
 #include "record.h"
 #include "fabric.h"
+#include "../model/growbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -236,28 +237,59 @@ json_t *fleet_record_from_doc(json_t *doc, const char *time, char *why, size_t l
 	return rec;
 }
 
+/* Append n bytes to *out (with room for *cap, *used used), keeping it
+ * NUL-terminated; false when out of memory. */
+static bool append(char **out, size_t *used, size_t *cap, const char *bytes, size_t n)
+{
+	char *grown = growbuf_reserve(*out, cap, *used + n + 1, 1);
+
+	if (!grown)
+		return false;
+	*out = grown;
+	memcpy(*out + *used, bytes, n);
+	*used += n;
+	(*out)[*used] = '\0';
+	return true;
+}
+
+/* The members in the record's own order (fleet_record_new's: the check
+ * before bw): one check stored live and from its file must be one text
+ * but for white space, else the store takes it for a change
+ * (store_row_content).  Each member but the check is small: dumped as a
+ * one-member object, braces dropped. */
 char *fleet_record_text(const json_t *record, const char *check_text, size_t len)
 {
-	static const char key[] = ",\"check\":";
-	json_t *rest = json_copy((json_t *)record);
-	char *head = NULL, *out = NULL;
-	size_t n;
+	static const char check_key[] = "\"check\":";
+	size_t used = 0, cap = 0;
+	char *out = NULL;
+	const char *key;
+	json_t *v;
+	bool ok = append(&out, &used, &cap, "{", 1);
 
-	if (!rest || json_object_del(rest, "check") < 0)
-		goto done;
-	head = json_dumps(rest, JSON_COMPACT);
-	if (!head)
-		goto done;
-	n = strlen(head);	/* "{...}": the check goes in before the last brace */
-	out = malloc(n - 1 + sizeof(key) - 1 + len + 2);
-	if (!out)
-		goto done;
-	memcpy(out, head, n - 1);
-	memcpy(out + n - 1, key, sizeof(key) - 1);
-	memcpy(out + n - 1 + sizeof(key) - 1, check_text, len);
-	memcpy(out + n - 1 + sizeof(key) - 1 + len, "}", 2);
-done:
-	free(head);
-	json_decref(rest);
+	json_object_foreach((json_t *)record, key, v) {
+		json_t *one;
+		char *text;
+
+		if (!ok)
+			break;
+		if (used > 1)
+			ok = append(&out, &used, &cap, ",", 1);
+		if (ok && strcmp(key, "check") == 0) {
+			ok = append(&out, &used, &cap, check_key, sizeof(check_key) - 1) &&
+			     append(&out, &used, &cap, check_text, len);
+			continue;
+		}
+		one = ok ? json_pack("{s:O}", key, v) : NULL;
+		text = one ? json_dumps(one, JSON_COMPACT) : NULL;
+		ok = text && append(&out, &used, &cap, text + 1, strlen(text) - 2);
+		free(text);
+		json_decref(one);
+	}
+	if (ok)
+		ok = append(&out, &used, &cap, "}", 1);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
 	return out;
 }

@@ -4,6 +4,7 @@
 #ifndef RD_OUT_TEXT_H
 #define RD_OUT_TEXT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../model/inventory.h"
@@ -19,6 +20,11 @@ void text_link(FILE *out, const struct link_info *l);
 void text_pci_numa(FILE *out, int64_t node);
 void text_pci_link(FILE *out, const struct pci_link *l);
 void text_pci_place(FILE *out, const struct pci_func *f);
+/* A machine whose network is NPU RoCE ports alone (no RDMA verbs
+ * device), and what gids and topo print there: that, and each NPU port
+ * (out/text_npu_ports.c). */
+bool text_npu_only(const struct inventory *inv);
+void text_npu_ports(FILE *out, const struct inventory *inv);
 /* The NPUs section (out/npu_text.c); prints nothing without NPUs. */
 void text_npus(FILE *out, const struct npu_inventory *ni);
 

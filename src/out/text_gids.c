@@ -6,6 +6,10 @@
 /* The columns show_gids prints, plus which entry to hand NCCL. */
 void text_gids(FILE *out, const struct inventory *inv)
 {
+	if (text_npu_only(inv)) {
+		text_npu_ports(out, inv);
+		return;
+	}
 	fprintf(out, "%-16s %-4s %-5s %-39s  %-15s %-3s %s\n", "DEV", "PORT",
 		"INDEX", "GID", "IPv4", "VER", "DEV");
 	for (size_t i = 0; i < inv->n_nics; i++) {

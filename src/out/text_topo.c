@@ -33,6 +33,10 @@ void text_topo(FILE *out, const struct inventory *inv)
 	size_t w = 8, cw = strlen("CPU Affinity");
 	char numa[24];
 
+	if (text_npu_only(inv)) {
+		text_npu_ports(out, inv);
+		return;
+	}
 	if (!inv->n_gpus || !inv->n_nics) {
 		fprintf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
 			inv->n_gpus, inv->n_nics);

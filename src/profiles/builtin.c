@@ -336,6 +336,24 @@ static const struct builtin_text texts[] = {
 	  "npu_pfc_priority = 4\n"
 	  "# Huawei's MindCluster Ascend Deployer guide: the 8 NPU ports in one subnet\n"
 	  "npu_subnets = one\n" },
+
+	{ "atlas-a3",
+	  "[profile]\n"
+	  "name = atlas-a3\n"
+	  "description = Huawei Atlas A3 (Atlas 900 A3 SuperPoD, Atlas 800T A3): 8 x Ascend "
+	  "910C of two dies, a RoCE port per die (16)\n"
+	  "# no DMI name of an A3 has been seen (docs/ascend.md): the NPUs recognise it.\n"
+	  "# 19e5:d803, and npu-smi lists each die as a chip of its own: Huawei's\n"
+	  "# MindCluster guide, eight modules of two Ascend processors a node (16)\n"
+	  "match_npu = Ascend 910C\n"
+	  "match_npu_count = 16\n"
+	  "# the port speed of an A3 die is not confirmed: not judged\n"
+	  "npu_rate_gbps = any\n"
+	  "# HCCL's default RDMA service level, the same on A3 (docs/ascend.md)\n"
+	  "npu_pfc_priority = 4\n"
+	  "# Huawei's MindCluster Ascend Deployer guide: the two dies of an NPU in\n"
+	  "# different subnets\n"
+	  "npu_subnets = dies\n" },
 };
 
 #define N_BUILTIN (sizeof(texts) / sizeof(texts[0]))

@@ -360,8 +360,23 @@ const struct profile *profile_pick(const struct inventory *inv, enum profile_sou
 		}
 		return p;
 	}
-	say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s): generic", inv->n_gpus,
-	    inv->n_gpus == 1 ? "" : "s", inv->n_nics, inv->n_nics == 1 ? "" : "s");
+	/* an Ascend machine no built-in knows: its NPUs named, so the user
+	 * sees what was found and that their ports get only the rules that
+	 * need no profile */
+	if (inv->npu.n)
+		say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s, %zu x %.32s "
+		    "NPUs): generic", inv->n_gpus, inv->n_gpus == 1 ? "" : "s", inv->n_nics,
+		    inv->n_nics == 1 ? "" : "s", inv->npu.n,
+		    inv->npu.v[0].model ? inv->npu.v[0].model : "unknown model");
+	else if (inv->npu.n_pci)
+		say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s, %zu Ascend NPU "
+		    "PCI functions, none listed by npu-smi): generic", inv->n_gpus,
+		    inv->n_gpus == 1 ? "" : "s", inv->n_nics, inv->n_nics == 1 ? "" : "s",
+		    inv->npu.n_pci);
+	else
+		say(reason, reason_len, "no profile matches (%zu GPU%s, %zu NIC%s): generic",
+		    inv->n_gpus, inv->n_gpus == 1 ? "" : "s", inv->n_nics,
+		    inv->n_nics == 1 ? "" : "s");
 	return generic;
 }
 

@@ -8,6 +8,7 @@
 #include "../fleet/skim.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,37 @@ void store_row_free(struct store_row *row)
 	memset(row, 0, sizeof(*row));
 }
 
+/* The JSON text s (valid: fleet_skim checked it) without the white space
+ * between its tokens, in place; its new length.  `check --json` is
+ * indented and the record `record` makes is compact: one check, two
+ * spellings, which must not be two contents (record --from of a host's
+ * check after its live record).  A compact text is left as it is, so its
+ * fingerprint is the one it always had. */
+static size_t squeeze_blanks(char *s, size_t len)
+{
+	bool in_string = false, escaped = false;
+	size_t out = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (in_string) {
+			if (escaped)
+				escaped = false;
+			else if (ch == '\\')
+				escaped = true;
+			else if (ch == '"')
+				in_string = false;
+		} else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+			continue;
+		} else if (ch == '"') {
+			in_string = true;
+		}
+		s[out++] = ch;
+	}
+	return out;
+}
+
 int store_row_content(const char *text, char out[65])
 {
 	char *slim, why[200];
@@ -42,6 +74,7 @@ int store_row_content(const char *text, char out[65])
 
 	if (rc < 0)
 		return rc == -ENOMEM ? -ENOMEM : -EBADMSG;
+	len = squeeze_blanks(slim, len);
 	sha256_hex(slim, len, out);
 	free(slim);
 	return 0;

@@ -83,10 +83,11 @@ struct store_row {
 int store_row_make(const json_t *record, char *text, struct store_row *row);
 void store_row_free(struct store_row *row);
 /* The content fingerprint of a record's text: the SHA-256 of the text
- * without the keys of fleet_skim_volatile, hex.  Two checks of a host
- * with the same one are the same but for counters and times; texts that
- * spell one content two ways (key order, white space) differ, so at worst
- * an unchanged check is kept as a record of its own.  0, -ENOMEM, or
+ * without the keys of fleet_skim_volatile and without white space between
+ * tokens, hex.  Two checks of a host with the same one are the same but
+ * for counters and times; texts that order one content's keys two ways
+ * differ, so at worst an unchanged check is kept as a record of its own
+ * (this tool writes its keys in one order).  0, -ENOMEM, or
  * -EBADMSG when it is not JSON. */
 int store_row_content(const char *text, char out[65]);
 /* What storing one did. */

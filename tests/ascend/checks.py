@@ -100,6 +100,11 @@ expect("healthy: the plan of hccn.conf read",
 a3 = run(f"{fixtures}/atlas-a3/root", "check")
 bad = [f for f in a3["findings"] if f["severity"] in ("error", "warn")]
 expect("a3 healthy: pass, nothing at warn or error", a3["verdict"] == "pass" and not bad, a3)
+# what the machine is, its 16 Ascend 910C dies (npu-smi), picks the A3
+# profile: its DMI name is not one any built-in matches
+expect("a3: atlas-a3 picked by its NPUs",
+       a3["profile"] == "atlas-a3" and a3["profile_source"] == "NPUs" and
+       a3["profile_reason"] == "16 x Ascend 910C NPUs: atlas-a3", a3)
 inv = run(f"{fixtures}/atlas-a3/root", "inventory")
 dev = {d["id"]: d for d in inv["npus"]["devices"]}
 expect("a3: 16 dies of 8 NPUs, each on its own PCI function",
@@ -118,6 +123,34 @@ expect("a3 broken: NPU 3's dies in one subnet, and only that",
        "npu0 and npu1" not in sub[0]["observed"].split(" (")[0] and
        not [f for f in a3b["findings"] if f["severity"] in ("error", "warn") and f is not sub[0]],
        a3b)
+
+# only the die out of its place is named, with where it belongs: not the
+# fifteen ports that are right
+expect("a3 broken: names npu7 and the subnet its die 1 belongs in, not the others",
+       sub and "npu7 10.20.0.57/255.255.255.0 (die 1 belongs in 10.21.0.0/24)" in
+       sub[0]["observed"] and "10.20.0.10" not in sub[0]["observed"] and
+       "10.21.0.10" not in sub[0]["observed"] and
+       "die 0 in 10.20.0.0/24, die 1 in 10.21.0.0/24" in sub[0]["expected"], a3b)
+
+# gids and topo on a machine whose network is NPU ports alone: not an
+# empty table, but where the ports are; exit 0 as check's pass there
+for view in ("gids", "topo"):
+    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", view],
+                         capture_output=True, text=True, timeout=60)
+    lines = res.stdout.splitlines()
+    expect(f"a3 {view}: says there are no verbs devices and lists the 16 NPU ports",
+           res.returncode == 0 and lines and lines[0].startswith(
+               "no RDMA verbs devices; the NPU RoCE ports are managed by hccn_tool") and
+           "rdmadoctor inventory" in lines[0] and
+           sum(1 for x in lines if x.lstrip().startswith("npu")) == 16 and
+           "npu7   Ascend 910C" in res.stdout and "ip 10.21.0.13/255.255.255.0" in res.stdout and
+           "DEV" not in res.stdout and "no GPU x NIC pairs" not in res.stdout)
+    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", "--json", view],
+                         capture_output=True, text=True, timeout=60)
+    expect(f"a3 {view} --json: the document as ever, stderr says where the NPU ports are",
+           res.returncode == 0 and json.loads(res.stdout)["schema"] == 1 and
+           f"rdmadoctor {view}: no RDMA verbs devices; the NPU RoCE ports are managed by "
+           "hccn_tool" in res.stderr)
 
 tmp = tempfile.mkdtemp(prefix="ascend-checks-")
 
@@ -143,9 +176,9 @@ expect("a3 under npu_subnets = one: more than one subnet, no die finding",
        not any("dies" in f["observed"] for f in doc["findings"]), doc)
 
 
-def variant(name, edits):
+def variant(name, edits, base="atlas-800-9000"):
     root = os.path.join(tmp, name)
-    shutil.copytree(f"{fixtures}/atlas-800-9000/root", root, symlinks=True)
+    shutil.copytree(f"{fixtures}/{base}/root", root, symlinks=True)
     for path, fn in edits.items():
         full = os.path.join(root, path)
         if fn is None:
@@ -168,6 +201,37 @@ try:
     expect("subnets: npu4 out of npu0's subnet",
            fires(doc, "npu.subnets", "NPUs", "npu0 and npu4 in different subnets") and
            fires(doc, "npu.ip_missing", "npu4", "192.168.101.102"), doc)
+
+    # two of sixteen dies at fault: those two named, each with its subnet
+    two = variant("a3-two", {H + "9/ip": lambda t: t.replace("10.21.0.14", "10.20.0.64"),
+                             H + "12/ip": lambda t: t.replace("10.20.0.16", "10.21.0.66")},
+                  base="atlas-a3")
+    doc = run(two, "check")
+    sub = [f for f in doc["findings"] if f["id"] == "npu.subnets"]
+    obs = sub[0]["observed"] if sub else ""
+    expect("a3, two dies at fault: only npu9 and npu12, with their subnets",
+           len(sub) == 1 and
+           "npu9 10.20.0.64/255.255.255.0 (die 1 belongs in 10.21.0.0/24)" in obs and
+           "npu12 10.21.0.66/255.255.255.0 (die 0 belongs in 10.20.0.0/24)" in obs and
+           obs.count("/255.255.255.0") == 2, doc)
+    # npu-smi lists 14 of the 16 dies: no built-in is this machine, and
+    # generic says which NPUs it found
+    fewer = variant("a3-fewer", {".rdmadoctor/npu-smi/info-m":
+                                 lambda t: "\n".join(t.split("\n")[:-4]) + "\n"},
+                    base="atlas-a3")
+    doc = run(fewer, "check")
+    expect("NPUs but no matching profile: generic names the NPUs it found",
+           doc["profile"] == "generic" and
+           "14 x Ascend 910C NPUs): generic" in doc["profile_reason"], doc)
+
+    # one subnet planned: the port outside it named, the others not
+    one = {H + f"{i}/ip": (lambda i: lambda t: "ipaddr:192.168.%d.%d\nnetmask:255.255.255.0\n"
+                           % (101 if i == 4 else 100, 10 + i))(i) for i in range(8)}
+    doc = run(variant("one-odd", one), "check", "--profile", "atlas-800t-a2")
+    sub = [f for f in doc["findings"] if f["id"] == "npu.subnets"]
+    expect("one subnet: npu4 named outside the subnet of the other seven",
+           fires(doc, "npu.subnets", "NPUs", "more than one subnet: npu4 192.168.101.14/") and
+           sub and sub[0]["observed"].count("/255.255.255.0") == 1, doc)
 
     doc = run(variant("pairs", {H + "1/ip": lambda t: t.replace("192.168.101.101",
                                                                 "192.168.100.111"),

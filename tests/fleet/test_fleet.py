@@ -864,6 +864,27 @@ def case_record(tmp):
                      "--bw", notbw, env=env)
     expect(rc == 2 and "notbw.json" in err and "bw" in err, "--bw with a check document: "
            + err.strip())
+    # the same check, stored live and then from the file `check --json`
+    # wrote (indented, the record's members around it made anew), is one
+    # record seen twice: not a second record with nothing changed
+    ddb = new_db(tmp, "dedup")
+    ex = os.path.join(EXAMPLES, "dgx-h100")
+    rc, _, err = run("--root", ex, "record", "--db", ddb)
+    expect_rc(rc, 0, "dedup: the live record", err)
+    rc, out, err = run("--root", ex, "--json", "check")
+    cf = os.path.join(tmp, "dgx-check.json")
+    with open(cf, "w") as f:
+        f.write(out)
+    rc, out, err = run("--json", "record", "--db", ddb, "--from", cf, "--time",
+                       "2099-01-01T00:00:00Z")
+    s = json.loads(out or "{}")
+    expect(rc == 0 and s.get("stored") == 0 and s.get("seen") == 1,
+           "record --from of `check --json`'s file, unchanged since the live record: a seen "
+           "time, not a second record (%s %s)" % (s, err.strip()))
+    rc, out, _ = run("--json", "fleet", "--db", ddb, "show", "dgx-h100-017")
+    show = json.loads(out or "{}")
+    expect(len(show.get("records", [])) == 1 and show["records"][0]["checks"] == 2,
+           "fleet show: one record, checked twice (%s)" % show.get("records"))
     # history: two records of one host a day apart, the second edited
     d1 = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
     d2 = json.loads(json.dumps(d1))

@@ -549,7 +549,7 @@ static void check_problems(void **state)
 static void records_from_docs(void **state)
 {
 	json_t *r = one_nic_record("h", "1", 4096), *check, *rec, *back;
-	char why[300], *text, *check_text;
+	char why[300], *text, *check_text, *live, spliced_fp[65], live_fp[65];
 
 	(void)state;
 	/* a check document is wrapped with the time given */
@@ -564,6 +564,13 @@ static void records_from_docs(void **state)
 	back = parse(text);
 	assert_true(json_equal(back, rec));
 	json_decref(back);
+	/* and one content with the record `record` makes live (compact, the
+	 * check before bw): the store takes the second for a seen time */
+	live = json_dumps(rec, JSON_COMPACT);
+	assert_int_equal(store_row_content(text, spliced_fp), 0);
+	assert_int_equal(store_row_content(live, live_fp), 0);
+	assert_string_equal(spliced_fp, live_fp);
+	free(live);
 	free(text);
 	free(check_text);
 	json_decref(rec);
