@@ -42,6 +42,15 @@ int bw_allow_parse(const char *cidr, struct bw_allow *out, struct bw_err *e)
 			goto bad;
 		out->prefix = (unsigned)v;
 	}
+	/* ::ffff:10.0.0.0/104 is the IPv4 network it names: the peers it
+	 * means come as IPv4 (bw_allow_match) */
+	if (out->family == AF_INET6 && out->prefix >= 96 &&
+	    IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)out->addr)) {
+		memmove(out->addr, out->addr + 12, 4);
+		memset(out->addr + 4, 0, 12);
+		out->family = AF_INET;
+		out->prefix -= 96;
+	}
 	return 0;
 bad:
 	bw_errf(e, "'%.64s' is not an address or a network (10.0.0.0/8, fd00::/64)", cidr);

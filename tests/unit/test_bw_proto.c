@@ -127,7 +127,7 @@ static void header_damage(void **state)
 	assert_int_equal(bw_hdr_parse(h, &type, &len, &e), -1);
 	assert_non_null(strstr(e.msg, "magic"));
 	bw_hdr_encode(h, BW_MSG_GO, 0);
-	h[5] = 2;
+	h[5] = BW_PROTO_VERSION + 1;
 	assert_int_equal(bw_hdr_parse(h, &type, &len, &e), -1);
 	assert_non_null(strstr(e.msg, "version"));
 	bw_hdr_encode(h, 99, 0);
