@@ -82,10 +82,14 @@ static void turn_away(struct bw_door *d)
 		bw_door_refuse(s.fd, "refused: this address is not in the server's --allow list");
 		return;
 	}
+	if (bw_wait_fd(d->stop[0], POLLIN, bw_now() + BW_DOOR_GRACE_S) > 0) {
+		d->handoff = s;	/* the slot freed meanwhile: the server's next */
+		return;
+	}
 	left = (double)atomic_load(&d->until_ms) / 1e3 - bw_now();
-	snprintf(why, sizeof(why), "busy with another client's test, try again in %.0f s",
+	snprintf(why, sizeof(why), "refused: busy with another client's test, try again in %.0f s",
 		 left < 1 ? 1 : ceil(left));
-	say(d, s.peer_addr, why);
+	say(d, s.peer_addr, why + strlen("refused: "));
 	bw_door_refuse(s.fd, why);
 }
 
@@ -102,7 +106,7 @@ static void *doorman(void *arg)
 				continue;
 			return NULL;
 		}
-		if (pf[1].revents)
+		if (pf[1].revents || d->handoff.fd >= 0)
 			return NULL;
 		if (pf[0].revents & POLLIN)
 			turn_away(d);
@@ -112,6 +116,7 @@ static void *doorman(void *arg)
 int bw_door_open(struct bw_door *d, struct bw_err *e)
 {
 	d->running = false;
+	d->handoff.fd = -1;
 	if (pipe2(d->stop, O_CLOEXEC) < 0) {
 		bw_errf(e, "cannot make the doorman's pipe: %s", strerror(errno));
 		return -1;

@@ -13,6 +13,7 @@
 
 #include "allow.h"
 #include "engine.h"
+#include "session.h"
 
 struct bw_door {
 	int lfd;				/* the control listener */
@@ -22,6 +23,10 @@ struct bw_door {
 	 * from the doorman's thread too); may be NULL */
 	void (*log)(void *arg, const char *peer, const char *why);
 	void *log_arg;
+	/* a client that came while the session was ending: the doorman held
+	 * it for a moment instead of calling it busy, and the server takes it
+	 * next (fd -1: none; set by bw_door_shut) */
+	struct bw_session handoff;
 	/* private: when the running client's slot should free, in bw_now()
 	 * milliseconds (bw_door_busy_until), the doorman's thread, and the
 	 * pipe that stops it */
@@ -43,7 +48,11 @@ void bw_door_close(int fd);
 
 /* The doorman, from the start of one client's session to its end.  0, or
  * -1 with e set (the server then serves without it: later clients wait in
- * the backlog as before). */
+ * the backlog as before).  A client that comes is held up to
+ * BW_DOOR_GRACE_S before it is told busy: a session that ends meanwhile
+ * (the previous client said BYE and the next one connected at once) hands
+ * it over (d->handoff) rather than turning it away. */
+#define BW_DOOR_GRACE_S 0.3
 int bw_door_open(struct bw_door *d, struct bw_err *e);
 void bw_door_busy_until(struct bw_door *d, double until);
 void bw_door_shut(struct bw_door *d);

@@ -445,7 +445,8 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		return EXIT_RUNTIME;
 	}
 	sv.door = (struct bw_door){ .lfd = lfd, .allow = o->allow, .n_allow = o->n_allow,
-				    .log = server_refused, .log_arg = &sv };
+				    .log = server_refused, .log_arg = &sv,
+				    .handoff = { .fd = -1 } };
 	if (!c->quiet && !c->json)
 		fprintf(stderr, "%s %s: listening on port %u%s%s\n", c->prog, cmd, o->port,
 			o->n_allow ? ", --allow" : "", o->token ? ", token required" : "");
@@ -453,7 +454,10 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		struct bw_session ss = { .fd = -1, .timeout_ms = (int)(o->timeout_s * 1000) };
 		int tests;
 
-		if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
+		if (sv.door.handoff.fd >= 0) {
+			ss = sv.door.handoff;	/* came as the last session ended */
+			sv.door.handoff.fd = -1;
+		} else if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
 			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 			rc = EXIT_RUNTIME;
 			break;
@@ -497,6 +501,7 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			break;
 		sv.accepted = 0;
 	}
+	bw_session_close(&sv.door.handoff);	/* --once: one who came as it ended */
 	close(lfd);
 	bw_cmd_setup_free(&sv.s);
 	return rc;
