@@ -184,5 +184,30 @@ t = first_reply("127.0.0.2", garbage)
 assert "magic" in t, t
 print("ok: inside --allow, read (and its garbage refused):", t)
 PY
+# 6. a server of protocol version 1 (before AUTH) answers a version 2
+# client's first message with its ERROR: the client says which versions
+port3=$(free_port)
+python3 - "$port3" <<'PY' &
+import socket, struct, sys
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("127.0.0.1", int(sys.argv[1]))); l.listen(1); l.settimeout(20)
+c, _ = l.accept()
+c.recv(12, socket.MSG_WAITALL)
+t = b"the peer speaks bw protocol version 2, this build speaks 1"
+c.sendall(struct.pack(">IHHIH", 0x52444257, 1, 3, 2 + len(t), len(t)) + t)
+c.shutdown(socket.SHUT_WR)
+c.recv(65536)
+PY
+old=$!
+pids+=("$old")
+wait_port "$port3" || exit 1
+timeout 30 "$bin" bw client 127.0.0.1 --transport tcp --port "$port3" --duration 0.3 \
+	>/dev/null 2>"$tmp/v1.err"
+rc=$?
+if [ $rc = 3 ] && grep -q "version 1, this build speaks 2: run the same rdmadoctor version" "$tmp/v1.err"; then
+	echo "ok: an old server: $(cat "$tmp/v1.err")"
+else
+	echo "FAIL: against a version 1 server the client exited $rc:"; cat "$tmp/v1.err"; fail=1
+fi
 [ $fail = 0 ] && echo "bw door: all passed"
 exit $fail

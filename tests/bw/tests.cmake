@@ -11,7 +11,7 @@ set_tests_properties(bw_tcp_netns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Garbage, truncation, wrong magic and version, huge lengths, sizes and QP
 # counts, silence, a connect storm; then a normal test on the same server.
 add_test(NAME bw_hostile COMMAND ${BW_TEST_DIR}/test_bw_hostile.sh $<TARGET_FILE:rdmadoctor>)
-set_tests_properties(bw_hostile PROPERTIES TIMEOUT 120)
+set_tests_properties(bw_hostile PROPERTIES TIMEOUT 240)
 
 add_test(NAME bw_usage COMMAND ${BW_TEST_DIR}/test_bw_usage.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_usage PROPERTIES TIMEOUT 60)
