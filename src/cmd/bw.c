@@ -484,11 +484,10 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			/* said and logged; close so that the client reads why */
 			bw_door_close(ss.fd);
 			ss.fd = -1;
-			continue;
-		}
-		if (tests < 0)
+		} else if (tests < 0) {
 			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr,
 				e.msg);
+		}
 		/* what ran, even if a later size failed */
 		rc = sv.n_outs ? server_report(&sv, tests < 0 ? e.msg : NULL) : EXIT_OK;
 		if (tests < 0)
