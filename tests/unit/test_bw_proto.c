@@ -318,6 +318,13 @@ static void endpoint_and_text(void **state)
 	save("error", f, n);
 	assert_int_equal(bw_text_decode(b.p, b.len - 1, BW_ERROR_MAX, text, sizeof(text), &e), -1);
 	bw_buf_free(&b);
+
+	/* AUTH: the client's token, a text within BW_TOKEN_MAX */
+	assert_int_equal(bw_text_encode("s3cret-token", BW_TOKEN_MAX, &b), 0);
+	n = frame(f, sizeof(f), BW_MSG_AUTH, &b);
+	assert_int_equal(bw_frame_check(f, n, &e), 0);
+	save("auth", f, n);
+	bw_buf_free(&b);
 }
 
 static void caps_refuse_with_the_cap(void **state)
