@@ -153,6 +153,8 @@ enum bw_errc {
 	BW_E_CLOSED,		/* the peer closed the connection */
 	BW_E_PEER,		/* the peer sent ERROR: e->msg carries its text */
 	BW_E_NOMEM,		/* out of memory */
+	BW_E_REFUSED,		/* this side refused the peer (token, limits,
+				 * idle): said to it, and e->msg says why */
 };
 
 struct bw_err {

@@ -212,7 +212,7 @@ int bw_hdr_parse(const uint8_t *h, uint16_t *type, uint32_t *len, struct bw_err 
 			"run the same rdmadoctor version on both hosts", version, BW_PROTO_VERSION);
 		return -1;
 	}
-	if (*type < BW_MSG_HELLO || *type > BW_MSG_BYE) {
+	if (*type < BW_MSG_HELLO || *type > BW_MSG_AUTH) {
 		bw_errf(e, "unknown bw message type %u", *type);
 		return -1;
 	}
@@ -509,6 +509,12 @@ int bw_frame_check(const uint8_t *p, size_t n, struct bw_err *e)
 		char text[BW_ERROR_MAX + 1];
 
 		rc = bw_text_decode(pl, len, BW_ERROR_MAX, text, sizeof(text), e);
+		break;
+	}
+	case BW_MSG_AUTH: {
+		char token[BW_TOKEN_MAX + 1];
+
+		rc = bw_text_decode(pl, len, BW_TOKEN_MAX, token, sizeof(token), e);
 		break;
 	}
 	case BW_MSG_ENDPOINT: {

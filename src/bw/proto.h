@@ -4,10 +4,15 @@
  *   u32 magic "RDBW" | u16 version | u16 type | u32 length      (big-endian)
  * Payloads are encoded field by field in network byte order (no raw
  * structs), and every decoder checks every field and that the payload is
- * consumed exactly.  Flow, per size of a sweep (see engine.h):
+ * consumed exactly.  Flow: the client's first message is AUTH (its
+ * shared secret, empty when it has none), checked before the server reads
+ * anything else or allocates anything for the client; then per size of a
+ * sweep (see engine.h):
  *   client HELLO -> server OK | ERROR;  ENDPOINT x rails, client first;
  *   GO both ways;  RESULT x rails, client first;  ... BYE.
  * ERROR may come instead of any message; its text is shown to the user.
+ * A server that refuses a client (address, token, limits, busy, idle)
+ * says why in an ERROR before it closes.  Version 2 added AUTH.
  * This header is the codec (bw/proto.c, pure); sending and receiving the
  * frames with deadlines is bw/proto_io.h. */
 #ifndef RD_BW_PROTO_H
@@ -20,7 +25,7 @@
 #include "engine.h"
 
 #define BW_PROTO_MAGIC 0x52444257u	/* "RDBW" */
-#define BW_PROTO_VERSION 1
+#define BW_PROTO_VERSION 2
 #define BW_HDR_LEN 12
 #define BW_DEFAULT_PORT 18516	/* perftest uses 18515; both can run at once */
 
@@ -32,11 +37,13 @@ enum bw_msg_type {
 	BW_MSG_GO = 5,
 	BW_MSG_RESULT = 6,
 	BW_MSG_BYE = 7,
+	BW_MSG_AUTH = 8,
 };
 
 /* Bounds on what crosses the wire. */
 #define BW_HOST_MAX 255		/* host names */
 #define BW_ERROR_MAX 1024	/* error text */
+#define BW_TOKEN_MAX 256	/* the shared secret in AUTH */
 #define BW_RAILS_MAX 32		/* rails (NICs) in one test */
 #define BW_INTERVALS_MAX 100000	/* per-interval samples in a RESULT */
 #define BW_LAT_SAMPLES_MAX (1u << 20)	/* latency samples in a RESULT */
@@ -65,7 +72,8 @@ void bw_hdr_encode(uint8_t *hdr, uint16_t type, uint32_t len);
 int bw_hello_encode(const struct bw_hello *h, struct bw_buf *b);
 int bw_hello_decode(const uint8_t *p, size_t n, struct bw_hello *h, struct bw_err *e);
 
-/* OK carries the server's host name; ERROR a text (made printable on decode). */
+/* OK carries the server's host name; ERROR a text (made printable on
+ * decode); AUTH the token (at most BW_TOKEN_MAX, printable), as a text. */
 int bw_text_encode(const char *s, size_t max, struct bw_buf *b);
 int bw_text_decode(const uint8_t *p, size_t n, size_t max, char *out, size_t outsz,
 		   struct bw_err *e);

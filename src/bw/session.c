@@ -3,6 +3,7 @@
  * result exchange by the test's own length plus that timeout. */
 #include "session.h"
 #include "source_addr.h"
+#include "token.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,6 +18,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+static int send_auth(struct bw_session *s, struct bw_err *e);
 
 void bw_outcome_free(struct bw_outcome *o)
 {
@@ -154,6 +157,10 @@ int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, in
 		return -1;
 	}
 	fill_addrs(s);
+	if (send_auth(s, e) < 0) {
+		bw_session_close(s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -317,6 +324,21 @@ static void peer_error(struct bw_session *s, struct bw_err *e)
 	    bw_text_decode(pl, len, BW_ERROR_MAX, text, sizeof(text), &ignore) == 0)
 		bw_errf(e, "the peer (%s) says: %s", s->peer_addr, text);
 	free(pl);
+}
+
+/* The client's first word: its token.  A server that refused it at the
+ * door (address, busy) may have said why and closed already: then its
+ * ERROR, not our failed send, is the reason. */
+static int send_auth(struct bw_session *s, struct bw_err *e)
+{
+	struct bw_buf b = { 0 };
+	int rc = send_encoded(s, BW_MSG_AUTH, bw_text_encode(s->token ? s->token : "",
+							    BW_TOKEN_MAX, &b),
+			      &b, s->timeout_ms, e);
+
+	if (rc < 0)
+		peer_error(s, e);
+	return rc;
 }
 
 /* ---- rails ---- */
@@ -621,12 +643,91 @@ int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct
 	return run_test(s, false, r, o, e);
 }
 
+/* A refusal: e says why, the client hears it, refused() logs it. */
+static void refusal(struct bw_session *s, const struct bw_server_ops *ops, struct bw_err *e)
+{
+	char text[sizeof(e->msg) + 16];
+
+	snprintf(text, sizeof(text), "refused: %s", e->msg);
+	send_error(s, text);
+	if (ops->refused)
+		ops->refused(ops->arg, s->peer_addr, e->msg);
+}
+
+static void busy_until(const struct bw_server_ops *ops, double until)
+{
+	if (ops->busy)
+		ops->busy(ops->arg, until);
+}
+
+static int idle_ms(const struct bw_session *s)
+{
+	return s->idle_ms > 0 ? s->idle_ms : s->timeout_ms;
+}
+
+/* The client's first message, AUTH, within the idle bound: nothing else
+ * is read, and nothing allocated for the client, before its token matched
+ * (compared in constant time).  0; -BW_E_REFUSED (said and logged); or -1
+ * with e set (sent to the client) when it broke the protocol. */
+static int check_auth(struct bw_session *s, const struct bw_server_ops *ops, struct bw_err *e)
+{
+	char token[BW_TOKEN_MAX + 1];
+	uint8_t *pl;
+	uint32_t len;
+	uint16_t type;
+	int rc = bw_recv_msg(s->fd, &type, &pl, &len, BW_TOKEN_MAX + 2, step_ms(s, idle_ms(s)),
+			     "AUTH", e);
+
+	if (rc == -BW_E_TIMEOUT && !(s->deadline > 0 && bw_now() >= s->deadline)) {
+		bw_errf(e, "idle: sent nothing within %.1f s (--idle-timeout)", idle_ms(s) / 1e3);
+		refusal(s, ops, e);
+		return -BW_E_REFUSED;
+	}
+	if (rc < 0) {
+		send_error(s, e->msg);
+		return -1;
+	}
+	if (type != BW_MSG_AUTH) {
+		free(pl);
+		bw_errf(e, "the client sent message type %u where AUTH was expected", type);
+		send_error(s, e->msg);
+		return -1;
+	}
+	rc = bw_text_decode(pl, len, BW_TOKEN_MAX, token, sizeof(token), e);
+	free(pl);
+	if (rc < 0) {
+		send_error(s, e->msg);
+		return -1;
+	}
+	if (s->token && !bw_token_equal(s->token, token)) {
+		bw_errf(e, "%s", token[0] ? "bad token (--token, --token-file or RDMADOCTOR_TOKEN)"
+					  : "no token: this server needs one (--token, "
+					    "--token-file or RDMADOCTOR_TOKEN)");
+		refusal(s, ops, e);
+		return -BW_E_REFUSED;
+	}
+	return 0;
+}
+
+/* When the test just accepted should end: its window, or for iterations
+ * the server's cap on it. */
+static double test_end(const struct bw_params *p, const struct bw_caps *caps)
+{
+	double ms = p->iters ? caps->max_duration_ms : (double)p->warmup_ms + p->duration_ms;
+
+	return bw_now() + ms / 1e3;
+}
+
 int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		     const struct bw_server_ops *ops, struct bw_err *e)
 {
-	int tests = 0, refused = 0;
+	int tests = 0, refused = 0, rc;
 	char host[BW_HOST_MAX + 1] = "";
 
+	busy_until(ops, bw_now() + idle_ms(s) / 1e3);
+	rc = check_auth(s, ops, e);
+	if (rc < 0)
+		return rc;
 	gethostname(host, sizeof(host) - 1);
 	for (;;) {
 		struct bw_hello h;
@@ -636,16 +737,23 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		uint8_t *pl;
 		uint32_t len;
 		uint16_t type;
-		int rc;
 
-		/* the client's first word may take a while (it collects its
-		 * inventory); later ones come at once */
+		/* the client asks at once (its inventory was collected before
+		 * it connected): one that keeps silent is cut */
+		busy_until(ops, bw_now() + idle_ms(s) / 1e3);
 		rc = bw_recv_msg(s->fd, &type, &pl, &len, BW_HOST_MAX + 128,
-				 step_ms(s, s->timeout_ms), "HELLO", e);
+				 step_ms(s, idle_ms(s)), "HELLO", e);
 		if (rc < 0) {
-			/* a client that just closed after its tests ended well */
-			if (tests && rc == -BW_E_CLOSED)
+			/* a client that just closed after its tests ended well,
+			 * or after it heard why its request was refused */
+			if ((tests || refused) && rc == -BW_E_CLOSED)
 				return tests;
+			if (rc == -BW_E_TIMEOUT && !(s->deadline > 0 && bw_now() >= s->deadline)) {
+				bw_errf(e, "idle: asked for nothing within %.1f s (--idle-timeout)",
+					idle_ms(s) / 1e3);
+				refusal(s, ops, e);
+				return -BW_E_REFUSED;
+			}
 			send_error(s, e->msg);
 			return -1;
 		}
@@ -673,15 +781,9 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 			/* refused: say why; the client may ask again, once: a
 			 * client that keeps asking for what it cannot have must
 			 * not keep the server's one test slot */
-			send_error(s, e->msg);
-			if (++refused >= BW_SERVE_REFUSALS_MAX) {
-				char why[sizeof(e->msg)];
-
-				snprintf(why, sizeof(why), "%s", e->msg);
-				bw_errf(e, "refused %d requests in a row, closing: %s", refused,
-					why);
-				return -1;
-			}
+			refusal(s, ops, e);
+			if (++refused >= BW_SERVE_REFUSALS_MAX)
+				return -BW_E_REFUSED;
 			continue;
 		}
 		refused = 0;
@@ -698,6 +800,7 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		memset(&o, 0, sizeof(o));
 		o.p = h.p;
 		o.n_rails = h.n_rails;
+		busy_until(ops, test_end(&h.p, caps));
 		rc = run_test(s, true, &r, &o, e);
 		if (rc == 0)
 			ops->done(ops->arg, &h, &o);

@@ -39,6 +39,13 @@ struct bw_session {
 	 * bw_session_connect), or NULL: whatever routing picks */
 	const char *source_addr;
 	char peer_host[BW_HOST_MAX + 1];	/* as the peer named itself */
+	/* the shared secret: the client sends it in AUTH when it connects
+	 * (NULL: an empty one); the server requires it (NULL: takes any) */
+	const char *token;
+	/* server: how long a client may say nothing where AUTH or its next
+	 * HELLO is due before it is cut (0: timeout_ms), so that an idle
+	 * connection does not hold the one test slot */
+	int idle_ms;
 	/* while the rails run: called about once a second from the main thread
 	 * with the seconds since GO and the bytes all rails moved so far
 	 * (progress display); may be NULL */
@@ -69,7 +76,8 @@ struct bw_outcome {
 };
 void bw_outcome_free(struct bw_outcome *o);
 
-/* Client: connect to host:port within timeout_ms.  0, or -1 with e set. */
+/* Client: connect to host:port within timeout_ms and present s->token
+ * (AUTH).  0, or -1 with e set (the server's reason when it refused). */
 int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, int timeout_ms,
 		       struct bw_err *e);
 /* Client: one test: HELLO, then the steps above; fills *o (free it). */
@@ -87,15 +95,22 @@ int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *
  * -BW_E_TIMEOUT when none came. */
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
 
-/* Server: serve the tests one client asks for until BYE.  For every HELLO
- * that passes the caps, setup() chooses the engine and the rails' locals
- * (or refuses with e set, and the client gets that text); done() gets the
- * outcome of each test.  Returns the number of tests run, or -1 with e set
- * when the client broke the protocol or a test failed. */
+/* Server: serve the tests one client asks for until BYE: first its AUTH
+ * (s->token; nothing else is read or allocated before it matched), then
+ * its HELLOs.  For every HELLO that passes the caps, setup() chooses the
+ * engine and the rails' locals (or refuses with e set, and the client gets
+ * that text); done() gets the outcome of each test.  refused() (may be
+ * NULL) hears every refusal (token, idle, limits) with its reason; busy()
+ * (may be NULL) when the slot should free at the latest (bw_now()
+ * seconds), as it changes.  Returns the number of tests run; -BW_E_REFUSED
+ * when it closed on a refusal (said to the client and to refused()); -1
+ * with e set when the client broke the protocol or a test failed. */
 struct bw_server_ops {
 	int (*setup)(void *arg, const struct bw_hello *h, struct bw_rails *r, struct bw_err *e);
 	void (*done)(void *arg, const struct bw_hello *h, struct bw_outcome *o);
 	void *arg;
+	void (*refused)(void *arg, const char *peer, const char *why);
+	void (*busy)(void *arg, double until);
 };
 int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 		     const struct bw_server_ops *ops, struct bw_err *e);

@@ -3,6 +3,7 @@
  * serves one client at a time; both print one report (out/bw_out.c).  The
  * command line is cmd/bw_opts.c, the choice of rails cmd/bw_rails.c. */
 #include "bw_cmd.h"
+#include "../bw/door.h"
 #include "../out/bw_out.h"
 #include "../out/safe_stream.h"
 #include "../model/growbuf.h"
@@ -171,6 +172,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		goto out;
 	}
 	gethostname(host, sizeof(host) - 1);
+	ss.token = o->token;
 	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0) {
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		rc = c->json ? client_report(c, cmd, o, &s, &ss, host, NULL, 0, e.msg)
@@ -249,6 +251,7 @@ struct server {
 	bool verbs_tried;
 	int verbs_rc;
 	struct bw_session *ss;
+	struct bw_door door;
 	/* the tests of the current client: one report when it leaves */
 	struct bw_hello first;
 	struct bw_outcome *outs;
@@ -407,10 +410,25 @@ static int server_report(struct server *sv, const char *error)
 	return rep.could_not_run ? EXIT_RUNTIME : EXIT_PROBLEMS;
 }
 
+/* One line per refusal, from the session or the doorman's thread. */
+static void server_refused(void *arg, const char *peer, const char *why)
+{
+	struct server *sv = arg;
+
+	fprintf(stderr, "%s %s: refused %s: %s\n", sv->c->prog, sv->cmd, peer, why);
+}
+
+static void server_busy(void *arg, double until)
+{
+	struct server *sv = arg;
+
+	bw_door_busy_until(&sv->door, until);
+}
+
 static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 {
 	struct server sv = { .c = c, .cmd = cmd, .o = o, .s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN } };
-	struct bw_server_ops ops = { server_setup, server_done, &sv };
+	struct bw_server_ops ops = { server_setup, server_done, &sv, server_refused, server_busy };
 	struct bw_err e = { "" };
 	int lfd, rc = EXIT_OK;
 
@@ -426,24 +444,50 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		return EXIT_RUNTIME;
 	}
+	sv.door = (struct bw_door){ .lfd = lfd, .allow = o->allow, .n_allow = o->n_allow,
+				    .log = server_refused, .log_arg = &sv,
+				    .handoff = { .fd = -1 } };
 	if (!c->quiet && !c->json)
-		fprintf(stderr, "%s %s: listening on port %u\n", c->prog, cmd, o->port);
+		fprintf(stderr, "%s %s: listening on port %u%s%s\n", c->prog, cmd, o->port,
+			o->n_allow ? ", --allow" : "", o->token ? ", token required" : "");
 	for (;;) {
 		struct bw_session ss = { .fd = -1, .timeout_ms = (int)(o->timeout_s * 1000) };
 		int tests;
 
-		if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
+		if (sv.door.handoff.fd >= 0) {
+			ss = sv.door.handoff;	/* came as the last session ended */
+			sv.door.handoff.fd = -1;
+		} else if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
 			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 			rc = EXIT_RUNTIME;
 			break;
 		}
+		/* a peer outside --allow: refused before a byte of it is read */
+		if (!bw_door_allowed(&sv.door, ss.fd)) {
+			server_refused(&sv, ss.peer_addr, "not allowed (--allow)");
+			bw_door_refuse(ss.fd, "refused: this address is not in the server's "
+				       "--allow list");
+			continue;
+		}
 		ss.timeout_ms = (int)(o->timeout_s * 1000);
+		ss.idle_ms = (int)(o->idle_s * 1000);
 		ss.iters_wait_ms = (int)o->caps.max_duration_ms;
+		ss.token = o->token;
 		sv.ss = &ss;
+		/* everyone else who comes meanwhile is answered at once */
+		bw_door_busy_until(&sv.door, bw_now() + o->idle_s);
+		if (bw_door_open(&sv.door, &e) < 0)
+			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
-		if (tests < 0)
+		bw_door_shut(&sv.door);
+		if (tests == -BW_E_REFUSED) {
+			/* said and logged; close so that the client reads why */
+			bw_door_close(ss.fd);
+			ss.fd = -1;
+		} else if (tests < 0) {
 			fprintf(stderr, "%s %s: client %s: %s\n", c->prog, cmd, ss.peer_addr,
 				e.msg);
+		}
 		/* what ran, even if a later size failed */
 		rc = sv.n_outs ? server_report(&sv, tests < 0 ? e.msg : NULL) : EXIT_OK;
 		if (tests < 0)
@@ -456,6 +500,7 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 			break;
 		sv.accepted = 0;
 	}
+	bw_session_close(&sv.door.handoff);	/* --once: one who came as it ended */
 	close(lfd);
 	bw_cmd_setup_free(&sv.s);
 	return rc;

@@ -6,11 +6,14 @@
 
 #include "cmd.h"
 #include "pipeline.h"
+#include "../bw/allow.h"
 #include "../bw/params.h"
 #include "../bw/report.h"
 #include "../bw/session.h"
 
 #define BW_CMD_DEFAULT_TIMEOUT_S 10.0
+/* How long a server waits for a client's AUTH or next HELLO (--idle-timeout). */
+#define BW_CMD_DEFAULT_IDLE_S 5.0
 
 /* Test options given on the command line: on the server each is a check
  * of the client's request (cmd/bw.c server_constraints). */
@@ -44,6 +47,14 @@ struct bw_cmd_opts {
 	int ib_port, gid_index;
 	double expect_gbps, timeout_s;
 	struct bw_caps caps;
+	/* the door (cmd/bw.c, bw/door.h): the shared secret from --token,
+	 * --token-file or RDMADOCTOR_TOKEN (NULL: none), the server's --allow
+	 * list and --idle-timeout */
+	const char *token, *token_arg, *token_file;
+	char token_buf[BW_TOKEN_MAX + 1];
+	struct bw_allow allow[BW_ALLOW_MAX];
+	unsigned n_allow;
+	double idle_s;
 };
 
 /* Parse argv of `bw` or `lat` into o: EXIT_OK (help printed), EXIT_USAGE

@@ -4,6 +4,7 @@
 #include "bw_cmd.h"
 #include "opt_parse.h"
 #include "opts.h"
+#include "../bw/token.h"
 
 #include <errno.h>
 #include <math.h>
@@ -152,6 +153,26 @@ static int take_max_memory(struct ctx *c, void *a, const char *v)
 	O(a)->server_only = "max-memory";
 	return opt_parse_bytes(v, 1ull << 50, &O(a)->caps.max_memory) ? CMD_GO_ON :
 		bad(c, a, "max-memory", v);
+}
+
+static int take_allow(struct ctx *c, void *a, const char *v)
+{
+	struct bw_err e;
+
+	O(a)->server_only = "allow";
+	if (O(a)->n_allow >= BW_ALLOW_MAX)
+		return usage(c, O(a)->cmd, "at most %d --allow", BW_ALLOW_MAX);
+	if (bw_allow_parse(v, &O(a)->allow[O(a)->n_allow], &e) < 0)
+		return usage(c, O(a)->cmd, "--allow: %s", e.msg);
+	O(a)->n_allow++;
+	return CMD_GO_ON;
+}
+
+static int take_idle(struct ctx *c, void *a, const char *v)
+{
+	O(a)->server_only = "idle-timeout";
+	return ctx_parse_seconds(v, 0.1, 3600, &O(a)->idle_s) ? CMD_GO_ON :
+		bad(c, a, "idle-timeout", v);
 }
 
 static int take_transport(struct ctx *c, void *a, const char *v)
@@ -320,20 +341,33 @@ static const struct cmd_opt bw_opts[] = {
 	{ "port", 0, "P", OPT_CALL_AT(take_port), .help = "control port (default 18516)" },
 	{ "timeout", 0, "S", OPT_CALL_AT(take_timeout),
 	  .help = "limit on every control step (default 10)" },
+	{ "token", 0, "SECRET", OPT_STRING_AT(struct bw_cmd_opts, token_arg),
+	  .help = "shared secret: the server serves only clients that\n"
+		  "present it (printable, no spaces, up to 256; seen by\n"
+		  "ps: prefer --token-file or RDMADOCTOR_TOKEN)" },
+	{ "token-file", 0, "FILE", OPT_STRING_AT(struct bw_cmd_opts, token_file),
+	  .help = "the shared secret from FILE's first line" },
 	/* the server's own */
 	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_cmd_opts, bind),
 	  .help = "server: listen on ADDR (tcp data connections too)" },
 	{ "once", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, once),
 	  .help = "server: exit after the first client that ran a test" },
+	{ "allow", 0, "CIDR", OPT_CALL_AT(take_allow),
+	  .help = "server: serve only peers in CIDR (10.0.0.0/8,\n"
+		  "fd00::/64, an address); repeatable; default anyone" },
+	{ "idle-timeout", 0, "S", OPT_CALL_AT(take_idle),
+	  .help = "server: cut a client that says nothing for S where\n"
+		  "its token or next request is due (default 5)" },
 	{ "max-size", 0, "B", OPT_CALL_AT(take_max_size),
-	  .help = "server: cap on a client's message size (default 1G)" },
+	  .help = "server: cap on a client's message size (default 64M,\n"
+		  "at most 1G)" },
 	{ "max-qps", 0, "N", OPT_CALL_AT(take_max_qps),
 	  .help = "server: cap on QPs/streams per rail (default 64)" },
 	{ "max-duration", 0, "S", OPT_CALL_AT(take_max_duration),
 	  .help = "server: cap on warm-up and window, and the hard limit\n"
-		  "of an --iters test (default 3600)" },
+		  "of an --iters test (default 60)" },
 	{ "max-memory", 0, "B", OPT_CALL_AT(take_max_memory),
-	  .help = "server: cap on the buffers of a test (default 8G)" },
+	  .help = "server: cap on the buffers of a test (default 2G)" },
 	{ 0 }
 };
 
@@ -351,7 +385,17 @@ static const struct cmd_opt bw_opts[] = {
 	"The server runs one test at a time, closes a client after two refused\n" \
 	"requests, and keeps serving after a client that failed.  tcp tests: the\n" \
 	"data connections are accepted on --bind's address, and only on\n" \
-	"--device's interface when it names one.\n"
+	"--device's interface when it names one.\n" \
+	"\n" \
+	"The server listens on every address and serves anyone who connects,\n" \
+	"as perftest does, within its --max-* caps.  To narrow that: --allow\n" \
+	"(a peer outside is refused before a byte of it is read) and a shared\n" \
+	"secret (--token, --token-file or the RDMADOCTOR_TOKEN environment\n" \
+	"variable, the same on both ends; the client presents it first, and\n" \
+	"nothing is allocated for it before it matched).  A second client while\n" \
+	"a test runs is told at once to try again in N s; one that says nothing\n" \
+	"for --idle-timeout is cut.  Every refusal is one line on the server's\n" \
+	"stderr (peer address, reason); the client prints the reason, exit 3.\n"
 
 const struct cmd_spec bw_spec = {
 	.name = "bw",
@@ -403,6 +447,31 @@ const struct cmd_spec lat_spec = {
 	"exit: 0 ran, 2 usage, 3 could not run.\n",
 };
 
+/* The shared secret: --token, else --token-file, else RDMADOCTOR_TOKEN
+ * (an empty variable is none); o->token then points at o->token_buf. */
+static int take_token(struct ctx *c, struct bw_cmd_opts *o)
+{
+	const char *env = getenv("RDMADOCTOR_TOKEN");
+	struct bw_err e;
+
+	if (o->token_arg && o->token_file)
+		return usage(c, o->cmd, "%s", "--token and --token-file exclude each other");
+	if (o->token_file) {
+		if (bw_token_read_file(o->token_file, o->token_buf, sizeof(o->token_buf), &e) < 0)
+			return usage(c, o->cmd, "--token-file: %s", e.msg);
+	} else if (o->token_arg || (env && *env)) {
+		const char *t = o->token_arg ? o->token_arg : env;
+
+		if (bw_token_take(t, strlen(t), o->token_buf, sizeof(o->token_buf), &e) < 0)
+			return usage(c, o->cmd, "%s: %s", o->token_arg ? "--token" :
+				     "RDMADOCTOR_TOKEN", e.msg);
+	} else {
+		return CMD_GO_ON;
+	}
+	o->token = o->token_buf;
+	return CMD_GO_ON;
+}
+
 int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
 		 struct bw_cmd_opts *o)
 {
@@ -418,6 +487,7 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	o->gid_index = -1;
 	o->expect_gbps = NAN;
 	o->timeout_s = BW_CMD_DEFAULT_TIMEOUT_S;
+	o->idle_s = BW_CMD_DEFAULT_IDLE_S;
 	rc = opts_parse(c, spec, argc, argv, o, &n);
 	if (rc >= 0)
 		return rc;
@@ -435,6 +505,9 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	if (!o->server && (o->bind || o->once || o->server_only))
 		return usage(c, cmd, "--%s is a server option",
 			     o->bind ? "bind" : o->once ? "once" : o->server_only);
+	rc = take_token(c, o);
+	if (rc != CMD_GO_ON)
+		return rc;
 	if (o->size_set && o->n_sizes)
 		return usage(c, cmd, "%s", "--size and --sizes exclude each other");
 	if ((o->test_set & BW_SET_ITERS) && (o->test_set & BW_SET_DURATION))

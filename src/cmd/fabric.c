@@ -334,6 +334,15 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
 	p->bidir = !o->one_way;
+	/* every rank runs this one command line: a pair's server takes what
+	 * its --size, --qps and --duration ask even past bw server's defaults
+	 * (sized for a stranger's link test) */
+	if (p->size > o->bw.caps.max_size)
+		o->bw.caps.max_size = p->size;
+	if ((uint64_t)p->warmup_ms + p->duration_ms > o->bw.caps.max_duration_ms)
+		o->bw.caps.max_duration_ms = p->warmup_ms + p->duration_ms;
+	if (bw_params_memory(p, BW_RAILS_MAX) > o->bw.caps.max_memory)
+		o->bw.caps.max_memory = bw_params_memory(p, BW_RAILS_MAX);
 	o->bw.expect_gbps = o->expect_gbps;
 	if (o->pairs_file && o->mode != MODE_DEFAULT)
 		return usage(c, "%s", "--pairs and --mode are either-or");

@@ -210,7 +210,7 @@ int fab_test_server(const struct fab_side *s, int lfd, const char *peer_addr, do
 	for (;;) {
 		struct bw_session ss = { .fd = -1 };
 		struct serve_arg a = { s, NULL };
-		struct bw_server_ops ops = { serve_setup, serve_done, &a };
+		struct bw_server_ops ops = { serve_setup, serve_done, &a, NULL, NULL };
 		struct watchdog w;
 		int tests;
 

@@ -20,7 +20,7 @@ trap 'exit 1' INT TERM
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$bin" bw server --bind 127.0.0.1 --port "$port" --timeout 1 --max-size 1M --max-qps 8 \
-	--max-duration 30 --max-memory 64M >"$tmp/srv.out" 2>"$tmp/srv.err" &
+	--max-duration 30 --max-memory 64M --idle-timeout 1 >"$tmp/srv.out" 2>"$tmp/srv.err" &
 srv=$!
 # wait until a server listens on PORT (bounded: 10 s)
 wait_port() {
@@ -39,8 +39,8 @@ import socket, struct, sys, time
 
 port = int(sys.argv[1])
 T0 = time.time()
-MAGIC, VER = 0x52444257, 1
-HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE = range(1, 8)
+MAGIC, VER = 0x52444257, 2
+HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE, AUTH = range(1, 9)
 failures = 0
 
 def hdr(t, n, magic=MAGIC, ver=VER):
@@ -53,9 +53,14 @@ def hello(size=65536, qps=1, duration_ms=1000, warmup_ms=0, iters=0, rails=1,
     p += struct.pack(">H", len(host)) + host
     return hdr(HELLO, len(p)) + p
 
+def auth(token=b""):
+    return hdr(AUTH, 2 + len(token)) + struct.pack(">H", len(token)) + token
+
 def conn():
+    # the client's first word is its token (none: this server needs none)
     s = socket.create_connection(("127.0.0.1", port), 5)
     s.settimeout(10)
+    s.sendall(auth())
     return s
 
 def read_msg(s):
@@ -110,6 +115,27 @@ expect_error("unknown type", hdr(99, 0), ["type"])
 expect_error("huge length", hdr(HELLO, 0xFFFFFFFF), ["limit"])
 expect_error("HELLO length over its bound", hdr(HELLO, 8 << 20), ["limit"])
 expect_error("RESULT first", hdr(RESULT, 0), ["HELLO"])
+# AUTH is the first message, and only the first
+s = socket.create_connection(("127.0.0.1", port), 5)
+s.settimeout(10)
+s.sendall(hello())
+t, body = read_msg(s)
+check("HELLO before AUTH", t == ERROR and "AUTH" in text(body), repr((t, body)))
+s.close()
+s = socket.create_connection(("127.0.0.1", port), 5)
+s.settimeout(10)
+s.sendall(hdr(AUTH, 2) + b"\x10\x00")
+t, body = read_msg(s)
+check("AUTH with a length past its payload", t == ERROR and "malformed" in text(body),
+      repr((t, body)))
+s.close()
+s = socket.create_connection(("127.0.0.1", port), 5)
+s.settimeout(10)
+s.sendall(hdr(AUTH, 8 << 10))
+t, body = read_msg(s)
+check("AUTH over its bound", t == ERROR and "limit" in text(body), repr((t, body)))
+s.close()
+expect_error("a second AUTH", auth(), ["type 8"])
 expect_error("short HELLO", hdr(HELLO, 3) + b"abc", ["malformed HELLO"])
 expect_error("size over the cap", hello(size=1 << 30), ["--max-size"])
 expect_error("qps over the cap", hello(qps=4096), ["--max-qps"])
@@ -165,7 +191,7 @@ s.close()
 # connects and says nothing at all
 s = conn()
 t, body = read_msg(s)
-check("mute client dropped", t == ERROR and "timed out" in text(body), repr((t, body)))
+check("mute client dropped", t == ERROR and "idle" in text(body), repr((t, body)))
 s.close()
 
 # a connect storm: 200 connections opened and closed at once, then 10
@@ -241,12 +267,14 @@ python3 - "$port3" <<'PY' || fail=1
 import socket, struct, sys, time
 
 port = int(sys.argv[1])
-MAGIC, VER = 0x52444257, 1
-HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE = range(1, 8)
+MAGIC, VER = 0x52444257, 2
+HELLO, OK, ERROR, ENDPOINT, GO, RESULT, BYE, AUTH = range(1, 9)
 failures = 0
 
 def hdr(t, n):
     return struct.pack(">IHHI", MAGIC, VER, t, n)
+
+AUTH0 = hdr(8, 2) + b"\x00\x00"	# AUTH, no token
 
 def hello(size=65536, qps=1, duration_ms=1000, warmup_ms=0, iters=0, mode=0):
     p = struct.pack(">BBBBQIIIIIIIQII", mode, 0, 0, 0, size, qps, 128, 1, 1, 0,
@@ -281,6 +309,7 @@ def check(name, cond, detail=""):
 # refused requests do not keep the slot: the second refusal closes
 s = socket.create_connection(("127.0.0.1", port), 5)
 s.settimeout(5)
+s.sendall(AUTH0)
 for i in range(2):
     s.sendall(hello(size=1 << 30))
     t, body = read_msg(s)
@@ -297,6 +326,7 @@ s.close()
 # is stopped at the server's --max-duration (3 s), not after its iterations
 s = socket.create_connection(("127.0.0.1", port), 5)
 s.settimeout(15)
+s.sendall(AUTH0)
 s.sendall(hello(mode=1, size=2, duration_ms=0, iters=100000))
 t, body = read_msg(s)
 check("slow lat client accepted", t == OK, repr((t, body)))
@@ -385,7 +415,7 @@ port4=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 python3 - "$port4" "$mode" >"$tmp/fake.out" 2>&1 <<'PY' &
 import socket, struct, sys, time
 port, mode = int(sys.argv[1]), sys.argv[2]
-MAGIC, VER = 0x52444257, 1
+MAGIC, VER = 0x52444257, 2
 HELLO, OK, ERROR, ENDPOINT, GO = 1, 2, 3, 4, 5
 def msg(t, b=b""):
     return struct.pack(">IHHI", MAGIC, VER, t, len(b)) + b
@@ -407,6 +437,7 @@ dport = d.getsockname()[1]
 if mode == "refused":
     d.close()	# nothing listens on the data port
 c, _ = l.accept()
+assert read_msg(c)[0] == 8	# AUTH
 assert read_msg(c)[0] == HELLO
 c.sendall(msg(OK, txt("fake")))
 assert read_msg(c)[0] == ENDPOINT

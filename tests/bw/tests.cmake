@@ -11,7 +11,7 @@ set_tests_properties(bw_tcp_netns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # Garbage, truncation, wrong magic and version, huge lengths, sizes and QP
 # counts, silence, a connect storm; then a normal test on the same server.
 add_test(NAME bw_hostile COMMAND ${BW_TEST_DIR}/test_bw_hostile.sh $<TARGET_FILE:rdmadoctor>)
-set_tests_properties(bw_hostile PROPERTIES TIMEOUT 120)
+set_tests_properties(bw_hostile PROPERTIES TIMEOUT 240)
 
 add_test(NAME bw_usage COMMAND ${BW_TEST_DIR}/test_bw_usage.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_usage PROPERTIES TIMEOUT 60)
@@ -24,3 +24,8 @@ set_tests_properties(bw_server_opts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 # machine by (site file, else the machine's own); a fixture tree, no device.
 add_test(NAME bw_site_profile COMMAND ${BW_TEST_DIR}/test_bw_site_profile.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_site_profile PROPERTIES TIMEOUT 120)
+
+# The server's door, attacked on loopback: tokens (nothing allocated before
+# one matched), --allow, the default caps, busy and idle clients.
+add_test(NAME bw_door COMMAND ${BW_TEST_DIR}/test_bw_door.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_door PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -127,7 +127,7 @@ static void header_damage(void **state)
 	assert_int_equal(bw_hdr_parse(h, &type, &len, &e), -1);
 	assert_non_null(strstr(e.msg, "magic"));
 	bw_hdr_encode(h, BW_MSG_GO, 0);
-	h[5] = 2;
+	h[5] = BW_PROTO_VERSION + 1;
 	assert_int_equal(bw_hdr_parse(h, &type, &len, &e), -1);
 	assert_non_null(strstr(e.msg, "version"));
 	bw_hdr_encode(h, 99, 0);
@@ -317,6 +317,13 @@ static void endpoint_and_text(void **state)
 	n = frame(f, sizeof(f), BW_MSG_ERROR, &b);
 	save("error", f, n);
 	assert_int_equal(bw_text_decode(b.p, b.len - 1, BW_ERROR_MAX, text, sizeof(text), &e), -1);
+	bw_buf_free(&b);
+
+	/* AUTH: the client's token, a text within BW_TOKEN_MAX */
+	assert_int_equal(bw_text_encode("s3cret-token", BW_TOKEN_MAX, &b), 0);
+	n = frame(f, sizeof(f), BW_MSG_AUTH, &b);
+	assert_int_equal(bw_frame_check(f, n, &e), 0);
+	save("auth", f, n);
 	bw_buf_free(&b);
 }
 

@@ -63,7 +63,7 @@ static void server_ends_by_the_deadline(void **state)
 	int sv[2];
 	struct bw_session s = { .fd = -1 };
 	struct bw_caps caps;
-	struct bw_server_ops ops = { no_setup, no_done, NULL };
+	struct bw_server_ops ops = { no_setup, no_done, NULL, NULL, NULL };
 	struct bw_err e = { "" };
 
 	(void)state;
@@ -74,7 +74,7 @@ static void server_ends_by_the_deadline(void **state)
 	s.deadline = bw_now() + 0.2;
 	/* a client that connected and says nothing */
 	assert_int_equal(bw_session_serve(&s, &caps, &ops, &e), -1);
-	assert_non_null(strstr(e.msg, "timed out waiting for HELLO"));
+	assert_non_null(strstr(e.msg, "timed out waiting for AUTH"));
 	close(sv[0]);
 	close(sv[1]);
 }

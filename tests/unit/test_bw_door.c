@@ -1,0 +1,176 @@
+/* The server's door (bw/token.c, bw/allow.c): tokens as typed and as read
+ * from a file, their comparison, CIDRs of both families and the match of
+ * a peer's address (an IPv4-mapped one counts as its IPv4), and the caps
+ * a server has by default. */
+#include <arpa/inet.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "bw/allow.h"
+#include "bw/params.h"
+#include "bw/proto.h"
+#include "bw/token.h"
+
+static void token_text(void **state)
+{
+	char out[BW_TOKEN_MAX + 1], long_one[BW_TOKEN_MAX + 2];
+	struct bw_err e;
+
+	(void)state;
+	assert_int_equal(bw_token_take("s3cret\n", 7, out, sizeof(out), &e), 0);
+	assert_string_equal(out, "s3cret");
+	assert_int_equal(bw_token_take("s3cret\r\n", 8, out, sizeof(out), &e), 0);
+	assert_string_equal(out, "s3cret");
+	assert_int_equal(bw_token_take("", 0, out, sizeof(out), &e), -1);
+	assert_int_equal(bw_token_take("\n", 1, out, sizeof(out), &e), -1);
+	assert_int_equal(bw_token_take("two words", 9, out, sizeof(out), &e), -1);
+	assert_non_null(strstr(e.msg, "character 4"));
+	assert_null(strstr(e.msg, "two"));	/* the secret is never quoted */
+	assert_int_equal(bw_token_take("a\0b", 3, out, sizeof(out), &e), -1);
+	memset(long_one, 'x', sizeof(long_one));
+	assert_int_equal(bw_token_take(long_one, BW_TOKEN_MAX, out, sizeof(out), &e), 0);
+	assert_int_equal(bw_token_take(long_one, BW_TOKEN_MAX + 1, out, sizeof(out), &e), -1);
+}
+
+static void token_file(void **state)
+{
+	char path[] = "/tmp/rd_token_XXXXXX", out[BW_TOKEN_MAX + 1];
+	struct bw_err e;
+	int fd = mkstemp(path);
+	char big[BW_TOKEN_MAX + 10];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "from-a-file\n", 12), 12);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), 0);
+	assert_string_equal(out, "from-a-file");
+	/* a file longer than any token is refused, not cut */
+	memset(big, 'y', sizeof(big));
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), -1);
+	assert_non_null(strstr(e.msg, path));
+	close(fd);
+	unlink(path);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), -1);
+	assert_non_null(strstr(e.msg, "cannot open"));
+}
+
+static void token_equal(void **state)
+{
+	(void)state;
+	assert_true(bw_token_equal("abc", "abc"));
+	assert_false(bw_token_equal("abc", "abd"));
+	assert_false(bw_token_equal("abc", "ab"));
+	assert_false(bw_token_equal("abc", "abcd"));
+	assert_false(bw_token_equal("abc", ""));
+}
+
+static bool match(const char *cidr, const char *peer)
+{
+	struct bw_allow a;
+	struct bw_err e;
+	struct sockaddr_in v4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+
+	assert_int_equal(bw_allow_parse(cidr, &a, &e), 0);
+	if (inet_pton(AF_INET, peer, &v4.sin_addr) == 1)
+		return bw_allow_match(&a, 1, (struct sockaddr *)&v4);
+	assert_int_equal(inet_pton(AF_INET6, peer, &v6.sin6_addr), 1);
+	return bw_allow_match(&a, 1, (struct sockaddr *)&v6);
+}
+
+static void allow_cidrs(void **state)
+{
+	static const char *const bad[] = { "", "/8", "10.0.0.0/33", "fd00::/129", "10.0.0.0/",
+					   "10.0.0.0/+8", "10.0.0.0/ 8", "10.0.0.0/8x", "host",
+					   "10.0.0.0/0008", "1.2.3.4.5" };
+	struct bw_allow a;
+	struct bw_err e;
+
+	(void)state;
+	assert_true(match("127.0.0.1/32", "127.0.0.1"));
+	assert_false(match("127.0.0.1/32", "127.0.0.2"));
+	assert_true(match("10.0.0.0/8", "10.200.1.1"));
+	assert_false(match("10.0.0.0/8", "11.0.0.1"));
+	assert_true(match("10.1.2.128/25", "10.1.2.200"));
+	assert_false(match("10.1.2.128/25", "10.1.2.100"));
+	assert_true(match("0.0.0.0/0", "192.0.2.1"));
+	assert_true(match("192.0.2.7", "192.0.2.7"));	/* an address: all bits */
+	assert_false(match("192.0.2.7", "192.0.2.8"));
+	/* a dual-stack listener sees an IPv4 peer as ::ffff:a.b.c.d */
+	assert_true(match("127.0.0.0/8", "::ffff:127.0.0.5"));
+	assert_false(match("127.0.0.0/8", "::ffff:10.0.0.5"));
+	assert_true(match("::ffff:10.0.0.0/104", "10.9.9.9"));	/* and the other way */
+	assert_false(match("::ffff:10.0.0.0/104", "11.9.9.9"));
+	assert_true(match("fd00::/64", "fd00::1"));
+	assert_false(match("fd00::/64", "fd00:0:0:1::1"));
+	assert_true(match("::1/128", "::1"));
+	assert_false(match("::1/128", "127.0.0.1"));	/* families do not mix */
+	assert_false(match("127.0.0.1/32", "::1"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(bw_allow_parse(bad[i], &a, &e), -1);
+		assert_non_null(strstr(e.msg, "not an address"));
+	}
+	/* no list: anyone */
+	{
+		struct sockaddr_in v4 = { .sin_family = AF_INET };
+
+		assert_true(bw_allow_match(NULL, 0, (struct sockaddr *)&v4));
+	}
+}
+
+static void caps_for_a_link_test(void **state)
+{
+	struct bw_caps c;
+
+	(void)state;
+	bw_caps_defaults(&c);
+	assert_int_equal(c.max_size, 64ull << 20);
+	assert_int_equal(c.max_duration_ms, 60 * 1000);
+	assert_int_equal(c.max_memory, 2ull << 30);
+}
+
+static void auth_frame(void **state)
+{
+	uint8_t f[BW_HDR_LEN + 2 + BW_TOKEN_MAX + 1];
+	struct bw_buf b = { 0 };
+	struct bw_err e;
+	char tok[BW_TOKEN_MAX + 2];
+
+	(void)state;
+	assert_int_equal(bw_text_encode("s3cret", BW_TOKEN_MAX, &b), 0);
+	bw_hdr_encode(f, BW_MSG_AUTH, (uint32_t)b.len);
+	memcpy(f + BW_HDR_LEN, b.p, b.len);
+	assert_int_equal(bw_frame_check(f, BW_HDR_LEN + b.len, &e), 0);
+	bw_buf_free(&b);
+	/* a token one past the bound is malformed */
+	memset(tok, 'z', sizeof(tok));
+	tok[BW_TOKEN_MAX + 1] = 0;
+	bw_put_be(f + BW_HDR_LEN, BW_TOKEN_MAX + 1, 2);
+	memcpy(f + BW_HDR_LEN + 2, tok, BW_TOKEN_MAX + 1);
+	bw_hdr_encode(f, BW_MSG_AUTH, 2 + BW_TOKEN_MAX + 1);
+	assert_int_equal(bw_frame_check(f, sizeof(f), &e), -1);
+	assert_non_null(strstr(e.msg, "malformed"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(token_text),
+		cmocka_unit_test(token_file),
+		cmocka_unit_test(token_equal),
+		cmocka_unit_test(allow_cidrs),
+		cmocka_unit_test(caps_for_a_link_test),
+		cmocka_unit_test(auth_frame),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
