@@ -5,6 +5,7 @@
 #define RD_CMD_FABRIC_CMD_H
 
 #include "bw_cmd.h"
+#include "../fabric/pair_secret.h"
 
 /* How this rank runs its side of every pair test. */
 struct fab_side {
@@ -15,6 +16,14 @@ struct fab_side {
 	enum bw_transport transport;
 	const struct bw_report_rail *rails;	/* this rank's rails */
 	uint32_t n_rails;
+	const char *prog;		/* for the lines that name a refused connection */
+};
+
+/* Who one pair test is between, and the listening rank's secret, which the
+ * connecting rank proves it knows (fabric/pair_secret.h). */
+struct fab_pair_key {
+	const unsigned char *secret;
+	struct fab_pair_id id;
 };
 
 /* What a client measured with one peer, per rail. */
@@ -23,16 +32,19 @@ struct fab_measure {
 	double lat_usec;				/* p50 one-way; NAN none */
 };
 
-/* The client side: connect to the peer's listener and run the tests on
- * n_rails rails (rail i to rail i), all over by deadline (bw_now()
- * seconds) whatever the peer does.  0, or -1 with e set. */
+/* The client side: connect to the peer's listener, prove k, check the
+ * listener's answer, and run the tests on n_rails rails (rail i to rail
+ * i), all over by deadline (bw_now() seconds) whatever the peer does.  0,
+ * or -1 with e set. */
 int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
-		    double deadline, struct fab_measure *m, struct bw_err *e);
-/* The server side: accept the peer on lfd and serve its tests until it
- * says goodbye or the deadline.  A connection from another address than
- * peer_addr (when that is numeric) is a late one from an earlier round:
- * closed.  0, or -1 with e set. */
-int fab_test_server(const struct fab_side *s, int lfd, const char *peer_addr, double deadline,
+		    const struct fab_pair_key *k, double deadline, struct fab_measure *m,
 		    struct bw_err *e);
+/* The server side: accept connections on lfd until one proves k, and
+ * serve its tests until it says goodbye or the deadline.  Every other
+ * connection (a stranger, a rank of another run, a partner of an earlier
+ * round late) is refused, with a line on stderr naming its address, and
+ * the wait for the partner goes on.  0, or -1 with e set. */
+int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
+		    double deadline, struct bw_err *e);
 
 #endif
