@@ -1,6 +1,7 @@
 /* The fabric command's private parts: cmd/fabric.c (the command: options,
- * rendezvous, rounds, report) and cmd/fabric_test.c (one pair's test in a
- * round, both sides, ended on the round's deadline). */
+ * rendezvous, rounds, report), cmd/fabric_test.c (one pair's test in a
+ * round, both sides, ended on the round's deadline) and cmd/fabric_admit.c
+ * (who the listening side takes as its partner). */
 #ifndef RD_CMD_FABRIC_CMD_H
 #define RD_CMD_FABRIC_CMD_H
 
@@ -39,12 +40,19 @@ struct fab_measure {
 int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
 		    const struct fab_pair_key *k, double deadline, struct fab_measure *m,
 		    struct bw_err *e);
-/* The server side: accept connections on lfd until one proves k, and
- * serve its tests until it says goodbye or the deadline.  Every other
- * connection (a stranger, a rank of another run, a partner of an earlier
- * round late) is refused, with a line on stderr naming its address, and
- * the wait for the partner goes on.  0, or -1 with e set. */
+/* The server side: take the partner that proves k on lfd (fab_admit) and
+ * serve its tests until it says goodbye or the deadline.  0, or -1 with e
+ * set. */
 int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
 		    double deadline, struct bw_err *e);
+/* The listening side's door for one round (cmd/fabric_admit.c): accept on
+ * lfd, several connections at a time, until one proves k, by deadline.
+ * Every other connection (a stranger, a rank of another run, a partner of
+ * an earlier round late, one that says nothing for a second) is refused,
+ * with a line on stderr naming its address and port (prog, the rank, the
+ * partner still awaited).  0 with *ss the partner's connection, or -1
+ * with e set. */
+int fab_admit(int lfd, const struct fab_pair_key *k, const char *prog, double deadline,
+	      struct bw_session *ss, struct bw_err *e);
 
 #endif

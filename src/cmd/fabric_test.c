@@ -4,14 +4,14 @@
  * transport's run() is bounded by bw_local.max_run_ms, so neither side
  * outlives its round for a peer that stalls, dies or never comes.  Before
  * the test the connecting rank proves the pairing secret
- * (fabric/pair_secret.h): whoever connects first to a listener does not
- * take the partner's place. */
+ * (fabric/pair_secret.h) to the listening rank's door (fabric_admit.c):
+ * whoever connects first to a listener does not take the partner's
+ * place. */
 #include "fabric_cmd.h"
 #include "../bw/stats.h"
 
 #include <errno.h>
 #include <math.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -228,94 +228,23 @@ static void serve_done(void *arg, const struct bw_hello *h, struct bw_outcome *o
 	(void)o;
 }
 
-/* How long the listener waits for a connection's proof: a partner sends it
- * at once, and a connection that sends nothing must not keep the partner,
- * queued behind it, waiting for long. */
-#define FAB_PROOF_WAIT_S 1.0
-
-/* Whether the connection on fd proves k: 0 (it was told so), or -1 with
- * why; *late: a rank of this run for another pair or round. */
-static int server_admit(int fd, const struct fab_pair_key *k, double deadline, bool *late,
-			char *why, size_t whysz)
-{
-	unsigned char ch[FAB_CHALLENGE_LEN], nonce[FAB_NONCE_LEN], proof[FAB_PROOF_LEN];
-	unsigned char ack[FAB_ACK_LEN];
-	double until = bw_now() + FAB_PROOF_WAIT_S;
-	struct bw_err e = { "" };
-
-	*late = false;
-	if (until > deadline)
-		until = deadline;
-	if (fab_challenge_new(ch, nonce) < 0) {
-		snprintf(why, whysz, "cannot read random bytes for its challenge: %s",
-			 strerror(errno));
-		return -1;
-	}
-	if (bw_write_all(fd, ch, sizeof(ch), until, &e) < 0 ||
-	    bw_read_all(fd, proof, sizeof(proof), until, "a proof of the pairing secret", &e) < 0) {
-		snprintf(why, whysz, "%s", e.msg);
-		return -1;
-	}
-	if (fab_proof_check(k->secret, nonce, &k->id, proof, late, why, whysz) < 0)
-		return -1;
-	fab_ack_make(k->secret, nonce, &k->id, ack);
-	if (bw_write_all(fd, ack, sizeof(ack), until, &e) < 0) {
-		snprintf(why, whysz, "%s", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/* The far end as the log names it: "ADDR port N". */
-static void peer_name(const struct bw_session *ss, char *out, size_t n)
-{
-	struct sockaddr_storage sa;
-	socklen_t sl = sizeof(sa);
-	char port[NI_MAXSERV] = "?";
-
-	if (getpeername(ss->fd, (struct sockaddr *)&sa, &sl) == 0)
-		getnameinfo((struct sockaddr *)&sa, sl, NULL, 0, port, sizeof(port),
-			    NI_NUMERICSERV);
-	snprintf(out, n, "%s port %s", ss->peer_addr, port);
-}
-
 int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
 		    double deadline, struct bw_err *e)
 {
-	for (;;) {
-		struct bw_session ss = { .fd = -1 };
-		struct serve_arg a = { s, NULL };
-		struct bw_server_ops ops = { serve_setup, serve_done, &a };
-		struct watchdog w;
-		char why[200], peer[sizeof(ss.peer_addr) + 16];
-		bool late;
-		int tests;
+	struct bw_session ss = { .fd = -1 };
+	struct serve_arg a = { s, NULL };
+	struct bw_server_ops ops = { serve_setup, serve_done, &a };
+	struct watchdog w;
+	int tests;
 
-		if (bw_now() >= deadline) {
-			bw_errf(e, "the peer did not connect within the round");
-			return -1;
-		}
-		if (bw_session_accept(lfd, &ss, left_ms(deadline, 1 << 30), e) < 0) {
-			if (strstr(e->msg, "timed out") || bw_now() >= deadline)
-				bw_errf(e, "the peer did not connect within the round");
-			return -1;
-		}
-		if (server_admit(ss.fd, k, deadline, &late, why, sizeof(why)) < 0) {
-			/* never the partner's result: the partner may still come */
-			peer_name(&ss, peer, sizeof(peer));
-			fprintf(stderr, "%s fabric: rank %u: refused %s connection from %s: %s; "
-				"waiting on for rank %u\n", s->prog, k->id.server,
-				late ? "a late" : "a", peer, why, k->id.client);
-			bw_session_close(&ss);
-			continue;
-		}
-		a.peer = ss.peer_addr;
-		ss.timeout_ms = left_ms(deadline, 5000);
-		ss.iters_wait_ms = ss.timeout_ms;
-		watchdog_start(&w, ss.fd, deadline);
-		tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
-		watchdog_stop(&w);
-		bw_session_close(&ss);
-		return tests < 0 ? -1 : 0;
-	}
+	if (fab_admit(lfd, k, s->prog, deadline, &ss, e) < 0)
+		return -1;
+	a.peer = ss.peer_addr;
+	ss.timeout_ms = left_ms(deadline, 5000);
+	ss.iters_wait_ms = ss.timeout_ms;
+	watchdog_start(&w, ss.fd, deadline);
+	tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
+	watchdog_stop(&w);
+	bw_session_close(&ss);
+	return tests < 0 ? -1 : 0;
 }

@@ -10,7 +10,9 @@ before the partner:
   garbage  sends 64 random bytes at once;
   forger   reads the listener's challenge and answers with a proof in the
            handshake's layout (src/fabric/pair_secret.h) under a secret of
-           its own: well-formed, wrong.
+           its own: well-formed, wrong;
+  silent   sends nothing and holds the connection (a probe that keeps the
+           port): it must not keep the partner waiting.
 
 Each connection then waits for the listener to close it.  On stdout one
 JSON object: the ports, the stranger's own source ports, how many
@@ -39,7 +41,7 @@ CHALLENGE_LEN = 8 + 16
 GIVE_UP_S = 150
 
 lock = threading.Lock()
-summary = {"ports": [], "source_ports": [], "garbage": 0, "forger": 0, "closed": 0,
+summary = {"ports": [], "source_ports": [], "garbage": 0, "forger": 0, "silent": 0, "closed": 0,
            "challenges": 0, "let_in": []}
 
 
@@ -113,7 +115,7 @@ def one(kind, port, rank):
         got = b""
         if kind == "garbage":
             s.sendall(os.urandom(64))
-        else:
+        elif kind == "forger":
             while len(got) < CHALLENGE_LEN:
                 b = s.recv(CHALLENGE_LEN - len(got))
                 if not b:
@@ -159,7 +161,7 @@ def main():
         sys.exit(1)
     summary["ports"] = ports
     threads = [threading.Thread(target=worker, args=(kind, port, rank, run, deadline), daemon=True)
-               for rank, port in enumerate(ports) for kind in ("garbage", "forger")]
+               for rank, port in enumerate(ports) for kind in ("garbage", "forger", "silent")]
     for t in threads:
         t.start()
     for t in threads:

@@ -5,12 +5,13 @@
 # namespace made here (fabs<pid>), while stranger.py keeps connections
 # queued on every rank's bw listener before and during every round, ahead
 # of the partner: some send garbage, some a well-formed proof of a wrong
-# secret.  Without the pairing secret a stranger took the partner's place
+# secret, some nothing at all (holding the connection open).  Without the pairing secret a stranger took the partner's place
 # and the real pair was named a suspect.  Now:
 #
 #   - the run pairs as planned and passes: every pair measured, no suspect,
 #     exit 0 (--tolerance 0: only a pair that could not be tested fails,
-#     whatever speed the shared loopback gives);
+#     whatever speed the shared loopback gives; --guard 1: a busy machine
+#     is no reason either);
 #   - in every pair the listening rank refused a stranger before its
 #     partner came, and logged it with the stranger's address and port;
 #   - no stranger got past the proof (nothing came back beyond the
@@ -56,9 +57,10 @@ trap 'exit 130' INT TERM
 ns() { ip netns exec "$NS" "$@"; }
 
 fab_netns "$NS" || skip "cannot make a network namespace with a veth pair"
-# the pairs share the loopback: a modest rate keeps the run's CPU down
-ns tc qdisc add dev lo root handle 1: htb default 1 || fail "htb"
-ns tc class add dev lo parent 1: classid 1:1 htb rate 2gbit quantum 65536 || fail "class"
+# the pairs share the loopback: a modest rate keeps the run's CPU down,
+# and a short queue (tbf's latency) keeps the control messages behind the
+# data from missing the round's end
+ns tc qdisc add dev lo root tbf rate 2gbit burst 1mb latency 5ms || fail "tbf"
 
 mkdir -p "$T/run"
 # the stranger first: it watches for the ranks' listeners from their start
@@ -73,7 +75,7 @@ done
 export FAB_ADDR=127.0.0.1	# rank.sh: every rank's address
 ns timeout 180 mpirun --allow-run-as-root --oversubscribe --enable-recovery -np 4 \
 	"$HERE/rank.sh" "$T/run" "$BIN" --json fabric --transport tcp --duration 1.5 \
-	--warmup 0.5 --tolerance 0 --timeout 60 >"$T/run/mpirun.out" 2>&1 &
+	--warmup 0.5 --guard 1 --tolerance 0 --timeout 60 >"$T/run/mpirun.out" 2>&1 &
 MPIRUN=$!
 
 wait "$MPIRUN" || fail "mpirun failed: $(tail -n 5 "$T/run/mpirun.out")"
@@ -95,24 +97,35 @@ doc = json.load(open(f"{run}/out.0"))
 pairs = {(p["a"], p["b"]) for p in doc["pairs"] if p["verdict"] == "pass"}
 assert len(pairs) == 6 and all(p["verdict"] == "pass" for p in doc["pairs"]), doc["pairs"]
 assert len(s["ports"]) == 4, s
-assert s["garbage"] >= 4 and s["forger"] >= 4 and s["closed"] >= 4, s
+assert s["garbage"] >= 4 and s["forger"] >= 4 and s["silent"] >= 4 and s["closed"] >= 4, s
 assert s["challenges"] >= 1, f"no listener challenged a stranger: {s}"
 assert not s["let_in"], f"a stranger got past the proof: {s['let_in']}"
 # in every pair the higher rank listened, and a stranger came before the
 # partner: it was refused (address and port named) while the rank still
 # waited for that partner
 mine = set(s["source_ports"])
+REASONS = ("no fabric proof", "not of this rank's secret", "no proof within a second",
+           "partner came first")
+refusals = []
 for rd in doc["rounds"]:
     for pair in rd["pairs"]:
         client, server = sorted(int(n[len("fab"):]) for n in pair)
         lines = [l for l in open(f"{run}/err.{server}")
-                 if re.search(r"rank %d: refused a connection from 127\.0\.0\.1 port \d+: .*"
-                              r"waiting on for rank %d$" % (server, client), l)]
+                 if re.search(r"rank %d: refused a connection from 127\.0\.0\.1 port \d+ "
+                              r"while waiting for rank %d: " % (server, client), l)]
         assert lines, f"rank {server} logged no refusal while waiting for rank {client}"
         ports = {int(re.search(r"port (\d+)", l).group(1)) for l in lines}
         assert ports <= mine, f"rank {server} refused ports {ports - mine}, not the stranger's"
-        assert all("no fabric proof" in l or "not of this rank's secret" in l for l in lines), lines
-print(f"ok: {s['garbage']} garbage and {s['forger']} forged connections, all refused")
+        for l in lines:
+            assert any(w in l for w in REASONS), f"an unexpected refusal: {l}"
+        refusals.extend(lines)
+# each kind of stranger was refused for what it did
+for w in ("no fabric proof", "not of this rank's secret"):
+    assert any(w in l for l in refusals), f"no refusal says {w!r}"
+assert any("no proof within a second" in l or "partner came first" in l for l in refusals), \
+    "no silent stranger was refused"
+print(f"ok: {s['garbage']} garbage, {s['forger']} forged and {s['silent']} silent "
+      "connections, all refused")
 EOF
 
 echo "ok: fabric with a stranger on the ranks' ports"
