@@ -1,6 +1,6 @@
 /* A listening rank's door for one round (fabric_cmd.h): who gets in as the
- * partner.  Every connection gets its own challenge at once and its proof
- * is read as it comes, several connections at a time, so that one that
+ * partner.  Every connection's proof is read as it comes, several
+ * connections at a time, so that one that
  * says nothing (a probe that holds the port, a stranger on purpose) keeps
  * nobody waiting behind it: the partner's proof, which comes at once, is
  * checked the moment it arrives.  What does not prove the pairing secret
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 /* How long a connection may take to prove the secret: a partner sends its
- * proof as soon as it has the challenge. */
+ * proof as soon as it is connected. */
 #define FAB_PROOF_WAIT_S 1.0
 /* Connections waiting to prove at once; a newer one pushes the oldest out
  * (the partner, which proves within milliseconds, is seldom the oldest). */
@@ -26,7 +26,6 @@
 struct pending {
 	struct bw_session ss;
 	double until;				/* bw_now() by which it proves, or goes */
-	unsigned char nonce[FAB_NONCE_LEN];
 	unsigned char proof[FAB_PROOF_LEN];
 	size_t got;				/* bytes of proof read so far */
 };
@@ -65,13 +64,11 @@ static void refuse(struct door *d, size_t i, bool late, const char *why)
 	d->p[i] = d->p[--d->n];
 }
 
-/* Take a new connection and challenge it.  0, or -1 with e set when the
- * listener failed (a connection gone before it was taken is no failure). */
+/* Take a new connection.  0, or -1 with e set when the listener failed (a
+ * connection gone before it was taken is no failure). */
 static int take(struct door *d, int lfd, struct bw_err *e)
 {
 	struct pending *p;
-	unsigned char ch[FAB_CHALLENGE_LEN];
-	struct bw_err we = { "" };
 	int rc;
 
 	if (d->n == FAB_PENDING_MAX) {
@@ -90,17 +87,6 @@ static int take(struct door *d, int lfd, struct bw_err *e)
 		       errno == EINTR ? 0 : -1;
 	d->n++;
 	p->until = bw_now() + FAB_PROOF_WAIT_S;
-	if (fab_challenge_new(ch, p->nonce) < 0) {
-		char why[160];
-
-		snprintf(why, sizeof(why), "cannot read random bytes for its challenge: %s",
-			 strerror(errno));
-		refuse(d, d->n - 1, false, why);
-		return 0;
-	}
-	/* a new connection's send buffer is empty: 24 bytes go at once */
-	if (bw_write_all(p->ss.fd, ch, sizeof(ch), bw_now() + 0.1, &we) < 0)
-		refuse(d, d->n - 1, false, we.msg);
 	return 0;
 }
 
@@ -110,7 +96,7 @@ static int hear(struct door *d, size_t i)
 {
 	struct pending *p = &d->p[i];
 	ssize_t n = recv(p->ss.fd, p->proof + p->got, sizeof(p->proof) - p->got, 0);
-	unsigned char ack[FAB_ACK_LEN];
+	unsigned char nonce[FAB_NONCE_LEN], ack[FAB_ACK_LEN];
 	struct bw_err we = { "" };
 	char why[200];
 	bool late;
@@ -124,12 +110,12 @@ static int hear(struct door *d, size_t i)
 	p->got += (size_t)n;
 	if (p->got < sizeof(p->proof))
 		return 0;
-	if (fab_proof_check(d->k->secret, p->nonce, &d->k->id, p->proof, &late, why,
+	if (fab_proof_check(d->k->secret, &d->k->id, p->proof, nonce, &late, why,
 			    sizeof(why)) < 0) {
 		refuse(d, i, late, why);
 		return 0;
 	}
-	fab_ack_make(d->k->secret, p->nonce, &d->k->id, ack);
+	fab_ack_make(d->k->secret, nonce, &d->k->id, ack);
 	if (bw_write_all(p->ss.fd, ack, sizeof(ack), bw_now() + FAB_PROOF_WAIT_S, &we) < 0) {
 		refuse(d, i, false, we.msg);
 		return 0;

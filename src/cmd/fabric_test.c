@@ -111,13 +111,10 @@ static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *p
  * secret too, so it is the rank it published itself as. */
 static int client_prove(int fd, const struct fab_pair_key *k, double deadline, struct bw_err *e)
 {
-	unsigned char ch[FAB_CHALLENGE_LEN], nonce[FAB_NONCE_LEN], proof[FAB_PROOF_LEN];
-	unsigned char ack[FAB_ACK_LEN];
+	unsigned char nonce[FAB_NONCE_LEN], proof[FAB_PROOF_LEN], ack[FAB_ACK_LEN];
 
-	if (bw_read_all(fd, ch, sizeof(ch), deadline, "the listener's challenge", e) < 0)
-		return -1;
-	if (fab_challenge_read(ch, nonce) < 0) {
-		bw_errf(e, "the peer's port sent no fabric challenge (another program on it?)");
+	if (fab_nonce_new(nonce) < 0) {
+		bw_errf(e, "cannot read random bytes for the pairing proof: %s", strerror(errno));
 		return -1;
 	}
 	fab_proof_make(k->secret, nonce, &k->id, proof);

@@ -9,7 +9,6 @@
 #define SHA256_BLOCK 64
 
 /* each message's first FAB_TAG_LEN bytes */
-#define TAG_CHALLENGE "RDFAB-C1"
 #define TAG_PROOF "RDFAB-P1"
 #define TAG_ACK "RDFAB-A1"
 
@@ -94,22 +93,9 @@ int fab_secret_from_hex(const char *hex, size_t len, unsigned char out[FAB_SECRE
 	return 0;
 }
 
-int fab_challenge_new(unsigned char out[FAB_CHALLENGE_LEN], unsigned char nonce[FAB_NONCE_LEN])
+int fab_nonce_new(unsigned char out[FAB_NONCE_LEN])
 {
-	if (random_bytes(nonce, FAB_NONCE_LEN) < 0)
-		return -1;
-	memcpy(out, TAG_CHALLENGE, FAB_TAG_LEN);
-	memcpy(out + FAB_TAG_LEN, nonce, FAB_NONCE_LEN);
-	return 0;
-}
-
-int fab_challenge_read(const unsigned char in[FAB_CHALLENGE_LEN],
-		       unsigned char nonce[FAB_NONCE_LEN])
-{
-	if (memcmp(in, TAG_CHALLENGE, FAB_TAG_LEN) != 0)
-		return -1;
-	memcpy(nonce, in + FAB_TAG_LEN, FAB_NONCE_LEN);
-	return 0;
+	return random_bytes(out, FAB_NONCE_LEN);
 }
 
 static void put_be32(unsigned char *p, uint32_t v)
@@ -133,7 +119,7 @@ static void put_id(unsigned char *p, const struct fab_pair_id *id)
 }
 
 /* The MAC of a message: its tag, so that a proof is never an ack; the
- * listener's nonce; the pair and round. */
+ * connector's nonce; the pair and round. */
 static void mac_of(const unsigned char secret[FAB_SECRET_LEN], const char *tag,
 		   const unsigned char nonce[FAB_NONCE_LEN], const struct fab_pair_id *id,
 		   unsigned char out[FAB_MAC_LEN])
@@ -153,12 +139,13 @@ void fab_proof_make(const unsigned char secret[FAB_SECRET_LEN],
 {
 	memcpy(out, TAG_PROOF, FAB_TAG_LEN);
 	put_id(out + FAB_TAG_LEN, id);
-	mac_of(secret, TAG_PROOF, nonce, id, out + FAB_TAG_LEN + 12);
+	memcpy(out + FAB_TAG_LEN + 12, nonce, FAB_NONCE_LEN);
+	mac_of(secret, TAG_PROOF, nonce, id, out + FAB_TAG_LEN + 12 + FAB_NONCE_LEN);
 }
 
-int fab_proof_check(const unsigned char secret[FAB_SECRET_LEN],
-		    const unsigned char nonce[FAB_NONCE_LEN], const struct fab_pair_id *want,
-		    const unsigned char in[FAB_PROOF_LEN], bool *late, char *why, size_t whysz)
+int fab_proof_check(const unsigned char secret[FAB_SECRET_LEN], const struct fab_pair_id *want,
+		    const unsigned char in[FAB_PROOF_LEN], unsigned char nonce[FAB_NONCE_LEN],
+		    bool *late, char *why, size_t whysz)
 {
 	struct fab_pair_id got = {
 		get_be32(in + FAB_TAG_LEN), get_be32(in + FAB_TAG_LEN + 4),
@@ -171,8 +158,9 @@ int fab_proof_check(const unsigned char secret[FAB_SECRET_LEN],
 		snprintf(why, whysz, "it sent no fabric proof (not an rdmadoctor fabric rank)");
 		return -1;
 	}
+	memcpy(nonce, in + FAB_TAG_LEN + 12, FAB_NONCE_LEN);
 	mac_of(secret, TAG_PROOF, nonce, &got, mac);
-	if (!same_mac(mac, in + FAB_TAG_LEN + 12)) {
+	if (!same_mac(mac, in + FAB_TAG_LEN + 12 + FAB_NONCE_LEN)) {
 		snprintf(why, whysz, "its proof is not of this rank's secret (not a rank of this "
 			 "run)");
 		return -1;

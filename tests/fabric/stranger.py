@@ -7,17 +7,17 @@ rank's only one) and keeps connections queued on every one until rank 0
 ends (RUN-DIR/rc.0), so that at each round's start a stranger is there
 before the partner:
 
-  garbage  sends 64 random bytes at once;
-  forger   reads the listener's challenge and answers with a proof in the
-           handshake's layout (src/fabric/pair_secret.h) under a secret of
-           its own: well-formed, wrong;
+  garbage  sends 128 random bytes at once (more than a proof);
+  forger   sends a proof in the handshake's layout
+           (src/fabric/pair_secret.h) under a secret of its own:
+           well-formed, wrong;
   silent   sends nothing and holds the connection (a probe that keeps the
            port): it must not keep the partner waiting.
 
 Each connection then waits for the listener to close it.  On stdout one
 JSON object: the ports, the stranger's own source ports, how many
 connections each kind made and were closed on, and what a listener sent
-back beyond its challenge (anything there is a stranger let in).
+back (anything at all is a stranger let in).
 
 Started before the launcher (Python may take seconds to start on a busy
 machine, and the first round begins half a second after the rendezvous),
@@ -35,14 +35,12 @@ import sys
 import threading
 import time
 
-CHALLENGE = b"RDFAB-C1"
 PROOF = b"RDFAB-P1"
-CHALLENGE_LEN = 8 + 16
 GIVE_UP_S = 150
 
 lock = threading.Lock()
 summary = {"ports": [], "source_ports": [], "garbage": 0, "forger": 0, "silent": 0, "closed": 0,
-           "challenges": 0, "let_in": []}
+           "let_in": []}
 
 
 def done(run):
@@ -114,25 +112,16 @@ def one(kind, port, rank):
     try:
         got = b""
         if kind == "garbage":
-            s.sendall(os.urandom(64))
+            s.sendall(os.urandom(128))
         elif kind == "forger":
-            while len(got) < CHALLENGE_LEN:
-                b = s.recv(CHALLENGE_LEN - len(got))
-                if not b:
-                    break
-                got += b
-            if got[:8] == CHALLENGE and len(got) == CHALLENGE_LEN:
-                nonce = got[8:]
-                # as if it were rank 0 in the first round: only the secret is wrong
-                ids = struct.pack(">III", 0, rank, 0)
-                mac = hmac.new(os.urandom(32), PROOF + nonce + ids, hashlib.sha256).digest()
-                s.sendall(PROOF + ids + mac)
+            # as if it were rank 0 in the first round: only the secret is wrong
+            nonce, ids = os.urandom(16), struct.pack(">III", 0, rank, 0)
+            mac = hmac.new(os.urandom(32), PROOF + nonce + ids, hashlib.sha256).digest()
+            s.sendall(PROOF + ids + nonce + mac)
         got = recv_until_closed(s, got)
         with lock:
             summary["closed"] += 1
-            if got[:8] == CHALLENGE:
-                summary["challenges"] += 1
-            if len(got) > CHALLENGE_LEN:
+            if got:
                 summary["let_in"].append({"port": port, "kind": kind, "got": got[:64].hex()})
     except (socket.timeout, OSError):
         pass

@@ -14,8 +14,7 @@
 #     is no reason either);
 #   - in every pair the listening rank refused a stranger before its
 #     partner came, and logged it with the stranger's address and port;
-#   - no stranger got past the proof (nothing came back beyond the
-#     challenge), and the listeners did challenge them.
+#   - no stranger got past the proof: nothing ever came back to one.
 #
 # usage: test_fabric_stranger.sh RDMADOCTOR-BINARY
 # exit 77 (skip) when not root or mpirun/ip/tc/python3 are missing.
@@ -98,7 +97,6 @@ pairs = {(p["a"], p["b"]) for p in doc["pairs"] if p["verdict"] == "pass"}
 assert len(pairs) == 6 and all(p["verdict"] == "pass" for p in doc["pairs"]), doc["pairs"]
 assert len(s["ports"]) == 4, s
 assert s["garbage"] >= 4 and s["forger"] >= 4 and s["silent"] >= 4 and s["closed"] >= 4, s
-assert s["challenges"] >= 1, f"no listener challenged a stranger: {s}"
 assert not s["let_in"], f"a stranger got past the proof: {s['let_in']}"
 # in every pair the higher rank listened, and a stranger came before the
 # partner: it was refused (address and port named) while the rank still
