@@ -2,8 +2,10 @@
  * under a PMIx launcher (srun --mpi=pmix, mpirun).  How it runs:
  *
  *   1. each rank opens its bw listener and publishes its endpoint (name,
- *      address, port, rails) through PMIx; a fence exchanges them; a rank
- *      missing after it never answered;
+ *      address, port, rails, and a secret of its own that whoever
+ *      connects to the listener must prove, fabric/pair_secret.h) through
+ *      PMIx; a fence exchanges them; a rank missing after it never
+ *      answered;
  *   2. every rank computes the same schedule (fabric/schedule.c; --pairs
  *      FILE was read before the rendezvous) and rank 0 prints it; rank 0
  *      hands out the first round's start time (handout(): a fence, or
@@ -400,6 +402,7 @@ struct fab_run {
 	bool pmix_up;
 	bool fence_broken;	/* a fence after the rounds failed: none is tried again */
 	int lfd;
+	unsigned char secret[FAB_SECRET_LEN];	/* what a partner proves to lfd */
 	struct bw_cmd_setup setup;	/* the rails */
 	struct fab_side side;
 	struct fab_endpoint *eps;	/* size */
@@ -487,6 +490,7 @@ static void side_init(struct fab_run *r)
 	sd->transport = r->o->bw.p.transport;
 	sd->rails = r->setup.rail;
 	sd->n_rails = r->setup.n;
+	sd->prog = r->c->prog;
 	sd->lat = r->o->lat;
 	bw_params_defaults(&sd->lat_p, BW_MODE_LAT);
 	sd->lat_p.transport = sd->transport;
@@ -572,6 +576,15 @@ static int publish_endpoint(struct fab_run *r)
 		say(r, "cannot read the listener's port");
 		return -1;
 	}
+	if (fab_secret_new(r->secret) < 0) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "cannot read random bytes for the pairing secret: %s",
+			 strerror(errno));
+		say(r, msg);
+		return -1;
+	}
+	memcpy(ep.secret, r->secret, sizeof(ep.secret));
 	ep.port = (uint16_t)port;
 	ep.n_rails = r->setup.n;
 	snprintf(ep.transport, sizeof(ep.transport), "%s", bw_transport_name(r->side.transport));
@@ -804,14 +817,18 @@ static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t ro
 		if (p->a != r->rank && p->b != r->rank)
 			continue;
 		if (p->b == r->rank) {
+			/* the lower node connects and proves this rank's secret */
+			struct fab_pair_key key = { r->secret, { peer, r->rank, round } };
+
 			if (r->nodes[peer].state == FAB_NODE_OK &&
-			    fab_test_server(&r->side, r->lfd, pe->addr, deadline, &e) < 0 &&
+			    fab_test_server(&r->side, r->lfd, &key, deadline, &e) < 0 &&
 			    r->c->verbose)
 				say(r, e.msg);
 			return;
 		}
 		{
 			struct fab_measure m = { .lat_usec = NAN };
+			struct fab_pair_key key = { pe->secret, { r->rank, peer, round } };
 			uint32_t n = r->nodes[peer].n_rails < r->side.n_rails ?
 				r->nodes[peer].n_rails : r->side.n_rails;
 			int rc = -1;
@@ -820,7 +837,8 @@ static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t ro
 			if (n == 0)
 				n = 1;
 			if (r->nodes[peer].state == FAB_NODE_OK)
-				rc = fab_test_client(&r->side, pe->addr, pe->port, n, deadline, &m, &e);
+				rc = fab_test_client(&r->side, pe->addr, pe->port, n, &key, deadline, &m,
+						     &e);
 			else
 				bw_errf(&e, "the peer never answered the rendezvous");
 			if (rc < 0)

@@ -1,10 +1,12 @@
 /* The fabric command's private parts: cmd/fabric.c (the command: options,
- * rendezvous, rounds, report) and cmd/fabric_test.c (one pair's test in a
- * round, both sides, ended on the round's deadline). */
+ * rendezvous, rounds, report), cmd/fabric_test.c (one pair's test in a
+ * round, both sides, ended on the round's deadline) and cmd/fabric_admit.c
+ * (who the listening side takes as its partner). */
 #ifndef RD_CMD_FABRIC_CMD_H
 #define RD_CMD_FABRIC_CMD_H
 
 #include "bw_cmd.h"
+#include "../fabric/pair_secret.h"
 
 /* How this rank runs its side of every pair test. */
 struct fab_side {
@@ -15,6 +17,14 @@ struct fab_side {
 	enum bw_transport transport;
 	const struct bw_report_rail *rails;	/* this rank's rails */
 	uint32_t n_rails;
+	const char *prog;		/* for the lines that name a refused connection */
+};
+
+/* Who one pair test is between, and the listening rank's secret, which the
+ * connecting rank proves it knows (fabric/pair_secret.h). */
+struct fab_pair_key {
+	const unsigned char *secret;
+	struct fab_pair_id id;
 };
 
 /* What a client measured with one peer, per rail. */
@@ -23,16 +33,26 @@ struct fab_measure {
 	double lat_usec;				/* p50 one-way; NAN none */
 };
 
-/* The client side: connect to the peer's listener and run the tests on
- * n_rails rails (rail i to rail i), all over by deadline (bw_now()
- * seconds) whatever the peer does.  0, or -1 with e set. */
+/* The client side: connect to the peer's listener, prove k, check the
+ * listener's answer, and run the tests on n_rails rails (rail i to rail
+ * i), all over by deadline (bw_now() seconds) whatever the peer does.  0,
+ * or -1 with e set. */
 int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
-		    double deadline, struct fab_measure *m, struct bw_err *e);
-/* The server side: accept the peer on lfd and serve its tests until it
- * says goodbye or the deadline.  A connection from another address than
- * peer_addr (when that is numeric) is a late one from an earlier round:
- * closed.  0, or -1 with e set. */
-int fab_test_server(const struct fab_side *s, int lfd, const char *peer_addr, double deadline,
+		    const struct fab_pair_key *k, double deadline, struct fab_measure *m,
 		    struct bw_err *e);
+/* The server side: take the partner that proves k on lfd (fab_admit) and
+ * serve its tests until it says goodbye or the deadline.  0, or -1 with e
+ * set. */
+int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
+		    double deadline, struct bw_err *e);
+/* The listening side's door for one round (cmd/fabric_admit.c): accept on
+ * lfd, several connections at a time, until one proves k, by deadline.
+ * Every other connection (a stranger, a rank of another run, a partner of
+ * an earlier round late, one that says nothing for a second) is refused,
+ * with a line on stderr naming its address and port (prog, the rank, the
+ * partner still awaited).  0 with *ss the partner's connection, or -1
+ * with e set. */
+int fab_admit(int lfd, const struct fab_pair_key *k, const char *prog, double deadline,
+	      struct bw_session *ss, struct bw_err *e);
 
 #endif

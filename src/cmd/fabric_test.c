@@ -2,11 +2,14 @@
  * deadline is kept by a watchdog thread that shuts the control connection
  * down when it passes: every control step then fails at once, and each
  * transport's run() is bounded by bw_local.max_run_ms, so neither side
- * outlives its round for a peer that stalls, dies or never comes. */
+ * outlives its round for a peer that stalls, dies or never comes.  Before
+ * the test the connecting rank proves the pairing secret
+ * (fabric/pair_secret.h) to the listening rank's door (fabric_admit.c):
+ * whoever connects first to a listener does not take the partner's
+ * place. */
 #include "fabric_cmd.h"
 #include "../bw/stats.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -104,13 +107,36 @@ static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *p
 
 /* ---- client ---- */
 
+/* Prove k to the listener on fd, and check its answer: it knew the
+ * secret too, so it is the rank it published itself as. */
+static int client_prove(int fd, const struct fab_pair_key *k, double deadline, struct bw_err *e)
+{
+	unsigned char nonce[FAB_NONCE_LEN], proof[FAB_PROOF_LEN], ack[FAB_ACK_LEN];
+
+	if (fab_nonce_new(nonce) < 0) {
+		bw_errf(e, "cannot read random bytes for the pairing proof: %s", strerror(errno));
+		return -1;
+	}
+	fab_proof_make(k->secret, nonce, &k->id, proof);
+	if (bw_write_all(fd, proof, sizeof(proof), deadline, e) < 0 ||
+	    bw_read_all(fd, ack, sizeof(ack), deadline, "the answer to this rank's proof", e) < 0)
+		return -1;
+	if (!fab_ack_check(k->secret, nonce, &k->id, ack)) {
+		bw_errf(e, "the peer's port does not know the peer's secret (not the rank "
+			"it published?)");
+		return -1;
+	}
+	return 0;
+}
+
 static double gbps(const struct bw_result *r)
 {
 	return r->bytes && r->seconds > 0 ? bw_gbps_of(r->bytes, r->seconds) : NAN;
 }
 
 int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
-		    double deadline, struct fab_measure *m, struct bw_err *e)
+		    const struct fab_pair_key *k, double deadline, struct fab_measure *m,
+		    struct bw_err *e)
 {
 	struct bw_session ss = { .fd = -1 };
 	struct bw_hello h;
@@ -127,6 +153,8 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 		return -1;
 	ss.timeout_ms = left_ms(deadline, 5000);
 	watchdog_start(&w, ss.fd, deadline);
+	if (client_prove(ss.fd, k, deadline, e) < 0)
+		goto out;
 	memset(&h, 0, sizeof(h));
 	h.p = s->p;
 	h.n_rails = n_rails;
@@ -197,43 +225,23 @@ static void serve_done(void *arg, const struct bw_hello *h, struct bw_outcome *o
 	(void)o;
 }
 
-static bool numeric_addr(const char *a)
+int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
+		    double deadline, struct bw_err *e)
 {
-	unsigned char buf[sizeof(struct in6_addr)];
+	struct bw_session ss = { .fd = -1 };
+	struct serve_arg a = { s, NULL };
+	struct bw_server_ops ops = { serve_setup, serve_done, &a, NULL, NULL };
+	struct watchdog w;
+	int tests;
 
-	return inet_pton(AF_INET, a, buf) == 1 || inet_pton(AF_INET6, a, buf) == 1;
-}
-
-int fab_test_server(const struct fab_side *s, int lfd, const char *peer_addr, double deadline,
-		    struct bw_err *e)
-{
-	for (;;) {
-		struct bw_session ss = { .fd = -1 };
-		struct serve_arg a = { s, NULL };
-		struct bw_server_ops ops = { serve_setup, serve_done, &a, NULL, NULL };
-		struct watchdog w;
-		int tests;
-
-		if (bw_now() >= deadline) {
-			bw_errf(e, "the peer did not connect within the round");
-			return -1;
-		}
-		if (bw_session_accept(lfd, &ss, left_ms(deadline, 1 << 30), e) < 0) {
-			if (strstr(e->msg, "timed out") || bw_now() >= deadline)
-				bw_errf(e, "the peer did not connect within the round");
-			return -1;
-		}
-		if (peer_addr && numeric_addr(peer_addr) && strcmp(ss.peer_addr, peer_addr) != 0) {
-			bw_session_close(&ss);	/* not this round's peer */
-			continue;
-		}
-		a.peer = ss.peer_addr;
-		ss.timeout_ms = left_ms(deadline, 5000);
-		ss.iters_wait_ms = ss.timeout_ms;
-		watchdog_start(&w, ss.fd, deadline);
-		tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
-		watchdog_stop(&w);
-		bw_session_close(&ss);
-		return tests < 0 ? -1 : 0;
-	}
+	if (fab_admit(lfd, k, s->prog, deadline, &ss, e) < 0)
+		return -1;
+	a.peer = ss.peer_addr;
+	ss.timeout_ms = left_ms(deadline, 5000);
+	ss.iters_wait_ms = ss.timeout_ms;
+	watchdog_start(&w, ss.fd, deadline);
+	tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
+	watchdog_stop(&w);
+	bw_session_close(&ss);
+	return tests < 0 ? -1 : 0;
 }

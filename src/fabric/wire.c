@@ -11,11 +11,14 @@
 
 char *fab_endpoint_encode(const struct fab_endpoint *ep)
 {
-	json_t *o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:f}", "v", FAB_WIRE_VERSION,
-			      "name", ep->name, "addr", ep->addr, "port", (int)ep->port,
-			      "rails", (int)ep->n_rails, "transport", ep->transport, "t0", ep->t0);
+	char secret[FAB_SECRET_HEX_LEN + 1];
+	json_t *o;
 	char *s;
 
+	fab_secret_to_hex(ep->secret, secret);
+	o = json_pack("{s:i, s:s, s:s, s:i, s:i, s:s, s:f, s:s}", "v", FAB_WIRE_VERSION, "name",
+		      ep->name, "addr", ep->addr, "port", (int)ep->port, "rails", (int)ep->n_rails,
+		      "transport", ep->transport, "t0", ep->t0, "secret", secret);
 	if (!o)
 		return NULL;
 	s = json_dumps(o, JSON_COMPACT);
@@ -87,6 +90,7 @@ int fab_endpoint_decode(const char *text, size_t len, struct fab_endpoint *ep, c
 	json_t *o;
 	long long port, rails;
 	json_t *t0;
+	char secret[FAB_SECRET_HEX_LEN + 1];
 	int rc = -1;
 
 	memset(ep, 0, sizeof(*ep));
@@ -96,8 +100,13 @@ int fab_endpoint_decode(const char *text, size_t len, struct fab_endpoint *ep, c
 	    str_field(o, "addr", FAB_ADDR_MAX, ep->addr, err, errsz) < 0 ||
 	    str_field(o, "transport", sizeof(ep->transport) - 1, ep->transport, err, errsz) < 0 ||
 	    int_field(o, "port", 1, 65535, &port, err, errsz) < 0 ||
-	    int_field(o, "rails", 1, 32, &rails, err, errsz) < 0)
+	    int_field(o, "rails", 1, 32, &rails, err, errsz) < 0 ||
+	    str_field(o, "secret", FAB_SECRET_HEX_LEN, secret, err, errsz) < 0)
 		goto out;
+	if (fab_secret_from_hex(secret, strlen(secret), ep->secret) < 0) {
+		snprintf(err, errsz, "'secret' is not %d hex digits", FAB_SECRET_HEX_LEN);
+		goto out;
+	}
 	if (strcmp(ep->transport, "tcp") != 0 && strcmp(ep->transport, "verbs") != 0) {
 		snprintf(err, errsz, "unknown transport");
 		goto out;

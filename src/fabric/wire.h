@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "judge.h"
+#include "pair_secret.h"
 
 #define FAB_WIRE_VERSION 1
 #define FAB_NAME_MAX 64		/* a node's name in the report */
@@ -18,7 +19,9 @@
 #define FAB_RESULTS_MAX (1u << 20)	/* results one rank may report */
 #define FAB_ERROR_MAX 200
 
-/* A rank's endpoint: who it is, where its bw listener is, its rails. */
+/* A rank's endpoint: who it is, where its bw listener is, its rails, and
+ * the secret whoever connects to that listener must prove it knows
+ * (pair_secret.h; in the text as hex, only ever through PMIx). */
 struct fab_endpoint {
 	char name[FAB_NAME_MAX + 1];
 	char addr[FAB_ADDR_MAX + 1];
@@ -26,6 +29,7 @@ struct fab_endpoint {
 	uint32_t n_rails;
 	char transport[8];	/* "tcp" or "verbs" */
 	double t0;		/* rank 0 only: the first round's start (Unix seconds); 0 else */
+	unsigned char secret[FAB_SECRET_LEN];
 };
 
 /* The endpoint as text (malloc'd), or NULL (no memory). */

@@ -147,9 +147,8 @@ static blocks_fn pick_blocks(void)
 #endif
 }
 
-static void hex_digest(const void *p, size_t n, blocks_fn blocks, char out[SHA256_HEX_LEN + 1])
+static void digest(const void *p, size_t n, blocks_fn blocks, unsigned char out[SHA256_LEN])
 {
-	static const char hex[] = "0123456789abcdef";
 	uint32_t h[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			  0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
 	const unsigned char *b = p;
@@ -164,13 +163,26 @@ static void hex_digest(const void *p, size_t n, blocks_fn blocks, char out[SHA25
 	for (int i = 0; i < 8; i++)
 		tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
 	blocks(h, tail, tail_len);
-	for (int i = 0; i < 32; i++) {
-		unsigned char byte = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+	for (int i = 0; i < SHA256_LEN; i++)
+		out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
 
-		out[2 * i] = hex[byte >> 4];
-		out[2 * i + 1] = hex[byte & 15];
+static void hex_digest(const void *p, size_t n, blocks_fn blocks, char out[SHA256_HEX_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char d[SHA256_LEN];
+
+	digest(p, n, blocks, d);
+	for (int i = 0; i < SHA256_LEN; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
 	}
 	out[SHA256_HEX_LEN] = '\0';
+}
+
+void sha256(const void *p, size_t n, unsigned char out[SHA256_LEN])
+{
+	digest(p, n, pick_blocks(), out);
 }
 
 void sha256_hex(const void *p, size_t n, char out[SHA256_HEX_LEN + 1])

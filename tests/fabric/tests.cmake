@@ -8,6 +8,16 @@ add_test(NAME fabric_mpirun COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun
   $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(fabric_mpirun PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
 
+# A stranger on the ranks' ports: mpirun -np 4, every rank on 127.0.0.1 in a
+# network namespace made by the test, while tests/fabric/stranger.py keeps
+# connections queued on every rank's listener (garbage, and proofs of a
+# wrong secret): the run pairs as planned with no suspect, and the ranks log
+# each refusal with the stranger's address.  Root only (exit 77 otherwise,
+# or without mpirun).  About 20 s.
+add_test(NAME fabric_stranger COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_stranger.sh
+  $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(fabric_stranger PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
+
 # A real four-node Slurm on this machine (four slurmd -N nodeN, in a network
 # namespace made by the test): srun -N 4 --mpi=pmix rdmadoctor fabric, a
 # slow node named, and contrib/slurm/rdmadoctor-fabric-drain draining it.
@@ -18,6 +28,7 @@ set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN
 
 add_test(NAME fabric_shellcheck COMMAND ${RD_NEED_SHELLCHECK} shellcheck -x
   ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
+  ${CMAKE_CURRENT_LIST_DIR}/test_fabric_stranger.sh
   ${CMAKE_CURRENT_LIST_DIR}/rank.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_vm.sh
   ${PROJECT_SOURCE_DIR}/bench/bench_fabric.sh)
 set_tests_properties(fabric_shellcheck PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS system)

@@ -16,9 +16,12 @@ static void endpoint_round_trip(void **state)
 {
 	struct fab_endpoint ep = { .name = "gpu-017", .addr = "10.0.0.17", .port = 40123,
 				   .n_rails = 8, .transport = "verbs", .t0 = 0 }, back;
-	char *t = fab_endpoint_encode(&ep), err[200];
+	char *t, err[200];
 
 	(void)state;
+	for (int i = 0; i < FAB_SECRET_LEN; i++)
+		ep.secret[i] = (unsigned char)(0xe0 + i);
+	t = fab_endpoint_encode(&ep);
 	assert_non_null(t);
 	assert_int_equal(fab_endpoint_decode(t, strlen(t), &back, err, sizeof(err)), 0);
 	assert_string_equal(back.name, "gpu-017");
@@ -26,24 +29,33 @@ static void endpoint_round_trip(void **state)
 	assert_int_equal(back.port, 40123);
 	assert_int_equal(back.n_rails, 8);
 	assert_string_equal(back.transport, "verbs");
+	assert_memory_equal(back.secret, ep.secret, FAB_SECRET_LEN);
 	free(t);
 }
 
 static void endpoint_refused(void **state)
 {
+	/* a well-formed secret, between the fields that come before it */
+#define SECRET "\"secret\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\""
 	static const struct {
 		const char *text, *says;
 	} bad[] = {
 		{ "", "not a JSON object" },
 		{ "[1]", "not a JSON object" },
 		{ "{\"v\":2}", "version" },
-		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":0,\"rails\":1,\"transport\":\"tcp\",\"t0\":0}", "'port'" },
-		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":33,\"transport\":\"tcp\",\"t0\":0}", "'rails'" },
-		{ "{\"v\":1,\"name\":\"a\\u001b[2J\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":0}", "control character" },
-		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"udp\",\"t0\":0}", "transport" },
-		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":-1}", "'t0'" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":0,\"rails\":1,\"transport\":\"tcp\"," SECRET ",\"t0\":0}", "'port'" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":33,\"transport\":\"tcp\"," SECRET ",\"t0\":0}", "'rails'" },
+		{ "{\"v\":1,\"name\":\"a\\u001b[2J\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\"," SECRET ",\"t0\":0}", "control character" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"udp\"," SECRET ",\"t0\":0}", "transport" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\"," SECRET ",\"t0\":-1}", "'t0'" },
 		{ "{\"v\":1,\"name\":\"a\",\"name\":\"b\"}", "not a JSON object" },
+		/* no secret (an older rdmadoctor), too short, not hex, upper case */
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":0}", "'secret'" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":0,\"secret\":\"0a1b\"}", "'secret'" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":0,\"secret\":\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdeg\"}", "'secret'" },
+		{ "{\"v\":1,\"name\":\"a\",\"addr\":\"b\",\"port\":1,\"rails\":1,\"transport\":\"tcp\",\"t0\":0,\"secret\":\"0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\"}", "'secret'" },
 	};
+#undef SECRET
 	struct fab_endpoint ep;
 	char err[200];
 
