@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int send_auth(struct bw_session *s, struct bw_err *e);
 
 void bw_outcome_free(struct bw_outcome *o)
 {
@@ -157,10 +156,6 @@ int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, in
 		return -1;
 	}
 	fill_addrs(s);
-	if (send_auth(s, e) < 0) {
-		bw_session_close(s);
-		return -1;
-	}
 	return 0;
 }
 
@@ -329,7 +324,7 @@ static void peer_error(struct bw_session *s, struct bw_err *e)
 /* The client's first word: its token.  A server that refused it at the
  * door (address, busy) may have said why and closed already: then its
  * ERROR, not our failed send, is the reason. */
-static int send_auth(struct bw_session *s, struct bw_err *e)
+int bw_session_auth(struct bw_session *s, struct bw_err *e)
 {
 	struct bw_buf b = { 0 };
 	int rc = send_encoded(s, BW_MSG_AUTH, bw_text_encode(s->token ? s->token : "",

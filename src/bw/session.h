@@ -76,10 +76,13 @@ struct bw_outcome {
 };
 void bw_outcome_free(struct bw_outcome *o);
 
-/* Client: connect to host:port within timeout_ms and present s->token
- * (AUTH).  0, or -1 with e set (the server's reason when it refused). */
+/* Client: connect to host:port within timeout_ms.  0, or -1 with e set. */
 int bw_session_connect(struct bw_session *s, const char *host, uint16_t port, int timeout_ms,
 		       struct bw_err *e);
+/* Client: present s->token (AUTH), the first word the server reads after
+ * whatever the caller's own handshake (fabric's pairing proof) sent.  0,
+ * or -1 with e set (the server's reason when it refused at the door). */
+int bw_session_auth(struct bw_session *s, struct bw_err *e);
 /* Client: one test: HELLO, then the steps above; fills *o (free it). */
 int bw_session_test(struct bw_session *s, const struct bw_hello *h, const struct bw_rails *r,
 		    struct bw_outcome *o, struct bw_err *e);

@@ -173,7 +173,8 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	}
 	gethostname(host, sizeof(host) - 1);
 	ss.token = o->token;
-	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0) {
+	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0 ||
+	    bw_session_auth(&ss, &e) < 0) {
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		rc = c->json ? client_report(c, cmd, o, &s, &ss, host, NULL, 0, e.msg)
 			     : EXIT_RUNTIME;

@@ -153,7 +153,7 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 		return -1;
 	ss.timeout_ms = left_ms(deadline, 5000);
 	watchdog_start(&w, ss.fd, deadline);
-	if (client_prove(ss.fd, k, deadline, e) < 0)
+	if (client_prove(ss.fd, k, deadline, e) < 0 || bw_session_auth(&ss, e) < 0)
 		goto out;
 	memset(&h, 0, sizeof(h));
 	h.p = s->p;
