@@ -258,8 +258,10 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				count = group_size(leader, fs->n, i);
 				name = group_name(fs, leader, i, &nl);
 			}
-			text_printf(out, "\n  %s%-5s%s ", sev_color(f->severity, o->color),
-				    sev_word(f->severity), reset);
+			/* the colour codes are ours, and the terminal is to
+			 * take them: fprintf, not the cleaning text_printf */
+			fprintf(out, "\n  %s%-5s%s ", sev_color(f->severity, o->color),
+				sev_word(f->severity), reset);
 			col = text_wrap(out, f->id, 8, 8, o->width) + 2;
 			fputs("  ", out);
 			if (leader)
@@ -309,11 +311,12 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		else if (!rep->findings->v[i].unchecked)
 			count[rep->findings->v[i].severity]++;
 	}
-	text_printf(out, "%s%s%s  profile ",
-		    o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
+	/* ours, colour codes included: fprintf, as above */
+	fprintf(out, "%s%s%s  profile ",
+		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
 			    strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
-		    strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
-		    reset);
+		strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
+		reset);
 	col = text_wrap(out, rep->profile->name, 14, 2, o->width);
 	if (asprintf(&why, "(%s)", rep->reason ? rep->reason : "chosen by --profile") >= 0) {
 		fputc(' ', out);
@@ -371,7 +374,7 @@ void text_check_list(FILE *out, size_t width)
 	const struct check_entry *e = check_catalog(&n);
 
 	for (size_t i = 0; i < n; i++) {
-		text_printf(out, "%s%s\n", i ? "\n" : "", e[i].id);
+		fprintf(out, "%s%s\n", i ? "\n" : "", e[i].id);	/* the catalog's own */
 		field(out, "severity", e[i].severity, NULL, 0, width);
 		field(out, "fires", e[i].fires, NULL, 0, width);
 		field(out, "fix", e[i].fix, NULL, 0, width);
