@@ -5,7 +5,9 @@
  * writes each %s argument cleaned as text_put_clean does (newline, CR and
  * every other control as '?'), while the format's own newlines stay.
  * The safe stream (safe_stream.h) catches the rest of the controls but
- * must keep newlines, so it cannot tell a value's from the format's. */
+ * must keep newlines, so it cannot tell a value's from the format's.
+ * The tool's own control text (check's colour codes) goes through plain
+ * fprintf, which leaves it whole. */
 #ifndef RD_OUT_TEXT_PRINTF_H
 #define RD_OUT_TEXT_PRINTF_H
 
