@@ -8,6 +8,7 @@
 #include "../out/text.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/link.h"
+#include "../out/text_printf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -107,7 +108,7 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 		rc = ctx_emit_json(c, o);
 	} else {
 		for (size_t i = 0; i < set.n; i++)
-			printf("%s %llu\n", set.v[i].name, (unsigned long long)set.v[i].value);
+			text_printf(stdout, "%s %llu\n", set.v[i].name, (unsigned long long)set.v[i].value);
 		rc = fflush(stdout) == 0 ? (set.v ? EXIT_OK : EXIT_PROBLEMS) : EXIT_RUNTIME;
 	}
 	ctx_print_notes(c, &r);

@@ -12,6 +12,7 @@
 #include "../out/fleet_html_counters.h"
 #include "../out/safe_stream.h"
 #include "../store/store.h"
+#include "../out/text_printf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -436,8 +437,8 @@ static void text_rm(FILE *out, const json_t *doc)
 {
 	long long n = (long long)json_integer_value(json_object_get(doc, "removed"));
 
-	fprintf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
-		json_string_value(json_object_get(doc, "host")));
+	text_printf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
+		    json_string_value(json_object_get(doc, "host")));
 }
 
 static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)

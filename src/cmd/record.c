@@ -9,6 +9,7 @@
 #include "../out/json.h"
 #include "../store/store.h"
 #include "../model/growbuf.h"
+#include "../out/text_printf.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -182,13 +183,13 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		printf("%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
-		       t->stored ? "stored" : t->seen ? "seen" : "already had",
-		       json_string_value(json_object_get(one, "host")),
-		       json_string_value(json_object_get(one, "time")), db,
-		       t->seen ? " (unchanged since its last record)" : "",
-		       json_string_value(json_object_get(one, "verdict")),
-		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
+		text_printf(stdout, "%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
+			    t->stored ? "stored" : t->seen ? "seen" : "already had",
+			    json_string_value(json_object_get(one, "host")),
+			    json_string_value(json_object_get(one, "time")), db,
+			    t->seen ? " (unchanged since its last record)" : "",
+			    json_string_value(json_object_get(one, "verdict")),
+			    json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
 	else
 		printf("stored %zu records in '%s' (and %zu unchanged checks as seen times); "
 		       "%zu already there, %zu files failed\n", t->stored, db, t->seen, t->already,
@@ -454,10 +455,10 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 
 		ctx_emit_json(c, doc);
 	} else if (!c->quiet) {
-		printf("%s: verdict %s, %zu findings (not stored in '%s')\n",
-		       json_string_value(json_object_get(rec, "host")),
-		       json_string_value(json_object_get(rec, "verdict")),
-		       json_array_size(json_object_get(check, "findings")), db);
+		text_printf(stdout, "%s: verdict %s, %zu findings (not stored in '%s')\n",
+			    json_string_value(json_object_get(rec, "host")),
+			    json_string_value(json_object_get(rec, "verdict")),
+			    json_array_size(json_object_get(check, "findings")), db);
 		fflush(stdout);
 	}
 	return EXIT_RUNTIME;

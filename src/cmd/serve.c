@@ -13,8 +13,8 @@
  *
  * What the internet sends is bounded here: a connection limit, a per-IP
  * limit, a memory limit per connection (which rejects huge headers), an
- * idle timeout, and a deadline on each request from its request line to
- * its answer (serve_deadline.c).  The listening socket: serve_listen.c. */
+ * idle timeout, a deadline on each request from its request line to its
+ * answer, and a shorter one on its headers (serve_deadline.c).  The listening socket: serve_listen.c. */
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
@@ -46,7 +46,10 @@
 #define DEFAULT_CACHE_S 10.0
 #define DEFAULT_TIMEOUT_S 10
 #define MAX_CONNECTIONS 512
-#define MAX_PER_IP 128
+/* one address's share: a Prometheus server holds one connection, a
+ * browser six; 32 leaves the other 480 to everyone else while one address
+ * floods, each of its half-sent requests for SERVE_HEADER_S at most */
+#define MAX_PER_IP 32
 /* threads answering: a scrape reading the machine holds only its own */
 #define THREADS 4
 /* a request's headers and the answer's headers must fit: 32 KiB is eight
@@ -110,8 +113,9 @@ static const struct cmd_opt serve_opts[] = {
 	  .flags = OPT_WHOLE,
 	  .help = "a client has S seconds for each request, from its\n"
 		  "request line to the end of the answer, and S seconds\n"
-		  "to send that line after connecting or after the\n"
-		  "previous answer (default 10)" },
+		  "to send that line after the previous answer (default\n"
+		  "10); whatever S, a request's headers are due within\n"
+		  "2 s of the connection opening or of its request line" },
 	{ 0 }
 };
 
@@ -334,6 +338,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 	(void)version;
 	(void)upload_data;
+	serve_deadline_headers_in(&s->deadline, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
 	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);

@@ -9,6 +9,7 @@ struct serve_conn {
 	struct serve_conn *prev, *next;
 	int fd;			/* owned by libmicrohttpd; only shut down here */
 	double since;		/* monotonic start of the current request */
+	double headers_by;	/* monotonic; 0: no request's headers awaited */
 	bool cut;
 };
 
@@ -28,12 +29,14 @@ static struct serve_conn *conn_of(struct MHD_Connection *conn)
 	return ci ? ci->socket_context : NULL;
 }
 
-static void restart(struct serve_deadline *d, struct serve_conn *c)
+/* A request starts (awaiting_headers) or the connection goes idle. */
+static void restart(struct serve_deadline *d, struct serve_conn *c, bool awaiting_headers)
 {
 	if (!c)
 		return;
 	pthread_mutex_lock(&d->lock);
 	c->since = serve_mono_now();
+	c->headers_by = awaiting_headers ? c->since + SERVE_HEADER_S : 0;
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -76,6 +79,10 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
 		}
 		c->fd = ci->connect_fd;
 		c->since = serve_mono_now();
+		/* a new connection is there to send a request: its headers
+		 * are due from now (libmicrohttpd says nothing of a request
+		 * line still coming in) */
+		c->headers_by = c->since + SERVE_HEADER_S;
 		pthread_mutex_lock(&d->lock);
 		c->next = d->conns;
 		if (d->conns)
@@ -105,8 +112,19 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
 void *serve_deadline_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	(void)uri;
-	restart(cls, conn_of(conn));
+	restart(cls, conn_of(conn), true);
 	return NULL;
+}
+
+void serve_deadline_headers_in(struct serve_deadline *d, struct MHD_Connection *conn)
+{
+	struct serve_conn *c = conn_of(conn);
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&d->lock);
+	c->headers_by = 0;
+	pthread_mutex_unlock(&d->lock);
 }
 
 /* An answer went out (or the request ended): the connection may now sit
@@ -116,7 +134,7 @@ void serve_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **
 {
 	(void)req_cls;
 	(void)toe;
-	restart(cls, conn_of(conn));
+	restart(cls, conn_of(conn), false);
 }
 
 void serve_deadline_sweep(struct serve_deadline *d)
@@ -125,7 +143,8 @@ void serve_deadline_sweep(struct serve_deadline *d)
 
 	pthread_mutex_lock(&d->lock);
 	for (struct serve_conn *c = d->conns; c; c = c->next)
-		if (!c->cut && now - c->since > d->timeout_s) {
+		if (!c->cut && (now - c->since > d->timeout_s ||
+				(c->headers_by > 0 && now > c->headers_by))) {
 			shutdown(c->fd, SHUT_RDWR);
 			c->cut = true;
 		}

@@ -1,6 +1,7 @@
 #include "cmd.h"
 #include "../profiles/site.h"
 #include "../out/json.h"
+#include "../out/text_wrap.h"
 #include "../sysfs/tape.h"
 
 #include <errno.h>
@@ -68,8 +69,31 @@ static char *partial_dir(const char *out)
 	return tmpl;
 }
 
-static int write_snapshot(struct ctx *c, struct root *r, const char *out)
+struct dropped_links {
+	struct ctx *c;
+	size_t n;
+};
+
+/* A link of the tree read that leads outside it (a replayed tree's link
+ * to /etc or /proc/self): said, since the replay will miss it.  The names
+ * come from that tree: cleaned, a newline in them included. */
+static void note_dropped(void *arg, const char *path, const char *target)
 {
+	struct dropped_links *d = arg;
+
+	d->n++;
+	if (d->c->quiet)
+		return;
+	fprintf(stderr, "%s snapshot: left out the symlink '", d->c->prog);
+	text_put_clean(stderr, path);
+	fputs("' -> '", stderr);
+	text_put_clean(stderr, target);
+	fputs("': it leads outside the tree\n", stderr);
+}
+
+static int write_snapshot(struct ctx *c, struct root *r, const char *out, size_t *dropped)
+{
+	struct dropped_links d = { c, 0 };
 	char *tmp;
 	int dirfd, rc = 0;
 
@@ -83,7 +107,7 @@ static int write_snapshot(struct ctx *c, struct root *r, const char *out)
 	if (dirfd < 0)
 		rc = -errno;
 	else
-		rc = tape_write(r->tape, dirfd);
+		rc = tape_write(r->tape, dirfd, note_dropped, &d);
 	if (dirfd >= 0)
 		close(dirfd);
 	if (rc == 0 && rename(tmp, out) < 0)
@@ -96,6 +120,7 @@ static int write_snapshot(struct ctx *c, struct root *r, const char *out)
 		return EXIT_RUNTIME;
 	}
 	free(tmp);
+	*dropped = d.n;
 	return EXIT_OK;
 }
 
@@ -139,6 +164,7 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	struct inventory inv;
 	struct root r;
 	struct stat st;
+	size_t dropped = 0;
 	int n, rc = opts_parse(c, &snapshot_spec, argc, argv, NULL, &n);
 
 	if (rc != CMD_GO_ON)
@@ -153,14 +179,14 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK)
 		rc = tape_site(c, &r);
 	if (rc == EXIT_OK)
-		rc = write_snapshot(c, &r, out);
+		rc = write_snapshot(c, &r, out, &dropped);
 	if (rc == EXIT_OK) {
 		size_t files = tape_count(r.tape);
 
 		if (c->json)
-			rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I, s:b}", "schema", 1,
+			rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I, s:b, s:I}", "schema", 1,
 				"snapshot", json_string_or_null(out), "entries", (json_int_t)files, "nics", (json_int_t)inv.n_nics,
-				"live", r.live));
+				"live", r.live, "links_left_out", (json_int_t)dropped));
 		else if (!c->quiet)
 			printf("snapshot of %zu RDMA devices and %zu GPUs (%zu entries) in '%s'\n"
 			       "replay it with: %s --root %s inventory\n",

@@ -2,6 +2,7 @@
 #include "text.h"
 #include "diff.h"
 #include "fields.h"
+#include "../out/text_printf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -35,14 +36,14 @@ void fleet_text_ls(FILE *out, const json_t *ls)
 	int wh = width(hosts, "host", "HOST"), wp = width(hosts, "profile", "PROFILE");
 	size_t i;
 
-	fprintf(out, "%-*s  %-20s  %-*s  %-7s  %8s  %7s\n", wh, "HOST", "LAST RECORD", wp,
-		"PROFILE", "VERDICT", "FINDINGS", "RECORDS");
+	text_printf(out, "%-*s  %-20s  %-*s  %-7s  %8s  %7s\n", wh, "HOST", "LAST RECORD", wp,
+		    "PROFILE", "VERDICT", "FINDINGS", "RECORDS");
 	json_array_foreach(hosts, i, h)
-		fprintf(out, "%-*s  %-20s  %-*s  %-7s  %8lld  %7lld\n", wh,
-			str(json_object_get(h, "host")), str(json_object_get(h, "time")), wp,
-			str(json_object_get(h, "profile")), str(json_object_get(h, "verdict")),
-			(long long)json_integer_value(json_object_get(h, "findings")),
-			(long long)json_integer_value(json_object_get(h, "records")));
+		text_printf(out, "%-*s  %-20s  %-*s  %-7s  %8lld  %7lld\n", wh,
+			    str(json_object_get(h, "host")), str(json_object_get(h, "time")), wp,
+			    str(json_object_get(h, "profile")), str(json_object_get(h, "verdict")),
+			    (long long)json_integer_value(json_object_get(h, "findings")),
+			    (long long)json_integer_value(json_object_get(h, "records")));
 }
 
 /* A value as people read it; FLEET_MISSING for null (nothing there). */
@@ -50,7 +51,7 @@ static void put_value_padded(FILE *out, const json_t *v, int pad)
 {
 	char *t = !v || json_is_null(v) ? NULL : fleet_value_text(v);
 
-	fprintf(out, "%-*s", pad, t ? t : (!v || json_is_null(v)) ? FLEET_MISSING : "?");
+	text_printf(out, "%-*s", pad, t ? t : (!v || json_is_null(v)) ? FLEET_MISSING : "?");
 	free(t);
 }
 
@@ -65,18 +66,18 @@ void fleet_text_show(FILE *out, const json_t *show)
 	const json_t *changes = json_object_get(show, "changes"), *ch;
 	size_t i, n = json_array_size(recs);
 
-	fprintf(out, "%s: %zu %s\n\n", str(json_object_get(show, "host")), n,
-		n == 1 ? "record" : "records");
-	fprintf(out, "%-20s  %-20s  %-7s  %8s  %-20s  %s\n", "TIME", "PROFILE", "VERDICT",
-		"FINDINGS", "LAST SEEN", "CHECKS");
+	text_printf(out, "%s: %zu %s\n\n", str(json_object_get(show, "host")), n,
+		    n == 1 ? "record" : "records");
+	text_printf(out, "%-20s  %-20s  %-7s  %8s  %-20s  %s\n", "TIME", "PROFILE", "VERDICT",
+		    "FINDINGS", "LAST SEEN", "CHECKS");
 	json_array_foreach(recs, i, r) {
 		const json_t *checks = json_object_get(r, "checks");
 
-		fprintf(out, "%-20s  %-20s  %-7s  %8lld  %-20s  %lld\n", str(json_object_get(r, "time")),
-			str(json_object_get(r, "profile")), str(json_object_get(r, "verdict")),
-			(long long)json_integer_value(json_object_get(r, "findings")),
-			str(json_object_get(r, "last_seen")),
-			checks ? (long long)json_integer_value(checks) : 1LL);
+		text_printf(out, "%-20s  %-20s  %-7s  %8lld  %-20s  %lld\n", str(json_object_get(r, "time")),
+			    str(json_object_get(r, "profile")), str(json_object_get(r, "verdict")),
+			    (long long)json_integer_value(json_object_get(r, "findings")),
+			    str(json_object_get(r, "last_seen")),
+			    checks ? (long long)json_integer_value(checks) : 1LL);
 	}
 	if (json_array_size(recs) < 2)
 		return;
@@ -86,8 +87,8 @@ void fleet_text_show(FILE *out, const json_t *show)
 	}
 	fputs("\nchanges\n", out);
 	json_array_foreach(changes, i, ch) {
-		fprintf(out, "  %s  %s %s: ", str(json_object_get(ch, "time")),
-			str(json_object_get(ch, "subject")), str(json_object_get(ch, "field")));
+		text_printf(out, "  %s  %s %s: ", str(json_object_get(ch, "time")),
+			    str(json_object_get(ch, "subject")), str(json_object_get(ch, "field")));
 		put_value(out, json_object_get(ch, "old"));
 		fputs(" -> ", out);
 		put_value(out, json_object_get(ch, "new"));
@@ -111,8 +112,8 @@ static void put_shares(FILE *out, const json_t *shares)
 	json_object_foreach((json_t *)shares, k, v) {
 		long long n = (long long)json_integer_value(v);
 
-		fprintf(out, "%s%s on %lld%s", first ? "" : ", ", fleet_share_text(k), n,
-			first ? plural((size_t)n, " host", " hosts") : "");
+		text_printf(out, "%s%s on %lld%s", first ? "" : ", ", fleet_share_text(k), n,
+			    first ? plural((size_t)n, " host", " hosts") : "");
 		first = false;
 	}
 }
@@ -128,32 +129,32 @@ static void text_group(FILE *out, const json_t *g)
 	int wh = width(outl, "host", "HOST"), wf = width(outl, "field", "FIELD");
 	int ws = width(outl, "subject", "SUBJECT");
 
-	fprintf(out, "\n%s / %s / %s: %zu %s, %zu %s", str(json_object_get(g, "profile")),
-		str(json_object_get(g, "nic_model")), str(json_object_get(g, "link_layer")),
-		n_hosts, plural(n_hosts, "host", "hosts"), odd, plural(odd, "differs", "differ"));
+	text_printf(out, "\n%s / %s / %s: %zu %s, %zu %s", str(json_object_get(g, "profile")),
+		    str(json_object_get(g, "nic_model")), str(json_object_get(g, "link_layer")),
+		    n_hosts, plural(n_hosts, "host", "hosts"), odd, plural(odd, "differs", "differ"));
 	if (odd)
-		fprintf(out, " in %zu %s", n_out, plural(n_out, "value", "values"));
+		text_printf(out, " in %zu %s", n_out, plural(n_out, "value", "values"));
 	fputs("\n  baseline:", out);
 	json_object_foreach((json_t *)base, field, v) {
-		fprintf(out, " %s=", field);
+		text_printf(out, " %s=", field);
 		put_value(out, v);
 	}
 	fputc('\n', out);
 	json_array_foreach(ties, j, o) {
 		const char *subject = json_string_value(json_object_get(o, "subject"));
 
-		fprintf(out, "  no majority: %s%s%s: ", str(json_object_get(o, "field")),
-			subject ? " of " : "", subject ? subject : "");
+		text_printf(out, "  no majority: %s%s%s: ", str(json_object_get(o, "field")),
+			    subject ? " of " : "", subject ? subject : "");
 		put_shares(out, json_object_get(o, "shares"));
 		fputc('\n', out);
 	}
 	if (!n_out)
 		return;
-	fprintf(out, "  %-*s  %-*s  %-*s  %-20s  %-20s  %s\n", wh, "HOST", wf, "FIELD", ws,
-		"SUBJECT", "VALUE", "BASELINE", "HOSTS PER VALUE");
+	text_printf(out, "  %-*s  %-*s  %-*s  %-20s  %-20s  %s\n", wh, "HOST", wf, "FIELD", ws,
+		    "SUBJECT", "VALUE", "BASELINE", "HOSTS PER VALUE");
 	json_array_foreach(outl, j, o) {
-		fprintf(out, "  %-*s  %-*s  %-*s  ", wh, str(json_object_get(o, "host")),
-			wf, str(json_object_get(o, "field")), ws, str(json_object_get(o, "subject")));
+		text_printf(out, "  %-*s  %-*s  %-*s  ", wh, str(json_object_get(o, "host")),
+			    wf, str(json_object_get(o, "field")), ws, str(json_object_get(o, "subject")));
 		put_value_padded(out, json_object_get(o, "value"), 20);
 		fputs("  ", out);
 		put_value_padded(out, json_object_get(o, "baseline"), 20);
@@ -170,18 +171,18 @@ static void text_fabric(FILE *out, const json_t *fabric)
 
 	if (!json_is_object(fabric))
 		return;
-	fprintf(out, "\nfabric report of %s: %s, %zu %s named\n", str(json_object_get(fabric, "time")),
-		str(json_object_get(fabric, "verdict")), n, n == 1 ? "host" : "hosts");
+	text_printf(out, "\nfabric report of %s: %s, %zu %s named\n", str(json_object_get(fabric, "time")),
+		    str(json_object_get(fabric, "verdict")), n, n == 1 ? "host" : "hosts");
 	json_array_foreach(suspects, i, x) {
 		const json_t *rail = json_object_get(x, "rail");
 
-		fprintf(out, "  %s: %s %s", str(json_object_get(x, "host")),
-			str(json_object_get(x, "kind")), str(json_object_get(x, "subject")));
+		text_printf(out, "  %s: %s %s", str(json_object_get(x, "host")),
+			    str(json_object_get(x, "kind")), str(json_object_get(x, "subject")));
 		if (rail) {
 			fputs(" rail ", out);
 			put_value(out, rail);
 		}
-		fprintf(out, ": %s\n", str(json_object_get(x, "reason")));
+		text_printf(out, ": %s\n", str(json_object_get(x, "reason")));
 	}
 }
 
@@ -194,7 +195,7 @@ static void text_host_drift(FILE *out, const json_t *diff)
 	if (json_array_size(changes))
 		fputs("\nprofile changed since the record before\n", out);
 	json_array_foreach(changes, i, c) {
-		fprintf(out, "  %s: ", str(json_object_get(c, "host")));
+		text_printf(out, "  %s: ", str(json_object_get(c, "host")));
 		put_value(out, json_object_get(c, "from"));
 		fputs(" -> ", out);
 		put_value(out, json_object_get(c, "to"));
@@ -204,15 +205,15 @@ static void text_host_drift(FILE *out, const json_t *diff)
 		fputs("\nthe same machine (DMI product, GPUs and NPUs) judged against "
 		      "different profiles\n", out);
 	json_array_foreach(splits, i, c) {
-		fprintf(out, "  %s with %s:\n", str(json_object_get(c, "dmi_product")),
-			str(json_object_get(c, "gpus")));
+		text_printf(out, "  %s with %s:\n", str(json_object_get(c, "dmi_product")),
+			    str(json_object_get(c, "gpus")));
 		json_array_foreach(json_object_get(c, "profiles"), j, p) {
 			size_t n = json_array_size(json_object_get(p, "hosts"));
 
-			fprintf(out, "    %s: %zu %s:", str(json_object_get(p, "profile")), n,
-				plural(n, "host", "hosts"));
+			text_printf(out, "    %s: %zu %s:", str(json_object_get(p, "profile")), n,
+				    plural(n, "host", "hosts"));
 			json_array_foreach(json_object_get(p, "hosts"), k, h)
-				fprintf(out, " %s", str(h));
+				text_printf(out, " %s", str(h));
 			fputc('\n', out);
 		}
 	}
@@ -224,17 +225,17 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 	size_t i, n_groups = json_array_size(groups), odd = fleet_diff_odd_hosts(diff);
 	long long hosts = (long long)json_integer_value(json_object_get(diff, "hosts"));
 
-	fprintf(out, "%lld %s in %zu %s (profile / NIC model / link layer)\n", hosts,
-		plural((size_t)hosts, "host", "hosts"), n_groups,
-		plural(n_groups, "group", "groups"));
+	text_printf(out, "%lld %s in %zu %s (profile / NIC model / link layer)\n", hosts,
+		    plural((size_t)hosts, "host", "hosts"), n_groups,
+		    plural(n_groups, "group", "groups"));
 	json_array_foreach(groups, i, g)
 		text_group(out, g);
 	text_host_drift(out, diff);
 	text_fabric(out, json_object_get(diff, "fabric"));
 	if (odd)
-		fprintf(out, "\n%zu %s %s from %s group's baseline or profile\n", odd,
-			plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),
-			plural(odd, "its", "their"));
+		text_printf(out, "\n%zu %s %s from %s group's baseline or profile\n", odd,
+			    plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),
+			    plural(odd, "its", "their"));
 	else
 		fputs("\nno drift: every host matches its group's baseline\n", out);
 }

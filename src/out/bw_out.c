@@ -1,5 +1,6 @@
 #include "bw_out.h"
 #include "json.h"
+#include "text_printf.h"
 
 #include <math.h>
 #include <string.h>
@@ -140,54 +141,54 @@ static void print_header(FILE *out, const struct bw_report *r)
 	const char *unit = p->transport == BW_TRANSPORT_TCP ? (p->qps == 1 ? "stream" : "streams") :
 			   (p->qps == 1 ? "QP" : "QPs");
 
-	fprintf(out, "---------------------------------------------------------------------"
+	text_printf(out, "---------------------------------------------------------------------"
 		     "------------------\n");
-	fprintf(out, " rdmadoctor %s %s: %s %s%s, %u rail%s, %u %s", p->mode == BW_MODE_LAT ?
-		"lat" : "bw", r->is_server ? "server" : "client", bw_transport_name(p->transport),
-		p->mode == BW_MODE_LAT && p->transport == BW_TRANSPORT_TCP ? "ping-pong" :
-		bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
-		r->n_rails == 1 ? "" : "s", p->qps, unit);
+	text_printf(out, " rdmadoctor %s %s: %s %s%s, %u rail%s, %u %s", p->mode == BW_MODE_LAT ?
+		    "lat" : "bw", r->is_server ? "server" : "client", bw_transport_name(p->transport),
+		    p->mode == BW_MODE_LAT && p->transport == BW_TRANSPORT_TCP ? "ping-pong" :
+		    bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
+		    r->n_rails == 1 ? "" : "s", p->qps, unit);
 	if (p->iters)
-		fprintf(out, ", %llu iterations\n", (unsigned long long)p->iters);
+		text_printf(out, ", %llu iterations\n", (unsigned long long)p->iters);
 	else
-		fprintf(out, ", %g s (+%g s warm-up)\n", p->duration_ms / 1e3, p->warmup_ms / 1e3);
+		text_printf(out, ", %g s (+%g s warm-up)\n", p->duration_ms / 1e3, p->warmup_ms / 1e3);
 	if (p->transport == BW_TRANSPORT_VERBS)
-		fprintf(out, " tx depth %u, post list %u, cq moderation %u, inline %u\n",
-			p->tx_depth, p->post_list, p->cq_mod, p->inline_size);
-	fprintf(out, " local  %s (%s)\n remote %s (%s)\n", r->local_host ? r->local_host : "-",
-		r->local_addr ? r->local_addr : "-", r->remote_host ? r->remote_host : "-",
-		r->remote_addr ? r->remote_addr : "-");
+		text_printf(out, " tx depth %u, post list %u, cq moderation %u, inline %u\n",
+			    p->tx_depth, p->post_list, p->cq_mod, p->inline_size);
+	text_printf(out, " local  %s (%s)\n remote %s (%s)\n", r->local_host ? r->local_host : "-",
+		    r->local_addr ? r->local_addr : "-", r->remote_host ? r->remote_host : "-",
+		    r->remote_addr ? r->remote_addr : "-");
 	for (uint32_t i = 0; i < r->n_rails && r->n_outcomes; i++) {
 		const struct bw_report_rail *rr = &r->rails[i];
 		const struct bw_result *m = &r->outcomes[0].local[i];
 		const char *dev = rail_device(r, i, m);
 
-		fprintf(out, " rail %u: %s", i, dev ? dev : "-");
+		text_printf(out, " rail %u: %s", i, dev ? dev : "-");
 		if (rr->port > 0)
-			fprintf(out, " port %d", rr->port);
+			text_printf(out, " port %d", rr->port);
 		if (m->gid_index >= 0)
-			fprintf(out, " gid %d%s%s", m->gid_index, m->gid[0] ? " " : "", m->gid);
+			text_printf(out, " gid %d%s%s", m->gid_index, m->gid[0] ? " " : "", m->gid);
 		if (m->mtu)
-			fprintf(out, " mtu %u", m->mtu);
+			text_printf(out, " mtu %u", m->mtu);
 		if (rr->numa_node >= 0)
-			fprintf(out, " numa %d", rr->numa_node);
+			text_printf(out, " numa %d", rr->numa_node);
 		if (rr->gpu >= 0)
-			fprintf(out, " gpu %d (path %s)", rr->gpu,
-				rr->gpu_path ? rr->gpu_path : "?");
+			text_printf(out, " gpu %d (path %s)", rr->gpu,
+				    rr->gpu_path ? rr->gpu_path : "?");
 		fputc('\n', out);
 	}
-	fprintf(out, "---------------------------------------------------------------------"
+	text_printf(out, "---------------------------------------------------------------------"
 		     "------------------\n");
 }
 
 static void print_bw_row(FILE *out, uint64_t size, const char *what, uint64_t msgs,
 			 struct bw_gbps g, double mpps, double cpu)
 {
-	fprintf(out, " %-10llu %-10s %-12llu %-11.2f %-11.2f %-11.2f %-13.6f",
-		(unsigned long long)size, what, (unsigned long long)msgs, g.avg, g.min, g.max,
-		mpps);
+	text_printf(out, " %-10llu %-10s %-12llu %-11.2f %-11.2f %-11.2f %-13.6f",
+		    (unsigned long long)size, what, (unsigned long long)msgs, g.avg, g.min, g.max,
+		    mpps);
 	if (cpu >= 0)
-		fprintf(out, " %.2f", cpu);
+		text_printf(out, " %.2f", cpu);
 	fputc('\n', out);
 }
 
@@ -195,30 +196,30 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 {
 	print_header(out, r);
 	if (r->p.mode == BW_MODE_LAT) {
-		fprintf(out, " %-10s %-10s %-12s %-12s %-12s %-12s %-12s\n", "#bytes", "#samples",
-			"t_min[usec]", "t_p50[usec]", "t_p99[usec]", "t_p99.9[usec]",
-			"t_max[usec]");
+		text_printf(out, " %-10s %-10s %-12s %-12s %-12s %-12s %-12s\n", "#bytes", "#samples",
+			    "t_min[usec]", "t_p50[usec]", "t_p99[usec]", "t_p99.9[usec]",
+			    "t_max[usec]");
 		for (size_t k = 0; k < r->n_outcomes; k++) {
 			struct bw_lat_stats st;
 			const struct bw_result *f = bw_lat_figures(r, &r->outcomes[k]);
 
 			if (bw_lat_stats(f->lat_usec, f->n_lat, &st) < 0) {
-				fprintf(out, " %-10llu no samples\n",
-					(unsigned long long)r->outcomes[k].p.size);
+				text_printf(out, " %-10llu no samples\n",
+					    (unsigned long long)r->outcomes[k].p.size);
 				continue;
 			}
-			fprintf(out, " %-10llu %-10zu %-12.2f %-12.2f %-12.2f %-12.2f %-12.2f\n",
-				(unsigned long long)r->outcomes[k].p.size, st.samples, st.min,
-				st.p50, st.p99, st.p99_9, st.max);
+			text_printf(out, " %-10llu %-10zu %-12.2f %-12.2f %-12.2f %-12.2f %-12.2f\n",
+				    (unsigned long long)r->outcomes[k].p.size, st.samples, st.min,
+				    st.p50, st.p99, st.p99_9, st.max);
 			if (f->lat_dropped)
-				fprintf(out, " (%llu more round trips were measured than kept: the "
-					"figures are from the %zu kept)\n",
-					(unsigned long long)f->lat_dropped, st.samples);
+				text_printf(out, " (%llu more round trips were measured than kept: the "
+					    "figures are from the %zu kept)\n",
+					    (unsigned long long)f->lat_dropped, st.samples);
 		}
 	} else {
-		fprintf(out, " %-10s %-10s %-12s %-11s %-11s %-11s %-13s %s\n", "#bytes", "rail",
-			"#messages", "avg[Gb/s]", "min[Gb/s]", "max[Gb/s]", "MsgRate[Mpps]",
-			"CPU[s]");
+		text_printf(out, " %-10s %-10s %-12s %-11s %-11s %-11s %-13s %s\n", "#bytes", "rail",
+			    "#messages", "avg[Gb/s]", "min[Gb/s]", "max[Gb/s]", "MsgRate[Mpps]",
+			    "CPU[s]");
 		for (size_t k = 0; k < r->n_outcomes; k++) {
 			const struct bw_outcome *o = &r->outcomes[k];
 			struct bw_outcome_totals t;
@@ -248,12 +249,12 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 			}
 		}
 	}
-	fprintf(out, "---------------------------------------------------------------------"
+	text_printf(out, "---------------------------------------------------------------------"
 		     "------------------\n");
 	if (!isnan(r->expect_gbps))
-		fprintf(out, " expected: %.2f Gb/s per rail%s%s%s\n", r->expect_gbps,
-			r->expect_why ? " (" : "", r->expect_why ? r->expect_why : "",
-			r->expect_why ? ")" : "");
-	fprintf(out, " verdict: %s%s%s\n", r->pass ? "pass" : r->could_not_run ? "error" : "fail",
-		r->reason[0] ? ": " : "", r->reason);
+		text_printf(out, " expected: %.2f Gb/s per rail%s%s%s\n", r->expect_gbps,
+			    r->expect_why ? " (" : "", r->expect_why ? r->expect_why : "",
+			    r->expect_why ? ")" : "");
+	text_printf(out, " verdict: %s%s%s\n", r->pass ? "pass" : r->could_not_run ? "error" : "fail",
+		    r->reason[0] ? ": " : "", r->reason);
 }

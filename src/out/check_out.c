@@ -1,6 +1,7 @@
 #include "check_out.h"
 #include "json.h"
 #include "text_wrap.h"
+#include "text_printf.h"
 
 #include <string.h>
 
@@ -91,10 +92,10 @@ static void nhc_unchecked(FILE *out, const struct findings *fs)
 	}
 	if (!first)
 		return;
-	fprintf(out, "UNCHECKED: rdmadoctor: %s ", first->id);
+	text_printf(out, "UNCHECKED: rdmadoctor: %s ", first->id);
 	nhc_finding(out, first);
 	if (n > 1)
-		fprintf(out, " and %zu more not checked", n - 1);
+		text_printf(out, " and %zu more not checked", n - 1);
 	fputc('\n', out);
 }
 
@@ -131,9 +132,9 @@ void nhc_check(FILE *out, const struct check_report *rep)
 		return;
 	}
 	/* NHC's own form, so that node-mark-offline and drain reasons work */
-	fprintf(out, "ERROR: rdmadoctor: Health check failed: %s ", first->id);
+	text_printf(out, "ERROR: rdmadoctor: Health check failed: %s ", first->id);
 	nhc_finding(out, first);
 	if (errors > 1)
-		fprintf(out, " and %zu more errors", errors - 1);
+		text_printf(out, " and %zu more errors", errors - 1);
 	fputc('\n', out);
 }

@@ -7,6 +7,7 @@
 #include "check_out.h"
 #include "text_wrap.h"
 #include "../check/catalog.h"
+#include "text_printf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +170,7 @@ static void field(FILE *out, const char *label, const char *value, const char *n
 {
 	if (!value || !*value)
 		return;
-	fprintf(out, "      %-9s ", label);
+	text_printf(out, "      %-9s ", label);
 	if (name)
 		put_group_text(out, value, name, nl, FIELD_INDENT, width);
 	else
@@ -202,7 +203,7 @@ static size_t put_subjects(FILE *out, const struct findings *fs, const size_t *l
 			continue;
 		}
 		if (col + 1 + strlen(s) > width) {
-			fprintf(out, "\n%*s", (int)indent, "");
+			text_printf(out, "\n%*s", (int)indent, "");
 			col = indent;
 		} else {
 			fputc(' ', out);
@@ -257,6 +258,8 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				count = group_size(leader, fs->n, i);
 				name = group_name(fs, leader, i, &nl);
 			}
+			/* the colour codes are ours, and the terminal is to
+			 * take them: fprintf, not the cleaning text_printf */
 			fprintf(out, "\n  %s%-5s%s ", sev_color(f->severity, o->color),
 				sev_word(f->severity), reset);
 			col = text_wrap(out, f->id, 8, 8, o->width) + 2;
@@ -349,6 +352,7 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		else
 			count[f->severity]++;
 	}
+	/* ours, colour codes included: fprintf, as above */
 	fprintf(out, "%s%s%s  profile ",
 		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
 			    strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
@@ -361,15 +365,15 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		free(why);
 	}
 	fputc('\n', out);
-	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
+	text_printf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
 	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
-		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
-	fprintf(out, ": %zu error%s, %zu warning%s, %zu note%s, %zu unchecked", count[SEV_ERROR],
-		plural(count[SEV_ERROR]), count[SEV_WARN], plural(count[SEV_WARN]),
-		count[SEV_INFO], plural(count[SEV_INFO]), unchecked);
+		text_printf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
+	text_printf(out, ": %zu error%s, %zu warning%s, %zu note%s, %zu unchecked",
+		    count[SEV_ERROR], plural(count[SEV_ERROR]), count[SEV_WARN],
+		    plural(count[SEV_WARN]), count[SEV_INFO], plural(count[SEV_INFO]), unchecked);
 	unchecked_weight(out, unread);
 	if (waived)
-		fprintf(out, ", %zu waived", waived);
+		text_printf(out, ", %zu waived", waived);
 	fputc('\n', out);
 	text_roles(out, rep);
 }
@@ -392,7 +396,7 @@ void text_check_brief(FILE *out, const struct check_report *rep, const struct te
 
 			if ((int)f->severity != sev)
 				continue;
-			fprintf(out, "%-5s %s ", sev_word(f->severity), f->id);
+			text_printf(out, "%-5s %s ", sev_word(f->severity), f->id);
 			text_put_clean(out, f->subject);
 			if (f->waived)
 				fputs(" (waived)", out);
@@ -413,7 +417,7 @@ void text_check_list(FILE *out, size_t width)
 	const struct check_entry *e = check_catalog(&n);
 
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%s%s\n", i ? "\n" : "", e[i].id);
+		fprintf(out, "%s%s\n", i ? "\n" : "", e[i].id);	/* the catalog's own */
 		field(out, "severity", e[i].severity, NULL, 0, width);
 		field(out, "fires", e[i].fires, NULL, 0, width);
 		field(out, "fix", e[i].fix, NULL, 0, width);

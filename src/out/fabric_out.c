@@ -1,6 +1,7 @@
 /* The fabric report as JSON and as text (fabric_out.h). */
 #include "fabric_out.h"
 #include "json.h"
+#include "text_printf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,9 +154,9 @@ fail:
 static void fig(FILE *out, double v)
 {
 	if (isfinite(v))
-		fprintf(out, "%8.2f", v);
+		text_printf(out, "%8.2f", v);
 	else
-		fprintf(out, "%8s", "-");
+		text_printf(out, "%8s", "-");
 }
 
 static void result_line(FILE *out, const struct fab_report *r, const struct fab_result *x)
@@ -163,14 +164,14 @@ static void result_line(FILE *out, const struct fab_report *r, const struct fab_
 	char name[2 * 64 + 2];
 
 	fab_pair_name(r, x->a, x->b, name, sizeof(name));
-	fprintf(out, "    %-24s rail %-2u round %-3u%s ", name, x->rail, x->round + 1,
-		x->retest ? " (retest)" : "         ");
+	text_printf(out, "    %-24s rail %-2u round %-3u%s ", name, x->rail, x->round + 1,
+		    x->retest ? " (retest)" : "         ");
 	fig(out, x->ab);
 	fputs(" /", out);
 	fig(out, x->ba);
-	fprintf(out, " Gb/s  %s", fab_pair_verdict_name(x->verdict));
+	text_printf(out, " Gb/s  %s", fab_pair_verdict_name(x->verdict));
 	if (x->error)
-		fprintf(out, ": %s", x->error);
+		text_printf(out, ": %s", x->error);
 	fputc('\n', out);
 }
 
@@ -202,15 +203,15 @@ void fab_report_print(FILE *out, const struct fab_report *r)
 	       n_re = r->retest_rounds ? r->retest_rounds->n_rounds : 0, *idx;
 	size_t n_idx = 0;
 
-	fprintf(out, "fabric: %s: %s\n", strcmp(v, "pass") == 0 ? "PASS" :
-		strcmp(v, "fail") == 0 ? "FAIL" : "ERROR",
-		r->error ? r->error : j ? j->reason : "not judged");
-	fprintf(out, "  %u nodes, %zu rounds (%s) and %zu retest rounds, %s, %g s per test, %s",
-		r->n_nodes, n_main, r->mode ? r->mode : "full", n_re,
-		r->transport ? r->transport : "tcp", r->duration_s,
-		r->bidir ? "both directions" : "one direction");
+	text_printf(out, "fabric: %s: %s\n", strcmp(v, "pass") == 0 ? "PASS" :
+		    strcmp(v, "fail") == 0 ? "FAIL" : "ERROR",
+		    r->error ? r->error : j ? j->reason : "not judged");
+	text_printf(out, "  %u nodes, %zu rounds (%s) and %zu retest rounds, %s, %g s per test, %s",
+		    r->n_nodes, n_main, r->mode ? r->mode : "full", n_re,
+		    r->transport ? r->transport : "tcp", r->duration_s,
+		    r->bidir ? "both directions" : "one direction");
 	if (isfinite(r->wall_s))
-		fprintf(out, ", %.1f s in all", r->wall_s);
+		text_printf(out, ", %.1f s in all", r->wall_s);
 	fputc('\n', out);
 	if (!j)
 		return;
@@ -224,22 +225,22 @@ void fab_report_print(FILE *out, const struct fab_report *r)
 			fab_pair_name(r, s->a, s->b, subject, sizeof(subject));
 		else
 			snprintf(subject, sizeof(subject), "%s", r->nodes[s->a].name);
-		fprintf(out, "  %s %s", fab_suspect_kind_name(s->kind), subject);
+		text_printf(out, "  %s %s", fab_suspect_kind_name(s->kind), subject);
 		if (s->rail >= 0)
-			fprintf(out, " rail %d", s->rail);
-		fprintf(out, ": %s\n", s->reason);
+			text_printf(out, " rail %d", s->rail);
+		text_printf(out, ": %s\n", s->reason);
 		for (size_t e = 0; e < s->n_evidence && e < FAB_TEXT_EVIDENCE; e++)
 			result_line(out, r, &r->results[s->evidence[e]]);
 		if (s->n_evidence > FAB_TEXT_EVIDENCE)
-			fprintf(out, "    ... and %zu more (--json has them all)\n",
-				s->n_evidence - FAB_TEXT_EVIDENCE);
+			text_printf(out, "    ... and %zu more (--json has them all)\n",
+				    s->n_evidence - FAB_TEXT_EVIDENCE);
 	}
 	fputs("\nrails (first pass, every direction):\n"
 	      "  rail  directions     min  median     max  threshold  Gb/s\n", out);
 	for (uint32_t i = 0; i < j->n_rails; i++) {
 		const struct fab_rail_stats *s = &j->rails[i];
 
-		fprintf(out, "  %-4u  %10zu", s->rail, s->n);
+		text_printf(out, "  %-4u  %10zu", s->rail, s->n);
 		fig(out, s->min);
 		fig(out, s->median);
 		fig(out, s->max);
@@ -270,17 +271,17 @@ void fab_plan_print(FILE *out, const struct fab_report *r)
 	for (uint32_t i = 0; i < r->n_nodes; i++)
 		if (r->nodes[i].state == FAB_NODE_OK && r->nodes[i].n_rails > rails)
 			rails = r->nodes[i].n_rails;
-	fprintf(out, "fabric plan: %u nodes, %zu rounds (%s), %zu pairs, %u rail%s at once, %s, "
-		"%.2f s per round: about %.0f s, then retest rounds as needed\n",
-		r->n_nodes, n_rounds, r->mode, n_pairs, rails, rails == 1 ? "" : "s",
-		r->transport, r->slot_s, r->slot_s * (double)n_rounds);
+	text_printf(out, "fabric plan: %u nodes, %zu rounds (%s), %zu pairs, %u rail%s at once, %s, "
+		    "%.2f s per round: about %.0f s, then retest rounds as needed\n",
+		    r->n_nodes, n_rounds, r->mode, n_pairs, rails, rails == 1 ? "" : "s",
+		    r->transport, r->slot_s, r->slot_s * (double)n_rounds);
 	for (size_t k = 0; k < n_rounds; k++) {
 		const struct fab_round *rd = &r->main_rounds->rounds[k];
 
-		fprintf(out, "fabric plan: round %zu:", k + 1);
+		text_printf(out, "fabric plan: round %zu:", k + 1);
 		for (size_t p = 0; p < rd->n_pairs; p++)
-			fprintf(out, " %s-%s", r->nodes[rd->pairs[p].a].name,
-				r->nodes[rd->pairs[p].b].name);
+			text_printf(out, " %s-%s", r->nodes[rd->pairs[p].a].name,
+				    r->nodes[rd->pairs[p].b].name);
 		fputc('\n', out);
 	}
 	fflush(out);

@@ -1,4 +1,5 @@
 #include "plan_out.h"
+#include "text_printf.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -64,18 +65,18 @@ static void need_line(FILE *out, const char *what, const struct plan_need *n, in
 	const struct plan_option *v[2];
 	size_t k = shown_options(n, gpus, v);
 
-	fprintf(out, "  %.1f GB/s per GPU %s: ", n->per_gpu_gbytes, what);
+	text_printf(out, "  %.1f GB/s per GPU %s: ", n->per_gpu_gbytes, what);
 	if (!k) {
 		fputs("more than 4 x 800G per GPU\n", out);
 		return;
 	}
 	for (size_t i = 0; i < k; i++)
-		fprintf(out, "%s%d x %dG", i ? " or " : "", v[i]->ports_per_node, v[i]->rate_gbps);
+		text_printf(out, "%s%d x %dG", i ? " or " : "", v[i]->ports_per_node, v[i]->rate_gbps);
 	fputs(" per node", out);
 	for (size_t i = 0, slow = 0; i < k; i++)
 		if (v[i]->pcie_ok == 0)
-			fprintf(out, "%s%dG", slow++ ? ", " : " (this machine's NIC slots are too "
-				"slow for ", v[i]->rate_gbps);
+			text_printf(out, "%s%dG", slow++ ? ", " : " (this machine's NIC slots are too "
+				    "slow for ", v[i]->rate_gbps);
 	for (size_t i = 0; i < k; i++)
 		if (v[i]->pcie_ok == 0) {
 			fputs(" ports)", out);
@@ -103,13 +104,13 @@ static void machine_line(FILE *out, const struct plan_report *p)
 	for (size_t i = 1; i < m->n_ports; i++)
 		if (m->ports[i].rate_gbps != rate || m->ports[i].ib != ib)
 			same = false;
-	fprintf(out, "machine: %s: ", p->source);
+	text_printf(out, "machine: %s: ", p->source);
 	if (same)
-		fprintf(out, "%zu x %gG %s port%s", m->n_ports, rate, ib ? "InfiniBand" : "RoCE",
-			m->n_ports == 1 ? "" : "s");
+		text_printf(out, "%zu x %gG %s port%s", m->n_ports, rate, ib ? "InfiniBand" : "RoCE",
+			    m->n_ports == 1 ? "" : "s");
 	else
-		fprintf(out, "%zu rail ports of mixed rates", m->n_ports);
-	fprintf(out, " for %d GPUs\n", m->gpus_per_node);
+		text_printf(out, "%zu rail ports of mixed rates", m->n_ports);
+	text_printf(out, " for %d GPUs\n", m->gpus_per_node);
 }
 
 static void bandwidth_line(FILE *out, const struct plan_report *p)
@@ -117,26 +118,26 @@ static void bandwidth_line(FILE *out, const struct plan_report *p)
 	const struct plan_result *r = p->result;
 	const struct plan_port *c = r->cap_port;
 
-	fprintf(out, "per GPU: %.2f GB/s one way at line rate, %.2f GB/s expected (%.0f %%)",
-		r->per_gpu_line, r->per_gpu_expected,
-		r->per_gpu_line > 0 ? 100 * r->per_gpu_expected / r->per_gpu_line : 100);
+	text_printf(out, "per GPU: %.2f GB/s one way at line rate, %.2f GB/s expected (%.0f %%)",
+		    r->per_gpu_line, r->per_gpu_expected,
+		    r->per_gpu_line > 0 ? 100 * r->per_gpu_expected / r->per_gpu_line : 100);
 	if (r->capped_by == PLAN_CAP_PCIE && c)
-		fprintf(out, ", capped by PCIe: %s's %s link carries %.1f GB/s for its card\n",
-			c->nic, c->pcie_link[0] ? c->pcie_link : "PCIe", c->pcie_gbytes);
+		text_printf(out, ", capped by PCIe: %s's %s link carries %.1f GB/s for its card\n",
+			    c->nic, c->pcie_link[0] ? c->pcie_link : "PCIe", c->pcie_gbytes);
 	else if (r->capped_by == PLAN_CAP_MEASURED && c)
-		fprintf(out, ", capped by what was measured: %s port %d %g Gb/s of its %g "
-			"(nominal %.2f GB/s per GPU)\n", c->nic, c->port, c->measured_gbps,
-			c->rate_gbps, r->per_gpu_nominal);
+		text_printf(out, ", capped by what was measured: %s port %d %g Gb/s of its %g "
+			    "(nominal %.2f GB/s per GPU)\n", c->nic, c->port, c->measured_gbps,
+			    c->rate_gbps, r->per_gpu_nominal);
 	else
-		fprintf(out, ", set by the port rate\n");
+		text_printf(out, ", set by the port rate\n");
 }
 
 static void traffic_table(FILE *out, const struct plan_report *p)
 {
 	const struct plan_result *r = p->result;
 
-	fprintf(out, "\n%-30s %6s %8s %10s %10s %10s\n", "traffic per GPU per step", "group",
-		"in node", "total", "via NIC", "NIC time");
+	text_printf(out, "\n%-30s %6s %8s %10s %10s %10s\n", "traffic per GPU per step", "group",
+		    "in node", "total", "via NIC", "NIC time");
 	for (int k = 0; k < PLAN_KINDS; k++) {
 		const struct plan_traffic *t = &r->traffic[k];
 		char total[32], nic[32], secs[32];
@@ -146,9 +147,9 @@ static void traffic_table(FILE *out, const struct plan_report *p)
 		gb_str(total, sizeof(total), t->bytes);
 		gb_str(nic, sizeof(nic), t->nic_bytes);
 		seconds_str(secs, sizeof(secs), plan_seconds(t->nic_bytes, r->per_gpu_line));
-		fprintf(out, "%-30s %6d %8d %10s %10s %10s\n",
-			plan_kind_title((enum plan_kind)k), t->group, t->per_node, total,
-			t->nic_bytes > 0 ? nic : "NVLink", t->nic_bytes > 0 ? secs : "-");
+		text_printf(out, "%-30s %6d %8d %10s %10s %10s\n",
+			    plan_kind_title((enum plan_kind)k), t->group, t->per_node, total,
+			    t->nic_bytes > 0 ? nic : "NVLink", t->nic_bytes > 0 ? secs : "-");
 	}
 }
 
@@ -157,15 +158,15 @@ static void notes(FILE *out, const struct plan_report *p)
 	const struct plan_machine *m = p->machine;
 
 	if (p->measured_from)
-		fprintf(out, "measured: %s\n", p->measured_from);
+		text_printf(out, "measured: %s\n", p->measured_from);
 	if (m->gpudirect == 0)
-		fprintf(out, "note: no GPUDirect RDMA: traffic is staged through host memory, "
-			"slower than these figures and CPU-bound\n");
+		text_printf(out, "note: no GPUDirect RDMA: traffic is staged through host memory, "
+			    "slower than these figures and CPU-bound\n");
 	if (m->ports_down)
-		fprintf(out, "note: %zu rail port%s not up, planned without\n", m->ports_down,
-			m->ports_down == 1 ? "" : "s");
+		text_printf(out, "note: %zu rail port%s not up, planned without\n", m->ports_down,
+			    m->ports_down == 1 ? "" : "s");
 	if (!p->job->global_batch)
-		fprintf(out, "note: one micro-batch per step assumed (give --global-batch)\n");
+		text_printf(out, "note: one micro-batch per step assumed (give --global-batch)\n");
 }
 
 void plan_print_text(FILE *out, const struct plan_report *p)
@@ -176,40 +177,40 @@ void plan_print_text(FILE *out, const struct plan_report *p)
 
 	seconds_str(line, sizeof(line), r->network_line_s);
 	seconds_str(expected, sizeof(expected), r->network_expected_s);
-	fprintf(out, "plan: %s\n", verdict_words(r->verdict));
+	text_printf(out, "plan: %s\n", verdict_words(r->verdict));
 	/* said at once: only NVLink carries per-layer AllReduces */
 	if (r->tp_spans_nodes)
-		fprintf(out, "RED FLAG: the tensor-parallel group of %d spans %d nodes of %d GPUs: "
-			"its per-layer AllReduces cross the NIC (keep TP inside one NVLink "
-			"domain)\n", j->tp, (j->tp + p->machine->gpus_per_node - 1) /
-			p->machine->gpus_per_node, p->machine->gpus_per_node);
-	fprintf(out, "network: at least %s per step at line rate, %s expected", line, expected);
+		text_printf(out, "RED FLAG: the tensor-parallel group of %d spans %d nodes of %d GPUs: "
+			    "its per-layer AllReduces cross the NIC (keep TP inside one NVLink "
+			    "domain)\n", j->tp, (j->tp + p->machine->gpus_per_node - 1) /
+			    p->machine->gpus_per_node, p->machine->gpus_per_node);
+	text_printf(out, "network: at least %s per step at line rate, %s expected", line, expected);
 	if (!isnan(r->compute_s)) {
 		seconds_str(compute, sizeof(compute), r->compute_s);
-		fprintf(out, "; compute %s (the network is %.0f %% of it if not overlapped)",
-			compute, 100 * r->share);
+		text_printf(out, "; compute %s (the network is %.0f %% of it if not overlapped)",
+			    compute, 100 * r->share);
 	}
 	fputc('\n', out);
 	count_str(params, sizeof(params), j->params);
-	fprintf(out, "job: %s%s%s%s parameters, TP %d x PP %d x DP %d", p->model ? p->model : "",
-		p->model ? " (" : "", params, p->model ? ")" : "", j->tp, j->pp, j->dp);
+	text_printf(out, "job: %s%s%s%s parameters, TP %d x PP %d x DP %d", p->model ? p->model : "",
+		    p->model ? " (" : "", params, p->model ? ")" : "", j->tp, j->pp, j->dp);
 	if (j->ep > 1)
-		fprintf(out, " (EP %d)", j->ep);
-	fprintf(out, " = %d GPUs on %d nodes; %s, gradients %s", r->gpus, r->nodes, p->dtype,
-		p->grad_dtype);
+		text_printf(out, " (EP %d)", j->ep);
+	text_printf(out, " = %d GPUs on %d nodes; %s, gradients %s", r->gpus, r->nodes, p->dtype,
+		    p->grad_dtype);
 	if (j->zero)
-		fprintf(out, ", ZeRO-%d", j->zero);
-	fprintf(out, "; %lld micro-batch%s per step\n", r->micro_batches,
-		r->micro_batches == 1 ? "" : "es");
+		text_printf(out, ", ZeRO-%d", j->zero);
+	text_printf(out, "; %lld micro-batch%s per step\n", r->micro_batches,
+		    r->micro_batches == 1 ? "" : "es");
 	if (p->shape_assumed)
-		fprintf(out, "model: %s\n", p->shape_assumed);
+		text_printf(out, "model: %s\n", p->shape_assumed);
 	machine_line(out, p);
 	bandwidth_line(out, p);
 	traffic_table(out, p);
 	if (r->nic_bytes <= 0)
-		fprintf(out, "\nneeds: nothing crosses the NIC: every group stays inside a node\n");
+		text_printf(out, "\nneeds: nothing crosses the NIC: every group stays inside a node\n");
 	else if (!isnan(r->overlap.per_gpu_gbytes)) {
-		fprintf(out, "\nneeds:\n");
+		text_printf(out, "\nneeds:\n");
 		need_line(out, "to hide the network behind the compute", &r->overlap,
 			  p->machine->gpus_per_node);
 		need_line(out, "to keep it under a tenth of the step", &r->no_overlap,

@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../model/gid_choice.h"
+#include "text_printf.h"
 
 #include <string.h>
 
@@ -10,8 +11,8 @@ void text_gids(FILE *out, const struct inventory *inv)
 		text_npu_ports(out, inv);
 		return;
 	}
-	fprintf(out, "%-16s %-4s %-5s %-39s  %-15s %-3s %s\n", "DEV", "PORT",
-		"INDEX", "GID", "IPv4", "VER", "DEV");
+	text_printf(out, "%-16s %-4s %-5s %-39s  %-15s %-3s %s\n", "DEV", "PORT",
+		    "INDEX", "GID", "IPv4", "VER", "DEV");
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
@@ -24,9 +25,9 @@ void text_gids(FILE *out, const struct inventory *inv)
 					strcmp(e->type, "RoCE v2") == 0 ? "v2" :
 					strcmp(e->type, "IB/RoCE v1") == 0 ? "v1" : e->type;
 
-				fprintf(out, "%-16s %-4d %-5d %-39s  %-15s %-3s %s\n",
-					n->name, pt->num, e->index, e->text, e->ipv4,
-					ver, e->netdev ? e->netdev : "");
+				text_printf(out, "%-16s %-4d %-5d %-39s  %-15s %-3s %s\n",
+					    n->name, pt->num, e->index, e->text, e->ipv4,
+					    ver, e->netdev ? e->netdev : "");
 			}
 		}
 	}
@@ -40,10 +41,10 @@ void text_gids(FILE *out, const struct inventory *inv)
 
 			if (!pt->link_layer || strcmp(pt->link_layer, "Ethernet") != 0)
 				continue;
-			fprintf(out, "  %s port %d (%s): ", n->name, pt->num,
-				pt->netdev ? pt->netdev : "no netdev");
+			text_printf(out, "  %s port %d (%s): ", n->name, pt->num,
+				    pt->netdev ? pt->netdev : "no netdev");
 			if (rec)
-				fprintf(out, "%d  %s\n", rec->index, rec->ipv4);
+				text_printf(out, "%d  %s\n", rec->index, rec->ipv4);
 			else
 				fputs("none (no IPv4 address on a RoCE v2 GID)\n", out);
 		}

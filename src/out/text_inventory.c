@@ -3,6 +3,8 @@
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
+#include "text_printf.h"
+#include "text_wrap.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,32 +15,32 @@
 
 static void print_host(FILE *out, const struct host *h)
 {
-	fprintf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
-		OR_NA(h->kernel), OR_NA(h->dmi_product));
+	text_printf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
+		    OR_NA(h->kernel), OR_NA(h->dmi_product));
 	fputs("  memlock ", out);
 	if (h->memlock_unlimited == 1)
 		fputs("unlimited", out);
 	else if (!IS_NA(h->memlock_bytes))
-		fprintf(out, "%lld bytes", (long long)h->memlock_bytes);
+		text_printf(out, "%lld bytes", (long long)h->memlock_bytes);
 	else
 		fputs("?", out);
-	fprintf(out, "  iommu %s", h->iommu_present < 0 ? "?" : h->iommu_present ? "on" : "off");
+	text_printf(out, "  iommu %s", h->iommu_present < 0 ? "?" : h->iommu_present ? "on" : "off");
 	if (h->iommu_domain)
-		fprintf(out, " (%s)", h->iommu_domain);
-	fprintf(out, "  stack %s", OR_NA(h->stack));
+		text_printf(out, " (%s)", h->iommu_domain);
+	text_printf(out, "  stack %s", OR_NA(h->stack));
 	if (h->ofed_version)
-		fprintf(out, " %s", h->ofed_version);
+		text_printf(out, " %s", h->ofed_version);
 	if (h->nvidia_driver)
-		fprintf(out, "  nvidia %s", h->nvidia_driver);
+		text_printf(out, "  nvidia %s", h->nvidia_driver);
 	if (h->nvidia_open >= 0)
-		fprintf(out, h->nvidia_driver ? " (%s)" : "  nvidia (%s)",
-			h->nvidia_open ? "open" : "proprietary");
+		text_printf(out, h->nvidia_driver ? " (%s)" : "  nvidia (%s)",
+			    h->nvidia_open ? "open" : "proprietary");
 	fputs("\n  modules", out);
 	if (!h->modules_known)
 		fputs(" ? (no /proc/modules, no /sys/module)", out);
 	for (int i = 0; i < MOD_COUNT; i++)
 		if (h->modules[i].loaded)
-			fprintf(out, " %s", h->modules[i].name);
+			text_printf(out, " %s", h->modules[i].name);
 	fputc('\n', out);
 }
 
@@ -65,7 +67,7 @@ static void print_prios(FILE *out, const char *what, const int v[8])
 		known |= v[i] >= 0;
 		all &= v[i] == 1;
 	}
-	fprintf(out, " %s ", what);
+	text_printf(out, " %s ", what);
 	if (!known || all) {
 		fputs(all ? "all" : "?", out);
 		return;
@@ -73,7 +75,7 @@ static void print_prios(FILE *out, const char *what, const int v[8])
 	for (int i = 0; i < 8; i++) {
 		if (v[i] != 1)
 			continue;
-		fprintf(out, "%s%d", any ? "," : "prio ", i);
+		text_printf(out, "%s%d", any ? "," : "prio ", i);
 		any = true;
 	}
 	if (!any)
@@ -85,15 +87,15 @@ static void print_module(FILE *out, const char *ind, const struct module_info *m
 {
 	double lo = NAN, hi = NAN;
 
-	fprintf(out, "%smodule %s", ind, m->type ? m->type : "unknown");
+	text_printf(out, "%smodule %s", ind, m->type ? m->type : "unknown");
 	if (m->vendor[0])
-		fprintf(out, " %s", m->vendor);
+		text_printf(out, " %s", m->vendor);
 	if (m->part[0])
-		fprintf(out, " %s", m->part);
+		text_printf(out, " %s", m->part);
 	if (m->serial[0])
-		fprintf(out, " SN %s", m->serial);
+		text_printf(out, " SN %s", m->serial);
 	if (!isnan(m->temp_c))
-		fprintf(out, " %.1f C", m->temp_c);
+		text_printf(out, " %.1f C", m->temp_c);
 	for (int i = 0; i < m->lanes && i < MODULE_MAX_LANES; i++) {
 		double v = m->rx_power_mw[i];
 
@@ -106,7 +108,7 @@ static void print_module(FILE *out, const char *ind, const struct module_info *m
 			hi = v;
 	}
 	if (!isnan(lo))
-		fprintf(out, " rx %.1f..%.1f dBm", lo, hi);
+		text_printf(out, " rx %.1f..%.1f dBm", lo, hi);
 	fputc('\n', out);
 }
 
@@ -121,44 +123,44 @@ static void print_speed_modes(FILE *out, const char *label, const uint32_t *set)
 
 		if (!link_mode_has(set, b) || !name || !strstr(name, "base"))
 			continue;
-		fprintf(out, "%s %s", any ? "" : label, name);
+		text_printf(out, "%s %s", any ? "" : label, name);
 		any = true;
 	}
 	if (!any)
-		fprintf(out, "%s none", label);
+		text_printf(out, "%s none", label);
 }
 
 /* "link 400000 Mb/s full 4 lanes autoneg on fec RS (auto)" and the modes */
 static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 {
-	fprintf(out, "%slink", ind);
+	text_printf(out, "%slink", ind);
 	if (l->linkmodes == 0)
 		fputs(" modes not supported", out);
 	if (!IS_NA(l->speed_mbps))
-		fprintf(out, " %lld Mb/s", (long long)l->speed_mbps);
+		text_printf(out, " %lld Mb/s", (long long)l->speed_mbps);
 	if (l->duplex >= 0)
-		fprintf(out, " %s", l->duplex ? "full" : "half");
+		text_printf(out, " %s", l->duplex ? "full" : "half");
 	if (!IS_NA(l->lanes))
-		fprintf(out, " %lld lanes", (long long)l->lanes);
+		text_printf(out, " %lld lanes", (long long)l->lanes);
 	if (l->autoneg >= 0)
-		fprintf(out, " autoneg %s", l->autoneg ? "on" : "off");
+		text_printf(out, " autoneg %s", l->autoneg ? "on" : "off");
 	if (l->fec == 0)
 		fputs(" fec not supported", out);
 	if (l->fec == 1) {
 		const char *active = link_fec_name(l->fec_active);
 		bool any = false;
 
-		fprintf(out, " fec %s (configured", active ? active : "?");
+		text_printf(out, " fec %s (configured", active ? active : "?");
 		if (l->fec_auto == 1) {
 			fputs(" auto", out);
 			any = true;
 		}
 		for (int b = 0; b < (int)LINK_MODE_BITS; b++)
 			if (link_fec_name(b) && link_mode_has(l->fec_configured, (unsigned)b)) {
-				fprintf(out, " %s", link_fec_name(b));
+				text_printf(out, " %s", link_fec_name(b));
 				any = true;
 			}
-		fprintf(out, "%s)", any ? "" : " none");
+		text_printf(out, "%s)", any ? "" : " none");
 	}
 	fputc('\n', out);
 	if (l->has_modes) {
@@ -180,19 +182,19 @@ void text_link(FILE *out, const struct link_info *l)
 
 static void print_qos(FILE *out, const char *ind, const struct qos *q)
 {
-	fprintf(out, "%secn", ind);
+	text_printf(out, "%secn", ind);
 	print_prios(out, "np", q->ecn_np);
 	print_prios(out, " rp", q->ecn_rp);
 	fputc('\n', out);
 	if (q->dcb_supported == 0)
-		fprintf(out, "%sdcb not supported\n", ind);
+		text_printf(out, "%sdcb not supported\n", ind);
 	if (q->dcb_supported < 0)	/* no answer: unknown, said so, not left out */
-		fprintf(out, "%sdcb ?\n", ind);
+		text_printf(out, "%sdcb ?\n", ind);
 	if (q->dcb_supported == 1) {
-		fprintf(out, "%sdcb trust %s", ind, q->trust ? q->trust : "?");
+		text_printf(out, "%sdcb trust %s", ind, q->trust ? q->trust : "?");
 		print_prios(out, "pfc", q->pfc_enabled);
 		if (q->dscp_to_prio[26] >= 0)
-			fprintf(out, " dscp 26->prio %d", q->dscp_to_prio[26]);
+			text_printf(out, " dscp 26->prio %d", q->dscp_to_prio[26]);
 		fputc('\n', out);
 	}
 }
@@ -204,13 +206,13 @@ static void print_rate(FILE *out, const struct port *p)
 	bool lanes = !IS_NA(p->lanes) && p->lanes > 0;
 	bool speed = p->rate_speed && *p->rate_speed;
 
-	fprintf(out, "%g Gb/s", p->rate_gbps);
+	text_printf(out, "%g Gb/s", p->rate_gbps);
 	if (lanes && speed)
-		fprintf(out, " (%lldX %s)", (long long)p->lanes, p->rate_speed);
+		text_printf(out, " (%lldX %s)", (long long)p->lanes, p->rate_speed);
 	else if (lanes)
-		fprintf(out, " (%lldX)", (long long)p->lanes);
+		text_printf(out, " (%lldX)", (long long)p->lanes);
 	else if (speed)
-		fprintf(out, " (%s)", p->rate_speed);
+		text_printf(out, " (%s)", p->rate_speed);
 }
 
 static void print_port(FILE *out, const struct port *p)
@@ -218,31 +220,31 @@ static void print_port(FILE *out, const struct port *p)
 	const struct gid *rec = gid_recommended(p);
 	bool first = true;
 
-	fprintf(out, "    port %d  %-10s  %s/%s  ", p->num, OR_NA(p->link_layer),
-		OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	text_printf(out, "    port %d  %-10s  %s/%s  ", p->num, OR_NA(p->link_layer),
+		    OR_NA(p->state_name), OR_NA(p->phys_state_name));
 	if (isnan(p->rate_gbps))
 		fputs("rate ?", out);
 	else
 		print_rate(out, p);
 	if (!IS_NA(p->active_mtu))
-		fprintf(out, "  mtu %lld", (long long)p->active_mtu);
+		text_printf(out, "  mtu %lld", (long long)p->active_mtu);
 	fputc('\n', out);
 	if (p->netdev) {
-		fprintf(out, "      netdev %s", p->netdev);
+		text_printf(out, "      netdev %s", p->netdev);
 		if (!IS_NA(p->netdev_mtu))
-			fprintf(out, " mtu %lld", (long long)p->netdev_mtu);
+			text_printf(out, " mtu %lld", (long long)p->netdev_mtu);
 		if (p->netdev_operstate)
-			fprintf(out, " %s", p->netdev_operstate);
+			text_printf(out, " %s", p->netdev_operstate);
 		if (!IS_NA(p->netdev_speed_mbps))
-			fprintf(out, " %lld Mb/s", (long long)p->netdev_speed_mbps);
+			text_printf(out, " %lld Mb/s", (long long)p->netdev_speed_mbps);
 		if (!IS_NA(p->carrier_changes))
-			fprintf(out, " carrier_changes %lld", (long long)p->carrier_changes);
+			text_printf(out, " carrier_changes %lld", (long long)p->carrier_changes);
 		if (p->bond_slaves && p->bond_slaves[strspn(p->bond_slaves, " \t\n")])
-			fprintf(out, " (bond of %s)", p->bond_slaves);
+			text_printf(out, " (bond of %s)", p->bond_slaves);
 		fputc('\n', out);
 	}
 	if (rec)
-		fprintf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
+		text_printf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
 	if (p->qos)
 		print_qos(out, "      ", p->qos);
 	if (p->module)
@@ -253,7 +255,7 @@ static void print_port(FILE *out, const struct port *p)
 	for (size_t i = 0; i < p->n_slaves; i++) {
 		const struct lag_slave *s = &p->slaves[i];
 
-		fprintf(out, "      bond member %s\n", s->netdev);
+		text_printf(out, "      bond member %s\n", s->netdev);
 		if (s->qos)
 			print_qos(out, "        ", s->qos);
 		if (s->module)
@@ -266,8 +268,8 @@ static void print_port(FILE *out, const struct port *p)
 
 		if (!c->ok || !c->value || !is_error_counter(c->name))
 			continue;
-		fprintf(out, "%s%s %llu", first ? "      errors: " : ", ", c->name,
-			(unsigned long long)c->value);
+		text_printf(out, "%s%s %llu", first ? "      errors: " : ", ", c->name,
+			    (unsigned long long)c->value);
 		first = false;
 	}
 	if (!first)
@@ -277,20 +279,20 @@ static void print_port(FILE *out, const struct port *p)
 void text_inventory(FILE *out, const struct inventory *inv)
 {
 	print_host(out, &inv->host);
-	fprintf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
+	text_printf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
-		fprintf(out, "  %s  %s  driver %s  fw %s  board %s%s%s\n", n->name,
-			OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
-			OR_NA(n->board_id), n->role ? "  " : "", n->role ? n->role : "");
+		text_printf(out, "  %s  %s  driver %s  fw %s  board %s%s%s\n", n->name,
+			    OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
+			    OR_NA(n->board_id), n->role ? "  " : "", n->role ? n->role : "");
 		if (n->has_pci) {
-			fprintf(out, "    pci %s  ", n->pci.bdf);
+			text_printf(out, "    pci %s  ", n->pci.bdf);
 			text_pci_numa(out, n->pci.numa_node);
 			text_pci_link(out, &n->pci.link);
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
-				fprintf(out, b ? " <- " : "  via ");
-				fputs(n->pci.upstream[n->pci.n_upstream - 1 - b].bdf, out);
+				text_printf(out, b ? " <- " : "  via ");
+				text_put_clean(out, n->pci.upstream[n->pci.n_upstream - 1 - b].bdf);
 			}
 			fputc('\n', out);
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
@@ -299,27 +301,27 @@ void text_inventory(FILE *out, const struct inventory *inv)
 				/* on a root port it redirects nothing a GPU and a NIC
 				 * share: they never sit below the same one */
 				if (b > 0 && !IS_NA(br->acs_ctrl) && (br->acs_ctrl & ACS_REDIRECT))
-					fprintf(out, "    bridge %s above it redirects peer-to-peer "
-						"(ACS control 0x%04llx)\n", br->bdf,
-						(unsigned long long)br->acs_ctrl);
+					text_printf(out, "    bridge %s above it redirects peer-to-peer "
+						    "(ACS control 0x%04llx)\n", br->bdf,
+						    (unsigned long long)br->acs_ctrl);
 				if (!pcie_link_degraded(br, pcie_link_partner(&n->pci, b)))
 					continue;
-				fprintf(out, "    bridge %s above it runs ", br->bdf);
+				text_printf(out, "    bridge %s above it runs ", br->bdf);
 				text_pci_link(out, &br->link);
 				fputc('\n', out);
 			}
 		}
 		if (n->uverbs)
-			fprintf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
-				OR_NA(n->uverbs_dev));
+			text_printf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
+				    OR_NA(n->uverbs_dev));
 		for (size_t p = 0; p < n->n_ports; p++)
 			print_port(out, &n->ports[p]);
 	}
-	fprintf(out, "\nGPUs (%zu)\n", inv->n_gpus);
+	text_printf(out, "\nGPUs (%zu)\n", inv->n_gpus);
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu *g = &inv->gpus[i];
 
-		fprintf(out, "  %s  %s  ", g->pci.bdf, OR_NA(g->model));
+		text_printf(out, "  %s  %s  ", g->pci.bdf, OR_NA(g->model));
 		text_pci_numa(out, g->pci.numa_node);
 		text_pci_link(out, &g->pci.link);
 		fputc('\n', out);

@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../model/topo_verdict.h"
+#include "text_printf.h"
 
 #include <string.h>
 
@@ -38,8 +39,8 @@ void text_topo(FILE *out, const struct inventory *inv)
 		return;
 	}
 	if (!inv->n_gpus || !inv->n_nics) {
-		fprintf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
-			inv->n_gpus, inv->n_nics);
+		text_printf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
+			    inv->n_gpus, inv->n_nics);
 		return;
 	}
 	for (size_t i = 0; i < inv->n_nics; i++)
@@ -48,57 +49,57 @@ void text_topo(FILE *out, const struct inventory *inv)
 	for (size_t g = 0; g < inv->n_gpus; g++)
 		if (inv->gpus[g].pci.local_cpulist && strlen(inv->gpus[g].pci.local_cpulist) > cw)
 			cw = strlen(inv->gpus[g].pci.local_cpulist);
-	fprintf(out, "%-6s %-13s", "", "");
+	text_printf(out, "%-6s %-13s", "", "");
 	for (size_t i = 0; i < inv->n_nics; i++)
-		fprintf(out, " %-*s", (int)w, inv->nics[i].name);
-	fprintf(out, " %-*s %s\n", (int)cw, "CPU Affinity", "NUMA Affinity");
+		text_printf(out, " %-*s", (int)w, inv->nics[i].name);
+	text_printf(out, " %-*s %s\n", (int)cw, "CPU Affinity", "NUMA Affinity");
 	for (size_t g = 0; g < inv->n_gpus; g++) {
-		fprintf(out, "GPU%-3zu %-13s", g, inv->gpus[g].pci.bdf);
+		text_printf(out, "GPU%-3zu %-13s", g, inv->gpus[g].pci.bdf);
 		for (size_t i = 0; i < inv->n_nics; i++) {
 			const struct affinity *a = topo_pair(inv, g, i);
 
-			fprintf(out, " %-*s", (int)w, cell(inv, g, i, a));
+			text_printf(out, " %-*s", (int)w, cell(inv, g, i, a));
 		}
 		numa_str(numa, sizeof(numa), &inv->gpus[g].pci);
-		fprintf(out, " %-*s %s\n", (int)cw,
-			inv->gpus[g].pci.local_cpulist ? inv->gpus[g].pci.local_cpulist : "N/A",
-			numa);
+		text_printf(out, " %-*s %s\n", (int)cw,
+			    inv->gpus[g].pci.local_cpulist ? inv->gpus[g].pci.local_cpulist : "N/A",
+			    numa);
 	}
 	/* and each NIC's own, as nvidia-smi's NIC rows give them */
-	fprintf(out, "\n%-*s %-13s %-*s %s\n", (int)w, "", "", (int)cw, "CPU Affinity",
-		"NUMA Affinity");
+	text_printf(out, "\n%-*s %-13s %-*s %s\n", (int)w, "", "", (int)cw, "CPU Affinity",
+		    "NUMA Affinity");
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
 		numa_str(numa, sizeof(numa), &n->pci);
-		fprintf(out, "%-*s %-13s %-*s %s\n", (int)w, n->name,
-			n->has_pci && n->pci.bdf ? n->pci.bdf : "-", (int)cw,
-			n->has_pci && n->pci.local_cpulist ? n->pci.local_cpulist : "N/A",
-			n->has_pci ? numa : "N/A");
+		text_printf(out, "%-*s %-13s %-*s %s\n", (int)w, n->name,
+			    n->has_pci && n->pci.bdf ? n->pci.bdf : "-", (int)cw,
+			    n->has_pci && n->pci.local_cpulist ? n->pci.local_cpulist : "N/A",
+			    n->has_pci ? numa : "N/A");
 	}
 	fputs("\nnearest GPU per RDMA device (PIX/PXB: GPUDirect RDMA by default; PHB and worse: not)\n",
 	      out);
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		struct topo_nearest near = topo_nearest_gpu(inv, i);
 
-		fprintf(out, "  %-*s ", (int)w, inv->nics[i].name);
+		text_printf(out, "  %-*s ", (int)w, inv->nics[i].name);
 		if (!near.found) {
 			fputs("no PCI function\n", out);
 			continue;
 		}
-		fprintf(out, "%-4s", path_type_name(near.path));
+		text_printf(out, "%-4s", path_type_name(near.path));
 		for (size_t g = 0; g < inv->n_gpus; g++) {
 			const struct affinity *a = topo_pair(inv, g, i);
 
 			if (a && a->path == near.path)
-				fprintf(out, " GPU%zu %s", g, inv->gpus[g].pci.bdf);
+				text_printf(out, " GPU%zu %s", g, inv->gpus[g].pci.bdf);
 		}
 		/* a storage NIC is not meant to be near; far from every GPU is
 		 * only known with the NIC's NUMA node */
-		fprintf(out, "  %s\n", inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0 ?
-			"storage" : near.path <= PATH_PXB ? "near" :
-			near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
-			"far? (NUMA node unknown: NODE or SYS)" : "far");
+		text_printf(out, "  %s\n", inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0 ?
+			    "storage" : near.path <= PATH_PXB ? "near" :
+			    near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
+			    "far? (NUMA node unknown: NODE or SYS)" : "far");
 	}
 	fputs("\nLegend: X self, PIX at most one PCIe bridge, PXB several bridges, "
 	      "PHB through a host bridge,\n        NODE across host bridges in one "

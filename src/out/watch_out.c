@@ -3,6 +3,7 @@
 #include "json.h"
 #include "../model/port_state.h"
 #include "../model/window.h"
+#include "text_printf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,17 +194,17 @@ static void row(FILE *out, bool *header, const char *prefix, const char *name,
 	snprintf(label, sizeof(label), "%s%s", prefix, name);
 	name = label;
 	if (!*header) {
-		fprintf(out, "    %-32s %15s %15s %12s %12s\n", "counter", "start", "end",
-			"delta", "per s");
+		text_printf(out, "    %-32s %15s %15s %12s %12s\n", "counter", "start", "end",
+			    "delta", "per s");
 		*header = true;
 	}
 	if (ch->reset)
-		fprintf(out, "    %-32s %15llu %15llu %12s %12s\n", name,
-			(unsigned long long)ch->start, (unsigned long long)ch->end, "cleared", "-");
+		text_printf(out, "    %-32s %15llu %15llu %12s %12s\n", name,
+			    (unsigned long long)ch->start, (unsigned long long)ch->end, "cleared", "-");
 	else
-		fprintf(out, "    %-32s %15llu %15llu %12llu %12.6g\n", name,
-			(unsigned long long)ch->start, (unsigned long long)ch->end,
-			(unsigned long long)ch->delta, (double)ch->delta / secs);
+		text_printf(out, "    %-32s %15llu %15llu %12llu %12.6g\n", name,
+			    (unsigned long long)ch->start, (unsigned long long)ch->end,
+			    (unsigned long long)ch->delta, (double)ch->delta / secs);
 }
 
 /* Only what moved: a port has thirty-odd counters. */
@@ -257,7 +258,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 		delta_str(a, sizeof(a), ok, &ch, secs);
 		ok = window_pause(pt, p, false, &ch) || eth_pause(pt, p, false, &ch);
 		delta_str(b, sizeof(b), ok, &ch, secs);
-		fprintf(out, "    pfc prio %d: pause tx %s rx %s\n", p, a, b);
+		text_printf(out, "    pfc prio %d: pause tx %s rx %s\n", p, a, b);
 	}
 	for (size_t i = 0; i < N_CNP; i++) {
 		bool ok = window_change(pt, WIN_HW, cnp_names[i], &ch);
@@ -265,7 +266,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 		if (!ok)
 			continue;
 		delta_str(a, sizeof(a), ok, &ch, secs);
-		fprintf(out, "%s %s %s", any ? "," : "    cnp:", cnp_label[i], a);
+		text_printf(out, "%s %s %s", any ? "," : "    cnp:", cnp_label[i], a);
 		any = true;
 	}
 	if (any)
@@ -280,8 +281,8 @@ void text_watch(FILE *out, const struct watch_report *rep)
 
 	for (size_t i = 0; i < rep->findings->n; i++)
 		count[rep->findings->v[i].severity]++;
-	fprintf(out, "watch: %.1f s, %lu samples, every %g s%s\n", rep->duration_s,
-		rep->samples, rep->interval_s, rep->interrupted ? " (interrupted)" : "");
+	text_printf(out, "watch: %.1f s, %lu samples, every %g s%s\n", rep->duration_s,
+		    rep->samples, rep->interval_s, rep->interrupted ? " (interrupted)" : "");
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
@@ -290,9 +291,9 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			size_t still;
 			double ratio = phy_error_ratio(pt, rep->duration_s);
 
-			fprintf(out, "\n  %s port %d%s%s%s\n", inv->nics[i].name, pt->num,
-				pt->netdev ? " (" : "", pt->netdev ? pt->netdev : "",
-				pt->netdev ? ")" : "");
+			text_printf(out, "\n  %s port %d%s%s%s\n", inv->nics[i].name, pt->num,
+				    pt->netdev ? " (" : "", pt->netdev ? pt->netdev : "",
+				    pt->netdev ? ")" : "");
 			if (!pt->start)
 				continue;
 			still = rows(out, &header, pt, WIN_PMA, secs);
@@ -302,13 +303,13 @@ void text_watch(FILE *out, const struct watch_report *rep)
 			if (window_carrier(pt, &ch) && (ch.delta || ch.reset))
 				row(out, &header, "", "carrier_changes", &ch, secs);
 			if (!header)
-				fprintf(out, "    no counter changed (%zu read)\n", still);
+				text_printf(out, "    no counter changed (%zu read)\n", still);
 			else if (still)
-				fprintf(out, "    %zu other counters unchanged\n", still);
+				text_printf(out, "    %zu other counters unchanged\n", still);
 			if (!isnan(ratio))
-				fprintf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
+				text_printf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
 			text_pfc_cnp(out, pt, secs);
 		}
-	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
+	text_printf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
 	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
 }

@@ -1,8 +1,10 @@
 #include "tape.h"
 #include "pathcache.h"
+#include "tape_link.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +165,77 @@ static int write_file(int dirfd, const struct entry *e)
 	return rc;
 }
 
-int tape_write(const struct tape *t, int dirfd)
+/* Whether what an absolute link names (norm, root-relative) is in the
+ * snapshot: the tape holds it, something under it, or a link on its way
+ * (which leads on by its own rules).  Else it names something of the
+ * host that opened the tree (/etc/hosts).  -ENOMEM, or a bool. */
+static int holds(const struct tape *t, const char *norm)
+{
+	size_t len = strlen(norm);
+	char *prefix;
+	bool found = false;
+
+	if (!len)
+		return true;
+	for (size_t i = 0; i < t->n && !found; i++)
+		found = strncmp(t->e[i].path, norm, len) == 0 && t->e[i].path[len] == '/';
+	prefix = strdup(norm);
+	if (!prefix)
+		return -ENOMEM;
+	for (char *s = prefix; !found && s; s = strchr(s + 1, '/')) {
+		char c = *s;
+
+		*s = '\0';
+		found = s != prefix && pathcache_get(t->seen, prefix, NULL);
+		*s = c;
+	}
+	found = found || pathcache_get(t->seen, prefix, NULL);
+	free(prefix);
+	return found;
+}
+
+/* The link as it may be written: its target, one rebased into the tree,
+ * or (0 with *out NULL) none.  0 or -ENOMEM. */
+static int link_target(const struct tape *t, const struct entry *e, char **out)
+{
+	char *norm = NULL;
+	int where = tape_link_where(e->path, e->data, &norm);
+
+	*out = NULL;
+	if (where == TAPE_LINK_ABSOLUTE) {
+		int held = holds(t, norm);
+
+		if (held > 0)
+			*out = tape_link_rebase(e->path, norm);
+		where = held < 0 ? held : held ? where : TAPE_LINK_OUTSIDE;
+		free(norm);
+	} else if (where == TAPE_LINK_INSIDE) {
+		*out = strdup(e->data);
+	}
+	if (where < 0)
+		return where;
+	return where != TAPE_LINK_OUTSIDE && !*out ? -ENOMEM : 0;
+}
+
+static int write_link(const struct tape *t, int dirfd, const struct entry *e,
+		      tape_dropped_fn *dropped, void *arg)
+{
+	char *target;
+	int rc = link_target(t, e, &target);
+
+	if (rc < 0)
+		return rc;
+	if (!target) {
+		if (dropped)
+			dropped(arg, e->path, e->data);
+		return 0;
+	}
+	rc = symlinkat(target, dirfd, e->path) < 0 ? -errno : 0;
+	free(target);
+	return rc;
+}
+
+int tape_write(const struct tape *t, int dirfd, tape_dropped_fn *dropped, void *arg)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct entry *e = &t->e[i];
@@ -176,7 +248,7 @@ int tape_write(const struct tape *t, int dirfd)
 			rc = write_file(dirfd, e);
 			break;
 		case K_SYMLINK:
-			rc = symlinkat(e->data, dirfd, e->path) < 0 ? -errno : 0;
+			rc = write_link(t, dirfd, e, dropped, arg);
 			break;
 		case K_DIR:
 		case K_ERROR:

@@ -20,8 +20,12 @@ int tape_symlink(struct tape *t, const char *path, const char *target);
 int tape_dir(struct tape *t, const char *path);
 
 /* Lay the tape out under the directory dirfd.  Read errors become empty
- * directories (read() then fails with EISDIR: "not available" again). */
-int tape_write(const struct tape *t, int dirfd);
+ * directories (read() then fails with EISDIR: "not available" again).
+ * Only symlinks that lead inside the new tree are written (tape_link.h):
+ * an absolute one is made relative when what it names is on the tape;
+ * each other one is left out and, when dropped is not NULL, told to it. */
+typedef void tape_dropped_fn(void *arg, const char *path, const char *target);
+int tape_write(const struct tape *t, int dirfd, tape_dropped_fn *dropped, void *arg);
 
 size_t tape_count(const struct tape *t);
 

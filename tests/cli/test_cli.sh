@@ -171,6 +171,34 @@ mkdir -p "$tmp/exists"
 expect 2 "$bin" --root "$h" snapshot "$tmp/exists";	stderr_has "already exists"
 expect 0 "$bin" --root "$h" snapshot "$tmp/snap";	stdout_has "replay it with"
 if ls -d "$tmp"/snap.partial-* >/dev/null 2>&1; then bad "partial snapshot left"; else ok; fi
+# snapshot of a hostile replayed tree: its links to the host's /etc and
+# /proc/self, or climbing out with .., are left out and said; an absolute
+# link into the tree is rebased; no link of the snapshot leads outside it
+hostile=$tmp/hostile-links
+cp -a "$src/tests/fixtures/dgx-h100/root" "$hostile"
+ln -sfn "/$(readlink "$hostile/sys/class/infiniband/mlx5_1" | sed 's|^\.\./\.\./|sys/|')" \
+	"$hostile/sys/class/infiniband/mlx5_1"
+ln -s /etc "$hostile/sys/class/infiniband/etc0"
+ln -s /proc/self/cwd "$hostile/sys/class/infiniband/self0"
+ln -s ../../../../../../../../etc "$hostile/sys/class/infiniband/up0"
+expect 0 "$bin" --root "$hostile" --json snapshot "$tmp/snap-hostile"
+if python3 - "$tmp/out" "$tmp/snap-hostile" <<'PY'; then ok; else bad "snapshot of hostile links"; cat "$tmp/err"; fi
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+top = os.path.realpath(sys.argv[2])
+assert doc["links_left_out"] == 3, doc
+ib = os.path.join(top, "sys/class/infiniband")
+assert os.readlink(os.path.join(ib, "mlx5_1")).startswith("../../../sys/devices/"), "not rebased"
+assert os.path.exists(os.path.join(ib, "mlx5_1", "fw_ver")), "rebased link leads nowhere"
+for name in ("etc0", "self0", "up0"):
+    assert not os.path.lexists(os.path.join(ib, name)), name + " copied"
+for d, dirs, files in os.walk(top):
+    for n in dirs + files:
+        p = os.path.join(d, n)
+        if os.path.islink(p):
+            assert os.path.realpath(p).startswith(top + "/"), "%s leads out" % p
+PY
+stderr_has "left out the symlink 'sys/class/infiniband/etc0' -> '/etc'"
 mkdir -p "$tmp/tiny"
 if mount -t tmpfs -o size=8k tmpfs "$tmp/tiny" 2>/dev/null; then
 	big=$src/tests/fixtures/dgx-h100/root

@@ -2,8 +2,10 @@
 """serve survives what the internet sends: unknown paths and methods, garbage,
 a huge header, slow clients (one byte a second: cut at the deadline while
 others are served), idle clients, more connections from one address than
-it allows, 100 concurrent scrapers all answered, a kept-alive connection
-whose idle time is not charged to its next request, and a machine whose
+it allows, a flood of half-sent requests from one address (cut at the 2 s
+header deadline, another address served meanwhile), 100 concurrent
+scrapers all answered, a kept-alive connection whose idle time is not
+charged to its next request, and a machine whose
 reading hangs (a sick NIC: an LD_PRELOAD shim built here holds one sysfs
 read): scrapes still answered at once with the last reading, and a stop
 that does not wait for it.
@@ -25,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_common import Server, check, fail, fixture, one, parse  # noqa: E402
 
 TIMEOUT_S = 2		# --timeout given to the server
-PER_IP = 128		# MAX_PER_IP in src/cmd/serve.c
+PER_IP = 32		# MAX_PER_IP in src/cmd/serve.c
+HEADER_S = 2		# SERVE_HEADER_S in src/cmd/serve_deadline.h
 STOP_WAIT_S = 2		# STOP_WAIT_S in src/cmd/serve.c
 
 
@@ -171,31 +174,12 @@ def test_idle_client(srv):
     print("idle client: closed after %.1f s" % took)
 
 
-def test_per_ip_limit(binary, root):
-    """More idle connections than one address may hold: the excess is
-    closed at once (its own server, with a long timeout, so that nothing
-    else closes them), and scrapes work again once they are gone."""
-    srv = Server(binary, root, "--timeout", "60")
-    socks = [socket.create_connection(("127.0.0.1", srv.port), timeout=5)
-             for _ in range(PER_IP + 60)]
-    closed = set()
-    deadline = time.monotonic() + 20
-    while len(closed) < 60 and time.monotonic() < deadline:
-        r, _, _ = select.select([s for s in socks if s not in closed], [], [], 0.5)
-        for s in r:
-            try:
-                if s.recv(10) == b"":
-                    closed.add(s)
-            except ConnectionResetError:
-                closed.add(s)
-    check(len(closed) == 60, "%d of %d connections closed, expected the 60 over the "
-          "per-address limit" % (len(closed), PER_IP + 60))
-    for s in socks:
-        s.close()
-    # The server frees an address's slots as it sees the closes, on its
-    # pool threads: under ASan next to the VM tests (ctest -j2 on 2 cores)
-    # one refused-then-timed-out attempt once took the whole of a 10 s
-    # window.  A server that never serves again still fails at 30 s.
+def served_again(srv):
+    """Scrape until one is served: (seconds it took, tries).  The server
+    frees an address's slots as it sees the closes, on its pool threads:
+    under ASan next to the VM tests (ctest -j2 on 2 cores) one
+    refused-then-timed-out attempt once took the whole of a 10 s window.
+    A server that never serves again still fails at 30 s."""
     t0 = time.monotonic()
     deadline = t0 + 30
     tries = 0
@@ -203,19 +187,117 @@ def test_per_ip_limit(binary, root):
         tries += 1
         try:
             scrape_ok(srv)
-            break
+            return time.monotonic() - t0, tries
         except (ConnectionError, http.client.HTTPException, socket.timeout) as e:
             check(time.monotonic() < deadline, "no scrape served in %.0f s after the flood "
                   "(%d tries, the last: %r)" % (time.monotonic() - t0, tries, e))
             time.sleep(0.2)
+
+
+def test_per_ip_limit(binary, root):
+    """More kept-alive connections than one address may hold: the excess
+    is closed unanswered (its own server, with a long timeout, so that
+    nothing else closes them; each has had its answer, so the header
+    deadline does not either), and scrapes work again once they are gone."""
+    srv = Server(binary, root, "--timeout", "60")
+    socks = [socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+             for _ in range(PER_IP + 60)]
+    answered = closed = 0
+    for s in socks:
+        try:
+            s.sendall(b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            status = read_answer(s)
+        except (BrokenPipeError, ConnectionResetError):
+            status = None
+        answered += status == 404
+        closed += status is None
+    check(closed == 60 and answered == PER_IP, "%d of %d connections closed, %d answered: "
+          "expected the 60 over the per-address limit closed" % (closed, PER_IP + 60, answered))
+    for s in socks:
+        s.close()
+    took, tries = served_again(srv)
     srv.stop()
-    print("per-address limit: %d of %d closed at once, then served again after %.1f s "
-          "(%d tries)" % (len(closed), PER_IP + 60, time.monotonic() - t0, tries))
+    print("per-address limit: %d of %d closed unanswered, then served again after %.1f s "
+          "(%d tries)" % (closed, PER_IP + 60, took, tries))
+
+
+def closed_by_server(s):
+    """True when the server has closed s (end of stream or reset)."""
+    try:
+        return s.recv(100) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_half_sent(binary, root):
+    """Half-sent requests from one address (a request line and a header,
+    half a request line, or nothing at all) hold its share of the server
+    for the header deadline, not for --timeout (60 here): another address
+    is answered meanwhile, each half-sent one is closed unanswered within
+    a few seconds, and the flooding address is served again after."""
+    srv = Server(binary, root, "--timeout", "60")
+    try:
+        parts = (b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"GET /metr", b"")
+        socks = []
+        for i in range(4 * PER_IP):
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+            try:
+                s.sendall(parts[i % len(parts)])
+            except (BrokenPipeError, ConnectionResetError):
+                pass		# over the address's share: closed at once
+            socks.append(s)
+        t0 = time.monotonic()
+        # another address, while the flood is held
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10,
+                                       source_address=("127.0.0.2", 0))
+        c.request("GET", "/metrics")
+        r = c.getresponse()
+        body = r.read()
+        took = time.monotonic() - t0
+        c.close()
+        check(r.status == 200 and b"rdmadoctor_port_up" in body,
+              "another address during a flood of half-sent requests: status %d" % r.status)
+        check(took < HEADER_S, "another address answered only after %.1f s of the flood"
+              % took)
+        # each half-sent request is cut well before --timeout, and none answered
+        open_ = list(socks)
+        deadline = t0 + 20
+        while open_ and time.monotonic() < deadline:
+            r, _, _ = select.select(open_, [], [], 0.5)
+            for s in r:
+                check(closed_by_server(s), "a half-sent request was answered")
+                open_.remove(s)
+        cut_after = time.monotonic() - t0
+        check(not open_, "%d half-sent requests still open after %.0f s (--timeout 60, "
+              "header deadline %d s)" % (len(open_), cut_after, HEADER_S))
+        for s in socks:
+            s.close()
+        served_again(srv)	# the flooding address's share is free again
+        # a kept-alive connection's next request: the deadline runs from its line
+        s = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+        s.sendall(b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        check(read_answer(s) == 404, "kept-alive: first answer")
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        t1 = time.monotonic()
+        r, _, _ = select.select([s], [], [], 20)
+        check(r and closed_by_server(s), "a kept-alive half-sent request was not cut in 20 s")
+        held = time.monotonic() - t1
+        s.close()
+    except BaseException:
+        print("server stderr:\n" + "".join(srv.lines), file=sys.stderr)
+        srv.kill()
+        raise
+    srv.stop()
+    print("half-sent requests: %d from one address, another address answered in %.2f s, "
+          "all cut within %.1f s; a kept-alive one after %.1f s" % (len(socks), took, cut_after,
+                                                                  held))
 
 
 def test_concurrent(srv, n=100):
     """All answered, whole; and the storm reads the machine once per cache
-    period (10 s by default), not once per scrape."""
+    period (10 s by default), not once per scrape.  The scrapers come from
+    four loopback addresses, as a storm comes from many machines: one
+    address may hold only PER_IP connections."""
     before = one(parse(scrape_ok(srv)), "rdmadoctor_refreshes_total")
     t0 = time.monotonic()
     barrier = threading.Barrier(n)
@@ -224,7 +306,8 @@ def test_concurrent(srv, n=100):
     def client(i):
         try:
             barrier.wait(30)
-            c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+            c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30,
+                                           source_address=("127.0.0.%d" % (1 + i % 4), 0))
             c.request("GET", "/metrics")
             r = c.getresponse()
             body = r.read()
@@ -283,28 +366,30 @@ def read_answer(s):
 
 def test_keep_alive_idle(binary, root):
     """The deadline of a request starts at its request line: a kept-alive
-    connection idle for 0.6 of --timeout, then a request whose headers
-    take 0.6 of it, is answered (from the previous answer it is 1.2)."""
-    timeout = 4
+    connection idle for 5 s of a 6 s --timeout, then a request whose
+    headers take 1.2 s (within the 2 s header deadline), is answered
+    (from the previous answer it is 6.2 s)."""
+    timeout = 6
     srv = Server(binary, root, "--timeout", str(timeout))
     try:
         s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
         s.sendall(b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         check(read_answer(s) == 404, "keep-alive: first answer")
-        time.sleep(0.6 * timeout)
+        idle = timeout - 1
+        time.sleep(idle)
         s.sendall(b"GET /metrics HTTP/1.1\r\n")
         t0 = time.monotonic()
         try:
             for part in (b"Host: 127.0.0.1\r\n", b"User-Agent: idle-then-slow\r\n",
                          b"Accept: */*\r\n"):
-                time.sleep(0.2 * timeout)
+                time.sleep(0.4)
                 s.sendall(part)
             s.sendall(b"\r\n")
             status = read_answer(s)
         except (BrokenPipeError, ConnectionResetError):
             status = None
         check(status == 200, "a request %.1f s long after %.1f s idle was cut (status %s): "
-              "the idle time counted against it" % (time.monotonic() - t0, 0.6 * timeout, status))
+              "the idle time counted against it" % (time.monotonic() - t0, idle, status))
         s.close()
     finally:
         srv.kill() if not srv.alive() else srv.stop()
@@ -431,6 +516,7 @@ def main():
     test_slow_reading(binary, src)
     test_keep_alive_idle(binary, root)
     test_per_ip_limit(binary, root)
+    test_half_sent(binary, root)
     srv = Server(binary, root, "--timeout", str(TIMEOUT_S))
     try:
         test_keep_alive(srv)

@@ -87,7 +87,7 @@ static void live_then_replay(void **state)
 	assert_int_equal(ok.calls, 2);
 	fd = open(out, O_PATH | O_DIRECTORY);
 	assert_true(fd >= 0);
-	assert_int_equal(tape_write(r.tape, fd), 0);
+	assert_int_equal(tape_write(r.tape, fd, NULL, NULL), 0);
 	close(fd);
 	root_close(&r);
 

@@ -364,7 +364,7 @@ static void read_bin_tape(void **state)
 	assert_int_equal(root_read_bin(&r, BRIDGE, got, sizeof(got), &len), -EISDIR);
 	fd = open(out, O_PATH | O_DIRECTORY);
 	assert_true(fd >= 0);
-	assert_int_equal(tape_write(r.tape, fd), 0);
+	assert_int_equal(tape_write(r.tape, fd, NULL, NULL), 0);
 	close(fd);
 	root_close(&r);
 

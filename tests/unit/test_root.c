@@ -62,6 +62,13 @@ static int setup(void **state)
 	link_("loop1", "sys/class/loop2");
 	put("proc/1234/limits", "Max locked memory         unlimited\n");
 	link_("1234", "proc/self");
+	/* links a snapshot must not copy as they are: to the host's files,
+	 * climbing out, or climbing from wherever a link led */
+	link_("/etc/hosts", "sys/class/hosts");
+	link_("/proc/self/limits", "sys/class/limits");
+	link_("../../../../proc/self", "sys/class/outself");
+	link_("..", "sys/class/up");
+	link_("up/../../..", "sys/class/upup");
 	put("list/10", "");
 	put("list/2", "");
 	put("list/1", "");
@@ -250,7 +257,7 @@ static void tape_round_trip(void **state)
 	free(v);
 	fd = open(out, O_PATH | O_DIRECTORY);
 	assert_true(fd >= 0);
-	assert_int_equal(tape_write(r.tape, fd), 0);
+	assert_int_equal(tape_write(r.tape, fd, NULL, NULL), 0);
 	close(fd);
 	root_close(&r);
 
@@ -265,6 +272,76 @@ static void tape_round_trip(void **state)
 	assert_int_equal(root_read(&replay, "sys/bus/pci/devices/0000:1b:00.0/nonewline", &v),
 			 -ENOENT);
 	root_close(&replay);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", out);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void count_dropped(void *arg, const char *path, const char *target)
+{
+	(void)path;
+	(void)target;
+	++*(int *)arg;
+}
+
+static void link_is(const char *dir, const char *path, const char *want)
+{
+	char full[512], got[512];
+	ssize_t n;
+
+	snprintf(full, sizeof(full), "%s/%s", dir, path);
+	n = readlink(full, got, sizeof(got) - 1);
+	if (!want) {
+		assert_int_equal(n, -1);
+		return;
+	}
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_string_equal(got, want);
+}
+
+/* A snapshot of a hostile tree holds only links that lead inside it: an
+ * absolute one into what was read is rebased, one to the host's /etc or
+ * one climbing out is left out and told. */
+static void tape_links_stay_inside(void **state)
+{
+	char out[64] = "/tmp/rdtapelinks-XXXXXX", cmd[160];
+	struct root r;
+	char *v = NULL;
+	int fd, dropped = 0;
+	(void)state;
+
+	assert_non_null(mkdtemp(out));
+	assert_int_equal(root_open(&r, tmpl), 0);
+	assert_int_equal(root_record(&r), 0);
+	assert_int_equal(root_read(&r, "sys/class/hosts", &v), -ENOENT);
+	assert_int_equal(root_read(&r, "sys/class/limits", &v), 0);
+	free(v);
+	assert_int_equal(root_read(&r, "sys/class/outself/limits", &v), 0);
+	free(v);
+	assert_int_equal(root_read(&r, "sys/class/abs/0000:17:01.0/0000:1b:00.0/vendor", &v), 0);
+	free(v);
+	v = NULL;
+	assert_int_equal(root_read(&r, "sys/class/upup/x", &v), -ENOENT);
+	fd = open(out, O_PATH | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(tape_write(r.tape, fd, count_dropped, &dropped), 0);
+	close(fd);
+	root_close(&r);
+
+	link_is(out, "sys/class/hosts", NULL);		/* the host's /etc/hosts */
+	link_is(out, "sys/class/limits", "../../proc/self/limits");
+	link_is(out, "sys/class/abs", "../../sys/devices/pci0000:17");
+	link_is(out, "sys/class/outself", NULL);	/* four .. from two deep */
+	link_is(out, "sys/class/up", "..");
+	link_is(out, "sys/class/upup", NULL);		/* .. after a link: outside */
+	link_is(out, "proc/self", "1234");
+	assert_int_equal(dropped, 3);
+	/* and the rebased ones read the same bytes as the tree did */
+	assert_int_equal(root_open(&r, out), 0);
+	assert_int_equal(root_read(&r, "sys/class/limits", &v), 0);
+	assert_string_equal(v, "Max locked memory         unlimited");
+	free(v);
+	root_close(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", out);
 	assert_int_equal(system(cmd), 0);
 }
@@ -316,6 +393,7 @@ int main(void)
 		cmocka_unit_test(listing_is_version_sorted),
 		cmocka_unit_test(each_file_read_once),
 		cmocka_unit_test(tape_round_trip),
+		cmocka_unit_test(tape_links_stay_inside),
 		cmocka_unit_test(notes_kept_once),
 		cmocka_unit_test(zeroed_handle_safe_to_close),
 	};
