@@ -124,6 +124,24 @@ static int take_gpu(struct ctx *c, void *a, const char *v)
 	return CMD_GO_ON;
 }
 
+/* "all", or names joined by commas: an empty name ("a,,b", "") is a
+ * slip, refused before any device is looked for. */
+static int take_devices(struct ctx *c, void *a, const char *v)
+{
+	for (const char *p = v; strcmp(v, "all") != 0;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0 || len > 63 || memchr(p, '/', len))
+			return usage(c, O(a)->cmd, "--devices '%s': give all, or device names "
+				     "joined by commas (mlx5_0,mlx5_1)", v);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	O(a)->devices = v;
+	return CMD_GO_ON;
+}
+
 static int take_max_size(struct ctx *c, void *a, const char *v)
 {
 	O(a)->server_only = "max-size";
@@ -306,9 +324,10 @@ static const struct cmd_opt bw_opts[] = {
 		  "machine's) where it has one, else 90% of the port rate,\n"
 		  "at sizes of 64 KiB and up; tcp nothing" },
 	/* this host's side */
-	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device),
+	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device), .flags = OPT_NONEMPTY,
+	  .needs = "a device name",
 	  .help = "the RDMA device (verbs), or the netdev to bind (tcp)" },
-	{ "devices", 0, "all|A,B", OPT_STRING_AT(struct bw_cmd_opts, devices),
+	{ "devices", 0, "all|A,B", OPT_CALL_AT(take_devices),
 	  .help = "one rail per device, all at once: a thread each,\n"
 		  "pinned to the NIC's NUMA node; per-rail and total" },
 	{ "ib-port", 0, "N", OPT_CALL_AT(take_ib_port), .help = "port of the device (default 1)" },

@@ -2,6 +2,7 @@
  * diff, report --html FILE. */
 #include "cmd.h"
 #include "fleet_db.h"
+#include "opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
 #include "../fleet/record.h"
@@ -40,6 +41,20 @@ static int take_before(struct ctx *c, void *args, const char *value)
 				  &((struct fleet_args *)args)->before);
 }
 
+/* the verdicts a check gives (check/finding.c) */
+static int take_verdict(struct ctx *c, void *args, const char *value)
+{
+	static const char *const verdicts[] = { "pass", "warn", "fail" };
+
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (strcmp(value, verdicts[i]) == 0) {
+			((struct fleet_args *)args)->filter.verdict = verdicts[i];
+			return CMD_GO_ON;
+		}
+	fprintf(stderr, "%s fleet: --verdict '%s': give pass, warn or fail\n", c->prog, value);
+	return EXIT_USAGE;
+}
+
 static const struct cmd_opt fleet_opts[] = {
 	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct fleet_args, db), .flags = OPT_NONEMPTY,
 	  .help = "the database (default\n"
@@ -52,8 +67,7 @@ static const struct cmd_opt fleet_opts[] = {
 	  .help = "report: where the page goes" },
 	{ "profile", 0, "P", OPT_STRING_AT(struct fleet_args, filter.profile),
 	  .flags = OPT_NONEMPTY, .help = "ls: the hosts judged against this profile" },
-	{ "verdict", 0, "V", OPT_STRING_AT(struct fleet_args, filter.verdict),
-	  .flags = OPT_NONEMPTY, .help = "ls: the hosts of this verdict (pass, warn, fail)" },
+	{ "verdict", 0, "V", OPT_CALL_AT(take_verdict), .help = "ls: the hosts of this verdict (pass, warn, fail)" },
 	{ "since", 0, "TIME", OPT_CALL_AT(take_since),
 	  .help = "ls: the hosts checked at or after TIME (UTC,\n"
 		  "2026-11-30T07:00:00Z)" },
@@ -518,6 +532,8 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	if ((a.filter.profile || a.filter.verdict || a.filter.since || a.filter.nic_model) &&
 	    sub->fn != fleet_ls)
 		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
+	if (a.html && (rc = opt_need_parent(c, "fleet report", "--html", a.html)) != CMD_GO_ON)
+		return rc;
 	db = fleet_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;

@@ -1,6 +1,7 @@
 /* rdmadoctor record: keep this host's check result (or documents collected
  * elsewhere) in the fleet database. */
 #include "cmd.h"
+#include "opt_files.h"
 #include "check_doc.h"
 #include "fleet_db.h"
 #include "record_read.h"
@@ -149,6 +150,12 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			"is stamped now)\n", c->prog);
 		return EXIT_USAGE;
 	}
+	/* before the check is run: what they hold is read after it */
+	for (size_t i = 0; i < a->n_bw; i++)
+		if ((rc = opt_need_file(c, "record", "--bw", a->bw[i])) != CMD_GO_ON)
+			return rc;
+	if (a->fabric)
+		return opt_need_file(c, "record", "--fabric", a->fabric);
 	return CMD_GO_ON;
 }
 

@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "opt_files.h"
 #include "../profiles/site.h"
 #include "../out/json.h"
 #include "../sysfs/tape.h"
@@ -149,6 +150,9 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 			c->prog, out);
 		return EXIT_USAGE;
 	}
+	rc = opt_need_parent(c, "snapshot", "OUTDIR", out);
+	if (rc != CMD_GO_ON)
+		return rc;
 	rc = ctx_collect(c, &r, &inv, true);
 	if (rc == EXIT_OK)
 		rc = tape_site(c, &r);

@@ -62,6 +62,24 @@ assert all(c["declared"] and isinstance(c["options"], list) for c in cmds.values
 PY
 then ok; else bad "--dump-options lacks the tables"; fi
 
+# arguments are looked at before the machine is read: with a root that
+# cannot be opened (exit 3 if it were read), a bad argument is still exit 2
+nr=$tmp/nope
+expect 2 "$bin" --root "$nr" serve --listen 127.0.0.1:99999;	stderr_has "port from 0 to 65535"
+expect 2 "$bin" --root "$nr" serve --listen localhost:9879;	stderr_has "names are not resolved"
+expect 2 "$bin" --root "$nr" snapshot "$tmp/no/such/dir/snap";	stderr_has "its directory '$tmp/no/such/dir'"
+expect 2 "$bin" --root "$nr" record --db "$tmp/f.db" --bw "$tmp/no-bw.json"
+stderr_has "--bw '$tmp/no-bw.json': No such file or directory"
+expect 2 "$bin" --root "$nr" record --db "$tmp/f.db" --fabric "$tmp"
+stderr_has "--fabric '$tmp': Is a directory"
+if [ -e "$tmp/f.db" ]; then bad "a refused record made its database"; else ok; fi
+expect 2 "$bin" fleet --db "$tmp/f.db" --verdict passed ls;	stderr_has "give pass, warn or fail"
+expect 2 "$bin" fleet --db "$tmp/f.db" report --html "$tmp/no/page.html"
+stderr_has "its directory '$tmp/no'"
+expect 2 "$bin" --root "$nr" bw server --devices mlx5_0,,mlx5_1;	stderr_has "joined by commas"
+expect 2 "$bin" --root "$nr" bw server --device "";		stderr_has "needs a device name"
+expect 2 "$bin" --root "$nr" watch --interval 0;		stderr_has "give seconds"
+
 # a root that is not there: could not run
 expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
 
