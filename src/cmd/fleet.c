@@ -126,8 +126,9 @@ const struct cmd_spec fleet_spec = {
 	.epilog =
 	"Each host is judged on its latest record.\n"
 	"\n"
-	"exit: 0 fine; 1 diff found hosts that differ; 2 usage; 3 could not run\n"
-	"(no database, not a fleet database, unknown host, cannot write FILE).\n",
+	"exit: 0 fine; 1 diff found hosts that differ; 2 usage (a host with no\n"
+	"record); 3 could not run (no database, not a fleet database, cannot\n"
+	"write FILE).\n",
 };
 
 
@@ -218,9 +219,9 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 		return db_failed(c, s);
 	if (!json_array_size(history)) {
 		json_decref(history);
-		fprintf(stderr, "%s fleet: no records of host '%s' in '%s' (`rdmadoctor fleet "
+		fprintf(stderr, "%s fleet: no record of host '%s' in '%s' (`rdmadoctor fleet "
 			"ls` lists the hosts)\n", c->prog, a->host, a->db);
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;	/* a name that is not there, as profiles show */
 	}
 	/* the record the history ends with, whole (not a newer one stored
 	 * meanwhile: the two agree) */
@@ -466,10 +467,10 @@ static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 		return EXIT_RUNTIME;
 	}
 	if (!removed) {
-		fprintf(stderr, "%s fleet: no records of host '%s'%s%s in '%s' (`rdmadoctor "
+		fprintf(stderr, "%s fleet: no record of host '%s'%s%s in '%s' (`rdmadoctor "
 			"fleet ls` lists the hosts)\n", c->prog, a->host,
 			a->before ? " before " : "", a->before ? a->before : "", a->db);
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;
 	}
 	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
 					       a->host, "before", a->before, "removed",

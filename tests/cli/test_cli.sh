@@ -80,6 +80,8 @@ expect 2 "$bin" --root "$nr" bw server --devices mlx5_0,,mlx5_1;	stderr_has "joi
 expect 2 "$bin" --root "$nr" bw server --device "";		stderr_has "needs a device name"
 expect 2 "$bin" --root "$nr" watch --interval 0;		stderr_has "give seconds"
 
+expect 2 "$bin" --root "$nr" ethtool-stats a/b;		stderr_has "not an interface name"
+
 # a root that is not there: could not run
 expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
 
@@ -90,6 +92,10 @@ valid_json "empty root"
 stderr_has "examples/dgx-h100"
 expect 0 "$bin" --root "$tmp/empty" -q --json inventory
 if [ -s "$tmp/err" ]; then bad "-q still printed: $(cat "$tmp/err")"; else ok; fi
+# a netdev the root does not have is named as missing, not read as empty
+expect 2 "$bin" --root "$tmp/empty" --json ethtool-stats eth9
+stderr_has "no network interface 'eth9' under '$tmp/empty'"
+if [ -s "$tmp/out" ]; then bad "a missing netdev printed: $(cat "$tmp/out")"; else ok; fi
 
 # a hostile tree: links out of the root and in circles, a FIFO where a
 # value should be, bytes that are not UTF-8, numbers out of range
