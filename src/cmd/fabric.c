@@ -34,6 +34,7 @@
 #include "../fabric/schedule.h"
 #include "../fabric/wire.h"
 #include "../out/fabric_out.h"
+#include "../out/plural.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>
@@ -846,9 +847,10 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 	for (size_t k = 0; k < s->n_rounds; k++) {
 		run_round(r, &s->rounds[k], first + (uint32_t)k, retest, t + (double)k * r->slot_s);
 		if (r->rank == 0 && !r->c->quiet) {
-			fprintf(stderr, "%s fabric: %sround %zu/%zu done (%zu pairs), %.0f s left\n",
+			fprintf(stderr, "%s fabric: %sround %zu/%zu done (%zu %s), %.0f s left\n",
 				r->c->prog, retest ? "retest " : "", k + 1, s->n_rounds,
-				s->rounds[k].n_pairs, (double)(s->n_rounds - k - 1) * r->slot_s);
+				s->rounds[k].n_pairs, plural(s->rounds[k].n_pairs, "pair", "pairs"),
+				(double)(s->n_rounds - k - 1) * r->slot_s);
 			fflush(stderr);
 		}
 	}
@@ -1052,8 +1054,11 @@ static int retest(struct fab_run *r)
 	if (!r->retest_rounds.n_rounds)
 		return 0;
 	if (r->rank == 0 && !r->c->quiet) {
-		fprintf(stderr, "%s fabric: retest: %zu pairs in %zu rounds\n", r->c->prog,
-			fab_schedule_pairs(&r->retest_rounds), r->retest_rounds.n_rounds);
+		size_t pairs = fab_schedule_pairs(&r->retest_rounds);
+
+		fprintf(stderr, "%s fabric: retest: %zu %s in %zu %s\n", r->c->prog, pairs,
+			plural(pairs, "pair", "pairs"), r->retest_rounds.n_rounds,
+			plural(r->retest_rounds.n_rounds, "round", "rounds"));
 		for (size_t k = 0; k < r->retest_rounds.n_rounds; k++) {
 			fprintf(stderr, "%s fabric: retest round %zu:", r->c->prog, k + 1);
 			for (size_t p = 0; p < r->retest_rounds.rounds[k].n_pairs; p++)

@@ -8,6 +8,7 @@
 #include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../out/json.h"
+#include "../out/plural.h"
 #include "../store/store.h"
 #include "../model/growbuf.h"
 
@@ -171,6 +172,12 @@ static int fail_file(struct ctx *c, struct tally *t, const char *file, const cha
 		"file", json_string_or_null(file), "error", json_string_or_null(why)));
 }
 
+/* how many findings a record's check has */
+static size_t n_findings(const json_t *rec)
+{
+	return json_array_size(json_object_get(json_object_get(rec, "check"), "findings"));
+}
+
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
 {
 	if (c->json) {
@@ -189,17 +196,20 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		printf("%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
+		printf("%s %s at %s in '%s'%s: verdict %s, %zu %s\n",
 		       t->stored ? "stored" : t->seen ? "seen" : "already had",
 		       json_string_value(json_object_get(one, "host")),
 		       json_string_value(json_object_get(one, "time")), db,
 		       t->seen ? " (unchanged since its last record)" : "",
 		       json_string_value(json_object_get(one, "verdict")),
-		       json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
+		       n_findings(one), plural(n_findings(one), "finding", "findings"));
 	else
-		printf("stored %zu records in '%s' (and %zu unchanged checks as seen times); "
-		       "%zu already there, %zu files failed\n", t->stored, db, t->seen, t->already,
-		       json_array_size(t->failed));
+		printf("stored %zu %s in '%s' (and %zu unchanged %s as seen times); "
+		       "%zu already there, %zu %s failed\n", t->stored,
+		       plural(t->stored, "record", "records"), db, t->seen,
+		       plural(t->seen, "check", "checks"), t->already,
+		       json_array_size(t->failed),
+		       plural(json_array_size(t->failed), "file", "files"));
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
 			strerror(errno));
@@ -461,10 +471,10 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 
 		ctx_emit_json(c, doc);
 	} else if (!c->quiet) {
-		printf("%s: verdict %s, %zu findings (not stored in '%s')\n",
+		printf("%s: verdict %s, %zu %s (not stored in '%s')\n",
 		       json_string_value(json_object_get(rec, "host")),
-		       json_string_value(json_object_get(rec, "verdict")),
-		       json_array_size(json_object_get(check, "findings")), db);
+		       json_string_value(json_object_get(rec, "verdict")), n_findings(rec),
+		       plural(n_findings(rec), "finding", "findings"), db);
 		fflush(stdout);
 	}
 	return EXIT_RUNTIME;

@@ -8,6 +8,7 @@
 #include "../model/window.h"
 #include "../model/growbuf.h"
 #include "../out/check_out.h"
+#include "../out/plural.h"
 #include "../out/safe_stream.h"
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
@@ -133,8 +134,9 @@ static int sample_loop(struct ctx *c, struct root *r, struct inventory *inv, str
 		l->samples++;
 		if (rc == 0 && l->progress) {
 			count_growing(inv, &errors, &all);
-			fprintf(stderr, "%s watch: %.1f of %g s: %zu counters growing, %zu of them "
-				"error counters\n", c->prog, l->elapsed, l->duration, all, errors);
+			fprintf(stderr, "%s watch: %.1f of %g s: %zu %s growing, %zu of them "
+				"error counters\n", c->prog, l->elapsed, l->duration, all,
+				plural(all, "counter", "counters"), errors);
 		}
 	}
 	/* stopped before the first interval ended: sample now, so that the

@@ -2,6 +2,7 @@
 #include "text.h"
 #include "diff.h"
 #include "fields.h"
+#include "../out/plural.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -93,12 +94,6 @@ void fleet_text_show(FILE *out, const json_t *show)
 		put_value(out, json_object_get(ch, "new"));
 		fputc('\n', out);
 	}
-}
-
-/* "1 host", "2 hosts" */
-static const char *plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
 }
 
 /* "4096 on 9 hosts, 2048 on 1" */

@@ -1,5 +1,6 @@
 #include "bw_out.h"
 #include "json.h"
+#include "plural.h"
 
 #include <math.h>
 #include <string.h>
@@ -148,7 +149,8 @@ static void print_header(FILE *out, const struct bw_report *r)
 		bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
 		r->n_rails == 1 ? "" : "s", p->qps, unit);
 	if (p->iters)
-		fprintf(out, ", %llu iterations\n", (unsigned long long)p->iters);
+		fprintf(out, ", %llu %s\n", (unsigned long long)p->iters,
+			plural(p->iters, "iteration", "iterations"));
 	else
 		fprintf(out, ", %g s (+%g s warm-up)\n", p->duration_ms / 1e3, p->warmup_ms / 1e3);
 	if (p->transport == BW_TRANSPORT_VERBS)

@@ -7,6 +7,7 @@
 #include "check_out.h"
 #include "text_wrap.h"
 #include "../check/catalog.h"
+#include "plural.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -320,11 +321,18 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		free(why);
 	}
 	fputc('\n', out);
-	fprintf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
-	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
-		fprintf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
-	fprintf(out, ": %zu errors, %zu warnings, %zu notes, %zu unchecked", count[SEV_ERROR],
-		count[SEV_WARN], count[SEV_INFO], unchecked);
+	fprintf(out, "  %zu %s, %zu %s", rep->inv->n_nics,
+		plural(rep->inv->n_nics, "RDMA device", "RDMA devices"), rep->inv->n_gpus,
+		plural(rep->inv->n_gpus, "GPU", "GPUs"));
+	if (rep->inv->npu.n_pci || rep->inv->npu.n) {	/* docs/ascend.md */
+		size_t npus = rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci;
+
+		fprintf(out, ", %zu %s", npus, plural(npus, "NPU", "NPUs"));
+	}
+	fprintf(out, ": %zu %s, %zu %s, %zu %s, %zu unchecked", count[SEV_ERROR],
+		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
+		plural(count[SEV_WARN], "warning", "warnings"), count[SEV_INFO],
+		plural(count[SEV_INFO], "note", "notes"), unchecked);
 	if (waived)
 		fprintf(out, ", %zu waived", waived);
 	fputc('\n', out);

@@ -1,4 +1,5 @@
 #include "plan_out.h"
+#include "plural.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -109,7 +110,8 @@ static void machine_line(FILE *out, const struct plan_report *p)
 			m->n_ports == 1 ? "" : "s");
 	else
 		fprintf(out, "%zu rail ports of mixed rates", m->n_ports);
-	fprintf(out, " for %d GPUs\n", m->gpus_per_node);
+	fprintf(out, " for %d %s\n", m->gpus_per_node, plural((unsigned)m->gpus_per_node, "GPU",
+									 "GPUs"));
 }
 
 static void bandwidth_line(FILE *out, const struct plan_report *p)
@@ -195,8 +197,9 @@ void plan_print_text(FILE *out, const struct plan_report *p)
 		p->model ? " (" : "", params, p->model ? ")" : "", j->tp, j->pp, j->dp);
 	if (j->ep > 1)
 		fprintf(out, " (EP %d)", j->ep);
-	fprintf(out, " = %d GPUs on %d nodes; %s, gradients %s", r->gpus, r->nodes, p->dtype,
-		p->grad_dtype);
+	fprintf(out, " = %d %s on %d %s; %s, gradients %s", r->gpus,
+		plural((unsigned)r->gpus, "GPU", "GPUs"), r->nodes,
+		plural((unsigned)r->nodes, "node", "nodes"), p->dtype, p->grad_dtype);
 	if (j->zero)
 		fprintf(out, ", ZeRO-%d", j->zero);
 	fprintf(out, "; %lld micro-batch%s per step\n", r->micro_batches,

@@ -3,6 +3,7 @@
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
+#include "plural.h"
 
 #include <math.h>
 #include <string.h>
@@ -139,7 +140,8 @@ static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 	if (l->duplex >= 0)
 		fprintf(out, " %s", l->duplex ? "full" : "half");
 	if (!IS_NA(l->lanes))
-		fprintf(out, " %lld lanes", (long long)l->lanes);
+		fprintf(out, " %lld %s", (long long)l->lanes,
+			plural((unsigned long long)l->lanes, "lane", "lanes"));
 	if (l->autoneg >= 0)
 		fprintf(out, " autoneg %s", l->autoneg ? "on" : "off");
 	if (l->fec == 0)

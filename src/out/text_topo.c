@@ -1,5 +1,6 @@
 #include "text.h"
 #include "../model/topo_verdict.h"
+#include "plural.h"
 
 #include <string.h>
 
@@ -34,8 +35,9 @@ void text_topo(FILE *out, const struct inventory *inv)
 	char numa[24];
 
 	if (!inv->n_gpus || !inv->n_nics) {
-		fprintf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
-			inv->n_gpus, inv->n_nics);
+		fprintf(out, "%zu %s and %zu %s: no GPU x NIC pairs to place\n", inv->n_gpus,
+			plural(inv->n_gpus, "GPU", "GPUs"), inv->n_nics,
+			plural(inv->n_nics, "RDMA device", "RDMA devices"));
 		return;
 	}
 	for (size_t i = 0; i < inv->n_nics; i++)

@@ -194,6 +194,7 @@ stderr_has "cannot write to standard output"
 mkdir -p "$tmp/exists"
 expect 2 "$bin" --root "$h" snapshot "$tmp/exists";	stderr_has "already exists"
 expect 0 "$bin" --root "$h" snapshot "$tmp/snap";	stdout_has "replay it with"
+stdout_has "snapshot of 1 RDMA device and 1 GPU ("
 if ls -d "$tmp"/snap.partial-* >/dev/null 2>&1; then bad "partial snapshot left"; else ok; fi
 mkdir -p "$tmp/tiny"
 if mount -t tmpfs -o size=8k tmpfs "$tmp/tiny" 2>/dev/null; then
