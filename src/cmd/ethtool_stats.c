@@ -4,14 +4,13 @@
  * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
  * `ethtool -S` on a veth. */
 #include "cmd.h"
+#include "opt_parse.h"
 #include "../out/json.h"
 #include "../out/safe_stream.h"
 #include "../out/text.h"
 #include "../sysfs/ethtool.h"
-#include "../sysfs/fetch.h"
 #include "../sysfs/link.h"
 
-#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,16 +99,16 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 	const char *ifname;
 	struct counter_set set = { 0 };
 	struct root r;
-	char path[32];	/* sys/class/net/ and a name shorter than IF_NAMESIZE */
+	char path[32];	/* sys/class/net/ and a name of at most 15 bytes */
 	int n, rc = opts_parse(c, &ethtool_stats_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	ifname = argv[1];
-	if (!fetch_name_ok(ifname) || strlen(ifname) >= IF_NAMESIZE) {
-		fprintf(stderr, "%s ethtool-stats: '%s' is not an interface name (1 to %d "
-			"characters, no '/'; `ip link` lists them)\n", c->prog, ifname,
-			IF_NAMESIZE - 1);
+	if (!opt_parse_ifname(ifname)) {
+		fprintf(stderr, "%s ethtool-stats: '%s' is not an interface name (1 to 15 "
+			"characters, no '/', ':' or spaces; `ip link` lists them)\n", c->prog,
+			ifname);
 		return EXIT_USAGE;
 	}
 	if (root_open(&r, c->root_dir) < 0) {

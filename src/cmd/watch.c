@@ -3,6 +3,7 @@
  * the first sample with the last.  Replay: the end sample comes from a
  * later snapshot (--until). */
 #include "cmd.h"
+#include "opt_parse.h"
 #include "pipeline.h"
 #include "../check/check.h"
 #include "../model/window.h"
@@ -13,7 +14,6 @@
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
-#include "../sysfs/fetch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -210,13 +210,6 @@ struct watch_args {
 	size_t n_netdevs;
 };
 
-/* A name that is one directory under sys/class/net: one path component
- * the kernel's IFNAMSIZ (16, its NUL included) can hold. */
-static bool netdev_name_ok(const char *s)
-{
-	return fetch_name_ok(s) && strlen(s) < 16;
-}
-
 /* Each --netdev that no RDMA port already watches becomes a NIC of its
  * own name with one port on that netdev: no RDMA counters, only the
  * netdev's.  EXIT_OK, or EXIT_RUNTIME when it does not exist. */
@@ -289,9 +282,9 @@ static int take_netdev(struct ctx *c, void *args, const char *v)
 {
 	struct watch_args *a = args;
 
-	if (!netdev_name_ok(v)) {
+	if (!opt_parse_ifname(v)) {
 		fprintf(stderr, "%s watch: --netdev '%s': give a netdev name as `ip "
-			"link` shows it (1 to 15 characters, no '/')\n", c->prog, v);
+			"link` shows it (1 to 15 characters, no '/', ':' or spaces)\n", c->prog, v);
 		return EXIT_USAGE;
 	}
 	if (a->n_netdevs == MAX_NETDEVS) {

@@ -79,6 +79,7 @@ stderr_has "its directory '$tmp/no'"
 expect 2 "$bin" --root "$nr" bw server --devices mlx5_0,,mlx5_1;	stderr_has "joined by commas"
 expect 2 "$bin" --root "$nr" bw server --device "";		stderr_has "needs a device name"
 expect 2 "$bin" --root "$nr" watch --interval 0;		stderr_has "give seconds"
+expect 2 "$bin" --root "$nr" watch --netdev "eth 0";		stderr_has "give a netdev name"
 
 expect 2 "$bin" --root "$nr" ethtool-stats a/b;		stderr_has "not an interface name"
 
