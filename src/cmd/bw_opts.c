@@ -124,20 +124,27 @@ static int take_gpu(struct ctx *c, void *a, const char *v)
 	return CMD_GO_ON;
 }
 
-/* "all", or names joined by commas: an empty name ("a,,b", "") is a
- * slip, refused before any device is looked for. */
-static int take_devices(struct ctx *c, void *a, const char *v)
+bool bw_cmd_device_list_ok(const char *list)
 {
-	for (const char *p = v; strcmp(v, "all") != 0;) {
+	if (strcmp(list, "all") == 0)
+		return true;
+	for (const char *p = list;; p++) {
 		size_t len = strcspn(p, ",");
 
 		if (len == 0 || len > 63 || memchr(p, '/', len))
-			return usage(c, O(a)->cmd, "--devices '%s': give all, or device names "
-				     "joined by commas (mlx5_0,mlx5_1)", v);
-		if (!p[len])
-			break;
-		p += len + 1;
+			return false;
+		p += len;
+		if (!*p)
+			return true;
 	}
+}
+
+/* refused before any device is looked for */
+static int take_devices(struct ctx *c, void *a, const char *v)
+{
+	if (!bw_cmd_device_list_ok(v))
+		return usage(c, O(a)->cmd, "--devices '%s': give all, or device names joined "
+			     "by commas (mlx5_0,mlx5_1)", v);
 	O(a)->devices = v;
 	return CMD_GO_ON;
 }

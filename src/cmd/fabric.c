@@ -131,6 +131,15 @@ static bool printable_name(const char *s)
 	return true;
 }
 
+static int take_rails(struct ctx *c, void *args, const char *v)
+{
+	if (!bw_cmd_device_list_ok(v))
+		return usage(c, "--rails '%s': give all, or names joined by commas "
+			     "(mlx5_0,mlx5_1 or eth0,eth1)", v);
+	((struct fab_opts *)args)->rails = v;
+	return CMD_GO_ON;
+}
+
 static int take_mode(struct ctx *c, void *args, const char *v)
 {
 	struct fab_opts *o = args;
@@ -240,7 +249,7 @@ static const struct cmd_opt fabric_opts[] = {
 		  "one round, lower half against upper half" },
 	{ "pairs", 0, "FILE", OPT_STRING_AT(struct fab_opts, pairs_file), .flags = OPT_NONEMPTY,
 	  .help = "the rounds from FILE: lines `ROUND NODE_A NODE_B`" },
-	{ "rails", 0, "all|LIST", OPT_STRING_AT(struct fab_opts, rails), .flags = OPT_NONEMPTY,
+	{ "rails", 0, "all|LIST", OPT_CALL_AT(take_rails),
 	  .help = "RDMA devices (verbs, default all) or network\n"
 		  "interfaces (tcp, default one unbound rail); rail i\n"
 		  "of one node meets rail i of the other" },

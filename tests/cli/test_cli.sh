@@ -78,6 +78,7 @@ expect 2 "$bin" fleet --db "$tmp/f.db" report --html "$tmp/no/page.html"
 stderr_has "its directory '$tmp/no'"
 expect 2 "$bin" --root "$nr" bw server --devices mlx5_0,,mlx5_1;	stderr_has "joined by commas"
 expect 2 "$bin" --root "$nr" bw server --device "";		stderr_has "needs a device name"
+expect 2 "$bin" --root "$nr" fabric --rails mlx5_0,;		stderr_has "--rails 'mlx5_0,': give all"
 expect 2 "$bin" --root "$nr" watch --interval 0;		stderr_has "give seconds"
 expect 2 "$bin" --root "$nr" watch --netdev "eth 0";		stderr_has "give a netdev name"
 
