@@ -62,6 +62,10 @@ struct bw_cmd_opts {
 int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
 		 struct bw_cmd_opts *o);
 
+/* Whether list is what --devices (and fabric's --rails) take: "all", or
+ * names joined by commas, none empty ("a,,b" and "" are slips). */
+bool bw_cmd_device_list_ok(const char *list);
+
 /* The rails of a test on this side, from the inventory (verbs) or the
  * command line (tcp). */
 struct bw_cmd_setup {

@@ -125,6 +125,31 @@ static int take_gpu(struct ctx *c, void *a, const char *v)
 	return CMD_GO_ON;
 }
 
+bool bw_cmd_device_list_ok(const char *list)
+{
+	if (strcmp(list, "all") == 0)
+		return true;
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0 || len > 63 || memchr(p, '/', len))
+			return false;
+		p += len;
+		if (!*p)
+			return true;
+	}
+}
+
+/* refused before any device is looked for */
+static int take_devices(struct ctx *c, void *a, const char *v)
+{
+	if (!bw_cmd_device_list_ok(v))
+		return usage(c, O(a)->cmd, "--devices '%s': give all, or device names joined "
+			     "by commas (mlx5_0,mlx5_1)", v);
+	O(a)->devices = v;
+	return CMD_GO_ON;
+}
+
 static int take_max_size(struct ctx *c, void *a, const char *v)
 {
 	O(a)->server_only = "max-size";
@@ -327,9 +352,10 @@ static const struct cmd_opt bw_opts[] = {
 		  "machine's) where it has one, else 90% of the port rate,\n"
 		  "at sizes of 64 KiB and up; tcp nothing" },
 	/* this host's side */
-	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device),
+	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device), .flags = OPT_NONEMPTY,
+	  .needs = "a device name",
 	  .help = "the RDMA device (verbs), or the netdev to bind (tcp)" },
-	{ "devices", 0, "all|A,B", OPT_STRING_AT(struct bw_cmd_opts, devices),
+	{ "devices", 0, "all|A,B", OPT_CALL_AT(take_devices),
 	  .help = "one rail per device, all at once: a thread each,\n"
 		  "pinned to the NIC's NUMA node; per-rail and total" },
 	{ "ib-port", 0, "N", OPT_CALL_AT(take_ib_port), .help = "port of the device (default 1)" },

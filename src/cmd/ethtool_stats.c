@@ -4,7 +4,9 @@
  * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
  * `ethtool -S` on a veth. */
 #include "cmd.h"
+#include "opt_parse.h"
 #include "../out/json.h"
+#include "../out/safe_stream.h"
 #include "../out/text.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/link.h"
@@ -42,8 +44,29 @@ const struct cmd_spec ethtool_stats_spec = {
 	"snapshot's .rdmadoctor/ethtool/IFNAME/{strings,stats}.\n"
 	"Text: one 'name value' line per statistic, in the driver's order.\n"
 	"JSON: {name: value}, or null when the netdev has none.\n",
-	.epilog = "Exit 0 when read, 1 when not available (-v says why).\n",
+	.epilog = "Exit 0 when read, 1 when not available (said why on stderr),\n"
+		  "2 when there is no such interface.\n",
 };
+
+/* Why nothing was read: the reader's last note (all of them under -v,
+ * which ctx_print_notes has printed). */
+static void say_none(const struct ctx *c, const struct root *r, const char *what,
+		     const char *ifname)
+{
+	FILE *err;
+
+	if (c->quiet || c->verbose)
+		return;
+	/* notes quote file contents: filtered like any text output */
+	err = safe_stream(stderr);
+	if (!err)
+		return;
+	if (r->n_notes)	/* the note names the interface */
+		fprintf(err, "%s ethtool-stats: %s\n", c->prog, r->notes[r->n_notes - 1].what);
+	else
+		fprintf(err, "%s ethtool-stats: no %s of '%s'\n", c->prog, what, ifname);
+	fclose(err);
+}
 
 /* --link: the port's "link" of inventory for any netdev */
 static int show_link(struct ctx *c, struct root *r, const char *ifname)
@@ -65,6 +88,8 @@ static int show_link(struct ctx *c, struct root *r, const char *ifname)
 	} else {
 		rc = EXIT_PROBLEMS;
 	}
+	if (!l)
+		say_none(c, r, "link modes", ifname);
 	free(l);
 	return rc;
 }
@@ -75,14 +100,28 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 	const char *ifname;
 	struct counter_set set = { 0 };
 	struct root r;
+	char path[32];	/* sys/class/net/ and a name of at most 15 bytes */
 	int n, rc = opts_parse(c, &ethtool_stats_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	ifname = argv[1];
+	if (!opt_parse_ifname(ifname)) {
+		fprintf(stderr, "%s ethtool-stats: '%s' is not an interface name (1 to 15 "
+			"characters, no '/', ':' or spaces; `ip link` lists them)\n", c->prog,
+			ifname);
+		return EXIT_USAGE;
+	}
 	if (root_open(&r, c->root_dir) < 0) {
 		fprintf(stderr, "%s: cannot open root '%s'\n", c->prog, c->root_dir);
 		return EXIT_RUNTIME;
+	}
+	snprintf(path, sizeof(path), "sys/class/net/%s", ifname);
+	if (!root_exists(&r, path)) {
+		fprintf(stderr, "%s ethtool-stats: no network interface '%s' under '%s' (`ip "
+			"link` lists them)\n", c->prog, ifname, c->root_dir);
+		root_close(&r);
+		return EXIT_USAGE;
 	}
 	if (a.link) {
 		rc = show_link(c, &r, ifname);
@@ -112,6 +151,8 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 		rc = fflush(stdout) == 0 ? (set.v ? EXIT_OK : EXIT_PROBLEMS) : EXIT_RUNTIME;
 	}
 	ctx_print_notes(c, &r);
+	if (rc == EXIT_PROBLEMS)
+		say_none(c, &r, "statistics", ifname);
 	for (size_t i = 0; i < set.n; i++)
 		free(set.v[i].name);
 	free(set.v);

@@ -36,6 +36,7 @@
 #include "../fabric/schedule.h"
 #include "../fabric/wire.h"
 #include "../out/fabric_out.h"
+#include "../out/plural.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>
@@ -130,6 +131,15 @@ static bool printable_name(const char *s)
 		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f || s[i] == '#')
 			return false;
 	return true;
+}
+
+static int take_rails(struct ctx *c, void *args, const char *v)
+{
+	if (!bw_cmd_device_list_ok(v))
+		return usage(c, "--rails '%s': give all, or names joined by commas "
+			     "(mlx5_0,mlx5_1 or eth0,eth1)", v);
+	((struct fab_opts *)args)->rails = v;
+	return CMD_GO_ON;
 }
 
 static int take_mode(struct ctx *c, void *args, const char *v)
@@ -241,7 +251,7 @@ static const struct cmd_opt fabric_opts[] = {
 		  "one round, lower half against upper half" },
 	{ "pairs", 0, "FILE", OPT_STRING_AT(struct fab_opts, pairs_file), .flags = OPT_NONEMPTY,
 	  .help = "the rounds from FILE: lines `ROUND NODE_A NODE_B`" },
-	{ "rails", 0, "all|LIST", OPT_STRING_AT(struct fab_opts, rails), .flags = OPT_NONEMPTY,
+	{ "rails", 0, "all|LIST", OPT_CALL_AT(take_rails),
 	  .help = "RDMA devices (verbs, default all) or network\n"
 		  "interfaces (tcp, default one unbound rail); rail i\n"
 		  "of one node meets rail i of the other" },
@@ -873,9 +883,10 @@ static void run_rounds(struct fab_run *r, const struct fab_schedule *s, uint32_t
 	for (size_t k = 0; k < s->n_rounds; k++) {
 		run_round(r, &s->rounds[k], first + (uint32_t)k, retest, t + (double)k * r->slot_s);
 		if (r->rank == 0 && !r->c->quiet) {
-			fprintf(stderr, "%s fabric: %sround %zu/%zu done (%zu pairs), %.0f s left\n",
+			fprintf(stderr, "%s fabric: %sround %zu/%zu done (%zu %s), %.0f s left\n",
 				r->c->prog, retest ? "retest " : "", k + 1, s->n_rounds,
-				s->rounds[k].n_pairs, (double)(s->n_rounds - k - 1) * r->slot_s);
+				s->rounds[k].n_pairs, plural(s->rounds[k].n_pairs, "pair", "pairs"),
+				(double)(s->n_rounds - k - 1) * r->slot_s);
 			fflush(stderr);
 		}
 	}
@@ -1079,8 +1090,11 @@ static int retest(struct fab_run *r)
 	if (!r->retest_rounds.n_rounds)
 		return 0;
 	if (r->rank == 0 && !r->c->quiet) {
-		fprintf(stderr, "%s fabric: retest: %zu pairs in %zu rounds\n", r->c->prog,
-			fab_schedule_pairs(&r->retest_rounds), r->retest_rounds.n_rounds);
+		size_t pairs = fab_schedule_pairs(&r->retest_rounds);
+
+		fprintf(stderr, "%s fabric: retest: %zu %s in %zu %s\n", r->c->prog, pairs,
+			plural(pairs, "pair", "pairs"), r->retest_rounds.n_rounds,
+			plural(r->retest_rounds.n_rounds, "round", "rounds"));
 		for (size_t k = 0; k < r->retest_rounds.n_rounds; k++) {
 			fprintf(stderr, "%s fabric: retest round %zu:", r->c->prog, k + 1);
 			for (size_t p = 0; p < r->retest_rounds.rounds[k].n_pairs; p++)

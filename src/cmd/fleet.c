@@ -2,6 +2,7 @@
  * diff, report --html FILE. */
 #include "cmd.h"
 #include "fleet_db.h"
+#include "opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
 #include "../fleet/record.h"
@@ -41,6 +42,20 @@ static int take_before(struct ctx *c, void *args, const char *value)
 				  &((struct fleet_args *)args)->before);
 }
 
+/* the verdicts a check gives (check/finding.c) */
+static int take_verdict(struct ctx *c, void *args, const char *value)
+{
+	static const char *const verdicts[] = { "pass", "warn", "fail" };
+
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (strcmp(value, verdicts[i]) == 0) {
+			((struct fleet_args *)args)->filter.verdict = verdicts[i];
+			return CMD_GO_ON;
+		}
+	fprintf(stderr, "%s fleet: --verdict '%s': give pass, warn or fail\n", c->prog, value);
+	return EXIT_USAGE;
+}
+
 static const struct cmd_opt fleet_opts[] = {
 	{ "db", 0, "PATH|URI", OPT_STRING_AT(struct fleet_args, db), .flags = OPT_NONEMPTY,
 	  .help = "the database (default\n"
@@ -53,8 +68,7 @@ static const struct cmd_opt fleet_opts[] = {
 	  .help = "report: where the page goes" },
 	{ "profile", 0, "P", OPT_STRING_AT(struct fleet_args, filter.profile),
 	  .flags = OPT_NONEMPTY, .help = "ls: the hosts judged against this profile" },
-	{ "verdict", 0, "V", OPT_STRING_AT(struct fleet_args, filter.verdict),
-	  .flags = OPT_NONEMPTY, .help = "ls: the hosts of this verdict (pass, warn, fail)" },
+	{ "verdict", 0, "V", OPT_CALL_AT(take_verdict), .help = "ls: the hosts of this verdict (pass, warn, fail)" },
 	{ "since", 0, "TIME", OPT_CALL_AT(take_since),
 	  .help = "ls: the hosts checked at or after TIME (UTC,\n"
 		  "2026-11-30T07:00:00Z)" },
@@ -113,8 +127,9 @@ const struct cmd_spec fleet_spec = {
 	.epilog =
 	"Each host is judged on its latest record.\n"
 	"\n"
-	"exit: 0 fine; 1 diff found hosts that differ; 2 usage; 3 could not run\n"
-	"(no database, not a fleet database, unknown host, cannot write FILE).\n",
+	"exit: 0 fine; 1 diff found hosts that differ; 2 usage (a host with no\n"
+	"record); 3 could not run (no database, not a fleet database, cannot\n"
+	"write FILE).\n",
 };
 
 
@@ -205,9 +220,9 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 		return db_failed(c, s);
 	if (!json_array_size(history)) {
 		json_decref(history);
-		fprintf(stderr, "%s fleet: no records of host '%s' in '%s' (`rdmadoctor fleet "
+		fprintf(stderr, "%s fleet: no record of host '%s' in '%s' (`rdmadoctor fleet "
 			"ls` lists the hosts)\n", c->prog, a->host, a->db);
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;	/* a name that is not there, as profiles show */
 	}
 	/* the record the history ends with, whole (not a newer one stored
 	 * meanwhile: the two agree) */
@@ -453,10 +468,10 @@ static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 		return EXIT_RUNTIME;
 	}
 	if (!removed) {
-		fprintf(stderr, "%s fleet: no records of host '%s'%s%s in '%s' (`rdmadoctor "
+		fprintf(stderr, "%s fleet: no record of host '%s'%s%s in '%s' (`rdmadoctor "
 			"fleet ls` lists the hosts)\n", c->prog, a->host,
 			a->before ? " before " : "", a->before ? a->before : "", a->db);
-		return EXIT_RUNTIME;
+		return EXIT_USAGE;
 	}
 	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
 					       a->host, "before", a->before, "removed",
@@ -519,6 +534,8 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 	if ((a.filter.profile || a.filter.verdict || a.filter.since || a.filter.nic_model) &&
 	    sub->fn != fleet_ls)
 		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
+	if (a.html && (rc = opt_need_parent(c, "fleet report", "--html", a.html)) != CMD_GO_ON)
+		return rc;
 	db = fleet_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;

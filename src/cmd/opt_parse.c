@@ -1,6 +1,7 @@
 /* Option values (opt_parse.h). */
 #include "opt_parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,18 @@ bool opt_parse_bytes(const char *s, uint64_t max, uint64_t *out)
 	if (!opt_parse_u64(buf, 1, max / mul, &v))
 		return false;
 	*out = v * mul;
+	return true;
+}
+
+bool opt_parse_ifname(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n == 0 || n > 15 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s))
+			return false;
 	return true;
 }
 

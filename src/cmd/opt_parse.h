@@ -12,6 +12,9 @@ bool opt_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* A byte count from 1 to max: "65536", or with a binary multiple "64K",
  * "8M", "1G" (k, m, g too), as perftest's sizes. */
 bool opt_parse_bytes(const char *s, uint64_t max, uint64_t *out);
+/* A network interface name as the kernel's dev_valid_name takes one: 1
+ * to 15 bytes, not "." or "..", no '/', ':' or white space. */
+bool opt_parse_ifname(const char *s);
 /* A finite decimal number in [min, max] ("0.93", "1e3"). */
 bool opt_parse_number(const char *s, double min, double max, double *out);
 

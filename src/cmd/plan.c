@@ -241,6 +241,11 @@ static void take_shape(struct plan_args *a, const struct plan_shape *s)
 		j->experts = s->experts;
 	if (!a->has_topk)
 		j->top_k = s->top_k;
+	/* another hidden size is another model: its heads are not known */
+	if (!a->has_hidden) {
+		j->heads = s->heads;
+		j->kv_heads = s->kv_heads;
+	}
 	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
 			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
 				     j->layers;
@@ -524,12 +529,19 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 		return rc;
 	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
 	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
-	if (plan_job_check(&a.job, a.gpus, why, sizeof(why)) < 0) {
+	if (plan_job_check(&a.job, a.gpus, why, sizeof(why)) < 0 ||
+	    plan_tp_check_node(a.job.tp, (int)a.gpn, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);
 		return EXIT_USAGE;
 	}
 	memset(&ms, 0, sizeof(ms));
 	rc = pick_machine(c, &a, &ms);
+	/* without --gpus-per-node, the machine's count is known only now */
+	if (rc == CMD_GO_ON &&
+	    plan_tp_check_node(a.job.tp, ms.m.gpus_per_node, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s plan: %s (%s)\n", c->prog, why, ms.source);
+		rc = EXIT_USAGE;
+	}
 	if (rc == CMD_GO_ON) {
 		struct plan_report rep = {
 			.job = &a.job, .machine = &ms.m, .result = &r, .model = title,

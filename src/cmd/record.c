@@ -1,12 +1,14 @@
 /* rdmadoctor record: keep this host's check result (or documents collected
  * elsewhere) in the fleet database. */
 #include "cmd.h"
+#include "opt_files.h"
 #include "check_doc.h"
 #include "fleet_db.h"
 #include "record_read.h"
 #include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../out/json.h"
+#include "../out/plural.h"
 #include "../store/store.h"
 #include "../model/growbuf.h"
 #include "../out/text_printf.h"
@@ -150,6 +152,12 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 			"is stamped now)\n", c->prog);
 		return EXIT_USAGE;
 	}
+	/* before the check is run: what they hold is read after it */
+	for (size_t i = 0; i < a->n_bw; i++)
+		if ((rc = opt_need_file(c, "record", "--bw", a->bw[i])) != CMD_GO_ON)
+			return rc;
+	if (a->fabric)
+		return opt_need_file(c, "record", "--fabric", a->fabric);
 	return CMD_GO_ON;
 }
 
@@ -163,6 +171,12 @@ static int fail_file(struct ctx *c, struct tally *t, const char *file, const cha
 	fprintf(stderr, "%s record: '%s': %s\n", c->prog, file, why);
 	return json_array_append_new(t->failed, json_pack("{s:o, s:o}",
 		"file", json_string_or_null(file), "error", json_string_or_null(why)));
+}
+
+/* how many findings a record's check has */
+static size_t n_findings(const json_t *rec)
+{
+	return json_array_size(json_object_get(json_object_get(rec, "check"), "findings"));
 }
 
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
@@ -183,17 +197,20 @@ static int emit_summary(struct ctx *c, const char *db, struct tally *t, const js
 	if (c->quiet)
 		return EXIT_OK;
 	if (one)
-		text_printf(stdout, "%s %s at %s in '%s'%s: verdict %s, %zu findings\n",
-			    t->stored ? "stored" : t->seen ? "seen" : "already had",
-			    json_string_value(json_object_get(one, "host")),
-			    json_string_value(json_object_get(one, "time")), db,
-			    t->seen ? " (unchanged since its last record)" : "",
-			    json_string_value(json_object_get(one, "verdict")),
-			    json_array_size(json_object_get(json_object_get(one, "check"), "findings")));
+		text_printf(stdout, "%s %s at %s in '%s'%s: verdict %s, %zu %s\n",
+		                    t->stored ? "stored" : t->seen ? "seen" : "already had",
+		                    json_string_value(json_object_get(one, "host")),
+		                    json_string_value(json_object_get(one, "time")), db,
+		                    t->seen ? " (unchanged since its last record)" : "",
+		                    json_string_value(json_object_get(one, "verdict")),
+		                    n_findings(one), plural(n_findings(one), "finding", "findings"));
 	else
-		printf("stored %zu records in '%s' (and %zu unchanged checks as seen times); "
-		       "%zu already there, %zu files failed\n", t->stored, db, t->seen, t->already,
-		       json_array_size(t->failed));
+		printf("stored %zu %s in '%s' (and %zu unchanged %s as seen times); "
+		       "%zu already there, %zu %s failed\n", t->stored,
+		       plural(t->stored, "record", "records"), db, t->seen,
+		       plural(t->seen, "check", "checks"), t->already,
+		       json_array_size(t->failed),
+		       plural(json_array_size(t->failed), "file", "files"));
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
 			strerror(errno));
@@ -455,10 +472,10 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 
 		ctx_emit_json(c, doc);
 	} else if (!c->quiet) {
-		text_printf(stdout, "%s: verdict %s, %zu findings (not stored in '%s')\n",
-			    json_string_value(json_object_get(rec, "host")),
-			    json_string_value(json_object_get(rec, "verdict")),
-			    json_array_size(json_object_get(check, "findings")), db);
+		text_printf(stdout, "%s: verdict %s, %zu %s (not stored in '%s')\n",
+		                    json_string_value(json_object_get(rec, "host")),
+		                    json_string_value(json_object_get(rec, "verdict")), n_findings(rec),
+		                    plural(n_findings(rec), "finding", "findings"), db);
 		fflush(stdout);
 	}
 	return EXIT_RUNTIME;

@@ -168,7 +168,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 			"Prometheus text format\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return CMD_GO_ON;
+	return serve_listen_check(c, a->listen);
 }
 
 /* ---- the reading ---- */

@@ -64,18 +64,31 @@ static bool parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t
 	}
 }
 
+static int say_not_an_address(struct ctx *c, const char *listen_arg)
+{
+	fprintf(stderr, "%s serve: --listen '%s': give an IP address and a port from 0 to "
+		"65535, e.g. 127.0.0.1:9879 or [::1]:9879 (names are not resolved)\n",
+		c->prog, listen_arg);
+	return EXIT_USAGE;
+}
+
+int serve_listen_check(struct ctx *c, const char *listen_arg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	return parse_listen(listen_arg, &ss, &len) ? CMD_GO_ON :
+		say_not_an_address(c, listen_arg);
+}
+
 int serve_listen_open(struct ctx *c, const char *listen_arg, int *fd_out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int one = 1, fd;
 
-	if (!parse_listen(listen_arg, &ss, &len)) {
-		fprintf(stderr, "%s serve: --listen '%s': give an IP address and a port, "
-			"e.g. 127.0.0.1:9879 or [::1]:9879 (names are not resolved)\n",
-			c->prog, listen_arg);
-		return EXIT_USAGE;
-	}
+	if (!parse_listen(listen_arg, &ss, &len))
+		return say_not_an_address(c, listen_arg);
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 1024) < 0) {

@@ -7,6 +7,10 @@
 
 #include "cmd.h"
 
+/* Whether arg is an address serve_listen_open takes: CMD_GO_ON, or
+ * EXIT_USAGE after saying why, so that a mistyped --listen is refused
+ * before the machine is read. */
+int serve_listen_check(struct ctx *c, const char *arg);
 /* Listen on "127.0.0.1:9879" or "[::1]:9879" (numeric: names are not
  * resolved; port 0 takes a free one).  Prints what failed; EXIT_OK with
  * *fd set, EXIT_USAGE for an address that is not one, EXIT_RUNTIME. */

@@ -1,7 +1,9 @@
 #include "cmd.h"
+#include "opt_files.h"
 #include "../profiles/site.h"
 #include "../out/json.h"
 #include "../out/text_wrap.h"
+#include "../out/plural.h"
 #include "../sysfs/tape.h"
 
 #include <errno.h>
@@ -175,6 +177,9 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 			c->prog, out);
 		return EXIT_USAGE;
 	}
+	rc = opt_need_parent(c, "snapshot", "OUTDIR", out);
+	if (rc != CMD_GO_ON)
+		return rc;
 	rc = ctx_collect(c, &r, &inv, true);
 	if (rc == EXIT_OK)
 		rc = tape_site(c, &r);
@@ -188,9 +193,11 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 				"snapshot", json_string_or_null(out), "entries", (json_int_t)files, "nics", (json_int_t)inv.n_nics,
 				"live", r.live, "links_left_out", (json_int_t)dropped));
 		else if (!c->quiet)
-			printf("snapshot of %zu RDMA devices and %zu GPUs (%zu entries) in '%s'\n"
-			       "replay it with: %s --root %s inventory\n",
-			       inv.n_nics, inv.n_gpus, files, out, c->prog, out);
+			printf("snapshot of %zu %s and %zu %s (%zu %s) in '%s'\n"
+			       "replay it with: %s --root %s inventory\n", inv.n_nics,
+			       plural(inv.n_nics, "RDMA device", "RDMA devices"), inv.n_gpus,
+			       plural(inv.n_gpus, "GPU", "GPUs"), files,
+			       plural(files, "entry", "entries"), out, c->prog, out);
 	}
 	inventory_free(&inv);
 	root_close(&r);

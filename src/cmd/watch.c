@@ -3,16 +3,17 @@
  * the first sample with the last.  Replay: the end sample comes from a
  * later snapshot (--until). */
 #include "cmd.h"
+#include "opt_parse.h"
 #include "pipeline.h"
 #include "../check/check.h"
 #include "../model/window.h"
 #include "../model/growbuf.h"
 #include "../out/check_out.h"
+#include "../out/plural.h"
 #include "../out/safe_stream.h"
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
-#include "../sysfs/fetch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -133,8 +134,9 @@ static int sample_loop(struct ctx *c, struct root *r, struct inventory *inv, str
 		l->samples++;
 		if (rc == 0 && l->progress) {
 			count_growing(inv, &errors, &all);
-			fprintf(stderr, "%s watch: %.1f of %g s: %zu counters growing, %zu of them "
-				"error counters\n", c->prog, l->elapsed, l->duration, all, errors);
+			fprintf(stderr, "%s watch: %.1f of %g s: %zu %s growing, %zu of them "
+				"error counters\n", c->prog, l->elapsed, l->duration, all,
+				plural(all, "counter", "counters"), errors);
 		}
 	}
 	/* stopped before the first interval ended: sample now, so that the
@@ -208,13 +210,6 @@ struct watch_args {
 	size_t n_netdevs;
 };
 
-/* A name that is one directory under sys/class/net: one path component
- * the kernel's IFNAMSIZ (16, its NUL included) can hold. */
-static bool netdev_name_ok(const char *s)
-{
-	return fetch_name_ok(s) && strlen(s) < 16;
-}
-
 /* Each --netdev that no RDMA port already watches becomes a NIC of its
  * own name with one port on that netdev: no RDMA counters, only the
  * netdev's.  EXIT_OK, or EXIT_RUNTIME when it does not exist. */
@@ -287,9 +282,9 @@ static int take_netdev(struct ctx *c, void *args, const char *v)
 {
 	struct watch_args *a = args;
 
-	if (!netdev_name_ok(v)) {
+	if (!opt_parse_ifname(v)) {
 		fprintf(stderr, "%s watch: --netdev '%s': give a netdev name as `ip "
-			"link` shows it (1 to 15 characters, no '/')\n", c->prog, v);
+			"link` shows it (1 to 15 characters, no '/', ':' or spaces)\n", c->prog, v);
 		return EXIT_USAGE;
 	}
 	if (a->n_netdevs == MAX_NETDEVS) {

@@ -3,6 +3,7 @@
 #include "diff.h"
 #include "fields.h"
 #include "../out/text_printf.h"
+#include "../out/plural.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -94,12 +95,6 @@ void fleet_text_show(FILE *out, const json_t *show)
 		put_value(out, json_object_get(ch, "new"));
 		fputc('\n', out);
 	}
-}
-
-/* "1 host", "2 hosts" */
-static const char *plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
 }
 
 /* "4096 on 9 hosts, 2048 on 1" */

@@ -1,6 +1,7 @@
 #include "bw_out.h"
 #include "json.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <math.h>
 #include <string.h>
@@ -149,7 +150,8 @@ static void print_header(FILE *out, const struct bw_report *r)
 		    bw_op_name(p->op), p->bidir ? " bidirectional" : "", r->n_rails,
 		    r->n_rails == 1 ? "" : "s", p->qps, unit);
 	if (p->iters)
-		text_printf(out, ", %llu iterations\n", (unsigned long long)p->iters);
+		text_printf(out, ", %llu %s\n", (unsigned long long)p->iters,
+			plural(p->iters, "iteration", "iterations"));
 	else
 		text_printf(out, ", %g s (+%g s warm-up)\n", p->duration_ms / 1e3, p->warmup_ms / 1e3);
 	if (p->transport == BW_TRANSPORT_VERBS)

@@ -8,6 +8,7 @@
 #include "text_wrap.h"
 #include "../check/catalog.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -308,11 +309,6 @@ static void text_roles(FILE *out, const struct check_report *rep)
 	text_role_line(out, rep, "  wrong link layer: ", 0, true);
 }
 
-static const char *plural(size_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
 /* " (1 counted as an error, 2 as warnings)": the unchecked that make the
  * verdict, so that "WARN ... 0 warnings" does not read as a contradiction */
 static void unchecked_weight(FILE *out, const size_t unread[3])
@@ -365,12 +361,18 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		free(why);
 	}
 	fputc('\n', out);
-	text_printf(out, "  %zu RDMA devices, %zu GPUs", rep->inv->n_nics, rep->inv->n_gpus);
-	if (rep->inv->npu.n_pci || rep->inv->npu.n)	/* docs/ascend.md */
-		text_printf(out, ", %zu NPUs", rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci);
-	text_printf(out, ": %zu error%s, %zu warning%s, %zu note%s, %zu unchecked",
-		    count[SEV_ERROR], plural(count[SEV_ERROR]), count[SEV_WARN],
-		    plural(count[SEV_WARN]), count[SEV_INFO], plural(count[SEV_INFO]), unchecked);
+	text_printf(out, "  %zu %s, %zu %s", rep->inv->n_nics,
+		plural(rep->inv->n_nics, "RDMA device", "RDMA devices"), rep->inv->n_gpus,
+		plural(rep->inv->n_gpus, "GPU", "GPUs"));
+	if (rep->inv->npu.n_pci || rep->inv->npu.n) {	/* docs/ascend.md */
+		size_t npus = rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci;
+
+		text_printf(out, ", %zu %s", npus, plural(npus, "NPU", "NPUs"));
+	}
+	text_printf(out, ": %zu %s, %zu %s, %zu %s, %zu unchecked", count[SEV_ERROR],
+		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
+		plural(count[SEV_WARN], "warning", "warnings"), count[SEV_INFO],
+		plural(count[SEV_INFO], "note", "notes"), unchecked);
 	unchecked_weight(out, unread);
 	if (waived)
 		text_printf(out, ", %zu waived", waived);

@@ -2,6 +2,7 @@
 #include "fabric_out.h"
 #include "json.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -204,12 +205,14 @@ void fab_report_print(FILE *out, const struct fab_report *r)
 	size_t n_idx = 0;
 
 	text_printf(out, "fabric: %s: %s\n", strcmp(v, "pass") == 0 ? "PASS" :
-		    strcmp(v, "fail") == 0 ? "FAIL" : "ERROR",
-		    r->error ? r->error : j ? j->reason : "not judged");
-	text_printf(out, "  %u nodes, %zu rounds (%s) and %zu retest rounds, %s, %g s per test, %s",
-		    r->n_nodes, n_main, r->mode ? r->mode : "full", n_re,
-		    r->transport ? r->transport : "tcp", r->duration_s,
-		    r->bidir ? "both directions" : "one direction");
+		strcmp(v, "fail") == 0 ? "FAIL" : "ERROR",
+		r->error ? r->error : j ? j->reason : "not judged");
+	text_printf(out, "  %u %s, %zu %s (%s) and %zu retest %s, %s, %g s per test, %s",
+		r->n_nodes, plural(r->n_nodes, "node", "nodes"), n_main,
+		plural(n_main, "round", "rounds"), r->mode ? r->mode : "full", n_re,
+		plural(n_re, "round", "rounds"),
+		r->transport ? r->transport : "tcp", r->duration_s,
+		r->bidir ? "both directions" : "one direction");
 	if (isfinite(r->wall_s))
 		text_printf(out, ", %.1f s in all", r->wall_s);
 	fputc('\n', out);
@@ -271,10 +274,12 @@ void fab_plan_print(FILE *out, const struct fab_report *r)
 	for (uint32_t i = 0; i < r->n_nodes; i++)
 		if (r->nodes[i].state == FAB_NODE_OK && r->nodes[i].n_rails > rails)
 			rails = r->nodes[i].n_rails;
-	text_printf(out, "fabric plan: %u nodes, %zu rounds (%s), %zu pairs, %u rail%s at once, %s, "
-		    "%.2f s per round: about %.0f s, then retest rounds as needed\n",
-		    r->n_nodes, n_rounds, r->mode, n_pairs, rails, rails == 1 ? "" : "s",
-		    r->transport, r->slot_s, r->slot_s * (double)n_rounds);
+	text_printf(out, "fabric plan: %u %s, %zu %s (%s), %zu %s, %u %s at once, %s, "
+		"%.2f s per round: about %.0f s, then retest rounds as needed\n",
+		r->n_nodes, plural(r->n_nodes, "node", "nodes"), n_rounds,
+		plural(n_rounds, "round", "rounds"), r->mode, n_pairs,
+		plural(n_pairs, "pair", "pairs"), rails, plural(rails, "rail", "rails"),
+		r->transport, r->slot_s, r->slot_s * (double)n_rounds);
 	for (size_t k = 0; k < n_rounds; k++) {
 		const struct fab_round *rd = &r->main_rounds->rounds[k];
 

@@ -440,17 +440,23 @@ static void shares(struct html_out *o, const json_t *sh, bool *nomem)
 	free(v);
 }
 
+/* A group is a profile, a NIC model and a link layer (fleet/diff.c): a
+ * fleet with InfiniBand and RoCE hosts of one model has two groups, which
+ * without the link layer would read as one named twice. */
 static void group_name(struct html_out *o, const json_t *g)
 {
 	html_text(o, html_member(g, "profile"));
 	html_raw(o, " \xc2\xb7 ");	/* U+00B7 middle dot */
 	html_text(o, html_member(g, "nic_model"));
+	html_raw(o, " \xc2\xb7 ");
+	html_text(o, html_member(g, "link_layer"));
 }
 
 static void group_attrs(struct html_out *o, const json_t *g)
 {
 	attr(o, "data-profile", html_member(g, "profile"));
 	attr(o, "data-nic-model", html_member(g, "nic_model"));
+	attr(o, "data-link-layer", html_member(g, "link_layer"));
 }
 
 static void baseline(struct html_out *o, const json_t *base)
@@ -548,8 +554,8 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 			 "made without a fleet diff.</p>\n</section>\n");
 		return;
 	}
-	html_raw(o, "<p class=\"note\">Hosts are grouped by profile and NIC model; the value "
-		 "most hosts of a group share is its baseline.</p>\n<table id=\"drift-groups\">"
+	html_raw(o, "<p class=\"note\">Hosts are grouped by profile, NIC model and link "
+		 "layer; the value most hosts of a group share is its baseline.</p>\n<table id=\"drift-groups\">"
 		 "<tr><th>group</th><th>hosts</th><th>hosts that differ</th><th>values that "
 		 "differ</th><th>baseline</th></tr>\n");
 	json_array_foreach(groups, i, g) {

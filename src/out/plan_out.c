@@ -1,5 +1,6 @@
 #include "plan_out.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -110,7 +111,8 @@ static void machine_line(FILE *out, const struct plan_report *p)
 			    m->n_ports == 1 ? "" : "s");
 	else
 		text_printf(out, "%zu rail ports of mixed rates", m->n_ports);
-	text_printf(out, " for %d GPUs\n", m->gpus_per_node);
+	text_printf(out, " for %d %s\n", m->gpus_per_node, plural((unsigned)m->gpus_per_node, "GPU",
+									     "GPUs"));
 }
 
 static void bandwidth_line(FILE *out, const struct plan_report *p)
@@ -196,8 +198,9 @@ void plan_print_text(FILE *out, const struct plan_report *p)
 		    p->model ? " (" : "", params, p->model ? ")" : "", j->tp, j->pp, j->dp);
 	if (j->ep > 1)
 		text_printf(out, " (EP %d)", j->ep);
-	text_printf(out, " = %d GPUs on %d nodes; %s, gradients %s", r->gpus, r->nodes, p->dtype,
-		    p->grad_dtype);
+	text_printf(out, " = %d %s on %d %s; %s, gradients %s", r->gpus,
+		plural((unsigned)r->gpus, "GPU", "GPUs"), r->nodes,
+		plural((unsigned)r->nodes, "node", "nodes"), p->dtype, p->grad_dtype);
 	if (j->zero)
 		text_printf(out, ", ZeRO-%d", j->zero);
 	text_printf(out, "; %lld micro-batch%s per step\n", r->micro_batches,

@@ -5,6 +5,7 @@
 #include "../model/pcie_link.h"
 #include "text_printf.h"
 #include "text_wrap.h"
+#include "plural.h"
 
 #include <math.h>
 #include <string.h>
@@ -141,7 +142,8 @@ static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 	if (l->duplex >= 0)
 		text_printf(out, " %s", l->duplex ? "full" : "half");
 	if (!IS_NA(l->lanes))
-		text_printf(out, " %lld lanes", (long long)l->lanes);
+		text_printf(out, " %lld %s", (long long)l->lanes,
+			plural((unsigned long long)l->lanes, "lane", "lanes"));
 	if (l->autoneg >= 0)
 		text_printf(out, " autoneg %s", l->autoneg ? "on" : "off");
 	if (l->fec == 0)

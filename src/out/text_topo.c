@@ -1,6 +1,7 @@
 #include "text.h"
 #include "../model/topo_verdict.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <string.h>
 
@@ -39,8 +40,9 @@ void text_topo(FILE *out, const struct inventory *inv)
 		return;
 	}
 	if (!inv->n_gpus || !inv->n_nics) {
-		text_printf(out, "%zu GPUs and %zu RDMA devices: no GPU x NIC pairs to place\n",
-			    inv->n_gpus, inv->n_nics);
+		text_printf(out, "%zu %s and %zu %s: no GPU x NIC pairs to place\n", inv->n_gpus,
+			plural(inv->n_gpus, "GPU", "GPUs"), inv->n_nics,
+			plural(inv->n_nics, "RDMA device", "RDMA devices"));
 		return;
 	}
 	for (size_t i = 0; i < inv->n_nics; i++)

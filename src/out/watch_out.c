@@ -4,6 +4,7 @@
 #include "../model/port_state.h"
 #include "../model/window.h"
 #include "text_printf.h"
+#include "plural.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -281,8 +282,8 @@ void text_watch(FILE *out, const struct watch_report *rep)
 
 	for (size_t i = 0; i < rep->findings->n; i++)
 		count[rep->findings->v[i].severity]++;
-	text_printf(out, "watch: %.1f s, %lu samples, every %g s%s\n", rep->duration_s,
-		    rep->samples, rep->interval_s, rep->interrupted ? " (interrupted)" : "");
+	text_printf(out, "watch: %.1f s, %lu %s, every %g s%s\n", rep->duration_s,
+		rep->samples, plural(rep->samples, "sample", "samples"), rep->interval_s, rep->interrupted ? " (interrupted)" : "");
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
@@ -310,6 +311,8 @@ void text_watch(FILE *out, const struct watch_report *rep)
 				text_printf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
 			text_pfc_cnp(out, pt, secs);
 		}
-	text_printf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
+	text_printf(out, "\n%zu %s, %zu %s\n", count[SEV_ERROR],
+		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
+		plural(count[SEV_WARN], "warning", "warnings"));
 	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
 }

@@ -42,6 +42,15 @@ int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t l
 	if ((j->tp > 1 || j->pp > 1 || j->ep > 1) && (j->hidden <= 0 || j->seq <= 0))
 		return refuse(why, len, "tensor, pipeline and expert parallelism need the shape: "
 			      "--hidden H (and --layers L), or --model NAME");
+	/* Megatron splits attention by heads and asserts both of these */
+	if (j->heads > 0 && j->heads % j->tp != 0)
+		return refuse(why, len, "--tp %d does not divide the model's %d attention heads "
+			      "(each GPU of a tensor-parallel group holds whole heads)", j->tp,
+			      j->heads);
+	if (j->kv_heads > 0 && j->kv_heads % j->tp != 0)
+		return refuse(why, len, "--tp %d does not divide the model's %d key/value heads "
+			      "(grouped-query attention: each GPU holds whole KV heads)", j->tp,
+			      j->kv_heads);
 	if ((j->tp > 1 || j->pp > 1) && j->layers <= 0)
 		return refuse(why, len, "tensor and pipeline parallelism need --layers L, "
 			      "or --model NAME");
@@ -70,6 +79,17 @@ int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t l
 	if (j->bytes <= 0 || j->grad_bytes <= 0)
 		return refuse(why, len, "unknown data type");
 	return 0;
+}
+
+int plan_tp_check_node(int tp, int gpus_per_node, char *why, size_t len)
+{
+	int g = gpus_per_node;
+
+	if (g <= 0 || tp <= 0 || (tp <= g ? g % tp : tp % g) == 0)
+		return 0;
+	return refuse(why, len, "--tp %d does not fit nodes of %d GPUs: tensor-parallel groups "
+		      "would straddle nodes (give a TP that divides %d, or a multiple of it)",
+		      tp, g, g);
 }
 
 /* The smallest port count per node at rate_gbps that gives each GPU need

@@ -15,6 +15,7 @@ struct plan_job {
 	int tp, pp, dp, ep;		/* group sizes; 1 for none */
 	int zero;			/* ZeRO stage 0-3 */
 	int layers, hidden, seq, micro_batch;	/* 0: not known */
+	int heads, kv_heads;		/* attention and key/value heads; 0: not known */
 	long long global_batch;		/* 0: one micro-batch per DP rank */
 	int experts, top_k, moe_layers;	/* 0 for a dense model */
 	int bytes, grad_bytes;		/* per element: activations, gradients */
@@ -97,6 +98,11 @@ struct plan_result {
 /* Why the job cannot be planned (into why), or 0.  gpus: the --gpus total
  * to agree with, 0 when not given. */
 int plan_job_check(const struct plan_job *j, long long gpus, char *why, size_t len);
+
+/* Why tensor parallelism of tp cannot be laid out on nodes of gpus_per_node
+ * GPUs (into why), or 0: a TP group lies within one node, or spans whole
+ * nodes, else some groups straddle two nodes. */
+int plan_tp_check_node(int tp, int gpus_per_node, char *why, size_t len);
 
 /* The plan; the job passed plan_job_check and the machine has ports and
  * GPUs.  r->cap_port points into m. */

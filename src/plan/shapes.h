@@ -10,6 +10,8 @@ struct plan_shape {
 	const char *title;	/* "Llama 3 70B" */
 	double params;		/* all parameters, experts included */
 	int layers, hidden, heads;
+	int kv_heads;		/* key/value heads: fewer than heads with
+				 * grouped-query attention (num_key_value_heads) */
 	int experts, top_k;	/* routed experts per MoE layer and per token; 0 dense */
 	int dense_layers;	/* leading layers without experts (MoE models) */
 };
@@ -22,7 +24,7 @@ const struct plan_shape *plan_shape_find(const char *name);
  * millionth: "46.7B" is Mixtral 8x7B); NULL after the last. */
 const struct plan_shape *plan_shape_of_params(double params, size_t i);
 /* Two shapes a planner cannot tell apart: layers, hidden size, heads,
- * experts, experts per token and leading dense layers alike. */
+ * KV heads, experts, experts per token and leading dense layers alike. */
 bool plan_shape_same(const struct plan_shape *a, const struct plan_shape *b);
 
 #endif

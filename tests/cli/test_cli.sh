@@ -62,6 +62,28 @@ assert all(c["declared"] and isinstance(c["options"], list) for c in cmds.values
 PY
 then ok; else bad "--dump-options lacks the tables"; fi
 
+# arguments are looked at before the machine is read: with a root that
+# cannot be opened (exit 3 if it were read), a bad argument is still exit 2
+nr=$tmp/nope
+expect 2 "$bin" --root "$nr" serve --listen 127.0.0.1:99999;	stderr_has "port from 0 to 65535"
+expect 2 "$bin" --root "$nr" serve --listen localhost:9879;	stderr_has "names are not resolved"
+expect 2 "$bin" --root "$nr" snapshot "$tmp/no/such/dir/snap";	stderr_has "its directory '$tmp/no/such/dir'"
+expect 2 "$bin" --root "$nr" record --db "$tmp/f.db" --bw "$tmp/no-bw.json"
+stderr_has "--bw '$tmp/no-bw.json': No such file or directory"
+expect 2 "$bin" --root "$nr" record --db "$tmp/f.db" --fabric "$tmp"
+stderr_has "--fabric '$tmp': Is a directory"
+if [ -e "$tmp/f.db" ]; then bad "a refused record made its database"; else ok; fi
+expect 2 "$bin" fleet --db "$tmp/f.db" --verdict passed ls;	stderr_has "give pass, warn or fail"
+expect 2 "$bin" fleet --db "$tmp/f.db" report --html "$tmp/no/page.html"
+stderr_has "its directory '$tmp/no'"
+expect 2 "$bin" --root "$nr" bw server --devices mlx5_0,,mlx5_1;	stderr_has "joined by commas"
+expect 2 "$bin" --root "$nr" bw server --device "";		stderr_has "needs a device name"
+expect 2 "$bin" --root "$nr" fabric --rails mlx5_0,;		stderr_has "--rails 'mlx5_0,': give all"
+expect 2 "$bin" --root "$nr" watch --interval 0;		stderr_has "give seconds"
+expect 2 "$bin" --root "$nr" watch --netdev "eth 0";		stderr_has "give a netdev name"
+
+expect 2 "$bin" --root "$nr" ethtool-stats a/b;		stderr_has "not an interface name"
+
 # a root that is not there: could not run
 expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
 
@@ -72,6 +94,10 @@ valid_json "empty root"
 stderr_has "examples/dgx-h100"
 expect 0 "$bin" --root "$tmp/empty" -q --json inventory
 if [ -s "$tmp/err" ]; then bad "-q still printed: $(cat "$tmp/err")"; else ok; fi
+# a netdev the root does not have is named as missing, not read as empty
+expect 2 "$bin" --root "$tmp/empty" --json ethtool-stats eth9
+stderr_has "no network interface 'eth9' under '$tmp/empty'"
+if [ -s "$tmp/out" ]; then bad "a missing netdev printed: $(cat "$tmp/out")"; else ok; fi
 
 # a hostile tree: links out of the root and in circles, a FIFO where a
 # value should be, bytes that are not UTF-8, numbers out of range
@@ -170,6 +196,7 @@ stderr_has "cannot write to standard output"
 mkdir -p "$tmp/exists"
 expect 2 "$bin" --root "$h" snapshot "$tmp/exists";	stderr_has "already exists"
 expect 0 "$bin" --root "$h" snapshot "$tmp/snap";	stdout_has "replay it with"
+stdout_has "snapshot of 1 RDMA device and 1 GPU ("
 if ls -d "$tmp"/snap.partial-* >/dev/null 2>&1; then bad "partial snapshot left"; else ok; fi
 # snapshot of a hostile replayed tree: its links to the host's /etc and
 # /proc/self, or climbing out with .., are left out and said; an absolute

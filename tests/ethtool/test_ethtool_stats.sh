@@ -62,20 +62,24 @@ PY
 n1 "$bin" ethtool-stats "$va" > "$tmp/ours.txt" || { echo "FAIL: text output"; fail=1; }
 grep -q '^peer_ifindex [0-9]' "$tmp/ours.txt" || { echo "FAIL: text lacks peer_ifindex"; fail=1; }
 
-# replay from a tree without .rdmadoctor/ethtool/<if>: null and exit 1
-mkdir -p "$tmp/root"
+# replay from a tree with the netdev but without .rdmadoctor/ethtool/<if>:
+# null and exit 1
+mkdir -p "$tmp/root/sys/class/net/$va"
 "$bin" --root "$tmp/root" --json ethtool-stats "$va" > "$tmp/none.json"
 rc=$?
 [ $rc = 1 ] && [ "$(tr -d ' \n' < "$tmp/none.json")" = null ] ||
 	{ echo "FAIL: replay without files: rc $rc, $(cat "$tmp/none.json")"; fail=1; }
 
-# no such netdev: null, exit 1, not a crash
-n1 "$bin" --json ethtool-stats "nosuch$$" > "$tmp/nosuch.json"
+# no such netdev: a usage error that says so, nothing on stdout
+n1 "$bin" --json ethtool-stats "nosuch$$" > "$tmp/nosuch.json" 2> "$tmp/nosuch.err"
 rc=$?
-[ $rc = 1 ] || { echo "FAIL: missing netdev: rc $rc"; fail=1; }
-# lo has no ETH_SS_STATS: null, not an error beyond exit 1
-n1 "$bin" --json ethtool-stats lo > "$tmp/lo.json"
+[ $rc = 2 ] && ! [ -s "$tmp/nosuch.json" ] &&
+	grep -q "no network interface 'nosuch$$'" "$tmp/nosuch.err" ||
+	{ echo "FAIL: missing netdev: rc $rc, $(cat "$tmp/nosuch.err")"; fail=1; }
+# lo has no ETH_SS_STATS: null, exit 1, and stderr says why
+n1 "$bin" --json ethtool-stats lo > "$tmp/lo.json" 2> "$tmp/lo.err"
 [ "$(tr -d ' \n' < "$tmp/lo.json")" = null ] || { echo "FAIL: lo: $(cat "$tmp/lo.json")"; fail=1; }
+grep -q "ethtool statistics of lo: none" "$tmp/lo.err" || { echo "FAIL: lo: no reason: $(cat "$tmp/lo.err")"; fail=1; }
 
 # this machine's own NIC (the one the default route uses), which carries
 # traffic meanwhile: ethtool's reading must lie between two of ours

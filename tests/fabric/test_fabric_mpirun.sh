@@ -164,7 +164,7 @@ wait "$MPIRUN" || fail "mpirun failed"
 [ "$(rank0_rc run3)" = 0 ] || fail "rank 0 exit $(rank0_rc run3): $(head -n 20 "$T/run3/out.0")"
 head -n 1 "$T/run3/out.0" | grep -q "^fabric: PASS" || fail "verdict not first: $(head -n 3 "$T/run3/out.0")"
 grep -q "^rails" "$T/run3/out.0" || fail "no per-rail summary"
-grep -q "fabric plan: 6 nodes, 1 rounds (quick)" "$T/run3/err.0" || fail "plan: $(head -n 2 "$T/run3/err.0")"
+grep -q "fabric plan: 6 nodes, 1 round (quick)" "$T/run3/err.0" || fail "plan: $(head -n 2 "$T/run3/err.0")"
 
 # ---- 3b. rank 0 killed mid-run ----------------------------------------
 STEP="rank 0 killed mid-run"

@@ -449,6 +449,11 @@ BAD = [
     (["--params", "65B", "--tp", "8", "--hidden", "8192"], "or --model NAME"),
     (["--params", "70B", "--ep", "2", "--dp", "2", "--hidden", "8", "--layers", "2"], "--ep needs a mixture-of-experts model"),
     (["--tp", "8"], "give the model"),
+    # TP splits attention by heads, and lies within a node or spans whole ones
+    (["--model", "llama3-70b", "--tp", "3"], "--tp 3 does not divide the model's 64 attention heads"),
+    (["--model", "llama3-70b", "--tp", "16"], "does not divide the model's 8 key/value heads"),
+    (["--params", "70B", "--tp", "3", "--layers", "80", "--hidden", "8192"], "does not fit nodes of 8 GPUs"),
+    (["--model", "llama2-13b", "--tp", "4", "--gpus-per-node", "10"], "does not fit nodes of 10 GPUs"),
     (["--params", "70B", "--layers", "80", "--hidden", "8192", "--tp", "1048576", "--pp", "80",
       "--dp", "16777216"], "is more than 1073741824 GPUs"),
     (["--params", "70B", "--step-seconds", "2", "--tflops", "300"], "not both"),

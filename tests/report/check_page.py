@@ -267,7 +267,8 @@ def check_drift(dom, diff):
     want_rows, want_groups = [], []
     for g in groups:
         g = g if isinstance(g, dict) else {}
-        name = s(g, "profile") + " \u00b7 " + s(g, "nic_model")
+        # a group is a profile, a NIC model and a link layer, as in `fleet diff`
+        name = " \u00b7 ".join(s(g, k) for k in ("profile", "nic_model", "link_layer"))
         hosts = g.get("hosts")
         outliers = g.get("outliers") if isinstance(g.get("outliers"), list) else []
         base = g.get("baseline") if isinstance(g.get("baseline"), dict) else {}

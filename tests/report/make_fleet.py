@@ -81,7 +81,8 @@ def rail_doc(local, remote, devices, gbps, transport="verbs", role="client"):
 
 
 def majority_diff(records):
-    """A `fleet diff --json` document: group by profile and NIC model; the
+    """A `fleet diff --json` document: group by profile, NIC model and the
+    first port's link layer (as src/fleet/facts.c: "unknown" without one); the
     most common value of each field is the baseline (ties: the smallest)."""
     def fields(rec):
         inv = rec["check"]["inventory"]
@@ -93,10 +94,12 @@ def majority_diff(records):
     groups = {}
     for rec in records:
         nics = rec["check"]["inventory"]["nics"]
-        key = (rec["profile"], nics[0]["model"] if nics else None)
+        ports = nics[0]["ports"] if nics else []
+        key = (rec["profile"], nics[0]["model"] if nics else None,
+               (ports[0].get("link_layer") if ports else None) or "unknown")
         groups.setdefault(key, []).append(rec)
     out = []
-    for (profile, model), recs in sorted(groups.items(), key=lambda kv: str(kv[0])):
+    for (profile, model, ll), recs in sorted(groups.items(), key=lambda kv: str(kv[0])):
         values = {r["host"]: fields(r) for r in recs}
         baseline, outliers = {}, []
         for field in ("fw", "mtu", "driver_stack"):
@@ -109,7 +112,8 @@ def majority_diff(records):
                     outliers.append({"host": host, "field": field,
                                      "value": values[host][field], "baseline": base,
                                      "shares": dict(shares)})
-        out.append({"profile": profile, "nic_model": model, "hosts": sorted(values),
+        out.append({"profile": profile, "nic_model": model, "link_layer": ll,
+                    "hosts": sorted(values),
                     "baseline": baseline, "outliers": outliers})
     return {"schema": 1, "hosts": len(records), "groups": out}
 

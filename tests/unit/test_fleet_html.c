@@ -147,7 +147,8 @@ static void hostile_strings(void **state)
 		 "\"bw\":[{\"role\":\"client\",\"remote\":{\"host\":\"<svg onload=x>\"},"
 		 "\"results\":[{\"rails\":[{\"device\":\"<d>\",\"port\":1,"
 		 "\"gbps\":{\"avg\":10}}],\"total\":{\"gbps\":{\"avg\":10}}}]}]}]",
-		 "{\"groups\":[{\"profile\":\"<pp>\",\"nic_model\":\"m\",\"hosts\":[\"a\"],"
+		 "{\"groups\":[{\"profile\":\"<pp>\",\"nic_model\":\"m\","
+		 "\"link_layer\":\"InfiniBand\",\"hosts\":[\"a\"],"
 		 "\"baseline\":{\"<f>\":\"<v>\"},\"outliers\":[{\"host\":\"<h>\","
 		 "\"field\":\"fw\",\"value\":\"<v2>\",\"baseline\":\"<v>\","
 		 "\"shares\":{\"<v>\":3,\"<v2>\":1}}]}]}");
@@ -163,6 +164,9 @@ static void hostile_strings(void **state)
 	assert_non_null(strstr(p, "data-host=\"&lt;script&gt;alert(1)&lt;/script&gt;\""));
 	assert_non_null(strstr(p, ">&lt;script&gt;alert(1)&lt;/script&gt;</td>"));
 	assert_non_null(strstr(p, "<td>run `x &lt; y`</td>"));
+	/* the group's name has its link layer, as the text report's */
+	assert_non_null(strstr(p, "<td>&lt;pp&gt; \xc2\xb7 m \xc2\xb7 InfiniBand</td>"));
+	assert_non_null(strstr(p, "data-link-layer=\"InfiniBand\""));
 	assert_non_null(strstr(p, "&lt;svg onload=x&gt;"));
 	/* shares: the majority first */
 	assert_non_null(strstr(p, "&lt;v&gt; (3)</span>, <span class=\"share\" "

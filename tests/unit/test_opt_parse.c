@@ -46,6 +46,22 @@ static void byte_counts(void **state)
 		assert_false(opt_parse_bytes(bad[i], 1ull << 30, &v));
 }
 
+/* the names the kernel's dev_valid_name takes, and no others */
+static void interface_names(void **state)
+{
+	static const char *const good[] = { "eth0", "enp24s0np0", "a", "ib0.8001", "veth-x_1",
+					    "abcdefghijklmno" };
+	static const char *const bad[] = { "", ".", "..", "a/b", "eth0:1", "a b", "a\tb",
+					   "abcdefghijklmnop" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_true(opt_parse_ifname(good[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(opt_parse_ifname(bad[i]));
+	assert_false(opt_parse_ifname(NULL));
+}
+
 static void decimal_numbers(void **state)
 {
 	double v = 0;
@@ -67,6 +83,7 @@ int main(void)
 		cmocka_unit_test(whole_numbers),
 		cmocka_unit_test(byte_counts),
 		cmocka_unit_test(decimal_numbers),
+		cmocka_unit_test(interface_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

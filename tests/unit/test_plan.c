@@ -114,6 +114,33 @@ static void job_checks(void **state)
 	assert_int_equal(plan_job_check(&j, 0, why, sizeof(why)), -1);
 }
 
+/* TP splits attention by heads: Llama 3 70B's 64 heads and 8 KV heads */
+static void tp_heads(void **state)
+{
+	struct plan_job j = job70();
+	char why[256];
+
+	(void)state;
+	j.heads = 64;
+	j.kv_heads = 8;
+	assert_int_equal(plan_job_check(&j, 0, why, sizeof(why)), 0);
+	j.tp = 3;
+	assert_int_equal(plan_job_check(&j, 0, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "64 attention heads"));
+	j.tp = 16;
+	assert_int_equal(plan_job_check(&j, 0, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "8 key/value heads"));
+	j.heads = j.kv_heads = 0;	/* not known: not judged */
+	assert_int_equal(plan_job_check(&j, 0, why, sizeof(why)), 0);
+	assert_int_equal(plan_tp_check_node(8, 8, why, sizeof(why)), 0);
+	assert_int_equal(plan_tp_check_node(2, 8, why, sizeof(why)), 0);
+	assert_int_equal(plan_tp_check_node(16, 8, why, sizeof(why)), 0);
+	assert_int_equal(plan_tp_check_node(4, 0, why, sizeof(why)), 0);
+	assert_int_equal(plan_tp_check_node(3, 8, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "nodes of 8 GPUs"));
+	assert_int_equal(plan_tp_check_node(12, 8, why, sizeof(why)), -1);
+}
+
 static struct plan_port port(const char *nic, const char *card, double rate, double pcie)
 {
 	struct plan_port p = { .port = 1, .rate_gbps = rate, .measured_gbps = NAN, .ib = true,
@@ -231,6 +258,7 @@ int main(void)
 		cmocka_unit_test(whole_numbers),
 		cmocka_unit_test(shapes),
 		cmocka_unit_test(job_checks),
+		cmocka_unit_test(tp_heads),
 		cmocka_unit_test(pcie_cap),
 		cmocka_unit_test(measured_cap),
 		cmocka_unit_test(recorded_hostile),
