@@ -364,11 +364,12 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 
 static int emit_text(struct ctx *c, const struct watch_report *rep)
 {
+	struct text_opts o = ctx_text_opts(c);
 	FILE *out = ctx_open_text(c);
 
 	if (!out)
 		return EXIT_RUNTIME;
-	text_watch(out, rep);
+	text_watch(out, rep, &o);
 	return ctx_close_text(c, out);
 }
 

@@ -4,8 +4,9 @@
 #include <string.h>
 
 /* The columns show_gids prints, plus which entry to hand NCCL. */
-void text_gids(FILE *out, const struct inventory *inv)
+void text_gids(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
+	(void)o;	/* a GID entry is neither good nor bad: no colour */
 	fprintf(out, "%-16s %-4s %-5s %-39s  %-15s %-3s %s\n", "DEV", "PORT",
 		"INDEX", "GID", "IPv4", "VER", "DEV");
 	for (size_t i = 0; i < inv->n_nics; i++) {

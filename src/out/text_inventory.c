@@ -1,8 +1,10 @@
 #include "text.h"
+#include "tint.h"
 #include "../eeprom/module.h"
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
+#include "../model/port_state.h"
 
 #include <math.h>
 #include <string.h>
@@ -213,13 +215,27 @@ static void print_rate(FILE *out, const struct port *p)
 		fprintf(out, " (%s)", p->rate_speed);
 }
 
-static void print_port(FILE *out, const struct port *p)
+/* "ACTIVE/LinkUp": red when the port is down, yellow when its state is
+ * not known. */
+static void print_state(FILE *out, const struct port *p, const struct text_opts *o)
+{
+	enum port_link l = port_link(p);
+
+	if (l != PORT_LINK_UP)
+		tint_on(out, o, l == PORT_LINK_DOWN ? TINT_BAD : TINT_DOUBT);
+	fprintf(out, "%s/%s", OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	if (l != PORT_LINK_UP)
+		tint_off(out, o);
+}
+
+static void print_port(FILE *out, const struct port *p, const struct text_opts *o)
 {
 	const struct gid *rec = gid_recommended(p);
 	bool first = true;
 
-	fprintf(out, "    port %d  %-10s  %s/%s  ", p->num, OR_NA(p->link_layer),
-		OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	fprintf(out, "    port %d  %-10s  ", p->num, OR_NA(p->link_layer));
+	print_state(out, p, o);
+	fputs("  ", out);
 	if (isnan(p->rate_gbps))
 		fputs("rate ?", out);
 	else
@@ -274,7 +290,7 @@ static void print_port(FILE *out, const struct port *p)
 		fputc('\n', out);
 }
 
-void text_inventory(FILE *out, const struct inventory *inv)
+void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	print_host(out, &inv->host);
 	fprintf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
@@ -313,7 +329,7 @@ void text_inventory(FILE *out, const struct inventory *inv)
 			fprintf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
 				OR_NA(n->uverbs_dev));
 		for (size_t p = 0; p < n->n_ports; p++)
-			print_port(out, &n->ports[p]);
+			print_port(out, &n->ports[p], o);
 	}
 	fprintf(out, "\nGPUs (%zu)\n", inv->n_gpus);
 	for (size_t i = 0; i < inv->n_gpus; i++) {

@@ -2,6 +2,7 @@
 #include "check_out.h"
 #include "json.h"
 #include "rate_units.h"
+#include "tint.h"
 #include "../model/port_state.h"
 #include "../model/window.h"
 
@@ -319,7 +320,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 		fputc('\n', out);
 }
 
-void text_watch(FILE *out, const struct watch_report *rep)
+void text_watch(FILE *out, const struct watch_report *rep, const struct text_opts *o)
 {
 	const struct inventory *inv = rep->inv;
 	double secs = rep->duration_s > 0 ? rep->duration_s : 1;
@@ -357,6 +358,12 @@ void text_watch(FILE *out, const struct watch_report *rep)
 				fprintf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
 			text_pfc_cnp(out, pt, secs);
 		}
-	fprintf(out, "\n%zu errors, %zu warnings\n", count[SEV_ERROR], count[SEV_WARN]);
-	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
+	fputc('\n', out);
+	if (count[SEV_ERROR] || count[SEV_WARN])
+		tint_on(out, o, count[SEV_ERROR] ? TINT_BAD : TINT_DOUBT);
+	fprintf(out, "%zu errors, %zu warnings", count[SEV_ERROR], count[SEV_WARN]);
+	if (count[SEV_ERROR] || count[SEV_WARN])
+		tint_off(out, o);
+	fputc('\n', out);
+	text_findings(out, rep->findings, o);
 }

@@ -117,6 +117,14 @@ if grep -v "errors per line bit" "$tmp/out" | grep -Eq "$raw"; then
 	bad "a raw float in watch text"; grep -v "errors per line bit" "$tmp/out" | grep -E "$raw"
 else ok; fi
 
+# colour when asked: the findings' severities and the tally, red
+esc=$(printf '\033')
+expect 1 "$bin" --root "$a" --color=always watch --until "$b" --duration 60
+if grep -q "${esc}\[1;31mERROR${esc}\[0m" "$tmp/out" && grep -q "${esc}\[1;31m[0-9]* errors" "$tmp/out"; then ok
+else bad "watch --color=always: findings not coloured"; tail -20 "$tmp/out" | cat -v; fi
+expect 1 "$bin" --root "$a" watch --until "$b" --duration 60
+if grep -q "$esc" "$tmp/out"; then bad "watch: colour in a pipe"; else ok; fi
+
 # nothing grew: exit 0, no findings
 expect 0 "$bin" --root "$a" watch --until "$a" --duration 60 --json
 py 'd["findings"] == [] and d["verdict"] == "pass"' "no findings when nothing grew"
