@@ -4,8 +4,11 @@
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
 #include "../model/pcie_link.h"
+#include "../model/port_guid.h"
 #include "../model/port_state.h"
 
+#include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -215,6 +218,44 @@ static void print_rate(FILE *out, const struct port *p)
 		fprintf(out, " (%s)", p->rate_speed);
 }
 
+/* " node guid 0x98039b0300a3c3a6": the kernel's "9803:9b03:00a3:c3a6"
+ * (checked by the reader) as ibstat writes it; "?" when not read. */
+static void print_guid(FILE *out, const char *label, const char *text)
+{
+	fprintf(out, "  %s ", label);
+	if (!text) {
+		fputc('?', out);
+		return;
+	}
+	fputs("0x", out);
+	for (const char *s = text; *s; s++)
+		if (isxdigit((unsigned char)*s))
+			fputc(*s, out);
+}
+
+/* "      lid 1  sm lid 1  port guid 0x98039b0300a3c3a6": what ibstat shows
+ * of an InfiniBand port first (LIDs in decimal, as its "Base lid"). */
+static void print_ib_ids(FILE *out, const struct port *p)
+{
+	uint64_t guid;
+
+	fputs("      lid ", out);
+	if (IS_NA(p->lid))
+		fputc('?', out);
+	else
+		fprintf(out, "%lld", (long long)p->lid);
+	fputs("  sm lid ", out);
+	if (IS_NA(p->sm_lid))
+		fputc('?', out);
+	else
+		fprintf(out, "%lld", (long long)p->sm_lid);
+	if (port_guid(p, &guid))
+		fprintf(out, "  port guid 0x%016" PRIx64, guid);
+	else
+		fputs("  port guid ?", out);
+	fputc('\n', out);
+}
+
 /* "ACTIVE/LinkUp": red when the port is down, yellow when its state is
  * not known. */
 static void print_state(FILE *out, const struct port *p, const struct text_opts *o)
@@ -243,6 +284,8 @@ static void print_port(FILE *out, const struct port *p, const struct text_opts *
 	if (!IS_NA(p->active_mtu))
 		fprintf(out, "  mtu %lld", (long long)p->active_mtu);
 	fputc('\n', out);
+	if (p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0)
+		print_ib_ids(out, p);
 	if (p->netdev) {
 		fprintf(out, "      netdev %s", p->netdev);
 		if (!IS_NA(p->netdev_mtu))
@@ -325,6 +368,10 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 				fputc('\n', out);
 			}
 		}
+		fputs("  ", out);
+		print_guid(out, "node guid", n->node_guid);
+		print_guid(out, "system image guid", n->sys_image_guid);
+		fputc('\n', out);
 		if (n->uverbs)
 			fprintf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
 				OR_NA(n->uverbs_dev));

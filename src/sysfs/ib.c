@@ -491,6 +491,23 @@ static const char *software_model(const char *name)
 	return NULL;
 }
 
+/* node_guid, sys_image_guid: "9803:9b03:00a3:c3a6" (kernel %04x groups),
+ * kept as written once it is one, so printers may rewrite it as ibstat's
+ * 0x98039b0300a3c3a6. */
+static char *read_guid(struct root *r, const char *devdir, const char *name)
+{
+	char *text = attr_str(r, devdir, name);
+	uint64_t v;
+
+	if (text && parse_guid(text, &v) < 0) {
+		root_note(r, devdir, "malformed '%s': \"%.40s\" (expected like "
+			  "\"9803:9b03:00a3:c3a6\")", name, text);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 		    struct nic *nic)
 {
@@ -511,7 +528,8 @@ static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 	nic->fw_ver = attr_str(r, devdir, "fw_ver");
 	nic->hca_type = attr_str(r, devdir, "hca_type");
 	nic->board_id = attr_str(r, devdir, "board_id");
-	nic->node_guid = attr_str(r, devdir, "node_guid");
+	nic->node_guid = read_guid(r, devdir, "node_guid");
+	nic->sys_image_guid = read_guid(r, devdir, "sys_image_guid");
 	nic->node_desc = attr_str(r, devdir, "node_desc");
 	if (nic->fw_ver && !*nic->fw_ver) {
 		free(nic->fw_ver);	/* drivers without firmware print "" */
