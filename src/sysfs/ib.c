@@ -160,6 +160,7 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 
 static int read_gids(struct root *r, const char *portdir, struct port *p)
 {
+	bool ib = p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0;
 	char *gdir, **names;
 	size_t n;
 	int rc;
@@ -213,7 +214,10 @@ static int read_gids(struct root *r, const char *portdir, struct port *p)
 				g->type = attr_str(r, tdir, names[i]);
 				free(tdir);
 			}
-			if (asprintf(&ndir, "%s/ndevs", attrs) >= 0) {
+			/* an InfiniBand port's GIDs have no netdev: the kernel
+			 * answers ndevs/N with EINVAL by design, which is no
+			 * error to note (-v said "cannot read" on every IB port) */
+			if (!ib && asprintf(&ndir, "%s/ndevs", attrs) >= 0) {
 				g->netdev = attr_str(r, ndir, names[i]);
 				free(ndir);
 			}

@@ -1,9 +1,11 @@
 #include "tape.h"
+#include "parse.h"
 #include "pathcache.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +18,7 @@ struct entry {
 	char *path;
 	char *data;	/* file bytes or symlink target */
 	size_t len;
+	int err;	/* K_ERROR: the errno the read failed with */
 };
 
 struct tape {
@@ -70,6 +73,7 @@ static int add(struct tape *t, enum kind kind, const char *path,
 	e = &t->e[t->n];
 	e->kind = kind;
 	e->len = len;
+	e->err = 0;
 	e->path = strdup(path);
 	e->data = NULL;
 	if (data) {
@@ -95,8 +99,12 @@ int tape_file(struct tape *t, const char *path, const char *data, size_t len)
 
 int tape_error(struct tape *t, const char *path, int err)
 {
-	(void)err;
-	return add(t, K_ERROR, path, NULL, 0);
+	size_t before = t->n;
+	int rc = add(t, K_ERROR, path, NULL, 0);
+
+	if (rc == 0 && t->n > before)	/* not a path seen before */
+		t->e[t->n - 1].err = err;
+	return rc;
 }
 
 int tape_symlink(struct tape *t, const char *path, const char *target)
@@ -163,6 +171,27 @@ static int write_file(int dirfd, const struct entry *e)
 	return rc;
 }
 
+/* The ".errno" marker in a refused read's directory: the errno by name
+ * ("EINVAL\n", as the fixtures write it), else in decimal. */
+static int write_marker(int dirfd, const struct entry *e)
+{
+	const char *name = errno_marker_name(e->err);
+	char text[32];
+	struct entry m = { .kind = K_FILE, .data = text };
+	int rc;
+
+	if (name)
+		snprintf(text, sizeof(text), "%s\n", name);
+	else
+		snprintf(text, sizeof(text), "%d\n", e->err);
+	m.len = strlen(text);
+	if (asprintf(&m.path, "%s/.errno", e->path) < 0)
+		return -ENOMEM;
+	rc = write_file(dirfd, &m);
+	free(m.path);
+	return rc;
+}
+
 int tape_write(const struct tape *t, int dirfd)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -178,8 +207,10 @@ int tape_write(const struct tape *t, int dirfd)
 		case K_SYMLINK:
 			rc = symlinkat(e->data, dirfd, e->path) < 0 ? -errno : 0;
 			break;
-		case K_DIR:
 		case K_ERROR:
+			rc = e->err > 0 ? write_marker(dirfd, e) : 0;
+			break;
+		case K_DIR:
 			break;
 		}
 		if (rc < 0 && rc != -EEXIST)

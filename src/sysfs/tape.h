@@ -19,8 +19,10 @@ int tape_error(struct tape *t, const char *path, int err);
 int tape_symlink(struct tape *t, const char *path, const char *target);
 int tape_dir(struct tape *t, const char *path);
 
-/* Lay the tape out under the directory dirfd.  Read errors become empty
- * directories (read() then fails with EISDIR: "not available" again). */
+/* Lay the tape out under the directory dirfd.  Read errors become
+ * directories holding a ".errno" marker with the errno ("EINVAL\n"):
+ * read() there fails with EISDIR, which root.c turns back into the
+ * marker's errno, so a replay says what the kernel said. */
 int tape_write(const struct tape *t, int dirfd);
 
 size_t tape_count(const struct tape *t);

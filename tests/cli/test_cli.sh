@@ -197,6 +197,32 @@ if grep -q "${esc}\[1;31m" "$tmp/out"; then ok; else bad "--color=always under N
 expect 0 "$bin" --root "$h" check --profile generic
 expect 0 "$bin" --root "$h" --json check;	valid_json "check on the hostile tree"
 
+# an InfiniBand port's LID, SM LID and GUIDs, as ibstat shows them
+expect 0 "$bin" --root "$fx/dgx-h100/root" -v inventory
+stdout_has "^    node guid 0x946dae03009a5f10  system image guid 0x946dae03009a5f10$"
+stdout_has "^      lid 523  sm lid 1  port guid 0x946dae03009a5f10$"
+# -v: an IB port's GIDs have no netdev (the kernel's EINVAL on ndevs/N is
+# by design): no note on every port, and never the replay's "Is a directory"
+if grep -q "ndevs" "$tmp/err"; then bad "-v notes ndevs of IB ports"; grep ndevs "$tmp/err" | head -3; else ok; fi
+if grep -q "Is a directory" "$tmp/err"; then bad "-v says 'Is a directory' of a refused read"; grep "Is a directory" "$tmp/err" | head -3; else ok; fi
+expect 0 "$bin" --root "$fx/dgx-h100/root" --json inventory
+if python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["nics"][0]; sys.exit(not (n["sys_image_guid"] == "946d:ae03:009a:5f10" and n["ports"][0]["port_guid"] == "946d:ae03:009a:5f10"))' "$tmp/out"
+then ok; else bad "inventory --json: sys_image_guid / port_guid"; fi
+# a refused read replays as what the kernel said: the fixture's marker
+# (EINVAL on an IPoIB netdev's speed), and a snapshot writes the marker back
+expect 0 "$bin" --root "$fx/broken/root" -v inventory
+stderr_has "cannot read 'speed': Invalid argument"
+expect 0 "$bin" --root "$fx/broken/root" snapshot "$tmp/refused"
+m=$(find "$tmp/refused" -path '*/speed/.errno' | head -1)
+if [ -n "$m" ] && [ "$(cat "$m")" = EINVAL ]; then ok; else bad "snapshot: no EINVAL marker for a refused read ($m)"; fi
+expect 0 "$bin" --root "$tmp/refused" -v inventory
+stderr_has "cannot read 'speed': Invalid argument"
+# a GUID that is not one is a note, not printed
+printf 'zz:0\n' >"$dev/infiniband/mlx5_0/node_guid"
+expect 0 "$bin" --root "$h" -v inventory
+stderr_has "malformed 'node_guid'"
+stdout_has "node guid ?"
+
 # an H100 box whose NIC driver did not load: no RDMA device at all must
 # fail the check (nic.count), not pass it under the generic profile
 cp -a "$fx/dgx-h100/root" "$tmp/nonic"
