@@ -236,9 +236,8 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 			continue;
 		snprintf(path, sizeof(path), "sys/class/net/%s", name);
 		if (!root_exists(r, path)) {
-			fprintf(stderr, "%s watch: no netdev '%s' under '%s' (see `ip link`)\n",
-				c->prog, name, c->root_dir);
-			return EXIT_RUNTIME;
+			return ctx_fail(c, "%s watch: no netdev '%s' under '%s' (see `ip link`)",
+					c->prog, name, c->root_dir);
 		}
 		cap = inv->n_nics;
 		nics = growbuf_reserve(inv->nics, &cap, inv->n_nics + 1, sizeof(*nics));

@@ -222,6 +222,8 @@ expect 2 "$bin" watch --frob;				stderr_has "unexpected argument"
 expect 2 "$bin" watch --netdev ../etc;			stderr_has "netdev '../etc'"
 expect 2 "$bin" watch --netdev "";			stderr_has "netdev ''"
 expect 3 "$bin" --root "$a" watch --netdev nosuch0 --until "$b" --duration 60;	stderr_has "no netdev 'nosuch0'"
+expect 3 "$bin" --root "$a" watch --netdev nosuch0 --until "$b" --duration 60 --json
+py 'd["verdict"] == "error" and "no netdev '"'"'nosuch0'"'"'" in d["error"]' "no such netdev: a document with the reason"
 expect 0 "$bin" watch --help;				stdout_has "usage: rdmadoctor"
 expect 3 "$bin" --root "$a" watch --until "$tmp/nope" --duration 60;	stderr_has "cannot open root"
 expect 2 "$bin" --root "$a" check --until "$b";		stderr_has "needs --window"
