@@ -8,8 +8,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 struct check_args {
 	const char *profile;
@@ -93,22 +91,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 	return CMD_GO_ON;
 }
 
-static bool want_color(const struct ctx *c)
-{
-	return c->color == COLOR_ALWAYS || (c->color == COLOR_AUTO && isatty(STDOUT_FILENO));
-}
-
-/* Text wraps to the terminal; 80 columns when not a terminal. */
-static size_t text_width(void)
-{
-	struct winsize ws;
-
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col >= 40)
-		return ws.ws_col;
-	return 80;
-}
-
 int cmd_check(struct ctx *c, int argc, char **argv)
 {
 	struct check_args a = { 0 };
@@ -121,7 +103,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	if (a.list) {
 		if (c->json)
 			return ctx_emit_json(c, check_list_to_json());
-		text_check_list(stdout, text_width());
+		text_check_list(stdout, ctx_text_opts(c).width);
 		if (fflush(stdout) == 0 && !ferror(stdout))
 			return EXIT_OK;
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
@@ -158,7 +140,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		} else if (a.nhc) {
 			nhc_check(stdout, &rep);
 		} else {
-			struct text_opts o = { want_color(c), text_width() };
+			struct text_opts o = ctx_text_opts(c);
 
 			if (a.brief)
 				text_check_brief(stdout, &rep, &o);

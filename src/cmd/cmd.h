@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
+#include "../out/check_out.h"
 #include "opts.h"
 #include "../sysfs/root.h"
 
@@ -90,8 +91,13 @@ int ctx_fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 
  * whether everything reached stdout: EXIT_OK or EXIT_RUNTIME. */
 FILE *ctx_open_text(struct ctx *c);
 int ctx_close_text(struct ctx *c, FILE *out);
+/* How text for people is written to stdout: colour (--color, NO_COLOR,
+ * a terminal) and width; colour codes go to stdout itself (raw), past
+ * the safe stream. */
+struct text_opts ctx_text_opts(const struct ctx *c);
 /* The three steps for a printer of the inventory. */
-int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
+int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *,
+					       const struct text_opts *),
 		  const struct inventory *inv);
 /* --profile ARG of command verb: a built-in name, else a profile file
  * read into *loaded; a broken file stops everything (printed).  CMD_GO_ON and

@@ -1,6 +1,7 @@
 /* What every command does the same way: open the root, read, report notes,
  * write JSON or text, load a profile. */
 #include "cmd.h"
+#include "../out/check_out.h"
 #include "../out/json.h"
 #include "../out/safe_stream.h"
 #include "../model/affinity.h"
@@ -10,7 +11,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record)
@@ -72,14 +75,46 @@ int ctx_close_text(struct ctx *c, FILE *out)
 	return EXIT_OK;
 }
 
-int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *),
+/* --color always or never as given.  auto colours a terminal, unless
+ * NO_COLOR is set to anything but "" (https://no-color.org); an explicit
+ * --color=always still colours, as that page asks of a command-line
+ * flag. */
+static bool want_color(const struct ctx *c)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (c->color != COLOR_AUTO)
+		return c->color == COLOR_ALWAYS;
+	return !(no && *no) && isatty(STDOUT_FILENO);
+}
+
+/* Text wraps to the terminal; 80 columns when not a terminal. */
+static size_t text_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+struct text_opts ctx_text_opts(const struct ctx *c)
+{
+	return (struct text_opts){ .color = want_color(c), .width = text_width(),
+				   .raw = stdout };
+}
+
+int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *,
+					       const struct text_opts *),
 		  const struct inventory *inv)
 {
+	struct text_opts o = ctx_text_opts(c);
 	FILE *out = ctx_open_text(c);
 
 	if (!out)
 		return EXIT_RUNTIME;
-	print(out, inv);
+	print(out, inv, &o);
 	return ctx_close_text(c, out);
 }
 

@@ -33,7 +33,8 @@ static const struct cmd_opt global_opts[] = {
 	{ "json", 0, NULL, OPT_FLAG_AT(struct ctx, json),
 	  .help = "one JSON document on stdout" },
 	{ "color", 0, "WHEN", OPT_CALL_AT(set_color),
-	  .help = "colour in text: auto (on a terminal), always or never" },
+	  .help = "colour in text: auto (on a terminal, unless NO_COLOR is\n"
+		  "set and not empty), always or never" },
 	{ "quiet", 'q', NULL, OPT_FLAG_AT(struct ctx, quiet), .help = "say less on stderr" },
 	{ "verbose", 'v', NULL, OPT_FLAG_AT(struct ctx, verbose),
 	  .help = "say why values are missing or malformed" },

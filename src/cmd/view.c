@@ -10,7 +10,7 @@
 
 struct view {
 	json_t *(*to_json)(const struct inventory *inv);
-	void (*to_text)(FILE *out, const struct inventory *inv);
+	void (*to_text)(FILE *out, const struct inventory *inv, const struct text_opts *o);
 	bool hint_no_devices;	/* say so when there is no RDMA device */
 	bool npu_note;		/* with --json, say where an NPU machine's ports are */
 };

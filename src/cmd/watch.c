@@ -231,9 +231,8 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 			continue;
 		snprintf(path, sizeof(path), "sys/class/net/%s", name);
 		if (!root_exists(r, path)) {
-			fprintf(stderr, "%s watch: no netdev '%s' under '%s' (see `ip link`)\n",
-				c->prog, name, c->root_dir);
-			return EXIT_RUNTIME;
+			return ctx_fail(c, "%s watch: no netdev '%s' under '%s' (see `ip link`)",
+					c->prog, name, c->root_dir);
 		}
 		cap = inv->n_nics;
 		nics = growbuf_reserve(inv->nics, &cap, inv->n_nics + 1, sizeof(*nics));
@@ -324,7 +323,8 @@ const struct cmd_spec watch_spec = {
 	"Counters over a window: reads the inventory, then every interval the port\n"
 	"counters, hw_counters, the netdev's carrier_changes and statistics/, its\n"
 	"ethtool statistics (`ethtool -S`) and DCB PFC pause counters again, and\n"
-	"reports each counter's start, end, change and rate per second, and per\n"
+	"reports each counter's start, end, change and rate (data counters in\n"
+	"Gb/s, the rest per second), each port's tx and rx in Gb/s, and per\n"
 	"port the PFC pause frames per priority (DCB and mlx5's rx/tx_prioN_pause)\n"
 	"and the CNP activity (np_cnp_sent, rp_cnp_handled,\n"
 	"np_ecn_marked_roce_packets).  Error counters that grew are\n"
@@ -334,7 +334,9 @@ const struct cmd_spec watch_spec = {
 	"With --json: one document, its keys in docs/json/watch.md.\n",
 	.epilog =
 	"exit: 0 no error counter grew, 1 one did (or the link flapped), 2 usage,\n"
-	"3 could not run.\n",
+	"3 could not run (also: no RDMA device and no --netdev, nothing to watch;\n"
+	"with --json the document then says so: verdict \"error\", the reason in\n"
+	"\"error\").\n",
 };
 
 static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a)
@@ -356,11 +358,12 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct watch_args *a
 
 static int emit_text(struct ctx *c, const struct watch_report *rep)
 {
+	struct text_opts o = ctx_text_opts(c);
 	FILE *out = ctx_open_text(c);
 
 	if (!out)
 		return EXIT_RUNTIME;
-	text_watch(out, rep);
+	text_watch(out, rep, &o);
 	return ctx_close_text(c, out);
 }
 
@@ -395,8 +398,12 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK && !pl.inv.n_nics)
+	/* an empty window would pass: watching nothing is not "no errors" */
+	if (rc == EXIT_OK && !pl.inv.n_nics) {
+		rc = ctx_fail(c, "%s watch: nothing to watch under '%s': no RDMA device "
+			      "(give --netdev IF to watch a plain netdev)", c->prog, c->root_dir);
 		ctx_hint_no_devices(c);
+	}
 	if (rc == EXIT_OK && a.until) {
 		rc = sample_until(c, &pl.inv, a.until, a.duration);
 		l.interval = l.elapsed = a.duration;
@@ -409,6 +416,10 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 	}
 	if (rc == EXIT_OK)
 		rc = pipeline_judge(c, &pl, true);
+	/* as check's: a script that reads the document learns why */
+	if (rc == EXIT_RUNTIME && c->json)
+		ctx_emit_json(c, json_pack("{s:i, s:s, s:s}", "schema", 1, "verdict", "error",
+					   "error", c->error[0] ? c->error : "could not run"));
 	if (rc == EXIT_OK) {
 		struct watch_report rep = {
 			.inv = &pl.inv, .interval_s = l.interval, .duration_s = pl.inv.window_s,

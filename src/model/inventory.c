@@ -96,6 +96,7 @@ void nic_free(struct nic *n)
 	free(n->fw_ver);
 	free(n->board_id);
 	free(n->node_guid);
+	free(n->sys_image_guid);
 	free(n->node_desc);
 	free(n->netdev_parent);
 	free(n->uverbs);

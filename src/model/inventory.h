@@ -175,6 +175,7 @@ struct nic {
 	char *driver;		/* mlx5_core, bnxt_en, rdma_rxe */
 	char *model;		/* "ConnectX-7" */
 	char *hca_type, *fw_ver, *board_id, *node_guid, *node_desc;
+	char *sys_image_guid;	/* the adapter's, shared by its functions */
 	char *netdev_parent;	/* software devices: the netdev they sit on */
 	bool has_pci;
 	struct pci_func pci;

@@ -25,10 +25,13 @@ json_t *check_to_json(const struct check_report *rep);
 /* The findings list alone (`watch` uses the same shape). */
 json_t *findings_to_json(const struct findings *fs);
 /* How text is written: colour codes or none, and the width lines wrap
- * at (the terminal's; 80 when not a terminal). */
+ * at (the terminal's; 80 when not a terminal).  raw: where colour codes
+ * go when the text goes through a safe stream (safe_stream.h, which would
+ * turn their ESC into '?'): the stream under it; NULL: the text's own. */
 struct text_opts {
 	bool color;
 	size_t width;
+	FILE *raw;
 };
 
 /* Each finding with observed, expected, why and fix, errors first; the

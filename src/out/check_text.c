@@ -6,6 +6,7 @@
  * in (mlx5_0 / mlx5_3) is set aside.  JSON keeps one entry per subject. */
 #include "check_out.h"
 #include "text_wrap.h"
+#include "tint.h"
 #include "../check/catalog.h"
 #include "text_printf.h"
 #include "plural.h"
@@ -15,15 +16,9 @@
 
 #define FIELD_INDENT 16	/* "      observed  " */
 
-static const char *sev_color(enum severity s, bool color)
+static enum tint sev_tint(enum severity s)
 {
-	if (!color)
-		return "";
-	switch (s) {
-	case SEV_ERROR: return "\033[1;31m";
-	case SEV_WARN: return "\033[1;33m";
-	default: return "\033[36m";
-	}
+	return s == SEV_ERROR ? TINT_BAD : s == SEV_WARN ? TINT_DOUBT : TINT_NOTE;
 }
 
 static const char *sev_word(enum severity s)
@@ -244,7 +239,6 @@ static const char *group_name(const struct findings *fs, const size_t *leader, s
 
 void text_findings(FILE *out, const struct findings *fs, const struct text_opts *o)
 {
-	const char *reset = o->color ? "\033[0m" : "";
 	size_t *leader = group(fs);
 
 	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
@@ -259,10 +253,11 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				count = group_size(leader, fs->n, i);
 				name = group_name(fs, leader, i, &nl);
 			}
-			/* the colour codes are ours, and the terminal is to
-			 * take them: fprintf, not the cleaning text_printf */
-			fprintf(out, "\n  %s%-5s%s ", sev_color(f->severity, o->color),
-				sev_word(f->severity), reset);
+			fputs("\n  ", out);
+			tint_on(out, o, sev_tint(f->severity));
+			fprintf(out, "%-5s", sev_word(f->severity));
+			tint_off(out, o);
+			fputc(' ', out);
 			col = text_wrap(out, f->id, 8, 8, o->width) + 2;
 			fputs("  ", out);
 			if (leader)
@@ -330,7 +325,6 @@ static void unchecked_weight(FILE *out, const size_t unread[3])
 static void headline(FILE *out, const struct check_report *rep, const struct text_opts *o)
 {
 	const char *verdict = check_verdict(rep->findings);
-	const char *reset = o->color ? "\033[0m" : "";
 	size_t count[3] = { 0 }, unread[3] = { 0 }, col, waived = 0;
 	size_t unchecked = check_unchecked(rep->findings);
 	char *why;
@@ -348,12 +342,12 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		else
 			count[f->severity]++;
 	}
-	/* ours, colour codes included: fprintf, as above */
-	fprintf(out, "%s%s%s  profile ",
-		o->color ? (strcmp(verdict, "fail") == 0 ? "\033[1;31m" :
-			    strcmp(verdict, "warn") == 0 ? "\033[1;33m" : "\033[1;32m") : "",
-		strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
-		reset);
+	tint_on(out, o, strcmp(verdict, "fail") == 0 ? TINT_BAD :
+			strcmp(verdict, "warn") == 0 ? TINT_DOUBT : TINT_GOOD);
+	fputs(strcmp(verdict, "fail") == 0 ? "FAIL" : strcmp(verdict, "warn") == 0 ? "WARN" : "PASS",
+	      out);
+	tint_off(out, o);
+	fputs("  profile ", out);
 	col = text_wrap(out, rep->profile->name, 14, 2, o->width);
 	if (asprintf(&why, "(%s)", rep->reason ? rep->reason : "chosen by --profile") >= 0) {
 		fputc(' ', out);

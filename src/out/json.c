@@ -1,6 +1,7 @@
 #include "json.h"
 #include "../eeprom/module.h"
 #include "../nl/link_modes.h"
+#include "../model/port_guid.h"
 
 #include <errno.h>
 #include <math.h>
@@ -266,6 +267,19 @@ static json_t *slaves_json(const struct port *p)
 	return a;
 }
 
+/* As the kernel writes node_guid: "9803:9b03:00a3:c3a6"; null without GID 0. */
+static json_t *port_guid_json(const struct port *p)
+{
+	char buf[24];
+	uint64_t g;
+
+	if (!port_guid(p, &g))
+		return json_null();
+	snprintf(buf, sizeof(buf), "%04x:%04x:%04x:%04x", (unsigned)(g >> 48) & 0xffff,
+		 (unsigned)(g >> 32) & 0xffff, (unsigned)(g >> 16) & 0xffff, (unsigned)g & 0xffff);
+	return json_string(buf);
+}
+
 static json_t *port_json(const struct port *p)
 {
 	json_t *o = json_object();
@@ -279,6 +293,7 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "lane_speed", json_string_or_null(p->rate_speed));
 	json_object_set_new(o, "lid", json_int_or_null(p->lid));
 	json_object_set_new(o, "sm_lid", json_int_or_null(p->sm_lid));
+	json_object_set_new(o, "port_guid", port_guid_json(p));
 	json_object_set_new(o, "active_mtu", json_int_or_null(p->active_mtu));
 	json_object_set_new(o, "max_mtu", json_int_or_null(p->max_mtu));
 	json_object_set_new(o, "netdev", json_string_or_null(p->netdev));
@@ -313,6 +328,7 @@ static json_t *nic_json(const struct nic *n)
 	json_object_set_new(o, "fw_ver", json_string_or_null(n->fw_ver));
 	json_object_set_new(o, "board_id", json_string_or_null(n->board_id));
 	json_object_set_new(o, "node_guid", json_string_or_null(n->node_guid));
+	json_object_set_new(o, "sys_image_guid", json_string_or_null(n->sys_image_guid));
 	json_object_set_new(o, "node_desc", json_string_or_null(n->node_desc));
 	json_object_set_new(o, "netdev_parent", json_string_or_null(n->netdev_parent));
 	json_object_set_new(o, "pci", n->has_pci ? pci_to_json(&n->pci) : json_null());

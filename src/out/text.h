@@ -8,10 +8,12 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
+#include "check_out.h"
 
-void text_inventory(FILE *out, const struct inventory *inv);
-void text_gids(FILE *out, const struct inventory *inv);
-void text_topo(FILE *out, const struct inventory *inv);
+/* o: colour (a port that is down, a GPU x NIC path across host bridges). */
+void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o);
+void text_gids(FILE *out, const struct inventory *inv, const struct text_opts *o);
+void text_topo(FILE *out, const struct inventory *inv, const struct text_opts *o);
 /* A port's link modes and FEC lines ("      link 100000 Mb/s full ..."). */
 void text_link(FILE *out, const struct link_info *l);
 /* A PCI function's place, as the device lines print it (out/text_pci.c):

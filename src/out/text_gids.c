@@ -5,8 +5,9 @@
 #include <string.h>
 
 /* The columns show_gids prints, plus which entry to hand NCCL. */
-void text_gids(FILE *out, const struct inventory *inv)
+void text_gids(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
+	(void)o;	/* a GID entry is neither good nor bad: no colour */
 	if (text_npu_only(inv)) {
 		text_npu_ports(out, inv);
 		return;

@@ -1,4 +1,5 @@
 #include "text.h"
+#include "tint.h"
 #include "../eeprom/module.h"
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
@@ -6,7 +7,11 @@
 #include "text_printf.h"
 #include "text_wrap.h"
 #include "plural.h"
+#include "../model/port_guid.h"
+#include "../model/port_state.h"
 
+#include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -217,13 +222,65 @@ static void print_rate(FILE *out, const struct port *p)
 		text_printf(out, " (%s)", p->rate_speed);
 }
 
-static void print_port(FILE *out, const struct port *p)
+/* " node guid 0x98039b0300a3c3a6": the kernel's "9803:9b03:00a3:c3a6"
+ * (checked by the reader) as ibstat writes it; "?" when not read. */
+static void print_guid(FILE *out, const char *label, const char *text)
+{
+	fprintf(out, "  %s ", label);
+	if (!text) {
+		fputc('?', out);
+		return;
+	}
+	fputs("0x", out);
+	for (const char *s = text; *s; s++)
+		if (isxdigit((unsigned char)*s))
+			fputc(*s, out);
+}
+
+/* "      lid 1  sm lid 1  port guid 0x98039b0300a3c3a6": what ibstat shows
+ * of an InfiniBand port first (LIDs in decimal, as its "Base lid"). */
+static void print_ib_ids(FILE *out, const struct port *p)
+{
+	uint64_t guid;
+
+	fputs("      lid ", out);
+	if (IS_NA(p->lid))
+		fputc('?', out);
+	else
+		fprintf(out, "%lld", (long long)p->lid);
+	fputs("  sm lid ", out);
+	if (IS_NA(p->sm_lid))
+		fputc('?', out);
+	else
+		fprintf(out, "%lld", (long long)p->sm_lid);
+	if (port_guid(p, &guid))
+		fprintf(out, "  port guid 0x%016" PRIx64, guid);
+	else
+		fputs("  port guid ?", out);
+	fputc('\n', out);
+}
+
+/* "ACTIVE/LinkUp": red when the port is down, yellow when its state is
+ * not known. */
+static void print_state(FILE *out, const struct port *p, const struct text_opts *o)
+{
+	enum port_link l = port_link(p);
+
+	if (l != PORT_LINK_UP)
+		tint_on(out, o, l == PORT_LINK_DOWN ? TINT_BAD : TINT_DOUBT);
+	fprintf(out, "%s/%s", OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	if (l != PORT_LINK_UP)
+		tint_off(out, o);
+}
+
+static void print_port(FILE *out, const struct port *p, const struct text_opts *o)
 {
 	const struct gid *rec = gid_recommended(p);
 	bool first = true;
 
-	text_printf(out, "    port %d  %-10s  %s/%s  ", p->num, OR_NA(p->link_layer),
-		    OR_NA(p->state_name), OR_NA(p->phys_state_name));
+	text_printf(out, "    port %d  %-10s  ", p->num, OR_NA(p->link_layer));
+	print_state(out, p, o);
+	fputs("  ", out);
 	if (isnan(p->rate_gbps))
 		fputs("rate ?", out);
 	else
@@ -231,6 +288,8 @@ static void print_port(FILE *out, const struct port *p)
 	if (!IS_NA(p->active_mtu))
 		text_printf(out, "  mtu %lld", (long long)p->active_mtu);
 	fputc('\n', out);
+	if (p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0)
+		print_ib_ids(out, p);
 	if (p->netdev) {
 		text_printf(out, "      netdev %s", p->netdev);
 		if (!IS_NA(p->netdev_mtu))
@@ -278,7 +337,7 @@ static void print_port(FILE *out, const struct port *p)
 		fputc('\n', out);
 }
 
-void text_inventory(FILE *out, const struct inventory *inv)
+void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	print_host(out, &inv->host);
 	text_printf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
@@ -313,11 +372,15 @@ void text_inventory(FILE *out, const struct inventory *inv)
 				fputc('\n', out);
 			}
 		}
+		fputs("  ", out);
+		print_guid(out, "node guid", n->node_guid);
+		print_guid(out, "system image guid", n->sys_image_guid);
+		fputc('\n', out);
 		if (n->uverbs)
 			text_printf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
 				    OR_NA(n->uverbs_dev));
 		for (size_t p = 0; p < n->n_ports; p++)
-			print_port(out, &n->ports[p]);
+			print_port(out, &n->ports[p], o);
 	}
 	text_printf(out, "\nGPUs (%zu)\n", inv->n_gpus);
 	for (size_t i = 0; i < inv->n_gpus; i++) {

@@ -1,4 +1,5 @@
 #include "text.h"
+#include "tint.h"
 #include "../model/topo_verdict.h"
 #include "text_printf.h"
 #include "plural.h"
@@ -27,10 +28,25 @@ static const char *cell(const struct inventory *inv, size_t g, size_t i,
 	return path_type_name(a->path);
 }
 
+/* A cell padded to w: SYS (across NUMA nodes) in red, NODE and "?" in
+ * yellow, the near ones plain. */
+static void put_cell(FILE *out, const char *s, int w, const struct text_opts *o)
+{
+	bool bad = strcmp(s, "SYS") == 0, doubt = strcmp(s, "NODE") == 0 || strcmp(s, "?") == 0;
+
+	fputc(' ', out);
+	if (bad || doubt)
+		tint_on(out, o, bad ? TINT_BAD : TINT_DOUBT);
+	fputs(s, out);
+	if (bad || doubt)
+		tint_off(out, o);
+	fprintf(out, "%*s", w - (int)strlen(s), "");
+}
+
 /* The matrix `nvidia-smi topo -m` prints, restricted to GPU x NIC, with
  * its CPU Affinity and NUMA Affinity columns, plus the nearest GPU of
  * every NIC (all of them when several are as near). */
-void text_topo(FILE *out, const struct inventory *inv)
+void text_topo(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	size_t w = 8, cw = strlen("CPU Affinity");
 	char numa[24];
@@ -60,7 +76,7 @@ void text_topo(FILE *out, const struct inventory *inv)
 		for (size_t i = 0; i < inv->n_nics; i++) {
 			const struct affinity *a = topo_pair(inv, g, i);
 
-			text_printf(out, " %-*s", (int)w, cell(inv, g, i, a));
+			put_cell(out, cell(inv, g, i, a), (int)w, o);
 		}
 		numa_str(numa, sizeof(numa), &inv->gpus[g].pci);
 		text_printf(out, " %-*s %s\n", (int)cw,
@@ -98,10 +114,18 @@ void text_topo(FILE *out, const struct inventory *inv)
 		}
 		/* a storage NIC is not meant to be near; far from every GPU is
 		 * only known with the NIC's NUMA node */
-		text_printf(out, "  %s\n", inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0 ?
-			    "storage" : near.path <= PATH_PXB ? "near" :
-			    near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
-			    "far? (NUMA node unknown: NODE or SYS)" : "far");
+		if (inv->nics[i].role && strcmp(inv->nics[i].role, "storage") == 0) {
+			fputs("  storage\n", out);
+		} else if (near.path <= PATH_PXB) {
+			fputs("  near\n", out);
+		} else {
+			fputs("  ", out);
+			tint_on(out, o, TINT_DOUBT);
+			fputs(near.path >= PATH_NODE && IS_NA(inv->nics[i].pci.numa_node) ?
+			      "far? (NUMA node unknown: NODE or SYS)" : "far", out);
+			tint_off(out, o);
+			fputc('\n', out);
+		}
 	}
 	fputs("\nLegend: X self, PIX at most one PCIe bridge, PXB several bridges, "
 	      "PHB through a host bridge,\n        NODE across host bridges in one "

@@ -1,6 +1,8 @@
 #include "watch_out.h"
 #include "check_out.h"
 #include "json.h"
+#include "rate_units.h"
+#include "tint.h"
 #include "../model/port_state.h"
 #include "../model/window.h"
 #include "text_printf.h"
@@ -36,6 +38,28 @@ static double phy_error_ratio(const struct port *pt, double secs)
 		}
 	}
 	return (double)errors / (pt->rate_gbps * 1e9 * secs);
+}
+
+/* A port's data rate one way, in bytes per second: the PMA's
+ * port_xmit_data / port_rcv_data (bytes, as the reader made them), else
+ * the netdev's statistics/ tx_bytes / rx_bytes (a --netdev port has no
+ * PMA).  NAN when neither was read at both ends or the counter was
+ * cleared within the window: unknown, never 0. */
+static double port_bytes_per_s(const struct port *pt, bool tx, double secs)
+{
+	struct counter_change ch;
+
+	if (!window_change(pt, WIN_PMA, tx ? "port_xmit_data" : "port_rcv_data", &ch) &&
+	    !window_change(pt, WIN_NET, tx ? "tx_bytes" : "rx_bytes", &ch))
+		return NAN;
+	if (ch.reset || !(secs > 0))
+		return NAN;
+	return (double)ch.delta / secs;
+}
+
+static json_t *gbps_json(double bytes_per_s)
+{
+	return json_number_or_null(bytes_per_s * 8 / 1e9);
 }
 
 static json_t *change_json(const struct counter_change *ch, double secs)
@@ -173,6 +197,8 @@ json_t *watch_to_json(const struct watch_report *rep)
 					change_json(&ch, secs) : json_null(),
 				"phy_error_ratio",
 				json_number_or_null(phy_error_ratio(pt, rep->duration_s)));
+			json_object_set_new(o, "tx_gbps", gbps_json(port_bytes_per_s(pt, true, secs)));
+			json_object_set_new(o, "rx_gbps", gbps_json(port_bytes_per_s(pt, false, secs)));
 			json_object_set_new(o, "ethtool_stats", opt_set_json(pt, WIN_ETH, secs));
 			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
 			json_object_set_new(o, "pfc", pfc_json(pt, secs));
@@ -187,25 +213,26 @@ json_t *watch_to_json(const struct watch_report *rep)
 			 "ports", ports, "findings", findings_to_json(rep->findings));
 }
 
-static void row(FILE *out, bool *header, const char *prefix, const char *name,
+static void row(FILE *out, bool *header, int set, const char *prefix, const char *name,
 		const struct counter_change *ch, double secs)
 {
-	char label[96];
+	char label[96], rate[32];
 
 	snprintf(label, sizeof(label), "%s%s", prefix, name);
-	name = label;
 	if (!*header) {
-		text_printf(out, "    %-32s %15s %15s %12s %12s\n", "counter", "start", "end",
-			    "delta", "per s");
+		fprintf(out, "    %-32s %15s %15s %12s %12s\n", "counter", "start", "end",
+			"delta", "rate");
 		*header = true;
 	}
-	if (ch->reset)
-		text_printf(out, "    %-32s %15llu %15llu %12s %12s\n", name,
+	if (ch->reset) {
+		text_printf(out, "    %-32s %15llu %15llu %12s %12s\n", label,
 			    (unsigned long long)ch->start, (unsigned long long)ch->end, "cleared", "-");
-	else
-		text_printf(out, "    %-32s %15llu %15llu %12llu %12.6g\n", name,
-			    (unsigned long long)ch->start, (unsigned long long)ch->end,
-			    (unsigned long long)ch->delta, (double)ch->delta / secs);
+		return;
+	}
+	rate_str(rate, sizeof(rate), name, set, (double)ch->delta / secs);
+	text_printf(out, "    %-32s %15llu %15llu %12llu %12s\n", label,
+		    (unsigned long long)ch->start, (unsigned long long)ch->end,
+		    (unsigned long long)ch->delta, rate);
 }
 
 /* Only what moved: a port has thirty-odd counters. */
@@ -221,7 +248,7 @@ static size_t rows(FILE *out, bool *header, const struct port *pt, int which, do
 		if (!set->v[i].name || !window_change(pt, which, set->v[i].name, &ch))
 			continue;
 		if (ch.delta || ch.reset)
-			row(out, header, prefix[which], set->v[i].name, &ch, secs);
+			row(out, header, which, prefix[which], set->v[i].name, &ch, secs);
 		else
 			still++;
 	}
@@ -236,9 +263,30 @@ static void delta_str(char *buf, size_t len, bool ok, const struct counter_chang
 		snprintf(buf, len, "?");
 	else if (ch->reset)
 		snprintf(buf, len, "cleared");
-	else
-		snprintf(buf, len, "+%llu (%.6g/s)", (unsigned long long)ch->delta,
-			 (double)ch->delta / secs);
+	else {
+		char rate[32];
+
+		rate_per_s_str(rate, sizeof(rate), (double)ch->delta / secs);
+		snprintf(buf, len, "+%llu (%s)", (unsigned long long)ch->delta, rate);
+	}
+}
+
+/* "tx 133 Gb/s, rx 0 Gb/s", as `perfquery -r` and `mlnx_perf` users read
+ * a port; "?" for a direction not known. */
+static void text_throughput(FILE *out, const struct port *pt, double secs)
+{
+	char tx[32] = "?", rx[32] = "?";
+	double t = port_bytes_per_s(pt, true, secs), r = port_bytes_per_s(pt, false, secs);
+
+	if (isnan(t) && isnan(r)) {
+		fputs("    tx ?, rx ? (no data counter read at both ends)\n", out);
+		return;
+	}
+	if (!isnan(t))
+		rate_gbps_str(tx, sizeof(tx), t);
+	if (!isnan(r))
+		rate_gbps_str(rx, sizeof(rx), r);
+	fprintf(out, "    tx %s, rx %s\n", tx, rx);
 }
 
 /* "pfc prio 3: pause tx +N (r/s) rx +M (r/s)" per listed priority, then
@@ -247,7 +295,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 {
 	static const char *const cnp_label[] = { "sent", "handled", "ecn-marked" };
 	struct counter_change ch;
-	char a[48], b[48];
+	char a[64], b[64];
 	bool any = false;
 
 	for (int p = 0; p < 8; p++) {
@@ -274,7 +322,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 		fputc('\n', out);
 }
 
-void text_watch(FILE *out, const struct watch_report *rep)
+void text_watch(FILE *out, const struct watch_report *rep, const struct text_opts *o)
 {
 	const struct inventory *inv = rep->inv;
 	double secs = rep->duration_s > 0 ? rep->duration_s : 1;
@@ -297,12 +345,13 @@ void text_watch(FILE *out, const struct watch_report *rep)
 				    pt->netdev ? ")" : "");
 			if (!pt->start)
 				continue;
+			text_throughput(out, pt, secs);
 			still = rows(out, &header, pt, WIN_PMA, secs);
 			still += rows(out, &header, pt, WIN_HW, secs);
 			still += rows(out, &header, pt, WIN_ETH, secs);
 			still += rows(out, &header, pt, WIN_NET, secs);
 			if (window_carrier(pt, &ch) && (ch.delta || ch.reset))
-				row(out, &header, "", "carrier_changes", &ch, secs);
+				row(out, &header, WIN_NET, "", "carrier_changes", &ch, secs);
 			if (!header)
 				text_printf(out, "    no counter changed (%zu read)\n", still);
 			else if (still)
@@ -311,8 +360,14 @@ void text_watch(FILE *out, const struct watch_report *rep)
 				text_printf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
 			text_pfc_cnp(out, pt, secs);
 		}
-	text_printf(out, "\n%zu %s, %zu %s\n", count[SEV_ERROR],
+	fputc('\n', out);
+	if (count[SEV_ERROR] || count[SEV_WARN])
+		tint_on(out, o, count[SEV_ERROR] ? TINT_BAD : TINT_DOUBT);
+	fprintf(out, "%zu %s, %zu %s", count[SEV_ERROR],
 		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
 		plural(count[SEV_WARN], "warning", "warnings"));
-	text_findings(out, rep->findings, &(struct text_opts){ .color = false, .width = 80 });
+	if (count[SEV_ERROR] || count[SEV_WARN])
+		tint_off(out, o);
+	fputc('\n', out);
+	text_findings(out, rep->findings, o);
 }

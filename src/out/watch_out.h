@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../check/check.h"
+#include "check_out.h"
 
 struct watch_report {
 	const struct inventory *inv;	/* ports with their start (model/window.h) */
@@ -21,6 +22,7 @@ struct watch_report {
 };
 
 json_t *watch_to_json(const struct watch_report *rep);
-void text_watch(FILE *out, const struct watch_report *rep);
+/* o: colour (the findings' severities) and width. */
+void text_watch(FILE *out, const struct watch_report *rep, const struct text_opts *o);
 
 #endif

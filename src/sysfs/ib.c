@@ -160,6 +160,7 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 
 static int read_gids(struct root *r, const char *portdir, struct port *p)
 {
+	bool ib = p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0;
 	char *gdir, **names;
 	size_t n;
 	int rc;
@@ -213,7 +214,10 @@ static int read_gids(struct root *r, const char *portdir, struct port *p)
 				g->type = attr_str(r, tdir, names[i]);
 				free(tdir);
 			}
-			if (asprintf(&ndir, "%s/ndevs", attrs) >= 0) {
+			/* an InfiniBand port's GIDs have no netdev: the kernel
+			 * answers ndevs/N with EINVAL by design, which is no
+			 * error to note (-v said "cannot read" on every IB port) */
+			if (!ib && asprintf(&ndir, "%s/ndevs", attrs) >= 0) {
 				g->netdev = attr_str(r, ndir, names[i]);
 				free(ndir);
 			}
@@ -495,6 +499,23 @@ static const char *software_model(const char *name)
 	return NULL;
 }
 
+/* node_guid, sys_image_guid: "9803:9b03:00a3:c3a6" (kernel %04x groups),
+ * kept as written once it is one, so printers may rewrite it as ibstat's
+ * 0x98039b0300a3c3a6. */
+static char *read_guid(struct root *r, const char *devdir, const char *name)
+{
+	char *text = attr_str(r, devdir, name);
+	uint64_t v;
+
+	if (text && parse_guid(text, &v) < 0) {
+		root_note(r, devdir, "malformed '%s': \"%.40s\" (expected like "
+			  "\"9803:9b03:00a3:c3a6\")", name, text);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 		    struct nic *nic)
 {
@@ -515,7 +536,8 @@ static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 	nic->fw_ver = attr_str(r, devdir, "fw_ver");
 	nic->hca_type = attr_str(r, devdir, "hca_type");
 	nic->board_id = attr_str(r, devdir, "board_id");
-	nic->node_guid = attr_str(r, devdir, "node_guid");
+	nic->node_guid = read_guid(r, devdir, "node_guid");
+	nic->sys_image_guid = read_guid(r, devdir, "sys_image_guid");
 	nic->node_desc = attr_str(r, devdir, "node_desc");
 	if (nic->fw_ver && !*nic->fw_ver) {
 		free(nic->fw_ver);	/* drivers without firmware print "" */

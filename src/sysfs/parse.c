@@ -204,6 +204,45 @@ int parse_guid(const char *s, uint64_t *guid)
 	return 0;
 }
 
+/* What sysfs attributes refuse reads with. */
+static const struct {
+	const char *name;
+	int err;
+} errno_names[] = {
+	{ "EINVAL", EINVAL }, { "EOPNOTSUPP", EOPNOTSUPP }, { "ENODEV", ENODEV },
+	{ "EIO", EIO }, { "EPERM", EPERM }, { "EACCES", EACCES }, { "ENODATA", ENODATA },
+	{ "ENXIO", ENXIO }, { "EBUSY", EBUSY }, { "EAGAIN", EAGAIN },
+	{ "ETIMEDOUT", ETIMEDOUT }, { "ENOSYS", ENOSYS },
+};
+
+int parse_errno_marker(const char *s, int *err)
+{
+	size_t n;
+	int64_t v;
+
+	s = skip_blanks(s);
+	for (size_t i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++) {
+		n = strlen(errno_names[i].name);
+		if (strncmp(s, errno_names[i].name, n) == 0 && !*skip_blanks(s + n)) {
+			*err = errno_names[i].err;
+			return 0;
+		}
+	}
+	/* the kernel's errnos stop below 4096 (MAX_ERRNO) */
+	if (parse_s64(s, &v) < 0 || v <= 0 || v >= 4096)
+		return -EINVAL;
+	*err = (int)v;
+	return 0;
+}
+
+const char *errno_marker_name(int err)
+{
+	for (size_t i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	return NULL;
+}
+
 int parse_u64(const char *s, uint64_t *v)
 {
 	char *e;

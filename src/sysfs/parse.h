@@ -40,6 +40,14 @@ bool gid_ipv4(const uint8_t gid[16], char buf[16]);
 /* "b8ce:f603:006b:5a5e" */
 int parse_guid(const char *s, uint64_t *guid);
 
+/* The marker of a read the kernel refused, kept in a snapshot or fixture
+ * (a directory at the file's path holding ".errno"): an errno name sysfs
+ * answers with ("EINVAL\n", "EOPNOTSUPP\n") or a decimal errno; *err is
+ * positive.  errno_marker_name is the name it reads back, NULL for an
+ * errno without one (written in decimal then). */
+int parse_errno_marker(const char *s, int *err);
+const char *errno_marker_name(int err);
+
 /* Decimal integers with range checks; leading/trailing blanks allowed. */
 int parse_u64(const char *s, uint64_t *v);
 int parse_s64(const char *s, int64_t *v);

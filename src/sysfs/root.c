@@ -1,4 +1,5 @@
 #include "root.h"
+#include "parse.h"
 #include "pathcache.h"
 #include "tape.h"
 #include "../model/growbuf.h"
@@ -351,6 +352,29 @@ static int open_in_root(struct root *r, const char *cpath, int flags)
 	return openat(r->fd, cpath, flags);
 }
 
+/* A directory where a file was read: in a snapshot or fixture, a read the
+ * kernel refused, its errno in the ".errno" marker inside (docs/snapshot.md).
+ * That errno, so that a replay says what the kernel said ("Invalid
+ * argument"), not "Is a directory"; EISDIR itself without a marker. */
+static int refused_read(struct root *r, const char *cpath)
+{
+	char path[PATH_MAX], text[32];
+	ssize_t got;
+	int fd, err;
+
+	if (snprintf(path, sizeof(path), "%s/.errno", cpath) >= (int)sizeof(path))
+		return -EISDIR;
+	fd = open_in_root(r, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -EISDIR;
+	got = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (got <= 0)
+		return -EISDIR;
+	text[got] = '\0';
+	return parse_errno_marker(text, &err) == 0 ? -err : -EISDIR;
+}
+
 /* Read a whole file.  O_NONBLOCK keeps a FIFO or a terminal that a hostile
  * tree might hold from blocking (they read as empty or EAGAIN), and the size
  * cap bounds /dev/zero; a directory fails with EISDIR, which is how fixtures
@@ -401,6 +425,8 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 			break;
 	}
 	close(fd);
+	if (rc == -EISDIR)
+		rc = refused_read(r, cpath);
 	if (rc < 0) {
 		free(b);
 		return rc;

@@ -1,4 +1,5 @@
 #include "tape.h"
+#include "parse.h"
 #include "pathcache.h"
 #include "tape_link.h"
 #include "../model/growbuf.h"
@@ -6,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +20,7 @@ struct entry {
 	char *path;
 	char *data;	/* file bytes or symlink target */
 	size_t len;
+	int err;	/* K_ERROR: the errno the read failed with */
 };
 
 struct tape {
@@ -72,6 +75,7 @@ static int add(struct tape *t, enum kind kind, const char *path,
 	e = &t->e[t->n];
 	e->kind = kind;
 	e->len = len;
+	e->err = 0;
 	e->path = strdup(path);
 	e->data = NULL;
 	if (data) {
@@ -97,8 +101,12 @@ int tape_file(struct tape *t, const char *path, const char *data, size_t len)
 
 int tape_error(struct tape *t, const char *path, int err)
 {
-	(void)err;
-	return add(t, K_ERROR, path, NULL, 0);
+	size_t before = t->n;
+	int rc = add(t, K_ERROR, path, NULL, 0);
+
+	if (rc == 0 && t->n > before)	/* not a path seen before */
+		t->e[t->n - 1].err = err;
+	return rc;
 }
 
 int tape_symlink(struct tape *t, const char *path, const char *target)
@@ -162,6 +170,27 @@ static int write_file(int dirfd, const struct entry *e)
 	}
 	if (close(fd) < 0 && rc == 0)
 		rc = -errno;
+	return rc;
+}
+
+/* The ".errno" marker in a refused read's directory: the errno by name
+ * ("EINVAL\n", as the fixtures write it), else in decimal. */
+static int write_marker(int dirfd, const struct entry *e)
+{
+	const char *name = errno_marker_name(e->err);
+	char text[32];
+	struct entry m = { .kind = K_FILE, .data = text };
+	int rc;
+
+	if (name)
+		snprintf(text, sizeof(text), "%s\n", name);
+	else
+		snprintf(text, sizeof(text), "%d\n", e->err);
+	m.len = strlen(text);
+	if (asprintf(&m.path, "%s/.errno", e->path) < 0)
+		return -ENOMEM;
+	rc = write_file(dirfd, &m);
+	free(m.path);
 	return rc;
 }
 
@@ -250,8 +279,10 @@ int tape_write(const struct tape *t, int dirfd, tape_dropped_fn *dropped, void *
 		case K_SYMLINK:
 			rc = write_link(t, dirfd, e, dropped, arg);
 			break;
-		case K_DIR:
 		case K_ERROR:
+			rc = e->err > 0 ? write_marker(dirfd, e) : 0;
+			break;
+		case K_DIR:
 			break;
 		}
 		if (rc < 0 && rc != -EEXIST)

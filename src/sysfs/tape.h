@@ -19,8 +19,10 @@ int tape_error(struct tape *t, const char *path, int err);
 int tape_symlink(struct tape *t, const char *path, const char *target);
 int tape_dir(struct tape *t, const char *path);
 
-/* Lay the tape out under the directory dirfd.  Read errors become empty
- * directories (read() then fails with EISDIR: "not available" again).
+/* Lay the tape out under the directory dirfd.  Read errors become
+ * directories holding a ".errno" marker with the errno ("EINVAL\n"):
+ * read() there fails with EISDIR, which root.c turns back into the
+ * marker's errno, so a replay says what the kernel said.
  * Only symlinks that lead inside the new tree are written (tape_link.h):
  * an absolute one is made relative when what it names is on the tape;
  * each other one is left out and, when dropped is not NULL, told to it. */

@@ -176,8 +176,78 @@ expect 1 "$bin" --root "$fx/broken/root" --color=always check
 if grep -q "$(printf '\033')\[" "$tmp/out"; then ok; else bad "--color=always gave no colour"; fi
 expect 1 "$bin" --root "$fx/broken/root" check
 if grep -q "$(printf '\033')" "$tmp/out"; then bad "colour in a pipe"; else ok; fi
+# colour beyond the verdict: a down port in inventory, SYS and NODE cells
+# in topo; red is ESC[1;31m, yellow ESC[1;33m, back to plain ESC[0m
+esc=$(printf '\033')
+expect 0 "$bin" --root "$fx/broken/root" --color=always inventory
+if grep -q "${esc}\[1;31mDOWN/Polling${esc}\[0m" "$tmp/out"; then ok; else bad "a down port is not red"; grep -a "port 1" "$tmp/out" | cat -v; fi
+if grep -q "${esc}\[[0-9;]*mACTIVE" "$tmp/out"; then bad "an active port is coloured"; else ok; fi
+expect 0 "$bin" --root "$fx/dgx-h100/root" --color=always topo
+if grep -q "${esc}\[1;31mSYS${esc}\[0m" "$tmp/out" && grep -q "${esc}\[1;33mNODE${esc}\[0m" "$tmp/out"; then ok
+else bad "topo: SYS / NODE cells not coloured"; head -3 "$tmp/out" | cat -v; fi
+if grep -q "${esc}\[[0-9;]*mPIX" "$tmp/out"; then bad "topo: a PIX cell is coloured"; else ok; fi
+# the codes bypass the filter of values: a value's own ESC is still '?'
+expect 0 "$bin" --root "$h" --color=always inventory
+stdout_has "28.?\[31mRED"
+# NO_COLOR (no-color.org): any non-empty value turns auto colour off on a
+# terminal; empty is as unset; --color=always, asked for on the command
+# line, still colours (as that page says a flag may)
+on_tty() {	# run "$@" with a terminal for stdout (and stderr): output in $tmp/out
+	python3 - "$tmp/out" "$@" <<'PY'
+import os, pty, sys
+out = open(sys.argv[1], "wb")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+while True:
+    try:
+        b = os.read(fd, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out.write(b)
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+PY
+}
+for cmd in "check" "inventory" "topo"; do
+	NO_COLOR=1 on_tty "$bin" --root "$fx/broken/root" $cmd
+	if grep -q "$esc" "$tmp/out"; then bad "NO_COLOR=1 on a terminal: colour in $cmd"; else ok; fi
+	NO_COLOR= on_tty "$bin" --root "$fx/broken/root" $cmd
+	if grep -q "${esc}\[1;3" "$tmp/out"; then ok; else bad "a terminal, NO_COLOR empty: no colour in $cmd"; fi
+done
+NO_COLOR=1 on_tty "$bin" --root "$fx/broken/root" --color=never check
+if grep -q "$esc" "$tmp/out"; then bad "--color=never on a terminal coloured"; else ok; fi
+expect 1 env NO_COLOR=1 "$bin" --root "$fx/broken/root" --color=always check
+if grep -q "${esc}\[1;31m" "$tmp/out"; then ok; else bad "--color=always under NO_COLOR gave no colour"; fi
 expect 0 "$bin" --root "$h" check --profile generic
 expect 0 "$bin" --root "$h" --json check;	valid_json "check on the hostile tree"
+
+# an InfiniBand port's LID, SM LID and GUIDs, as ibstat shows them
+expect 0 "$bin" --root "$fx/dgx-h100/root" -v inventory
+stdout_has "^    node guid 0x946dae03009a5f10  system image guid 0x946dae03009a5f10$"
+stdout_has "^      lid 523  sm lid 1  port guid 0x946dae03009a5f10$"
+# -v: an IB port's GIDs have no netdev (the kernel's EINVAL on ndevs/N is
+# by design): no note on every port, and never the replay's "Is a directory"
+if grep -q "ndevs" "$tmp/err"; then bad "-v notes ndevs of IB ports"; grep ndevs "$tmp/err" | head -3; else ok; fi
+if grep -q "Is a directory" "$tmp/err"; then bad "-v says 'Is a directory' of a refused read"; grep "Is a directory" "$tmp/err" | head -3; else ok; fi
+expect 0 "$bin" --root "$fx/dgx-h100/root" --json inventory
+if python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["nics"][0]; sys.exit(not (n["sys_image_guid"] == "946d:ae03:009a:5f10" and n["ports"][0]["port_guid"] == "946d:ae03:009a:5f10"))' "$tmp/out"
+then ok; else bad "inventory --json: sys_image_guid / port_guid"; fi
+# a refused read replays as what the kernel said: the fixture's marker
+# (EINVAL on an IPoIB netdev's speed), and a snapshot writes the marker back
+expect 0 "$bin" --root "$fx/broken/root" -v inventory
+stderr_has "cannot read 'speed': Invalid argument"
+expect 0 "$bin" --root "$fx/broken/root" snapshot "$tmp/refused"
+m=$(find "$tmp/refused" -path '*/speed/.errno' | head -1)
+if [ -n "$m" ] && [ "$(cat "$m")" = EINVAL ]; then ok; else bad "snapshot: no EINVAL marker for a refused read ($m)"; fi
+expect 0 "$bin" --root "$tmp/refused" -v inventory
+stderr_has "cannot read 'speed': Invalid argument"
+# a GUID that is not one is a note, not printed
+printf 'zz:0\n' >"$dev/infiniband/mlx5_0/node_guid"
+expect 0 "$bin" --root "$h" -v inventory
+stderr_has "malformed 'node_guid'"
+stdout_has "node guid ?"
 
 # an H100 box whose NIC driver did not load: no RDMA device at all must
 # fail the check (nic.count), not pass it under the generic profile

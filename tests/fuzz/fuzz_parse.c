@@ -40,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)gid_ipv4(gid, ip);
 	}
 	(void)parse_guid(s, &u);
+	if (parse_errno_marker(s, &code) == 0 && (code <= 0 || code >= 4096))
+		abort();
 	(void)parse_u64(s, &u);
 	(void)parse_s64(s, &i);
 	(void)parse_hex(s, &u);

@@ -220,6 +220,36 @@ static void limits_and_modules(void **state)
 	assert_false(modules_find("", "mlx5_ib", &st, &len));
 }
 
+/* The .errno marker of a refused read: the fixtures' names, a snapshot's
+ * decimal for an errno without one, nothing else. */
+static void errno_marker(void **state)
+{
+	int err = 0;
+	(void)state;
+
+	assert_int_equal(parse_errno_marker("EINVAL\n", &err), 0);
+	assert_int_equal(err, EINVAL);
+	assert_int_equal(parse_errno_marker("EOPNOTSUPP", &err), 0);
+	assert_int_equal(err, EOPNOTSUPP);
+	assert_int_equal(parse_errno_marker("121\n", &err), 0);
+	assert_int_equal(err, 121);
+	assert_int_equal(parse_errno_marker("EINVALX", &err), -EINVAL);
+	assert_int_equal(parse_errno_marker("0", &err), -EINVAL);
+	assert_int_equal(parse_errno_marker("-22", &err), -EINVAL);
+	assert_int_equal(parse_errno_marker("4096", &err), -EINVAL);
+	assert_int_equal(parse_errno_marker("", &err), -EINVAL);
+	/* each name reads back as its errno */
+	for (int e = 1; e < 200; e++) {
+		const char *name = errno_marker_name(e);
+
+		if (!name)
+			continue;
+		assert_int_equal(parse_errno_marker(name, &err), 0);
+		assert_int_equal(err, e);
+	}
+	assert_null(errno_marker_name(EXDEV));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +261,7 @@ int main(void)
 		cmocka_unit_test(gids),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(limits_and_modules),
+		cmocka_unit_test(errno_marker),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -67,6 +67,9 @@ py 'd["schema"] == 1 and d["samples"] == 2 and d["duration_s"] == 60 and d["inte
 py 'len(d["ports"]) == 12 and all(set(p) >= {"nic", "port", "counters"} for p in d["ports"])' "every port listed"
 py 'port("mlx5_0")["counters"]["symbol_error"] == {"start": 0, "end": 12, "delta": 12, "per_s": 0.2, "reset": False}' "mlx5_0 symbol_error +12"
 py 'port("mlx5_0")["counters"]["port_xmit_data"]["delta"] == 1000000000' "port_xmit_data delta in bytes"
+# 1e9 bytes in 60 s: 8e9 bits / 60 s = 0.1333 Gb/s; nothing received
+py 'abs(port("mlx5_0")["tx_gbps"] - 8 / 60) < 1e-9 and port("mlx5_0")["rx_gbps"] == 0' "tx_gbps, rx_gbps from port_xmit_data / port_rcv_data"
+py 'port("mlx5_5")["rx_gbps"] == 0' "an idle port: 0 Gb/s, known"
 py 'abs(port("mlx5_0")["phy_error_ratio"] - 12 / (400e9 * 60)) < 1e-20' "12 errors in 60 s at 400 Gb/s"
 py 'abs(port("mlx5_1")["phy_error_ratio"] - 65535 / (400e9 * 60)) < 1e-20' "an idle port has an error ratio"
 py 'port("mlx5_3")["phy_error_ratio"] == 0' "a flap is no bit error"
@@ -104,6 +107,23 @@ stdout_has "symbol_error .* 12 .* 0.2"
 stdout_has "counters.errors"
 stdout_has "link.flaps"
 stdout_has "no counter changed"
+# rates with units: data in Gb/s (the 4-byte words made bytes), the rest /s
+stdout_has "^    tx 0.13 Gb/s, rx 0 Gb/s$"
+stdout_has "port_xmit_data .* 1000000000 .* 0.13 Gb/s$"
+stdout_has "symbol_error .* 12 .* 0.2/s$"
+# (an error ratio is written as a bit error rate is, 5e-12: not a rate)
+raw='[0-9]e[+-][0-9]|[0-9]\.[0-9]{5,}'
+if grep -v "errors per line bit" "$tmp/out" | grep -Eq "$raw"; then
+	bad "a raw float in watch text"; grep -v "errors per line bit" "$tmp/out" | grep -E "$raw"
+else ok; fi
+
+# colour when asked: the findings' severities and the tally, red
+esc=$(printf '\033')
+expect 1 "$bin" --root "$a" --color=always watch --until "$b" --duration 60
+if grep -q "${esc}\[1;31mERROR${esc}\[0m" "$tmp/out" && grep -q "${esc}\[1;31m[0-9]* errors" "$tmp/out"; then ok
+else bad "watch --color=always: findings not coloured"; tail -20 "$tmp/out" | cat -v; fi
+expect 1 "$bin" --root "$a" watch --until "$b" --duration 60
+if grep -q "$esc" "$tmp/out"; then bad "watch: colour in a pipe"; else ok; fi
 
 # nothing grew: exit 0, no findings
 expect 0 "$bin" --root "$a" watch --until "$a" --duration 60 --json
@@ -187,7 +207,7 @@ py '"ethtool link_down_events_phy grew by 2" in fs("link.flaps", "mlx5_0 port 1"
 expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60
 stdout_has "ethtool rx_crc_errors_phy .* 10 "
 stdout_has "pfc prio 3: pause tx +300 (5/s) rx +600 (10/s)"
-stdout_has "cnp: sent +40 (0.666667/s), handled +25 (0.416667/s), ecn-marked +90 (1.5/s)"
+stdout_has "cnp: sent +40 (0.67/s), handled +25 (0.42/s), ecn-marked +90 (1.5/s)"
 
 # --- usage and runtime errors -------------------------------------------------
 expect 2 "$bin" watch --interval 0;			stderr_has "interval '0'"
@@ -202,18 +222,26 @@ expect 2 "$bin" watch --frob;				stderr_has "unexpected argument"
 expect 2 "$bin" watch --netdev ../etc;			stderr_has "netdev '../etc'"
 expect 2 "$bin" watch --netdev "";			stderr_has "netdev ''"
 expect 3 "$bin" --root "$a" watch --netdev nosuch0 --until "$b" --duration 60;	stderr_has "no netdev 'nosuch0'"
+expect 3 "$bin" --root "$a" watch --netdev nosuch0 --until "$b" --duration 60 --json
+py 'd["verdict"] == "error" and "no netdev '"'"'nosuch0'"'"'" in d["error"]' "no such netdev: a document with the reason"
 expect 0 "$bin" watch --help;				stdout_has "usage: rdmadoctor"
 expect 3 "$bin" --root "$a" watch --until "$tmp/nope" --duration 60;	stderr_has "cannot open root"
 expect 2 "$bin" --root "$a" check --until "$b";		stderr_has "needs --window"
 expect 2 "$bin" --root "$a" check --window 0 --until "$b";	stderr_has "window '0'"
 expect 2 "$bin" --root "$a" check --window 60;		stderr_has "do not change"
 
-# --- live: this machine (no RDMA devices on a build host: an empty list) -----
-expect 0 "$bin" watch --interval 0.2 --duration 1 --json
-py 'd["schema"] == 1 and d["samples"] >= 2 and 0.9 < d["duration_s"] < 5 and isinstance(d["ports"], list)' "live watch document"
+# --- live: this machine -------------------------------------------------------
+# with no RDMA device there is nothing to watch: exit 3, as check's "nothing
+# to check", never an empty pass (it exited 0 before); --netdev lo gives it
+# something (every machine has lo)
 if [ ! -e /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
-	py 'd["ports"] == [] and d["findings"] == []' "live watch with no devices: empty"
+	expect 3 "$bin" watch --interval 0.2 --duration 1;	stderr_has "nothing to watch"
+	expect 3 "$bin" watch --interval 0.2 --duration 1 --json
+	py 'd["verdict"] == "error" and "nothing to watch" in d["error"]' "nothing to watch: a document with the reason"
 fi
+expect 0 "$bin" watch --netdev lo --interval 0.2 --duration 1 --json
+py 'd["schema"] == 1 and d["samples"] >= 2 and 0.9 < d["duration_s"] < 5 and isinstance(d["ports"], list)' "live watch document"
+py 'any(p["nic"] == "lo" and p["tx_gbps"] is not None for p in d["ports"])' "live watch of lo: its rate from statistics/"
 # progress goes to a terminal only: none in the pipe
 if [ ! -s "$tmp/err" ] || ! grep -q "counters growing" "$tmp/err"; then ok; else bad "progress on a non-terminal"; fi
 
@@ -228,7 +256,7 @@ if [ ! -e /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband 2>/dev/nul
 fi
 
 # Ctrl-C finishes the report
-"$bin" watch --interval 0.2 --duration 60 --json >"$tmp/out" 2>"$tmp/err" </dev/null &
+"$bin" watch --netdev lo --interval 0.2 --duration 60 --json >"$tmp/out" 2>"$tmp/err" </dev/null &
 pid=$!
 # once it catches SIGINT (SigCgt bit 2), and a little into the window
 for i in $(seq 100); do
