@@ -41,6 +41,9 @@ struct line_layout {
 };
 
 static void say(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
