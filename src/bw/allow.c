@@ -73,7 +73,7 @@ static bool in_prefix(const uint8_t *net, const uint8_t *addr, unsigned prefix)
 bool bw_allow_match(const struct bw_allow *list, unsigned n, const struct sockaddr *sa)
 {
 	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-	uint8_t addr[16];
+	uint8_t addr[16], mapped[16];	/* an IPv4 peer also as ::ffff:a.b.c.d */
 	int family;
 
 	if (n == 0)
@@ -93,8 +93,16 @@ bool bw_allow_match(const struct bw_allow *list, unsigned n, const struct sockad
 	} else {
 		return false;	/* no address to judge: not allowed */
 	}
-	for (unsigned i = 0; i < n; i++)
+	memcpy(mapped, v4mapped, sizeof(v4mapped));
+	memcpy(mapped + 12, addr, 4);
+	for (unsigned i = 0; i < n; i++) {
 		if (list[i].family == family && in_prefix(list[i].addr, addr, list[i].prefix))
 			return true;
+		/* an IPv6 network wider than the v4-mapped block
+		 * (::ffff:10.0.0.1/20) holds IPv4 peers too */
+		if (family == AF_INET && list[i].family == AF_INET6 &&
+		    in_prefix(list[i].addr, mapped, list[i].prefix))
+			return true;
+	}
 	return false;
 }
