@@ -83,6 +83,7 @@ struct skim {
 	size_t used, cap;
 	int depth;
 	int dropping;		/* > 0: inside a dropped value (no drops within) */
+	int whole;		/* > 0: inside a record's fabric, kept whole */
 	const char *error;
 	const unsigned char *error_at;
 	bool oom;
@@ -358,7 +359,8 @@ static bool scan_object(struct skim *s)
 	s->p++;
 	for (;;) {
 		const unsigned char *member;	/* its comma, or its key when first */
-		bool drop = false;
+		const unsigned char *key;
+		bool drop = false, fabric;
 
 		skip_ws(s);
 		if (s->p >= s->end)
@@ -378,8 +380,12 @@ static bool scan_object(struct skim *s)
 		}
 		if (*s->p != '"')
 			return fail(s, "string or '}' expected");
-		if (!scan_string(s, s->n_drop && !s->dropping ? &drop : NULL))
+		key = s->p;
+		if (!scan_string(s, s->n_drop && !s->dropping && !s->whole ? &drop : NULL))
 			return false;
+		/* a record's fabric reports are its own documents, stored as
+		 * they came: no key of the check's is dropped inside them */
+		fabric = s->depth == 1 && s->p - key == 8 && memcmp(key, "\"fabric\"", 8) == 0;
 		skip_ws(s);
 		if (s->p >= s->end)
 			return fail(s, "premature end of input in an object");
@@ -405,8 +411,10 @@ static bool scan_object(struct skim *s)
 				s->copy_from = member + 1;
 			}
 			kept_any = true;
+			s->whole += fabric;
 			if (!scan_value(s))
 				return false;
+			s->whole -= fabric;
 		}
 		first = false;
 	}
