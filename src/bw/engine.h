@@ -99,6 +99,12 @@ struct bw_local {
 	/* tcp server: the address its data listener binds to (--bind), NULL:
 	 * any; tcp client: the address its data connections leave from.  (bw_local.device binds the data sockets to that interface.) */
 	const char *bind_addr;
+	/* The traffic class of the test's packets, as NCCL_IB_TC sets it: the
+	 * IPv4 TOS / IPv6 traffic class byte (DSCP << 2 | ECN bits) in the
+	 * QPs' GRH (verbs) or on the data sockets (tcp).  The switches and the
+	 * NIC map its DSCP to a priority; that priority's PFC is what a
+	 * congested port uses.  0: the device's default (not set). */
+	uint8_t traffic_class;
 };
 
 /* One side's measurement.  Intervals are in the order they ended. */

@@ -68,6 +68,7 @@ struct tcp_state {
 	char device[64];
 	uint32_t mtu;
 	uint32_t max_run_ms;	/* bw_local.max_run_ms */
+	uint8_t traffic_class;	/* bw_local's: IP_TOS / IPV6_TCLASS, 0 default */
 };
 
 static void tcp_destroy(void *state)
@@ -132,6 +133,7 @@ static int tcp_prepare(void **state, const struct bw_params *p, const struct bw_
 	s->p = *p;
 	s->is_server = is_server;
 	s->max_run_ms = l->max_run_ms;
+	s->traffic_class = l->traffic_class;
 	snprintf(s->peer, sizeof(s->peer), "%s", l->peer_addr ? l->peer_addr : "");
 	if (l->device && *l->device) {
 		if (strlen(l->device) >= sizeof(s->bind_dev)) {
@@ -248,9 +250,38 @@ static void name_device(struct tcp_state *s, int fd)
 	freeifaddrs(ifa);
 }
 
+/* The traffic class on a data socket: IP_TOS for IPv4, IPV6_TCLASS for
+ * IPv6 (and IPv4-mapped peers of an IPv6 socket, which take both). */
+static int set_class(struct tcp_state *s, int fd, struct bw_err *e)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int tc = s->traffic_class;
+
+	if (!tc)
+		return 0;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		goto fail;
+	if (ss.ss_family == AF_INET6) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tc, sizeof(tc)) < 0)
+			goto fail;
+		/* a v4-mapped peer's packets take IP_TOS; a v6-only socket refuses it */
+		(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tc, sizeof(tc));
+	} else if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tc, sizeof(tc)) < 0) {
+		goto fail;
+	}
+	return 0;
+fail:
+	bw_errf(e, "cannot set traffic class %d on a data socket: %s", tc, strerror(errno));
+	return -1;
+}
+
 static int tune(struct tcp_state *s, int fd, struct bw_err *e)
 {
 	int one = 1;
+
+	if (set_class(s, fd, e) < 0)
+		return -1;
 
 	if (s->p.mode == BW_MODE_LAT &&
 	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0) {

@@ -234,6 +234,7 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 	s->p = *p;
 	s->is_server = is_server;
 	s->max_run_ms = l->max_run_ms;
+	s->traffic_class = l->traffic_class;
 	s->gpu = l->gpu;
 	s->peermem = l->peermem;
 	s->numa_node = l->numa_node;
@@ -365,6 +366,7 @@ static int to_rtr_rts(struct verbs_state *s, struct verbs_qp *q, struct bw_err *
 		memcpy(a.ah_attr.grh.dgid.raw, q->peer.gid, 16);
 		a.ah_attr.grh.sgid_index = (uint8_t)s->gid.index;
 		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.grh.traffic_class = s->traffic_class;
 		a.ah_attr.dlid = 0;
 	}
 	rc = ibv_modify_qp(q->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
