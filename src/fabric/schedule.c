@@ -20,6 +20,11 @@ void fab_schedule_free(struct fab_schedule *s)
 
 int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
 {
+	return fab_schedule_add_directed(s, r, a < b ? a : b, a < b ? b : a);
+}
+
+int fab_schedule_add_directed(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
+{
 	struct fab_round *rd;
 	struct fab_pair *p;
 
@@ -37,7 +42,7 @@ int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b)
 	if (!p)
 		return -1;
 	rd->pairs = p;
-	rd->pairs[rd->n_pairs++] = (struct fab_pair){ a < b ? a : b, a < b ? b : a };
+	rd->pairs[rd->n_pairs++] = (struct fab_pair){ a, b };
 	return 0;
 }
 
@@ -75,6 +80,34 @@ int fab_schedule_full(uint32_t n, struct fab_schedule *s)
 fail:
 	fab_schedule_free(s);
 	return -1;
+}
+
+int fab_schedule_incast(uint32_t n, uint32_t fan_in, struct fab_schedule *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (n < 2)
+		return 0;
+	if (fan_in == 0 || fan_in > n - 1)
+		fan_in = n - 1;
+	for (uint32_t r = 0; r < n; r++)
+		for (uint32_t k = 1; k <= fan_in; k++)
+			if (fab_schedule_add_directed(s, r, (r + k) % n, r) < 0) {
+				fab_schedule_free(s);
+				return -1;
+			}
+	return 0;
+}
+
+int fab_schedule_alltoall(uint32_t n, struct fab_schedule *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (uint32_t a = 0; n >= 2 && a < n; a++)
+		for (uint32_t b = a + 1; b < n; b++)
+			if (fab_schedule_add(s, 0, a, b) < 0) {
+				fab_schedule_free(s);
+				return -1;
+			}
+	return 0;
 }
 
 int fab_schedule_quick(uint32_t n, struct fab_schedule *s)

@@ -33,8 +33,19 @@ int fab_schedule_full(uint32_t n, struct fab_schedule *s);
  * (an odd node out pairs with node 0 in a second round, so every node is
  * tested).  0 or -1. */
 int fab_schedule_quick(uint32_t n, struct fab_schedule *s);
-/* Append a pair to round r (rounds grow as needed).  0 or -1. */
+/* fabric --load incast: n rounds, one receiver each (node r in round r),
+ * its senders the fan_in nodes after it (r+1, r+2, ... modulo n; fan_in 0
+ * or over n-1: every other node), each a pair {sender, receiver}: the
+ * sender connects and sends.  0 or -1. */
+int fab_schedule_incast(uint32_t n, uint32_t fan_in, struct fab_schedule *s);
+/* fabric --load alltoall: one round of every pair at once, the lower node
+ * connecting, both directions.  0 or -1. */
+int fab_schedule_alltoall(uint32_t n, struct fab_schedule *s);
+/* Append a pair to round r (rounds grow as needed), the lower node as a.
+ * 0 or -1. */
 int fab_schedule_add(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b);
+/* The same with a kept as a (the connecting side) whatever the order. */
+int fab_schedule_add_directed(struct fab_schedule *s, size_t r, uint32_t a, uint32_t b);
 /* Pairs in all rounds. */
 size_t fab_schedule_pairs(const struct fab_schedule *s);
 void fab_schedule_free(struct fab_schedule *s);

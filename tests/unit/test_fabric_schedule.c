@@ -82,6 +82,70 @@ static void quick_is_halves(void **state)
 	fab_schedule_free(&s);
 }
 
+/* incast: a round per receiver, its senders the fan-in nodes after it,
+ * each sender connecting to it; every node receives exactly once */
+static void incast_is_one_receiver_per_round(void **state)
+{
+	struct fab_schedule s;
+
+	(void)state;
+	for (uint32_t n = 0; n <= 17; n++)
+		for (uint32_t k = 0; k <= n + 1; k++) {
+			uint32_t want = k == 0 || k > n - 1 ? n - 1 : k;
+			uint8_t recv[32] = { 0 };
+
+			assert_int_equal(fab_schedule_incast(n, k, &s), 0);
+			assert_int_equal(s.n_rounds, n < 2 ? 0 : n);
+			for (size_t r = 0; r < s.n_rounds; r++) {
+				uint8_t sent[32] = { 0 };
+
+				assert_int_equal(s.rounds[r].n_pairs, want);
+				for (size_t i = 0; i < s.rounds[r].n_pairs; i++) {
+					const struct fab_pair *p = &s.rounds[r].pairs[i];
+
+					/* b is this round's receiver, a a sender, once */
+					assert_int_equal(p->b, r);
+					assert_true(p->a < n && p->a != p->b);
+					assert_false(sent[p->a]);
+					sent[p->a] = 1;
+				}
+				recv[r]++;
+			}
+			for (uint32_t i = 0; n >= 2 && i < n; i++)
+				assert_int_equal(recv[i], 1);
+			fab_schedule_free(&s);
+		}
+	/* the senders follow the receiver: round 6 of 8 with fan-in 3 */
+	assert_int_equal(fab_schedule_incast(8, 3, &s), 0);
+	assert_int_equal(s.rounds[6].pairs[0].a, 7);
+	assert_int_equal(s.rounds[6].pairs[1].a, 0);
+	assert_int_equal(s.rounds[6].pairs[2].a, 1);
+	fab_schedule_free(&s);
+}
+
+/* alltoall: one round holding every pair once, the lower node first */
+static void alltoall_is_every_pair_at_once(void **state)
+{
+	struct fab_schedule s;
+
+	(void)state;
+	for (uint32_t n = 0; n <= 12; n++) {
+		uint8_t met[12][12] = { { 0 } };
+
+		assert_int_equal(fab_schedule_alltoall(n, &s), 0);
+		assert_int_equal(s.n_rounds, n < 2 ? 0 : 1);
+		assert_int_equal(fab_schedule_pairs(&s), (size_t)n * (n ? n - 1 : 0) / 2);
+		for (size_t i = 0; s.n_rounds && i < s.rounds[0].n_pairs; i++) {
+			const struct fab_pair *p = &s.rounds[0].pairs[i];
+
+			assert_true(p->a < p->b && p->b < n);
+			assert_false(met[p->a][p->b]);
+			met[p->a][p->b] = 1;
+		}
+		fab_schedule_free(&s);
+	}
+}
+
 static const char *const names[] = { "gpu-01", "gpu-02", "gpu-03", "gpu-04" };
 
 static int parse(const char *text, struct fab_schedule *s, char *err)
@@ -174,6 +238,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_meets_every_pair_once),
 		cmocka_unit_test(quick_is_halves),
+		cmocka_unit_test(incast_is_one_receiver_per_round),
+		cmocka_unit_test(alltoall_is_every_pair_at_once),
 		cmocka_unit_test(pairs_file),
 		cmocka_unit_test(pairs_file_errors),
 		cmocka_unit_test(pairs_file_form_only),
