@@ -14,6 +14,7 @@
 #include "../out/watch_out.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
+#include "../sysfs/netdev_port.h"
 
 #include <errno.h>
 #include <math.h>
@@ -217,51 +218,18 @@ static int add_netdevs(struct ctx *c, struct root *r, struct inventory *inv,
 		       const struct watch_args *a)
 {
 	for (size_t k = 0; k < a->n_netdevs; k++) {
-		const char *name = a->netdevs[k];
-		bool have = false;
-		char path[64];
-		struct nic *nics, *n;
-		size_t cap;
+		struct port *pt;
+		int rc = netdev_port(r, inv, a->netdevs[k], &pt);
 
-		for (size_t i = 0; i < inv->n_nics && !have; i++)
-			for (size_t j = 0; j < inv->nics[i].n_ports && !have; j++)
-				have = inv->nics[i].ports[j].netdev &&
-				       strcmp(inv->nics[i].ports[j].netdev, name) == 0;
-		if (have)
-			continue;
-		snprintf(path, sizeof(path), "sys/class/net/%s", name);
-		if (!root_exists(r, path)) {
-			return ctx_fail(c, "%s watch: no netdev '%s' under '%s' (see `ip link`)",
-					c->prog, name, c->root_dir);
+		if (rc < 0) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			return EXIT_RUNTIME;
 		}
-		cap = inv->n_nics;
-		nics = growbuf_reserve(inv->nics, &cap, inv->n_nics + 1, sizeof(*nics));
-		if (!nics)
-			goto nomem;
-		inv->nics = nics;
-		n = &inv->nics[inv->n_nics];
-		memset(n, 0, sizeof(*n));
-		n->name = strdup(name);
-		n->ports = calloc(1, sizeof(*n->ports));
-		inv->n_nics++;
-		if (!n->name || !n->ports)
-			goto nomem;
-		n->n_ports = 1;
-		n->ports[0].num = 1;
-		n->ports[0].state = n->ports[0].phys_state = n->ports[0].lanes = NA;
-		n->ports[0].lid = n->ports[0].sm_lid = NA;
-		n->ports[0].active_mtu = n->ports[0].max_mtu = NA;
-		n->ports[0].netdev_mtu = n->ports[0].netdev_speed_mbps = NA;
-		n->ports[0].carrier_changes = NA;
-		n->ports[0].rate_gbps = NAN;
-		n->ports[0].netdev = strdup(name);
-		if (!n->ports[0].netdev || ethtool_read_port_stats(r, &n->ports[0]) < 0)
-			goto nomem;
+		if (rc == 1)
+			return ctx_fail(c, "%s watch: no netdev '%s' under '%s' (see `ip link`)",
+					c->prog, a->netdevs[k], c->root_dir);
 	}
 	return EXIT_OK;
-nomem:
-	fprintf(stderr, "%s: out of memory\n", c->prog);
-	return EXIT_RUNTIME;
 }
 
 static int take_duration(struct ctx *c, void *args, const char *v)
