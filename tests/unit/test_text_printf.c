@@ -52,9 +52,11 @@ static void conversions_as_fprintf(void **state)
 	assert_string_equal(s, "ab    |    cd|efg|   x|y?   |%|q");
 	free(s);
 	s = PRINTED(&n, "%d %5.2f %lld %zu %llu %x %08.3g %ld %u %hhd %jd", -3, 2.5, -9LL,
-		    (size_t)7, 18446744073709551615ULL, 255u, 1234.5, -4L, 9u, 12, (intmax_t)-1);
+		    (size_t)7, 18446744073709551615ULL, 255u, 1234.5, -4L, 9u, (signed char)12,
+		    (intmax_t)-1);
 	snprintf(want, sizeof(want), "%d %5.2f %lld %zu %llu %x %08.3g %ld %u %hhd %jd", -3, 2.5,
-		 -9LL, (size_t)7, 18446744073709551615ULL, 255u, 1234.5, -4L, 9u, 12, (intmax_t)-1);
+		 -9LL, (size_t)7, 18446744073709551615ULL, 255u, 1234.5, -4L, 9u, (signed char)12,
+		 (intmax_t)-1);
 	assert_string_equal(s, want);
 	assert_int_equal(n, (int)strlen(want));
 	free(s);
