@@ -105,6 +105,11 @@ struct bw_local {
 	 * NIC map its DSCP to a priority; that priority's PFC is what a
 	 * congested port uses.  0: the device's default (not set). */
 	uint8_t traffic_class;
+	/* verbs: the QPs' local ACK timeout, 4.096 us x 2^qp_timeout (the
+	 * exponent NCCL_IB_TIMEOUT and perftest -u set); 0: perftest's 14,
+	 * about 67 ms.  A retransmit after it counts as a loss in the load
+	 * test's counters, so a slow machine (an emulator) needs more. */
+	uint8_t qp_timeout;
 };
 
 /* One side's measurement.  Intervals are in the order they ended. */

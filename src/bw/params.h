@@ -50,6 +50,9 @@ uint32_t bw_params_run_bound_ms(const struct bw_params *p, uint32_t cap_ms);
  * an iterations test against --max-duration. */
 #define BW_MIN_RTT_S 1e-6
 #define BW_MAX_BYTES_PER_S 60e9	/* 480 Gb/s */
+/* The verbs QPs' ACK timeout exponent unless told (perftest's -u default):
+ * 4.096 us x 2^14, about 67 ms. */
+#define BW_QP_TIMEOUT_DEFAULT 14u
 /* Descriptors a tcp test needs beyond its streams (control, listener, ...). */
 #define BW_FD_MARGIN 32u
 

@@ -235,6 +235,7 @@ static int prepare(void **state, const struct bw_params *p, const struct bw_loca
 	s->is_server = is_server;
 	s->max_run_ms = l->max_run_ms;
 	s->traffic_class = l->traffic_class;
+	s->qp_timeout = l->qp_timeout ? l->qp_timeout : BW_QP_TIMEOUT_DEFAULT;
 	s->gpu = l->gpu;
 	s->peermem = l->peermem;
 	s->numa_node = l->numa_node;
@@ -376,7 +377,7 @@ static int to_rtr_rts(struct verbs_state *s, struct verbs_qp *q, struct bw_err *
 				 s->devname, q->qp->qp_num, strerror(rc), s->gid.index, q->peer.qpn);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
+	a.timeout = s->qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = q->psn;

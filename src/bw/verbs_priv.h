@@ -47,6 +47,7 @@ struct verbs_state {
 	bool is_server;
 	uint32_t max_run_ms;		/* bw_local.max_run_ms: 0 none */
 	uint8_t traffic_class;		/* bw_local's: the GRH's, 0 default */
+	uint8_t qp_timeout;		/* bw_local's: the ACK timeout exponent, 0 default */
 	int gpu, numa_node, ib_port;
 	enum bw_peermem peermem;	/* bw_local's, for the GPU advice */
 	char devname[64];
