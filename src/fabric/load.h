@@ -19,9 +19,10 @@
  *                of the receiver's senders;
  *   - slow:      the receiver's goodput is below goodput_frac x its line
  *                rate, and nothing above explains it;
- *   - not-checked: the loss counters (drops, retransmits) of a port of
- *                the round could not be read, or the line rate is not
- *                known: unknown is never lossless;
+ *   - not-checked: a port of the row could not be read, or read no drop
+ *                counter or no retransmit counter (a loss shows as one
+ *                or the other), or the line rate is not known: unknown
+ *                is never lossless;
  *   - lossless:  goodput near the line rate, no drops, no retransmits.
  *
  * The first that applies in that order is the verdict; the evidence lists
