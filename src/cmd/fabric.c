@@ -27,9 +27,11 @@
  *      nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
+#include "fabric_load_run.h"
 #include "opt_parse.h"
 #include "opts.h"
 #include "../fabric/judge.h"
+#include "../fabric/load.h"
 #include "../fabric/pmix.h"
 #include "../fabric/report.h"
 #include "../model/growbuf.h"
@@ -67,6 +69,9 @@
 /* the slot of a round beyond its test (connect, endpoints, results), by
  * default */
 #define FAB_GUARD_S 0.5
+/* The same under --load: K senders' queues (on tcp, their socket buffers)
+ * drain through one port after the window. */
+#define FAB_LOAD_GUARD_S 2.0
 /* rank 0's start time is this far after it publishes it: the others ask
  * rank 0 for it every 50 ms or so (fabric/pmix.c), and a rank that learns
  * it late would start its first round late */
@@ -90,6 +95,11 @@ struct fab_opts {
 	bool transport_set, lat, one_way;
 	double tolerance, timeout_s, guard_s, duration_s, warmup_s, expect_gbps;
 	uint32_t retest;
+	enum fab_load load;	/* --load: congestion rounds (cmd/fabric_load.c) */
+	uint32_t fan_in;	/* --fan-in: senders per receiver, 0 every other */
+	int traffic_class;	/* --tc, else the profile's PFC priority's; -1 none */
+	uint32_t qp_timeout;	/* --qp-timeout; 0 perftest's */
+	const char *tc_from;	/* where traffic_class came from */
 };
 
 /* ---- the command line (an option table: src/cmd/opts.h) ---- */
@@ -237,6 +247,48 @@ static int take_tolerance(struct ctx *c, void *args, const char *v)
 		      "not '%s'", v);
 }
 
+static int take_load(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	if (strcmp(v, "incast") == 0)
+		o->load = FAB_LOAD_INCAST;
+	else if (strcmp(v, "alltoall") == 0)
+		o->load = FAB_LOAD_ALLTOALL;
+	else
+		return usage(c, "--load '%s': give incast or alltoall", v);
+	return CMD_GO_ON;
+}
+
+static int take_fan_in(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	return take_u32(v, 1, 4096, &o->fan_in) ? CMD_GO_ON :
+	       usage(c, "--fan-in '%s': give senders per receiver, 1 to 4096", v);
+}
+
+static int take_tc(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+	uint32_t tc;
+
+	if (!take_u32(v, 0, 255, &tc))
+		return usage(c, "--tc '%s': give a traffic class 0-255 (NCCL_IB_TC's, e.g. 106 for "
+			     "DSCP 26)", v);
+	o->traffic_class = (int)tc;
+	o->tc_from = "--tc";
+	return CMD_GO_ON;
+}
+
+static int take_qp_timeout(struct ctx *c, void *args, const char *v)
+{
+	struct fab_opts *o = args;
+
+	return take_u32(v, 1, 31, &o->qp_timeout) ? CMD_GO_ON :
+	       usage(c, "--qp-timeout '%s': give the exponent 1-31 (4.096 us x 2^N)", v);
+}
+
 static int take_gpu(struct ctx *c, void *args, const char *v)
 {
 	(void)c;
@@ -290,7 +342,24 @@ static const struct cmd_opt fabric_opts[] = {
 	  .help = "known-good partners per suspect end (default 1; 0: none)" },
 	{ "guard", 0, "S", OPT_SECONDS_AT(struct fab_opts, guard_s, 0.05, 600),
 	  .help = "each round's time beyond its test, for connecting,\n"
-		  "setting up and exchanging results (default 0.5)" },
+		  "setting up and draining (default 0.5; --load 2)" },
+	{ "load", 0, "incast|alltoall", OPT_CALL_AT(take_load),
+	  .help = "congestion rounds instead of pairs: incast, K\n"
+		  "senders into one receiver per round; alltoall,\n"
+		  "every node with every other at once.  Counters are\n"
+		  "read around each round and each receiver is judged\n"
+		  "lossless, lossy, no-ecn, unfair or slow" },
+	{ "fan-in", 0, "K", OPT_CALL_AT(take_fan_in),
+	  .help = "incast: senders per receiver (default every other\n"
+		  "node)" },
+	{ "tc", 0, "N", OPT_CALL_AT(take_tc),
+	  .help = "the traffic class of the test's packets, as\n"
+		  "NCCL_IB_TC (default with --load: DSCP 8P+2 of the\n"
+		  "profile's PFC priority P, e.g. 106 for 3)" },
+	{ "qp-timeout", 0, "N", OPT_CALL_AT(take_qp_timeout),
+	  .help = "verbs: the QPs' ACK timeout, 4.096 us x 2^N, as\n"
+		  "NCCL_IB_TIMEOUT (default 14, about 67 ms, as\n"
+		  "perftest); a retransmit after it is a loss to --load" },
 	{ "timeout", 0, "S", OPT_SECONDS_AT(struct fab_opts, timeout_s, 1, 3600),
 	  .help = "the longest a wait on other ranks may take: the\n"
 		  "rendezvous, rank 0 fetching results (default 120)" },
@@ -320,7 +389,12 @@ const struct cmd_spec fabric_spec = {
 	"rails, suspects, verdict, reason; docs/json/fabric.md), whatever fails.\n"
 	"Started outside a launcher it says how to start it (exit 2).\n"
 	"\n"
-	"exit: 0 no suspects, 1 suspects, 2 usage, 3 could not run.\n",
+	"With --load, every receiver and rail gets a verdict from its goodput and\n"
+	"its ports' counters (PFC pauses, CNPs, drops, retransmits); see\n"
+	"docs/fabric.md, \"Under load\".\n"
+	"\n"
+	"exit: 0 no suspects (--load: every receiver lossless), 1 suspects (--load:\n"
+	"any other verdict), 2 usage, 3 could not run.\n",
 };
 
 static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
@@ -338,14 +412,30 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->expect_gbps = NAN;
 	o->tolerance = 0.93;
 	o->timeout_s = 120;
-	o->guard_s = FAB_GUARD_S;
+	o->guard_s = NAN;	/* FAB_GUARD_S, or FAB_LOAD_GUARD_S with --load */
 	o->retest = 1;
+	o->traffic_class = -1;
 	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
 	if (rc != CMD_GO_ON)
 		return rc;
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
 	p->bidir = !o->one_way;
+	if (isnan(o->guard_s))
+		o->guard_s = o->load ? FAB_LOAD_GUARD_S : FAB_GUARD_S;
+	if (o->load) {
+		if (o->pairs_file || o->mode != MODE_DEFAULT)
+			return usage(c, "%s", "--load makes its own rounds: no --pairs or --mode");
+		if (o->lat || o->one_way)
+			return usage(c, "%s", "--load runs bandwidth only: no --lat or --one-way");
+		/* incast: the senders send; alltoall: both ways, every pair */
+		p->bidir = o->load == FAB_LOAD_ALLTOALL;
+		o->retest = 0;
+	} else if (o->fan_in) {
+		return usage(c, "%s", "--fan-in goes with --load incast");
+	}
+	if (o->fan_in && o->load == FAB_LOAD_ALLTOALL)
+		return usage(c, "%s", "--fan-in goes with --load incast");
 	/* every rank runs this one command line: a pair's server takes what
 	 * its --size, --qps and --duration ask even past bw server's defaults
 	 * (sized for a stranger's link test) */
@@ -428,6 +518,7 @@ struct fab_run {
 	const char *error;		/* the run could not finish */
 	char error_buf[300];
 	bool named;			/* nodes[] are filled (the rendezvous went well) */
+	struct fab_load_run lr;		/* --load (cmd/fabric_load_run.c) */
 };
 
 /* An error on stderr; the first one is also why the run could not
@@ -506,8 +597,24 @@ static void side_init(struct fab_run *r)
 	sd->lat_p.transport = sd->transport;
 	sd->lat_p.duration_ms = 300;
 	sd->lat_p.warmup_ms = 50;
+	if (r->o->load && r->o->traffic_class < 0) {
+		/* the class whose DSCP the usual map puts on the profile's PFC
+		 * priority P: DSCP 8P+2 (26 for 3, NVIDIA's RoCE default), ECT(0) */
+		const struct profile *pr = r->o->pr ? r->o->pr :
+					   r->setup.have_inv ? r->setup.pl.profile : NULL;
+		int prio = pr ? pr->role[ROLE_RAIL].pfc_priority : -1;
+
+		r->o->traffic_class = prio >= 0 ? ((8 * prio + 2) << 2) | 2 : 0;
+		r->o->tc_from = prio >= 0 ? "the profile's PFC priority" : "the device's default";
+	}
+	sd->traffic_class = (uint8_t)(r->o->traffic_class > 0 ? r->o->traffic_class : 0);
+	sd->qp_timeout = (uint8_t)r->o->qp_timeout;
 	r->slot_s = (sd->p.warmup_ms + sd->p.duration_ms) / 1e3 + r->o->guard_s +
 		    (sd->lat ? (sd->lat_p.warmup_ms + sd->lat_p.duration_ms) / 1e3 + 0.1 : 0);
+	/* a longer ACK timeout than perftest's: room for a last packet lost
+	 * and sent again (the pair test's own bound, fabric_test.c) */
+	if (r->o->qp_timeout > BW_QP_TIMEOUT_DEFAULT)
+		r->slot_s += 4.096e-6 * (double)(1u << r->o->qp_timeout);
 }
 
 static int listen_port(int fd)
@@ -576,7 +683,7 @@ static int publish_endpoint(struct fab_run *r)
 	memcpy(ep.name, name, strlen(name) + 1);
 	memcpy(ep.addr, addr, strlen(addr) + 1);
 	free(pmix_host);
-	r->lfd = bw_listen(r->o->bw.bind, 0, 64, &e);
+	r->lfd = bw_listen(r->o->bw.bind, 0, 256, &e);
 	if (r->lfd < 0) {
 		say(r, e.msg);
 		return -1;
@@ -767,14 +874,18 @@ static int make_schedule(struct fab_run *r)
 	}
 	if (r->o->mode == MODE_DEFAULT)
 		r->o->mode = n > FAB_FULL_MAX_NODES ? MODE_QUICK : MODE_FULL;
-	rc = r->o->mode == MODE_QUICK ? fab_schedule_quick(n, &s) : fab_schedule_full(n, &s);
+	rc = r->o->load == FAB_LOAD_INCAST ? fab_schedule_incast(n, r->o->fan_in, &s) :
+	     r->o->load == FAB_LOAD_ALLTOALL ? fab_schedule_alltoall(n, &s) :
+	     r->o->mode == MODE_QUICK ? fab_schedule_quick(n, &s) : fab_schedule_full(n, &s);
 	if (rc < 0)
 		goto out;
-	/* from indices among the live nodes to node indices */
+	/* from indices among the live nodes to node indices (the connecting
+	 * side stays first: incast's senders) */
 	for (size_t k = 0; k < s.n_rounds; k++)
 		for (size_t p = 0; p < s.rounds[k].n_pairs; p++)
-			if (fab_schedule_add(&r->main_rounds, k, alive[s.rounds[k].pairs[p].a],
-					     alive[s.rounds[k].pairs[p].b]) < 0)
+			if (fab_schedule_add_directed(&r->main_rounds, k,
+						      alive[s.rounds[k].pairs[p].a],
+						      alive[s.rounds[k].pairs[p].b]) < 0)
 				rc = -1;
 	fab_schedule_free(&s);
 out:
@@ -799,17 +910,6 @@ static int record(struct fab_run *r, const struct fab_result *x)
 	return 0;
 }
 
-/* The error texts go to peers: printable only, and short. */
-static char *clean_error(const char *msg)
-{
-	char *s = strndup(msg, FAB_ERROR_MAX);
-
-	for (char *p = s; p && *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
-
 static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t round, bool retest,
 		      double start)
 {
@@ -818,6 +918,14 @@ static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t ro
 	sleep_until(start);
 	/* the slot's end in wall-clock time, whenever this rank got here */
 	deadline = bw_now() + (start + r->slot_s - 0.05 - now_real());
+	if (r->o->load) {
+		char why[200];
+
+		if (fab_load_run_round(&r->lr, &r->side, r->lfd, r->secret, rd, round, deadline,
+				       &r->mine, &r->n_mine, &r->cap_mine, why, sizeof(why)) < 0)
+			say(r, why);
+		return;
+	}
 	for (size_t i = 0; i < rd->n_pairs; i++) {
 		const struct fab_pair *p = &rd->pairs[i];
 		uint32_t peer = p->a == r->rank ? p->b : p->a;
@@ -862,7 +970,7 @@ static void run_round(struct fab_run *r, const struct fab_round *rd, uint32_t ro
 					.ba = rc < 0 ? NAN : m.ba[k],
 					.lat_usec = rc < 0 ? NAN : m.lat_usec,
 					/* every text here is this rank's own copy */
-					.error = why ? clean_error(why) : NULL,
+					.error = why ? fab_wire_error(why) : NULL,
 				};
 
 				if (record(r, &x) < 0) {
@@ -992,14 +1100,38 @@ static int report(struct fab_run *r, double wall_s)
 	};
 	struct fab_input in = { r->nodes, r->named ? r->size : 0, r->all, r->n_all, NAN,
 				r->o->tolerance };
+	struct fab_load_judgement lj = { 0 };
+	struct fab_load_report lrep = {
+		.mode = r->o->load, .fan_in = r->o->fan_in, .tc_from = r->o->tc_from,
+		.traffic_class = r->o->traffic_class > 0 ? r->o->traffic_class : 0,
+		.priority = fab_sampler_priority(&r->lr.smp, r->o->traffic_class > 0 ?
+						 r->o->traffic_class : 0),
+		.line_gbps = r->o->bw.expect_gbps, .ports = r->lr.all,
+		.n_ports = r->lr.n_all, .j = &lj,
+	};
+	struct fab_load_input li = {
+		r->o->load, r->nodes, r->named ? r->size : 0, r->all, r->n_all, r->lr.all,
+		r->lr.n_all, lrep.priority, lrep.line_gbps, FAB_LOAD_GOODPUT_FRAC,
+		FAB_LOAD_UNFAIR_FRAC,
+	};
 	int rc;
 
 	in.floor_gbps = rep.floor_gbps = floor_of(r, &rep.floor_why);
-	if (fab_judge(&in, &j) < 0) {
+	if (r->o->load) {
+		/* the flows of a load round share a port by design: they are
+		 * judged together, by receiver, not pair by pair */
+		if (fab_load_judge(&li, &lj) < 0) {
+			fprintf(stderr, "%s fabric: out of memory\n", r->c->prog);
+			return EXIT_RUNTIME;
+		}
+		rep.load = &lrep;
+		rep.mode = fab_load_name(r->o->load);
+	} else if (fab_judge(&in, &j) < 0) {
 		fprintf(stderr, "%s fabric: out of memory\n", r->c->prog);
 		return EXIT_RUNTIME;
+	} else {
+		rep.j = &j;
 	}
-	rep.j = &j;
 	if (r->c->json) {
 		json_t *doc = fab_report_to_json(&rep);
 
@@ -1013,10 +1145,14 @@ static int report(struct fab_run *r, double wall_s)
 			rc = ctx_close_text(r->c, out);
 		}
 	}
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK && r->o->load)
+		rc = r->error || strcmp(lj.verdict, "error") == 0 ? EXIT_RUNTIME :
+		     strcmp(lj.verdict, "pass") != 0 ? EXIT_PROBLEMS : EXIT_OK;
+	else if (rc == EXIT_OK)
 		rc = r->error || j.could_not_run ? EXIT_RUNTIME : j.n_suspects ? EXIT_PROBLEMS
 									       : EXIT_OK;
 	fab_judgement_free(&j);
+	fab_load_judgement_free(&lj);
 	return rc;
 }
 
@@ -1171,17 +1307,34 @@ static int run(struct fab_run *r)
 		struct fab_report plan = {
 			.nodes = r->nodes, .n_nodes = r->size, .main_rounds = &r->main_rounds,
 			.transport = bw_transport_name(r->side.transport), .slot_s = r->slot_s,
-			.mode = r->o->mode == MODE_QUICK ? "quick" :
+			.mode = r->o->load ? fab_load_name(r->o->load) :
+				r->o->mode == MODE_QUICK ? "quick" :
 				r->o->mode == MODE_PAIRS ? "pairs" : "full",
 		};
+		struct fab_load_report lp = { .mode = r->o->load };
 
+		plan.load = r->o->load ? &lp : NULL;
 		fab_plan_print(stderr, &plan);
+	}
+	if (r->o->load && fab_load_run_init(&r->lr, r->rank, r->size, r->eps, r->nodes, &r->setup,
+					    r->side.transport) < 0) {
+		say(r, "out of memory");
+		return could_not_run(r);
 	}
 	if (agree_start(r, KEY_T0, &t0) < 0)
 		return could_not_run(r);
 	run_rounds(r, &r->main_rounds, 0, false, t0);
+	/* the counters go with the results' fence; rank 0 takes them after */
+	if (r->o->load && publish(r, FAB_KEY_LOAD, fab_load_run_text(&r->lr)) < 0)
+		return could_not_run(r);
 	if (exchange_results(r, KEY_RES1, (uint32_t)r->main_rounds.n_rounds) < 0)
 		return could_not_run(r);
+	if (r->o->load && r->rank == 0 &&
+	    fab_load_run_gather(&r->lr, r->nodes, (uint32_t)r->main_rounds.n_rounds,
+				r->c->prog) < 0) {
+		say(r, "out of memory");
+		return could_not_run(r);
+	}
 	if (r->o->retest && retest(r) < 0) {
 		if (r->rank != 0)
 			return EXIT_RUNTIME;
@@ -1212,6 +1365,7 @@ static void run_free(struct fab_run *r)
 	free(r->eps);
 	fab_schedule_free(&r->main_rounds);
 	fab_schedule_free(&r->retest_rounds);
+	fab_load_run_free(&r->lr);
 	bw_cmd_setup_free(&r->setup);
 	if (r->pmix_up)
 		fab_pmix_finalize();

@@ -7,6 +7,7 @@
 
 #include "bw_cmd.h"
 #include "../fabric/pair_secret.h"
+#include "../fabric/schedule.h"
 
 /* How this rank runs its side of every pair test. */
 struct fab_side {
@@ -18,6 +19,8 @@ struct fab_side {
 	const struct bw_report_rail *rails;	/* this rank's rails */
 	uint32_t n_rails;
 	const char *prog;		/* for the lines that name a refused connection */
+	uint8_t traffic_class;		/* bw_local's: 0 the device's default */
+	uint8_t qp_timeout;		/* bw_local's: 0 perftest's 14 */
 };
 
 /* Who one pair test is between, and the listening rank's secret, which the
@@ -45,6 +48,9 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
  * set. */
 int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key *k,
 		    double deadline, struct bw_err *e);
+/* The server side of a connection fab_admit let in (closed here). */
+int fab_test_serve(const struct fab_side *s, struct bw_session *ss, double deadline,
+		   struct bw_err *e);
 /* The listening side's door for one round (cmd/fabric_admit.c): accept on
  * lfd, several connections at a time, until one proves k, by deadline.
  * Every other connection (a stranger, a rank of another run, a partner of
@@ -54,5 +60,43 @@ int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key
  * with e set. */
 int fab_admit(int lfd, const struct fab_pair_key *k, const char *prog, double deadline,
 	      struct bw_session *ss, struct bw_err *e);
+/* The same for a round with several partners (fabric --load: a
+ * receiver's senders): every connection that proves one of k[0..n-1] not
+ * yet let in is handed to in(arg, which, ss) at once (the caller owns ss
+ * from then on), until all came or the deadline; the others are refused
+ * as above.  The number let in, or -1 with e set when none came. */
+long fab_admit_each(int lfd, const struct fab_pair_key *k, size_t n_keys, const char *prog,
+		    double deadline, void (*in)(void *arg, size_t which, struct bw_session *ss),
+		    void *arg, struct bw_err *e);
+
+/* ---- fabric --load (cmd/fabric_load.c) ---- */
+
+/* A rank this rank may meet: where its listener is and its secret. */
+struct fab_peer {
+	const char *addr;
+	uint16_t port;
+	const unsigned char *secret;
+	uint32_t n_rails;
+	bool ok;		/* it answered the rendezvous */
+};
+
+/* One flow this rank started as the connecting side of a load round. */
+struct fab_load_flow {
+	uint32_t peer;
+	uint32_t n_rails;		/* the rails it ran on */
+	struct fab_measure m;
+	char error[sizeof(((struct bw_err *)0)->msg)];	/* "": none */
+};
+
+/* This rank's part of one load round, all at once: a thread per pair it
+ * connects in (pairs with a == self: it sends, or both ways with
+ * s->p.bidir), and a thread per partner that connects to it (b == self),
+ * each let in by the round's door as it proves itself.  Every thread ends
+ * by deadline.  The flows it started in *flows (malloc'd, *n_flows).  0,
+ * or -1 (no memory). */
+int fab_load_round(const struct fab_side *s, int lfd, const unsigned char *secret,
+		   const struct fab_peer *peers, uint32_t self, const struct fab_round *rd,
+		   uint32_t round, double deadline, struct fab_load_flow **flows,
+		   size_t *n_flows);
 
 #endif

@@ -98,10 +98,15 @@ static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *p
 {
 	bw_cmd_fill_locals(s->o, s->rails, s->n_rails, s->transport, n_rails, peer, r);
 	for (uint32_t i = 0; i < r->n; i++) {
-		/* the round's own bound: its window and half a second to drain */
-		r->local[i].max_run_ms = p->warmup_ms + p->duration_ms + 500;
+		/* the round's own bound: its window, half a second to drain, and
+		 * an ACK timeout, for a last packet lost and sent again */
+		r->local[i].max_run_ms = p->warmup_ms + p->duration_ms + 500 +
+					 (uint32_t)(4.096e-3 * (double)(1u << (s->qp_timeout ?
+					 s->qp_timeout : BW_QP_TIMEOUT_DEFAULT)));
 		if (s->transport == BW_TRANSPORT_TCP)
 			r->local[i].bind_addr = s->o->bind;
+		r->local[i].traffic_class = s->traffic_class;
+		r->local[i].qp_timeout = s->qp_timeout;
 	}
 }
 
@@ -129,9 +134,11 @@ static int client_prove(int fd, const struct fab_pair_key *k, double deadline, s
 	return 0;
 }
 
+/* A side that measured (its window ran) and moved nothing moved 0 Gb/s:
+ * a starved flow is a figure, not a missing one. */
 static double gbps(const struct bw_result *r)
 {
-	return r->bytes && r->seconds > 0 ? bw_gbps_of(r->bytes, r->seconds) : NAN;
+	return r->seconds > 0 ? bw_gbps_of(r->bytes, r->seconds) : NAN;
 }
 
 int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, uint32_t n_rails,
@@ -168,7 +175,7 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 			m->ab[i] = gbps(&o.local[i]);
 			m->ba[i] = gbps(&o.remote[i]);
 		} else {
-			m->ab[i] = o.local[i].bytes ? gbps(&o.local[i]) : gbps(&o.remote[i]);
+			m->ab[i] = o.local[i].seconds > 0 ? gbps(&o.local[i]) : gbps(&o.remote[i]);
 		}
 	}
 	bw_outcome_free(&o);
@@ -229,13 +236,21 @@ int fab_test_server(const struct fab_side *s, int lfd, const struct fab_pair_key
 		    double deadline, struct bw_err *e)
 {
 	struct bw_session ss = { .fd = -1 };
+
+	if (fab_admit(lfd, k, s->prog, deadline, &ss, e) < 0)
+		return -1;
+	return fab_test_serve(s, &ss, deadline, e);
+}
+
+int fab_test_serve(const struct fab_side *s, struct bw_session *in, double deadline,
+		   struct bw_err *e)
+{
+	struct bw_session ss = *in;
 	struct serve_arg a = { s, NULL };
 	struct bw_server_ops ops = { serve_setup, serve_done, &a, NULL, NULL };
 	struct watchdog w;
 	int tests;
 
-	if (fab_admit(lfd, k, s->prog, deadline, &ss, e) < 0)
-		return -1;
 	a.peer = ss.peer_addr;
 	ss.timeout_ms = left_ms(deadline, 5000);
 	ss.iters_wait_ms = ss.timeout_ms;

@@ -160,6 +160,16 @@ out:
 	return s;
 }
 
+char *fab_wire_error(const char *msg)
+{
+	char *s = strndup(msg, FAB_ERROR_MAX);
+
+	for (char *p = s; p && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
 void fab_results_free(struct fab_results *res)
 {
 	for (size_t i = 0; res->errors && i < res->n; i++)

@@ -46,6 +46,9 @@ struct fab_results {
 	char **errors;		/* n entries, NULL where none */
 };
 char *fab_results_encode(const struct fab_result *r, size_t n);
+/* An error text as it may go to a peer: at most FAB_ERROR_MAX bytes,
+ * control bytes as '?' (malloc'd, or NULL). */
+char *fab_wire_error(const char *msg);
 /* n_nodes bounds the peer indices and rounds the round numbers; a is the
  * sender's own index (set on every result). */
 int fab_results_decode(const char *text, size_t len, uint32_t self, uint32_t n_nodes,

@@ -1,5 +1,6 @@
 /* The fabric report as JSON and as text (fabric_out.h). */
 #include "fabric_out.h"
+#include "fabric_load_out.h"
 #include "json.h"
 #include "text_printf.h"
 #include "plural.h"
@@ -26,7 +27,9 @@ static json_t *result_json(const struct fab_report *r, const struct fab_result *
 			      r->nodes[x->a].name, "b", r->nodes[x->b].name, "rail", (int)x->rail,
 			      "round", (int)x->round + 1, "retest", x->retest, "gbps", "a_to_b",
 			      json_number_or_null(x->ab), "b_to_a", json_number_or_null(x->ba),
-			      "verdict", fab_pair_verdict_name(x->verdict));
+			      /* under load the receivers are judged, not the pairs */
+			      "verdict", !r->load ? fab_pair_verdict_name(x->verdict) :
+			      x->error ? "error" : "measured");
 
 	if (o && r->lat && json_object_set_new(o, "lat_usec", json_number_or_null(x->lat_usec)) < 0)
 		goto fail;
@@ -140,6 +143,10 @@ json_t *fab_report_to_json(const struct fab_report *r)
 			"suspects", sus, "verdict", r->error ? "error" : j ? j->verdict : "error",
 			"reason", r->error ? r->error : j ? j->reason : "not judged",
 			"wall_s", json_number_or_null(r->wall_s));
+	if (doc && r->load && fab_load_json_add(doc, r) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 fail:
 	json_decref(nodes);
@@ -199,23 +206,27 @@ static int cmp_slowest(const void *x, const void *y)
 void fab_report_print(FILE *out, const struct fab_report *r)
 {
 	const struct fab_judgement *j = r->j;
-	const char *v = r->error ? "error" : j ? j->verdict : "error";
+	const char *v = r->load ? fab_load_verdict_of(r) : r->error ? "error" : j ? j->verdict :
+			"error";
 	size_t n_main = r->main_rounds ? r->main_rounds->n_rounds : 0,
 	       n_re = r->retest_rounds ? r->retest_rounds->n_rounds : 0, *idx;
 	size_t n_idx = 0;
 
 	text_printf(out, "fabric: %s: %s\n", strcmp(v, "pass") == 0 ? "PASS" :
 		strcmp(v, "fail") == 0 ? "FAIL" : "ERROR",
-		r->error ? r->error : j ? j->reason : "not judged");
-	text_printf(out, "  %u %s, %zu %s (%s) and %zu retest %s, %s, %g s per test, %s",
-		r->n_nodes, plural(r->n_nodes, "node", "nodes"), n_main,
-		plural(n_main, "round", "rounds"), r->mode ? r->mode : "full", n_re,
-		plural(n_re, "round", "rounds"),
-		r->transport ? r->transport : "tcp", r->duration_s,
+		r->load ? fab_load_reason_of(r) : r->error ? r->error : j ? j->reason : "not judged");
+	text_printf(out, "  %u %s, %zu %s (%s)", r->n_nodes, plural(r->n_nodes, "node", "nodes"),
+		    n_main, plural(n_main, "round", "rounds"), r->mode ? r->mode : "full");
+	if (!r->load)
+		text_printf(out, " and %zu retest %s", n_re, plural(n_re, "round", "rounds"));
+	text_printf(out, ", %s, %g s per test, %s", r->transport ? r->transport : "tcp",
+		r->duration_s,
 		r->bidir ? "both directions" : "one direction");
 	if (isfinite(r->wall_s))
 		text_printf(out, ", %.1f s in all", r->wall_s);
 	fputc('\n', out);
+	if (r->load)
+		fab_load_print(out, r);
 	if (!j)
 		return;
 	if (j->n_suspects)
@@ -275,11 +286,12 @@ void fab_plan_print(FILE *out, const struct fab_report *r)
 		if (r->nodes[i].state == FAB_NODE_OK && r->nodes[i].n_rails > rails)
 			rails = r->nodes[i].n_rails;
 	text_printf(out, "fabric plan: %u %s, %zu %s (%s), %zu %s, %u %s at once, %s, "
-		"%.2f s per round: about %.0f s, then retest rounds as needed\n",
+		"%.2f s per round: about %.0f s%s\n",
 		r->n_nodes, plural(r->n_nodes, "node", "nodes"), n_rounds,
 		plural(n_rounds, "round", "rounds"), r->mode, n_pairs,
 		plural(n_pairs, "pair", "pairs"), rails, plural(rails, "rail", "rails"),
-		r->transport, r->slot_s, r->slot_s * (double)n_rounds);
+		r->transport, r->slot_s, r->slot_s * (double)n_rounds,
+		r->load ? "" : ", then retest rounds as needed");
 	for (size_t k = 0; k < n_rounds; k++) {
 		const struct fab_round *rd = &r->main_rounds->rounds[k];
 
