@@ -24,7 +24,9 @@ mkdir "$work/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) |
 	tar -C "$work/src" -xf - || { echo "FAIL: could not copy the tree"; exit 1; }
 t0=$(date +%s)
-if ! (cd "$work/src" && dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1); then
+# the compile on every core, as a packager would
+if ! (cd "$work/src" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b \
+	>"$work/build.log" 2>&1); then
 	tail -n 40 "$work/build.log"
 	echo "FAIL: dpkg-buildpackage"; exit 1
 fi
