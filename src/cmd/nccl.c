@@ -1,0 +1,165 @@
+/* rdmadoctor nccl: the environment a training job's collective library
+ * should be given on this machine, derived from what check reads (the
+ * rails and their roles, GIDs, DSCP and PFC, GPU-NIC placement,
+ * GPUDirect), each value with why and nothing that cannot be justified
+ * (docs/nccl.md, docs/json/nccl.md). */
+#include "cmd.h"
+#include "pipeline.h"
+#include "../nccl/advice.h"
+#include "../nccl/facts.h"
+#include "../out/nccl_out.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nccl_args {
+	const char *profile;
+};
+
+static const struct cmd_opt nccl_opts[] = {
+	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct nccl_args, profile),
+	  .flags = OPT_NONEMPTY,
+	  .help = "the profile that says which NICs are rails and which\n"
+		  "priority is lossless, instead of the site file's or\n"
+		  "the one picked from the machine (as `check`)" },
+	{ 0 }
+};
+
+const struct cmd_spec nccl_spec = {
+	.name = "nccl",
+	.opts = nccl_opts,
+	.about =
+	"The environment a training job should set on this machine: NCCL's\n"
+	"variables (HCCL's on an Ascend machine), derived from what `check` reads:\n"
+	"the compute rails that are up (NCCL_IB_HCA, storage NICs and down ports\n"
+	"left out), the RoCE v2 IPv4 GID index (NCCL_IB_GID_INDEX), the lossless\n"
+	"priority from the DSCP and PFC setup (NCCL_IB_TC or NCCL_IB_SL), and the\n"
+	"GPUDirect RDMA level from the GPU-NIC placement (NCCL_NET_GDR_LEVEL,\n"
+	"NCCL_NET_GDR_READ).  One `export NAME=value   # why` line per variable,\n"
+	"then a comment for each one left out and why: a variable is set only\n"
+	"where the machine justifies it, else NCCL's own default stands.  With\n"
+	"--json: one document (docs/json/nccl.md).\n",
+	.epilog =
+	"Examples:\n"
+	"  rdmadoctor nccl > nccl.env && . ./nccl.env   # source it in the job script\n"
+	"  rdmadoctor --root examples/dgx-h100 nccl     # a bundled machine\n"
+	"\n"
+	"The rails are those `check` judges (the profile's [rail] and [storage], the\n"
+	"site file's rail/storage lines); docs/nccl.md gives every rule and what NCCL\n"
+	"documents for each variable.  Warnings (nothing lossless, no rail up, a\n"
+	"rail only across the socket link from every GPU) and errors (a value that\n"
+	"cannot be derived: rails with different GID indices) go to stderr.\n"
+	"\n"
+	"exit: 0 every value derived, no warning; 1 warnings, or a value could not\n"
+	"be derived; 2 usage or a broken profile or site file; 3 could not read the\n"
+	"machine (also: neither GPUs, NPUs nor RDMA devices).\n",
+};
+
+/* The roles check gives, with a NIC that is no rail only for its link
+ * layer as neither (ROLE_COUNT): NCCL must not be pointed at it. */
+static enum nic_role *roles_of(const struct pipeline *pl)
+{
+	enum nic_role *roles = calloc(pl->inv.n_nics ? pl->inv.n_nics : 1, sizeof(*roles));
+	const struct site *site = pl->has_site ? &pl->site : NULL;
+	bool *wrong;
+
+	if (!roles)
+		return NULL;
+	check_roles(&pl->inv, pl->profile, site, roles);
+	wrong = check_wrong_links(&pl->inv, pl->profile, site);
+	if (!wrong) {
+		free(roles);
+		return NULL;
+	}
+	for (size_t i = 0; i < pl->inv.n_nics; i++)
+		if (wrong[i])
+			roles[i] = ROLE_COUNT;
+	free(wrong);
+	return roles;
+}
+
+static void say(const struct ctx *c, const struct nccl_advice *a)
+{
+	for (size_t i = 0; i < a->n_errors; i++)
+		fprintf(stderr, "%s nccl: %s\n", c->prog, a->errors[i]);
+	for (size_t i = 0; !c->quiet && i < a->n_warnings; i++)
+		fprintf(stderr, "%s nccl: warning: %s\n", c->prog, a->warnings[i]);
+}
+
+static int emit(struct ctx *c, const struct nccl_advice *a)
+{
+	FILE *out;
+	int rc;
+
+	if (c->json) {
+		rc = ctx_emit_json(c, nccl_advice_to_json(a));
+	} else {
+		out = ctx_open_text(c);
+		if (!out)
+			return EXIT_RUNTIME;
+		text_nccl_advice(out, a);
+		rc = ctx_close_text(c, out);
+		say(c, a);
+	}
+	if (rc == EXIT_OK && (a->n_errors || a->n_warnings))
+		rc = EXIT_PROBLEMS;
+	return rc;
+}
+
+/* The advice of a collected machine whose profile is chosen. */
+static int advise(struct ctx *c, const struct pipeline *pl)
+{
+	enum nic_role *roles = roles_of(pl);
+	struct nccl_facts f;
+	struct nccl_advice a;
+	int rc;
+
+	if (!roles)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	rc = nccl_facts_of(&pl->inv, roles, pl->profile, &f);
+	free(roles);
+	if (rc == 0) {
+		rc = nccl_advise(&f, pl->profile, &a);
+		nccl_facts_free(&f);
+	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	rc = emit(c, &a);
+	nccl_advice_free(&a);
+	return rc;
+}
+
+int cmd_nccl(struct ctx *c, int argc, char **argv)
+{
+	struct nccl_args a = { 0 };
+	struct pipeline_option option;
+	struct pipeline pl;
+	int n, rc = opts_parse(c, &nccl_spec, argc, argv, &a, &n);
+
+	if (rc != CMD_GO_ON)
+		return rc;
+	rc = pipeline_option(c, "nccl", a.profile, &option);
+	if (rc >= 0)
+		return rc;
+	rc = pipeline_collect(c, "nccl", &pl, false);
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, &pl, &option);
+	if (rc == EXIT_OK && !pl.inv.n_gpus && !inventory_has_network(&pl.inv)) {
+		rc = ctx_fail(c, "%s nccl: nothing to derive under '%s': no GPU, no NPU and no "
+			      "RDMA device", c->prog, c->root_dir);
+		if (!c->quiet)
+			ctx_hint_no_devices(c);
+	}
+	if (rc == EXIT_OK)
+		rc = advise(c, &pl);
+	/* a script that reads the document gets one that says why */
+	if (rc == EXIT_RUNTIME && c->json)
+		ctx_emit_json(c, json_pack("{s:i, s:s, s:s, s:s}", "schema", NCCL_SCHEMA, "test",
+					   "nccl", "verdict", "error", "error",
+					   c->error[0] ? c->error : "could not run"));
+	pipeline_free(&pl);
+	pipeline_option_free(&option);
+	return rc;
+}
