@@ -121,7 +121,8 @@ static int advise(struct ctx *c, const struct pipeline *pl)
 	rc = nccl_facts_of(&pl->inv, roles, pl->profile, &f);
 	free(roles);
 	if (rc == 0) {
-		rc = nccl_advise(&f, pl->profile, &a);
+		rc = f.ascend ? hccl_advise(&pl->inv, pl->profile, &a) :
+				nccl_advise(&f, pl->profile, &a);
 		nccl_facts_free(&f);
 	}
 	if (rc < 0)

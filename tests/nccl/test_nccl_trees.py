@@ -321,8 +321,8 @@ def env_cases(binary, src):
     for f in ls(d):
         if not f.endswith(".env"):
             continue
-        head = dict(re.findall(r"^# (tree|ids): (.*)$", open(os.path.join(d, f)).read(), re.M))
-        tree, ids = os.path.join(src, head["tree"]), head["ids"].split()
+        head = dict(re.findall(r"^# (tree|ids):[ \t]*(.*)$", open(os.path.join(d, f)).read(), re.M))
+        tree, ids = os.path.join(src, head["tree"]), head.get("ids", "").split()
         rc, out = run_json(binary, tree, "nccl", "--check", "--env", os.path.join(d, f))
         if out is None:
             bad.append("%s: no JSON (exit %d)" % (f, rc))
