@@ -285,9 +285,14 @@ int judge_gdr_level(struct judge *j)
 			      "bandwidth taken.", pt);
 		if (!f)
 			return -ENOMEM;
-		finding_set(&f->observed, "%s=%s%s; the path from this NIC to its nearest GPU is "
-			    "%s (NCCL's %s): GPUDirect is off there", name, value, at,
-			    path_type_name(pt->path), names[need]);
+		if (pt->path == PATH_NODE)
+			finding_set(&f->observed, "%s=%s%s; the path from this NIC to its nearest "
+				    "GPU is NODE (NCCL's PHB): GPUDirect is off there", name, value,
+				    at);
+		else
+			finding_set(&f->observed, "%s=%s%s; the path from this NIC to its nearest "
+				    "GPU is %s: GPUDirect is off there", name, value, at,
+				    names[need]);
 		finding_set(&f->expected, "%s or looser", names[need]);
 		finding_set(&f->fix, "leave %s unset (NCCL picks by the topology) or set it to "
 			    "%s", name, names[need]);
