@@ -61,6 +61,45 @@ static const struct check_entry rows[] = {
 	  "a RoCE netdev MTU too small for a 4096-byte RDMA MTU (about 4200; 9000 "
 	  "usual), or a rail's netdev MTU unlike most rails of the host",
 	  "`ip link set dev IF mtu 9000` and the same in its network configuration" },
+	{ "nccl.gdr_level", "warn; info (the GPU nearest a NIC unknown: not checked)",
+	  "`--env`: NCCL_NET_GDR_LEVEL is stricter than the PCIe path from a NIC the job "
+	  "uses to its nearest GPU (our NODE is NCCL's PHB), so GPUDirect RDMA is off there",
+	  "leave NCCL_NET_GDR_LEVEL unset, or set it to the level `rdmadoctor nccl` prints" },
+	{ "nccl.gid_index", "error; info (not checked)",
+	  "`--env`: NCCL_IB_GID_INDEX is not a RoCE v2 IPv4 GID on some RoCE port the job "
+	  "uses (NCCL_IB_HCA's, else the rails)",
+	  "set the index `rdmadoctor nccl` prints, or leave it unset for NCCL 2.21 or later "
+	  "to pick" },
+	{ "nccl.hca_down", "error; info (the port's state unknown: not checked)",
+	  "`--env`: NCCL_IB_HCA names a port (by its whole name) that is not ACTIVE and "
+	  "LinkUp",
+	  "bring the link up, or leave the port out until it is" },
+	{ "nccl.hca_missing", "warn",
+	  "`--env`: a rail port that is up is not selected by NCCL_IB_HCA (a rail left idle)",
+	  "add it to NCCL_IB_HCA (`rdmadoctor nccl` prints the list)" },
+	{ "nccl.hca_storage", "warn",
+	  "`--env`: NCCL_IB_HCA selects a storage NIC, often through a prefix: without "
+	  "a leading '=' the name mlx5_1 also selects mlx5_10",
+	  "name the rails with '=' and their ports, or exclude the storage NIC with '^='" },
+	{ "nccl.hca_unknown", "error",
+	  "`--env`: NCCL_IB_HCA names a device or port this machine does not have",
+	  "correct the name; `rdmadoctor nccl` prints the list for this machine" },
+	{ "nccl.ifname_down", "error; info (not an RDMA NIC's interface, or its state "
+	  "unknown: not checked)",
+	  "`--env`: NCCL_SOCKET_IFNAME names only interfaces that are down",
+	  "name an interface that is up and reaches the other nodes, or leave it unset" },
+	{ "nccl.malformed", "error",
+	  "`--env`: a value NCCL would not read as meant: a GID index, TC, SL or GDR level "
+	  "that is no number or name of its range, an NCCL_IB_HCA port that is no number",
+	  "write the value in NCCL's form, or leave it unset" },
+	{ "nccl.sl_no_pfc", "error; info (trust or PFC unknown: not checked)",
+	  "`--env`: NCCL_IB_SL on a RoCE port with trust pcp is a priority without PFC",
+	  "set the lossless priority, or turn PFC on for it on the NIC and the switch" },
+	{ "nccl.tc_no_pfc", "error; info (trust, DSCP map or PFC unknown: not checked)",
+	  "`--env`: NCCL_IB_TC's DSCP (the TC >> 2) maps, under trust dscp, to a priority "
+	  "without PFC",
+	  "set the TC `rdmadoctor nccl` prints (106 for DSCP 26), or turn PFC on for the "
+	  "priority" },
 	{ "nic.bandwidth_per_gpu",
 	  "error (below half); warn (below; a fewer_rails profile); info (not checked)",
 	  "the rails' total port rate divided by the GPUs that share them is below what "

@@ -74,6 +74,9 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 struct site;
 int check_run_site(const struct inventory *inv, const struct profile *p,
 		   const struct site *site, const enum nic_role *roles, struct findings *out);
+/* Sort findings as check_run does (errors first, then id, then subject):
+ * for findings added after it (`check --env`'s nccl.* ones). */
+void check_sort(struct findings *fs);
 /* Mark the findings of the ids the site file ignores (NULL: none). */
 void check_waive(struct findings *fs, const struct site *site);
 /* Findings that say what could not be checked (unchecked set). */

@@ -161,6 +161,12 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 	return 0;
 }
 
+void check_sort(struct findings *fs)
+{
+	if (fs->n)
+		qsort(fs->v, fs->n, sizeof(*fs->v), by_severity_id_subject);
+}
+
 int check_run_counters(const struct inventory *inv, struct findings *out)
 {
 	struct check_ctx c = { .inv = inv, .generic = true };

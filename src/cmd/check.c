@@ -1,4 +1,5 @@
 #include "cmd.h"
+#include "check_env.h"
 #include "pipeline.h"
 #include "../check/check.h"
 #include "../out/check_out.h"
@@ -14,6 +15,7 @@ struct check_args {
 	bool nhc, brief, list;
 	double window;		/* 0: none */
 	const char *until;
+	const char *env;	/* --env FILE|environ; NULL: none */
 };
 
 static const struct cmd_opt check_opts[] = {
@@ -33,6 +35,12 @@ static const struct cmd_opt check_opts[] = {
 	  .needs = "a directory",
 	  .help = "with --root and --window: the second reading from\n"
 		  "DIR2, a snapshot taken S seconds after the first" },
+	{ "env", 0, "FILE|environ", OPT_STRING_AT(struct check_args, env),
+	  .flags = OPT_NONEMPTY,
+	  .help = "also judge a job's NCCL environment against this\n"
+		  "machine: FILE of NAME=value lines (a job script or\n"
+		  "prolog), or `environ` for this process's NCCL_* and\n"
+		  "HCCL_*; adds the nccl.* findings to the verdict" },
 	{ "brief", 0, NULL, OPT_FLAG_AT(struct check_args, brief),
 	  .help = "one line per finding" },
 	{ "list", 0, NULL, OPT_FLAG_AT(struct check_args, list),
@@ -57,6 +65,12 @@ const struct cmd_spec check_spec = {
 	"storage NICs; docs/profiles.md describes it.  What the profile expects but\n"
 	"cannot be read is an info saying so, counted as unchecked.\n"
 	"\n"
+	"--env judges a job's NCCL_* variables too (docs/nccl.md): a storage NIC\n"
+	"or unknown device in NCCL_IB_HCA, a rail it leaves idle, a GID index\n"
+	"that is not RoCE v2 IPv4, a TC or SL without PFC, a down\n"
+	"NCCL_SOCKET_IFNAME, a GDR level that turns GPUDirect off (nccl.* ids).\n"
+	"A line of FILE that is no assignment is a usage error naming it.\n"
+	"\n"
 	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
 	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
 	"neither GPUs nor RDMA devices, nothing to check; with --json the document\n"
@@ -78,7 +92,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 			c->json ? "--json" : "--nhc");
 		return EXIT_USAGE;
 	}
-	if (a->list && (a->nhc || a->brief || a->profile || a->window)) {
+	if (a->list && (a->nhc || a->brief || a->profile || a->window || a->env)) {
 		fprintf(stderr, "%s check: --list checks nothing: give it alone (or with "
 			"--json)\n", c->prog);
 		return EXIT_USAGE;
@@ -96,6 +110,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	struct check_args a = { 0 };
 	struct pipeline_option option;
 	struct pipeline pl;
+	struct nccl_env env = { 0 };
 	int rc = parse_args(c, argc, argv, &a);
 
 	if (rc != CMD_GO_ON)
@@ -113,6 +128,14 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	rc = pipeline_option(c, "check", a.profile, &option);
 	if (rc >= 0)
 		return rc;
+	/* a bad --env file is a usage error: named before the machine is read */
+	if (a.env) {
+		rc = check_env_load(c, "check", a.env, &env);
+		if (rc != EXIT_OK) {
+			pipeline_option_free(&option);
+			return rc;
+		}
+	}
 	rc = pipeline_collect(c, "check", &pl, false);
 	if (rc == EXIT_OK && a.window && !pl.r.live && !a.until) {
 		fprintf(stderr, "%s check: the counters of a snapshot ('%s') do not change: "
@@ -125,6 +148,8 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		rc = pipeline_choose(c, &pl, &option);
 	if (rc == EXIT_OK)
 		rc = pipeline_judge(c, &pl, false);
+	if (rc == EXIT_OK && a.env)
+		rc = check_env_judge(c, &pl, &env);
 	/* a script that reads the document gets one that says why, never an
 	 * empty stdout it would have to guess from */
 	if (rc == EXIT_RUNTIME && c->json)
@@ -157,5 +182,6 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	}
 	pipeline_free(&pl);
 	pipeline_option_free(&option);
+	nccl_env_free(&env);
 	return rc;
 }

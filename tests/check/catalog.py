@@ -40,9 +40,11 @@ ok(listed == ids, f"text --list names {listed}, JSON {ids}")
 ok(all(len(line) <= 80 for line in text.splitlines()), "check --list wider than 80 columns")
 
 # every id the code names (a string literal like "port.rate_low" in the
-# check families) is in the catalog
+# check families, or "nccl.hca_down" in the judge of a job's environment
+# that `check --env` adds) is in the catalog
 code = set()
-for path in glob.glob(os.path.join(src, "src", "check", "*.c")):
+for path in glob.glob(os.path.join(src, "src", "check", "*.c")) + \
+        glob.glob(os.path.join(src, "src", "nccl", "env_judge*.c")):
     if os.path.basename(path) == "catalog.c":
         continue
     for m in re.finditer(r'"([a-z]+\.[a-z][a-z0-9_]*)"', open(path, encoding="utf-8").read()):

@@ -1,0 +1,76 @@
+/* `check --env`: a job's environment judged with the machine (check_env.h).
+ * The file is read whole (at most 1 MiB, what nccl_env_parse takes) before
+ * the machine is: a bad file is a usage error, named by its line, and
+ * costs no inventory. */
+#include "check_env.h"
+#include "../nccl/env_judge.h"
+#include "../nccl/facts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+#define ENV_FILE_MAX (1u << 20)
+
+int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl_env *env)
+{
+	char err[240], *text;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	if (strcmp(arg, "environ") == 0) {
+		if (nccl_env_from(environ, env) < 0)
+			return ctx_fail(c, "%s: out of memory", c->prog);
+		return EXIT_OK;
+	}
+	f = fopen(arg, "re");
+	if (!f) {
+		fprintf(stderr, "%s %s: cannot open --env '%s': %s\n", c->prog, verb, arg,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* one byte past the bound tells a file over it from one at it */
+	text = malloc(ENV_FILE_MAX + 1);
+	if (!text) {
+		fclose(f);
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	}
+	len = fread(text, 1, ENV_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		fprintf(stderr, "%s %s: cannot read --env '%s'\n", c->prog, verb, arg);
+		fclose(f);
+		free(text);
+		return EXIT_USAGE;
+	}
+	fclose(f);
+	rc = nccl_env_parse(text, len, env, err, sizeof(err));
+	free(text);
+	if (rc == -1) {
+		fprintf(stderr, "%s %s: --env '%s': %s\n", c->prog, verb, arg, err);
+		return EXIT_USAGE;
+	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	return EXIT_OK;
+}
+
+int check_env_judge(struct ctx *c, struct pipeline *pl, const struct nccl_env *env)
+{
+	struct nccl_facts facts;
+	int rc;
+
+	rc = nccl_facts_of(&pl->inv, pl->roles, pl->profile, &facts);
+	if (rc == 0) {
+		rc = nccl_env_judge(&facts, env, &pl->findings);
+		nccl_facts_free(&facts);
+	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	check_waive(&pl->findings, pl->has_site ? &pl->site : NULL);
+	check_sort(&pl->findings);
+	return EXIT_OK;
+}

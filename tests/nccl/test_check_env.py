@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""`check --env FILE|environ` on bundled examples: a job's bad NCCL
+environment gives the documented nccl.* findings in check's verdict, a
+good one none, a bad line is a usage error naming it, and check without
+--env is unchanged.  usage: test_check_env.py RDMADOCTOR SRCDIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+binary, src = sys.argv[1], sys.argv[2]
+failed = 0
+
+
+def ok(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAIL:", what)
+
+
+def check(example, env_text=None, environ=None, json_out=True):
+    args = [binary] + (["--json"] if json_out else []) + \
+        ["--root", os.path.join(src, "examples", example), "check"]
+    path = None
+    if env_text is not None:
+        fd, path = tempfile.mkstemp(suffix=".env")
+        with os.fdopen(fd, "w") as f:
+            f.write(env_text)
+        args += ["--env", path]
+    elif environ is not None:
+        args += ["--env", "environ"]
+    env = dict(os.environ)
+    env.update(environ or {})
+    res = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
+    if path:
+        os.unlink(path)
+    doc = json.loads(res.stdout) if json_out and res.returncode in (0, 1) else None
+    return res.returncode, doc, res.stderr
+
+
+def nccl(doc):
+    return sorted((f["id"], f["subject"]) for f in doc["findings"] if f["id"].startswith("nccl."))
+
+
+# dgx-h100: rails mlx5_0 3 4 5 6 9 10 11, storage mlx5_1 2 7 8
+# (InfiniBand).  "mlx5_1" without '=' is a prefix: it selects storage
+# mlx5_1 and rails mlx5_10 and mlx5_11.
+RAILS = "mlx5_0:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_9:1,mlx5_10:1,mlx5_11:1"
+rc0, plain, _ = check("dgx-h100")
+ok(rc0 in (0, 1) and not nccl(plain), "check without --env gives nccl.* findings")
+
+rc, doc, err = check("dgx-h100", "# prolog\nexport NCCL_IB_HCA==%s\n" % RAILS)
+ok(rc == rc0 and not nccl(doc), f"a good NCCL_IB_HCA: rc {rc}, {nccl(doc)} {err}")
+ok(doc["findings"] == plain["findings"], "a good env changes check's findings")
+
+rc, doc, _ = check("dgx-h100", "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9\n")
+ids = nccl(doc)
+ok(("nccl.hca_storage", "mlx5_1 port 1") in ids, f"storage mlx5_1 not named: {ids}")
+ok(not any(i == "nccl.hca_missing" for i, _ in ids),
+   f"mlx5_10/11 come in by the prefix mlx5_1, yet missing: {ids}")
+ok(doc["verdict"] in ("warn", "fail"), "a storage NIC left the verdict pass")
+
+rc, doc, _ = check("dgx-h100", "NCCL_IB_HCA=^mlx5_1,mlx5_2,mlx5_7,mlx5_8\n")
+ids = nccl(doc)
+ok(("nccl.hca_missing", "mlx5_10 port 1") in ids and ("nccl.hca_missing", "mlx5_11 port 1") in ids,
+   f"'^mlx5_1' excludes rails mlx5_10 and mlx5_11 too: {ids}")
+ok(not any(i == "nccl.hca_storage" for i, _ in ids), f"excluded storage named: {ids}")
+
+rc, doc, _ = check("dgx-h100", "NCCL_IB_HCA==%s,mlx5_99\n" % RAILS)
+ok(("nccl.hca_unknown", "mlx5_99") in nccl(doc) and rc == 1, f"mlx5_99: rc {rc} {nccl(doc)}")
+
+rc, doc, _ = check("dgx-h100", "NCCL_IB_GID_INDEX=x3\n")
+ok(("nccl.malformed", "NCCL_IB_GID_INDEX") in nccl(doc) and rc == 1, f"malformed: {nccl(doc)}")
+
+# roce-broken: trust dscp without PFC; GIDs at 3 and 5 (and none on mlx5_2)
+rc, doc, _ = check("roce-broken", environ={"NCCL_IB_TC": "106", "NCCL_IB_GID_INDEX": "3"})
+ids = [i for i, _ in nccl(doc)]
+ok("nccl.tc_no_pfc" in ids and "nccl.gid_index" in ids and rc == 1,
+   f"roce-broken environ: rc {rc} {nccl(doc)}")
+
+# a line that is no assignment: usage, named
+rc, doc, err = check("dgx-h100", "NCCL_IB_HCA==mlx5_0\n\nNCCL_IB_TC = 106\n")
+ok(rc == 2 and "line 3" in err, f"bad line: rc {rc}, {err!r}")
+rc, _, err = check("dgx-h100", None)
+res = subprocess.run([binary, "check", "--env", "/nonexistent/job.env"], capture_output=True,
+                     text=True, timeout=60)
+ok(res.returncode == 2 and "/nonexistent/job.env" in res.stderr, f"missing file: {res.stderr!r}")
+
+# text: the findings print like check's
+rc, _, _ = check("dgx-h100", "NCCL_IB_HCA=mlx5_1\n", json_out=False)
+ok(rc in (0, 1), f"text rc {rc}")
+
+print("FAIL" if failed else "ok")
+sys.exit(1 if failed else 0)
