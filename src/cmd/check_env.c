@@ -58,15 +58,40 @@ int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl
 	return EXIT_OK;
 }
 
+int check_env_facts(struct pipeline *pl, const enum nic_role *roles, struct nccl_facts *f)
+{
+	struct host_netdev *nd;
+	size_t n;
+	int rc = nccl_facts_of(&pl->inv, roles, pl->profile, f);
+
+	if (rc < 0)
+		return rc;
+	rc = host_netdevs_read(&pl->r, &nd, &n);
+	if (rc < 0) {
+		nccl_facts_free(f);
+		return rc;
+	}
+	f->netdevs = nd;
+	f->n_netdevs = n;
+	f->netdevs_read = rc == 0;
+	return 0;
+}
+
+void check_env_facts_free(struct nccl_facts *f)
+{
+	host_netdevs_free((struct host_netdev *)f->netdevs, f->n_netdevs);
+	nccl_facts_free(f);
+}
+
 int check_env_judge(struct ctx *c, struct pipeline *pl, const struct nccl_env *env)
 {
 	struct nccl_facts facts;
 	int rc;
 
-	rc = nccl_facts_of(&pl->inv, pl->roles, pl->profile, &facts);
+	rc = check_env_facts(pl, pl->roles, &facts);
 	if (rc == 0) {
 		rc = nccl_env_judge(&facts, env, &pl->findings);
-		nccl_facts_free(&facts);
+		check_env_facts_free(&facts);
 	}
 	if (rc < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);

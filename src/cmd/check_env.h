@@ -14,6 +14,12 @@
  * of it is no assignment: the line named) or EXIT_RUNTIME (memory);
  * printed as `PROG VERB: ...`. */
 int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl_env *env);
+/* The facts a job's environment is judged against: pl's machine (roles:
+ * one per NIC) and the host's interfaces, read through pl's root.  0 or
+ * -ENOMEM; free with check_env_facts_free. */
+struct nccl_facts;
+int check_env_facts(struct pipeline *pl, const enum nic_role *roles, struct nccl_facts *f);
+void check_env_facts_free(struct nccl_facts *f);
 /* Judge env against pl's machine (judged: its roles set) and add the
  * findings to pl->findings, waived by the site file and sorted.
  * EXIT_OK or EXIT_RUNTIME. */

@@ -4,6 +4,8 @@
  * GPUDirect), each value with why and nothing that cannot be justified
  * (docs/nccl.md, docs/json/nccl.md). */
 #include "cmd.h"
+#include "check_env.h"
+#include "nccl_check.h"
 #include "pipeline.h"
 #include "../nccl/advice.h"
 #include "../nccl/facts.h"
@@ -16,6 +18,8 @@
 
 struct nccl_args {
 	const char *profile;
+	bool check;
+	const char *env;
 };
 
 static const struct cmd_opt nccl_opts[] = {
@@ -24,6 +28,13 @@ static const struct cmd_opt nccl_opts[] = {
 	  .help = "the profile that says which NICs are rails and which\n"
 		  "priority is lossless, instead of the site file's or\n"
 		  "the one picked from the machine (as `check`)" },
+	{ "check", 0, NULL, OPT_FLAG_AT(struct nccl_args, check),
+	  .help = "judge the job's environment against the machine\n"
+		  "instead: findings like check's (docs/checks.md, nccl.*)" },
+	{ "env", 0, "FILE|environ", OPT_STRING_AT(struct nccl_args, env), .flags = OPT_NONEMPTY,
+	  .help = "with --check: NAME=value lines of a job script or\n"
+		  "Slurm prolog (default environ: this process's NCCL_*\n"
+		  "and HCCL_* variables)" },
 	{ 0 }
 };
 
@@ -52,9 +63,16 @@ const struct cmd_spec nccl_spec = {
 	"rail only across the socket link from every GPU) and errors (a value that\n"
 	"cannot be derived: rails with different GID indices) go to stderr.\n"
 	"\n"
-	"exit: 0 every value derived, no warning; 1 warnings, or a value could not\n"
-	"be derived; 2 usage or a broken profile or site file; 3 could not read the\n"
-	"machine (also: neither GPUs, NPUs nor RDMA devices).\n",
+	"--check [--env FILE]: the job's NCCL_*/HCCL_* variables judged against the\n"
+	"machine (an HCA that is not there, down or storage, a GID index that is not\n"
+	"RoCE v2 IPv4, a traffic class without PFC, a down interface, a GDR level\n"
+	"that forbids the placement), as findings with observed, expected, why and\n"
+	"fix; `check --env` adds them to check's verdict.\n"
+	"\n"
+	"exit: 0 every value derived, no warning (--check: pass); 1 warnings, or a\n"
+	"value could not be derived (--check: findings); 2 usage, a broken profile,\n"
+	"site file or --env file (its line named); 3 could not read the machine\n"
+	"(also: neither GPUs, NPUs nor RDMA devices).\n",
 };
 
 /* The roles check gives, with a NIC that is no rail only for its link
@@ -108,8 +126,10 @@ static int emit(struct ctx *c, const struct nccl_advice *a)
 	return rc;
 }
 
-/* The advice of a collected machine whose profile is chosen. */
-static int advise(struct ctx *c, const struct pipeline *pl)
+/* The advice of a collected machine whose profile is chosen, or with
+ * --check the judgement of env against it. */
+static int advise(struct ctx *c, struct pipeline *pl, const struct nccl_args *args,
+		  const struct nccl_env *env)
 {
 	enum nic_role *roles = roles_of(pl);
 	struct nccl_facts f;
@@ -118,6 +138,15 @@ static int advise(struct ctx *c, const struct pipeline *pl)
 
 	if (!roles)
 		return ctx_fail(c, "%s: out of memory", c->prog);
+	if (args->check) {
+		rc = check_env_facts(pl, roles, &f);
+		free(roles);
+		if (rc < 0)
+			return ctx_fail(c, "%s: out of memory", c->prog);
+		rc = nccl_check_run(c, &f, env, args->env ? args->env : "environ");
+		check_env_facts_free(&f);
+		return rc;
+	}
 	rc = nccl_facts_of(&pl->inv, roles, pl->profile, &f);
 	free(roles);
 	if (rc == 0) {
@@ -135,15 +164,27 @@ static int advise(struct ctx *c, const struct pipeline *pl)
 int cmd_nccl(struct ctx *c, int argc, char **argv)
 {
 	struct nccl_args a = { 0 };
+	struct nccl_env env = { 0 };
 	struct pipeline_option option;
 	struct pipeline pl;
 	int n, rc = opts_parse(c, &nccl_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
-	rc = pipeline_option(c, "nccl", a.profile, &option);
-	if (rc >= 0)
+	if (a.env && !a.check) {
+		fprintf(stderr, "%s nccl: --env is the environment --check judges: give --check "
+			"with it\n(see `%s nccl --help`)\n", c->prog, c->prog);
+		return EXIT_USAGE;
+	}
+	/* the job's environment first: a bad line is a usage error before
+	 * the machine is read */
+	if (a.check && (rc = check_env_load(c, "nccl", a.env ? a.env : "environ", &env)) != EXIT_OK)
 		return rc;
+	rc = pipeline_option(c, "nccl", a.profile, &option);
+	if (rc >= 0) {
+		nccl_env_free(&env);
+		return rc;
+	}
 	rc = pipeline_collect(c, "nccl", &pl, false);
 	if (rc == EXIT_OK)
 		rc = pipeline_choose(c, &pl, &option);
@@ -154,7 +195,7 @@ int cmd_nccl(struct ctx *c, int argc, char **argv)
 			ctx_hint_no_devices(c);
 	}
 	if (rc == EXIT_OK)
-		rc = advise(c, &pl);
+		rc = advise(c, &pl, &a, &env);
 	/* a script that reads the document gets one that says why */
 	if (rc == EXIT_RUNTIME && c->json)
 		ctx_emit_json(c, json_pack("{s:i, s:s, s:s, s:s}", "schema", NCCL_SCHEMA, "test",
@@ -162,5 +203,6 @@ int cmd_nccl(struct ctx *c, int argc, char **argv)
 					   c->error[0] ? c->error : "could not run"));
 	pipeline_free(&pl);
 	pipeline_option_free(&option);
+	nccl_env_free(&env);
 	return rc;
 }

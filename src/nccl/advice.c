@@ -268,6 +268,10 @@ static int gdr_read(const struct nccl_facts *f, struct nccl_advice *a)
 
 	if (not)
 		return advice_leave(a, "NCCL_NET_GDR_READ", advice_fmt("%s", not));
+	/* as the level: about the rails the job uses, and there is none */
+	if (!rails_up(f))
+		return advice_leave(a, "NCCL_NET_GDR_READ",
+				    advice_fmt("no compute rail is up for NCCL to read through"));
 	return advice_set(a, "NCCL_NET_GDR_READ", advice_fmt("1"),
 			  advice_fmt("GPUDirect RDMA is ready: the NIC reads send buffers "
 				     "straight from GPU memory"));

@@ -258,8 +258,53 @@ static int judge_hca(struct judge *j)
 	return rc;
 }
 
-/* NCCL_SOCKET_IFNAME: only the RDMA ports' netdevs are in the facts, so
- * a name that matches none of them is not known to be absent. */
+/* NCCL_SOCKET_IFNAME against the host's interfaces, when they were read:
+ * an entry that matches none, or only interfaces that are down, leaves
+ * NCCL nothing to bootstrap on.  0, 1 (judged), or -ENOMEM. */
+static int ifname_on_host(struct judge *j, const struct if_entry *e, bool exact,
+			  const char *value, const char *at, const char *t)
+{
+	bool any = false, up = false, unknown = false;
+	const char *down = NULL;
+	struct finding *f;
+
+	if (!j->f->netdevs_read)
+		return 0;
+	for (size_t k = 0; k < j->f->n_netdevs; k++) {
+		const struct host_netdev *d = &j->f->netdevs[k];
+
+		if (!if_entry_matches(e, exact, d->name, -1))
+			continue;
+		any = true;
+		up |= d->up == 1;
+		unknown |= d->up < 0;
+		if (d->up == 0 && !down)
+			down = d->name;
+	}
+	if (up || (any && unknown))
+		return any && !up ? 0 : 1;	/* a state unknown: said below */
+	f = finding_add(j->out, "nccl.ifname_down", SEV_ERROR,
+			"NCCL bootstraps over the interfaces NCCL_SOCKET_IFNAME names: with "
+			"none up, ranks cannot find each other and the job hangs at init.");
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s", down ? down : t);
+	if (down)
+		finding_set(&f->observed, "NCCL_SOCKET_IFNAME=%s%s names %s, which is down",
+			    value, at, down);
+	else
+		finding_set(&f->observed, "NCCL_SOCKET_IFNAME=%s%s names %s, which this host "
+			    "does not have", value, at, t);
+	finding_set(&f->expected, "an interface that is up");
+	finding_set(&f->fix, "name an interface that is up and reaches the other nodes (`ip -br "
+		    "link`; often the management or a bond interface), or leave "
+		    "NCCL_SOCKET_IFNAME unset");
+	return judge_done(f) < 0 ? -ENOMEM : 1;
+}
+
+/* NCCL_SOCKET_IFNAME: judged against the host's interfaces where they
+ * were read, else against the RDMA ports' netdevs only, where a name that
+ * matches none is not known to be absent. */
 static int judge_ifname(struct judge *j)
 {
 	const char *value = nccl_env_get(j->env, "NCCL_SOCKET_IFNAME");
@@ -297,6 +342,11 @@ static int judge_ifname(struct judge *j)
 				down = pt;
 		}
 		entry_text(&l->e[i], t, sizeof(t));
+		rc = ifname_on_host(j, &l->e[i], l->exact, value, at, t);
+		if (rc != 0) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
 		if (up)
 			continue;
 		if (!down) {

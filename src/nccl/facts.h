@@ -12,6 +12,7 @@
 
 #include "../model/inventory.h"
 #include "../profiles/profile.h"
+#include "../sysfs/host_netdevs.h"
 
 /* One RDMA port of the machine, as NCCL_IB_HCA names it ("mlx5_0:1"). */
 struct nccl_port {
@@ -47,6 +48,13 @@ struct nccl_facts {
 	 * possible), 0 not, -1 unknown */
 	int gdr_ready;
 	bool ascend;			/* an Ascend machine (NPUs read) */
+	/* every interface of the host and whether it is up, for an interface
+	 * a job names: filled by the command from sysfs/host_netdevs.h (not
+	 * from the inventory, which holds the RDMA NICs' only); NULL with
+	 * netdevs_read false: not read */
+	const struct host_netdev *netdevs;
+	size_t n_netdevs;
+	bool netdevs_read;
 	/* problems that stop a value from being derived (rails with
 	 * different GID indices...): messages, malloc'd */
 	char **errors;
