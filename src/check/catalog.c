@@ -43,6 +43,15 @@ static const struct check_entry rows[] = {
 	{ "gid.rocev2_missing", "error (rail); warn (storage); info (GID table not readable: not checked)",
 	  "a RoCE port that is up has no RoCE v2 GID on an IPv4 address",
 	  "give the netdev its IPv4 address (`ip addr add ADDR/PREFIX dev IF`)" },
+	{ "hccl.sl_no_pfc", "error; info (the NPU port's PFC unknown: not checked)",
+	  "`--env`: HCCL_RDMA_SL is a priority without PFC on an NPU port that is up (HCCL: the "
+	  "SL must equal the NIC's PFC priority)",
+	  "set the lossless priority (`rdmadoctor nccl` prints it), or turn PFC on for it on "
+	  "the NPU (hccn_tool -pfc -s) and the switch" },
+	{ "hccl.tc_no_pfc", "info (not checked: the NPUs' DSCP map is not read)",
+	  "`--env`: HCCL_RDMA_TC is set; the priority its DSCP (TC / 4) lands on cannot be told",
+	  "check the NPUs' DSCP map sends it to the PFC priority, or keep HCCL's default pair "
+	  "(TC 132, SL 4)" },
 	{ "link.flaps", "error",
 	  "link_downed, link_down_events_phy or the netdev's carrier_changes grew "
 	  "within a window (`check --window`, `watch`)",

@@ -411,6 +411,8 @@ int nccl_env_judge(const struct nccl_facts *f, const struct nccl_env *env,
 		rc = judge_ifname(&j);
 	if (rc == 0)
 		rc = judge_gdr_level(&j);
+	if (rc == 0)
+		rc = judge_hccl(&j);
 	free(j.used);
 	return rc;
 }

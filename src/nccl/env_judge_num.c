@@ -15,7 +15,7 @@
 #include <strings.h>
 
 /* A whole integer in [lo, hi]. */
-static bool int_of(const char *s, long lo, long hi, long *out)
+bool judge_int(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	long v;
@@ -60,7 +60,7 @@ int judge_gid_index(struct judge *j)
 
 	if (!value)
 		return 0;
-	if (!int_of(value, -1, 255, &idx))
+	if (!judge_int(value, -1, 255, &idx))
 		return judge_malformed(j, name, value, "a GID index from 0 to 255 (or -1: NCCL "
 				       "picks)", "not a GID index");
 	if (idx < 0)
@@ -108,7 +108,7 @@ int judge_gid_index(struct judge *j)
 	return 0;
 }
 
-static void pfc_text(int mask, char *buf, size_t len)
+void judge_pfc_text(int mask, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -133,7 +133,7 @@ static int no_pfc(struct judge *j, const char *id, const struct nccl_port *pt,
 
 	if (!f)
 		return -ENOMEM;
-	pfc_text(pt->pfc_mask, on, sizeof(on));
+	judge_pfc_text(pt->pfc_mask, on, sizeof(on));
 	finding_set(&f->observed, "%s=%s%s: %s priority %d; PFC is on for: %s", name, value,
 		    judge_at(j->env, name, at), how, prio, on);
 	finding_set(&f->expected, "a priority with PFC on (%s)", on);
@@ -151,7 +151,7 @@ int judge_tc(struct judge *j)
 
 	if (!value)
 		return 0;
-	if (!int_of(value, 0, 255, &tc))
+	if (!judge_int(value, 0, 255, &tc))
 		return judge_malformed(j, name, value, "a traffic class from 0 to 255 (DSCP "
 				       "times 4)", "not a traffic class");
 	for (size_t k = 0; k < j->f->n_ports; k++) {
@@ -188,7 +188,7 @@ int judge_sl(struct judge *j)
 
 	if (!value)
 		return 0;
-	if (!int_of(value, 0, 15, &sl))
+	if (!judge_int(value, 0, 15, &sl))
 		return judge_malformed(j, name, value, "a service level from 0 to 15",
 				       "not a service level");
 	for (size_t k = 0; k < j->f->n_ports; k++) {
@@ -222,7 +222,7 @@ static int gdr_level_of(const char *s)
 	for (int i = 0; i < 5; i++)
 		if (strcasecmp(s, names[i]) == 0)
 			return i;
-	return int_of(s, 0, 4, &v) ? (int)v : -1;
+	return judge_int(s, 0, 4, &v) ? (int)v : -1;
 }
 
 /* Our path to NCCL's level: NODE (through the CPU within a NUMA node) is

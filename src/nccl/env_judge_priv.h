@@ -29,9 +29,16 @@ const char *judge_at(const struct nccl_env *env, const char *name, char *buf);
 int judge_malformed(struct judge *j, const char *name, const char *value, const char *expected,
 		    const char *why_text);
 
+/* s as NCCL reads an integer (decimal, 0x hex, 0 octal) within lo..hi. */
+bool judge_int(const char *s, long lo, long hi, long *out);
+/* the pfc_mask's priorities as text ("3", "3 4", "none"). */
+void judge_pfc_text(int mask, char *buf, size_t len);
+
 int judge_gid_index(struct judge *j);
 int judge_tc(struct judge *j);
 int judge_sl(struct judge *j);
 int judge_gdr_level(struct judge *j);
+/* HCCL's variables against the NPU ports (env_judge_hccl.c). */
+int judge_hccl(struct judge *j);
 
 #endif

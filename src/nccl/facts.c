@@ -130,6 +130,36 @@ static int port_of(const struct inventory *inv, const enum nic_role *roles, size
 	return v2_indices(p, np);
 }
 
+/* PFC of an NPU port as hccn_tool -pfc gave it: -1 when any priority is
+ * unknown (not read, or a bond's members disagree). */
+static int npu_pfc_mask(const struct npu_port *p)
+{
+	int m = 0;
+
+	for (int k = 0; k < 8; k++) {
+		if (p->pfc_enabled[k] < 0)
+			return -1;
+		m |= p->pfc_enabled[k] == 1 ? 1 << k : 0;
+	}
+	return m;
+}
+
+static int npu_ports_of(const struct inventory *inv, struct nccl_facts *f)
+{
+	f->npu_ports = calloc(inv->npu.n ? inv->npu.n : 1, sizeof(*f->npu_ports));
+	if (!f->npu_ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < inv->npu.n; i++) {
+		const struct npu *n = &inv->npu.v[i];
+
+		f->npu_ports[f->n_npu_ports++] = (struct nccl_npu_port){
+			n->id, n->port_read ? n->port.link_up : -1,
+			n->port_read ? npu_pfc_mask(&n->port) : -1,
+		};
+	}
+	return 0;
+}
+
 int nccl_facts_of(const struct inventory *inv, const enum nic_role *roles,
 		  const struct profile *p, struct nccl_facts *f)
 {
@@ -160,6 +190,8 @@ int nccl_facts_of(const struct inventory *inv, const enum nic_role *roles,
 	f->n_gpus = inv->n_gpus;
 	f->gdr_ready = gdr_ready(inv);
 	f->ascend = inv->npu.n > 0 || inv->npu.n_pci > 0;
+	if (rc == 0)
+		rc = npu_ports_of(inv, f);
 	free(own);
 	if (rc < 0)
 		nccl_facts_free(f);
@@ -168,6 +200,7 @@ int nccl_facts_of(const struct inventory *inv, const enum nic_role *roles,
 
 void nccl_facts_free(struct nccl_facts *f)
 {
+	free(f->npu_ports);
 	for (size_t i = 0; i < f->n_ports; i++)
 		free(f->ports[i].v2_ipv4_indices);
 	free(f->ports);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/inventory.h"
 #include "../profiles/profile.h"
@@ -39,6 +40,13 @@ struct nccl_port {
 	enum path_type path;		/* PATH_* (model/inventory.h); meaningful with a GPU */
 };
 
+/* An Ascend NPU's RoCE port, as HCCL uses it. */
+struct nccl_npu_port {
+	int64_t id;			/* the device id hccn_tool -i takes */
+	int up;				/* link 1 UP, 0 DOWN, -1 unknown */
+	int pfc_mask;			/* bit p: PFC on for priority p; -1 unknown */
+};
+
 /* The machine's facts for NCCL. */
 struct nccl_facts {
 	struct nccl_port *ports;	/* every port of every RDMA NIC, NIC order */
@@ -48,6 +56,8 @@ struct nccl_facts {
 	 * possible), 0 not, -1 unknown */
 	int gdr_ready;
 	bool ascend;			/* an Ascend machine (NPUs read) */
+	struct nccl_npu_port *npu_ports;	/* every NPU read, for HCCL's variables */
+	size_t n_npu_ports;
 	/* every interface of the host and whether it is up, for an interface
 	 * a job names: filled by the command from sysfs/host_netdevs.h (not
 	 * from the inventory, which holds the RDMA NICs' only); NULL with

@@ -239,11 +239,73 @@ static void ifname(void **state)
 	/* "ens" matches ens1, which is up */
 	assert_int_equal(judge(&w, "NCCL_SOCKET_IFNAME=ens\n", "nccl.ifname_down").n, 0);
 	assert_int_equal(judge(&w, "NCCL_SOCKET_IFNAME=^=ens4\n", "nccl.ifname_down").n, 0);
-	/* not an RDMA NIC's interface: not checked */
+	/* not an RDMA NIC's interface, the host's not read: not checked */
 	s = judge(&w, "NCCL_SOCKET_IFNAME=eth0\n", "nccl.ifname_down");
 	assert_int_equal(s.n, 1);
 	assert_int_equal(s.sev, SEV_INFO);
 	assert_true(s.unchecked);
+}
+
+/* With the host's interfaces read: a name it lacks, or whose interfaces
+ * are all down, is an error; one up among those it matches is enough. */
+static void ifname_host(void **state)
+{
+	static char n0[] = "eno1", n1[] = "eno2", n2[] = "ens1", n3[] = "ens4", n4[] = "lo";
+	static const struct host_netdev host[] = {
+		{ n0, 1 }, { n1, 0 }, { n2, 1 }, { n3, 0 }, { n4, 1 },
+	};
+	struct world w;
+	struct seen s;
+
+	(void)state;
+	world(&w);
+	w.f.netdevs = host;
+	w.f.n_netdevs = sizeof(host) / sizeof(host[0]);
+	w.f.netdevs_read = true;
+	assert_int_equal(judge(&w, "NCCL_SOCKET_IFNAME==eno1\n", "nccl.ifname_down").n, 0);
+	assert_int_equal(judge(&w, "NCCL_SOCKET_IFNAME=eno\n", "nccl.ifname_down").n, 0);
+	s = judge(&w, "NCCL_SOCKET_IFNAME==eth7\n", "nccl.ifname_down");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.sev, SEV_ERROR);
+	assert_false(s.unchecked);
+	assert_non_null(strstr(s.observed, "does not have"));
+	s = judge(&w, "NCCL_SOCKET_IFNAME==eno2\n", "nccl.ifname_down");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.sev, SEV_ERROR);
+	assert_string_equal(s.subject, "eno2");
+}
+
+/* HCCL_RDMA_SL against the NPU ports' PFC; HCCL_RDMA_TC's form, and the
+ * priority it lands on said as not checked. */
+static void hccl(void **state)
+{
+	struct nccl_npu_port npus[] = { { 0, 1, 1 << 4 }, { 1, 1, 1 << 4 }, { 2, 0, 0 },
+					 { 3, 1, -1 } };
+	struct world w;
+	struct seen s;
+
+	(void)state;
+	world(&w);
+	w.f.npu_ports = npus;
+	w.f.n_npu_ports = 4;
+	/* SL 4: lossless on 0 and 1; port 2 is down; port 3's PFC unknown */
+	s = judge(&w, "HCCL_RDMA_SL=4\n", "hccl.sl_no_pfc");
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.sev, SEV_INFO);
+	assert_true(s.unchecked);
+	assert_string_equal(s.subject, "NPU 3");
+	npus[3].pfc_mask = 1 << 4;
+	assert_int_equal(judge(&w, "HCCL_RDMA_SL=4\n", "hccl.sl_no_pfc").n, 0);
+	s = judge(&w, "HCCL_RDMA_SL=3\n", "hccl.sl_no_pfc");
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.sev, SEV_ERROR);
+	assert_string_equal(s.subject, "NPU 0");
+	assert_int_equal(judge(&w, "HCCL_RDMA_SL=8\n", "nccl.malformed").n, 1);
+	assert_int_equal(judge(&w, "HCCL_RDMA_TC=130\n", "nccl.malformed").n, 1);
+	s = judge(&w, "HCCL_RDMA_TC=132\n", "hccl.tc_no_pfc");
+	assert_int_equal(s.n, 1);
+	assert_true(s.unchecked);
+	assert_int_equal(judge(&w, "HCCL_RDMA_TC=132\n", "nccl.malformed").n, 0);
 }
 
 static void gdr_level(void **state)
@@ -279,6 +341,8 @@ int main(void)
 		cmocka_unit_test(gid_index),
 		cmocka_unit_test(tc_sl),
 		cmocka_unit_test(ifname),
+		cmocka_unit_test(ifname_host),
+		cmocka_unit_test(hccl),
 		cmocka_unit_test(gdr_level),
 	};
 

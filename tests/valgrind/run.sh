@@ -47,5 +47,11 @@ vg "$bin" --root "$fx/roce-broken/root" watch --until "$fx/roce-broken/root" --d
 vg "$bin" --root "$fx/hgx-roce-lag/root" --json watch --until "$fx/hgx-roce-lag/root" --duration 60
 vg "$bin" --root "$fx/roce-broken/root" ethtool-stats --link enp91s0np0
 vg "$bin" watch --netdev lo --interval 0.2 --duration 0.4 --json
+# a job's environment: the advice, and a bad one judged (NCCL's and HCCL's)
+vg "$bin" --root "$fx/roce-broken/root" --json nccl
+vg "$bin" --root "$fx/roce-broken/root" nccl --check --env "$src/tests/nccl/envs/roce-broken--tc_no_pfc.env"
+vg "$bin" --root "$fx/dgx-h100/root" check --env "$src/tests/nccl/envs/dgx-h100--hca_storage.env"
+vg "$bin" --root "$fx/atlas-800-9000/root" nccl
+vg "$bin" --root "$fx/atlas-800-9000/root" --json nccl --check --env "$src/tests/nccl/envs/atlas-800-9000--hccl_sl_no_pfc.env"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
