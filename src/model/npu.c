@@ -156,3 +156,15 @@ const char *npu_model_name(uint64_t vendor, uint64_t device)
 		return NULL;
 	}
 }
+
+int npu_port_pfc_mask(const struct npu_port *p)
+{
+	int m = 0;
+
+	for (int k = 0; k < 8; k++) {
+		if (p->pfc_enabled[k] < 0)
+			return -1;
+		m |= p->pfc_enabled[k] == 1 ? 1 << k : 0;
+	}
+	return m;
+}

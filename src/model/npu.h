@@ -141,6 +141,9 @@ struct npu_inventory {
 };
 
 void npu_port_init(struct npu_port *p);
+/* The priorities with PFC on, bit p for priority p; -1 when any of the
+ * eight is unknown (not read, or a bond's members that differ). */
+int npu_port_pfc_mask(const struct npu_port *p);
 void npu_optical_init(struct npu_optical *o);
 void npu_inventory_free(struct npu_inventory *ni);
 void npu_optical_free(struct npu_optical *o);	/* and o itself; NULL-safe */

@@ -130,20 +130,6 @@ static int port_of(const struct inventory *inv, const enum nic_role *roles, size
 	return v2_indices(p, np);
 }
 
-/* PFC of an NPU port as hccn_tool -pfc gave it: -1 when any priority is
- * unknown (not read, or a bond's members disagree). */
-static int npu_pfc_mask(const struct npu_port *p)
-{
-	int m = 0;
-
-	for (int k = 0; k < 8; k++) {
-		if (p->pfc_enabled[k] < 0)
-			return -1;
-		m |= p->pfc_enabled[k] == 1 ? 1 << k : 0;
-	}
-	return m;
-}
-
 static int npu_ports_of(const struct inventory *inv, struct nccl_facts *f)
 {
 	f->npu_ports = calloc(inv->npu.n ? inv->npu.n : 1, sizeof(*f->npu_ports));
@@ -154,7 +140,7 @@ static int npu_ports_of(const struct inventory *inv, struct nccl_facts *f)
 
 		f->npu_ports[f->n_npu_ports++] = (struct nccl_npu_port){
 			n->id, n->port_read ? n->port.link_up : -1,
-			n->port_read ? npu_pfc_mask(&n->port) : -1,
+			n->port_read ? npu_port_pfc_mask(&n->port) : -1,
 		};
 	}
 	return 0;

@@ -21,82 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice.h"
-#include "../model/growbuf.h"
+#include "advice_priv.h"
 
 #define HCCL_DEFAULT_SL 4
 #define HCCL_DEFAULT_TC 132	/* DSCP 33 */
-
-static char *fmt(const char *f, va_list ap)
-{
-	char *s;
-
-	if (vasprintf(&s, f, ap) < 0)
-		return NULL;
-	return s;
-}
-
-/* value NULL: left out. */
-static int var_add(struct nccl_advice *a, const char *name, char *value, const char *why, ...)
-{
-	struct nccl_var *v;
-	va_list ap;
-	char *w;
-
-	va_start(ap, why);
-	w = fmt(why, ap);
-	va_end(ap);
-	v = w ? growbuf_reserve(a->v, &a->cap, a->n + 1, sizeof(*a->v)) : NULL;
-	if (!v) {
-		free(w);
-		free(value);
-		return -ENOMEM;
-	}
-	a->v = v;
-	a->v[a->n++] = (struct nccl_var){ .name = name, .value = value, .why = w };
-	return 0;
-}
-
-static int msg_add(char ***v, size_t *n, size_t *cap, const char *f, ...)
-{
-	char **nv;
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	s = fmt(f, ap);
-	va_end(ap);
-	nv = s ? growbuf_reserve(*v, cap, *n + 1, sizeof(**v)) : NULL;
-	if (!nv) {
-		free(s);
-		return -ENOMEM;
-	}
-	*v = nv;
-	nv[(*n)++] = s;
-	return 0;
-}
-
-static char *num(int x)
-{
-	char *s;
-
-	return asprintf(&s, "%d", x) < 0 ? NULL : s;
-}
-
-/* The priorities with PFC on on one port as a mask; -1 when any of the
- * eight is unknown (not read, or bond members that differ). */
-static int pfc_mask(const struct npu_port *p)
-{
-	int m = 0;
-
-	for (int i = 0; i < 8; i++) {
-		if (p->pfc_enabled[i] < 0)
-			return -1;
-		if (p->pfc_enabled[i])
-			m |= 1 << i;
-	}
-	return m;
-}
 
 /* "0,3" (at most 8 priorities) */
 static void mask_text(int m, char *buf, size_t len)
@@ -134,7 +62,7 @@ static int find_lossless(const struct inventory *inv, const struct profile *p,
 		if (!u->port_read || u->port.link_up != 1)
 			continue;
 		n_up++;
-		mask = pfc_mask(&u->port);
+		mask = npu_port_pfc_mask(&u->port);
 		if (mask < 0) {
 			snprintf(L->why, sizeof(L->why),
 				 "PFC of npu%lld is not known (hccn_tool -pfc not read or its bond "
@@ -151,21 +79,20 @@ static int find_lossless(const struct inventory *inv, const struct profile *p,
 	}
 	if (!n_up) {
 		snprintf(L->why, sizeof(L->why), "no NPU port is up (hccn_tool -link)");
-		return msg_add(&a->warnings, &a->n_warnings, &a->cap_warnings,
-			       "no NPU port is up: HCCL has no RoCE port to run on");
+		return advice_warn(a, "no NPU port is up: HCCL has no RoCE port to run on");
 	}
 	if (!any) {
 		snprintf(L->why, sizeof(L->why),
 			 "no NPU port has PFC on any priority: nothing is lossless");
-		return msg_add(&a->warnings, &a->n_warnings, &a->cap_warnings,
-			       "nothing is lossless: no NPU port that is up has PFC on (%s)", per);
+		return advice_warn(a, "nothing is lossless: no NPU port that is up has PFC on (%s)",
+				   per);
 	}
 	if (!all) {
 		snprintf(L->why, sizeof(L->why),
 			 "the NPU ports have PFC on different priorities (%s)", per);
-		return msg_add(&a->errors, &a->n_errors, &a->cap_errors,
-			       "HCCL_RDMA_SL: the NPU ports have PFC on different priorities (%s): "
-			       "no one service level is lossless on all of them", per);
+		return advice_error(a, "HCCL_RDMA_SL: the NPU ports have PFC on different "
+				    "priorities (%s): no one service level is lossless on all of them",
+				    per);
 	}
 	if (all & (all - 1)) {
 		char m[24];
@@ -179,10 +106,9 @@ static int find_lossless(const struct inventory *inv, const struct profile *p,
 		snprintf(L->why, sizeof(L->why),
 			 "PFC is on on several priorities on every NPU port (%s) and the "
 			 "profile names none of them", m);
-		return msg_add(&a->warnings, &a->n_warnings, &a->cap_warnings,
-			       "several priorities have PFC on on every NPU port (%s): "
-			       "HCCL_RDMA_SL left out, set it to the one the switches treat as lossless",
-			       m);
+		return advice_warn(a, "several priorities have PFC on on every NPU port (%s): "
+				   "HCCL_RDMA_SL left out, set it to the one the switches treat as "
+				   "lossless", m);
 	}
 	for (int i = 0; i < 8; i++)
 		if (all == 1 << i)
@@ -199,70 +125,41 @@ int hccl_advise(const struct inventory *inv, const struct profile *p, struct ncc
 	memset(a, 0, sizeof(*a));
 	a->library = "hccl";
 	rc = find_lossless(inv, p, a, &L);
-	if (rc)
-		goto fail;
 	set_sl = L.prio >= 0;
 	set_tc = L.prio == HCCL_DEFAULT_SL;
-	if (set_tc) {
-		char *v = num(HCCL_DEFAULT_TC);
-
-		rc = !v ? -ENOMEM : var_add(a, "HCCL_RDMA_TC", v,
-			     "DSCP 33 (TC = DSCP x 4): HCCL's documented default pair for service "
-			     "level 4, the priority with PFC on on every NPU port that is up");
-		if (rc)
-			goto fail;
-	}
-	if (set_sl) {
-		char *v = num(L.prio);
-
-		rc = !v ? -ENOMEM : var_add(a, "HCCL_RDMA_SL", v,
-			     "PFC is on on priority %d on every NPU port that is up (hccn_tool -pfc); "
-			     "HCCL's service level must equal it%s",
-			     L.prio, L.prio == HCCL_DEFAULT_SL ? " (HCCL's default, set explicitly)" : "");
-		if (rc)
-			goto fail;
-	}
-	if (!set_tc) {
-		if (set_sl)
-			rc = var_add(a, "HCCL_RDMA_TC", NULL,
-				     "the DSCP the NPUs map to priority %d is not read (hccn_tool "
-				     "-dscp_to_tc is not read): set 4 x that DSCP; HCCL's default 132 "
-				     "(DSCP 33) goes with priority 4",
-				     L.prio);
-		else
-			rc = var_add(a, "HCCL_RDMA_TC", NULL, "%s", L.why);
-		if (rc)
-			goto fail;
-	}
-	if (!set_sl) {
-		rc = var_add(a, "HCCL_RDMA_SL", NULL, "%s", L.why);
-		if (rc)
-			goto fail;
-	}
+	if (!rc && set_tc)
+		rc = advice_set(a, "HCCL_RDMA_TC", advice_fmt("%d", HCCL_DEFAULT_TC),
+				advice_fmt("DSCP 33 (TC = DSCP x 4): HCCL's documented default pair "
+					   "for service level 4, the priority with PFC on on every "
+					   "NPU port that is up"));
+	if (!rc && set_sl)
+		rc = advice_set(a, "HCCL_RDMA_SL", advice_fmt("%d", L.prio),
+				advice_fmt("PFC is on on priority %d on every NPU port that is up "
+					   "(hccn_tool -pfc); HCCL's service level must equal it%s",
+					   L.prio, L.prio == HCCL_DEFAULT_SL ?
+					   " (HCCL's default, set explicitly)" : ""));
+	if (!rc && !set_tc)
+		rc = advice_leave(a, "HCCL_RDMA_TC", set_sl ?
+				  advice_fmt("the DSCP the NPUs map to priority %d is not read "
+					     "(hccn_tool -dscp_to_tc is not read): set 4 x that DSCP; "
+					     "HCCL's default 132 (DSCP 33) goes with priority 4",
+					     L.prio) :
+				  advice_fmt("%s", L.why));
+	if (!rc && !set_sl)
+		rc = advice_leave(a, "HCCL_RDMA_SL", advice_fmt("%s", L.why));
 	host_why = "HCCL's bootstrap runs on a host interface; the host's route to the "
 		   "other nodes is not read (the NPU ports' addresses are the device's, not "
 		   "the host's), so HCCL's default stays: HCCL_IF_IP, then HCCL_SOCKET_IFNAME, "
 		   "then interfaces other than docker and lo in name order";
-	rc = var_add(a, "HCCL_IF_IP", NULL, "%s", host_why);
 	if (!rc)
-		rc = var_add(a, "HCCL_SOCKET_IFNAME", NULL, "%s", host_why);
+		rc = advice_leave(a, "HCCL_IF_IP", advice_fmt("%s", host_why));
 	if (!rc)
-		return 0;
-fail:
-	/* nothing half built is left: the caller frees with nccl_advice_free,
-	 * which an empty advice also satisfies */
-	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].value);
-		free(a->v[i].why);
+		rc = advice_leave(a, "HCCL_SOCKET_IFNAME", advice_fmt("%s", host_why));
+	if (rc) {
+		/* nothing half built is left */
+		nccl_advice_free(a);
+		a->library = "hccl";
+		return -ENOMEM;
 	}
-	free(a->v);
-	for (size_t i = 0; i < a->n_warnings; i++)
-		free(a->warnings[i]);
-	free(a->warnings);
-	for (size_t i = 0; i < a->n_errors; i++)
-		free(a->errors[i]);
-	free(a->errors);
-	memset(a, 0, sizeof(*a));
-	a->library = "hccl";
-	return -ENOMEM;
+	return 0;
 }

@@ -32,24 +32,6 @@ static void machine(struct inventory *inv, int prio)
 	inv->npu.n = N_NPU;
 }
 
-/* The advice's own memory, freed here so the test needs nothing beyond
- * hccl_advice.c. */
-static void advice_clear(struct nccl_advice *a)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].value);
-		free(a->v[i].why);
-	}
-	free(a->v);
-	for (size_t i = 0; i < a->n_warnings; i++)
-		free(a->warnings[i]);
-	free(a->warnings);
-	for (size_t i = 0; i < a->n_errors; i++)
-		free(a->errors[i]);
-	free(a->errors);
-	memset(a, 0, sizeof(*a));
-}
-
 static const struct nccl_var *var(const struct nccl_advice *a, const char *name)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -102,7 +84,7 @@ static void pfc_4_everywhere(void **state)
 	assert_set_first(&a);
 	assert_int_equal(a.n_warnings, 0);
 	assert_int_equal(a.n_errors, 0);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 /* Priority 3: SL from PFC, but the DSCP for 3 is not read: TC left out. */
@@ -119,7 +101,7 @@ static void pfc_3_everywhere(void **state)
 	assert_non_null(strstr(var(&a, "HCCL_RDMA_TC")->why, "dscp_to_tc"));
 	assert_set_first(&a);
 	assert_int_equal(a.n_warnings + a.n_errors, 0);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 static void ports_disagree(void **state)
@@ -136,7 +118,7 @@ static void ports_disagree(void **state)
 	assert_left_out(&a, "HCCL_RDMA_TC");
 	assert_int_equal(a.n_errors, 1);
 	assert_non_null(strstr(a.errors[0], "npu2 3"));
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 static void pfc_unknown(void **state)
@@ -153,7 +135,7 @@ static void pfc_unknown(void **state)
 	assert_left_out(&a, "HCCL_RDMA_TC");
 	assert_non_null(strstr(var(&a, "HCCL_RDMA_SL")->why, "npu1"));
 	assert_int_equal(a.n_warnings + a.n_errors, 0);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 /* A port that is down does not vote: its PFC is not what HCCL runs on. */
@@ -168,7 +150,7 @@ static void down_port_ignored(void **state)
 	npus[3].port.pfc_enabled[4] = 0;
 	assert_int_equal(hccl_advise(&inv, NULL, &a), 0);
 	assert_string_equal(var(&a, "HCCL_RDMA_SL")->value, "4");
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 static void nothing_lossless(void **state)
@@ -182,7 +164,7 @@ static void nothing_lossless(void **state)
 	assert_left_out(&a, "HCCL_RDMA_SL");
 	assert_int_equal(a.n_warnings, 1);
 	assert_non_null(strstr(a.warnings[0], "nothing is lossless"));
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 /* Several priorities lossless everywhere: the profile's when among them. */
@@ -199,7 +181,7 @@ static void several_priorities(void **state)
 	assert_int_equal(hccl_advise(&inv, NULL, &a), 0);
 	assert_left_out(&a, "HCCL_RDMA_SL");
 	assert_int_equal(a.n_warnings, 1);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 
 	memset(&p, 0, sizeof(p));
 	p.npu.pfc_priority = 4;
@@ -207,7 +189,7 @@ static void several_priorities(void **state)
 	assert_string_equal(var(&a, "HCCL_RDMA_SL")->value, "4");
 	assert_string_equal(var(&a, "HCCL_RDMA_TC")->value, "132");
 	assert_int_equal(a.n_warnings, 0);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 static void no_npu_up(void **state)
@@ -222,7 +204,7 @@ static void no_npu_up(void **state)
 	assert_left_out(&a, "HCCL_RDMA_SL");
 	assert_int_equal(a.n_warnings, 1);
 	host_left_out(&a);
-	advice_clear(&a);
+	nccl_advice_free(&a);
 }
 
 int main(void)
