@@ -9,6 +9,11 @@
 #                         what the test started, by id)
 #   fab_dump FILE...      the tail of each file that exists, on stderr
 #   fab_keep_or_remove T  KEEP=1: say where T is; else remove it
+#   fail MSG, ns CMD, addr I   for a test of ranks in namespace $NS writing
+#                         under $T: fail names $STEP, ns runs CMD in $NS, addr
+#                         is rank I's 10.213.0.<10+I>
+#   fab_harness           the EXIT trap of such a test (fab_cleanup): the ranks
+#                         killed, $NS deleted, rank 0's stderr on failure
 
 fab_netns() {
 	local ns=$1
@@ -42,4 +47,26 @@ fab_keep_or_remove() {
 	else
 		rm -rf "$1"
 	fi
+}
+
+# The harness of a test of ranks in namespace $NS writing under $T (a
+# script that needs another defines its own after sourcing this).
+fail() {
+	echo "FAIL ($STEP): $*" >&2
+	exit 1
+}
+ns() { ip netns exec "$NS" "$@"; }
+addr() { echo "10.213.0.$((10 + $1))"; }
+fab_cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	fab_ranks_kill "$T"
+	ip netns del "$NS" 2>/dev/null
+	[ "$rc" -ne 0 ] && fab_dump "$T"/*/err.0
+	fab_keep_or_remove "$T"
+	exit "$rc"
+}
+fab_harness() {
+	trap fab_cleanup EXIT
+	trap 'exit 130' INT TERM
 }

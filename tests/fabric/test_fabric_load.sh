@@ -51,25 +51,7 @@ RATE_MBIT=1000	# into each receiver, all its senders together
 RATE_GBPS=1
 SLOW=2	# the rank whose flows are capped in case 2
 
-fail() {
-	echo "FAIL ($STEP): $*" >&2
-	exit 1
-}
-
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	fab_ranks_kill "$T"
-	ip netns del "$NS" 2>/dev/null
-	[ $rc -ne 0 ] && fab_dump "$T"/*/err.0
-	fab_keep_or_remove "$T"
-	exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ns() { ip netns exec "$NS" "$@"; }
-addr() { echo "10.213.0.$((10 + $1))"; }
+fab_harness
 
 fab_netns "$NS" || skip "cannot make a network namespace with a veth pair"
 for i in 0 1 2 3 4; do
