@@ -17,7 +17,7 @@
 struct machine {
 	struct nccl_facts f;
 	struct nccl_port ports[MAXP];
-	char names[MAXP][16];
+	char names[MAXP][32];	/* room for any size_t, as -Wformat-truncation asks */
 	struct profile p;
 	struct nccl_advice a;
 };
