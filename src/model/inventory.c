@@ -1,5 +1,6 @@
 #include "inventory.h"
 #include "window.h"
+#include "neighbor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,8 @@ static void port_free(struct port *p)
 	counters_free(&p->eth_stats);
 	counters_free(&p->net_stats);
 	port_start_free(p->start);
+	neighbor_free(p->neighbor);
+	free(p->neighbor_why);
 }
 
 void nic_free(struct nic *n)

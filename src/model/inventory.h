@@ -64,6 +64,7 @@ struct counter_set {
 };
 
 struct module_info;	/* eeprom/module.h */
+struct neighbor;	/* model/neighbor.h */
 
 /* Link modes: bitmaps of ethtool link-mode bit indices
  * (ETHTOOL_LINK_MODE_*_BIT, linux/ethtool.h), as many as we keep. */
@@ -143,6 +144,12 @@ struct port {
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
+	/* Who the port is cabled to (model/neighbor.h; read by sysfs/lldp.c):
+	 * NULL not known, and then neighbor_why says why in words ("lldpd is
+	 * not running", "lldpd heard no LLDP on ens1np0"); NULL both when
+	 * nothing was asked (a reader that did not run) */
+	struct neighbor *neighbor;
+	char *neighbor_why;
 };
 
 struct lag_slave {
