@@ -149,8 +149,7 @@ static int set_port(struct port *p, const struct lldp_table *t, bool have_table,
 	if (p->neighbor || p->neighbor_why)
 		return 0;
 	if (p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0)
-		p->neighbor_why = strdup("InfiniBand: the switch port is in the subnet manager's "
-					 "data, which is not read");
+		p->neighbor_why = strdup("InfiniBand: the subnet manager's data is not read");
 	else if (!is_ethernet(p))
 		p->neighbor_why = strdup("link layer not known");
 	else if (!p->netdev)
