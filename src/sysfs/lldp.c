@@ -40,7 +40,7 @@ static int fetch_lldpcli(void *arg, void **data, size_t *len)
 		*len = job.len;
 		job.out = NULL;
 	}
-	tool_jobs_free(&job, 1);
+	free(job.out);	/* the job is on the stack: not tool_jobs_free */
 	return rc;
 }
 
