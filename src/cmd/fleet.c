@@ -430,7 +430,8 @@ static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args 
 	}
 	rc = write_atomic(c, a->html, records, diff);
 	if (rc == EXIT_OK && !c->quiet && !c->json)
-		printf("wrote '%s': %zu %s, %zu %s (drift, or named by the fabric report)\n",
+		printf("wrote '%s': %zu %s, %zu %s (drift, rails cabled to another rail's "
+		       "switch, or named by the fabric report)\n",
 		       a->html, json_array_size(records),
 		       json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
 		       fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");

@@ -2,6 +2,7 @@
 #include "diff.h"
 #include "facts.h"
 #include "fields.h"
+#include "rails.h"
 #include "../model/growbuf.h"
 
 #include <stdbool.h>
@@ -383,6 +384,11 @@ static int add_host(json_t *groups, const json_t *entry, const char *host)
 
 		if (!model || !json_is_object(fields))
 			continue;
+		/* which switch each rail reaches differs host by host (a
+		 * rail has many leaves): fleet_rails() judges it, not drift */
+		if (ll && strcmp(model, FLEET_RAILS_MODEL) == 0 &&
+		    strcmp(ll, FLEET_RAILS_LINK_LAYER) == 0)
+			continue;
 		if (asprintf(&gk, "%s\x1f%s\x1f%s", profile, model, ll ? ll : "unknown") < 0)
 			return -1;
 		g = child(groups, gk);
@@ -486,7 +492,7 @@ json_t *fleet_diff(const json_t *hosts)
 {
 	json_t *groups = json_object(), *out_groups = json_array(), *distinct = json_object();
 	json_t *changes = json_array(), *machines = json_object(), *splits = NULL;
-	json_t *out = NULL, *e;
+	json_t *out = NULL, *rails = NULL, *e;
 	const char **keys = NULL;
 	size_t i, outliers = 0;
 
@@ -523,10 +529,14 @@ json_t *fleet_diff(const json_t *hosts)
 		if (json_array_append_new(out_groups, g) < 0)
 			goto done;
 	}
-	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O, s:n}", "schema", FLEET_DIFF_SCHEMA,
-			"hosts", (json_int_t)json_object_size(distinct), "hosts_differ",
-			(json_int_t)0, "outliers", (json_int_t)outliers, "groups", out_groups,
-			"profile_changes", changes, "profile_splits", splits, "fabric");
+	rails = fleet_rails(hosts);
+	if (!rails)
+		goto done;
+	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O, s:n, s:O}", "schema",
+			FLEET_DIFF_SCHEMA, "hosts", (json_int_t)json_object_size(distinct),
+			"hosts_differ", (json_int_t)0, "outliers", (json_int_t)outliers, "groups",
+			out_groups, "profile_changes", changes, "profile_splits", splits, "fabric",
+			"rails", rails);
 	if (out && json_object_set_new(out, "hosts_differ",
 				       json_integer((json_int_t)fleet_diff_odd_hosts(out))) < 0) {
 		json_decref(out);
@@ -540,6 +550,7 @@ done:
 	json_decref(changes);
 	json_decref(machines);
 	json_decref(splits);
+	json_decref(rails);
 	return out;
 }
 
@@ -616,6 +627,8 @@ size_t fleet_diff_odd_hosts(const json_t *diff)
 	json_array_foreach(json_object_get(diff, "profile_changes"), i, o)
 		mark(seen, json_object_get(o, "host"));
 	json_array_foreach(json_object_get(json_object_get(diff, "fabric"), "suspects"), i, o)
+		mark(seen, json_object_get(o, "host"));
+	json_array_foreach(json_object_get(json_object_get(diff, "rails"), "findings"), i, o)
 		mark(seen, json_object_get(o, "host"));
 	/* of a split, the hosts of every profile but the one most have */
 	json_array_foreach(json_object_get(diff, "profile_splits"), i, o) {

@@ -10,7 +10,8 @@
  *    "profile_splits":[{"dmi_product", "gpus",
  *                       "profiles":[{"profile", "hosts":[...]}]}],
  *    "fabric": null | {"time", "verdict", "reason", "suspects":[{"host",
- *                      "kind", "subject", "rail"?, "reason"}]}}
+ *                      "kind", "subject", "rail"?, "reason"}]},
+ *    "rails": null | fleet_rails() (fleet/rails.h)}
  *
  * Hosts are grouped by profile, NIC model and link layer (InfiniBand and
  * RoCE ports are never compared); a host with two NIC models (ConnectX-7
@@ -31,7 +32,9 @@
  * Two kinds of drift are of hosts rather than values: a host whose latest
  * record has another profile than the record before ("profile_changes",
  * from the "previous_profile" of its entry), and hosts of the same DMI
- * product and GPUs judged against different profiles ("profile_splits"). */
+ * product and GPUs judged against different profiles ("profile_splits").
+ * And a host whose rails reach other rails' switches ("rails": the rails
+ * group of the facts, judged by fleet_rails(), never as a drift group). */
 #ifndef RD_FLEET_DIFF_H
 #define RD_FLEET_DIFF_H
 

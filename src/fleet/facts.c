@@ -1,6 +1,7 @@
 /* One record's drift facts, per NIC model and link layer. */
 #include "facts.h"
 #include "fields.h"
+#include "rails.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,14 @@ json_t *fleet_facts(const json_t *record)
 	}
 	if (npu_facts(record, out) < 0)
 		goto fail;
+	/* the rails' switches ride with the drift facts (fleet/rails.h) */
+	{
+		json_t *rails;
+
+		if (fleet_rails_facts(record, &rails) < 0 ||
+		    (rails && json_array_append_new(out, rails) < 0))
+			goto fail;
+	}
 	free(names);
 	json_decref(keys);
 	return out;

@@ -24,7 +24,10 @@
  *   "fields": {"fw@mlx5_0": "28.39.1002", "mtu@mlx5_0 port 1": 4096, ...}}]
  * sorted by model then link layer, then one group per Ascend NPU model
  * (link layer FLEET_NPU_LINK_LAYER, "npu_count" and "fw@npu3" and the
- * like); [] for a host without NICs or NPUs; NULL when
+ * like), then, when the record's check lists its rails, the rails group
+ * (fleet/rails.h: nic_model "", link_layer "rails": which switch each
+ * rail reaches; judged by fleet_rails(), never as drift); [] for a host
+ * without NICs or NPUs; NULL when
  * out of memory.  A NIC without a model counts as "unknown"; a NIC's link
  * layer is its first port's ("unknown" without ports). */
 json_t *fleet_facts(const json_t *record);

@@ -214,6 +214,75 @@ static void text_host_drift(FILE *out, const json_t *diff)
 	}
 }
 
+/* "leaf-r2 on 5 hosts, leaf-r3 on 1 (rail 3's)": whose each switch is, when
+ * it is not this rail's. */
+static void rail_switches(FILE *out, const json_t *rail)
+{
+	const json_t *sws = json_object_get(rail, "switches"), *sw;
+	json_int_t k = json_integer_value(json_object_get(rail, "rail"));
+	size_t i;
+
+	json_array_foreach(sws, i, sw) {
+		const json_t *owner = json_object_get(sw, "owner");
+		long long n = (long long)json_integer_value(json_object_get(sw, "hosts"));
+
+		text_printf(out, "%s%s on %lld%s", i ? ", " : "", str(json_object_get(sw, "switch")),
+			    n, i ? "" : plural((size_t)n, " host", " hosts"));
+		if (!json_is_integer(owner))
+			fputs(" (no owner: rails tie)", out);
+		else if (json_integer_value(owner) != k)
+			text_printf(out, " (rail %lld's)", (long long)json_integer_value(owner));
+	}
+}
+
+/* Per rail the switches it reaches, the ties, and the hosts cabled to
+ * another rail's switch. */
+static void text_rails(FILE *out, const json_t *rails)
+{
+	const json_t *r, *h;
+	size_t i, j;
+
+	if (!json_is_object(rails))
+		return;
+	text_printf(out, "\nrails: which switch each rail reaches, over %lld %s\n",
+		    (long long)json_integer_value(json_object_get(rails, "hosts")),
+		    plural((size_t)json_integer_value(json_object_get(rails, "hosts")), "host",
+			   "hosts"));
+	json_array_foreach(json_object_get(rails, "rails"), i, r) {
+		size_t un = (size_t)json_integer_value(json_object_get(r, "not_checked"));
+
+		text_printf(out, "  rail %lld: ", (long long)json_integer_value(json_object_get(r,
+			    "rail")));
+		rail_switches(out, r);
+		if (un) {
+			text_printf(out, "%snot checked on %zu %s (neighbour not known):",
+				    json_array_size(json_object_get(r, "switches")) ? "; " : "", un,
+				    plural(un, "host", "hosts"));
+			json_array_foreach(json_object_get(r, "not_checked_hosts"), j, h)
+				text_printf(out, " %s", str(h));
+		}
+		fputc('\n', out);
+	}
+	json_array_foreach(json_object_get(rails, "no_owner"), i, r) {
+		const char *k;
+		json_t *v;
+		bool first = true;
+
+		text_printf(out, "  no owner: %s is reached", str(json_object_get(r, "switch")));
+		json_object_foreach(json_object_get(r, "shares"), k, v) {
+			long long n = (long long)json_integer_value(v);
+
+			text_printf(out, "%s on rail %s by %lld%s", first ? "" : ",", k, n,
+				    first ? plural((size_t)n, " host", " hosts") : "");
+			first = false;
+		}
+		fputs(": no rail's switch, no host judged by it\n", out);
+	}
+	json_array_foreach(json_object_get(rails, "findings"), i, r)
+		text_printf(out, "  %s: %s\n", str(json_object_get(r, "host")),
+			    str(json_object_get(r, "reason")));
+}
+
 void fleet_text_diff(FILE *out, const json_t *diff)
 {
 	const json_t *groups = json_object_get(diff, "groups"), *g;
@@ -227,8 +296,9 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 		text_group(out, g);
 	text_host_drift(out, diff);
 	text_fabric(out, json_object_get(diff, "fabric"));
+	text_rails(out, json_object_get(diff, "rails"));
 	if (odd)
-		text_printf(out, "\n%zu %s %s from %s group's baseline or profile\n", odd,
+		text_printf(out, "\n%zu %s %s from %s group's baseline, profile or rails\n", odd,
 			    plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),
 			    plural(odd, "its", "their"));
 	else

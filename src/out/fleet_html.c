@@ -7,6 +7,7 @@
 #include "fleet_bw.h"
 #include "fleet_html_counters.h"
 #include "fleet_html_fabric.h"
+#include "fleet_html_rails.h"
 #include "fleet_html_npu.h"
 #include "fleet_html_stream.h"
 #include "fleet_svg.h"
@@ -614,7 +615,7 @@ static void drift(struct html_out *o, const json_t *diff, bool *nomem)
 			 "its group's baseline.</p>\n");
 	} else {
 		html_printf(o, "<p id=\"drift-count\" data-hosts-differ=\"%zu\" data-outliers="
-			    "\"%zu\">%zu %s from %s group's baseline or profile", odd, n_out, odd,
+			    "\"%zu\">%zu %s from %s group's baseline, profile or rails", odd, n_out, odd,
 			    odd == 1 ? "host differs" : "hosts differ", odd == 1 ? "its" : "their");
 		if (n_out)
 			html_printf(o, ", in %zu %s", n_out, n_out == 1 ? "value" : "values");
@@ -793,6 +794,7 @@ int fleet_html_write(FILE *out, json_t *records, json_t *diff)
 	if (n) {
 		/* the fleet-wide views first, the per-host detail last */
 		drift(&o, diff, &nomem);
+		fleet_html_rails(&o, diff);
 		if (bandwidth(&o, records))
 			nomem = true;
 		if (fleet_html_fabric(&o, records))

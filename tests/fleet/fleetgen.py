@@ -63,6 +63,28 @@ def set_pcie_width(doc, width, nic=0):
     doc["inventory"]["nics"][nic]["pci"]["link"]["width"] = width
 
 
+def rail_ports(doc):
+    """(device, port) of the doc's NIC ports in inventory order: the rails
+    as check numbers them when every NIC is a rail NIC."""
+    return [(n["name"], p["port"]) for n in doc["inventory"]["nics"] for p in n["ports"]]
+
+
+def set_rails(doc, switches, ports="Ethernet1"):
+    """The check's top-level `rails` (docs/json/check.md), rail k reaching
+    switches[k]: a system name, ("chassis", ID) for a switch that sends
+    only its chassis id, or None for a neighbour not known."""
+    rails = []
+    for k, ((dev, port), sw) in enumerate(zip(rail_ports(doc), switches)):
+        nb = None
+        if isinstance(sw, tuple):
+            nb = {"system": None, "port": ports, "chassis_id": sw[1], "source": "lldpd"}
+        elif sw is not None:
+            nb = {"system": sw, "port": ports, "chassis_id": "02:00:00:00:00:%02x" % k,
+                  "source": "lldpd"}
+        rails.append({"rail": k, "device": dev, "port": port, "neighbor": nb})
+    doc["rails"] = rails
+
+
 def bw_doc(host, peer, rails, size=1 << 20):
     """A `bw --json` client document: rails is [(device, avg Gb/s)]."""
     total = sum(g for _, g in rails)

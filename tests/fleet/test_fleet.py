@@ -5,12 +5,12 @@ full disk, damaged and foreign files, and an old schema upgraded in place.
 
 usage: test_fleet.py CASE RDMADOCTOR SOURCE_DIR [sqlite|postgresql]
 The cases that are not about one backend's files (diff, concurrent,
-record, report, hostdrift, identity, history, fabric, valgrind) run against either: with
+record, report, hostdrift, identity, history, fabric, rails, valgrind) run against either: with
 postgresql a real server is started for the run (tests/fleet/pgserver.py)
 and every database is one of its databases; pgsql, pgerrors and pgkill are
 PostgreSQL's own.
 CASE: diff | sqlite | concurrent | fulldisk | errors | upgrade | record | report |
-      valgrind | hostdrift | identity | history
+      valgrind | hostdrift | identity | history | fabric | rails
 Exit 0 pass, 1 fail, 77 skip (only fulldisk, when not root or no tmpfs)."""
 import json
 import os
@@ -1773,13 +1773,103 @@ def case_fabric(tmp):
         expect(named == want, "its suspects are named: %s" % sorted(named))
 
 
+# ---------------------------------------------------------------- rails
+
+def case_rails(tmp):
+    """Six hosts whose checks list their rails' neighbours: rails-2 has
+    rails 2 and 3 swapped, rails-4's rail 5 reaches rail 4's switch, and
+    rails-5 does not know rail 6's neighbour; a host recorded before the
+    neighbours adds nothing.  fleet diff (text, JSON, exit) and the report
+    name exactly the two, from the drift facts the store keeps."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    db = new_db(tmp, "rails")
+    files = []
+
+    def add(name, switches, t="2026-11-30T07:00:00Z"):
+        d = fleetgen.as_host(doc, name)
+        if switches is not None:
+            fleetgen.set_rails(d, switches)
+        files.append(os.path.join(tmp, "%s-%s.json" % (name, t[:10])))
+        fleetgen.write(files[-1], fleetgen.record(d, t))
+    for i in range(6):
+        sw = ["leaf-r%d" % k for k in range(8)]
+        if i == 2:
+            sw[2], sw[3] = sw[3], sw[2]
+        if i == 4:
+            sw[5] = "leaf-r4"
+        if i == 5:
+            sw[6] = None
+        add("rails-%d" % i, sw)
+    add("rails-old", None)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "seven records, six with rails", err)
+    rows = sql_rows(db, "SELECT count(*) FROM record_groups WHERE link_layer = 'rails'")
+    expect(rows == [["6"]], "the rails ride with the drift facts of the six (%s)" % rows)
+
+    rc, out, err = run("--json", "fleet", "--db", db, "diff")
+    expect_rc(rc, 1, "fleet diff exits 1 for crossed rails", err)
+    d = json.loads(out)
+    r = d["rails"]
+    got = [(f["host"], f["kind"], [x["rail"] for x in f["rails"]]) for f in r["findings"]]
+    expect(got == [("rails-2", "swapped", [2, 3]), ("rails-4", "other_rail", [5])],
+           "JSON names exactly rails-2 (one swapped finding) and rails-4: %s" % got)
+    expect(r["findings"][0]["reason"].startswith("rails 2 and 3 swapped") and
+           r["findings"][1]["reason"].startswith("rail 5 reaches rail 4's switch leaf-r4"),
+           "the reasons say it: %s" % [f["reason"] for f in r["findings"]])
+    expect(r["hosts"] == 6 and r["hosts_differ"] == 2 and d["hosts"] == 7 and
+           d["hosts_differ"] == 2 and d["outliers"] == 0,
+           "six hosts with rails, two differ, no drift value (%d/%d, %d/%d, %d)" %
+           (r["hosts"], r["hosts_differ"], d["hosts"], d["hosts_differ"], d["outliers"]))
+    expect(all(g["link_layer"] != "rails" for g in d["groups"]), "the rails are no drift group")
+    by_rail = {x["rail"]: x for x in r["rails"]}
+    expect(sorted(by_rail) == list(range(8)), "eight rails: %s" % sorted(by_rail))
+    expect(by_rail[6]["not_checked"] == 1 and by_rail[6]["not_checked_hosts"] == ["rails-5"] and
+           by_rail[6]["switches"] == [{"switch": "leaf-r6", "hosts": 5, "owner": 6}],
+           "rail 6 of rails-5 is not checked, never fine: %s" % by_rail[6])
+    expect(by_rail[2]["switches"] == [{"switch": "leaf-r2", "hosts": 5, "owner": 2},
+                                      {"switch": "leaf-r3", "hosts": 1, "owner": 3}],
+           "rail 2 reaches leaf-r2 on five hosts, rail 3's leaf-r3 on one")
+    expect(r["no_owner"] == [], "no tie")
+
+    rc, text, err = run("fleet", "--db", db, "diff")
+    expect_rc(rc, 1, "text diff exits 1 too", err)
+    named = re.findall(r"^  (\S+): (rails? \d.*)$", text, re.M)
+    expect(named == [("rails-2", "rails 2 and 3 swapped (mlx5_2 port 1 reaches leaf-r3, "
+                                 "mlx5_3 port 1 reaches leaf-r2)"),
+                     ("rails-4", "rail 5 reaches rail 4's switch leaf-r4 (mlx5_5 port 1)")],
+           "text names exactly those hosts: %s" % named)
+    expect("  rail 6: leaf-r6 on 5 hosts; not checked on 1 host (neighbour not known): "
+           "rails-5\n" in text, "text says rail 6 not checked on rails-5")
+    expect("2 hosts differ from their group's baseline, profile or rails" in text,
+           "text counts the two")
+
+    html = os.path.join(tmp, "rails.html")
+    rc, out, err = run("fleet", "--db", db, "report", "--html", html)
+    expect_rc(rc, 0, "fleet report with rails", err)
+    with open(html) as f:
+        page = f.read()
+    rows = re.findall(r'<tr class="rail-finding" data-host="([^"]*)" data-kind="([^"]*)">', page)
+    expect(rows == [("rails-2", "swapped"), ("rails-4", "other_rail")],
+           "the page names the swapped hosts: %s" % rows)
+    tables = re.findall(r'<table class="rail" data-rail="(\d+)">', page)
+    expect(tables == [str(k) for k in range(8)], "a table per rail: %s" % tables)
+
+    # rails-2 recabled: its newest record counts, so only rails-4 is left
+    add("rails-2", ["leaf-r%d" % k for k in range(8)], "2026-12-01T07:00:00Z")
+    rc, _, err = run("record", "--db", db, "--from", files[-1])
+    expect_rc(rc, 0, "rails-2 recorded again, recabled", err)
+    rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+    hosts = [f["host"] for f in json.loads(out)["rails"]["findings"]]
+    expect(rc == 1 and hosts == ["rails-4"], "the newest record of each host counts: %s" % hosts)
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
          "upgrade3": case_upgrade3,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
          "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
          "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,
-         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric}
+         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric, "rails": case_rails}
 
 
 def main():
