@@ -46,6 +46,9 @@ json_t *pci_bridge_to_json(const struct pci_func *f);
 json_t *pci_upstream_to_json(const struct pci_func *f);
 json_t *pci_link_to_json(const struct pci_link *l);
 json_t *counters_to_json(const struct counter_set *set);
+/* A port's neighbour (model/neighbor.h): {"system", "port", "chassis_id",
+ * "source"}, each string or null; null for NULL (out/json_neighbor.c). */
+json_t *neighbor_to_json(const struct neighbor *n);
 /* The "npus" object of the inventory (out/npu_json.c). */
 json_t *npus_to_json(const struct npu_inventory *ni);
 #endif

@@ -36,6 +36,24 @@ json_t *gids_to_json(const struct inventory *inv)
 			 "recommended", rec);
 }
 
+/* Each port's switch and switch port, as the inventory has them. */
+static json_t *topo_ports_json(const struct nic *n)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; a && j < n->n_ports; j++) {
+		const struct port *p = &n->ports[j];
+		json_t *o = json_pack("{s:i, s:o}", "port", p->num, "neighbor",
+				      neighbor_to_json(p->neighbor));
+
+		if (o && !p->neighbor && p->neighbor_why)
+			json_object_set_new(o, "neighbor_unknown",
+					    json_string_or_null(p->neighbor_why));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *topo_to_json(const struct inventory *inv)
 {
 	json_t *gpus = json_array(), *nics = json_array(), *matrix = json_array();
@@ -57,12 +75,13 @@ json_t *topo_to_json(const struct inventory *inv)
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		struct topo_nearest near = topo_nearest_gpu(inv, i);
 
-		json_array_append_new(nics, json_pack("{s:o, s:o, s:o, s:o}",
+		json_array_append_new(nics, json_pack("{s:o, s:o, s:o, s:o, s:o}",
 			"name", json_string_or_null(inv->nics[i].name),
 			"nearest_gpu", near.found ? json_string_or_null(inv->gpus[near.gpu].pci.bdf)
 						  : json_null(),
 			"path", near.found ? json_string(path_type_name(near.path)) : json_null(),
-			"near", near.found ? json_boolean(near.path <= PATH_PXB) : json_null()));
+			"near", near.found ? json_boolean(near.path <= PATH_PXB) : json_null(),
+			"ports", topo_ports_json(&inv->nics[i])));
 	}
 	return json_pack("{s:i, s:o, s:o, s:o}", "schema", INVENTORY_SCHEMA, "gpus", gpus,
 			 "nics", nics, "matrix", matrix);

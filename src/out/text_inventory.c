@@ -3,6 +3,7 @@
 #include "../eeprom/module.h"
 #include "../nl/link_modes.h"
 #include "../model/gid_choice.h"
+#include "../model/neighbor.h"
 #include "../model/pcie_link.h"
 #include "text_printf.h"
 #include "text_wrap.h"
@@ -273,6 +274,27 @@ static void print_state(FILE *out, const struct port *p, const struct text_opts 
 		tint_off(out, o);
 }
 
+/* "neighbor leaf-r0 port Ethernet1 chassis 52:c3:40:da:bd:84 (lldpd)", or
+ * "neighbor not checked: why"; nothing when no reader asked. */
+static void print_neighbor(FILE *out, const struct port *p)
+{
+	const struct neighbor *n = p->neighbor;
+
+	if (!n) {
+		if (p->neighbor_why)
+			text_printf(out, "      neighbor not checked: %s\n", p->neighbor_why);
+		return;
+	}
+	fputs("      neighbor", out);
+	if (n->system)
+		text_printf(out, " %s", n->system);
+	if (n->port)
+		text_printf(out, " port %s", n->port);
+	if (n->chassis_id)
+		text_printf(out, " chassis %s", n->chassis_id);
+	text_printf(out, " (%s)\n", n->source ? n->source : "?");
+}
+
 static void print_port(FILE *out, const struct port *p, const struct text_opts *o)
 {
 	const struct gid *rec = gid_recommended(p);
@@ -304,6 +326,7 @@ static void print_port(FILE *out, const struct port *p, const struct text_opts *
 			text_printf(out, " (bond of %s)", p->bond_slaves);
 		fputc('\n', out);
 	}
+	print_neighbor(out, p);
 	if (rec)
 		text_printf(out, "      roce v2 gid index %d (%s)\n", rec->index, rec->ipv4);
 	if (p->qos)

@@ -2,6 +2,7 @@
 #include "tint.h"
 #include "../model/topo_verdict.h"
 #include "text_printf.h"
+#include "../model/neighbor.h"
 #include "plural.h"
 
 #include <string.h>
@@ -17,6 +18,27 @@ static void numa_str(char *buf, size_t len, const struct pci_func *f)
 
 /* A matrix cell: the path, or "?" across host bridges when a NUMA node
  * is unknown (NODE or SYS cannot be told, and a guess would mislead). */
+/* "leaf-r0 Ethernet1", a port's number before each when the NIC has
+ * several; "not checked" when not known (inventory says why). */
+static void switch_ports(FILE *out, const struct nic *n)
+{
+	for (size_t j = 0; j < n->n_ports; j++) {
+		const struct neighbor *nb = n->ports[j].neighbor;
+
+		if (j)
+			fputs(", ", out);
+		if (n->n_ports > 1)
+			text_printf(out, "p%d ", n->ports[j].num);
+		if (!nb) {
+			fputs("not checked", out);
+			continue;
+		}
+		text_printf(out, "%s %s", nb->system ? nb->system :
+			    nb->chassis_id ? nb->chassis_id : "?", nb->port ? nb->port : "?");
+	}
+	fputc('\n', out);
+}
+
 static const char *cell(const struct inventory *inv, size_t g, size_t i,
 			const struct affinity *a)
 {
@@ -83,17 +105,19 @@ void text_topo(FILE *out, const struct inventory *inv, const struct text_opts *o
 			    inv->gpus[g].pci.local_cpulist ? inv->gpus[g].pci.local_cpulist : "N/A",
 			    numa);
 	}
-	/* and each NIC's own, as nvidia-smi's NIC rows give them */
-	text_printf(out, "\n%-*s %-13s %-*s %s\n", (int)w, "", "", (int)cw, "CPU Affinity",
-		    "NUMA Affinity");
+	/* and each NIC's own, as nvidia-smi's NIC rows give them, with the
+	 * switch port each of its ports is cabled to */
+	text_printf(out, "\n%-*s %-13s %-*s %-14s %s\n", (int)w, "", "", (int)cw, "CPU Affinity",
+		    "NUMA Affinity", "Switch port");
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
 		numa_str(numa, sizeof(numa), &n->pci);
-		text_printf(out, "%-*s %-13s %-*s %s\n", (int)w, n->name,
+		text_printf(out, "%-*s %-13s %-*s %-14s ", (int)w, n->name,
 			    n->has_pci && n->pci.bdf ? n->pci.bdf : "-", (int)cw,
 			    n->has_pci && n->pci.local_cpulist ? n->pci.local_cpulist : "N/A",
 			    n->has_pci ? numa : "N/A");
+		switch_ports(out, n);
 	}
 	fputs("\nnearest GPU per RDMA device (PIX/PXB: GPUDirect RDMA by default; PHB and worse: not)\n",
 	      out);

@@ -1,6 +1,7 @@
 #include "collect.h"
 #include "host.h"
 #include "ib.h"
+#include "lldp.h"
 #include "pci.h"
 #include "../ascend/npu_read.h"
 
@@ -18,5 +19,8 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
+	/* after the ports have their netdevs and LAG slaves */
+	if (rc == 0)
+		rc = lldp_read(r, inv->nics, inv->n_nics);
 	return rc;
 }

@@ -29,6 +29,17 @@ for shape in dgx-h100 broken hgx-roce-lag; do
 	vg "$bin" --root "$root" --json check
 done
 vg "$bin" --root "$src/tests/fixtures/roce-broken/root" --json check
+# neighbours from lldpd: hgx-roce-lag with a real recording at .rdmadoctor/lldp/neighbors,
+# its interfaces renamed to a rail and a LAG slave (the parser, the table, the LAG words)
+mkdir -p "$tmp/lldp"
+cp -a "$src/tests/fixtures/hgx-roce-lag/root" "$tmp/lldp/root"
+mkdir -p "$tmp/lldp/root/.rdmadoctor/lldp"
+sed -e "s/\"r0\"/\"enp24s0np0\"/" -e "s/\"r1\"/\"ens9f0np0\"/" \
+	"$src/tests/fixtures/lldp/lldpd-1.0.16-two-ports.json" >"$tmp/lldp/root/.rdmadoctor/lldp/neighbors"
+vg "$bin" --root "$tmp/lldp/root" -v --json inventory
+vg "$bin" --root "$tmp/lldp/root" inventory
+vg "$bin" --root "$tmp/lldp/root" topo
+vg "$bin" --root "$tmp/lldp/root" snapshot "$tmp/lldp/snap"
 vg "$bin" profiles
 vg "$bin" profiles show dgx-h100
 vg "$bin" --root "$src/tests/fixtures/broken/root" snapshot "$tmp/snap"
