@@ -1,7 +1,6 @@
 #include "check_out.h"
 #include "json.h"
 #include "../check/rails.h"
-#include "../model/neighbor.h"
 #include "text_wrap.h"
 #include "text_printf.h"
 
@@ -50,17 +49,6 @@ static json_t *roles_to_json(const struct check_report *rep)
 	return o;
 }
 
-/* The neighbour object inventory --json gives a port too. */
-static json_t *neighbor_json(const struct neighbor *nb)
-{
-	if (!nb)
-		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o}", "system", json_string_or_null(nb->system),
-			 "port", json_string_or_null(nb->port),
-			 "chassis_id", json_string_or_null(nb->chassis_id),
-			 "source", json_string_or_null(nb->source));
-}
-
 /* [{"rail": 0, "device": "mlx5_0", "port": 1, "neighbor": {...} | null}]:
  * the rail ports in the one numbering (check/rails.h), with the switch each
  * reaches, for the fleet to compare hosts by; empty without roles */
@@ -78,7 +66,7 @@ static json_t *rails_to_json(const struct check_report *rep)
 		const struct port *pt = &nic->ports[rp[k].port];
 		json_t *o = json_pack("{s:I, s:o, s:i, s:o}", "rail", (json_int_t)k,
 				      "device", json_string_or_null(nic->name), "port", pt->num,
-				      "neighbor", neighbor_json(pt->neighbor));
+				      "neighbor", neighbor_to_json(pt->neighbor));
 
 		if (o && !pt->neighbor && pt->neighbor_why)
 			json_object_set_new(o, "neighbor_unknown", json_string(pt->neighbor_why));
