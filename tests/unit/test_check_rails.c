@@ -60,7 +60,7 @@ static struct nic *add_nic(struct inventory *inv, const char *name, size_t nport
 /* n single-port NICs mlx5_0 ... */
 static void machine(struct inventory *inv, size_t n)
 {
-	char name[16];
+	char name[32];	/* "mlx5_" and any size_t */
 
 	memset(inv, 0, sizeof(*inv));
 	inv->nics = calloc(MAXNIC, sizeof(*inv->nics));
