@@ -202,6 +202,15 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand port on fewer lanes than its 4X width; names the rate it "
 	  "lost with them",
 	  "reseat, then swap the cable and module; then the switch port's width" },
+	{ "rail.cabling", "error; warn (the switch a rail reaches unknown while one is expected: "
+	  "not checked)",
+	  "a rail port's switch, as its LLDP names it, does not match the site file's "
+	  "rail_switch pattern for the rail (two rails each on the other's switch: one "
+	  "finding, \"rails j and k swapped\"), or two rails of the node reach one switch "
+	  "while the profile's [rail] distinct_switches = yes; without either nothing is "
+	  "judged",
+	  "swap the two rails' cables, or move the one cable to its rail's switch; the "
+	  "finding names the node's ports and the switch ports they reach now" },
 	{ "roce.ecn", "warn; info (ECN not readable)",
 	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
 	  "rail's ECN priorities unlike most rails of the host",

@@ -31,6 +31,8 @@ struct check_ctx {
 	/* one per NIC: a card that would be a rail but for its link layer
 	 * (roles_assign_links); NULL: none */
 	const bool *wrong_link;
+	/* what the site file says (profiles/site.h); NULL: none */
+	const struct site *site;
 };
 
 /* roles_assign, and which NICs are no rail only for their link layer: a
@@ -134,6 +136,8 @@ int check_drop_same_fix(struct findings *out, size_t from);
 /* The priority most rail RoCE ports (more than half of those with DSCP
  * trust, at least two) map this DSCP to; -1 when there is no such. */
 int check_rails_dscp_prio(const struct check_ctx *c, int dscp);
+/* rail.cabling: each rail on its switch (rail_cabling.c) */
+int check_rail_cabling(const struct check_ctx *c, struct findings *out);
 /* the Ascend NPU ports (npu.c) */
 int check_npu(const struct check_ctx *c, struct findings *out);
 /* npu.health: the Ascend NPUs' own health as npu-smi says it (npu_health.c) */

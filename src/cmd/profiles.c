@@ -87,6 +87,7 @@ const struct cmd_spec profiles_spec = {
 	"  bw_floor_gbps    bandwidth test floor per port in Gb/s\n"
 	"  gpu_gbps         [rail]: network per GPU the GPUs are built for, Gb/s\n"
 	"                   (nic.bandwidth_per_gpu)\n"
+	"  distinct_switches [rail]: yes, each rail to a different switch (rail.cabling)\n"
 	"Every key with what it means: docs/profiles.md, or `profiles show NAME`.\n"
 	"\n"
 	"examples:\n"

@@ -1,8 +1,10 @@
 #include "check_out.h"
 #include "json.h"
+#include "../check/rails.h"
 #include "text_wrap.h"
 #include "text_printf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 json_t *findings_to_json(const struct findings *fs)
@@ -47,18 +49,45 @@ static json_t *roles_to_json(const struct check_report *rep)
 	return o;
 }
 
+/* [{"rail": 0, "device": "mlx5_0", "port": 1, "neighbor": {...} | null}]:
+ * the rail ports in the one numbering (check/rails.h), with the switch each
+ * reaches, for the fleet to compare hosts by; empty without roles */
+static json_t *rails_to_json(const struct check_report *rep)
+{
+	json_t *list = json_array();
+	struct rail_port *rp;
+	size_t n;
+
+	if (!list || !rep->roles)
+		return list;
+	rp = rail_ports(rep->inv, rep->roles, &n);
+	for (size_t k = 0; k < n; k++) {
+		const struct nic *nic = &rep->inv->nics[rp[k].nic];
+		const struct port *pt = &nic->ports[rp[k].port];
+		json_t *o = json_pack("{s:I, s:o, s:i, s:o}", "rail", (json_int_t)k,
+				      "device", json_string_or_null(nic->name), "port", pt->num,
+				      "neighbor", neighbor_to_json(pt->neighbor));
+
+		if (o && !pt->neighbor && pt->neighbor_why)
+			json_object_set_new(o, "neighbor_unknown", json_string(pt->neighbor_why));
+		json_array_append_new(list, o);
+	}
+	free(rp);
+	return list;
+}
+
 json_t *check_to_json(const struct check_report *rep)
 {
 	json_t *list = findings_to_json(rep->findings);
 
-	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o, s:o}", "schema",
+	return json_pack("{s:i, s:o, s:o, s:o, s:s, s:I, s:o, s:o, s:o, s:o}", "schema",
 			 INVENTORY_SCHEMA,
 			 "profile", json_string_or_null(rep->profile->name),
 			 "profile_reason", json_string_or_null(rep->reason),
 			 "profile_source", json_string_or_null(rep->source),
 			 "verdict", check_verdict(rep->findings),
 			 "unchecked", (json_int_t)check_unchecked(rep->findings),
-			 "roles", roles_to_json(rep),
+			 "roles", roles_to_json(rep), "rails", rails_to_json(rep),
 			 "findings", list, "inventory", inventory_to_json(rep->inv));
 }
 

@@ -58,7 +58,7 @@ enum kind {
 
 struct key {
 	const char *name;
-	bool role;		/* in [rail] / [storage]; else in [profile] */
+	int role;		/* in [rail] / [storage]; else in [profile] */
 	enum kind kind;
 	size_t off;		/* in struct profile or struct role_spec */
 	int min, max, any;	/* K_INT: range, and the value that means any */
@@ -66,6 +66,10 @@ struct key {
 	const char *expected;	/* "a number of Gb/s like 400" */
 	const char *doc;	/* the comment profile_write puts above it */
 };
+
+/* key.role: 0 [profile], true [rail] and [storage], or this: [rail] only */
+#define RAIL_ONLY 2
+#define rail_only(k) ((k)->role == RAIL_ONLY)
 
 static const char *const link_words[] = { "InfiniBand", "Ethernet", NULL };
 static const char *const trust_words[] = { "dscp", "pcp", NULL };
@@ -154,6 +158,9 @@ static const struct key keys[] = {
 	{ "gpu_gbps", true, K_GBPS, R(gpu_gbps), 0, 0, 0, NULL,
 	  "a number of Gb/s like 400",
 	  "network per GPU the machine is built for ([rail]; any: the GPU class's figure)" },
+	{ "distinct_switches", RAIL_ONLY, K_TRI, R(distinct_switches), 0, 0, 0, NULL,
+	  "yes, no or any",
+	  "each rail reaches a different switch (rail-optimised cabling; [rail] only)" },
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -656,6 +663,7 @@ static void role_init(struct role_spec *r)
 	r->ecn = -1;
 	r->gpudirect = -1;
 	r->placement = -1;
+	r->distinct_switches = -1;
 }
 
 static int apply_entry(struct pstate *st, const struct entry *e)
@@ -678,14 +686,19 @@ static int apply_entry(struct pstate *st, const struct entry *e)
 	k = find_key(e->key);
 	if (e->sec == SEC_NONE)
 		return fail(st->err, e->line, "'%s' comes before any section: put it under [%s]",
-			    e->key, k && k->role ? "rail] or [storage" : "profile");
+			    e->key, k && rail_only(k) ? "rail" :
+			    k && k->role ? "rail] or [storage" : "profile");
 	if (!k)
 		return fail(st->err, e->line,
 			    "unknown key '%s' in [%s] (`rdmadoctor profiles --help` lists the keys)",
 			    e->key, where);
-	if (k->role != (e->sec != SEC_PROFILE))
+	if (!!k->role != (e->sec != SEC_PROFILE))
 		return fail(st->err, e->line, "'%s' belongs in [%s], not in [%s]", k->name,
-			    k->role ? "rail] or [storage" : "profile", where);
+			    rail_only(k) ? "rail" : k->role ? "rail] or [storage" : "profile",
+			    where);
+	if (rail_only(k) && e->sec != SEC_RAIL)
+		return fail(st->err, e->line, "'%s' belongs in [rail], not in [%s]", k->name,
+			    where);
 	if (st->seen[e->sec][k - keys])
 		return fail(st->err, e->line, "'%s' given twice in [%s] (first on line %d)",
 			    k->name, where, st->seen[e->sec][k - keys]);
@@ -988,7 +1001,7 @@ int profile_write(FILE *out, const struct profile *p)
 		}
 		fprintf(out, "\n# %s\n[%s]\n", role_doc[r], name);
 		for (size_t i = 0; i < N_KEYS; i++)
-			if (keys[i].role)
+			if (keys[i].role && (!rail_only(&keys[i]) || r == ROLE_RAIL))
 				write_key(out, &keys[i], &p->role[r], !explained);
 		explained = true;
 	}

@@ -40,6 +40,10 @@ struct role_spec {
 	 * rails' total port rate over the GPUs); 0: what the GPU class is
 	 * built for (profiles/gpu_class.h) */
 	double gpu_gbps;
+	/* [rail] only: each rail port of the node reaches a different switch
+	 * (rail-optimised cabling; check's rail.cabling): 1 yes, 0 no, -1
+	 * not judged */
+	int distinct_switches;
 };
 
 /* What the NPU ports of an Ascend machine should be (docs/ascend.md). */

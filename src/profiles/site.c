@@ -16,6 +16,8 @@
 #define MAX_TEXT (64u << 10)	/* a site file is a few lines */
 #define MAX_LINE 190		/* inih's buffer is 200 bytes */
 #define MAX_NAME 64
+#define MAX_PATTERN 128		/* a switch name pattern, FQDN and all */
+#define MAX_RAIL 4096		/* a rail index beyond any machine */
 
 struct sstate {
 	struct ini_text src;	/* the text, and the line read last */
@@ -142,6 +144,81 @@ static int add_names(struct sstate *st, const char *key, const char *value,
 	return 0;
 }
 
+/* A rail given by its index, not by a device name. */
+static bool is_index(const char *rail)
+{
+	return rail[0] && strspn(rail, "0123456789") == strlen(rail);
+}
+
+/* "RAIL PATTERN": one rail (an index or a device name) and one fnmatch
+ * pattern for its switch's system name; each rail once. */
+static int add_rail_switch(struct sstate *st, const char *value)
+{
+	static const char form[] = "expected 'RAIL PATTERN' like '0 leaf-r0-*' (RAIL a rail "
+				   "index or an RDMA device name, PATTERN the switch's name, "
+				   "* and ? allowed)";
+	const char *r = value, *re, *p, *pe, *rest;
+	struct site *out = st->out;
+	struct rail_switch *v;
+	bool digits = true;
+
+	for (re = r; *re && *re != ' ' && *re != '\t'; re++) {
+		if (!name_char(*re))
+			return fail(st, st->src.line, "rail_switch: '%c' in rail '%.*s': %s", *re,
+				    (int)(re - r) + 1, r, form);
+		digits = digits && *re >= '0' && *re <= '9';
+	}
+	for (p = re; *p == ' ' || *p == '\t'; p++)
+		;
+	for (pe = p; *pe && *pe != ' ' && *pe != '\t'; pe++)
+		;
+	for (rest = pe; *rest == ' ' || *rest == '\t'; rest++)
+		;
+	if (p == pe)
+		return fail(st, st->src.line, "rail_switch: '%.40s' has no pattern: %s", value, form);
+	if (*rest)
+		return fail(st, st->src.line, "rail_switch: '%.40s' after the pattern: %s (one "
+			    "rail a line)", rest, form);
+	if (re - r > MAX_NAME)
+		return fail(st, st->src.line, "rail_switch: a rail longer than %d characters",
+			    MAX_NAME);
+	if (digits && (re - r > 4 || strtol(r, NULL, 10) >= MAX_RAIL))
+		return fail(st, st->src.line, "rail_switch: rail %.*s: a rail index is below %d",
+			    (int)(re - r), r, MAX_RAIL);
+	if (pe - p > MAX_PATTERN)
+		return fail(st, st->src.line, "rail_switch: a pattern longer than %d characters",
+			    MAX_PATTERN);
+	for (size_t i = 0; i < out->n_rail_switch; i++) {
+		const struct rail_switch *o = &out->rail_switch[i];
+
+		/* "03" and "3" are one rail */
+		if (digits ? is_index(o->rail) && strtol(o->rail, NULL, 10) == strtol(r, NULL, 10) :
+			     (strlen(o->rail) == (size_t)(re - r) &&
+			      !memcmp(o->rail, r, (size_t)(re - r))))
+			return fail(st, st->src.line, "rail_switch: rail %.*s given twice (first on "
+				    "line %d)", (int)(re - r), r, o->line);
+	}
+	v = growbuf_reserve(out->rail_switch, &out->cap_rail_switch, out->n_rail_switch + 1,
+			    sizeof(*v));
+	if (!v) {
+		st->rc = -ENOMEM;
+		return st->rc;
+	}
+	out->rail_switch = v;
+	v = &out->rail_switch[out->n_rail_switch];
+	v->rail = strndup(r, (size_t)(re - r));
+	v->pattern = strndup(p, (size_t)(pe - p));
+	v->line = st->src.line;
+	if (!v->rail || !v->pattern) {
+		free(v->rail);
+		free(v->pattern);
+		st->rc = -ENOMEM;
+		return st->rc;
+	}
+	out->n_rail_switch++;
+	return 0;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -183,9 +260,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_names(st, name, buf, &st->out->rail, false);
 	} else if (strcmp(name, "storage") == 0) {
 		add_names(st, name, buf, &st->out->storage, false);
+	} else if (strcmp(name, "rail_switch") == 0) {
+		add_rail_switch(st, buf);
 	} else {
-		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail "
-		     "or storage", name);
+		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
+		     "storage or rail_switch", name);
 	}
 	return st->rc ? 0 : 1;
 }
@@ -235,6 +314,11 @@ void site_free(struct site *s)
 	list_free(&s->ignore);
 	list_free(&s->rail);
 	list_free(&s->storage);
+	for (size_t i = 0; i < s->n_rail_switch; i++) {
+		free(s->rail_switch[i].rail);
+		free(s->rail_switch[i].pattern);
+	}
+	free(s->rail_switch);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -252,4 +336,20 @@ int site_role(const struct site *s, const char *nic)
 	if (listed(&s->storage, nic, strlen(nic)))
 		return ROLE_STORAGE;
 	return -1;
+}
+
+const char *site_rail_switch(const struct site *s, size_t rail, const char *nic, int *line)
+{
+	const struct rail_switch *hit = NULL;
+
+	for (size_t i = 0; s && i < s->n_rail_switch; i++) {
+		const struct rail_switch *e = &s->rail_switch[i];
+
+		if (is_index(e->rail) ? strtoul(e->rail, NULL, 10) == rail :
+					nic && strcmp(e->rail, nic) == 0)
+			hit = e;
+	}
+	if (hit && line)
+		*line = hit->line;
+	return hit ? hit->pattern : NULL;
 }

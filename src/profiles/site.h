@@ -7,9 +7,11 @@
  *   ignore = sys.memlock, port.fec    check ids waived on this fleet
  *   rail = mlx5_0, mlx5_1             RDMA devices that are rails
  *   storage = mlx5_8 mlx5_9           ... and storage / in-band NICs
+ *   rail_switch = 0 leaf-r0-*         the switch a rail is cabled to
  *
  * ignore, rail and storage take names separated by commas or blanks and
- * may be given on several lines. */
+ * may be given on several lines; rail_switch takes one rail and one
+ * pattern a line, on as many lines as there are rails. */
 #ifndef RD_PROFILES_SITE_H
 #define RD_PROFILES_SITE_H
 
@@ -26,10 +28,21 @@ struct name_list {
 	size_t n, cap;	/* cap: room at v (growbuf) */
 };
 
+/* rail_switch = RAIL PATTERN: rail (a rail index as check/rails.h numbers
+ * them, or an RDMA device name: all its rail ports) is cabled to a switch
+ * whose LLDP system name matches the fnmatch(3) pattern. */
+struct rail_switch {
+	char *rail;		/* "3" or "mlx5_3" */
+	char *pattern;		/* "leaf-r3-*" */
+	int line;		/* in the site file, for messages */
+};
+
 struct site {
 	char *profile;		/* NULL: the profile is picked from the machine */
 	int profile_line;
 	struct name_list ignore, rail, storage;
+	struct rail_switch *rail_switch;	/* in file order */
+	size_t n_rail_switch, cap_rail_switch;	/* cap: room (growbuf) */
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,
@@ -41,5 +54,9 @@ void site_free(struct site *s);
 bool site_ignores(const struct site *s, const char *id);
 /* ROLE_RAIL or ROLE_STORAGE when the site file names the NIC; else -1. */
 int site_role(const struct site *s, const char *nic);
+/* The pattern the site file gives rail port `rail` of NIC `nic` (by its
+ * index or its device name; of several lines the last one wins); NULL:
+ * none, or s NULL.  *line set to the entry's line when found. */
+const char *site_rail_switch(const struct site *s, size_t rail, const char *nic, int *line);
 
 #endif

@@ -34,3 +34,13 @@ add_test(NAME check_link_layer COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/link_la
 add_test(NAME check_readers_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/readers_unknown.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 set_tests_properties(check_readers_unknown PROPERTIES TIMEOUT 600)
+# rail.cabling on real LLDP: lldpd in network namespaces, veths named like
+# a800-8x100g-roce's rail netdevs to "switch" namespaces leaf-r0..7; what
+# the node's lldpd heard, in a copy of the fixture, judged under a site
+# file's rail_switch and a profile's distinct_switches: cabled right, a
+# crossed pair (one finding), two rails on one switch, lldpd stopped (not
+# checked).  Root and lldpd only (exit 77 otherwise).
+add_test(NAME check_rail_cabling_ns COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/rail_cabling_ns.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+set_tests_properties(check_rail_cabling_ns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  RUN_SERIAL TRUE)

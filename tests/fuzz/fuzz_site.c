@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (rc < 0) {
 		if (err.line < 0 || !memchr(err.message, '\0', sizeof(err.message)) ||
-		    !err.message[0] || s.profile || s.ignore.n || s.rail.n || s.storage.n)
+		    !err.message[0] || s.profile || s.ignore.n || s.rail.n || s.storage.n ||
+		    s.n_rail_switch || s.rail_switch)
 			abort();
 		return 0;
 	}
@@ -42,6 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	if (s.profile && (!s.profile[0] || s.profile_line < 1))
 		abort();
+	/* rail_switch: a rail and a pattern, neither empty nor blank inside */
+	for (size_t i = 0; i < s.n_rail_switch; i++) {
+		const struct rail_switch *e = &s.rail_switch[i];
+
+		if (!e->rail[0] || !e->pattern[0] || e->line < 1 || strpbrk(e->rail, " \t") ||
+		    strpbrk(e->pattern, " \t") || strlen(e->rail) > 64 || strlen(e->pattern) > 128)
+			abort();
+		/* it answers for the rail it names */
+		if (!site_rail_switch(&s, strtoul(e->rail, NULL, 10), e->rail, NULL))
+			abort();
+	}
 	site_free(&s);
 	return 0;
 }

@@ -43,6 +43,7 @@ static void assert_same_role(const struct role_spec *a, const struct role_spec *
 	assert_int_equal(a->gpus_per_nic, b->gpus_per_nic);
 	assert_int_equal(a->placement, b->placement);
 	assert_true(a->bw_floor_gbps == b->bw_floor_gbps);
+	assert_int_equal(a->distinct_switches, b->distinct_switches);
 }
 
 static void assert_same_profile(const struct profile *a, const struct profile *b)
@@ -205,6 +206,13 @@ static const struct bad {
 	{ "[profile]\nname = x\n[rail]\nlink_layer = roce\n", 4,
 	  "link_layer: expected InfiniBand or Ethernet (or any), got 'roce'" },
 	{ "[profile]\nname = x\n[rail]\necn = maybe\n", 4, "ecn: expected yes, no or any" },
+	{ "[profile]\nname = x\n[rail]\ndistinct_switches = 2\n", 4,
+	  "distinct_switches: expected yes, no or any, got '2'" },
+	{ "[profile]\nname = x\n[storage]\ndistinct_switches = yes\n", 4,
+	  "'distinct_switches' belongs in [rail], not in [storage]" },
+	{ "[profile]\nname = x\ndistinct_switches = yes\n", 3,
+	  "'distinct_switches' belongs in [rail], not in [profile]" },
+	{ "distinct_switches = yes\n", 1, "put it under [rail]" },
 	{ "[profile]\nname = x\ngrace = any\n", 3, "grace: expected yes or no" },
 	{ "[profile]\nname = x\n[rail]\nmodel =\n", 4, "model: expected a NIC model like ConnectX-7, got nothing" },
 	{ "[profile]\nname = x\n[rail]\nplacement = near\n", 4,
@@ -650,6 +658,97 @@ static void ini_lines_both_parsers(void **state)
 	site_free(&st);
 }
 
+/* [rail] distinct_switches: not judged unless said, written back as it
+ * was, and never in [storage] (a storage NIC has no rail switch). */
+static void distinct_switches(void **state)
+{
+	static const char yes[] = "[profile]\nname = x\n[rail]\ndistinct_switches = YES\n"
+				  "[storage]\ncount = 2\n";
+	static const char none[] = "[profile]\nname = x\n[rail]\ncount = 8\n";
+	struct profile_error err;
+	struct profile p, q;
+	size_t n;
+	char *t;
+
+	(void)state;
+	assert_int_equal(parse(yes, &p, &err), 0);
+	assert_int_equal(p.role[ROLE_RAIL].distinct_switches, 1);
+	t = written(&p, &n);
+	assert_non_null(strstr(t, "\ndistinct_switches = yes\n"));
+	/* once: in [rail], not in [storage] */
+	assert_null(strstr(strstr(t, "distinct_switches = yes") + 1, "distinct_switches ="));
+	assert_int_equal(profile_parse(t, n, "again", &q, &err), 0);
+	assert_same_profile(&p, &q);
+	free(t);
+	profile_free(&q);
+	profile_free(&p);
+
+	assert_int_equal(parse(none, &p, &err), 0);
+	assert_int_equal(p.role[ROLE_RAIL].distinct_switches, -1);
+	t = written(&p, &n);
+	assert_non_null(strstr(t, "\ndistinct_switches = any\n"));
+	free(t);
+	profile_free(&p);
+	/* the built-ins judge no cabling */
+	for (size_t i = 0; i < profile_builtin_count(); i++)
+		assert_true(profile_builtin_at(i)->role[ROLE_RAIL].distinct_switches < 1);
+}
+
+static int site_text(const char *text, struct site *s, struct profile_error *err)
+{
+	return site_parse(text, strlen(text), "s.conf", s, err);
+}
+
+/* rail_switch = RAIL PATTERN: by index or device name, looked up as the
+ * check does; malformed lines refused with their line. */
+static void site_rail_switch_lines(void **state)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *says;
+	} broken[] = {
+		{ "[site]\nrail_switch = 0\n", 2, "rail_switch: '0' has no pattern: expected "
+		  "'RAIL PATTERN' like '0 leaf-r0-*'" },
+		{ "[site]\nrail_switch = 0 leaf-a leaf-b\n", 2, "'leaf-b' after the pattern" },
+		{ "[site]\nrail_switch = mlx5/0 leaf-*\n", 2, "rail_switch: '/' in rail 'mlx5/'" },
+		{ "[site]\nrail_switch = 99999 leaf-*\n", 2, "a rail index is below 4096" },
+		{ "[site]\n\nrail_switch = 1 a*\nrail_switch = 01 b*\n", 4,
+		  "rail_switch: rail 01 given twice (first on line 3)" },
+		{ "[site]\nrail_switch = mlx5_0 a*\nrail_switch = mlx5_0 b*\n", 3,
+		  "rail mlx5_0 given twice (first on line 2)" },
+		{ "[site]\nrail_switches = 0 a*\n", 2, "unknown key 'rail_switches' in [site]: "
+		  "expected profile, ignore, rail, storage or rail_switch" },
+		{ "[site]\nrail_switch =\n", 2, "rail_switch: expected a value" },
+	};
+	struct profile_error err;
+	struct site s;
+	int line = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		int rc = site_text(broken[i].text, &s, &err);
+
+		if (rc != -EINVAL || err.line != broken[i].line || !strstr(err.message, broken[i].says))
+			fail_msg("case %zu: rc %d, line %d: '%s'; wanted line %d: '%s'", i, rc,
+				 err.line, err.message, broken[i].line, broken[i].says);
+		assert_int_equal(s.n_rail_switch, 0);
+	}
+	assert_int_equal(site_text("[site]\nrail_switch = 0   leaf-r0-*   # rail 0\n"
+				   "rail_switch = mlx5_3\tleaf-r[34]-?\n"
+				   "rail_switch = 3 leaf-three\n", &s, &err), 0);
+	assert_int_equal(s.n_rail_switch, 3);
+	assert_string_equal(site_rail_switch(&s, 0, "mlx5_0", &line), "leaf-r0-*");
+	assert_int_equal(line, 2);
+	assert_null(site_rail_switch(&s, 1, "mlx5_1", NULL));
+	assert_string_equal(site_rail_switch(&s, 2, "mlx5_3", &line), "leaf-r[34]-?");
+	/* an index line after a device line for the same rail: the later wins */
+	assert_string_equal(site_rail_switch(&s, 3, "mlx5_3", &line), "leaf-three");
+	assert_int_equal(line, 4);
+	assert_null(site_rail_switch(NULL, 0, "mlx5_0", NULL));
+	site_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +763,8 @@ int main(void)
 		cmocka_unit_test(load_file),
 		cmocka_unit_test(select_fixtures),
 		cmocka_unit_test(select_rules),
+		cmocka_unit_test(distinct_switches),
+		cmocka_unit_test(site_rail_switch_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
