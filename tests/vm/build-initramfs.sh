@@ -33,8 +33,10 @@ init_src=$here/init
 # crc32_generic: rxe computes its ICRC with the "crc32" shash; without it
 # `rdma link add` fails with "No such file or directory".
 # rdma_ucm: for librdmacm users (ib_write_bw -R, rping); ib_umad for ibstat.
+# veth: the cabling test's switch ports (tests/vm/lldp_cabling.sh); the VM
+# cannot load a module on demand.
 MODULES="virtio_pci virtio_net 9pnet_virtio 9p overlay crc32_generic
-         rdma_rxe ib_uverbs rdma_ucm ib_umad"
+         rdma_rxe ib_uverbs rdma_ucm ib_umad veth"
 
 # --- pick the kernel --------------------------------------------------------
 if [ -n "${VM_KERNEL:-}" ]; then
