@@ -184,8 +184,8 @@ static const struct check_entry rows[] = {
 	  "pcie_max_read_request (no built-in profile sets one)",
 	  "`setpci -s BDF CAP_EXP+8.w=5000:7000` (4096 bytes) at every boot" },
 	{ "pcie.relaxed_ordering", "warn; info (config space not readable: not checked)",
-	  "a NIC's Relaxed Ordering enable (DevCtl RlxdOrd) is not what the profile's "
-	  "pcie_relaxed_ordering asks (no built-in profile asks)",
+	  "a NIC's Relaxed Ordering enable (DevCtl RlxdOrd) is off where the profile's "
+	  "pcie_relaxed_ordering asks for it (no built-in profile asks)",
 	  "`setpci -s BDF CAP_EXP+8.w=0010:0010`, unless a kernel quirk cleared it for the "
 	  "root port" },
 	{ "pcie.upstream_degraded", "error (rail); warn; info (a bridge's link not readable: not checked)",

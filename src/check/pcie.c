@@ -9,7 +9,7 @@
  *   above it where that costs (the NIC below what it and the path could
  *   do) or risks (the NIC above a bridge's) something.
  * pcie.mrrs_low: the NIC's Max Read Request below the profile's.
- * pcie.relaxed_ordering: Relaxed Ordering not as the profile asks. */
+ * pcie.relaxed_ordering: Relaxed Ordering off where the profile asks for it. */
 #include "families.h"
 #include "../model/pcie_link.h"
 #include "../model/port_rate.h"
@@ -618,35 +618,29 @@ static int relaxed_ordering(const struct check_ctx *c, struct findings *out, siz
 	const struct nic *n = &c->inv->nics[i];
 	const struct role_spec *rs = check_role_spec(c, i);
 	const struct pcie_settings *p = &n->pci.pcie;
-	const char *want = rs->pcie_relaxed_ordering ? "RlxdOrd+ (Relaxed Ordering on)" :
-			   "RlxdOrd- (Relaxed Ordering off)";
+	const char *want = "RlxdOrd+ (Relaxed Ordering on)";
 	struct finding *f;
 
-	if (rs->pcie_relaxed_ordering < 0)
+	if (!rs->pcie_relaxed_ordering)
 		return 0;
 	if (!settings_known(p) || p->relaxed_ordering < 0)
 		return not_checked(c, out, i, "pcie.relaxed_ordering", why_ro, want,
 				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
 				   "RlxdOrd`");
-	if (p->relaxed_ordering == rs->pcie_relaxed_ordering)
+	if (p->relaxed_ordering == 1)
 		return 0;
 	f = check_add(c, out, "pcie.relaxed_ordering", SEV_WARN, why_ro);
 	if (!f)
 		return -ENOMEM;
 	finding_set(&f->subject, "%s", n->name);
-	finding_set(&f->observed, "RlxdOrd%c (%s)", p->relaxed_ordering ? '+' : '-',
-		    n->pci.bdf);
+	finding_set(&f->observed, "RlxdOrd- (%s)", n->pci.bdf);
 	finding_set(&f->expected, "%s", want);
-	if (rs->pcie_relaxed_ordering)
-		finding_set(&f->fix,
-			    "the kernel clears it below root ports it knows to mishandle it "
-			    "(a quirk: then leave it off and drop the profile's key); else "
-			    "`setpci -s %s CAP_EXP+8.w=0010:0010` sets it, and NCCL's "
-			    "NCCL_IB_PCI_RELAXED_ORDERING asks for it per memory region",
-			    n->pci.bdf);
-	else
-		finding_set(&f->fix, "`setpci -s %s CAP_EXP+8.w=0000:0010` clears it",
-			    n->pci.bdf);
+	finding_set(&f->fix,
+		    "the kernel clears it below root ports it knows to mishandle it (a quirk: "
+		    "then leave it off and drop the profile's key); else `setpci -s %s "
+		    "CAP_EXP+8.w=0010:0010` sets it, and NCCL's NCCL_IB_PCI_RELAXED_ORDERING "
+		    "asks for it per memory region",
+		    n->pci.bdf);
 	return 0;
 }
 

@@ -138,8 +138,9 @@ static const struct key keys[] = {
 	  "a number of bytes like 4096",
 	  "smallest PCIe MaxReadReq (bytes) each NIC function should have (no built-in "
 	  "value: a site's or vendor's tuning figure)" },
-	{ "pcie_relaxed_ordering", true, K_TRI, R(pcie_relaxed_ordering), 0, 0, 0, NULL,
-	  "yes, no or any", "PCIe Relaxed Ordering enabled (DevCtl RlxdOrd) on each NIC function" },
+	{ "pcie_relaxed_ordering", true, K_BOOL, R(pcie_relaxed_ordering), 0, 0, 0, NULL,
+	  "yes or no", "yes: PCIe Relaxed Ordering (DevCtl RlxdOrd) must be on on each NIC "
+	  "function; no: not judged" },
 	{ "mtu", true, K_INT, R(mtu), 256, 65535, 0, NULL, "a number of bytes like 4096",
 	  "InfiniBand: active MTU; Ethernet: the smallest netdev MTU (4200 carries "
 	  "4096-byte RoCE packets)" },
@@ -669,7 +670,6 @@ static void role_init(struct role_spec *r)
 	r->ecn = -1;
 	r->gpudirect = -1;
 	r->placement = -1;
-	r->pcie_relaxed_ordering = -1;
 }
 
 static int apply_entry(struct pstate *st, const struct entry *e)
