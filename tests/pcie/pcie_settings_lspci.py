@@ -3,8 +3,9 @@
 ExtTag, ATS) against `lspci -vv` on the same bytes, field by field.
 
   pcie_settings_lspci.py DUMPER fixtures SRCDIR
-      every binary `config` file in the fixture trees, given to lspci as a
-      `lspci -xxxx` style dump (`lspci -F FILE -vv`)
+      every binary `config` file in the fixture trees and the config_* seeds
+      of the fuzz corpus, given to lspci as a `lspci -xxxx` style dump
+      (`lspci -F FILE -vv`)
   pcie_settings_lspci.py DUMPER live [SYSFS]
       every device in SYSFS/bus/pci/devices (default /sys): its `config` and
       `lspci -vv -s BDF` (needs root for more than 64 bytes; then only
@@ -102,6 +103,9 @@ if mode == "fixtures":
         for d, _, files in os.walk(top):	# not into symlinks: sysfs loops
             if "config" in files and os.path.isfile(os.path.join(d, "config")):
                 paths.append(os.path.join(d, "config"))
+    # and the hand-made config spaces of the fuzz corpus (an endpoint
+    # with ATS, 64 bytes as without root, ...)
+    paths += glob.glob(os.path.join(src, "tests/fuzz/corpus/parse/config_*"))
     paths.sort()
     got = ours(paths)
     with tempfile.TemporaryDirectory() as tmp:
