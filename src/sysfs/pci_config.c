@@ -54,19 +54,32 @@ static uint16_t le16(const uint8_t *p)
 
 #define PCI_STATUS 0x06
 #define PCI_STATUS_CAP_LIST 0x10
+#define PCI_HEADER_TYPE 0x0e
 #define PCI_CAPABILITY_LIST 0x34
+#define PCI_CB_CAPABILITY_LIST 0x14	/* CardBus bridges (header type 2) */
 #define PCI_HEADER_SIZE 64	/* what lspci always reads */
 
 int pci_config_exp_cap(const uint8_t *cfg, size_t len)
 {
 	uint8_t seen[PCI_CFG_SPACE_SIZE] = { 0 };
-	size_t pos;
+	size_t pos, start;
 
 	if (len < PCI_HEADER_SIZE)
 		return -ENODATA;
+	switch (cfg[PCI_HEADER_TYPE] & 0x7f) {
+	case 0:		/* an endpoint */
+	case 1:		/* a bridge */
+		start = PCI_CAPABILITY_LIST;
+		break;
+	case 2:
+		start = PCI_CB_CAPABILITY_LIST;
+		break;
+	default:	/* lspci: "Unknown header type", no capabilities shown */
+		return -ENOENT;
+	}
 	if (!(le16(cfg + PCI_STATUS) & PCI_STATUS_CAP_LIST))
 		return -ENOENT;
-	for (pos = cfg[PCI_CAPABILITY_LIST] & ~3u; pos; pos = cfg[pos + 1] & ~3u) {
+	for (pos = cfg[start] & ~3u; pos; pos = cfg[pos + 1] & ~3u) {
 		if (pos + 4 > len)
 			return -ENODATA;	/* lspci: <access denied> */
 		if (seen[pos]++)

@@ -36,8 +36,9 @@ int pci_config_ext_cap(const uint8_t *cfg, size_t len, uint16_t id);
 /* The ACS control register (u16 at ACS cap + 6): 0, -ENOENT, -ENODATA. */
 int pci_config_acs_ctrl(const uint8_t *cfg, size_t len, uint16_t *ctrl);
 
-/* Offset of the PCI Express capability in the list that starts at 0x34, as
- * lspci's show_caps walks it: only when the status register has the
+/* Offset of the PCI Express capability in the list that starts at 0x34
+ * (0x14 for a CardBus bridge; none for another header type), as lspci's
+ * show_caps walks it: only when the status register has the
  * capability list bit (0x10 at 0x06); pointers with the low two bits
  * dropped; 0 ends the list, an id of 0xff breaks it, a pointer seen before
  * is a loop.  -ENOENT when the list has none, -ENODATA when the buffer
