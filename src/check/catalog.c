@@ -172,6 +172,22 @@ static const struct check_entry rows[] = {
 	  "profile's; says too when that caps the ports",
 	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`); "
 	  "move a card from a slot narrower than it" },
+	{ "pcie.mps_mismatch", "warn",
+	  "a NIC's Max Payload Size (DevCtl MaxPayload) differs from a bridge's above it: "
+	  "set above a bridge (it may send TLPs the bridge drops as malformed), or below "
+	  "the bridge while the NIC could do more (smaller writes); a NIC at its own "
+	  "maximum below a bridge is fine",
+	  "boot with `pci=pcie_bus_safe` or set MaxPayload in the BIOS; `lspci -vv` shows "
+	  "each" },
+	{ "pcie.mrrs_low", "warn; info (config space not readable: not checked)",
+	  "a NIC's Max Read Request Size (DevCtl MaxReadReq) below the profile's "
+	  "pcie_max_read_request (no built-in profile sets one)",
+	  "`setpci -s BDF CAP_EXP+8.w=5000:7000` (4096 bytes) at every boot" },
+	{ "pcie.relaxed_ordering", "warn; info (config space not readable: not checked)",
+	  "a NIC's Relaxed Ordering enable (DevCtl RlxdOrd) is off where the profile's "
+	  "pcie_relaxed_ordering asks for it (no built-in profile asks)",
+	  "`setpci -s BDF CAP_EXP+8.w=0010:0010`, unless a kernel quirk cleared it for the "
+	  "root port" },
 	{ "pcie.upstream_degraded", "error (rail); warn; info (a bridge's link not readable: not checked)",
 	  "a bridge or switch link on the NIC's path runs below its capability",
 	  "reseat the riser or switch board; check the BIOS slot settings" },

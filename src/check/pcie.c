@@ -4,7 +4,12 @@
  * pcie.upstream_degraded: a link higher up the NIC's path runs degraded.
  * pcie.bottleneck: the ports of one PCI device need more than its link
  *   (said by pcie.link_degraded instead when that link is degraded).
- * pcie.acs: ACS redirect on a bridge between a GPU and its NIC. */
+ * pcie.acs: ACS redirect on a bridge between a GPU and its NIC.
+ * pcie.mps_mismatch: the NIC's Max Payload Size differs from a bridge's
+ *   above it where that costs (the NIC below what it and the path could
+ *   do) or risks (the NIC above a bridge's) something.
+ * pcie.mrrs_low: the NIC's Max Read Request below the profile's.
+ * pcie.relaxed_ordering: Relaxed Ordering off where the profile asks for it. */
 #include "families.h"
 #include "../model/pcie_link.h"
 #include "../model/port_rate.h"
@@ -475,6 +480,170 @@ static int acs(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
+/* The settings of a function, as lspci's "DevCtl:" words say them. */
+static bool settings_known(const struct pcie_settings *p)
+{
+	return p->express == 1 && p->mps > 0;
+}
+
+/* One finding per NIC: every bridge above it whose MaxPayload differs
+ * from the NIC's, when the NIC is set above one (it may send TLPs that
+ * bridge rejects as malformed) or below both what it supports and what
+ * the bridge runs (it writes in smaller pieces than the path allows).  A
+ * NIC already at its own maximum below a bridge loses nothing. */
+static int mps_mismatch(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const struct pci_func *f = &n->pci;
+	struct check_buf where = { 0 };
+	int smallest = f->pcie.mps, best = f->pcie.mps_cap;
+	bool above = false;
+	struct finding *fd;
+
+	if (!settings_known(&f->pcie))
+		return 0;
+	for (size_t k = f->n_upstream; k-- > 0;) {
+		const struct pci_func *b = &f->upstream[k];
+
+		if (!settings_known(&b->pcie))
+			continue;
+		if (b->pcie.mps_cap > 0 && b->pcie.mps_cap < best)
+			best = b->pcie.mps_cap;
+		if (b->pcie.mps == f->pcie.mps)
+			continue;
+		if (b->pcie.mps > f->pcie.mps && f->pcie.mps >= f->pcie.mps_cap)
+			continue;	/* the NIC is at its own maximum */
+		above |= b->pcie.mps < f->pcie.mps;
+		if (b->pcie.mps < smallest)
+			smallest = b->pcie.mps;
+		check_buf_printf(&where, "%sbridge %s MaxPayload %d bytes", where.len ? ", " : "",
+				 b->bdf ? b->bdf : "?", b->pcie.mps);
+	}
+	if (!where.len) {
+		check_buf_free(&where);
+		return 0;
+	}
+	fd = check_add(c, out, "pcie.mps_mismatch", SEV_WARN,
+		       "Every link carries TLPs no larger than the smaller Max Payload Size of its "
+		       "two ends: a NIC set below the path writes to GPU and host memory in "
+		       "smaller pieces (more header per byte), and a NIC set above a bridge may "
+		       "send TLPs that bridge drops as malformed.");
+	if (!fd) {
+		check_buf_free(&where);
+		return -ENOMEM;
+	}
+	finding_set(&fd->subject, "%s", n->name);
+	finding_set(&fd->observed, "NIC %s MaxPayload %d bytes, %s", f->bdf, f->pcie.mps,
+		    check_buf_str(&where));
+	if (best > 0 && best < f->pcie.mps_cap)
+		finding_set(&fd->expected, "one MaxPayload on the NIC and every bridge above it "
+			    "(%d bytes, the most they all support)", best);
+	else
+		finding_set(&fd->expected, "one MaxPayload on the NIC and every bridge above it "
+			    "(up to %d bytes, what the NIC supports)", f->pcie.mps_cap);
+	finding_set(&fd->fix,
+		    "%sboot with `pci=pcie_bus_safe` (the kernel then sets each device to the "
+		    "largest size all devices below its root port support), or set MaxPayload "
+		    "in the BIOS PCIe settings; `lspci -vv -s %s | grep MaxPayload` shows it "
+		    "(the link uses %d bytes now)",
+		    above ? "the NIC is set above a bridge on its path: " : "", f->bdf,
+		    smallest);
+	check_buf_free(&where);
+	return where.nomem ? -ENOMEM : 0;
+}
+
+static int not_checked(const struct check_ctx *c, struct findings *out, size_t i,
+		       const char *id, const char *why, const char *expected, const char *fix)
+{
+	const struct nic *n = &c->inv->nics[i];
+	struct finding *f = check_add(c, out, id, SEV_INFO, why);
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s", n->name);
+	finding_set(&f->observed, "not checked: %s", n->pci.pcie.express == 0 ?
+		    "the NIC has no PCI Express capability" :
+		    "the NIC's Device Control is in PCI config space past the first 64 "
+		    "bytes, which only root reads");
+	finding_set(&f->expected, "%s", expected);
+	finding_set(&f->fix, "%s", fix);
+	return 0;
+}
+
+static const char why_mrrs[] =
+	"The Max Read Request Size caps each DMA read the NIC sends (what it transmits from "
+	"host or GPU memory): small reads mean more requests and completions in flight for "
+	"the same bytes, and a send-heavy NIC falls short of line rate.";
+
+static int mrrs_low(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const struct role_spec *rs = check_role_spec(c, i);
+	const struct pcie_settings *p = &n->pci.pcie;
+	char expected[64];
+	struct finding *f;
+
+	if (rs->pcie_mrrs <= 0)
+		return 0;
+	snprintf(expected, sizeof(expected), "MaxReadReq %d bytes or more", rs->pcie_mrrs);
+	if (!settings_known(p) || p->mrrs <= 0)
+		return not_checked(c, out, i, "pcie.mrrs_low", why_mrrs, expected,
+				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+				   "MaxReadReq`");
+	if (p->mrrs >= rs->pcie_mrrs)
+		return 0;
+	f = check_add(c, out, "pcie.mrrs_low", SEV_WARN, why_mrrs);
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s", n->name);
+	finding_set(&f->observed, "MaxReadReq %d bytes (%s)", p->mrrs, n->pci.bdf);
+	finding_set(&f->expected, "%s", expected);
+	finding_set(&f->fix,
+		    "set it at every boot, e.g. `setpci -s %s CAP_EXP+8.w=%d000:7000` for %d "
+		    "bytes (the field is bits 14:12, 128 << n; a driver reload or reset may "
+		    "set it back); check with `lspci -vv -s %s | grep MaxReadReq`",
+		    n->pci.bdf, __builtin_ctz((unsigned)rs->pcie_mrrs) - 7, rs->pcie_mrrs,
+		    n->pci.bdf);
+	return 0;
+}
+
+static const char why_ro[] =
+	"With Relaxed Ordering off in the NIC's Device Control the NIC cannot mark its "
+	"writes relaxed (mlx5 uses it only then), so on hosts whose root complex orders "
+	"writes strictly, GPUDirect RDMA and host-memory writes lose bandwidth.";
+
+static int relaxed_ordering(const struct check_ctx *c, struct findings *out, size_t i)
+{
+	const struct nic *n = &c->inv->nics[i];
+	const struct role_spec *rs = check_role_spec(c, i);
+	const struct pcie_settings *p = &n->pci.pcie;
+	const char *want = "RlxdOrd+ (Relaxed Ordering on)";
+	struct finding *f;
+
+	if (!rs->pcie_relaxed_ordering)
+		return 0;
+	if (!settings_known(p) || p->relaxed_ordering < 0)
+		return not_checked(c, out, i, "pcie.relaxed_ordering", why_ro, want,
+				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+				   "RlxdOrd`");
+	if (p->relaxed_ordering == 1)
+		return 0;
+	f = check_add(c, out, "pcie.relaxed_ordering", SEV_WARN, why_ro);
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "%s", n->name);
+	finding_set(&f->observed, "RlxdOrd- (%s)", n->pci.bdf);
+	finding_set(&f->expected, "%s", want);
+	finding_set(&f->fix,
+		    "the kernel clears it below root ports it knows to mishandle it (a quirk: "
+		    "then leave it off and drop the profile's key); else `setpci -s %s "
+		    "CAP_EXP+8.w=0010:0010` sets it, and NCCL's NCCL_IB_PCI_RELAXED_ORDERING "
+		    "asks for it per memory region",
+		    n->pci.bdf);
+	return 0;
+}
+
 int check_pcie(const struct check_ctx *c, struct findings *out)
 {
 	for (size_t i = 0; i < c->inv->n_nics; i++) {
@@ -485,6 +654,9 @@ int check_pcie(const struct check_ctx *c, struct findings *out)
 		CHECK_TRY(link_degraded(c, out, i, &degraded));
 		CHECK_TRY(upstream_degraded(c, out, i));
 		CHECK_TRY(bottleneck(c, out, i, degraded));
+		CHECK_TRY(mps_mismatch(c, out, i));
+		CHECK_TRY(mrrs_low(c, out, i));
+		CHECK_TRY(relaxed_ordering(c, out, i));
 	}
 	CHECK_TRY(acs(c, out));
 	return 0;

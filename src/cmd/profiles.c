@@ -77,6 +77,8 @@ const struct cmd_spec profiles_spec = {
 	"  rate_gbps        port rate in Gb/s\n"
 	"  pcie_gen         1 to 6\n"
 	"  pcie_width       1, 2, 4, 8, 16 or 32\n"
+	"  pcie_max_read_request  smallest MaxReadReq in bytes (128 to 4096)\n"
+	"  pcie_relaxed_ordering  yes: Relaxed Ordering must be on on each NIC\n"
 	"  mtu              InfiniBand active MTU, or the smallest RoCE netdev MTU\n"
 	"  pfc_priority     0 to 7 (RoCE)\n"
 	"  trust            dscp or pcp (RoCE)\n"
@@ -162,6 +164,9 @@ static json_t *role_to_json(const struct role_spec *r)
 	json_object_set_new(o, "rate_gbps", r->rate_gbps > 0 ? json_real(r->rate_gbps) : json_null());
 	json_object_set_new(o, "pcie_gen", opt_int(r->pcie_gen, 0));
 	json_object_set_new(o, "pcie_width", opt_int(r->pcie_width, 0));
+	json_object_set_new(o, "pcie_max_read_request", opt_int(r->pcie_mrrs, 0));
+	json_object_set_new(o, "pcie_relaxed_ordering", r->pcie_relaxed_ordering ?
+							json_true() : json_null());
 	json_object_set_new(o, "mtu", opt_int(r->mtu, 0));
 	json_object_set_new(o, "pfc_priority", opt_int(r->pfc_priority, -1));
 	json_object_set_new(o, "trust", opt_string(r->trust));

@@ -24,6 +24,26 @@ struct pci_link {
 	int64_t width, max_width;
 };
 
+/* A function's PCI Express device settings from its config space, as
+ * `lspci -vv` prints them (src/sysfs/pci_config.c): sizes in bytes
+ * (128 << the field), flags 1 on / 0 off; -1 unknown (config space past
+ * the first 64 bytes needs root).  All zero (as calloc leaves it) reads as
+ * a function without the PCI Express capability: nothing to show. */
+struct pcie_settings {
+	int express;		/* 1 PCI Express capability, 0 none, -1 unknown */
+	int mps_cap;		/* DevCap: MaxPayload supported */
+	int ext_tag_cap;	/* DevCap: ExtTag (8-bit tags supported) */
+	int mps, mrrs;		/* DevCtl: MaxPayload, MaxReadReq */
+	int relaxed_ordering;	/* DevCtl: RlxdOrd */
+	int ext_tag;		/* DevCtl: ExtTag */
+	int ats;		/* ATS extended capability present */
+	int ats_enable;		/* ATSCtl: Enable */
+	int ats_stu;		/* ATSCtl: Smallest Translation Unit (the field) */
+};
+
+/* Everything unknown. */
+void pcie_settings_unknown(struct pcie_settings *s);
+
 struct pci_func {
 	char *bdf;		/* "0000:1b:00.0" */
 	char *sysfs_path;	/* canonical root-relative directory */
@@ -37,6 +57,7 @@ struct pci_func {
 	 * config space past 64 bytes is unreadable (not root) or has no ACS */
 	int64_t acs_ctrl;
 	bool config_full;	/* config space past the first 64 bytes was readable */
+	struct pcie_settings pcie;	/* MPS, MRRS, relaxed ordering, ext tag, ATS */
 	/* bridges from the root port (index 0) down to the one just above */
 	struct pci_func *upstream;
 	size_t n_upstream;

@@ -15,3 +15,11 @@ void pci_func_free(struct pci_func *f)
 		pci_func_free(&f->upstream[i]);
 	free(f->upstream);
 }
+
+void pcie_settings_unknown(struct pcie_settings *s)
+{
+	*s = (struct pcie_settings){ .express = -1, .mps_cap = -1, .ext_tag_cap = -1,
+				     .mps = -1, .mrrs = -1, .relaxed_ordering = -1,
+				     .ext_tag = -1, .ats = -1, .ats_enable = -1,
+				     .ats_stu = -1 };
+}

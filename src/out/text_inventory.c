@@ -360,6 +360,34 @@ static void print_port(FILE *out, const struct port *p, const struct text_opts *
 		fputc('\n', out);
 }
 
+/* The NIC's PCI Express settings in lspci's words, when root read them:
+ * "MaxPayload 256 bytes (capable 512), MaxReadReq 4096 bytes, RlxdOrd+
+ * ExtTag+ ATS-", and each bridge above it that runs another MaxPayload. */
+static void print_pcie_settings(FILE *out, const struct pci_func *f)
+{
+	const struct pcie_settings *p = &f->pcie;
+
+	if (p->express != 1 || p->mps <= 0)
+		return;
+	text_printf(out, "    pcie MaxPayload %d bytes", p->mps);
+	if (p->mps_cap > 0 && p->mps_cap != p->mps)
+		text_printf(out, " (capable %d)", p->mps_cap);
+	text_printf(out, ", MaxReadReq %d bytes, RlxdOrd%c ExtTag%c", p->mrrs,
+		    p->relaxed_ordering ? '+' : '-', p->ext_tag ? '+' : '-');
+	if (p->ats == 1)
+		text_printf(out, " ATS Enable%c STU %d", p->ats_enable ? '+' : '-', p->ats_stu);
+	else if (p->ats == 0)
+		text_printf(out, " ATS-");
+	fputc('\n', out);
+	for (size_t b = f->n_upstream; b-- > 0;) {
+		const struct pcie_settings *q = &f->upstream[b].pcie;
+
+		if (q->express == 1 && q->mps > 0 && q->mps != p->mps)
+			text_printf(out, "    bridge %s above it: MaxPayload %d bytes\n",
+				    f->upstream[b].bdf, q->mps);
+	}
+}
+
 void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	print_host(out, &inv->host);
@@ -379,6 +407,7 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 				text_put_clean(out, n->pci.upstream[n->pci.n_upstream - 1 - b].bdf);
 			}
 			fputc('\n', out);
+			print_pcie_settings(out, &n->pci);
 			for (size_t b = 0; b < n->pci.n_upstream; b++) {
 				const struct pci_func *br = &n->pci.upstream[b];
 

@@ -69,6 +69,7 @@ static void func_basics(const json_t *o, struct pci_func *f, bool *nomem)
 	f->subsystem_vendor = f->subsystem_device = f->class_code = NA;
 	f->numa_node = integer(json_object_get(o, "numa_node"), -1, 4096);
 	f->acs_ctrl = NA;
+	pcie_settings_unknown(&f->pcie);
 }
 
 /* Bus number of "0000:17:01.0"; -1 when it is not one. */

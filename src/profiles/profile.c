@@ -49,6 +49,7 @@ enum kind {
 	K_MODEL,	/* a NIC model name, or any */
 	K_INT,		/* a whole number in [min, max], or any */
 	K_WIDTH,	/* a PCIe link width, or any */
+	K_PCIE_SIZE,	/* a PCIe MaxPayload / MaxReadReq size, 128 to 4096, or any */
 	K_GBPS,		/* Gb/s in [1, 3200], or any */
 	K_BOOL,		/* yes / no */
 	K_TRI,		/* yes / no / any */
@@ -137,6 +138,13 @@ static const struct key keys[] = {
 	  "a PCIe generation like 5", "PCIe generation the NIC should train at" },
 	{ "pcie_width", true, K_WIDTH, R(pcie_width), 0, 0, 0, NULL,
 	  "a PCIe width like 16", "PCIe lanes the NIC should train at" },
+	{ "pcie_max_read_request", true, K_PCIE_SIZE, R(pcie_mrrs), 0, 0, 0, NULL,
+	  "a number of bytes like 4096",
+	  "smallest PCIe MaxReadReq (bytes) each NIC function should have (no built-in "
+	  "value: a site's or vendor's tuning figure)" },
+	{ "pcie_relaxed_ordering", true, K_BOOL, R(pcie_relaxed_ordering), 0, 0, 0, NULL,
+	  "yes or no", "yes: PCIe Relaxed Ordering (DevCtl RlxdOrd) must be on on each NIC "
+	  "function; no: not judged" },
 	{ "mtu", true, K_INT, R(mtu), 256, 65535, 0, NULL, "a number of bytes like 4096",
 	  "InfiniBand: active MTU; Ethernet: the smallest netdev MTU (4200 carries "
 	  "4096-byte RoCE packets)" },
@@ -478,7 +486,12 @@ static int parse_int(struct pstate *st, const struct entry *e, const struct key 
 		return fail(st->err, e->line, "%s: expected %s (or any), got '%s'", k->name,
 			    k->expected, quote(e->value, q, sizeof(q)));
 	n = strtol(e->value, NULL, 10);
-	if (k->kind == K_WIDTH) {
+	if (k->kind == K_PCIE_SIZE) {
+		if (n < 128 || n > 4096 || (n & (n - 1)))
+			return fail(st->err, e->line,
+				    "%s: %ld is not a PCIe size (128, 256, 512, 1024, 2048 or 4096)",
+				    k->name, n);
+	} else if (k->kind == K_WIDTH) {
 		if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
 			return fail(st->err, e->line,
 				    "%s: %ld is not a PCIe link width (1, 2, 4, 8, 16 or 32)",
@@ -618,6 +631,7 @@ static int apply_value(struct pstate *st, const struct entry *e, const struct ke
 		return rc ? rc : set_string(field, e->value);
 	case K_INT:
 	case K_WIDTH:
+	case K_PCIE_SIZE:
 		if (is_any(e->value)) {
 			*(int *)field = k->any;
 			return 0;
@@ -928,6 +942,7 @@ static void write_value(FILE *out, const struct key *k, const void *base)
 		return;
 	case K_INT:
 	case K_WIDTH:
+	case K_PCIE_SIZE:
 		i = *(const int *)field;
 		if (i == k->any)
 			fputs("any", out);

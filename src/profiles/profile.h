@@ -27,6 +27,8 @@ struct role_spec {
 	double rate_gbps;	/* per port; 0 not judged */
 	int pcie_gen;		/* 0 not judged */
 	int pcie_width;		/* 0 not judged */
+	int pcie_mrrs;		/* smallest MaxReadReq, bytes; 0 not judged */
+	bool pcie_relaxed_ordering;	/* RlxdOrd must be on; false not judged */
 	int mtu;		/* IB active MTU / RoCE netdev MTU minimum; 0 */
 	int pfc_priority;	/* 0-7; -1 not judged */
 	char *trust;		/* "dscp" / "pcp"; NULL not judged */

@@ -21,9 +21,11 @@ static void read_link(struct root *r, const char *dir, struct pci_link *l)
 	l->max_width = attr_s64(r, dir, "max_link_width");
 }
 
-/* The ACS control register of a bridge, from its binary config file.
- * Without CAP_SYS_ADMIN the kernel hands out the first 64 bytes only. */
-static void read_acs(struct root *r, const char *dir, struct pci_func *f)
+/* The function's binary config file: its PCI Express settings (MPS, MRRS,
+ * relaxed ordering, extended tag, ATS) and, for a bridge, its ACS control
+ * register.  Without CAP_SYS_ADMIN the kernel hands out the first 64
+ * bytes only: both stay unknown. */
+static void read_config(struct root *r, const char *dir, struct pci_func *f, bool bridge)
 {
 	uint8_t cfg[PCI_CFG_SPACE_EXP_SIZE];
 	char path[PATH_MAX];
@@ -42,9 +44,18 @@ static void read_acs(struct root *r, const char *dir, struct pci_func *f)
 	f->config_full = len > PCI_CFG_UNPRIVILEGED;
 	if (!f->config_full) {
 		root_note(r, dir, "only %zu bytes of 'config' readable (needs root): "
-			  "ACS not known", len);
+			  "%sMaxPayload, MaxReadReq and ATS not known", len, bridge ? "ACS, " : "");
 		return;
 	}
+	rc = pci_config_exp_dev(cfg, len, &f->pcie);
+	if (rc == -ENODATA)
+		root_note(r, dir, "only %zu bytes of 'config' readable: the PCI Express "
+			  "capability ends past them, MaxPayload and MaxReadReq not known", len);
+	else if (rc == 0 && f->pcie.ats < 0)
+		root_note(r, dir, "only %zu of 4096 bytes of 'config' readable: ATS not known",
+			  len);
+	if (!bridge)
+		return;
 	rc = pci_config_acs_ctrl(cfg, len, &ctrl);
 	if (rc == 0)
 		f->acs_ctrl = ctrl;
@@ -63,6 +74,7 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f, bool br
 
 	memset(f, 0, sizeof(*f));
 	f->acs_ctrl = NA;
+	pcie_settings_unknown(&f->pcie);
 	f->bdf = strdup(base ? base + 1 : dir);
 	f->sysfs_path = strdup(dir);
 	if (!f->bdf || !f->sysfs_path)
@@ -77,9 +89,8 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f, bool br
 		f->numa_node = NA;	/* -1: the firmware gave no proximity domain */
 	f->driver = attr_link_name(r, dir, "driver");
 	read_link(r, dir, &f->link);
-	if (bridge)
-		read_acs(r, dir, f);
-	else
+	read_config(r, dir, f, bridge);
+	if (!bridge)
 		f->local_cpulist = attr_str(r, dir, "local_cpulist");	/* topo's CPU column */
 	return 0;
 }

@@ -23,6 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool unl;
 	int code, len, pos;
 	uint16_t acs;
+	struct pcie_settings exp;
+	int rc;
 
 	if (!s)
 		return 0;
@@ -58,6 +60,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pos >= 0 && ((size_t)pos + 4 > size || pos < 0x100 || pos > 0xffc || pos % 4))
 		abort();
 	if (pci_config_acs_ctrl(data, size, &acs) == 0 && pos < 0)
+		abort();
+	/* PCIe settings: known only from bytes that were there, sizes as
+	 * 128 << a 3-bit field, flags 0/1, -1 unknown */
+	rc = pci_config_exp_dev(data, size, &exp);
+	pos = pci_config_exp_cap(data, size);
+	if ((rc == 0) != (exp.mps > 0) || (rc == 0 && (pos < 0 || (size_t)pos + 20 > size)))
+		abort();
+	if (rc == 0 && (exp.mps > 16384 || exp.mrrs > 16384 || exp.mps_cap > 16384 ||
+			(exp.mps & (exp.mps - 1)) || (exp.mrrs & (exp.mrrs - 1)) ||
+			exp.relaxed_ordering < 0 || exp.relaxed_ordering > 1 ||
+			exp.ext_tag < 0 || exp.ext_tag > 1 || exp.ats < -1 || exp.ats > 1 ||
+			(exp.ats != 1 && exp.ats_stu != -1) || exp.ats_stu > 31))
+		abort();
+	if (rc != 0 && (exp.mps != -1 || exp.mrrs != -1 || exp.relaxed_ordering != -1))
 		abort();
 	return 0;
 }

@@ -1100,6 +1100,89 @@ static void pcie_bottleneck_gen3_card(void **state)
 	machine_free(&m);
 }
 
+/* Every function of the machine reads as root read it: MaxPayload 256
+ * (capable 512), MaxReadReq 512, RlxdOrd+. */
+static void settings_all(struct machine *m, int mps, int mrrs)
+{
+	for (size_t i = 0; i < m->inv.n_nics; i++) {
+		struct pci_func *f = &m->inv.nics[i].pci;
+
+		for (size_t k = 0; k <= f->n_upstream; k++) {
+			struct pcie_settings *s = k < f->n_upstream ? &f->upstream[k].pcie : &f->pcie;
+
+			*s = (struct pcie_settings){ .express = 1, .mps_cap = 512, .ext_tag_cap = 1,
+						     .mps = mps, .mrrs = mrrs, .relaxed_ordering = 1,
+						     .ext_tag = 1, .ats = 0, .ats_enable = -1,
+						     .ats_stu = -1 };
+		}
+	}
+}
+
+static void pcie_settings(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	struct profile p = a100_profile();
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	settings_all(&m, 256, 512);
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 0);
+	findings_free(&fs);
+	/* a bridge above mlx5_1 at 128: the NIC is set above it */
+	m.inv.nics[1].pci.upstream[1].pcie.mps = 128;
+	run(&m, NULL, &fs);
+	f = expect(&fs, "pcie.mps_mismatch", "mlx5_1", SEV_WARN, NULL, NULL);
+	assert_non_null(strstr(f->observed, "MaxPayload 256 bytes, bridge "));
+	assert_non_null(strstr(f->observed, "MaxPayload 128 bytes"));
+	assert_non_null(strstr(f->fix, "the link uses 128 bytes now"));
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 1);
+	findings_free(&fs);
+	/* a NIC at its own maximum below its bridges loses nothing */
+	m.inv.nics[1].pci.upstream[1].pcie.mps = 256;
+	m.inv.nics[1].pci.pcie.mps = m.inv.nics[1].pci.pcie.mps_cap = 128;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 0);
+	findings_free(&fs);
+	/* ... but below what it could do, it does */
+	m.inv.nics[1].pci.pcie.mps_cap = 512;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 1);
+	findings_free(&fs);
+	/* a bridge not read (not root): not judged, not said */
+	m.inv.nics[1].pci.pcie.mps = 256;
+	m.inv.nics[1].pci.upstream[1].pcie.mps = 128;
+	m.inv.nics[1].pci.upstream[1].pcie.express = -1;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 0);
+	assert_int_equal(count_id(&fs, "pcie.mrrs_low"), 0);
+	findings_free(&fs);
+
+	/* the profile asks for MaxReadReq 4096 and Relaxed Ordering */
+	p.role[ROLE_RAIL].pcie_mrrs = 4096;
+	p.role[ROLE_RAIL].pcie_relaxed_ordering = true;
+	m.inv.nics[0].pci.pcie.mrrs = 4096;
+	m.inv.nics[0].pci.pcie.relaxed_ordering = 0;
+	m.inv.nics[1].pci.pcie.express = -1;	/* mlx5_1 not readable */
+	run(&m, &p, &fs);
+	f = expect(&fs, "pcie.mrrs_low", "mlx5_2", SEV_WARN, NULL,
+		   "MaxReadReq 4096 bytes or more");
+	assert_non_null(strstr(f->observed, "MaxReadReq 512 bytes"));
+	assert_non_null(strstr(f->fix, "CAP_EXP+8.w=5000:7000"));
+	assert_null(get(&fs, "pcie.mrrs_low", "mlx5_0"));
+	f = expect(&fs, "pcie.mrrs_low", "mlx5_1", SEV_INFO, NULL, NULL);
+	assert_true(f->unchecked);
+	expect(&fs, "pcie.relaxed_ordering", "mlx5_0", SEV_WARN, NULL,
+	       "RlxdOrd+ (Relaxed Ordering on)");
+	assert_null(get(&fs, "pcie.relaxed_ordering", "mlx5_2"));
+	f = expect(&fs, "pcie.relaxed_ordering", "mlx5_1", SEV_INFO, NULL, NULL);
+	assert_true(f->unchecked);
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 static void pcie_acs(void **state)
 {
 	struct machine m;
@@ -1729,6 +1812,7 @@ int main(void)
 		cmocka_unit_test(pcie_bottleneck_data_rate),
 		cmocka_unit_test(port_fec),
 		cmocka_unit_test(pcie_acs),
+		cmocka_unit_test(pcie_settings),
 		cmocka_unit_test(roles_from_caller),
 		cmocka_unit_test(mtu_ib_and_roce),
 		cmocka_unit_test(mtu_rails_agree_ib),

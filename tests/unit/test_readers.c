@@ -107,6 +107,154 @@ static void acs_short_buffers(void **state)
 	assert_int_equal(ctl, 0xabcd);
 }
 
+/* An endpoint: status has the capability list; PM at 0x40 -> PCIe at 0x60
+ * (DevCap 0x8022: MPS 512 supported, ExtTag+; DevCtl devctl); AER at 0x100
+ * -> ATS at 0x140 (control atsctl). */
+static void endpoint_cfg(uint8_t cfg[4096], uint16_t devctl, uint16_t atsctl)
+{
+	memset(cfg, 0, 4096);
+	cfg[0x06] = 0x10;
+	cfg[0x34] = 0x40;
+	cfg[0x40] = 0x01;
+	cfg[0x41] = 0x60;
+	cfg[0x60] = 0x10;
+	cfg[0x61] = 0x00;
+	cfg[0x62] = 0x02;		/* v2, endpoint */
+	put32(cfg, 0x64, 0x00008022);
+	cfg[0x68] = (uint8_t)devctl;
+	cfg[0x69] = (uint8_t)(devctl >> 8);
+	ext(cfg, 0x100, 0x0001, 0x140);
+	ext(cfg, 0x140, PCI_EXT_CAP_ID_ATS, 0);
+	cfg[0x146] = (uint8_t)atsctl;
+	cfg[0x147] = (uint8_t)(atsctl >> 8);
+}
+
+static void exp_dev_decoded(void **state)
+{
+	uint8_t cfg[4096];
+	struct pcie_settings d;
+	(void)state;
+
+	/* RlxdOrd+ ExtTag+ MaxPayload 256, MaxReadReq 4096; ATS Enable+ STU 0x0c */
+	endpoint_cfg(cfg, 0x5130, 0x800c);
+	assert_int_equal(pci_config_exp_cap(cfg, sizeof(cfg)), 0x60);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.express, 1);
+	assert_int_equal(d.mps_cap, 512);
+	assert_int_equal(d.ext_tag_cap, 1);
+	assert_int_equal(d.mps, 256);
+	assert_int_equal(d.mrrs, 4096);
+	assert_int_equal(d.relaxed_ordering, 1);
+	assert_int_equal(d.ext_tag, 1);
+	assert_int_equal(d.ats, 1);
+	assert_int_equal(d.ats_enable, 1);
+	assert_int_equal(d.ats_stu, 0x0c);
+	/* everything off; reserved encodings print as lspci does (128 << 7) */
+	endpoint_cfg(cfg, 0x70e0, 0x0000);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.mps, 16384);
+	assert_int_equal(d.mrrs, 16384);
+	assert_int_equal(d.relaxed_ordering, 0);
+	assert_int_equal(d.ext_tag, 0);
+	assert_int_equal(d.ats_enable, 0);
+	assert_int_equal(d.ats_stu, 0);
+	/* no ATS in the chain */
+	endpoint_cfg(cfg, 0x2000, 0);
+	ext(cfg, 0x100, 0x0001, 0);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.mrrs, 512);
+	assert_int_equal(d.ats, 0);
+	assert_int_equal(d.ats_enable, -1);
+}
+
+static void exp_dev_short(void **state)
+{
+	uint8_t cfg[4096];
+	struct pcie_settings d;
+	(void)state;
+
+	endpoint_cfg(cfg, 0x5130, 0x800c);
+	/* without root: 64 bytes, everything unknown, never zeros */
+	assert_int_equal(pci_config_exp_dev(cfg, 64, &d), -ENODATA);
+	assert_int_equal(d.express, -1);
+	assert_int_equal(d.mps, -1);
+	assert_int_equal(d.mrrs, -1);
+	assert_int_equal(d.relaxed_ordering, -1);
+	assert_int_equal(d.ats, -1);
+	assert_int_equal(pci_config_exp_dev(cfg, 0, &d), -ENODATA);
+	/* the list reaches the PCIe capability but lspci's 16 bytes after
+	 * its header are not all there */
+	assert_int_equal(pci_config_exp_dev(cfg, 0x73, &d), -ENODATA);
+	assert_int_equal(d.express, 1);
+	assert_int_equal(d.mps, -1);
+	assert_int_equal(pci_config_exp_dev(cfg, 0x74, &d), 0);
+	assert_int_equal(d.mps, 256);
+	/* conventional 256 bytes: DevCtl known, ATS not */
+	assert_int_equal(pci_config_exp_dev(cfg, 256, &d), 0);
+	assert_int_equal(d.mrrs, 4096);
+	assert_int_equal(d.ats, -1);
+	/* the ATS header there, its control word not */
+	assert_int_equal(pci_config_exp_dev(cfg, 0x147, &d), 0);
+	assert_int_equal(d.ats, -1);
+	assert_int_equal(pci_config_exp_dev(cfg, 0x148, &d), 0);
+	assert_int_equal(d.ats, 1);
+}
+
+static void exp_dev_malformed(void **state)
+{
+	uint8_t cfg[4096];
+	struct pcie_settings d;
+	(void)state;
+
+	/* no capability list bit: conventional, nothing to decode */
+	endpoint_cfg(cfg, 0x5130, 0);
+	cfg[0x06] = 0;
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), -ENOENT);
+	assert_int_equal(d.express, 0);
+	assert_int_equal(d.ats, 0);
+	assert_int_equal(d.mps, -1);
+	/* a loop: PM points to itself */
+	endpoint_cfg(cfg, 0x5130, 0);
+	cfg[0x41] = 0x40;
+	assert_int_equal(pci_config_exp_cap(cfg, sizeof(cfg)), -ENOENT);
+	/* a loop through two capabilities, pointer low bits ignored */
+	cfg[0x41] = 0x63;
+	cfg[0x60] = 0x05;
+	cfg[0x61] = 0x40;
+	assert_int_equal(pci_config_exp_cap(cfg, sizeof(cfg)), -ENOENT);
+	/* id 0xff breaks the list */
+	endpoint_cfg(cfg, 0x5130, 0);
+	cfg[0x40] = 0xff;
+	assert_int_equal(pci_config_exp_cap(cfg, sizeof(cfg)), -ENOENT);
+	/* a pointer past the end of what was read */
+	endpoint_cfg(cfg, 0x5130, 0);
+	cfg[0x41] = 0xfc;
+	assert_int_equal(pci_config_exp_cap(cfg, 0xfe), -ENODATA);
+	assert_int_equal(pci_config_exp_cap(cfg, sizeof(cfg)), -ENOENT);
+	/* PCIe capability in the last dword of conventional space: DevCap
+	 * would be past it */
+	endpoint_cfg(cfg, 0x5130, 0);
+	cfg[0x41] = 0xfc;
+	cfg[0xfc] = 0x10;
+	assert_int_equal(pci_config_exp_dev(cfg, 256, &d), -ENODATA);
+	assert_int_equal(d.mps, -1);
+	/* extended chain loops before ATS: absent, as lspci's <chain looped> */
+	endpoint_cfg(cfg, 0x5130, 0x8000);
+	ext(cfg, 0x100, 0x0001, 0x100);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.ats, 0);
+	/* an all-ones header (a device gone) points to 0xffc, whose zero header ends it */
+	put32(cfg, 0x100, 0xffffffffu);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.ats, 0);
+	/* ATS in the last dword: its control word is past the end */
+	endpoint_cfg(cfg, 0x5130, 0);
+	ext(cfg, 0x100, 0x0001, 0xffc);
+	ext(cfg, 0xffc, PCI_EXT_CAP_ID_ATS, 0);
+	assert_int_equal(pci_config_exp_dev(cfg, sizeof(cfg), &d), 0);
+	assert_int_equal(d.ats, -1);
+}
+
 static void acs_absent(void **state)
 {
 	uint8_t cfg[4096];
@@ -520,6 +668,9 @@ static void device_access(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exp_dev_decoded),
+		cmocka_unit_test(exp_dev_short),
+		cmocka_unit_test(exp_dev_malformed),
 		cmocka_unit_test(acs_found),
 		cmocka_unit_test(acs_short_buffers),
 		cmocka_unit_test(acs_absent),
