@@ -31,6 +31,8 @@ struct check_ctx {
 	/* one per NIC: a card that would be a rail but for its link layer
 	 * (roles_assign_links); NULL: none */
 	const bool *wrong_link;
+	/* the site file (job_user, job_group); NULL: none */
+	const struct site *site;
 };
 
 /* roles_assign, and which NICs are no rail only for their link layer: a

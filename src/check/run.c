@@ -129,6 +129,7 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		.gpu_nic = gpu_nic,
 		.gpu_path = gpu_path,
 		.wrong_link = wrong_link,
+		.site = site,
 	};
 	size_t first = out->n;
 

@@ -7,6 +7,8 @@
  *   ignore = sys.memlock, port.fec    check ids waived on this fleet
  *   rail = mlx5_0, mlx5_1             RDMA devices that are rails
  *   storage = mlx5_8 mlx5_9           ... and storage / in-band NICs
+ *   job_user = alice                  whom jobs run as (sys.device_access,
+ *   job_group = rdma                  sys.job_memlock); neither: any user
  *
  * ignore, rail and storage take names separated by commas or blanks and
  * may be given on several lines. */
@@ -30,6 +32,7 @@ struct site {
 	char *profile;		/* NULL: the profile is picked from the machine */
 	int profile_line;
 	struct name_list ignore, rail, storage;
+	char *job_user, *job_group;	/* NULL: any user */
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,
@@ -38,7 +41,11 @@ int site_parse(const char *text, size_t len, const char *origin, struct site *ou
 	       struct profile_error *err);
 void site_free(struct site *s);
 
+/* Whether the site waives id, under its own name or under the one it had
+ * before a rename (site_old_id). */
 bool site_ignores(const struct site *s, const char *id);
+/* The id a renamed check had, which `ignore` still accepts; NULL none. */
+const char *site_old_id(const char *id);
 /* ROLE_RAIL or ROLE_STORAGE when the site file names the NIC; else -1. */
 int site_role(const struct site *s, const char *nic);
 

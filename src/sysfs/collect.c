@@ -1,4 +1,5 @@
 #include "collect.h"
+#include "access_read.h"
 #include "host.h"
 #include "ib.h"
 #include "pci.h"
@@ -18,5 +19,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
+	if (rc == 0)
+		rc = access_read(r, inv->nics, inv->n_nics, &inv->host.access);
 	return rc;
 }
