@@ -162,7 +162,8 @@ static int memlock_pam(const struct check_ctx *c, struct findings *out,
 		n += snprintf(obs + n, sizeof(obs) - (size_t)n, " a soft memlock of %s (%s:%d, "
 			      "\"%s soft\")", soft, pm.soft->file, pm.soft->line, pm.soft->domain);
 	if (pm.hard && pm.hard_bytes != MEMLOCK_INFINITY && n > 0 && (size_t)n < sizeof(obs))
-		snprintf(obs + n, sizeof(obs) - (size_t)n, "%s a hard memlock of %s (%s:%d, \"%s\")",
+		snprintf(obs + n, sizeof(obs) - (size_t)n, "%s a hard memlock of %s (%s:%d, "
+			 "\"%s hard\")",
 			 pm.soft && pm.soft_bytes != MEMLOCK_INFINITY ? " and" : "", hard,
 			 pm.hard->file, pm.hard->line, pm.hard->domain);
 	return memlock_warn(c, out, obs, "a line `* - memlock unlimited` (or for the job's user "
@@ -260,7 +261,7 @@ static enum severity nic_sev(const struct check_ctx *c, size_t i)
 /* The old probe (this process's access) where no record of the node is
  * there: a snapshot taken before records were kept. */
 static int uverbs_word(const struct check_ctx *c, struct findings *out, size_t i,
-		       struct check_buf *unknown)
+		       struct check_buf *unknown, struct check_buf *unrecorded)
 {
 	const struct nic *n = &c->inv->nics[i];
 	struct finding *f;
@@ -273,8 +274,7 @@ static int uverbs_word(const struct check_ctx *c, struct findings *out, size_t i
 		return missing(c, out, nic_sev(c, i), n->name, n->uverbs ? n->uverbs : "uverbs?");
 	if (strcmp(n->uverbs_dev, "no access") != 0) {
 		/* there, but its mode and owner are not known */
-		check_buf_printf(unknown, "%s%s (mode not recorded)", unknown->len ? ", " : "",
-				 n->name);
+		check_buf_printf(unrecorded, "%s%s", unrecorded->len ? " " : "", n->name);
 		return 0;
 	}
 	f = check_add(c, out, "sys.device_access", nic_sev(c, i), access_why);
@@ -320,7 +320,7 @@ static int device_access(const struct check_ctx *c, struct findings *out,
 			 const struct dev_access *a, const struct job_identity *who)
 {
 	const struct inventory *inv = c->inv;
-	struct check_buf unknown = { 0 };
+	struct check_buf unknown = { 0 }, unrecorded = { 0 };
 	bool any_rail = false;
 	int rc = 0;
 
@@ -330,7 +330,7 @@ static int device_access(const struct check_ctx *c, struct findings *out,
 
 		any_rail |= nic_sev(c, i) == SEV_ERROR;
 		if (!d || d->present < 0)
-			rc = uverbs_word(c, out, i, &unknown);
+			rc = uverbs_word(c, out, i, &unknown, &unrecorded);
 		else
 			rc = judge_node(c, out, nic_sev(c, i), n->name, d, who, &unknown);
 	}
@@ -357,6 +357,9 @@ static int device_access(const struct check_ctx *c, struct findings *out,
 			       "`sudo -u USER test -r /dev/infiniband/uverbs0 -a -w "
 			       "/dev/infiniband/uverbs0 && echo ok` as the job's user");
 	}
+	if (rc == 0 && unrecorded.len && !unrecorded.nomem)
+		check_buf_printf(&unknown, "%s%s (there; owner and mode not recorded)",
+				 unknown.len ? ", " : "", check_buf_str(&unrecorded));
 	if (rc == 0 && unknown.len && !unknown.nomem) {
 		char obs[1024];
 
@@ -367,9 +370,10 @@ static int device_access(const struct check_ctx *c, struct findings *out,
 			       "run the check on the live host, or look with `ls -l "
 			       "/dev/infiniband` and `getfacl /dev/infiniband/*`");
 	}
-	if (unknown.nomem)
+	if (unknown.nomem || unrecorded.nomem)
 		rc = -ENOMEM;
 	check_buf_free(&unknown);
+	check_buf_free(&unrecorded);
 	return rc;
 }
 

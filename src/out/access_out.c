@@ -211,7 +211,7 @@ void access_text_host(FILE *out, const struct dev_access *a)
 	} else {
 		text_printf(out, "systemd default (%s sets no LimitMEMLOCK)", m->slurmd_unit);
 	}
-	fputs("; limits.conf", out);
+	fputs("\n  limits.conf", out);
 	if (!m->n_lines)
 		fputs(" no memlock lines", out);
 	for (size_t i = 0; i < m->n_lines; i++) {
