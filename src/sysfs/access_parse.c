@@ -397,6 +397,9 @@ int group_parse(const char *text, struct accounts *a)
 			size_t ml = (size_t)((c ? c : end) - m);
 			struct account_group *last = &a->groups[a->n_groups - 1];
 
+			/* glibc's list parser skips blanks before a name, and so here */
+			while (ml && isspace((unsigned char)*m))
+				m++, ml--;
 			while (ml && isspace((unsigned char)m[ml - 1]))
 				ml--;
 			if (ml) {
