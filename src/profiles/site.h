@@ -4,7 +4,7 @@
  *
  *   [site]
  *   profile = a800-8x100g-roce        a built-in name, or a profile file
- *   ignore = sys.memlock, port.fec    check ids waived on this fleet
+ *   ignore = sys.job_memlock, port.fec   check ids waived on this fleet
  *   rail = mlx5_0, mlx5_1             RDMA devices that are rails
  *   storage = mlx5_8 mlx5_9           ... and storage / in-band NICs
  *   job_user = alice                  whom jobs run as (sys.device_access,
