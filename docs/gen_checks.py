@@ -41,6 +41,11 @@ verdict is then at best WARN and the exit code 0 (1 only with an error), and
 `contrib/slurm/rdmadoctor-healthcheck` drains the node unless
 `RDMADOCTOR_ON_UNCHECKED=leave`.
 
+Renamed ids: `sys.uverbs` grew into `sys.device_access` (the job's user, not
+only this process, and `rdma_cm` too) and `sys.memlock` into
+`sys.job_memlock` (slurmd's unit and pam_limits, not only this process's
+limit). A site file's `ignore` that names the old id still waives the new one.
+
 | id | severity | fires when | first fix |
 |---|---|---|---|
 """

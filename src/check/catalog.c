@@ -247,13 +247,21 @@ static const struct check_entry rows[] = {
 	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
 	  "the host",
 	  "`mlnx_qos -i IF --trust dscp`" },
-	{ "sys.memlock", "warn; info (limit not readable: not checked)",
-	  "RLIMIT_MEMLOCK too low for RDMA (not unlimited)",
-	  "`ulimit -l unlimited`, LimitMEMLOCK=infinity in the slurmd unit, "
-	  "`--ulimit memlock=-1` for containers" },
-	{ "sys.uverbs", "error (missing or not accessible); info (not checked)",
-	  "/dev/infiniband/uverbs* missing or not accessible",
-	  "load ib_uverbs and check the udev rules and groups" },
+	{ "sys.device_access", "error (a rail, or a closed rdma_cm where there are rails); "
+	  "warn (elsewhere, or rdma_cm missing); info (not checked)",
+	  "a NIC's /dev/infiniband/uverbsN, or /dev/infiniband/rdma_cm, missing, or its "
+	  "owner, group, mode and ACL keep the job's user (site file job_user / job_group; "
+	  "any user when neither) from opening it for reading and writing; formerly "
+	  "sys.uverbs, which `ignore` still accepts",
+	  "load ib_uverbs (rdma_ucm for rdma_cm); find the udev rule that overrides "
+	  "rdma-core's mode 0666, or put the job's user in the node's group" },
+	{ "sys.job_memlock", "warn; info (a limit or a file not readable: not checked)",
+	  "the memlock limit jobs get is not unlimited: this process's RLIMIT_MEMLOCK, "
+	  "slurmd's unit LimitMEMLOCK= (its drop-ins, else systemd's DefaultLimitMEMLOCK), "
+	  "or pam_limits' memlock lines for the job's user in /etc/security/limits.conf and "
+	  "limits.d; formerly sys.memlock, which `ignore` still accepts",
+	  "LimitMEMLOCK=infinity in the slurmd unit, `* - memlock unlimited` in "
+	  "limits.d, `--ulimit memlock=-1` for containers" },
 	{ "topo.nic_far", "error; info (NUMA node unknown)",
 	  "a rail NIC is PHB, NODE or SYS from its GPU instead of PIX or PXB; on generic "
 	  "(x86, datacenter GPUs, not Grace) when no RDMA NIC is PIX or PXB to any GPU",

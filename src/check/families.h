@@ -31,7 +31,8 @@ struct check_ctx {
 	/* one per NIC: a card that would be a rail but for its link layer
 	 * (roles_assign_links); NULL: none */
 	const bool *wrong_link;
-	/* what the site file says (profiles/site.h); NULL: none */
+	/* what the site file says (profiles/site.h: rail_switch, job_user,
+	 * job_group); NULL: none */
 	const struct site *site;
 };
 

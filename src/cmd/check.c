@@ -61,7 +61,7 @@ const struct cmd_spec check_spec = {
 	"(docs/json/check.md).\n",
 	.epilog =
 	"The site file /etc/rdmadoctor/rdmadoctor.conf (under --root) may name the\n"
-	"fleet's profile, waive check ids (ignore = sys.memlock) and name rail and\n"
+	"fleet's profile, waive check ids (ignore = sys.job_memlock) and name rail and\n"
 	"storage NICs; docs/profiles.md describes it.  What the profile expects but\n"
 	"cannot be read is an info saying so, counted as unchecked.\n"
 	"\n"

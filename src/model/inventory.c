@@ -122,6 +122,7 @@ void inventory_free(struct inventory *inv)
 	free(h->stack);
 	free(h->ofed_version);
 	free(h->nvidia_driver);
+	dev_access_free(h->access);
 	for (int i = 0; i < MOD_COUNT; i++) {
 		free(h->modules[i].initstate);
 		free(h->modules[i].version);

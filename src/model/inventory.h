@@ -261,8 +261,12 @@ struct host {
 	 * -1 unknown */
 	int nvidia_open;
 	bool peermem_memory_peers;	/* OFED <= 23.10 nv_mem client dir */
+	/* /dev/infiniband nodes, accounts, the jobs' memlock (model/access.h);
+	 * NULL: not read */
+	struct dev_access *access;
 };
 
+#include "access.h"
 #include "npu.h"	/* Ascend NPUs and their RoCE ports */
 
 struct inventory {

@@ -136,7 +136,7 @@ void nhc_check(FILE *out, const struct check_report *rep)
 	/* The drain reason names the error that explains the most: a NIC or
 	 * port that is missing or down before what follows from it. */
 	static const char *const rank[] = {
-		"nic.count", "port.down", "port.no_sm", "sys.uverbs", "link.flaps",
+		"nic.count", "port.down", "port.no_sm", "sys.device_access", "link.flaps",
 		"port.rate_low", "port.width_low", "pcie.link_degraded",
 		"pcie.upstream_degraded", "gid.rocev2_missing", "counters.errors",
 	};

@@ -1,4 +1,5 @@
 #include "json.h"
+#include "access_out.h"
 #include "../eeprom/module.h"
 #include "../nl/link_modes.h"
 #include "../model/port_guid.h"
@@ -377,7 +378,7 @@ static json_t *host_json(const struct host *h)
 		json_object_set_new(mods, h->modules[i].name,
 				    h->modules_known ? json_boolean(h->modules[i].loaded)
 						     : json_null());
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
 		"hostname", json_string_or_null(h->hostname),
 		"kernel", json_string_or_null(h->kernel),
 		"dmi_product", json_string_or_null(h->dmi_product),
@@ -398,6 +399,9 @@ static json_t *host_json(const struct host *h)
 		  "nv_peer_mem_initstate",
 		    json_string_or_null(h->modules[MOD_NV_PEER_MEM].initstate),
 		  "memory_peers_nv_mem", h->peermem_memory_peers);
+
+	access_json_add(o, h->access);
+	return o;
 }
 
 json_t *inventory_to_json(const struct inventory *inv)

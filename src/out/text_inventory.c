@@ -6,6 +6,7 @@
 #include "../model/neighbor.h"
 #include "../model/pcie_link.h"
 #include "text_printf.h"
+#include "access_out.h"
 #include "text_wrap.h"
 #include "plural.h"
 #include "../model/port_guid.h"
@@ -391,6 +392,7 @@ static void print_pcie_settings(FILE *out, const struct pci_func *f)
 void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	print_host(out, &inv->host);
+	access_text_host(out, inv->host.access);
 	text_printf(out, "\nRDMA devices (%zu)\n", inv->n_nics);
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
@@ -431,6 +433,7 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 		if (n->uverbs)
 			text_printf(out, "    verbs /dev/infiniband/%s %s\n", n->uverbs,
 				    OR_NA(n->uverbs_dev));
+		access_text_nic(out, inv->host.access, n->name);
 		for (size_t p = 0; p < n->n_ports; p++)
 			print_port(out, &n->ports[p], o);
 	}

@@ -219,6 +219,32 @@ static int add_rail_switch(struct sstate *st, const char *value)
 	return 0;
 }
 
+/* job_user / job_group: one account name, as useradd takes them (letters,
+ * digits, '.', '_', '-'; not starting with '-'), given once. */
+static void job_name(struct sstate *st, const char *key, const char *value)
+{
+	char **slot = key[4] == 'u' ? &st->out->job_user : &st->out->job_group;
+	size_t n = strlen(value);
+
+	if (*slot) {
+		fail(st, st->src.line, "'%s' given twice", key);
+		return;
+	}
+	if (n > 32 || value[0] == '-') {
+		fail(st, st->src.line, "%s: '%.40s' is not an account name", key, value);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!name_char(value[i])) {
+			fail(st, st->src.line, "%s: '%c' in '%.40s': expected one user or group name",
+			     key, value[i], value);
+			return;
+		}
+	*slot = strdup(value);
+	if (!*slot)
+		st->rc = -ENOMEM;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -256,6 +282,8 @@ static int handler(void *user, const char *section, const char *name, const char
 			st->rc = -ENOMEM;
 	} else if (strcmp(name, "ignore") == 0) {
 		add_names(st, name, buf, &st->out->ignore, true);
+	} else if (strcmp(name, "job_user") == 0 || strcmp(name, "job_group") == 0) {
+		job_name(st, name, buf);
 	} else if (strcmp(name, "rail") == 0) {
 		add_names(st, name, buf, &st->out->rail, false);
 	} else if (strcmp(name, "storage") == 0) {
@@ -264,7 +292,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_rail_switch(st, buf);
 	} else {
 		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage or rail_switch", name);
+		     "storage, rail_switch, job_user or job_group", name);
 	}
 	return st->rc ? 0 : 1;
 }
@@ -311,6 +339,8 @@ void site_free(struct site *s)
 	if (!s)
 		return;
 	free(s->profile);
+	free(s->job_user);
+	free(s->job_group);
 	list_free(&s->ignore);
 	list_free(&s->rail);
 	list_free(&s->storage);
@@ -322,9 +352,30 @@ void site_free(struct site *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Checks that grew into others keep their old ids as waivers: a fleet
+ * that wrote `ignore = sys.memlock` keeps its waiver after the rename. */
+static const struct {
+	const char *id, *old;
+} renamed[] = {
+	{ "sys.device_access", "sys.uverbs" },
+	{ "sys.job_memlock", "sys.memlock" },
+};
+
+const char *site_old_id(const char *id)
+{
+	for (size_t i = 0; id && i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (strcmp(renamed[i].id, id) == 0)
+			return renamed[i].old;
+	return NULL;
+}
+
 bool site_ignores(const struct site *s, const char *id)
 {
-	return s && id && listed(&s->ignore, id, strlen(id));
+	const char *old = site_old_id(id);
+
+	if (!s || !id)
+		return false;
+	return listed(&s->ignore, id, strlen(id)) || (old && listed(&s->ignore, old, strlen(old)));
 }
 
 int site_role(const struct site *s, const char *nic)

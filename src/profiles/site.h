@@ -4,10 +4,12 @@
  *
  *   [site]
  *   profile = a800-8x100g-roce        a built-in name, or a profile file
- *   ignore = sys.memlock, port.fec    check ids waived on this fleet
+ *   ignore = sys.job_memlock, port.fec   check ids waived on this fleet
  *   rail = mlx5_0, mlx5_1             RDMA devices that are rails
  *   storage = mlx5_8 mlx5_9           ... and storage / in-band NICs
  *   rail_switch = 0 leaf-r0-*         the switch a rail is cabled to
+ *   job_user = alice                  whom jobs run as (sys.device_access,
+ *   job_group = rdma                  sys.job_memlock); neither: any user
  *
  * ignore, rail and storage take names separated by commas or blanks and
  * may be given on several lines; rail_switch takes one rail and one
@@ -43,6 +45,7 @@ struct site {
 	struct name_list ignore, rail, storage;
 	struct rail_switch *rail_switch;	/* in file order */
 	size_t n_rail_switch, cap_rail_switch;	/* cap: room (growbuf) */
+	char *job_user, *job_group;	/* NULL: any user */
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,
@@ -51,7 +54,11 @@ int site_parse(const char *text, size_t len, const char *origin, struct site *ou
 	       struct profile_error *err);
 void site_free(struct site *s);
 
+/* Whether the site waives id, under its own name or under the one it had
+ * before a rename (site_old_id). */
 bool site_ignores(const struct site *s, const char *id);
+/* The id a renamed check had, which `ignore` still accepts; NULL none. */
+const char *site_old_id(const char *id);
 /* ROLE_RAIL or ROLE_STORAGE when the site file names the NIC; else -1. */
 int site_role(const struct site *s, const char *nic);
 /* The pattern the site file gives rail port `rail` of NIC `nic` (by its

@@ -1,4 +1,5 @@
 #include "collect.h"
+#include "access_read.h"
 #include "host.h"
 #include "ib.h"
 #include "lldp.h"
@@ -22,5 +23,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 	/* after the ports have their netdevs and LAG slaves */
 	if (rc == 0)
 		rc = lldp_read(r, inv->nics, inv->n_nics);
+	if (rc == 0)
+		rc = access_read(r, inv->nics, inv->n_nics, &inv->host.access);
 	return rc;
 }

@@ -748,6 +748,15 @@ int root_access(struct root *r, const char *path, bool want_chr, int mode)
 	return rc;
 }
 
+int root_stat(struct root *r, const char *path, struct stat *st, char **canon)
+{
+	int rc = stat_in_root(r, path, st);
+
+	if (rc == 0 && canon)
+		rc = root_resolve(r, path, canon);
+	return rc;
+}
+
 bool root_exists(struct root *r, const char *path)
 {
 	struct stat st;

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 struct tape;
+struct stat;
 struct pathcache;
 
 struct root_note {
@@ -91,6 +92,10 @@ int root_list(struct root *r, const char *path, char ***names, size_t *n);
 void root_free_list(char **names, size_t n);
 
 bool root_exists(struct root *r, const char *path);
+/* lstat of a path inside the root, its symlinks on the way resolved there:
+ * 0 or a negative errno.  *canon (may be NULL): the root-relative path
+ * found, malloc'd.  Like root_access, for live device nodes. */
+int root_stat(struct root *r, const char *path, struct stat *st, char **canon);
 bool root_is_dir(struct root *r, const char *path);
 
 /* faccessat(mode) of a path inside the root, its own symlinks resolved

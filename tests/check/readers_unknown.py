@@ -200,9 +200,9 @@ ROWS = [
      ("counters.errors", "mlx5_0 port 1"), False),
     # memlock
     ("memlock-missing", "dgx-h100", host("proc/self/limits"), "remove",
-     ("sys.memlock", "host"), False),
+     ("sys.job_memlock", "host"), False),
     ("memlock-garbage", "dgx-h100", host("proc/self/limits"), "garbage",
-     ("sys.memlock", "host"), False),
+     ("sys.job_memlock", "host"), False),
     # the kernel modules
     ("modules-missing", "dgx-h100", host("proc/modules"), "remove", None, False),
     ("modules-and-sysmodule-missing", "dgx-h100", host("sys/module"), "remove", None, False),

@@ -46,8 +46,12 @@ FIRES = [
     ("topo.nic_shared", "a800-2x100g-roce", "a800-8x100g-roce", "", "4"),
     ("pcie.acs", "broken", None, "", ""),
     ("pcie.acs", "roce-broken", None, "", ""),
-    ("sys.memlock", "broken", None, "", "65536"),
-    ("sys.uverbs", "broken", None, "", "missing"),
+    ("sys.job_memlock", "broken", None, "", "65536"),
+    # the jobs' limits: slurmd's unit without LimitMEMLOCK, a 64 KiB limits.d line
+    ("sys.job_memlock", "broken", None, "", "sets no LimitMEMLOCK"),
+    ("sys.job_memlock", "broken", None, "", "pam_limits gives any user a soft memlock of 64 KiB"),
+    ("sys.device_access", "broken", None, "", "missing"),
+    ("sys.device_access", "broken", None, "ibp221s0", "crw-rw---- root:rdma"),
     ("fw.mixed", "broken", None, "ConnectX-7", "28.37.1014"),
     ("roce.ecn", "roce-broken", None, "", ""),
     # DCB netlink replies in roce-broken/root/.rdmadoctor/dcb/ (gen_fixtures.py)
@@ -141,7 +145,7 @@ need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low
         "pcie.link_degraded", "pcie.upstream_degraded", "pcie.bottleneck", "mtu.ib",
         "mtu.roce", "gid.rocev2_missing", "gid.index_mismatch", "counters.errors",
         "counters.saturated", "gdr.missing", "gdr.unsupported", "topo.nic_far",
-        "topo.nic_shared", "pcie.acs", "sys.memlock", "sys.uverbs", "fw.mixed", "roce.ecn", "port.fec",
+        "topo.nic_shared", "pcie.acs", "sys.job_memlock", "sys.device_access", "fw.mixed", "roce.ecn", "port.fec",
         "nic.bandwidth_per_gpu", "port.link_layer"}
 if need - ids:
     failed += 1

@@ -145,9 +145,9 @@ limits = os.path.realpath(os.path.join(r, "proc", "self", "limits"))
 os.unlink(limits)
 os.mkdir(limits)
 rc, doc, _, _ = run(r)
-f = unchecked(doc, "sys.memlock", "host")
+f = unchecked(doc, "sys.job_memlock", "host")
 expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and f[0]["severity"] == "info",
-       "dgx-h100, /proc/self/limits unreadable: sys.memlock not checked, counted",
+       "dgx-h100, /proc/self/limits unreadable: sys.job_memlock not checked, counted",
        f"rc {rc} {doc['unchecked']} {f}")
 
 # --- a RoCE port whose GID table cannot be read keeps its netdev -----------

@@ -79,7 +79,7 @@ if grep -q "(1X)" "$tmp/out"; then ok; else bad "rate lanes lost: $(grep Gb/s "$
 if grep -q "( \| )\|()\|(bond of )" "$tmp/out"; then bad "empty parentheses: $(grep -n "( \| )\|()" "$tmp/out")"; else ok; fi
 
 timeout 20 "$bin" --root "$t" --json check --profile generic >"$tmp/out" 2>"$tmp/err"
-py 'not [f for f in d["findings"] if f["id"] == "sys.memlock"]' "sys.memlock on an effectively unlimited memlock"
+py 'not [f for f in d["findings"] if f["id"] == "sys.job_memlock"]' "sys.job_memlock on an effectively unlimited memlock"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

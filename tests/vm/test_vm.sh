@@ -19,6 +19,13 @@ rc=$?
 rc=$?
 [ $rc -eq 0 ] || { echo "in-VM check test failed (exit $rc)"; exit 1; }
 
+# who can use the devices: real nodes chmod/chown'd and given an ACL, an
+# unprivileged user opening them as the oracle, pam_limits (runuser -l)
+# against the tool's reading of limits.d, and a snapshot replay
+"$here/vm-run.sh" --outdir "$out" --timeout 240 -- python3 "$here/device_access.py" "$bin" "$out/access"
+rc=$?
+[ $rc -eq 0 ] || { echo "in-VM device access test failed (exit $rc)"; exit 1; }
+
 # the VM's snapshot, replayed on the host, gives the document it gives in
 # the VM, byte for byte; and the live inventory, but for the traffic
 # counters that moved between the two runs
