@@ -2,6 +2,7 @@
 #include "diff.h"
 #include "facts.h"
 #include "fields.h"
+#include "json_keys.h"
 #include "rails.h"
 #include "../model/growbuf.h"
 
@@ -10,26 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
-/* The keys of an object, sorted; NULL-terminated, malloc'd. */
-static const char **sorted_keys(const json_t *obj)
-{
-	const char **keys = calloc(json_object_size(obj) + 1, sizeof(*keys));
-	const char *k;
-	json_t *v;
-	size_t n = 0;
-
-	if (!keys)
-		return NULL;
-	json_object_foreach((json_t *)obj, k, v)
-		keys[n++] = k;
-	qsort(keys, n, sizeof(*keys), str_cmp);
-	return keys;
-}
 
 /* Order of values among equal counts: numbers (by value), strings (by
  * text), anything else (by its JSON text), null last. */
@@ -277,26 +259,13 @@ static json_t *group_baseline(const json_t *votes)
 	return out;
 }
 
-static json_t *sorted_string_array(const json_t *set)
-{
-	const char **names = sorted_keys(set);
-	json_t *out = names ? json_array() : NULL;
-
-	for (size_t i = 0; out && names[i]; i++)
-		if (json_array_append_new(out, json_string(names[i])) < 0) {
-			json_decref(out);
-			out = NULL;
-		}
-	free(names);
-	return out;
-}
 
 /* One group: {"hosts":{host:true}, "variants":{id:{"fields", "hosts"}},
  * "keys":{key:true}} in, its contract form out. */
 static json_t *judge_group(const char *profile, const char *model, const char *ll, json_t *g)
 {
 	json_t *values = json_object_get(g, "keys"), *variants = json_object_get(g, "variants");
-	json_t *hosts = sorted_string_array(json_object_get(g, "hosts"));
+	json_t *hosts = fleet_sorted_key_array(json_object_get(g, "hosts"));
 	json_t *outliers = json_array(), *baseline = NULL, *out = NULL, *v;
 	struct judged j = { json_object(), json_array(), NULL, 0, 0 };
 	struct fact_key *keys = calloc(json_object_size(values) + 1, sizeof(*keys));
@@ -454,7 +423,7 @@ static int add_machine(json_t *machines, const json_t *entry, const char *host)
 
 static json_t *profile_splits(const json_t *machines)
 {
-	const char **keys = sorted_keys(machines);
+	const char **keys = fleet_sorted_keys(machines);
 	json_t *out = keys ? json_array() : NULL;
 
 	for (size_t i = 0; out && keys[i]; i++) {
@@ -464,10 +433,10 @@ static json_t *profile_splits(const json_t *machines)
 
 		if (json_object_size(by_profile) < 2)
 			continue;
-		profiles = sorted_keys(by_profile);
+		profiles = fleet_sorted_keys(by_profile);
 		list = profiles ? json_array() : NULL;
 		for (size_t p = 0; list && profiles[p]; p++) {
-			json_t *hosts = sorted_string_array(json_object_get(by_profile, profiles[p]));
+			json_t *hosts = fleet_sorted_key_array(json_object_get(by_profile, profiles[p]));
 
 			if (!hosts || json_array_append_new(list, json_pack("{s:s, s:o}", "profile",
 					profiles[p], "hosts", hosts)) < 0) {
@@ -507,7 +476,7 @@ json_t *fleet_diff(const json_t *hosts)
 		    profile_change(changes, e, h) < 0 || add_machine(machines, e, h) < 0)
 			goto done;
 	}
-	keys = sorted_keys(groups);
+	keys = fleet_sorted_keys(groups);
 	splits = profile_splits(machines);
 	if (!keys || !splits)
 		goto done;

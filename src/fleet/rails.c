@@ -1,6 +1,7 @@
 /* The rails' switches across the fleet, their owners, and the hosts
  * cabled otherwise (fleet/rails.h). */
 #include "rails.h"
+#include "json_keys.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -164,40 +165,8 @@ static int count_host(struct tally *t, const char *host, const json_t *fields)
 	return 0;
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
 
-/* The keys of obj, sorted, NULL-terminated; malloc'd (the strings obj's). */
-static const char **sorted_keys(const json_t *obj)
-{
-	const char **keys = calloc(json_object_size(obj) + 1, sizeof(*keys));
-	const char *k;
-	json_t *v;
-	size_t n = 0;
 
-	if (!keys)
-		return NULL;
-	json_object_foreach((json_t *)obj, k, v)
-		keys[n++] = k;
-	qsort(keys, n, sizeof(*keys), str_cmp);
-	return keys;
-}
-
-static json_t *sorted_names(const json_t *set)
-{
-	const char **names = sorted_keys(set);
-	json_t *out = names ? json_array() : NULL;
-
-	for (size_t i = 0; out && names[i]; i++)
-		if (json_array_append_new(out, json_string(names[i])) < 0) {
-			json_decref(out);
-			out = NULL;
-		}
-	free(names);
-	return out;
-}
 
 /* The rails as {"k": n} keys, as numbers, most hosts first, then by rail. */
 struct share {
@@ -217,7 +186,7 @@ static int share_cmp(const void *a, const void *b)
 /* Each switch's owner, and the ties into no_owner (by switch name). */
 static int find_owners(struct tally *t, json_t *no_owner)
 {
-	const char **sws = sorted_keys(t->by_switch);
+	const char **sws = fleet_sorted_keys(t->by_switch);
 
 	if (!sws)
 		return -1;
@@ -393,7 +362,7 @@ static json_t *sorted_findings(const json_t *findings, size_t *hosts_differ)
 /* switches of one rail: {switch: hosts} in, sorted list out. */
 static json_t *rail_switches(const struct tally *t, const json_t *by)
 {
-	const char **sws = sorted_keys(by);
+	const char **sws = fleet_sorted_keys(by);
 	size_t n = json_object_size(by), i;
 	struct sw {
 		const char *name;
@@ -440,7 +409,7 @@ static json_t *rails_list(const struct tally *t)
 		if (!json_object_get(t->hosts_on, key))
 			continue;
 		un = json_object_get(t->unchecked, key);
-		names = un ? sorted_names(un) : json_array();
+		names = un ? fleet_sorted_key_array(un) : json_array();
 		sws = rail_switches(t, json_object_get(t->by_rail, key));
 		if (!names || !sws || json_array_append_new(out, json_pack("{s:i, s:O, s:I, s:o, "
 				"s:o}", "rail", k, "hosts", json_object_get(t->hosts_on, key),

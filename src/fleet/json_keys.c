@@ -1,0 +1,39 @@
+/* Sorted keys of a JSON object (fleet/json_keys.h). */
+#include "json_keys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **fleet_sorted_keys(const json_t *obj)
+{
+	const char **keys = calloc(json_object_size(obj) + 1, sizeof(*keys));
+	const char *k;
+	json_t *v;
+	size_t n = 0;
+
+	if (!keys)
+		return NULL;
+	json_object_foreach((json_t *)obj, k, v)
+		keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), str_cmp);
+	return keys;
+}
+
+json_t *fleet_sorted_key_array(const json_t *obj)
+{
+	const char **names = fleet_sorted_keys(obj);
+	json_t *out = names ? json_array() : NULL;
+
+	for (size_t i = 0; out && names[i]; i++)
+		if (json_array_append_new(out, json_string(names[i])) < 0) {
+			json_decref(out);
+			out = NULL;
+		}
+	free(names);
+	return out;
+}
