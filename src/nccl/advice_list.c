@@ -49,6 +49,7 @@ int advice_leave(struct nccl_advice *a, const char *name, char *why)
 	return add(a, name, NULL, why);
 }
 
+__attribute__((format(printf, 4, 0)))
 static int push(char ***v, size_t *n, size_t *cap, const char *fmt, va_list ap)
 {
 	char **grown = growbuf_reserve(*v, cap, *n + 1, sizeof(**v));

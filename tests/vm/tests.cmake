@@ -15,7 +15,7 @@ set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_
 # Rails cabled right (tests/vm/lldp_cabling.sh): rxe devices on veth ports
 # whose peers are two "leaf switch" namespaces running lldpd; the node's
 # lldpd read live by inventory and check, a crossed pair, a snapshot replayed
-# on the host, and lldpd stopped.  About 40 s.
+# on the host, and lldpd stopped.  About 150 s on 2 cores (the VM boots under TCG).
 add_test(NAME vm_lldp_cabling COMMAND ${CMAKE_CURRENT_LIST_DIR}/lldp_cabling.sh
   $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(vm_lldp_cabling PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE
