@@ -90,8 +90,12 @@ static char *reader(char *str, int num, void *stream)
 			fail(st, st->src.line, "unknown section '%.*s': the site file has only [site] "
 			     "and [firmware]", (int)(close - line + 1), line);
 	} else if (st->in_firmware && !firmware_line_shape(line, n)) {
+		int shown = n > 40 ? 40 : (int)n;
+
+		while (shown && (line[shown - 1] == '\r' || line[shown - 1] == ' '))
+			shown--;
 		fail(st, st->src.line, "[firmware]: expected 'PSID = VERSION[, VERSION...]' or "
-		     "'PSID >= VERSION', got '%.40s'", line);
+		     "'PSID >= VERSION', got '%.*s'", shown, line);
 		return NULL;
 	}
 	memcpy(str, line, n);
