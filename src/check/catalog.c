@@ -28,6 +28,14 @@ static const struct check_entry rows[] = {
 	  "update every NIC of the model to one version (`mlxfwmanager`); the fix "
 	  "gives the `flint` burn and `mlxfwreset` of each card to update by its PCI "
 	  "address" },
+	{ "fw.version", "error (rail); warn; info (a PSID or version not readable: not checked)",
+	  "a card's firmware is not what the site file's [firmware] allows for its PSID "
+	  "(board_id): not in the list of `PSID = VERSION[, VERSION...]`, or older than "
+	  "`PSID >= VERSION` (dotted numbers compared one by one); one finding per card, "
+	  "naming its PCI functions. There is no built-in floor: lists and floors come "
+	  "only from the site file, and a PSID it does not name is not judged",
+	  "update the card with `mlxfwmanager -d PCI -u -i IMAGE` (an image for its PSID "
+	  "at an allowed version), then `mlxfwreset -d PCI reset` or a cold reboot" },
 	{ "gdr.missing", "error (the profile wants GPUDirect RDMA); warn",
 	  "datacenter NVIDIA GPUs but neither nvidia_peermem (nor the older "
 	  "nv_peer_mem) loaded nor a dma-buf capable stack",

@@ -107,6 +107,8 @@ void check_num_str(char *buf, size_t len, double v);
 void check_map_gpus(const struct check_ctx *c, size_t *nic, enum path_type *path);
 
 int check_nic(const struct check_ctx *c, struct findings *out);
+/* fw.version: firmware against the site file's [firmware] (fw_version.c) */
+int check_fw_version(const struct check_ctx *c, struct findings *out);
 int check_port(const struct check_ctx *c, struct findings *out);
 int check_pcie(const struct check_ctx *c, struct findings *out);
 int check_mtu(const struct check_ctx *c, struct findings *out);

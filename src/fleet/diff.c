@@ -4,6 +4,7 @@
 #include "fields.h"
 #include "json_keys.h"
 #include "rails.h"
+#include "firmware.h"
 #include "../model/growbuf.h"
 
 #include <stdbool.h>
@@ -358,6 +359,9 @@ static int add_host(json_t *groups, const json_t *entry, const char *host)
 		if (ll && strcmp(model, FLEET_RAILS_MODEL) == 0 &&
 		    strcmp(ll, FLEET_RAILS_LINK_LAYER) == 0)
 			continue;
+		/* who runs which firmware per PSID: fleet_firmware() shows it */
+		if (fleet_firmware_is_group(fm))
+			continue;
 		if (asprintf(&gk, "%s\x1f%s\x1f%s", profile, model, ll ? ll : "unknown") < 0)
 			return -1;
 		g = child(groups, gk);
@@ -461,7 +465,7 @@ json_t *fleet_diff(const json_t *hosts)
 {
 	json_t *groups = json_object(), *out_groups = json_array(), *distinct = json_object();
 	json_t *changes = json_array(), *machines = json_object(), *splits = NULL;
-	json_t *out = NULL, *rails = NULL, *e;
+	json_t *out = NULL, *rails = NULL, *firmware = NULL, *e;
 	const char **keys = NULL;
 	size_t i, outliers = 0;
 
@@ -501,11 +505,14 @@ json_t *fleet_diff(const json_t *hosts)
 	rails = fleet_rails(hosts);
 	if (!rails)
 		goto done;
-	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O, s:n, s:O}", "schema",
+	firmware = fleet_firmware(hosts);
+	if (!firmware)
+		goto done;
+	out = json_pack("{s:i, s:I, s:I, s:I, s:O, s:O, s:O, s:n, s:O, s:O}", "schema",
 			FLEET_DIFF_SCHEMA, "hosts", (json_int_t)json_object_size(distinct),
 			"hosts_differ", (json_int_t)0, "outliers", (json_int_t)outliers, "groups",
 			out_groups, "profile_changes", changes, "profile_splits", splits, "fabric",
-			"rails", rails);
+			"rails", rails, "firmware", firmware);
 	if (out && json_object_set_new(out, "hosts_differ",
 				       json_integer((json_int_t)fleet_diff_odd_hosts(out))) < 0) {
 		json_decref(out);
@@ -520,6 +527,7 @@ done:
 	json_decref(machines);
 	json_decref(splits);
 	json_decref(rails);
+	json_decref(firmware);
 	return out;
 }
 

@@ -2,6 +2,7 @@
 #include "facts.h"
 #include "fields.h"
 #include "rails.h"
+#include "firmware.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,14 @@ json_t *fleet_facts(const json_t *record)
 
 		if (fleet_rails_facts(record, &rails) < 0 ||
 		    (rails && json_array_append_new(out, rails) < 0))
+			goto fail;
+	}
+	/* and each board's PSID and firmware (fleet/firmware.h) */
+	{
+		json_t *boards;
+
+		if (fleet_firmware_facts(record, &boards) < 0 ||
+		    (boards && json_array_append_new(out, boards) < 0))
 			goto fail;
 	}
 	free(names);

@@ -26,7 +26,10 @@
  * (link layer FLEET_NPU_LINK_LAYER, "npu_count" and "fw@npu3" and the
  * like), then, when the record's check lists its rails, the rails group
  * (fleet/rails.h: nic_model "", link_layer "rails": which switch each
- * rail reaches; judged by fleet_rails(), never as drift); [] for a host
+ * rail reaches; judged by fleet_rails(), never as drift), then, when a
+ * NIC has a board_id, the firmware group (fleet/firmware.h: nic_model "",
+ * link_layer "firmware": each board's PSID and version; shown by
+ * fleet_firmware(), never as drift); [] for a host
  * without NICs or NPUs; NULL when
  * out of memory.  A NIC without a model counts as "unknown"; a NIC's link
  * layer is its first port's ("unknown" without ports). */

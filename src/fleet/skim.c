@@ -56,7 +56,8 @@ const char *const fleet_skim_volatile[] = {
 	/* the bulk: transceiver pages, PCIe path, GPUs, placement */ \
 	"module", "dscp_map", "upstream", "affinity", "pfc_pause_tx", "pfc_pause_rx", \
 	/* NIC and port details */ \
-	"node_guid", "sys_image_guid", "port_guid", "node_desc", "board_id", "hca_type", \
+	/* (board_id stays: fleet/firmware.c reads each board's PSID) */ \
+	"node_guid", "sys_image_guid", "port_guid", "node_desc", "hca_type", \
 	"uverbs", "uverbs_dev", \
 	"netdev_parent", "phys_state", "lanes", "lane_speed", "lid", "sm_lid", "max_mtu", \
 	"netdev_operstate", "netdev_speed_mbps", "bond_slaves", "gid", \

@@ -283,6 +283,50 @@ static void text_rails(FILE *out, const json_t *rails)
 			    str(json_object_get(r, "reason")));
 }
 
+/* Per PSID the versions its boards run, most hosts first: each version
+ * with its hosts named, except the one most hosts run when one leads
+ * (the rest are the ones to look at). */
+static void text_firmware(FILE *out, const json_t *fw)
+{
+	const json_t *p, *v, *h;
+	size_t i, j, k;
+
+	if (!json_is_object(fw))
+		return;
+	text_printf(out, "\nfirmware: which version each board (PSID) runs, over %lld %s\n",
+		    (long long)json_integer_value(json_object_get(fw, "hosts")),
+		    plural((size_t)json_integer_value(json_object_get(fw, "hosts")), "host",
+			   "hosts"));
+	json_array_foreach(json_object_get(fw, "psids"), i, p) {
+		const json_t *vers = json_object_get(p, "versions");
+		long long top = (long long)json_integer_value(json_object_get(json_array_get(vers,
+			0), "hosts"));
+		long long next = (long long)json_integer_value(json_object_get(json_array_get(vers,
+			1), "hosts"));
+
+		text_printf(out, "  %s:", str(json_object_get(p, "psid")));
+		json_array_foreach(vers, j, v) {
+			long long n = (long long)json_integer_value(json_object_get(v, "hosts"));
+			const json_t *ver = json_object_get(v, "version");
+
+			if (json_is_string(ver))
+				text_printf(out, "%s %s on %lld %s", j ? ";" : "", json_string_value(ver),
+					    n, plural((size_t)n, "host", "hosts"));
+			else
+				text_printf(out, "%s not read on %lld %s", j ? ";" : "", n,
+					    plural((size_t)n, "host", "hosts"));
+			if (j == 0 && json_array_size(vers) > 1 && top > next)
+				continue;
+			if (j == 0 && json_array_size(vers) == 1)
+				continue;
+			fputc(':', out);
+			json_array_foreach(json_object_get(v, "host_names"), k, h)
+				text_printf(out, " %s", str(h));
+		}
+		fputc('\n', out);
+	}
+}
+
 void fleet_text_diff(FILE *out, const json_t *diff)
 {
 	const json_t *groups = json_object_get(diff, "groups"), *g;
@@ -297,6 +341,7 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 	text_host_drift(out, diff);
 	text_fabric(out, json_object_get(diff, "fabric"));
 	text_rails(out, json_object_get(diff, "rails"));
+	text_firmware(out, json_object_get(diff, "firmware"));
 	if (odd)
 		text_printf(out, "\n%zu %s %s from %s group's baseline, profile or rails\n", odd,
 			    plural(odd, "host", "hosts"), plural(odd, "differs", "differ"),

@@ -22,6 +22,7 @@
 struct sstate {
 	struct ini_text src;	/* the text, and the line read last */
 	bool in_site;		/* the lines follow [site] */
+	bool in_firmware;	/* ... or [firmware] (site_firmware.c) */
 	int profile_line;
 	int rc;			/* first error */
 	struct site *out;
@@ -48,6 +49,20 @@ static int fail(struct sstate *st, int line, const char *fmt, ...)
 	return st->rc;
 }
 
+/* A [firmware] line libinih can split: blank, a comment, or one with an
+ * '=' (or inih's other separator, ':') that does not start with a blank,
+ * which inih would take for the continuation of the line before. */
+static bool firmware_line_shape(const char *line, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+		i++;
+	if (i == n || line[i] == '#' || line[i] == ';')
+		return true;
+	return i == 0 && (memchr(line, '=', n) || memchr(line, ':', n));
+}
+
 /* One line per call, counted; refuses what is not text. */
 static char *reader(char *str, int num, void *stream)
 {
@@ -70,9 +85,18 @@ static char *reader(char *str, int num, void *stream)
 		const char *close = memchr(line, ']', n);
 
 		st->in_site = close && close - line == 5 && !memcmp(line, "[site", 5);
-		if (close && !st->in_site)
-			fail(st, st->src.line, "unknown section '%.*s': the site file has only [site]",
-			     (int)(close - line + 1), line);
+		st->in_firmware = close && close - line == 9 && !memcmp(line, "[firmware", 9);
+		if (close && !st->in_site && !st->in_firmware)
+			fail(st, st->src.line, "unknown section '%.*s': the site file has only [site] "
+			     "and [firmware]", (int)(close - line + 1), line);
+	} else if (st->in_firmware && !firmware_line_shape(line, n)) {
+		int shown = n > 40 ? 40 : (int)n;
+
+		while (shown && (line[shown - 1] == '\r' || line[shown - 1] == ' '))
+			shown--;
+		fail(st, st->src.line, "[firmware]: expected 'PSID = VERSION[, VERSION...]' or "
+		     "'PSID >= VERSION', got '%.*s'", shown, line);
+		return NULL;
 	}
 	memcpy(str, line, n);
 	str[n] = '\n';
@@ -245,6 +269,19 @@ static void job_name(struct sstate *st, const char *key, const char *value)
 		st->rc = -ENOMEM;
 }
 
+/* One [firmware] line, parsed by site_firmware.c; its message, with the
+ * line, as every other site key's. */
+static void firmware_entry(struct sstate *st, const char *name, const char *value)
+{
+	char msg[sizeof(st->err->message)];
+	int rc = site_fw_line(st->out, name, value, st->src.line, msg, sizeof(msg));
+
+	if (rc == -ENOMEM)
+		st->rc = -ENOMEM;
+	else if (rc < 0)
+		fail(st, st->src.line, "%s", msg);
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -262,13 +299,17 @@ static int handler(void *user, const char *section, const char *name, const char
 	while (n && (value[n - 1] == ' ' || value[n - 1] == '\t'))
 		n--;
 	snprintf(buf, sizeof(buf), "%.*s", (int)n, value);
-	if (!st->in_site) {
+	if (!st->in_site && !st->in_firmware) {
 		fail(st, st->src.line, "'%s' comes before any section: put it under [site]", name);
 		return 0;
 	}
 	if (!buf[0]) {
 		fail(st, st->src.line, "%s: expected a value, got nothing", name);
 		return 0;
+	}
+	if (st->in_firmware) {
+		firmware_entry(st, name, buf);
+		return st->rc ? 0 : 1;
 	}
 	if (strcmp(name, "profile") == 0) {
 		if (st->out->profile) {
@@ -316,7 +357,7 @@ int site_parse(const char *text, size_t len, const char *origin, struct site *ou
 		if (syntax == -2 && !st.rc)
 			st.rc = -ENOMEM;
 		else if (syntax > 0 && !st.rc)
-			fail(&st, syntax, "expected 'key = value', [site] or a comment");
+			fail(&st, syntax, "expected 'key = value', [site], [firmware] or a comment");
 	}
 	if (st.rc == -ENOMEM)
 		snprintf(err->message, sizeof(err->message), "out of memory");
@@ -349,6 +390,7 @@ void site_free(struct site *s)
 		free(s->rail_switch[i].pattern);
 	}
 	free(s->rail_switch);
+	site_fw_free(s);
 	memset(s, 0, sizeof(*s));
 }
 

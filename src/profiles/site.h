@@ -13,7 +13,13 @@
  *
  * ignore, rail and storage take names separated by commas or blanks and
  * may be given on several lines; rail_switch takes one rail and one
- * pattern a line, on as many lines as there are rails. */
+ * pattern a line, on as many lines as there are rails.
+ *
+ *   [firmware]                        what each board may run, by PSID
+ *   MT_0000000359 = 22.39.1002, 22.41.1000   allowed versions
+ *   MT_0000000223 >= 28.39.1002              a floor
+ *
+ * The [firmware] lines are parsed in site_firmware.c. */
 #ifndef RD_PROFILES_SITE_H
 #define RD_PROFILES_SITE_H
 
@@ -39,6 +45,16 @@ struct rail_switch {
 	int line;		/* in the site file, for messages */
 };
 
+/* One [firmware] line: the versions a board (by its PSID, sysfs board_id)
+ * may run.  Versions are dotted decimal numbers (28.39.1002), compared one
+ * component at a time, a missing component as 0. */
+struct fw_rule {
+	char *psid;		/* "MT_0000000359"; matched ignoring case */
+	char *floor;		/* "PSID >= V": V; NULL for an allowed list */
+	struct name_list allowed;	/* "PSID = V, W": V and W; empty for a floor */
+	int line;		/* in the site file, for messages */
+};
+
 struct site {
 	char *profile;		/* NULL: the profile is picked from the machine */
 	int profile_line;
@@ -46,6 +62,8 @@ struct site {
 	struct rail_switch *rail_switch;	/* in file order */
 	size_t n_rail_switch, cap_rail_switch;	/* cap: room (growbuf) */
 	char *job_user, *job_group;	/* NULL: any user */
+	struct fw_rule *fw;		/* [firmware], in file order */
+	size_t n_fw, cap_fw;		/* cap: room (growbuf) */
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,
@@ -65,5 +83,21 @@ int site_role(const struct site *s, const char *nic);
  * index or its device name; of several lines the last one wins); NULL:
  * none, or s NULL.  *line set to the entry's line when found. */
 const char *site_rail_switch(const struct site *s, size_t rail, const char *nic, int *line);
+
+/* [firmware] (site_firmware.c).  One line of the section, as libinih split
+ * it (name "PSID" or "PSID >", value without its comment): 0, or -EINVAL
+ * with msg filled, or -ENOMEM. */
+int site_fw_line(struct site *s, const char *name, const char *value, int line, char *msg,
+		 size_t msg_len);
+void site_fw_free(struct site *s);
+/* The rule for a PSID (ignoring case); NULL: none, s or psid NULL. */
+const struct fw_rule *site_fw_rule(const struct site *s, const char *psid);
+/* A firmware version this tool compares: 1 to 8 dotted decimal numbers of
+ * up to 9 digits each ("28.39.1002"). */
+bool site_fw_version_ok(const char *v);
+/* <0, 0, >0 as a is older, the same, newer than b; both site_fw_version_ok. */
+int site_fw_version_cmp(const char *a, const char *b);
+/* Whether the rule lets a board run v (site_fw_version_ok). */
+bool site_fw_allows(const struct fw_rule *r, const char *v);
 
 #endif

@@ -44,3 +44,9 @@ add_test(NAME check_rail_cabling_ns COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/ra
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 set_tests_properties(check_rail_cabling_ns PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   RUN_SERIAL TRUE)
+# fw.version under a site file's [firmware] on copies of a800-8x100g-roce:
+# a version allowed, a floor above it (rails errors, the storage card a
+# warning, one finding per card with its mlxfwmanager update), a list, an
+# unreadable fw_ver or board_id (not checked), a waiver, a malformed line.
+add_test(NAME check_fw_version COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fw_version.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

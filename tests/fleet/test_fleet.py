@@ -750,7 +750,8 @@ def case_upgrade(tmp):
     con.close()
     groups = {(nic["model"], nic["ports"][0]["link_layer"] if nic["ports"] else "unknown")
               for nic in doc["inventory"]["nics"]}
-    expect(n == 4 * len(groups), "drift facts made for the old records (%d)" % n)
+    # (and one more each: its boards' PSIDs and firmware, fleet/firmware.h)
+    expect(n == 4 * (len(groups) + 1), "drift facts made for the old records (%d)" % n)
     rc, out, _ = run("--json", "fleet", "--db", db, "diff")
     d = json.loads(out)
     outl = [(o["host"], o["field"]) for g in d["groups"] for o in g["outliers"]]
@@ -1866,13 +1867,94 @@ def case_rails(tmp):
     expect(rc == 1 and hosts == ["rails-4"], "the newest record of each host counts: %s" % hosts)
 
 
+# ---------------------------------------------------------------- firmware
+
+def case_firmware(tmp):
+    """Per PSID, which hosts run which firmware (dgx-h100: eight boards of
+    PSID MT_0000000838, four of MT_0000000834): fw-2's 838 boards run an
+    older version, fw-4's first 838 board's version was not read, fw-5's
+    834 boards run two versions (it is under both), and a record without
+    any board_id adds nothing.  Read from the drift facts the store keeps;
+    a view, never drift."""
+    doc = fleetgen.check_doc(BIN, EXAMPLES, "dgx-h100")
+    db = new_db(tmp, "firmware")
+    files = []
+
+    def nics(d, psid):
+        return [n for n in d["inventory"]["nics"] if n["board_id"] == psid]
+
+    def add(name, edit=None):
+        d = fleetgen.as_host(doc, name)
+        fleetgen.set_fw(d, "28.39.1002")
+        if edit:
+            edit(d)
+        files.append(os.path.join(tmp, "%s.json" % name))
+        fleetgen.write(files[-1], fleetgen.record(d, "2026-11-30T07:00:00Z"))
+
+    def older(d):
+        for n in nics(d, "MT_0000000838"):
+            n["fw_ver"] = "28.35.1012"
+
+    def unread(d):
+        nics(d, "MT_0000000838")[0]["fw_ver"] = None
+
+    def two(d):
+        nics(d, "MT_0000000834")[1]["fw_ver"] = "28.40.1000"
+
+    def no_psid(d):
+        for n in d["inventory"]["nics"]:
+            n["board_id"] = None
+
+    expect(len(nics(doc, "MT_0000000838")) == 8 and len(nics(doc, "MT_0000000834")) == 4,
+           "dgx-h100 has eight 838 and four 834 boards")
+    for i, edit in enumerate([None, None, older, None, unread, two]):
+        add("fw-%d" % i, edit)
+    add("fw-nopsid", no_psid)
+    rc, _, err = run("record", "--db", db, "--from", *files)
+    expect_rc(rc, 0, "seven records", err)
+    rows = sql_rows(db, "SELECT count(*) FROM record_groups WHERE link_layer = 'firmware'")
+    expect(rows == [["6"]], "the boards ride with the drift facts of the six (%s)" % rows)
+
+    rc, out, err = run("--json", "fleet", "--db", db, "diff")
+    expect(rc in (0, 1), "fleet diff runs: %d %s" % (rc, err))
+    d = json.loads(out)
+    fw = d["firmware"]
+    expect(fw["hosts"] == 6 and d["hosts"] == 7, "six hosts with boards of seven: %s" % fw["hosts"])
+    expect(all(g["link_layer"] != "firmware" for g in d["groups"]), "the boards are no drift group")
+    got = [(p["psid"], p["hosts"], [(v["version"], v["hosts"], v["host_names"])
+                                    for v in p["versions"]]) for p in fw["psids"]]
+    want = [("MT_0000000834", 6, [("28.39.1002", 6, ["fw-%d" % i for i in range(6)]),
+                                  ("28.40.1000", 1, ["fw-5"])]),
+            ("MT_0000000838", 6, [("28.39.1002", 5, ["fw-0", "fw-1", "fw-3", "fw-4", "fw-5"]),
+                                  ("28.35.1012", 1, ["fw-2"]),
+                                  (None, 1, ["fw-4"])])]
+    expect(got == want, "per PSID, which hosts run which version:\n  %s\n  wanted %s" %
+           (got, want))
+
+    rc, text, err = run("fleet", "--db", db, "diff")
+    expect("\nfirmware: which version each board (PSID) runs, over 6 hosts\n"
+           "  MT_0000000834: 28.39.1002 on 6 hosts; 28.40.1000 on 1 host: fw-5\n"
+           "  MT_0000000838: 28.39.1002 on 5 hosts; 28.35.1012 on 1 host: fw-2; "
+           "not read on 1 host: fw-4\n" in text,
+           "text: each PSID's versions, the hosts off the leading one named:\n%s" % text)
+
+    # a fleet whose records carry no board_id: no firmware view
+    db2 = new_db(tmp, "nopsid")
+    run("record", "--db", db2, "--from", files[-1])
+    rc, out, _ = run("--json", "fleet", "--db", db2, "diff")
+    expect(json.loads(out)["firmware"] is None, "no board_id anywhere: firmware is null")
+    rc, text, _ = run("fleet", "--db", db2, "diff")
+    expect("firmware:" not in text, "and the text has no firmware part")
+
+
 CASES = {"diff": case_diff, "sqlite": case_sqlite, "concurrent": case_concurrent,
          "fulldisk": case_fulldisk, "errors": case_errors, "upgrade": case_upgrade,
          "upgrade3": case_upgrade3,
          "record": case_record, "report": case_report, "valgrind": case_valgrind,
          "hostdrift": case_hostdrift, "identity": case_identity, "history": case_history,
          "pgsql": case_pgsql, "pgerrors": case_pgerrors, "pgkill": case_pgkill,
-         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric, "rails": case_rails}
+         "pgfulldisk": case_pgfulldisk, "fabric": case_fabric, "rails": case_rails,
+         "firmware": case_firmware}
 
 
 def main():

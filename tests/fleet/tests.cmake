@@ -1,7 +1,7 @@
 # Fleet records: `record` into a real SQLite file and `fleet`
 # reading it back, see tests/fleet/test_fleet.py for what each case proves.
 foreach(case diff sqlite concurrent errors upgrade upgrade3 record report hostdrift identity
-    history fabric rails)
+    history fabric rails firmware)
   add_test(NAME fleet_${case}
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py ${case} $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
   set_tests_properties(fleet_${case} PROPERTIES TIMEOUT 180)
@@ -25,7 +25,7 @@ endif()
 # and PostgreSQL's own: psql as a second reader and the same answers as
 # SQLite, clear errors, the server killed mid-write.  Skipped (77) only
 # where the server binaries are not installed.
-foreach(case diff concurrent upgrade3 record report hostdrift identity history fabric rails pgsql
+foreach(case diff concurrent upgrade3 record report hostdrift identity history fabric rails firmware pgsql
     pgerrors pgkill pgfulldisk)
   add_test(NAME fleet_pg_${case}
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fleet.py ${case} $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR} postgresql)

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0) {
 		if (err.line < 0 || !memchr(err.message, '\0', sizeof(err.message)) ||
 		    !err.message[0] || s.profile || s.ignore.n || s.rail.n || s.storage.n ||
-		    s.n_rail_switch || s.rail_switch)
+		    s.n_rail_switch || s.rail_switch || s.n_fw || s.fw)
 			abort();
 		return 0;
 	}
@@ -53,6 +53,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* it answers for the rail it names */
 		if (!site_rail_switch(&s, strtoul(e->rail, NULL, 10), e->rail, NULL))
 			abort();
+	}
+	/* [firmware]: a PSID of name characters, a floor or a list of versions
+	 * that compare, each rule found by its PSID and allowing its own */
+	for (size_t i = 0; i < s.n_fw; i++) {
+		const struct fw_rule *r = &s.fw[i];
+		char *one = r->psid;
+		struct name_list psid = { .v = &one, .n = 1 };
+
+		names_ok(&psid);
+		if (r->line < 1 || !r->floor == !r->allowed.n || site_fw_rule(&s, r->psid) != r)
+			abort();
+		if (r->floor && (!site_fw_version_ok(r->floor) || !site_fw_allows(r, r->floor)))
+			abort();
+		for (size_t k = 0; k < r->allowed.n; k++)
+			if (!site_fw_version_ok(r->allowed.v[k]) || !site_fw_allows(r, r->allowed.v[k]) ||
+			    site_fw_version_cmp(r->allowed.v[k], r->allowed.v[k]) != 0)
+				abort();
 	}
 	site_free(&s);
 	return 0;
