@@ -21,6 +21,17 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand PMA error counter stuck at its maximum (they saturate instead "
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
+	{ "driver.userspace", "error (a rail's provider, or the kernel's uverbs ABI); warn "
+	  "(elsewhere, the umad ABI); info (libibverbs not readable: not checked)",
+	  "the host's verbs userspace cannot drive its NICs as rdma-core defines it: the "
+	  "kernel's uverbs ABI outside libibverbs' 3 to 6, a umad ABI below 5, or a NIC "
+	  "whose provider (libmlx5 for mlx5_core) has no lib<name>-rdmav<N>.so built for "
+	  "this libibverbs' private ABI N (IBVERBS_PRIVATE_N) or no /etc/libibverbs.d "
+	  "driver file; an inbox kernel with its distribution's rdma-core is no fault, "
+	  "and no libibverbs on the host is none either (containers bring their own)",
+	  "install the providers of the same rdma-core as libibverbs "
+	  "(ibverbs-providers), or reinstall the whole MLNX_OFED / DOCA stack, never a "
+	  "mix; `ibv_devices` then lists the NICs" },
 	{ "fw.mixed", "warn; info (a NIC's version not readable: not checked)",
 	  "NICs of one model on one host run different firmware versions (the "
 	  "version most run is named only when one leads; on a tie, each version "
@@ -38,7 +49,9 @@ static const struct check_entry rows[] = {
 	  "at an allowed version), then `mlxfwreset -d PCI reset` or a cold reboot" },
 	{ "gdr.missing", "error (the profile wants GPUDirect RDMA); warn",
 	  "datacenter NVIDIA GPUs but neither nvidia_peermem (nor the older "
-	  "nv_peer_mem) loaded nor a dma-buf capable stack",
+	  "nv_peer_mem) loaded nor a dma-buf capable stack (NVIDIA's open kernel "
+	  "modules, kernel 5.12 or later, and a libibverbs with ibv_reg_dmabuf_mr: "
+	  "its IBVERBS_1.12 set, rdma-core 34 or later)",
 	  "load nvidia_peermem (rebuild it after a kernel update), or use NCCL and "
 	  "drivers with dma-buf" },
 	{ "gdr.unsupported", "info",

@@ -115,6 +115,7 @@ int check_mtu(const struct check_ctx *c, struct findings *out);
 int check_gid(const struct check_ctx *c, struct findings *out);
 int check_counters(const struct check_ctx *c, struct findings *out);
 int check_gdr(const struct check_ctx *c, struct findings *out);
+int check_verbs_user(const struct check_ctx *c, struct findings *out);
 int check_topo(const struct check_ctx *c, struct findings *out);
 int check_sys(const struct check_ctx *c, struct findings *out);
 int check_roce(const struct check_ctx *c, struct findings *out);

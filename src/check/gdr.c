@@ -125,6 +125,35 @@ static int unsupported(const struct check_ctx *c, struct findings *out, size_t n
 	return 0;
 }
 
+/* The DMA-BUF path with kernel and GPU driver ready, but a libibverbs
+ * without ibv_reg_dmabuf_mr (no IBVERBS_1.12 set): NCCL and perftest find
+ * no symbol to register GPU memory with, so nothing reaches the GPU. */
+static int dmabuf_userspace_old(const struct check_ctx *c, struct findings *out, size_t n)
+{
+	const struct verbs_user *u = c->inv->host.verbs_user;
+	enum severity sev;
+	struct finding *f;
+
+	if (!gdr_severity(c, &sev))
+		return 0;
+	f = check_add(c, out, "gdr.missing", sev,
+		      "DMA-BUF needs ibv_reg_dmabuf_mr in libibverbs as well as the kernel's "
+		      "and the GPU driver's support: without it every transfer is staged "
+		      "through host memory.");
+	if (!f)
+		return -ENOMEM;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "%zu GPU%s on DMA-BUF (open kernel modules, kernel %s), but "
+		    "%s (rdma-core %s) stops at IBVERBS_1.%d: no ibv_reg_dmabuf_mr",
+		    n, n == 1 ? "" : "s", c->inv->host.kernel, u->library,
+		    u->release ? u->release : "?", u->verbs_minor);
+	finding_set(&f->expected, "libibverbs with the IBVERBS_1.%d set (rdma-core 34 or later), "
+		    "or nvidia_peermem loaded", VERBS_DMABUF_MINOR);
+	finding_set(&f->fix, "install rdma-core 34 or later (the distribution's, or MLNX_OFED "
+		    "5.4 or later), or load nvidia_peermem");
+	return 0;
+}
+
 int check_gdr(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
@@ -139,10 +168,18 @@ int check_gdr(const struct check_ctx *c, struct findings *out)
 	}
 	/* DMA-BUF: the open kernel modules export GPU memory, kernel 5.12+
 	 * imports it (ib_umem_dmabuf); no peer-memory module needed */
-	if (dc && !h->modules[MOD_NVIDIA_PEERMEM].loaded &&
-	    !h->modules[MOD_NV_PEER_MEM].loaded && !h->peermem_memory_peers &&
-	    !(h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12)))
+	bool peer = h->modules[MOD_NVIDIA_PEERMEM].loaded || h->modules[MOD_NV_PEER_MEM].loaded ||
+		    h->peermem_memory_peers;
+	bool dmabuf = h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12);
+
+	if (dc && !peer && !dmabuf)
 		CHECK_TRY(h->modules_known ? missing(c, out, dc) : modules_unknown(c, out));
+	/* a host libibverbs known too old; none on the host (containers) or
+	 * not readable says nothing here */
+	else if (dc && !peer && h->modules_known && h->verbs_user &&
+		 h->verbs_user->verbs_minor >= 0 &&
+		 h->verbs_user->verbs_minor < VERBS_DMABUF_MINOR)
+		CHECK_TRY(dmabuf_userspace_old(c, out, dc));
 	if (geforce)
 		CHECK_TRY(unsupported(c, out, geforce));
 	return 0;

@@ -264,9 +264,13 @@ struct host {
 	/* /dev/infiniband nodes, accounts, the jobs' memlock (model/access.h);
 	 * NULL: not read */
 	struct dev_access *access;
+	/* libibverbs, its providers and the kernel's verbs ABI
+	 * (model/verbs_user.h); NULL: not read */
+	struct verbs_user *verbs_user;
 };
 
 #include "access.h"
+#include "verbs_user.h"
 #include "npu.h"	/* Ascend NPUs and their RoCE ports */
 
 struct inventory {

@@ -370,6 +370,38 @@ static json_t *gpu_json(const struct gpu *g)
 			 "upstream", up);
 }
 
+/* host.verbs_userspace (docs/json/inventory.md); null when not read */
+static json_t *verbs_user_json(const struct verbs_user *u)
+{
+	json_t *prov = json_array(), *drv = json_array();
+
+	if (!u) {
+		json_decref(prov);
+		json_decref(drv);
+		return json_null();
+	}
+	for (size_t i = 0; i < u->n_providers; i++)
+		json_array_append_new(prov, json_pack("{s:s, s:i}", "name", u->providers[i].name,
+						      "private_abi", u->providers[i].pabi));
+	for (size_t i = 0; i < u->n_drivers; i++)
+		json_array_append_new(drv, json_string(u->drivers[i]));
+	if (!u->drivers_known) {
+		json_decref(drv);
+		drv = json_null();
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"libdir", json_string_or_null(u->libdir),
+		"library", json_string_or_null(u->library),
+		"rdma_core", json_string_or_null(u->release),
+		"verbs_set", u->verbs_minor >= 0 ? json_integer(u->verbs_minor) : json_null(),
+		"private_abi", u->pabi >= 0 ? json_integer(u->pabi) : json_null(),
+		"unreadable", json_string_or_null(u->why),
+		"providers", prov,
+		"driver_files", drv,
+		"uverbs_abi", u->uverbs_abi >= 0 ? json_integer(u->uverbs_abi) : json_null(),
+		"umad_abi", u->umad_abi >= 0 ? json_integer(u->umad_abi) : json_null());
+}
+
 static json_t *host_json(const struct host *h)
 {
 	json_t *mods = json_object();
@@ -401,6 +433,8 @@ static json_t *host_json(const struct host *h)
 		  "memory_peers_nv_mem", h->peermem_memory_peers);
 
 	access_json_add(o, h->access);
+	if (o)
+		json_object_set_new(o, "verbs_userspace", verbs_user_json(h->verbs_user));
 	return o;
 }
 

@@ -21,6 +21,37 @@
 /* ACS P2P request and completion redirect (PCIe ACS control bits 2 and 3) */
 #define ACS_REDIRECT 0x000c
 
+
+/* "  verbs libibverbs.so.1.14.44.0 (rdma-core 44.0) IBVERBS_1.14, 17 providers"
+ * "  verbs ABI private 34, kernel uverbs 6, umad 5" */
+static void verbs_user_text(FILE *out, const struct verbs_user *u)
+{
+	if (!u)
+		return;
+	fputs("  verbs ", out);
+	if (!u->library)
+		fputs("no libibverbs on the host", out);
+	else if (u->why)
+		text_printf(out, "%s (not read: %s)", u->library, u->why);
+	else
+		text_printf(out, "%s (rdma-core %s) IBVERBS_1.%d, %zu provider%s",
+			    u->library, OR_NA(u->release), u->verbs_minor,
+			    u->n_providers, u->n_providers == 1 ? "" : "s");
+	fputs("\n  verbs ABI", out);
+	if (u->library && !u->why)
+		text_printf(out, " private %d,", u->pabi);
+	fputs(" kernel uverbs ", out);
+	if (u->uverbs_abi >= 0)
+		text_printf(out, "%d", u->uverbs_abi);
+	else
+		fputs("?", out);
+	fputs(", umad ", out);
+	if (u->umad_abi >= 0)
+		text_printf(out, "%d", u->umad_abi);
+	else
+		fputs("?", out);
+	fputc('\n', out);
+}
 static void print_host(FILE *out, const struct host *h)
 {
 	text_printf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
@@ -50,6 +81,7 @@ static void print_host(FILE *out, const struct host *h)
 		if (h->modules[i].loaded)
 			text_printf(out, " %s", h->modules[i].name);
 	fputc('\n', out);
+	verbs_user_text(out, h->verbs_user);
 }
 
 static bool is_error_counter(const char *name)

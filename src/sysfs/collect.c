@@ -4,6 +4,7 @@
 #include "ib.h"
 #include "lldp.h"
 #include "pci.h"
+#include "verbs_user.h"
 #include "../ascend/npu_read.h"
 
 #include <string.h>
@@ -25,5 +26,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = lldp_read(r, inv->nics, inv->n_nics);
 	if (rc == 0)
 		rc = access_read(r, inv->nics, inv->n_nics, &inv->host.access);
+	if (rc == 0 && inv->n_nics)
+		rc = verbs_user_read(r, &inv->host.verbs_user);
 	return rc;
 }

@@ -50,3 +50,11 @@ set_tests_properties(check_rail_cabling_ns PROPERTIES SKIP_RETURN_CODE 77 TIMEOU
 # unreadable fw_ver or board_id (not checked), a waiver, a malformed line.
 add_test(NAME check_fw_version COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fw_version.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# driver.userspace and gdr.missing's DMA-BUF part on this machine's real
+# libibverbs, providers and driver files, copied into fixture roots and held
+# against readelf -V: as installed, an old provider, no driver file, a
+# kernel ABI out of range, a truncated library, and a libibverbs without
+# IBVERBS_1.12 built here by gcc and ld.
+add_test(NAME check_verbs_userspace COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/verbs_userspace.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+set_tests_properties(check_verbs_userspace PROPERTIES SKIP_RETURN_CODE 77)

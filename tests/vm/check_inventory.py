@@ -147,6 +147,45 @@ soft = run("sh", "-c", "ulimit -l").strip()
 same("memlock", inv["host"]["memlock_bytes"], None if soft == "unlimited" else int(soft) * 1024)
 same("rdma_rxe module", inv["host"]["modules"]["rdma_rxe"], True)
 
+# the verbs userspace: the kernel's ABI files, and libibverbs' own verdict
+# on its providers (ibv_devices) against driver.userspace, with the rxe
+# provider renamed as an older stack leaves it (the VM's overlay: the
+# host's file is untouched), then put back
+def read(path):
+    with open(path) as f:
+        return int(f.read())
+
+
+vu = inv["host"]["verbs_userspace"]
+same("uverbs ABI", vu["uverbs_abi"], read("/sys/class/infiniband_verbs/abi_version"))
+same("umad ABI", vu["umad_abi"], read("/sys/class/infiniband_mad/abi_version"))
+same("libibverbs", vu["library"], os.path.basename(os.readlink(
+    os.path.join("/", vu["libdir"], "libibverbs.so.1"))))
+
+
+def userspace_findings():
+    res = subprocess.run([binary, "--json", "check"], capture_output=True, text=True)
+    return [f for f in json.loads(res.stdout)["findings"] if f["id"] == "driver.userspace"]
+
+
+def verbs_lists_rxe0():
+    res = subprocess.run(["ibv_devices"], capture_output=True, text=True)
+    return "rxe0" in res.stdout
+
+
+same("libibverbs loads rxe0, and driver.userspace finds nothing",
+     (verbs_lists_rxe0(), userspace_findings()), (True, []))
+prov = os.path.join("/", vu["libdir"], "libibverbs", f"librxe-rdmav{vu['private_abi']}.so")
+old_abi = prov.replace(f"rdmav{vu['private_abi']}", "rdmav25")
+os.rename(prov, old_abi)
+try:
+    found = userspace_findings()
+    same("provider of another ABI: libibverbs loads no rxe0, driver.userspace names it",
+         (verbs_lists_rxe0(), [(f["subject"], "librxe-rdmav25.so" in f["observed"])
+                               for f in found]), (False, [("rxe0", True)]))
+finally:
+    os.rename(old_abi, prov)
+
 subprocess.run([binary, "-q", "snapshot", os.path.join(outdir, "snap")], check=True)
 # the snapshot replayed here, for the host to compare byte for byte
 with open(os.path.join(outdir, "replay-vm.json"), "w") as f:
