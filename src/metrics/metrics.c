@@ -4,6 +4,7 @@
 #include "families.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 static void server(struct expo *e, const struct metrics_report *rep)
 {
@@ -25,6 +26,30 @@ static void server(struct expo *e, const struct metrics_report *rep)
 	expo_fam_sample_u64(e, &failed, NULL, 0, rep->refresh_failures);
 }
 
+/* The host's libibverbs, when there is one (driver.userspace judges it). */
+static void verbs_info(struct expo *e, const struct verbs_user *u)
+{
+	struct expo_fam f = { "rdmadoctor_verbs_info", "gauge",
+			      "The host's libibverbs, always 1: its file, rdma-core release, "
+			      "highest IBVERBS_1.N set, provider ABI and the kernel's uverbs ABI "
+			      "in labels (empty: unknown)", false };
+	char set[16] = "", pabi[16] = "", abi[16] = "";
+
+	if (!u || !u->library)
+		return;
+	if (u->verbs_minor >= 0)
+		snprintf(set, sizeof(set), "1.%d", u->verbs_minor);
+	if (u->pabi >= 0)
+		snprintf(pabi, sizeof(pabi), "%d", u->pabi);
+	if (u->uverbs_abi >= 0)
+		snprintf(abi, sizeof(abi), "%d", u->uverbs_abi);
+	struct expo_label l[] = { { "library", u->library }, { "rdma_core", u->release },
+				  { "verbs_set", set }, { "private_abi", pabi },
+				  { "uverbs_abi", abi } };
+
+	expo_fam_sample(e, &f, l, sizeof(l) / sizeof(l[0]), 1);
+}
+
 static void reading(struct expo *e, const struct metrics_report *rep)
 {
 	struct expo_fam took = { "rdmadoctor_refresh_duration_seconds", "gauge",
@@ -40,6 +65,7 @@ static void reading(struct expo *e, const struct metrics_report *rep)
 	expo_fam_sample(e, &took, NULL, 0, rep->refresh_seconds);
 	expo_fam_sample(e, &when, NULL, 0, rep->check_time);
 	expo_fam_sample(e, &host, l, 3, 1);
+	verbs_info(e, h->verbs_user);
 }
 
 int metrics_render(const struct metrics_report *rep, struct expo *e)

@@ -208,6 +208,12 @@ static void machine(struct inventory *inv, struct nic *n, struct port *p)
 	memset(p, 0, 2 * sizeof(*p));
 	inv->host.hostname = S("node\"1");
 	inv->host.kernel = S("6.1.0");
+	/* libibverbs known, the kernel's uverbs ABI not (static, as the
+	 * strings: nothing here is freed) */
+	static struct verbs_user vu = { .library = S("libibverbs.so.1.14.44.0"),
+					.release = S("44.0"), .verbs_minor = 14, .pabi = 34,
+					.uverbs_abi = -1, .umad_abi = -1 };
+	inv->host.verbs_user = &vu;
 	inv->nics = n;
 	inv->n_nics = 1;
 	n->name = S("mlx5_0");
@@ -345,6 +351,8 @@ static void test_render_machine(void **state)
 	expect_line(text, "rdmadoctor_refresh_duration_seconds 0.25");
 	expect_line(text, "rdmadoctor_last_check_timestamp_seconds 1700000000.5");
 	expect_line(text, "rdmadoctor_host_info{hostname=\"node\\\"1\",kernel=\"6.1.0\",dmi_product=\"\"} 1");
+	expect_line(text, "rdmadoctor_verbs_info{library=\"libibverbs.so.1.14.44.0\",rdma_core=\"44.0\","
+		    "verbs_set=\"1.14\",private_abi=\"34\",uverbs_abi=\"\"} 1");
 	expect_line(text, "rdmadoctor_pcie_link_speed_transfers_per_second{device=\"mlx5_0\","
 		    "pci=\"0000:18:00.0\"} 32000000000");
 	expect_line(text, "rdmadoctor_pcie_link_max_width_lanes{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 16");
