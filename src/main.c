@@ -26,6 +26,7 @@ static const struct cmd_row commands[] = {
 	{ "fabric", cmd_fabric, "every pair of nodes on every rail, under srun or mpirun (PMIx)", &fabric_spec },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
 	{ "nccl", cmd_nccl, "the NCCL (or HCCL) environment a job should set here, each with why", &nccl_spec },
+	{ "labels", cmd_labels, "Node Feature Discovery labels: rails up, their rate, GPUDirect, verdict", &labels_spec },
 	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine", &plan_spec },
 	{ "ethtool-stats", cmd_ethtool_stats, "debug: one netdev's `ethtool -S` as rdmadoctor reads it", &ethtool_stats_spec },
 };

@@ -4,6 +4,7 @@
 #include "../check/check.h"
 #include "../out/check_out.h"
 #include "../out/json.h"
+#include "../out/npd_out.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>
@@ -12,7 +13,7 @@
 
 struct check_args {
 	const char *profile;
-	bool nhc, brief, list;
+	bool nhc, npd, brief, list;
 	double window;		/* 0: none */
 	const char *until;
 	const char *env;	/* --env FILE|environ; NULL: none */
@@ -27,6 +28,10 @@ static const struct cmd_opt check_opts[] = {
 	{ "nhc", 0, NULL, OPT_FLAG_AT(struct check_args, nhc),
 	  .help = "Slurm HealthCheckProgram / NHC mode: print nothing when\n"
 		  "healthy, one 'ERROR: ...' line when not" },
+	{ "npd", 0, NULL, OPT_FLAG_AT(struct check_args, npd),
+	  .help = "Kubernetes Node Problem Detector custom plugin: one\n"
+		  "line of at most 80 bytes; exit 0 OK, 1 a problem, 3\n"
+		  "unknown (a rail not checked, or could not run)" },
 	{ "window", 0, "S", OPT_SECONDS_AT(struct check_args, window, 0.1, 3600),
 	  .help = "read the counters again after S seconds (at most\n"
 		  "3600): counters.errors then means grew within the\n"
@@ -71,6 +76,10 @@ const struct cmd_spec check_spec = {
 	"NCCL_SOCKET_IFNAME, a GDR level that turns GPUDirect off (nccl.* ids).\n"
 	"A line of FILE that is no assignment is a usage error naming it.\n"
 	"\n"
+	"--npd speaks Node Problem Detector's plugin protocol: the line names the\n"
+	"error --nhc would (or the rail not checked), and contrib/kubernetes/ has\n"
+	"the monitor that makes a NodeCondition of it (docs/kubernetes.md).\n"
+	"\n"
 	"exit: 0 nothing at error severity (waived findings do not count), 1 errors\n"
 	"found, 2 usage or a broken profile or site file, 3 could not run (also:\n"
 	"neither GPUs nor RDMA devices, nothing to check; with --json the document\n"
@@ -83,16 +92,22 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 
 	if (rc != CMD_GO_ON)
 		return rc;
-	if (a->nhc && c->json) {
-		fprintf(stderr, "%s check: --nhc and --json do not go together\n", c->prog);
+	if ((a->nhc || a->npd) && c->json) {
+		fprintf(stderr, "%s check: %s and --json do not go together\n", c->prog,
+			a->nhc ? "--nhc" : "--npd");
 		return EXIT_USAGE;
 	}
-	if (a->brief && (c->json || a->nhc)) {
+	if (a->nhc && a->npd) {
+		fprintf(stderr, "%s check: --nhc (Slurm) and --npd (Kubernetes) are two forms "
+			"of one line: give one\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->brief && (c->json || a->nhc || a->npd)) {
 		fprintf(stderr, "%s check: --brief is a text form: not with %s\n", c->prog,
-			c->json ? "--json" : "--nhc");
+			c->json ? "--json" : a->nhc ? "--nhc" : "--npd");
 		return EXIT_USAGE;
 	}
-	if (a->list && (a->nhc || a->brief || a->profile || a->window || a->env)) {
+	if (a->list && (a->nhc || a->npd || a->brief || a->profile || a->window || a->env)) {
 		fprintf(stderr, "%s check: --list checks nothing: give it alone (or with "
 			"--json)\n", c->prog);
 		return EXIT_USAGE;
@@ -158,12 +173,16 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK) {
 		struct check_report rep = pipeline_report(&pl);
 
-		if (!inventory_has_network(&pl.inv) && !a.nhc)
+		enum npd_status npd = NPD_OK;
+
+		if (!inventory_has_network(&pl.inv) && !a.nhc && !a.npd)
 			ctx_hint_no_devices(c);
 		if (c->json) {
 			rc = ctx_emit_json(c, check_to_json(&rep));
 		} else if (a.nhc) {
 			nhc_check(stdout, &rep);
+		} else if (a.npd) {
+			npd = npd_check(stdout, &rep);
 		} else {
 			struct text_opts o = ctx_text_opts(c);
 
@@ -179,6 +198,13 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		}
 		if (rc == EXIT_OK && strcmp(check_verdict(&pl.findings), "fail") == 0)
 			rc = EXIT_PROBLEMS;
+		if (rc != EXIT_RUNTIME && a.npd)
+			rc = (int)npd;	/* NPD's statuses, not ours */
+	} else if (a.npd) {
+		/* NPD shows stdout, not stderr: say why here too (unknown) */
+		npd_error(stdout, c->error);
+		fflush(stdout);
+		rc = NPD_UNKNOWN;
 	}
 	pipeline_free(&pl);
 	pipeline_option_free(&option);

@@ -68,6 +68,8 @@ extern const struct cmd_spec plan_spec;
 int cmd_fabric(struct ctx *c, int argc, char **argv);	/* cmd/fabric.c */
 int cmd_nccl(struct ctx *c, int argc, char **argv);	/* cmd/nccl.c */
 extern const struct cmd_spec nccl_spec;
+int cmd_labels(struct ctx *c, int argc, char **argv);	/* cmd/labels.c */
+extern const struct cmd_spec labels_spec;
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's
  * counters become the start; then either wait window_s seconds and read

@@ -2,6 +2,7 @@
  * diff, report --html FILE. */
 #include "cmd.h"
 #include "fleet_db.h"
+#include "file_replace.h"
 #include "opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
@@ -283,75 +284,33 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
 }
 
-/* mkstemp makes 0600; the page gets what any new file would. */
-static mode_t current_umask(void)
-{
-	mode_t m = umask(022);
+struct page {
+	json_t *records, *diff;
+};
 
-	umask(m);
-	return m;
+static int write_page(FILE *out, void *arg)
+{
+	const struct page *p = arg;
+
+	return fleet_html_write(out, p->records, p->diff) < 0 ? -EIO : 0;
 }
 
-/* Write the page beside FILE, make it durable, then rename it over FILE:
- * a reader sees the old page or the new one, never half of one. */
+/* The page whole or not at all (file_replace.h). */
 static int write_atomic(struct ctx *c, const char *file, json_t *records, json_t *diff)
 {
-	char *tmp = NULL, *dir_copy = strdup(file);
-	int fd = -1, rc = EXIT_RUNTIME, dfd;
-	FILE *out = NULL;
+	struct page p = { records, diff };
+	const char *stage;
+	int rc = file_replace(file, write_page, &p, &stage);
 
-	if (!dir_copy || asprintf(&tmp, "%s.XXXXXX", file) < 0) {
-		tmp = NULL;
+	if (rc == 0)
+		return EXIT_OK;
+	if (rc == -ENOMEM)
 		fprintf(stderr, "%s: out of memory\n", c->prog);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "%s fleet: cannot write beside '%s': %s (is its directory "
-			"there and writable?)\n", c->prog, file, strerror(errno));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	if (fchmod(fd, 0666 & ~current_umask()) < 0) {
-		close(fd);
-		goto fail;
-	}
-	out = fdopen(fd, "w");
-	if (!out) {
-		close(fd);
-		goto fail;
-	}
-	if (fleet_html_write(out, records, diff) < 0 || fflush(out) != 0 || ferror(out) ||
-	    fsync(fileno(out)) < 0)
-		goto fail;
-	if (fclose(out) != 0) {
-		out = NULL;
-		goto fail;
-	}
-	out = NULL;
-	if (rename(tmp, file) < 0)
-		goto fail;
-	free(tmp);
-	tmp = NULL;
-	/* the rename itself is durable once the directory is synced */
-	dfd = open(dirname(dir_copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = EXIT_OK;
-	goto out;
-fail:
-	fprintf(stderr, "%s fleet: cannot write '%s': %s\n", c->prog, file,
-		strerror(errno ? errno : EIO));
-	if (out)
-		fclose(out);
-	unlink(tmp);
-out:
-	free(tmp);
-	free(dir_copy);
-	return rc;
+	else
+		fprintf(stderr, "%s fleet: cannot %s '%s': %s%s\n", c->prog, stage, file,
+			strerror(-rc), strcmp(stage, "write") ? " (is its directory there and "
+			"writable?)" : "");
+	return EXIT_RUNTIME;
 }
 
 /* Each record gets its host's error series (what the page plots), made

@@ -105,11 +105,11 @@ static void nhc_finding(FILE *out, const struct finding *f)
 /* No error, but what keeps the verdict from PASS was not seen (a rail
  * whose state could not be read): one UNCHECKED line, exit 0, so that a
  * wrapper can choose to drain on it (contrib/slurm drains by default). */
-static void nhc_unchecked(FILE *out, const struct findings *fs)
+const struct finding *check_lead_unchecked(const struct findings *fs, size_t *n)
 {
 	const struct finding *first = NULL;
-	size_t n = 0;
 
+	*n = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->v[i];
 
@@ -117,8 +117,16 @@ static void nhc_unchecked(FILE *out, const struct findings *fs)
 			continue;
 		if (!first)
 			first = f;
-		n++;
+		(*n)++;
 	}
+	return first;
+}
+
+static void nhc_unchecked(FILE *out, const struct findings *fs)
+{
+	size_t n;
+	const struct finding *first = check_lead_unchecked(fs, &n);
+
 	if (!first)
 		return;
 	text_printf(out, "UNCHECKED: rdmadoctor: %s ", first->id);
@@ -128,10 +136,9 @@ static void nhc_unchecked(FILE *out, const struct findings *fs)
 	fputc('\n', out);
 }
 
-void nhc_check(FILE *out, const struct check_report *rep)
+const struct finding *check_lead_error(const struct findings *fs, size_t *errors)
 {
 	const struct finding *first = NULL;
-	size_t errors = 0;
 
 	/* The drain reason names the error that explains the most: a NIC or
 	 * port that is missing or down before what follows from it. */
@@ -142,13 +149,14 @@ void nhc_check(FILE *out, const struct check_report *rep)
 	};
 	size_t best = sizeof(rank) / sizeof(rank[0]);
 
-	for (size_t i = 0; i < rep->findings->n; i++) {
-		const struct finding *f = &rep->findings->v[i];
+	*errors = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->v[i];
 		size_t r = 0;
 
 		if (f->severity != SEV_ERROR || f->waived)
 			continue;
-		errors++;
+		(*errors)++;
 		while (r < sizeof(rank) / sizeof(rank[0]) && strcmp(rank[r], f->id) != 0)
 			r++;
 		if (!first || r < best) {
@@ -156,6 +164,14 @@ void nhc_check(FILE *out, const struct check_report *rep)
 			best = r;
 		}
 	}
+	return first;
+}
+
+void nhc_check(FILE *out, const struct check_report *rep)
+{
+	size_t errors;
+	const struct finding *first = check_lead_error(rep->findings, &errors);
+
 	if (!first) {
 		nhc_unchecked(out, rep->findings);
 		return;

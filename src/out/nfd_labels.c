@@ -1,0 +1,123 @@
+/* nfd_labels.h: every value is a number or a word of [a-z0-9.-], so that
+ * it is a valid Kubernetes label value as it stands (63 characters at
+ * most, alphanumeric at both ends). */
+#include "nfd_labels.h"
+#include "../check/rails.h"
+#include "../model/gid_choice.h"
+#include "../model/port_state.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rail_facts {
+	size_t up;		/* rail ports ACTIVE and LinkUp */
+	double min_gbps;	/* the slowest of them; NAN none known */
+	const char *link_layer;	/* "infiniband", "ethernet", "mixed"; NULL none */
+	int gid_index;		/* -1: none, or not one for all RoCE rails */
+};
+
+static const char *layer_word(const char *ll)
+{
+	return !ll ? NULL : !strcmp(ll, "InfiniBand") ? "infiniband" :
+	       !strcmp(ll, "Ethernet") ? "ethernet" : NULL;
+}
+
+static void rails_of(const struct check_report *rep, const struct rail_port *rp, size_t n,
+		     struct rail_facts *rf, FILE *out)
+{
+	bool gid_mixed = false;
+
+	rf->up = 0;
+	rf->min_gbps = NAN;
+	rf->link_layer = NULL;
+	rf->gid_index = -1;
+	for (size_t k = 0; k < n; k++) {
+		const struct nic *nic = &rep->inv->nics[rp[k].nic];
+		const struct port *pt = &nic->ports[rp[k].port];
+		const char *ll = layer_word(pt->link_layer);
+
+		if (!port_is_up(pt))
+			continue;
+		rf->up++;
+		if (pt->rate_gbps > 0) {
+			if (isnan(rf->min_gbps) || pt->rate_gbps < rf->min_gbps)
+				rf->min_gbps = pt->rate_gbps;
+			fprintf(out, NFD_LABEL_PREFIX "rail%zu-gbps=%g\n", rp[k].rail, pt->rate_gbps);
+		}
+		if (ll && rf->link_layer && strcmp(ll, rf->link_layer))
+			rf->link_layer = "mixed";
+		else if (ll && !rf->link_layer)
+			rf->link_layer = ll;
+		if (ll && !strcmp(ll, "ethernet")) {
+			const struct gid *g = gid_recommended(pt);
+			int idx = g ? g->index : -1;
+
+			if (idx < 0 || (rf->gid_index >= 0 && rf->gid_index != idx))
+				gid_mixed = true;
+			else
+				rf->gid_index = idx;
+		}
+	}
+	if (gid_mixed)
+		rf->gid_index = -1;
+}
+
+/* "true" GPUs that GPUDirect RDMA can serve, "false" a gdr finding says
+ * it cannot; NULL no datacenter GPU to speak of. */
+static const char *gpudirect(const struct check_report *rep)
+{
+	size_t dc = 0;
+
+	for (size_t g = 0; g < rep->inv->n_gpus; g++)
+		dc += rep->inv->gpus[g].kind == GPU_DATACENTER ||
+		      rep->inv->gpus[g].kind == GPU_WORKSTATION;
+	for (size_t i = 0; i < rep->findings->n; i++) {
+		const struct finding *f = &rep->findings->v[i];
+
+		if (!f->waived && (!strcmp(f->id, "gdr.missing") || !strcmp(f->id, "gdr.unsupported")))
+			return "false";
+	}
+	return dc ? "true" : NULL;
+}
+
+int nfd_labels_write(FILE *out, const struct check_report *rep, time_t now, long ttl,
+		     const char *version)
+{
+	size_t n = 0;
+	struct rail_port *rp = rep->roles ? rail_ports(rep->inv, rep->roles, &n) : NULL;
+	struct rail_facts rf;
+	const char *gdr = gpudirect(rep);
+	char when[32];
+	struct tm tm;
+
+	if (!rp && n == 0 && errno == ENOMEM && rep->roles)
+		return -ENOMEM;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(out, "# written by rdmadoctor %s labels at %s (docs/kubernetes.md)\n",
+		version ? version : "", when);
+	if (ttl > 0) {
+		time_t until = now + ttl;
+
+		gmtime_r(&until, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		/* NFD drops every label below this line after it */
+		fprintf(out, "# +expiry-time=%s\n", when);
+	}
+	fprintf(out, NFD_LABEL_PREFIX "verdict=%s\n", check_verdict(rep->findings));
+	fprintf(out, NFD_LABEL_PREFIX "unchecked=%zu\n", check_unchecked(rep->findings));
+	rails_of(rep, rp, n, &rf, out);
+	fprintf(out, NFD_LABEL_PREFIX "rails=%zu\n", rf.up);
+	if (!isnan(rf.min_gbps))
+		fprintf(out, NFD_LABEL_PREFIX "rail-gbps=%g\n", rf.min_gbps);
+	if (rf.link_layer)
+		fprintf(out, NFD_LABEL_PREFIX "link-layer=%s\n", rf.link_layer);
+	if (rf.gid_index >= 0)
+		fprintf(out, NFD_LABEL_PREFIX "roce-gid-index=%d\n", rf.gid_index);
+	if (gdr)
+		fprintf(out, NFD_LABEL_PREFIX "gpudirect=%s\n", gdr);
+	free(rp);
+	return 0;
+}
