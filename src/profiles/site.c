@@ -109,7 +109,7 @@ static bool name_char(char c)
 	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-';
 }
 
-static int push(struct name_list *l, const char *s, size_t n)
+int name_list_push(struct name_list *l, const char *s, size_t n)
 {
 	char **v = growbuf_reserve(l->v, &l->cap, l->n + 1, sizeof(*v));
 
@@ -159,7 +159,7 @@ static int add_names(struct sstate *st, const char *key, const char *value,
 			       listed(&st->out->storage, s, (size_t)(e - s))))
 			return fail(st, st->src.line, "%s: '%.*s' is named as a rail or storage NIC "
 				    "already", key, (int)(e - s), s);
-		if (push(l, s, (size_t)(e - s)) < 0) {
+		if (name_list_push(l, s, (size_t)(e - s)) < 0) {
 			st->rc = -ENOMEM;
 			return st->rc;
 		}

@@ -36,6 +36,9 @@ struct name_list {
 	size_t n, cap;	/* cap: room at v (growbuf) */
 };
 
+/* Append the first n bytes of s as a string; 0 or -ENOMEM. */
+int name_list_push(struct name_list *l, const char *s, size_t n);
+
 /* rail_switch = RAIL PATTERN: rail (a rail index as check/rails.h numbers
  * them, or an RDMA device name: all its rail ports) is cabled to a switch
  * whose LLDP system name matches the fnmatch(3) pattern. */

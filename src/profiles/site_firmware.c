@@ -109,20 +109,6 @@ const struct fw_rule *site_fw_rule(const struct site *s, const char *psid)
 	return NULL;
 }
 
-static int add_version(struct name_list *l, const char *v, size_t n)
-{
-	char **nv = growbuf_reserve(l->v, &l->cap, l->n + 1, sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	l->v = nv;
-	l->v[l->n] = strndup(v, n);
-	if (!l->v[l->n])
-		return -ENOMEM;
-	l->n++;
-	return 0;
-}
-
 static void rule_free(struct fw_rule *r)
 {
 	free(r->psid);
@@ -152,7 +138,7 @@ static int parse_list(struct fw_rule *r, const char *psid, const char *value, ch
 		if (!version_parts(s, (size_t)(e - s), part))
 			return say(msg, len, "[firmware] %s: '%.*s' is not a firmware version: %s",
 				   psid, (int)(e - s > 40 ? 40 : e - s), s, forms);
-		if (add_version(&r->allowed, s, (size_t)(e - s)) < 0)
+		if (name_list_push(&r->allowed, s, (size_t)(e - s)) < 0)
 			return -ENOMEM;
 		s = e;
 	}
