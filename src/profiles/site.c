@@ -131,22 +131,36 @@ static bool listed(const struct name_list *l, const char *s, size_t n)
 	return false;
 }
 
+const char *site_list_item(const char **cursor, size_t *len)
+{
+	const char *s = *cursor, *e;
+
+	while (*s == ',' || *s == ' ' || *s == '\t')
+		s++;
+	if (!*s) {
+		*cursor = s;
+		return NULL;
+	}
+	for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
+		;
+	*len = (size_t)(e - s);
+	*cursor = e;
+	return s;
+}
+
 /* Names separated by commas or blanks; what is expected for messages. */
 static int add_names(struct sstate *st, const char *key, const char *value,
 		     struct name_list *l, bool is_id)
 {
-	const char *s = value;
+	const char *cur = value, *s;
+	size_t n;
 
-	while (*s) {
-		const char *e;
+	while ((s = site_list_item(&cur, &n))) {
+		const char *e = s + n;
 
-		while (*s == ',' || *s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
-			if (!name_char(*e))
-				return fail(st, st->src.line, "%s: '%c' in '%.40s': expected %s", key, *e,
+		for (const char *c = s; c < e; c++)
+			if (!name_char(*c))
+				return fail(st, st->src.line, "%s: '%c' in '%.40s': expected %s", key, *c,
 					    s, is_id ? "check ids like sys.memlock" :
 					    "RDMA device names like mlx5_0");
 		if (e - s > MAX_NAME)
@@ -163,7 +177,6 @@ static int add_names(struct sstate *st, const char *key, const char *value,
 			st->rc = -ENOMEM;
 			return st->rc;
 		}
-		s = e;
 	}
 	return 0;
 }

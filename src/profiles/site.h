@@ -38,6 +38,9 @@ struct name_list {
 
 /* Append the first n bytes of s as a string; 0 or -ENOMEM. */
 int name_list_push(struct name_list *l, const char *s, size_t n);
+/* The next item of a list separated by commas or blanks ("a, b c"): its
+ * start, *len its length, *cursor moved past it; NULL when none is left. */
+const char *site_list_item(const char **cursor, size_t *len);
 
 /* rail_switch = RAIL PATTERN: rail (a rail index as check/rails.h numbers
  * them, or an RDMA device name: all its rail ports) is cabled to a switch

@@ -124,23 +124,15 @@ static int parse_list(struct fw_rule *r, const char *psid, const char *value, ch
 		      size_t len)
 {
 	unsigned long part[MAX_PARTS];
-	const char *s = value;
+	const char *cur = value, *s;
+	size_t n;
 
-	while (*s) {
-		const char *e;
-
-		while (*s == ',' || *s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
-			;
-		if (!version_parts(s, (size_t)(e - s), part))
+	while ((s = site_list_item(&cur, &n))) {
+		if (!version_parts(s, n, part))
 			return say(msg, len, "[firmware] %s: '%.*s' is not a firmware version: %s",
-				   psid, (int)(e - s > 40 ? 40 : e - s), s, forms);
-		if (name_list_push(&r->allowed, s, (size_t)(e - s)) < 0)
+				   psid, (int)(n > 40 ? 40 : n), s, forms);
+		if (name_list_push(&r->allowed, s, n) < 0)
 			return -ENOMEM;
-		s = e;
 	}
 	if (!r->allowed.n)
 		return say(msg, len, "[firmware] %s: no version: %s", psid, forms);
