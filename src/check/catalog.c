@@ -22,7 +22,8 @@ static const struct check_entry rows[] = {
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
 	{ "driver.userspace", "error (a rail's provider, or the kernel's uverbs ABI); warn "
-	  "(elsewhere, the umad ABI); info (libibverbs not readable: not checked)",
+	  "(elsewhere, the umad ABI); info (libibverbs or /etc/libibverbs.d not readable: "
+	  "not checked)",
 	  "the host's verbs userspace cannot drive its NICs as rdma-core defines it: the "
 	  "kernel's uverbs ABI outside libibverbs' 3 to 6, a umad ABI below 5, or a NIC "
 	  "whose provider (libmlx5 for mlx5_core) has no lib<name>-rdmav<N>.so built for "
