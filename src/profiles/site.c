@@ -245,6 +245,38 @@ static void job_name(struct sstate *st, const char *key, const char *value)
 		st->rc = -ENOMEM;
 }
 
+/* exclude: fnmatch(3) patterns of RDMA device names (mlx5_8, mlx5_*) or
+ * PCI addresses (0000:c1:00.0, 0000:c1:00.*), separated by commas or
+ * blanks, on as many lines as wanted. */
+static void add_excludes(struct sstate *st, const char *value)
+{
+	const char *s = value;
+
+	while (*s && !st->rc) {
+		const char *e;
+
+		while (*s == ',' || *s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
+			if (!name_char(*e) && !strchr("*?[]!:", *e)) {
+				fail(st, st->src.line, "exclude: '%c' in '%.40s': expected RDMA device "
+				     "names like mlx5_8 or PCI addresses like 0000:c1:00.0 (* ? [] "
+				     "allowed)", *e, s);
+				return;
+			}
+		if (e - s > MAX_PATTERN) {
+			fail(st, st->src.line, "exclude: a pattern longer than %d characters",
+			     MAX_PATTERN);
+			return;
+		}
+		if (exclude_add(&st->out->exclude, s, (size_t)(e - s), st->src.line) < 0)
+			st->rc = -ENOMEM;
+		s = e;
+	}
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -290,9 +322,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_names(st, name, buf, &st->out->storage, false);
 	} else if (strcmp(name, "rail_switch") == 0) {
 		add_rail_switch(st, buf);
+	} else if (strcmp(name, "exclude") == 0) {
+		add_excludes(st, buf);
 	} else {
 		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage, rail_switch, job_user or job_group", name);
+		     "storage, rail_switch, job_user, job_group or exclude", name);
 	}
 	return st->rc ? 0 : 1;
 }
@@ -349,6 +383,7 @@ void site_free(struct site *s)
 		free(s->rail_switch[i].pattern);
 	}
 	free(s->rail_switch);
+	exclude_free(&s->exclude);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -71,6 +71,12 @@ void root_close(struct root *r)
 	free(r->notes);
 	r->notes = NULL;
 	r->n_notes = r->cap_notes = 0;
+	exclude_free(&r->exclude);
+}
+
+void root_exclude(struct root *r, struct exclude_list *l)
+{
+	exclude_move(&r->exclude, l);
 }
 
 int root_forget_files(struct root *r)

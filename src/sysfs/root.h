@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../model/exclude.h"
+
 struct tape;
 struct stat;
 struct pathcache;
@@ -45,6 +47,9 @@ struct root {
 	struct root_note *notes;
 	size_t n_notes, cap_notes;
 	struct pathcache *noted; /* "path\nwhat" of each note, so each is kept once */
+	/* the site file's exclude = (model/exclude.h), owned: devices the
+	 * readers leave at their name and PCI address (root_exclude) */
+	struct exclude_list exclude;
 };
 
 /* Largest file we accept: sysfs attributes are one page, /proc/modules a
@@ -53,6 +58,10 @@ struct root {
 #define ROOT_MAX_FILE (256u << 10)
 
 int root_open(struct root *r, const char *dir);
+/* Take the site file's exclude = rules (moved; l is left empty): the
+ * readers leave the devices they match at their name and PCI address.
+ * Freed by root_close. */
+void root_exclude(struct root *r, struct exclude_list *l);
 /* Forget what was read, so that the next read of a counter sees it anew.
  * 0, or -ENOMEM: the caller must fail, since the old values would read
  * as counters that did not change. */

@@ -718,7 +718,7 @@ static void site_rail_switch_lines(void **state)
 		{ "[site]\nrail_switch = mlx5_0 a*\nrail_switch = mlx5_0 b*\n", 3,
 		  "rail mlx5_0 given twice (first on line 2)" },
 		{ "[site]\nrail_switches = 0 a*\n", 2, "unknown key 'rail_switches' in [site]: "
-		  "expected profile, ignore, rail, storage, rail_switch, job_user or job_group" },
+		  "expected profile, ignore, rail, storage, rail_switch, job_user, job_group or exclude" },
 		{ "[site]\nrail_switch =\n", 2, "rail_switch: expected a value" },
 	};
 	struct profile_error err;
