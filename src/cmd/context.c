@@ -59,6 +59,7 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 	if (site_exclusions(r) < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
 	rc = inventory_collect(r, inv);
+	root_memo_save(r);
 	if (rc == 0)
 		rc = affinity_compute(inv);
 	ctx_print_notes(c, r);

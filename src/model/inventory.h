@@ -77,6 +77,9 @@ struct counter {
 	uint64_t value;
 	bool ok;	/* false: the file exists but could not be read */
 	bool ext;	/* the value is counters_ext/'s (64 bits), not counters/' */
+	/* not read: the kernel refused it with EINVAL earlier this boot
+	 * (sysfs/einval_memo.h) */
+	bool refused_before;
 };
 
 struct counter_set {

@@ -1,4 +1,5 @@
 #include "root.h"
+#include "einval_memo.h"
 #include "parse.h"
 #include "pathcache.h"
 #include "tape.h"
@@ -45,7 +46,28 @@ int root_open(struct root *r, const char *dir)
 	real = realpath(dir, NULL);
 	r->live = real && strcmp(real, "/") == 0;
 	free(real);
+	if (r->live)
+		r->memo = einval_memo_open(r, NULL, false);
 	return 0;
+}
+
+int root_memo_use(struct root *r, const char *dir, bool all_paths)
+{
+	struct einval_memo *m;
+
+	if (!r->live)
+		return -ENODEV;
+	m = einval_memo_open(r, dir, all_paths);
+	if (!m)
+		return -ENODEV;
+	einval_memo_free(&r->memo);
+	r->memo = m;
+	return 0;
+}
+
+void root_memo_save(struct root *r)
+{
+	einval_memo_save(r, r->memo);
 }
 
 void root_close(struct root *r)
@@ -72,6 +94,7 @@ void root_close(struct root *r)
 	r->notes = NULL;
 	r->n_notes = r->cap_notes = 0;
 	exclude_free(&r->exclude);
+	einval_memo_free(&r->memo);
 }
 
 void root_exclude(struct root *r, struct exclude_list *l)
@@ -459,6 +482,14 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		*buf = strdup(hit);
 		return *buf ? 0 : -ENOMEM;
 	}
+	if (einval_memo_skips(r->memo, full)) {
+		/* refused earlier this boot: asking again logs a kernel error */
+		r->memo->skipped++;
+		root_note(r, full, "the kernel refused it with EINVAL earlier this boot: not read "
+			  "again (%s)", r->memo->file);
+		(void)pathcache_put(r->files, full, "", EINVAL);
+		return -EINVAL;
+	}
 	rc = slurp(r, full, buf, len);
 	if (rc == -ELOOP) {
 		/* The attribute itself is a symlink: follow it inside the root. */
@@ -468,6 +499,8 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		full = target;
 		rc = slurp(r, full, buf, len);
 	}
+	if (rc == -EINVAL && r->memo)
+		einval_memo_refused(r, r->memo, full);
 	if (r->tape) {
 		int trc = 0;
 
@@ -516,6 +549,13 @@ static int file_path(struct root *r, const char *path, char full[PATH_MAX])
 	if (n < 0 || n >= PATH_MAX)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+bool root_refused_before(struct root *r, const char *path)
+{
+	char full[PATH_MAX];
+
+	return r->memo && file_path(r, path, full) == 0 && einval_memo_from_before(r->memo, full);
 }
 
 int root_read(struct root *r, const char *path, char **out)
