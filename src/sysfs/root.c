@@ -487,6 +487,9 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		r->memo->skipped++;
 		root_note(r, full, "the kernel refused it with EINVAL earlier this boot: not read "
 			  "again (%s)", r->memo->file);
+		/* a snapshot holds the refusal, as it would have been read */
+		if (r->tape && tape_error(r->tape, full, EINVAL) < 0)
+			return -ENOMEM;
 		(void)pathcache_put(r->files, full, "", EINVAL);
 		return -EINVAL;
 	}
