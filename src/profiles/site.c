@@ -295,6 +295,32 @@ static void firmware_entry(struct sstate *st, const char *name, const char *valu
 		fail(st, st->src.line, "%s", msg);
 }
 
+/* exclude: fnmatch(3) patterns of RDMA device names (mlx5_8, mlx5_*) or
+ * PCI addresses (0000:c1:00.0, 0000:c1:00.*), separated by commas or
+ * blanks, on as many lines as wanted. */
+static void add_excludes(struct sstate *st, const char *value)
+{
+	const char *cur = value, *s;
+	size_t n;
+
+	while (!st->rc && (s = site_list_item(&cur, &n))) {
+		for (const char *c = s; c < s + n; c++)
+			if (!name_char(*c) && !strchr("*?[]!:", *c)) {
+				fail(st, st->src.line, "exclude: '%c' in '%.40s': expected RDMA device "
+				     "names like mlx5_8 or PCI addresses like 0000:c1:00.0 (* ? [] "
+				     "allowed)", *c, s);
+				return;
+			}
+		if (n > MAX_PATTERN) {
+			fail(st, st->src.line, "exclude: a pattern longer than %d characters",
+			     MAX_PATTERN);
+			return;
+		}
+		if (exclude_add(&st->out->exclude, s, n, st->src.line) < 0)
+			st->rc = -ENOMEM;
+	}
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -344,9 +370,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_names(st, name, buf, &st->out->storage, false);
 	} else if (strcmp(name, "rail_switch") == 0) {
 		add_rail_switch(st, buf);
+	} else if (strcmp(name, "exclude") == 0) {
+		add_excludes(st, buf);
 	} else {
 		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage, rail_switch, job_user or job_group", name);
+		     "storage, rail_switch, job_user, job_group or exclude", name);
 	}
 	return st->rc ? 0 : 1;
 }
@@ -404,6 +432,7 @@ void site_free(struct site *s)
 	}
 	free(s->rail_switch);
 	site_fw_free(s);
+	exclude_free(&s->exclude);
 	memset(s, 0, sizeof(*s));
 }
 

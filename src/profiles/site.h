@@ -10,8 +10,10 @@
  *   rail_switch = 0 leaf-r0-*         the switch a rail is cabled to
  *   job_user = alice                  whom jobs run as (sys.device_access,
  *   job_group = rdma                  sys.job_memlock); neither: any user
+ *   exclude = mlx5_8 0000:c1:00.*     devices not to read beyond their
+ *                                     name and PCI address (fnmatch)
  *
- * ignore, rail and storage take names separated by commas or blanks and
+ * ignore, rail, storage and exclude take names separated by commas or blanks and
  * may be given on several lines; rail_switch takes one rail and one
  * pattern a line, on as many lines as there are rails.
  *
@@ -27,6 +29,7 @@
 #include <stddef.h>
 
 #include "profile.h"
+#include "../model/exclude.h"
 
 /* Where the site file is, relative to the root. */
 #define SITE_FILE "etc/rdmadoctor/rdmadoctor.conf"
@@ -70,6 +73,9 @@ struct site {
 	char *job_user, *job_group;	/* NULL: any user */
 	struct fw_rule *fw;		/* [firmware], in file order */
 	size_t n_fw, cap_fw;		/* cap: room (growbuf) */
+	/* exclude =: fnmatch patterns of RDMA device names or PCI addresses
+	 * (model/exclude.h), each with its line */
+	struct exclude_list exclude;
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,
