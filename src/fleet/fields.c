@@ -3,6 +3,7 @@
  * and a wrong type reads as "absent", never as a crash. */
 #include "fields.h"
 
+#include "../model/growbuf.h"
 #include "../model/pcie_link.h"
 
 #include <math.h>
@@ -12,11 +13,17 @@
 #include <string.h>
 
 const char *const fleet_field_names[] = {
-	"fw", "driver_stack", "npu_driver", "mtu", "netdev_mtu", "rocev2_gid_index", "pfc_priority",
-	"trust", "ecn", "pcie_gen", "pcie_width", "port_rate_gbps", "port_state",
+	"fw", "driver_stack", "rdma_core", "slurmd_memlock", "device_modes", "npu_driver", "mtu",
+	"netdev_mtu", "rocev2_gid_index", "pfc_priority", "trust", "ecn", "pcie_gen", "pcie_width",
+	"pcie_mps", "pcie_mrrs", "pcie_relaxed_ordering", "port_rate_gbps", "port_state",
 	"nic_count", "npu_count", "bw_gbps",
 };
 const size_t fleet_n_fields = sizeof(fleet_field_names) / sizeof(fleet_field_names[0]);
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static bool is_scalar(const json_t *v)
 {
@@ -57,15 +64,28 @@ static void put_pcie(json_t *out, const json_t *link)
 	put_scalar(out, "pcie_width", json_object_get(link, "width"));
 }
 
+/* The settings the NIC runs with from its config space (pci.settings):
+ * a record from before they were read has no settings and adds nothing;
+ * one that could not read them (not root) says null. */
+static void put_pcie_settings(json_t *out, const json_t *settings)
+{
+	if (!json_is_object(settings))
+		return;
+	put_scalar(out, "pcie_mps", json_object_get(settings, "mps"));
+	put_scalar(out, "pcie_mrrs", json_object_get(settings, "mrrs"));
+	put_scalar(out, "pcie_relaxed_ordering", json_object_get(settings, "relaxed_ordering"));
+}
+
 json_t *fleet_nic_values(const json_t *nic)
 {
 	json_t *out = json_object();
-	const json_t *link = json_object_get(json_object_get(nic, "pci"), "link");
+	const json_t *pci = json_object_get(nic, "pci");
 
 	if (!out)
 		return NULL;
 	put_scalar(out, "fw", json_object_get(nic, "fw_ver"));
-	put_pcie(out, link);
+	put_pcie(out, json_object_get(pci, "link"));
+	put_pcie_settings(out, json_object_get(pci, "settings"));
 	return out;
 }
 
@@ -235,11 +255,108 @@ json_t *fleet_npu_values(const json_t *npu)
 	return out;
 }
 
+/* slurmd's soft memlock limit, as its unit (or systemd's default) sets it:
+ * "unlimited", bytes, or "systemd default" when neither sets it; a host
+ * without Slurm, or a record from before it was read, adds nothing. */
+static void put_slurmd_memlock(json_t *out, const json_t *jm)
+{
+	const json_t *unit = json_object_get(jm, "slurmd_unit");
+	const json_t *lim = json_object_get(jm, "slurmd_limit");
+
+	if (!json_is_object(jm) || !json_is_string(unit))
+		return;
+	if (!json_is_object(lim))
+		lim = json_object_get(jm, "systemd_default");
+	if (!json_is_object(lim))
+		json_object_set_new(out, "slurmd_memlock", json_string("systemd default"));
+	else if (json_is_true(json_object_get(lim, "soft_unlimited")))
+		json_object_set_new(out, "slurmd_memlock", json_string("unlimited"));
+	else
+		put_scalar(out, "slurmd_memlock", json_object_get(lim, "soft_bytes"));
+}
+
+/* The /dev/infiniband nodes' modes by kind, in the order the inventory
+ * lists them: "uverbs 0666, umad 0600, issm 0600, rdma_cm 0666"; a kind
+ * whose nodes differ lists each mode ("uverbs 0600|0666"), a missing node
+ * is "missing".  Which of a host's nodes differ is the inventory's to say;
+ * this tells a host whose udev rules are not its group's. */
+static void put_device_modes(json_t *out, const json_t *nodes)
+{
+	json_t *kinds = json_object(), *order = json_array();
+	size_t i, used = 0, cap = 0;
+	const json_t *d;
+	char *text = NULL;
+
+	if (!json_is_array(nodes) || !kinds || !order)
+		goto done;
+	json_array_foreach(nodes, i, d) {
+		const char *name = json_string_value(json_object_get(d, "name"));
+		const json_t *present = json_object_get(d, "present");
+		const char *mode = json_string_value(json_object_get(d, "mode"));
+		char kind[32];
+		size_t n;
+		json_t *modes;
+
+		if (!name || !json_is_boolean(present))
+			continue;	/* not known: no mode to compare */
+		for (n = strlen(name); n && name[n - 1] >= '0' && name[n - 1] <= '9'; n--)
+			;
+		snprintf(kind, sizeof(kind), "%.*s", (int)(n < 31 ? n : 31), name);
+		if (!json_is_true(present) || !json_is_true(json_object_get(d, "char_device")) || !mode)
+			mode = "missing";
+		modes = json_object_get(kinds, kind);
+		if (!modes) {
+			modes = json_object();
+			if (!modes || json_object_set_new(kinds, kind, modes) < 0 ||
+			    json_array_append_new(order, json_string(kind)) < 0)
+				goto done;
+		}
+		json_object_set_new(modes, mode, json_true());
+	}
+	json_array_foreach(order, i, d) {
+		const char *kind = json_string_value(d), *mode;
+		const json_t *modes = json_object_get(kinds, kind);
+		json_t *v;
+		bool first = true;
+		size_t need = strlen(kind) + 4;
+		char *grown;
+
+		json_object_foreach((json_t *)modes, mode, v)
+			need += strlen(mode) + 1;
+		grown = growbuf_reserve(text, &cap, used + need + 1, 1);
+		if (!grown)
+			goto done;
+		text = grown;
+		used += (size_t)sprintf(text + used, "%s%s ", used ? ", " : "", kind);
+		/* jansson keeps keys in insertion order: sort them for one text */
+		const char **keys = calloc(json_object_size(modes), sizeof(*keys));
+		size_t k = 0;
+
+		if (!keys)
+			goto done;
+		json_object_foreach((json_t *)modes, mode, v)
+			keys[k++] = mode;
+		qsort(keys, k, sizeof(*keys), cmp_str);
+		for (size_t j = 0; j < k; j++) {
+			used += (size_t)sprintf(text + used, "%s%s", first ? "" : "|", keys[j]);
+			first = false;
+		}
+		free(keys);
+	}
+	if (text)
+		json_object_set_new(out, "device_modes", json_string(text));
+done:
+	free(text);
+	json_decref(kinds);
+	json_decref(order);
+}
+
 json_t *fleet_host_values(const json_t *check)
 {
 	json_t *out = json_object();
-	const json_t *drv = json_object_get(
-		json_object_get(json_object_get(check, "inventory"), "host"), "drivers");
+	const json_t *host = json_object_get(json_object_get(check, "inventory"), "host");
+	const json_t *drv = json_object_get(host, "drivers");
+	const json_t *verbs = json_object_get(host, "verbs_userspace");
 	const char *stack = json_string_value(json_object_get(drv, "stack"));
 	const char *ofed = json_string_value(json_object_get(drv, "ofed_version"));
 
@@ -259,6 +376,11 @@ json_t *fleet_host_values(const json_t *check)
 	} else {
 		json_object_set_new(out, "driver_stack", json_string(stack));
 	}
+	/* a host without RDMA devices has no verbs userspace to compare */
+	if (json_is_object(verbs))
+		put_scalar(out, "rdma_core", json_object_get(verbs, "rdma_core"));
+	put_slurmd_memlock(out, json_object_get(host, "job_memlock"));
+	put_device_modes(out, json_object_get(host, "device_nodes"));
 	return out;
 }
 

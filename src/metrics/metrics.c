@@ -76,6 +76,7 @@ int metrics_render(const struct metrics_report *rep, struct expo *e)
 		metrics_nics(e, rep->inv);
 		metrics_ports(e, rep->inv);
 		metrics_modules(e, rep->inv);
+		metrics_access(e, rep->inv);
 		metrics_npus(e, rep->inv);
 		if (metrics_counters(e, rep->inv) < 0)
 			e->failed = true;

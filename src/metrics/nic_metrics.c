@@ -1,4 +1,5 @@
-/* One series per NIC (labels device, pci): what it is and its PCIe link. */
+/* One series per NIC (labels device, pci): what it is, its PCIe link and
+ * the PCI Express settings it runs with. */
 #include "families.h"
 
 #include <math.h>
@@ -82,8 +83,70 @@ static void pcie_links(struct expo *e, const struct inventory *inv)
 	}
 }
 
+/* A setting from config space: -1 unknown (not root), and a function
+ * without the PCI Express capability has none. */
+static double setting(const struct pcie_settings *s, int v)
+{
+	return s->express == 1 && v >= 0 ? (double)v : NAN;
+}
+
+static void pcie_settings(struct expo *e, const struct inventory *inv)
+{
+	enum { MPS, MRRS, RLXD, EXT_TAG, ATS_ENABLE };
+	static const struct {
+		const char *name, *help;
+		int which;
+	} fams[] = {
+		{ "rdmadoctor_pcie_max_payload_bytes",
+		  "PCIe Max Payload Size the NIC runs with (DevCtl MaxPayload), bytes", MPS },
+		{ "rdmadoctor_pcie_max_read_request_bytes",
+		  "PCIe Max Read Request Size the NIC runs with (DevCtl MaxReadReq), bytes", MRRS },
+		{ "rdmadoctor_pcie_relaxed_ordering_enabled",
+		  "PCIe Relaxed Ordering enabled on the NIC (DevCtl RlxdOrd): 1 on, 0 off", RLXD },
+		{ "rdmadoctor_pcie_ext_tag_enabled",
+		  "PCIe Extended Tag enabled on the NIC (DevCtl ExtTag): 1 on, 0 off", EXT_TAG },
+		{ "rdmadoctor_pcie_ats_enabled",
+		  "PCIe Address Translation Services enabled on the NIC (ATSCtl Enable): 1 on, "
+		  "0 off; none without the ATS capability", ATS_ENABLE },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		struct expo_fam f = { fams[k].name, "gauge", fams[k].help, false };
+
+		for (size_t i = 0; i < inv->n_nics; i++) {
+			const struct nic *n = &inv->nics[i];
+			const struct pcie_settings *s = &n->pci.pcie;
+			struct expo_label l[] = { { "device", n->name }, { "pci", pci_of(n) } };
+			double v = NAN;
+
+			if (!n->has_pci)
+				continue;
+			switch (fams[k].which) {
+			case MPS:
+				v = setting(s, s->mps);
+				break;
+			case MRRS:
+				v = setting(s, s->mrrs);
+				break;
+			case RLXD:
+				v = setting(s, s->relaxed_ordering);
+				break;
+			case EXT_TAG:
+				v = setting(s, s->ext_tag);
+				break;
+			case ATS_ENABLE:
+				v = s->ats == 1 ? setting(s, s->ats_enable) : NAN;
+				break;
+			}
+			if (!isnan(v))
+				expo_fam_sample(e, &f, l, 2, v);
+		}
+	}
+}
+
 void metrics_nics(struct expo *e, const struct inventory *inv)
 {
 	nic_info(e, inv);
 	pcie_links(e, inv);
+	pcie_settings(e, inv);
 }

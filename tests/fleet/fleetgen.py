@@ -63,6 +63,28 @@ def set_pcie_width(doc, width, nic=0):
     doc["inventory"]["nics"][nic]["pci"]["link"]["width"] = width
 
 
+def set_pcie_settings(doc, mps, mrrs, relaxed_ordering, nic=None):
+    """The settings every NIC (or only NIC `nic`) runs with, as a root check
+    reads them from config space."""
+    for i, n in enumerate(doc["inventory"]["nics"]):
+        if nic is None or i == nic:
+            n["pci"]["settings"].update(express=True, mps=mps, mrrs=mrrs,
+                                        relaxed_ordering=relaxed_ordering)
+
+
+def set_node_mode(doc, kind, mode):
+    """The mode of every /dev/infiniband node of one kind (uverbs, umad, ...)."""
+    for d in doc["inventory"]["host"]["device_nodes"]:
+        if d["name"].rstrip("0123456789") == kind:
+            d["mode"] = mode
+
+
+def set_slurmd_memlock(doc, soft_bytes):
+    """slurmd's unit sets LimitMEMLOCK to soft_bytes (None: unlimited)."""
+    lim = doc["inventory"]["host"]["job_memlock"]["slurmd_limit"]
+    lim.update(soft_bytes=soft_bytes, soft_unlimited=soft_bytes is None)
+
+
 def rail_ports(doc):
     """(device, port) of the doc's NIC ports in inventory order: the rails
     as check numbers them when every NIC is a rail NIC."""

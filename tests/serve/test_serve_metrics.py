@@ -112,6 +112,37 @@ def compare_module(metrics, pl, mod):
     return n
 
 
+def compare_access(metrics, host):
+    """The /dev/infiniband nodes and slurmd's memlock as inventory --json
+    has them; a node not known is absent."""
+    n = 0
+    for d in host.get("device_nodes") or []:
+        nl = dict(node=d["name"], device=d["nic"] or "")
+        if d["present"] is None:
+            check(not series(metrics, "rdmadoctor_device_node_present", **nl),
+                  "node %s unknown yet shown" % nl)
+            continue
+        there = bool(d["present"] and d["char_device"])
+        check(one(metrics, "rdmadoctor_device_node_present", **nl) == there, "present %s" % nl)
+        if there:
+            check(one(metrics, "rdmadoctor_device_node_info", **nl, mode=d["mode"],
+                      owner=d["owner"] or str(d["uid"]), group=d["group"] or str(d["gid"])) == 1,
+                  "device_node_info %s" % nl)
+        n += 1
+    jm = host.get("job_memlock") or {}
+    lim = jm.get("slurmd_limit") or jm.get("systemd_default")
+    if jm.get("slurmd_unit") and lim:
+        for kind in ("soft", "hard"):
+            want = math.inf if lim[kind + "_unlimited"] else lim[kind + "_bytes"]
+            check(one(metrics, "rdmadoctor_slurmd_memlock_bytes", limit=kind,
+                      source=lim["source"]) == want, "slurmd memlock %s" % kind)
+            n += 1
+    else:
+        check(not series(metrics, "rdmadoctor_slurmd_memlock_bytes"),
+              "slurmd memlock shown without a limit set")
+    return n
+
+
 def compare(metrics, inv, chk, per_queue=None):
     """Every value the exposition shows is the inventory's; what the
     inventory does not know is absent.  The per-queue ethtool statistics
@@ -134,6 +165,17 @@ def compare(metrics, inv, chk, per_queue=None):
                 compared += 1
         check(one(metrics, "rdmadoctor_nic_info", **nl, model=nic["model"] or "",
                   fw_ver=nic["fw_ver"] or "") == 1, "nic_info %s" % nl)
+        settings = (nic["pci"] or {}).get("settings") or {}
+        for key, metric in (("mps", "rdmadoctor_pcie_max_payload_bytes"),
+                            ("mrrs", "rdmadoctor_pcie_max_read_request_bytes"),
+                            ("relaxed_ordering", "rdmadoctor_pcie_relaxed_ordering_enabled"),
+                            ("ext_tag", "rdmadoctor_pcie_ext_tag_enabled"),
+                            ("ats_enable", "rdmadoctor_pcie_ats_enabled")):
+            if settings.get(key) is None:
+                check(not series(metrics, metric, **nl), "%s for %s unknown yet shown" % (metric, nl))
+            else:
+                check(one(metrics, metric, **nl) == float(settings[key]), "%s %s" % (metric, nl))
+                compared += 1
         for port in nic["ports"]:
             pl = port_labels(nic, port)
             state = port["state"]["code"] if port["state"] else None
@@ -183,6 +225,7 @@ def compare(metrics, inv, chk, per_queue=None):
             if port["netdev"] and port.get("carrier_changes") is not None:
                 check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
                       == port["carrier_changes"], "carrier_changes %s" % pl)
+    compared += compare_access(metrics, inv["host"])
     # the check
     counts = collections.Counter((f["id"], f["severity"]) for f in chk["findings"])
     shown = {(l["id"], l["severity"]): v for l, v in metrics.get("rdmadoctor_findings", [])}

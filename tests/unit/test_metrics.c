@@ -221,6 +221,26 @@ static void machine(struct inventory *inv, struct nic *n, struct port *p)
 	n->has_pci = true;
 	n->pci.bdf = S("0000:18:00.0");
 	n->pci.link = (struct pci_link){ 32, 32, 16, 16 };
+	/* settings as lspci -vv shows a ConnectX-7 under a BIOS that left
+	 * MaxReadReq at 512; ATS present but off; ExtTag unknown */
+	n->pci.pcie = (struct pcie_settings){ .express = 1, .mps_cap = 512, .mps = 256,
+					      .mrrs = 512, .relaxed_ordering = 1, .ext_tag = -1,
+					      .ext_tag_cap = 1, .ats = 1, .ats_enable = 0 };
+	/* uverbs0 there (rw for all), rdma_cm missing, umad0 not known;
+	 * slurmd's unit sets 64 KiB soft, unlimited hard */
+	static struct dev_node nodes[] = {
+		{ .name = S("uverbs0"), .nic = S("mlx5_0"), .present = 1, .chr = true,
+		  .mode = 0666, .owner = S("root"), .gid = 27 },
+		{ .name = S("umad0"), .nic = S("mlx5_0"), .port = 1, .present = -1 },
+		{ .name = S("rdma_cm"), .present = 0 },
+	};
+	static struct dev_access access = {
+		.nodes = nodes, .n_nodes = 3,
+		.memlock = { .slurmd = 1, .slurmd_limit = { .set = true, .soft = 65536,
+							    .hard = MEMLOCK_INFINITY,
+							    .source = S("etc/systemd/system/slurmd.service.d/memlock.conf:2") } },
+	};
+	inv->host.access = &access;
 	n->ports = p;
 	n->n_ports = 2;
 	p[0].num = 1;
@@ -356,6 +376,21 @@ static void test_render_machine(void **state)
 	expect_line(text, "rdmadoctor_pcie_link_speed_transfers_per_second{device=\"mlx5_0\","
 		    "pci=\"0000:18:00.0\"} 32000000000");
 	expect_line(text, "rdmadoctor_pcie_link_max_width_lanes{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 16");
+	expect_line(text, "rdmadoctor_pcie_max_payload_bytes{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 256");
+	expect_line(text, "rdmadoctor_pcie_max_read_request_bytes{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 512");
+	expect_line(text, "rdmadoctor_pcie_relaxed_ordering_enabled{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 1");
+	expect_line(text, "rdmadoctor_pcie_ats_enabled{device=\"mlx5_0\",pci=\"0000:18:00.0\"} 0");
+	assert_null(strstr(text, "rdmadoctor_pcie_ext_tag_enabled{"));	/* unknown: absent */
+	expect_line(text, "rdmadoctor_device_node_present{node=\"uverbs0\",device=\"mlx5_0\"} 1");
+	expect_line(text, "rdmadoctor_device_node_info{node=\"uverbs0\",device=\"mlx5_0\",mode=\"0666\","
+		    "owner=\"root\",group=\"27\"} 1");
+	expect_line(text, "rdmadoctor_device_node_present{node=\"rdma_cm\",device=\"\"} 0");
+	assert_null(strstr(text, "node=\"umad0\""));	/* not known: absent, never 0 */
+	assert_null(strstr(text, "rdmadoctor_device_node_info{node=\"rdma_cm\""));
+	expect_line(text, "rdmadoctor_slurmd_memlock_bytes{limit=\"soft\",source=\"etc/systemd/system/"
+		    "slurmd.service.d/memlock.conf:2\"} 65536");
+	expect_line(text, "rdmadoctor_slurmd_memlock_bytes{limit=\"hard\",source=\"etc/systemd/system/"
+		    "slurmd.service.d/memlock.conf:2\"} +Inf");
 	expect_line(text, LINE("rdmadoctor_port_up{%s} 1", lab));
 	expect_line(text, LINE("rdmadoctor_port_state{%s,state=\"ACTIVE\"} 4", lab));
 	expect_line(text, LINE("rdmadoctor_port_info{%s,link_layer=\"Ethernet\",lane_speed=\"\"} 1", lab));
