@@ -8,6 +8,7 @@
   real scrape of a broken one fires RdmaPortDown for each port down and
   RdmaCheckErrors for each error finding, with their summaries.
 usage: test_rules.py RDMADOCTOR SOURCE_DIR   (exit 77 without promtool)"""
+import math
 import os
 import re
 import shutil
@@ -101,11 +102,21 @@ def series_text(name, labels):
     return "%s{%s}" % (name, body)
 
 
+def series_values(v):
+    """The same value each minute for forty minutes, in promtool's series
+    notation: "Vx40" for a number; the lexer reads "Infx40" as one word, so
+    an infinity (slurmd's unlimited memlock) is written out 41 times."""
+    if math.isinf(v) or math.isnan(v):
+        word = "NaN" if math.isnan(v) else ("Inf" if v > 0 else "-Inf")
+        return " ".join([word] * 41)
+    return "%r" % v + "x40"
+
+
 def replay_test(rules, fixture, samples, expect_alerts):
     """A promtool test whose input is the scrape, the same each minute."""
     alerts = {r["alert"]: r for g in rules["groups"] for r in g["rules"]}
     inst = {"instance": fixture + ":9879", "job": "rdmadoctor"}
-    series = [{"series": series_text(n, {**l, **inst}), "values": "%r" % v + "x40"}
+    series = [{"series": series_text(n, {**l, **inst}), "values": series_values(v)}
               for n, l, v in samples]
     tests = []
     for name, rule in alerts.items():
