@@ -11,3 +11,11 @@ target_link_libraries(ib_smp_ask PRIVATE rdcore)
 add_test(NAME ibsmp_ibsim COMMAND ${RD_NEED} ibsim ibsim-utils -- ${RD_NEED} smpquery
   infiniband-diags -- ${CMAKE_CURRENT_LIST_DIR}/test_ibsim.sh $<TARGET_FILE:ib_smp_ask>)
 set_tests_properties(ibsmp_ibsim PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
+# The same replies through the whole tool: recorded live from ibsim into
+# copies of the dgx-h100 fixture where a snapshot keeps them; inventory,
+# topo, JSON, rail.cabling on a crossed pair, a stored failure, the
+# snapshot round trip.
+add_test(NAME ibsmp_replay COMMAND ${RD_NEED} ibsim ibsim-utils -- python3
+  ${CMAKE_CURRENT_LIST_DIR}/test_ibsmp_replay.py $<TARGET_FILE:rdmadoctor>
+  $<TARGET_FILE:ib_smp_ask> ${PROJECT_SOURCE_DIR})
+set_tests_properties(ibsmp_replay PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77)
