@@ -69,6 +69,10 @@ def record(tmp):
     with open(os.path.join(tmp, "net"), "w") as f:
         f.write(topology())
     env = dict(os.environ, IBSIM_SOCKNAME=f"rdmadoctor-replay-{os.getpid()}")
+    # the sanitizer build: see test_ibsim.sh and umad2sim.asan.supp
+    supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "umad2sim.asan.supp")
+    env["ASAN_OPTIONS"] = ":".join(filter(None, [f"verify_asan_link_order=0:suppressions={supp}",
+                                                 os.environ.get("ASAN_OPTIONS")]))
     log = open(os.path.join(tmp, "sim.log"), "w+")
     sim = subprocess.Popen(["ibsim", "-s", "-n", "net"], cwd=tmp, env=env, stdout=log,
                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
