@@ -14,7 +14,9 @@ host "crossed" has rails 2 and 3 swapped (2 on leaf-r3, 3 on leaf-r2).
     has ONE naming rails 2 and 3;
   - a stored failure (ETIMEDOUT) is not checked, in words, and rail.cabling
     for that rail with it;
-  - a snapshot of the copy keeps the bytes and replays the same inventory.
+  - a snapshot of the copy keeps the bytes and replays the same inventory;
+  - the fleet: four hosts' checks recorded, the crossed one named by
+    fleet diff, "rails 2 and 3 swapped".
 
 usage: test_ibsmp_replay.py RDMADOCTOR IB_SMP_ASK SRCDIR"""
 import json
@@ -122,6 +124,34 @@ def cabling(root):
     return doc, [f for f in doc["findings"] if f["id"] == "rail.cabling"]
 
 
+def fleet(tmp, good, bad):
+    """Four hosts' checks recorded: three cabled right, one crossed; fleet
+    diff names the crossed one, rails 2 and 3 swapped, from the IB
+    neighbours alone (the site file plays no part in the fleet)."""
+    files = []
+    for i, root in enumerate([good, good, bad, good]):
+        doc = json.loads(run(root, "--json", "check"))
+        doc["inventory"]["host"]["hostname"] = f"ib-{i}"
+        rec = {"schema": 1, "host": f"ib-{i}", "time": "2026-12-01T07:00:00Z",
+               "profile": doc["profile"], "verdict": doc["verdict"], "check": doc, "bw": []}
+        files.append(os.path.join(tmp, f"ib-{i}.json"))
+        with open(files[-1], "w") as f:
+            json.dump(rec, f)
+    db = os.path.join(tmp, "fleet.db")
+    p = subprocess.run([BIN, "record", "--db", db, "--from", *files], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0, f"record: {p.returncode} {p.stderr}")
+    p = subprocess.run([BIN, "--json", "fleet", "--db", db, "diff"], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 1, f"fleet diff exits 1 for crossed rails: {p.returncode} {p.stderr}")
+    try:
+        r = json.loads(p.stdout)["rails"]
+        got = [(f["host"], f["kind"], [x["rail"] for x in f["rails"]]) for f in r["findings"]]
+    except (ValueError, KeyError, TypeError) as e:
+        got = f"unreadable: {e}"
+    check(got == [("ib-2", "swapped", [2, 3])], f"fleet names ib-2's rails 2 and 3: {got}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         rec = record(tmp)
@@ -175,6 +205,7 @@ def main():
                 check(f.read() == g.read(), f"the snapshot keeps {dev}'s replies")
         check(run(snap, "--json", "inventory") == run(good, "--json", "inventory"),
               "the snapshot replays the same inventory")
+        fleet(tmp, good, bad)
     print(f"{len(failures)} failed" if failures else "ok")
     sys.exit(1 if failures else 0)
 

@@ -14,7 +14,7 @@ set_tests_properties(ibsmp_ibsim PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 # The same replies through the whole tool: recorded live from ibsim into
 # copies of the dgx-h100 fixture where a snapshot keeps them; inventory,
 # topo, JSON, rail.cabling on a crossed pair, a stored failure, the
-# snapshot round trip.
+# snapshot round trip, and the fleet naming the crossed host.
 add_test(NAME ibsmp_replay COMMAND ${RD_NEED} ibsim ibsim-utils -- python3
   ${CMAKE_CURRENT_LIST_DIR}/test_ibsmp_replay.py $<TARGET_FILE:rdmadoctor>
   $<TARGET_FILE:ib_smp_ask> ${PROJECT_SOURCE_DIR})
