@@ -250,7 +250,8 @@ static const struct check_entry rows[] = {
 	  "reseat, then swap the cable and module; then the switch port's width" },
 	{ "rail.cabling", "error; warn (the switch a rail reaches unknown while one is expected: "
 	  "not checked)",
-	  "a rail port's switch, as its LLDP names it, does not match the site file's "
+	  "a rail port's switch, as its LLDP (InfiniBand: its NodeDescription) names it, "
+	  "does not match the site file's "
 	  "rail_switch pattern for the rail (two rails each on the other's switch: one "
 	  "finding, \"rails j and k swapped\"), or two rails of the node reach one switch "
 	  "while the profile's [rail] distinct_switches = yes; without either nothing is "

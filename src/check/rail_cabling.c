@@ -91,9 +91,10 @@ static int unchecked(const struct check_ctx *c, struct findings *out, const stru
 		finding_set(&f->expected, "rail %zu on a switch no other rail reaches ([rail] "
 			    "distinct_switches = yes)", r->k);
 	if (check_port_is_ib(r->pt))
-		finding_set(&f->fix, "look the port's neighbour up in the fabric: `iblinkinfo` "
-			    "names the switch and port of %s port %d (rdmadoctor does not read "
-			    "the subnet's data yet)", r->n->name, r->pt->num);
+		finding_set(&f->fix, "rdmadoctor asks the node at the other end of the cable "
+			    "by directed-route SMP: load ib_umad and run it as root; `smpquery "
+			    "-C %s -P %d nodedesc -D 0,%d` names the switch", r->n->name,
+			    r->pt->num, r->pt->num);
 	else if (nb)
 		finding_set(&f->fix, "have the switch send its system name in LLDP (`lldp "
 			    "tlv-select system-name` or its like), then `lldpcli show neighbors "
@@ -134,8 +135,8 @@ static int swapped(const struct check_ctx *c, struct findings *out, const struct
 	reach(&x, a);
 	check_buf_printf(&x, " and ");
 	reach(&x, b);
-	check_buf_printf(&x, "), then `lldpcli show neighbors` shows each on its own rail's "
-			 "switch");
+	check_buf_printf(&x, "), then `%s` shows each on its own rail's switch",
+			 check_port_is_ib(a->pt) ? "rdmadoctor inventory" : "lldpcli show neighbors");
 	check_buf_take(&s, &f->subject);
 	check_buf_take(&o, &f->observed);
 	finding_set(&f->expected, "rail %zu on a switch matching %s, rail %zu on one matching "

@@ -4,8 +4,9 @@
  * On Ethernet (RoCE) ports this is the switch's LLDP, as lldpd heard it
  * (`lldpcli -f json show neighbors`, src/sysfs/lldp.c, through root_fetch
  * so snapshots keep it); on Ascend NPU ports `hccn_tool -lldp` (the NPU's
- * own agent).  On InfiniBand ports the subnet's own data would say it;
- * nothing reads that yet, so such a port's neighbour is "not checked".
+ * own agent).  On InfiniBand ports the node at the other end of the
+ * cable says it itself: NodeInfo and NodeDescription asked by directed-route
+ * SMP (src/sysfs/ib_smp.c, through root_fetch too).
  *
  * As everywhere in the model a value that could not be read is NULL; a
  * port whose neighbour is not known says why in words, for the check's
@@ -16,6 +17,7 @@
 /* Where a neighbour was read from (the JSON's neighbor.source). */
 #define NEIGHBOR_SOURCE_LLDPD "lldpd"
 #define NEIGHBOR_SOURCE_HCCN "hccn_tool"
+#define NEIGHBOR_SOURCE_SMP "smp"	/* InfiniBand: directed-route SMPs, sysfs/ib_smp.c */
 
 struct neighbor {
 	char *system;		/* the switch's system name ("leaf-r0-a"); NULL: not sent */

@@ -2,6 +2,7 @@
 #include "access_read.h"
 #include "host.h"
 #include "ib.h"
+#include "ib_smp.h"
 #include "lldp.h"
 #include "pci.h"
 #include "verbs_user.h"
@@ -21,6 +22,8 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
+	if (rc == 0)
+		rc = ib_smp_read(r, inv->nics, inv->n_nics);
 	/* after the ports have their netdevs and LAG slaves */
 	if (rc == 0)
 		rc = lldp_read(r, inv->nics, inv->n_nics);

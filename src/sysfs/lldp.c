@@ -149,7 +149,9 @@ static int set_port(struct port *p, const struct lldp_table *t, bool have_table,
 	if (p->neighbor || p->neighbor_why)
 		return 0;
 	if (p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0)
-		p->neighbor_why = strdup("InfiniBand: the subnet manager's data is not read");
+		/* ib_smp.c asks the fabric first; only a nameless device is left */
+		p->neighbor_why = strdup("InfiniBand: no LLDP, and no device name to ask the "
+					 "fabric with");
 	else if (!is_ethernet(p))
 		p->neighbor_why = strdup("link layer not known");
 	else if (!p->netdev)
