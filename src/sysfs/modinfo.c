@@ -6,6 +6,7 @@
 #include "elf.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,26 @@ int modinfo_parse(const unsigned char *sec, size_t len, struct modinfo *mi)
 	return 0;
 }
 
+int modinfo_build_id(const unsigned char *note, size_t len, unsigned char *id, size_t *id_len)
+{
+	uint32_t namesz, descsz;
+	uint64_t desc_at;
+
+	*id_len = 0;
+	if (len < 16)
+		return -EINVAL;
+	namesz = elf_u32(note);
+	descsz = elf_u32(note + 4);
+	if (elf_u32(note + 8) != 3 || namesz != 4 || memcmp(note + 12, "GNU", 4))
+		return -EINVAL;
+	desc_at = 12 + 4;	/* "GNU\0" is already 4-aligned */
+	if (!descsz || descsz > MODINFO_BUILD_ID_MAX || !elf_span_ok(desc_at, descsz, len))
+		return -EINVAL;
+	memcpy(id, note + desc_at, descsz);
+	*id_len = descsz;
+	return 0;
+}
+
 int modinfo_read(const unsigned char *buf, size_t len, struct modinfo *mi)
 {
 	struct elf_file f;
@@ -69,5 +90,11 @@ int modinfo_read(const unsigned char *buf, size_t len, struct modinfo *mi)
 	rc = elf_section_named(&f, ".modinfo", &s);
 	if (rc)
 		return rc;
-	return modinfo_parse(buf + s.off, (size_t)s.size, mi);
+	rc = modinfo_parse(buf + s.off, (size_t)s.size, mi);
+	if (rc)
+		return rc;
+	/* a missing or odd build-id note leaves build_id_len 0 */
+	if (elf_section_named(&f, ".note.gnu.build-id", &s) == 0)
+		(void)modinfo_build_id(buf + s.off, (size_t)s.size, mi->build_id, &mi->build_id_len);
+	return 0;
 }

@@ -20,6 +20,8 @@ static void check(const struct modinfo *mi)
 	for (size_t i = 0; i < 3; i++)
 		if (v[i] && (!v[i][0] || strlen(v[i]) > MODINFO_VALUE_MAX))
 			abort();
+	if (mi->build_id_len > MODINFO_BUILD_ID_MAX)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,5 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rc)
 		check(&mi);
 	modinfo_free(&mi);
+	/* the same bytes as /sys/module/M/notes/.note.gnu.build-id */
+	{
+		unsigned char id[MODINFO_BUILD_ID_MAX];
+		size_t idl = 99;
+
+		rc = modinfo_build_id(data, size, id, &idl);
+		if ((rc && idl) || (!rc && (!idl || idl > MODINFO_BUILD_ID_MAX)))
+			abort();
+	}
 	return 0;
 }

@@ -3,7 +3,8 @@
  * `modinfo -F version|srcversion|vermagic` printed for the same files:
  *   l2tp_eth.ko: 1.0, BD1537E68CC507FB502A3EF,
  *                "6.1.0-57-amd64 SMP preempt mod_unload modversions "
- *   nhc_ipv6.ko: no version, no srcversion, the same vermagic. */
+ *   nhc_ipv6.ko: no version, no srcversion, the same vermagic.
+ * The build id against `readelf -n` (binutils) on the same file. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,8 @@
 
 #include "sysfs/modinfo.h"
 
+/* `readelf -n l2tp_eth.ko`: Build ID: bb884fc0870cd65f35127bffe365573a71e64c24 */
+#define L2TP_BUILD_ID "\xbb\x88\x4f\xc0\x87\x0c\xd6\x5f\x35\x12\x7b\xff\xe3\x65\x57\x3a\x71\xe6\x4c\x24"
 #define VERMAGIC "6.1.0-57-amd64 SMP preempt mod_unload modversions "
 
 static unsigned char *slurp(const char *name, size_t *len)
@@ -53,6 +56,8 @@ static void real_ko_with_version(void **state)
 	assert_string_equal(mi.version, "1.0");
 	assert_string_equal(mi.srcversion, "BD1537E68CC507FB502A3EF");
 	assert_string_equal(mi.vermagic, VERMAGIC);
+	assert_int_equal(mi.build_id_len, 20);
+	assert_memory_equal(mi.build_id, L2TP_BUILD_ID, 20);
 	modinfo_free(&mi);
 	/* cut short: the section headers sit at the end, so nothing is read */
 	assert_int_equal(modinfo_read(b, len / 2, &mi), -EINVAL);
