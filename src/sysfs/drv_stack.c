@@ -149,6 +149,18 @@ static void take_newest(char **best, const char *name)
 	*best = strdup(name);
 }
 
+/* A file known by its name only: its first bytes read, so that a snapshot
+ * keeps the name (a listing alone is not taped). */
+static void tape_name(struct root *r, const char *pre, const char *arg)
+{
+	unsigned char head[16];
+	char path[512];
+	size_t len;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s", pre, arg) < sizeof(path) && root_exists(r, path))
+		(void)root_read_bin(r, path, head, sizeof(head), &len);
+}
+
 /* The kernel the boot loader takes next: the newest installed one (Debian's
  * and RHEL's grub default), named by lib/modules/<k>/ or boot/vmlinuz-<k>.
  * Left NULL when that is the running kernel. */
@@ -173,6 +185,8 @@ static int find_next(struct root *r, struct drv_stack *s)
 		best = NULL;
 	}
 	s->next_kernel = best;
+	if (best)
+		tape_name(r, "boot/vmlinuz-", best);
 	return 0;
 }
 
@@ -220,6 +234,7 @@ static int find_dkms(struct root *r, const char *k, struct drv_module *m)
 								rc = -ENOMEM;
 								break;
 							} else if (m->next_dkms) {
+								tape_name(r, "", m->next_dkms);
 								break;
 							}
 						root_free_list(fs, nfs);

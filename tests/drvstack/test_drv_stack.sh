@@ -119,6 +119,13 @@ cp "/lib/modules/$k/$(path_of mlx5_ib)" "$dk/$k2/x86_64/module/mlx5_ib.ko"
 ln -s "24.10/$k2/x86_64" "$R/var/lib/dkms/mlnx-ofed-kernel/kernel-$k2-x86_64"
 out=$(run driver.next_boot)
 [ -z "$out" ] || bad "DKMS build for $k2 present: $out"
+# and a snapshot of it replays the same: no finding, the DKMS build named
+rm -rf "$tmp/snapd"
+"$bin" --root "$R" snapshot "$tmp/snapd" >/dev/null 2>&1 || bad "snapshot failed"
+out=$(R=$tmp/snapd run driver.next_boot)
+[ -z "$out" ] || bad "DKMS snapshot replay: $out"
+"$bin" --root "$tmp/snapd" --json inventory 2>/dev/null | grep -q "\"next_dkms\": \"var/lib/dkms/mlnx-ofed-kernel/24.10/$k2/x86_64/module/mlx5_ib.ko\"" ||
+	bad "DKMS build not in the replayed inventory"
 # the next kernel's modules.dep unreadable: not checked
 rm -rf "$dk"
 mv "$R/lib/modules/$k2/modules.dep" "$tmp/dep2"
