@@ -6,7 +6,10 @@
 # Mellanox NICs (tests/fixtures/a800-2x100g-roce).  The loaded modules'
 # /sys/module/M/notes/.note.gnu.build-id are the .ko files' own note bytes
 # (objcopy), as the kernel shows them; the oracle for every build id and
-# version is readelf -n and modinfo on the same files.
+# version is readelf -n and modinfo on the same files.  Where Debian's dkms
+# and the kernel's headers are installed (tests/debian-packages.txt), a real
+# DKMS tree: dkms builds a tiny module for the next kernel (dkms status the
+# oracle).
 #   test_drv_stack.sh BINARY SRCDIR
 set -eu
 bin=$1 src=$2
@@ -145,6 +148,7 @@ echo "$out" | grep -q "^driver.peermem_mismatch|nvidia_peermem|error|False|nvidi
 echo 535.104.05 >"$R/sys/module/nvidia/version"
 out=$(run driver.peermem_mismatch)
 [ -z "$out" ] || bad "peermem same version: $out"
+rm -rf "$R/sys/module/nvidia_peermem"
 
 # 8. a snapshot of the stale root replays the same finding (the .ko bytes
 # and modules.dep are taped)
@@ -153,6 +157,50 @@ want=$(run driver.stale_module)
 "$bin" --root "$R" snapshot "$tmp/snap" >/dev/null 2>&1 || bad "snapshot failed"
 got=$(R=$tmp/snap run driver.stale_module)
 [ -n "$want" ] && [ "$got" = "$want" ] || bad "snapshot replay: '$got' != '$want'"
+
+# 9. a real DKMS tree: Debian's dkms builds a tiny out-of-tree module named
+# mlx5_ib for kernel $k, here made the next kernel of a root whose running
+# kernel is an older one; dkms status is the oracle that it is "built"
+if command -v dkms >/dev/null && [ -d "/lib/modules/$k/build" ]; then
+	cp "/lib/modules/$k/$ibc" "$R/lib/modules/$k/$ibc"
+	ko=$k kold=${k%%-*}-1-amd64
+	mv "$R/lib/modules/$k" "$R/lib/modules/$kold"
+	echo "$kold" >"$R/proc/sys/kernel/osrelease"
+	mkdir -p "$R/lib/modules/$ko"
+	grep -v "/mlx5_ib.ko:" "/lib/modules/$k/modules.dep" >"$R/lib/modules/$ko/modules.dep"
+	s=$tmp/dkms-src/mlx5_ib-0.1
+	mkdir -p "$s" "$R/var/lib/dkms"
+	cat >"$s/mlx5_ib.c" <<'C'
+#include <linux/module.h>
+static int __init t_init(void) { return 0; }
+static void __exit t_exit(void) { }
+module_init(t_init);
+module_exit(t_exit);
+MODULE_LICENSE("GPL");
+MODULE_VERSION("0.1");
+C
+	echo 'obj-m := mlx5_ib.o' >"$s/Makefile"
+	printf '%s\n' 'PACKAGE_NAME="mlx5_ib"' 'PACKAGE_VERSION="0.1"' \
+		'BUILT_MODULE_NAME[0]="mlx5_ib"' 'DEST_MODULE_LOCATION[0]="/updates/dkms"' >"$s/dkms.conf"
+	out=$(run driver.next_boot)
+	echo "$out" | grep -q "^driver.next_boot|mlx5_ib|warn|" || bad "before the DKMS build: $out"
+	if dkms build -m mlx5_ib -v 0.1 -k "$ko" --dkmstree "$R/var/lib/dkms" \
+		--sourcetree "$tmp/dkms-src" >"$tmp/dkms.log" 2>&1; then
+		dkms status --dkmstree "$R/var/lib/dkms" --sourcetree "$tmp/dkms-src" |
+			grep -q "^mlx5_ib/0.1, $ko, .*: built" || bad "dkms status: not built"
+		built=var/lib/dkms/mlx5_ib/0.1/$ko/$(uname -m)/module/mlx5_ib.ko
+		[ "$(modinfo -F version "$R/$built")" = 0.1 ] || bad "dkms built no module"
+		out=$(run driver.next_boot)
+		[ -z "$out" ] || bad "real DKMS build for $ko: $out"
+		"$bin" --root "$R" --json inventory 2>/dev/null | grep -q "\"next_dkms\": \"$built\"" ||
+			bad "inventory does not name $built"
+	else
+		echo "note: dkms build failed here (tail below); real DKMS tree not tested"
+		tail -5 "$tmp/dkms.log"
+	fi
+else
+	echo "note: no dkms or no /lib/modules/$k/build: real DKMS tree not tested"
+fi
 
 [ $fail = 0 ] && echo "PASS: driver stack on $k's real modules"
 exit $fail
