@@ -21,6 +21,33 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand PMA error counter stuck at its maximum (they saturate instead "
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
+	{ "driver.mixed_stack", "warn",
+	  "the loaded mlx5_core, mlx5_ib, ib_core and ib_uverbs come from two sources: some "
+	  "from the kernel's own kernel/ tree (inbox), some from updates/ or extra/ "
+	  "(MLNX_OFED, DOCA, DKMS), judged by the files modules.dep names for the running "
+	  "kernel",
+	  "reinstall MLNX_OFED / DOCA for the running kernel, or remove it to run the inbox "
+	  "stack; then `depmod -a` and reload" },
+	{ "driver.next_boot", "warn; info (the next kernel's modules.dep not readable: not "
+	  "checked)",
+	  "a module loaded now (of the five) is missing for the kernel that boots next (the "
+	  "newest in /lib/modules and /boot/vmlinuz-*, when not the running one): not in its "
+	  "modules.dep and no DKMS build under /var/lib/dkms/<package>/<version>/<kernel>/"
+	  "<arch>/module/; or an out-of-tree module running now has only the inbox one there",
+	  "`dkms autoinstall -k <next kernel>` before the reboot, or install MLNX_OFED / the "
+	  "NVIDIA driver for that kernel" },
+	{ "driver.peermem_mismatch", "error; info (a version not readable: not checked)",
+	  "the loaded nvidia_peermem's version (/sys/module/nvidia_peermem/version, else its "
+	  ".modinfo) differs from the loaded NVIDIA driver's (/sys/module/nvidia/version)",
+	  "install nvidia_peermem of the same NVIDIA driver package and reload it" },
+	{ "driver.stale_module", "warn; info (the file, modules.dep or the loaded module's "
+	  "build id not readable: not checked)",
+	  "a loaded mlx5_core, mlx5_ib, ib_core, ib_uverbs or nvidia_peermem is not the file "
+	  "that modules.dep names for the running kernel: their GNU build ids differ "
+	  "(/sys/module/M/notes/.note.gnu.build-id against the .ko's note), else their "
+	  "srcversion or version; or no file is there at all",
+	  "reload the RDMA stack when no job runs (`openibd restart`, or modprobe -r and "
+	  "modprobe) or reboot" },
 	{ "driver.userspace", "error (a rail's provider, or the kernel's uverbs ABI); warn "
 	  "(elsewhere, the umad ABI); info (libibverbs or /etc/libibverbs.d not readable: "
 	  "not checked)",

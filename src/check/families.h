@@ -121,6 +121,7 @@ int check_gid(const struct check_ctx *c, struct findings *out);
 int check_counters(const struct check_ctx *c, struct findings *out);
 int check_gdr(const struct check_ctx *c, struct findings *out);
 int check_verbs_user(const struct check_ctx *c, struct findings *out);
+int check_drv_stack(const struct check_ctx *c, struct findings *out);
 int check_topo(const struct check_ctx *c, struct findings *out);
 int check_sys(const struct check_ctx *c, struct findings *out);
 int check_roce(const struct check_ctx *c, struct findings *out);

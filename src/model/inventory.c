@@ -125,6 +125,7 @@ void inventory_free(struct inventory *inv)
 	free(h->nvidia_driver);
 	dev_access_free(h->access);
 	verbs_user_free(h->verbs_user);
+	drv_stack_free(h->drv_stack);
 	for (int i = 0; i < MOD_COUNT; i++) {
 		free(h->modules[i].initstate);
 		free(h->modules[i].version);

@@ -276,10 +276,14 @@ struct host {
 	/* libibverbs, its providers and the kernel's verbs ABI
 	 * (model/verbs_user.h); NULL: not read */
 	struct verbs_user *verbs_user;
+	/* the RDMA modules loaded against their files and the next kernel
+	 * (model/drv_stack.h); NULL: not read */
+	struct drv_stack *drv_stack;
 };
 
 #include "access.h"
 #include "verbs_user.h"
+#include "drv_stack.h"
 #include "npu.h"	/* Ascend NPUs and their RoCE ports */
 
 struct inventory {

@@ -408,6 +408,57 @@ static json_t *verbs_user_json(const struct verbs_user *u)
 		"umad_abi", u->umad_abi >= 0 ? json_integer(u->umad_abi) : json_null());
 }
 
+/* host.driver_stack (docs/json/inventory.md); null when not read */
+static json_t *hex_or_null(const unsigned char *id, size_t len)
+{
+	char hex[2 * MODINFO_BUILD_ID_MAX + 1];
+
+	if (!len)
+		return json_null();
+	drv_id_hex(id, len, hex);
+	return json_string(hex);
+}
+
+static json_t *drv_stack_json(const struct drv_stack *s)
+{
+	json_t *mods = json_array();
+
+	if (!s) {
+		json_decref(mods);
+		return json_null();
+	}
+	for (size_t i = 0; i < DRV_COUNT; i++) {
+		const struct drv_module *m = &s->mods[i];
+		const struct modinfo *d = m->disk_read ? &m->disk : NULL;
+
+		json_array_append_new(mods, json_pack(
+			"{s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"name", m->name,
+			"loaded", m->loaded,
+			"version", json_string_or_null(m->loaded_version),
+			"srcversion", json_string_or_null(m->loaded_srcversion),
+			"build_id", hex_or_null(m->loaded_id, m->loaded_id_len),
+			"file", json_string_or_null(m->path),
+			"source", m->path ? json_string(drv_source_name(m->source)) : json_null(),
+			"file_version", json_string_or_null(d ? d->version : NULL),
+			"file_srcversion", json_string_or_null(d ? d->srcversion : NULL),
+			"file_vermagic", json_string_or_null(d ? d->vermagic : NULL),
+			"file_build_id", d ? hex_or_null(d->build_id, d->build_id_len) : json_null(),
+			"file_unreadable", json_string_or_null(m->disk_why),
+			"next_file", json_string_or_null(m->next_path),
+			"next_dkms", json_string_or_null(m->next_dkms)));
+	}
+	return json_pack("{s:o, s:b, s:o, s:o, s:b, s:o, s:o, s:o}",
+		"kernel", json_string_or_null(s->kernel),
+		"modules_dep", s->dep_known,
+		"unreadable", json_string_or_null(s->dep_why),
+		"next_kernel", json_string_or_null(s->next_kernel),
+		"next_modules_dep", s->next_dep_known,
+		"next_unreadable", json_string_or_null(s->next_why),
+		"nvidia_version", json_string_or_null(s->nvidia_version),
+		"modules", mods);
+}
+
 static json_t *host_json(const struct host *h)
 {
 	json_t *mods = json_object();
@@ -441,6 +492,8 @@ static json_t *host_json(const struct host *h)
 	access_json_add(o, h->access);
 	if (o)
 		json_object_set_new(o, "verbs_userspace", verbs_user_json(h->verbs_user));
+	if (o)
+		json_object_set_new(o, "driver_stack", drv_stack_json(h->drv_stack));
 	return o;
 }
 

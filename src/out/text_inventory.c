@@ -52,6 +52,35 @@ static void verbs_user_text(FILE *out, const struct verbs_user *u)
 		fputs("?", out);
 	fputc('\n', out);
 }
+/* "  driver mlx5_core kernel/drivers/.../mlx5_core.ko (inbox), ib_core ...; next kernel 6.1.0-58-amd64" */
+static void drv_stack_text(FILE *out, const struct drv_stack *s)
+{
+	bool any = false;
+
+	if (!s)
+		return;
+	fputs("  driver", out);
+	for (size_t i = 0; i < DRV_COUNT; i++) {
+		const struct drv_module *m = &s->mods[i];
+
+		if (!m->loaded)
+			continue;
+		text_printf(out, "%s %s", any ? "," : "", m->name);
+		if (m->path)
+			text_printf(out, " %s (%s)", m->path, drv_source_name(m->source));
+		else if (s->dep_known)
+			fputs(" (no file)", out);
+		any = true;
+	}
+	if (!any)
+		fputs(" no RDMA module loaded", out);
+	if (any && !s->dep_known)
+		text_printf(out, "; files not read (%s)", OR_NA(s->dep_why));
+	if (s->next_kernel)
+		text_printf(out, "; next kernel %s", s->next_kernel);
+	fputc('\n', out);
+}
+
 static void print_host(FILE *out, const struct host *h)
 {
 	text_printf(out, "host %s  kernel %s  product %s\n", OR_NA(h->hostname),
@@ -82,6 +111,7 @@ static void print_host(FILE *out, const struct host *h)
 			text_printf(out, " %s", h->modules[i].name);
 	fputc('\n', out);
 	verbs_user_text(out, h->verbs_user);
+	drv_stack_text(out, h->drv_stack);
 }
 
 static bool is_error_counter(const char *name)

@@ -6,6 +6,7 @@
 #include "lldp.h"
 #include "pci.h"
 #include "verbs_user.h"
+#include "drv_stack.h"
 #include "../ascend/npu_read.h"
 
 #include <string.h>
@@ -31,5 +32,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = access_read(r, inv->nics, inv->n_nics, &inv->host.access);
 	if (rc == 0 && inv->n_nics)
 		rc = verbs_user_read(r, &inv->host.verbs_user);
+	if (rc == 0 && inv->n_nics)
+		rc = drv_stack_read(r, inv->host.kernel, &inv->host.drv_stack);
 	return rc;
 }
