@@ -7,14 +7,20 @@
 
 const struct kmsg_pattern kmsg_patterns[] = {
 	/* drivers/net/ethernet/mellanox/mlx5/core/cmd.c, wait_func():
-	 * "%s(0x%x) timeout. Will cause a leak of a command resource\n" */
+	 * "%s(0x%x) timeout. Will cause a leak of a command resource\n", and
+	 * cb_timeout_handler(): "cmd[%d]: %s(0x%x) Async, timeout. Will cause
+	 * a leak of a command resource\n" */
 	{"kmsg.fw_timeout", 1, {"timeout. Will cause a leak of a command resource", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/cmd.c"},
 	/* drivers/net/ethernet/mellanox/mlx5/core/health.c, poll_health():
 	 * "device's health compromised - reached miss count\n" */
 	{"kmsg.health", 1, {"health compromised", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/health.c"},
-	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, pcie_core():
+	/* drivers/net/ethernet/mellanox/mlx5/core/health.c, print_health_info()
+	 * with hsynd_str(): "synd 0x%x: %s\n", "unrecoverable hardware error" */
+	{"kmsg.health", 1, {"unrecoverable hardware error", NULL},
+	 "drivers/net/ethernet/mellanox/mlx5/core/health.c"},
+	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, mlx5_pcie_event():
 	 * "Detected insufficient power on the PCIe slot (%uW).\n" */
 	{"kmsg.pcie_power", 0, {"insufficient power on the PCIe slot", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/events.c"},
@@ -28,9 +34,10 @@ const struct kmsg_pattern kmsg_patterns[] = {
 	 * with the opcode name "ACCESS_REG" */
 	{"kmsg.access_reg", 0, {"ACCESS_REG(0x", ") failed, status", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/cmd.c"},
-	/* net/sched/sch_generic.c, dev_watchdog():
-	 * "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out %u ms\n"
-	 * (older kernels without the " %u ms") */
+	/* net/sched/sch_generic.c, dev_watchdog(): WARN_ONCE "NETDEV WATCHDOG:
+	 * %s (%s): transmit queue %u timed out\n" (older), "... timed out %u
+	 * ms\n" (6.x), and netdev_crit "NETDEV WATCHDOG: CPU: %d: transmit
+	 * queue %u timed out %u ms\n" (newer, the netdev's prefix names it) */
 	{"kmsg.tx_timeout", 0, {"NETDEV WATCHDOG: ", "transmit queue ", " timed out"},
 	 "net/sched/sch_generic.c"},
 	/* drivers/net/ethernet/mellanox/mlx5/core/en_main.c,

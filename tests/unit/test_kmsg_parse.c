@@ -72,6 +72,12 @@ static void test_patterns(void **state)
 	assert_int_equal(e, 1);
 	assert_string_equal(match("mlx5_core 0000:08:00.0: poll_health:800:(pid 0): "
 				  "device's health compromised - reached miss count", &e), "kmsg.health");
+	assert_string_equal(match("mlx5_core 0000:41:00.0: print_health_info:458:(pid 0): "
+				  "synd 0x8: unrecoverable hardware error", &e), "kmsg.health");
+	assert_string_equal(match("mlx5_core 0000:08:00.0 ens1np0: NETDEV WATCHDOG: CPU: 3: "
+				  "transmit queue 5 timed out 5120 ms", &e), "kmsg.tx_timeout");
+	assert_string_equal(match("mlx5_core 0000:08:00.0: cmd[0]: CREATE_MKEY(0x200) Async, "
+				  "timeout. Will cause a leak of a command resource", &e), "kmsg.fw_timeout");
 	assert_string_equal(match("mlx5_core 0000:08:00.0: mlx5_pcie_event:301:(pid 1): "
 				  "Detected insufficient power on the PCIe slot (27W).", &e), "kmsg.pcie_power");
 	assert_int_equal(e, 0);
