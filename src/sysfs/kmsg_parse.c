@@ -128,3 +128,21 @@ int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
 	out[0] = '\0';
 	return 0;
 }
+
+int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *rlen)
+{
+	const char *s = *p, *q;
+
+	if (s >= end)
+		return 0;
+	q = s;
+	do {
+		const char *e = memchr(q, '\n', (size_t)(end - q));
+
+		q = e ? e + 1 : end;
+	} while (q < end && *q == ' ');
+	*rec = s;
+	*rlen = (size_t)(q - s);
+	*p = q;
+	return 1;
+}

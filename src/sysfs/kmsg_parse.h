@@ -42,4 +42,9 @@ const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error);
  * 1 when found, else 0. */
 int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX]);
 
+/* The next record of a run of records one after the other (the stored
+ * form, .rdmadoctor/kmsg/faults): its first line and the " KEY=VALUE"
+ * lines after it.  1 with *rec, *rlen set and *p moved past it, 0 at the end. */
+int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *rlen);
+
 #endif

@@ -32,6 +32,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (kmsg_find_bdf(r.msg, r.msg_len, bdf) && strlen(bdf) != 12)
 			abort();
 	}
+	/* the same bytes as a stored run of records: every record is a
+	 * non-empty span inside the buffer and the walk ends */
+	{
+		const char *p = m, *end = m + size, *rec;
+		size_t rl, k = 0;
+
+		while (kmsg_next_record(&p, end, &rec, &rl)) {
+			if (rl == 0 || rec < m || rec + rl > end || ++k > size)
+				abort();
+			(void)kmsg_parse_record(rec, rl, &r);
+		}
+	}
 	free(m);
 	return 0;
 }

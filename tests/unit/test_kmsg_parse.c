@@ -116,6 +116,32 @@ static void test_bdf(void **state)
 	assert_string_equal(b, "");
 }
 
+static void test_stored_run(void **state)
+{
+	const char *s = "3,1,10,-;a\n DEVICE=+pci:0000:08:00.0\n SUBSYSTEM=pci\n"
+			"4,2,20,-;b\n"
+			"6,3,30,-;c";
+	const char *p = s, *end = s + strlen(s), *rec;
+	size_t rl, n = 0;
+	struct kmsg_record r;
+	uint64_t seqs[3];
+
+	(void)state;
+	while (kmsg_next_record(&p, end, &rec, &rl)) {
+		assert_true(n < 3);
+		assert_int_equal(kmsg_parse_record(rec, rl, &r), 0);
+		seqs[n++] = r.seq;
+		if (r.seq == 1)
+			assert_string_equal(r.device, "0000:08:00.0");
+		else
+			assert_string_equal(r.device, "");
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(seqs[0], 1);
+	assert_int_equal(seqs[2], 3);
+	assert_int_equal(kmsg_next_record(&p, end, &rec, &rl), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_record_rejects),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_bdf),
+		cmocka_unit_test(test_stored_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
