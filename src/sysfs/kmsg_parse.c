@@ -97,7 +97,8 @@ const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error)
 		if (!ok)
 			continue;
 		*error = pt->error;
-		if (!strcmp(pt->id, "kmsg.aer") && memmem_s(msg, len, "severity=Uncorrected (Fatal)"))
+		if (!strcmp(pt->id, "kmsg.aer") && memmem_s(msg, len, "severity=Uncorrect") &&
+		    memmem_s(msg, len, " (Fatal)"))
 			*error = 1;
 		return pt;
 	}

@@ -24,14 +24,16 @@ const struct kmsg_pattern kmsg_patterns[] = {
 	 * "Detected insufficient power on the PCIe slot (%uW).\n" */
 	{"kmsg.pcie_power", 0, {"insufficient power on the PCIe slot", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/events.c"},
-	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, port_module():
-	 * "Port module event[error]: module %u, %s, %s\n" with
-	 * mlx5_pme_error_str "High Temperature" */
+	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, port_module()
+	 * (port.c, mlx5_port_module_event(), in older kernels):
+	 * "Port module event[error]: module %u, %s, %s\n" with the
+	 * mlx5_pme_error string "High Temperature" */
 	{"kmsg.module_temp", 0, {"Port module event", "High Temperature", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/events.c"},
-	/* drivers/net/ethernet/mellanox/mlx5/core/cmd.c, cmd_status_print():
-	 * "%s(0x%x) op_mod(0x%x) failed, status %s(0x%x), syndrome (0x%x), err(%d)\n"
-	 * with the opcode name "ACCESS_REG" */
+	/* drivers/net/ethernet/mellanox/mlx5/core/cmd.c, mlx5_cmd_check() /
+	 * mlx5_cmd_out_err(): "%s(0x%x) op_mod(0x%x) failed, status %s(0x%x),
+	 * syndrome (0x%x)\n" (newer: ", err(%d)") with mlx5_command_str()
+	 * "ACCESS_REG" (opcode 0x805) */
 	{"kmsg.access_reg", 0, {"ACCESS_REG(0x", ") failed, status", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/cmd.c"},
 	/* net/sched/sch_generic.c, dev_watchdog(): WARN_ONCE "NETDEV WATCHDOG:
@@ -47,8 +49,9 @@ const struct kmsg_pattern kmsg_patterns[] = {
 	{"kmsg.link_flap", 0, {"Link up", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/en_main.c"},
 	/* drivers/pci/pcie/aer.c, aer_print_error():
-	 * "PCIe Bus Error: severity=%s, type=%s, (%s)\n"; error when the
-	 * severity is "Uncorrected (Fatal)" */
+	 * "PCIe Bus Error: severity=%s, type=%s, (%s)\n" (newer: "%s Bus
+	 * Error" with bus_type "PCIe"); error when aer_error_severity_string
+	 * is "Uncorrected (Fatal)" (older) or "Uncorrectable (Fatal)" (newer) */
 	{"kmsg.aer", 0, {"PCIe Bus Error: severity=", NULL},
 	 "drivers/pci/pcie/aer.c"},
 	/* kernel/module/main.c, resolve_symbol_wait():

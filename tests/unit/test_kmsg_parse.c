@@ -97,6 +97,12 @@ static void test_patterns(void **state)
 	assert_string_equal(match("pcieport 0000:00:01.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
 				  "type=Transaction Layer, (Receiver ID)", &e), "kmsg.aer");
 	assert_int_equal(e, 1);
+	assert_string_equal(match("pcieport 0000:00:01.0: PCIe Bus Error: severity=Uncorrectable (Fatal), "
+				  "type=Transaction Layer, (Requester ID)", &e), "kmsg.aer");
+	assert_int_equal(e, 1);
+	assert_string_equal(match("pcieport 0000:00:01.0: PCIe Bus Error: severity=Uncorrectable (Non-Fatal), "
+				  "type=Transaction Layer, (Requester ID)", &e), "kmsg.aer");
+	assert_int_equal(e, 0);
 	assert_string_equal(match("nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -2)",
 				  &e), "kmsg.peermem");
 	assert_null(match("usb 1-1: new high-speed USB device number 2 using xhci_hcd", &e));
