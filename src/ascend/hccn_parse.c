@@ -421,6 +421,7 @@ int hccn_parse_stat(const char *buf, size_t len, struct npu_port *p)
 			return -ENOMEM;
 		}
 		c->v = g;
+		memset(&g[c->n], 0, sizeof(g[c->n]));
 		g[c->n].value = (uint64_t)value;
 		g[c->n].ok = true;
 		if (!(g[c->n].name = tt_dup(k))) {

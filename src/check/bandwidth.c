@@ -75,6 +75,10 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 
 		if (!check_is_rail(c, i) || check_nic_is_software(n))
 			continue;
+		if (n->excluded) {
+			(*unseen)++;	/* not read: nic.excluded says so, once */
+			continue;
+		}
 		for (size_t p = 0; p < n->n_ports; p++) {
 			const struct port *pt = &n->ports[p];
 

@@ -22,7 +22,8 @@ static const struct check_entry rows[] = {
 	  "of wrapping), so new errors no longer show",
 	  "clear the counters (`perfquery -R`) and look again after a while" },
 	{ "driver.userspace", "error (a rail's provider, or the kernel's uverbs ABI); warn "
-	  "(elsewhere, the umad ABI); info (libibverbs not readable: not checked)",
+	  "(elsewhere, the umad ABI); info (libibverbs or /etc/libibverbs.d not readable: "
+	  "not checked)",
 	  "the host's verbs userspace cannot drive its NICs as rdma-core defines it: the "
 	  "kernel's uverbs ABI outside libibverbs' 3 to 6, a umad ABI below 5, or a NIC "
 	  "whose provider (libmlx5 for mlx5_core) has no lib<name>-rdmav<N>.so built for "
@@ -146,6 +147,14 @@ static const struct check_entry rows[] = {
 	  "fewer (or more) RDMA NICs of a role than the profile expects",
 	  "check every card enumerates with its driver bound (`lspci -d 15b3: -k`); "
 	  "reseat a missing one" },
+	{ "nic.excluded", "warn (a rail: not checked); info (not checked)",
+	  "an RDMA device the site file's `exclude =` names (by device name or PCI address) "
+	  "was read no further than its name and PCI address: no attributes, ports, "
+	  "counters, config space or ethtool, so nothing of it was checked; on a rail a "
+	  "warning, so that a node whose rail nobody read does not pass",
+	  "nothing, where the function must not be touched (the internal ConnectX-7 "
+	  "functions of some B200/GB200 systems log a kernel error on every counter read); "
+	  "else remove it from `exclude =` in the site file" },
 	{ "npu.health", "error (Alarm, Critical); warn (Warning); info (UNKNOWN or not "
 	  "readable: not checked)",
 	  "an Ascend NPU whose health (`npu-smi info -t health -i N -c C`, else the Health "

@@ -109,6 +109,11 @@ void check_map_gpus(const struct check_ctx *c, size_t *nic, enum path_type *path
 int check_nic(const struct check_ctx *c, struct findings *out);
 /* fw.version: firmware against the site file's [firmware] (fw_version.c) */
 int check_fw_version(const struct check_ctx *c, struct findings *out);
+
+/* nic.excluded (excluded.c), and dropping, of the findings from `from` on,
+ * the others on an excluded device: they follow from the exclusion. */
+int check_excluded(const struct check_ctx *c, struct findings *out);
+void check_drop_excluded(const struct check_ctx *c, struct findings *out, size_t from);
 int check_port(const struct check_ctx *c, struct findings *out);
 int check_pcie(const struct check_ctx *c, struct findings *out);
 int check_mtu(const struct check_ctx *c, struct findings *out);

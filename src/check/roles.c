@@ -19,9 +19,12 @@
 #include <string.h>
 #include <strings.h>
 
+/* A device the site file excludes was not read (model/exclude.h): its
+ * model unknown is no proof it is not the rails', so it keeps the rail
+ * place placement gives it (nic.excluded says it was not checked). */
 static bool model_ok(const struct role_spec *rs, const struct nic *n)
 {
-	if (!rs->model_family)
+	if (!rs->model_family || (n->excluded && !n->model))
 		return true;
 	return n->model && strncmp(n->model, rs->model_family, strlen(rs->model_family)) == 0;
 }

@@ -330,6 +330,8 @@ static int device_access(const struct check_ctx *c, struct findings *out,
 		const struct nic *n = &inv->nics[i];
 		const struct dev_node *d = node_named(a, n->uverbs);
 
+		if (n->excluded)
+			continue;	/* not looked at: nic.excluded says so */
 		any_rail |= nic_sev(c, i) == SEV_ERROR;
 		if (!d || d->present < 0)
 			rc = uverbs_word(c, out, i, &unknown, &unrecorded);

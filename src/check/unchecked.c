@@ -274,7 +274,8 @@ static int counters_unknown(const struct check_ctx *c, struct findings *out, siz
 {
 	const struct nic *n = &c->inv->nics[i];
 	struct check_buf bad = { 0 };
-	size_t nbad = 0;
+	size_t nbad = 0, nrefused = 0;
+	const char *refused = NULL;
 	struct finding *f;
 
 	for (size_t k = 0; k < pt->counters.n; k++)
@@ -282,7 +283,15 @@ static int counters_unknown(const struct check_ctx *c, struct findings *out, siz
 			if (nbad++ < 4)
 				check_buf_printf(&bad, "%s%s", bad.len ? ", " : "",
 						 pt->counters.v[k].name);
+			if (pt->counters.v[k].refused_before && !nrefused++)
+				refused = pt->counters.v[k].name;
 		}
+	/* sysfs/einval_memo.h: not read this time, and why */
+	if (refused)
+		check_buf_printf(&bad, "; %zu of them the kernel refused with EINVAL earlier this "
+				 "boot (/sys/class/infiniband/%s/ports/%d/counters/%s%s); not read "
+				 "again", nrefused, n->name, pt->num, refused,
+				 nrefused > 1 ? ", ..." : "");
 	/* an InfiniBand port always has counters/; on Ethernet the PHY's
 	 * errors come from ethtool -S, so there only a counter that is
 	 * there but unreadable says something */
@@ -300,7 +309,7 @@ static int counters_unknown(const struct check_ctx *c, struct findings *out, siz
 		finding_set(&f->observed, "not checked: no counters/ could be read");
 	else
 		finding_set(&f->observed, "not checked: %zu of its counters could not be read (%s%s)",
-			    nbad, bad.s ? bad.s : "", nbad > 4 ? ", ..." : "");
+			    nbad, bad.s ? bad.s : "", nbad > 4 && !refused ? ", ..." : "");
 	check_buf_free(&bad);
 	finding_set(&f->expected, "error counters readable, and zero");
 	finding_set(&f->fix, "`ls -l /sys/class/infiniband/%s/ports/%d/counters/` and "

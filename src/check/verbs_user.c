@@ -69,6 +69,25 @@ static int kernel_abi(const struct check_ctx *c, struct findings *out,
 	return 0;
 }
 
+/* etc/libibverbs.d could not be listed: whether libibverbs is told to
+ * load the provider is not known, which is not a pass. */
+static int drivers_unknown(const struct check_ctx *c, struct findings *out,
+			   const struct verbs_user *u, const char *name)
+{
+	struct finding *f = check_add(c, out, "driver.userspace", SEV_INFO, WHY);
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "not checked: etc/libibverbs.d could not be listed, so whether "
+		    "it names lib%s-rdmav%d.so is unknown", name, u->pabi);
+	finding_set(&f->expected, "etc/libibverbs.d/%s.driver saying 'driver %s'", name, name);
+	finding_set(&f->fix, "ls /etc/libibverbs.d; reinstall the providers (ibverbs-providers) "
+		    "if it is missing");
+	return 0;
+}
+
 /* One provider's NICs, when its file or its driver file is missing. */
 static int provider(const struct check_ctx *c, struct findings *out,
 		    const struct verbs_user *u, const char *name)
@@ -76,13 +95,15 @@ static int provider(const struct check_ctx *c, struct findings *out,
 	const struct inventory *inv = c->inv;
 	const struct verbs_provider *any = verbs_user_any_provider(u, name);
 	bool file_ok = verbs_user_provider(u, name, u->pabi) != NULL;
-	bool conf_ok = !u->drivers_known || verbs_user_has_driver(u, name);
+	bool conf_ok = u->drivers_known && verbs_user_has_driver(u, name);
 	enum severity sev = SEV_WARN;
 	struct check_buf nics = { 0 };
 	struct finding *f;
 
 	if (file_ok && conf_ok)
 		return 0;
+	if (file_ok && !u->drivers_known)
+		return drivers_unknown(c, out, u, name);
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const char *p = verbs_provider_for(inv->nics[i].driver);
 

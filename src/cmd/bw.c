@@ -19,21 +19,11 @@
 
 /* ---- progress ---- */
 
-struct progress {
-	struct ctx *c;
-	const char *cmd;
-	uint64_t size;
-	double total;
-	double last_t;		/* the previous call: the windowed rate */
-	uint64_t last_bytes;
-	bool shown;
-};
-
 /* Once a second on stderr (a terminal): the last second's rate and the
  * average so far, fixed width, as git and curl do. */
-static void show_progress(void *arg, double elapsed, uint64_t bytes)
+void bw_cmd_show_progress(void *arg, double elapsed, uint64_t bytes)
 {
-	struct progress *pg = arg;
+	struct bw_cmd_progress *pg = arg;
 	double now_gbps = elapsed > pg->last_t ?
 		(double)(bytes - pg->last_bytes) * 8 / 1e9 / (elapsed - pg->last_t) : 0;
 	double avg_gbps = elapsed > 0 ? (double)bytes * 8 / 1e9 / elapsed : 0;
@@ -46,7 +36,7 @@ static void show_progress(void *arg, double elapsed, uint64_t bytes)
 	pg->shown = true;
 }
 
-static void end_progress(struct progress *pg)
+void bw_cmd_end_progress(struct bw_cmd_progress *pg)
 {
 	if (pg->shown)
 		fputc('\n', stderr);
@@ -78,8 +68,8 @@ static int emit(struct ctx *c, struct bw_report *r)
 	return ctx_close_text(c, out);
 }
 
-static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
-			const struct bw_cmd_setup *s, char *why, size_t whysz)
+void bw_cmd_expectation(struct bw_report *r, const struct bw_cmd_opts *o,
+			const struct profile *pr, double min_rate, char *why, size_t whysz)
 {
 	r->expect_gbps = o->expect_gbps;
 	r->expect_why = NULL;
@@ -94,13 +84,30 @@ static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
 	/* small messages cannot fill a link (perftest's own line-rate figures
 	 * are for 64 KiB and up): smaller sizes are not judged */
 	r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
-	/* the profile check would judge this machine by (the site file's, else
-	 * the one it is), chosen once with the inventory (bw_cmd_collect) */
-	if (bw_cmd_floor(s->have_inv ? s->pl.profile : NULL, s->min_rate, &r->expect_gbps, why,
-			 whysz))
+	if (bw_cmd_floor(pr, min_rate, &r->expect_gbps, why, whysz))
 		r->expect_why = why;
 	else
 		r->expect_min_bytes = 0;
+}
+
+static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
+			const struct bw_cmd_setup *s, char *why, size_t whysz)
+{
+	/* the profile check would judge this machine by (the site file's, else
+	 * the one it is), chosen once with the inventory (bw_cmd_collect) */
+	bw_cmd_expectation(r, o, s->have_inv ? s->pl.profile : NULL, s->min_rate, why, whysz);
+}
+
+void bw_cmd_hello(const struct bw_cmd_opts *o, uint64_t size, uint32_t n_rails,
+		  const char *host, struct bw_hello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->p = o->p;
+	h->p.size = size;
+	if (!o->cq_mod_set && h->p.mode == BW_MODE_BW)
+		h->p.cq_mod = bw_params_cq_mod(h->p.size, h->p.tx_depth, o->n_sizes > 1);
+	h->n_rails = n_rails;
+	snprintf(h->host, sizeof(h->host), "%s", host);
 }
 
 /* ---- client ---- */
@@ -148,7 +155,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	struct bw_hello h;
 	struct bw_rails rails;
 	struct bw_outcome *outs = NULL;
-	struct progress pg = { .c = c, .cmd = cmd };
+	struct bw_cmd_progress pg = { .c = c, .cmd = cmd };
 	struct bw_err e = { "" };
 	char host[BW_HOST_MAX + 1] = "";
 	size_t done = 0;
@@ -183,7 +190,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		goto out;
 	}
 	if (isatty(STDERR_FILENO) && !c->json && !c->quiet) {
-		ss.progress = show_progress;
+		ss.progress = bw_cmd_show_progress;
 		ss.progress_arg = &pg;
 	}
 	outs = calloc(o->n_sizes, sizeof(*outs));
@@ -200,13 +207,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	for (uint32_t i = 0; i < rails.n; i++)
 		rails.local[i].max_run_ms = bw_params_run_bound_ms(&o->p, 0);
 	for (size_t k = 0; k < o->n_sizes; k++) {
-		memset(&h, 0, sizeof(h));
-		h.p = o->p;
-		h.p.size = o->sizes[k];
-		if (!o->cq_mod_set && h.p.mode == BW_MODE_BW)
-			h.p.cq_mod = bw_params_cq_mod(h.p.size, h.p.tx_depth, o->n_sizes > 1);
-		h.n_rails = s.n;
-		snprintf(h.host, sizeof(h.host), "%s", host);
+		bw_cmd_hello(o, o->sizes[k], s.n, host, &h);
 		if (bw_params_check(&h.p, s.n, NULL, &e) < 0) {
 			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 			rc = EXIT_USAGE;
@@ -215,7 +216,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		pg.size = h.p.size;
 		pg.total = ((double)h.p.warmup_ms + h.p.duration_ms) / 1e3;
 		rc = bw_session_test(&ss, &h, &rails, &outs[k], &e);
-		end_progress(&pg);
+		bw_cmd_end_progress(&pg);
 		if (rc < 0) {
 			/* what finished is still reported (and with --json there
 			 * is always one document), with why the rest did not */
@@ -516,6 +517,8 @@ static int cmd_bwlat(struct ctx *c, int argc, char **argv, enum bw_mode mode)
 	if (rc >= 0)
 		return rc;
 	signal(SIGPIPE, SIG_IGN);
+	if (o.loopback)
+		return bw_cmd_loopback(c, &o);
 	return o.server ? run_server(c, cmd, &o) : run_client(c, cmd, &o);
 }
 

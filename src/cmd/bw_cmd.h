@@ -35,8 +35,16 @@ enum {
 /* What the command line asked for (both sides). */
 struct bw_cmd_opts {
 	bool server, once;
+	/* bw --loopback (cmd/bw_loopback.c): server and client on two RDMA
+	 * devices of this host; the pairs as named on the command line
+	 * (A B [C D]...: pointers into argv), none: each rail with its
+	 * partner */
+	bool loopback;
+	char **lb_names;
+	int n_lb_names;
 	const char *host, *bind, *device, *devices, *gpu;
 	uint16_t port;
+	bool port_set;
 	const char *cmd;		/* "bw" or "lat", for messages */
 	bool transport_set, warmup_set, cq_mod_set, size_set;
 	const char *server_only;	/* a --max-* option given (its name) */
@@ -99,6 +107,10 @@ int bw_cmd_floor(const struct profile *pr, double min_rate, double *gbps, char *
  * and pipeline_choose, as check); EXIT_OK, or the exit code after saying
  * why: EXIT_USAGE for a broken site file or profile, as check. */
 int bw_cmd_collect(struct bw_cmd_setup *s);
+/* Add the inventory's NIC k, port port_num, as the next rail (its NUMA
+ * node, port rate, CPUs and GPU): EXIT_OK, or EXIT_USAGE past
+ * BW_RAILS_MAX (said). */
+int bw_cmd_add_rail(struct bw_cmd_setup *s, size_t k, int port_num);
 /* Choose the rails: EXIT_OK, or an exit code after saying why. */
 int bw_cmd_verbs_rails(struct bw_cmd_setup *s);
 int bw_cmd_tcp_rails(struct bw_cmd_setup *s);
@@ -109,5 +121,33 @@ void bw_cmd_setup_free(struct bw_cmd_setup *s);
 void bw_cmd_fill_locals(const struct bw_cmd_opts *o, const struct bw_report_rail *rails, uint32_t n,
 			enum bw_transport t, uint32_t n_rails, const char *peer,
 			struct bw_rails *r);
+
+/* The expectation of a report (cmd/bw.c): --expect-gbps for every size,
+ * else for a verbs bandwidth test bw_cmd_floor under pr (NULL: none) and
+ * min_rate at sizes of BW_EXPECT_MIN_BYTES and up, else none.  why holds
+ * the words r->expect_why may point at. */
+void bw_cmd_expectation(struct bw_report *r, const struct bw_cmd_opts *o,
+			const struct profile *pr, double min_rate, char *why, size_t whysz);
+/* The HELLO of one size of o's test over n_rails rails from host. */
+void bw_cmd_hello(const struct bw_cmd_opts *o, uint64_t size, uint32_t n_rails,
+		  const char *host, struct bw_hello *h);
+
+/* The progress line on stderr (a terminal), the session's progress
+ * callback with a struct bw_cmd_progress as its argument; end it after
+ * each test. */
+struct bw_cmd_progress {
+	struct ctx *c;
+	const char *cmd;	/* after the program's name: "bw", a pair */
+	uint64_t size;
+	double total;		/* seconds: warm-up and window */
+	double last_t;		/* the previous call: the windowed rate */
+	uint64_t last_bytes;
+	bool shown;
+};
+void bw_cmd_show_progress(void *arg, double elapsed, uint64_t bytes);
+void bw_cmd_end_progress(struct bw_cmd_progress *pg);
+
+/* bw --loopback: every pair, one after the other (cmd/bw_loopback.c). */
+int bw_cmd_loopback(struct ctx *c, struct bw_cmd_opts *o);
 
 #endif

@@ -88,6 +88,7 @@ static int take_port(struct ctx *c, void *a, const char *v)
 	int rc = take_u(c, a, "port", v, 1, 65535, &n);
 
 	O(a)->port = (uint16_t)n;
+	O(a)->port_set = true;
 	return rc;
 }
 
@@ -373,6 +374,11 @@ static const struct cmd_opt bw_opts[] = {
 		  "ps: prefer --token-file or RDMADOCTOR_TOKEN)" },
 	{ "token-file", 0, "FILE", OPT_STRING_AT(struct bw_cmd_opts, token_file),
 	  .help = "the shared secret from FILE's first line" },
+	/* one host, two of its devices */
+	{ "loopback", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, loopback),
+	  .help = "bw: server and client on two devices of this host,\n"
+		  "through the switch: the pairs as A B [C D]... after\n"
+		  "the options, else rail i with rail i + n/2 (see below)" },
 	/* the server's own */
 	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_cmd_opts, bind),
 	  .help = "server: listen on ADDR (tcp data connections too)" },
@@ -423,13 +429,37 @@ static const struct cmd_opt bw_opts[] = {
 	"for --idle-timeout is cut.  Every refusal is one line on the server's\n" \
 	"stderr (peer address, reason); the client prints the reason, exit 3.\n"
 
+#define BW_LOOPBACK_HELP                                                         \
+	"bw --loopback tests the rails of this one host against each other, as\n" \
+	"acceptance tests do without a second host.  Server and client run in\n" \
+	"one process, each on its own RDMA device; the traffic leaves one NIC,\n" \
+	"crosses the switch and enters the other, each NIC on its own address\n" \
+	"(RoCE: the v2 GID of its netdev's IPv4 address; InfiniBand: its LID),\n" \
+	"as in a job.  Name the pairs as device names after the options:\n" \
+	"    rdmadoctor bw --loopback mlx5_0 mlx5_4 mlx5_1 mlx5_5\n" \
+	"(the first of each pair sends), or name none: each rail with its\n" \
+	"partner, rail i with rail i + n/2 of the n rails as `check` numbers\n" \
+	"them (the NICs of the profile's rail role, in name order; an odd last\n" \
+	"rail is left out, said on stderr).  Pairs run one after another, each\n" \
+	"judged as bw judges a rail: --expect-gbps, else the profile's\n" \
+	"bw_floor_gbps, else 90% of the slower port's rate (HDR 200G: 180\n" \
+	"Gb/s).  --gpu auto puts each side's buffers on its NIC's nearest GPU.\n" \
+	"The two sides talk over 127.0.0.1, on a port the kernel picks, with a\n" \
+	"secret made for the run: nothing is opened to the network, and\n" \
+	"--port, --token and the server's options do not apply.  One line per\n" \
+	"pair on stderr as it starts (-q: none).  --json writes one document:\n" \
+	"schema, test, role (loopback), pairs [a bw document per pair, role\n" \
+	"loopback, with pair {from, to} {device, port, address, rate_gbps}],\n" \
+	"verdict (pass, fail, error: a pair that could not run), reason.\n"
+
 const struct cmd_spec bw_spec = {
 	.name = "bw",
 	.opts = bw_opts,
-	.operands = "server | client HOST",
-	.min_operands = 1,
-	.max_operands = 2,
-	.usage = BW_USAGE("bw"),
+	.operands = "server | client HOST | --loopback [A B]...",
+	.min_operands = 0,	/* counted in bw_cmd_parse: --loopback takes 0 */
+	.max_operands = BW_RAILS_MAX,
+	.usage = BW_USAGE("bw")
+	"       rdmadoctor [--json] bw --loopback [OPTIONS] [A B]...\n",
 	.about =
 	"Bandwidth between two hosts, perftest-style (ib_write_bw), over RDMA\n"
 	"(verbs: RC queue pairs) or TCP.  Start the server on one host, the client\n"
@@ -449,7 +479,10 @@ const struct cmd_spec bw_spec = {
 	"error), reason.  A client that could not finish writes the sizes that\n"
 	"finished, verdict error and the reason.\n"
 	"\n"
-	"exit: 0 pass, 1 below the expectation, 2 usage, 3 could not run.\n",
+	BW_LOOPBACK_HELP
+	"\n"
+	"exit: 0 pass, 1 below the expectation, 2 usage, 3 could not run\n"
+	"(--loopback: the worst pair's).\n",
 };
 
 const struct cmd_spec lat_spec = {
@@ -498,6 +531,50 @@ static int take_token(struct ctx *c, struct bw_cmd_opts *o)
 	return CMD_GO_ON;
 }
 
+/* bw --loopback's operands (device pairs) and the options that do not
+ * apply to it: CMD_GO_ON, or EXIT_USAGE said. */
+static int loopback_args(struct ctx *c, enum bw_mode mode, int n, char **argv,
+			 struct bw_cmd_opts *o)
+{
+	const char *cmd = o->cmd;
+
+	if (mode != BW_MODE_BW)
+		return usage(c, cmd, "%s", "--loopback is a bandwidth test: `bw --loopback`");
+	if (n >= 1 && (strcmp(argv[1], "server") == 0 || strcmp(argv[1], "client") == 0))
+		return usage(c, cmd, "--loopback runs server and client itself: no `%s`", argv[1]);
+	if (n % 2)
+		return usage(c, cmd, "--loopback takes devices in pairs (A B [C D]...): %d name%s "
+			     "given, '%s' has no partner", n, n == 1 ? "" : "s", argv[n]);
+	for (int i = 1; i <= n; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (len == 0 || len > 63 || strchr(argv[i], '/') || strchr(argv[i], ','))
+			return usage(c, cmd, "--loopback: '%s' is no RDMA device name (see `%s "
+				     "inventory`)", argv[i], c->prog);
+		if (i % 2 == 0 && strcmp(argv[i], argv[i - 1]) == 0)
+			return usage(c, cmd, "--loopback: '%s' twice in pair %d: a pair is two "
+				     "devices, the sender and the receiver", argv[i], i / 2);
+	}
+	if (o->device || o->devices)
+		return usage(c, cmd, "--%s does not apply to --loopback: name the pairs after the "
+			     "options (A B [C D]...)", o->device ? "device" : "devices");
+	if (o->transport_set && o->p.transport != BW_TRANSPORT_VERBS)
+		return usage(c, cmd, "%s", "--loopback runs the verbs transport (RDMA devices): no "
+			     "--transport tcp");
+	if (o->bind || o->once || o->server_only)
+		return usage(c, cmd, "--%s is a server option; --loopback runs its own server",
+			     o->bind ? "bind" : o->once ? "once" : o->server_only);
+	if (o->port_set || o->token_arg || o->token_file)
+		return usage(c, cmd, "--%s does not apply to --loopback: its two sides talk over "
+			     "127.0.0.1 with a secret of their own", o->port_set ? "port" :
+			     o->token_arg ? "token" : "token-file");
+	o->p.transport = BW_TRANSPORT_VERBS;
+	o->transport_set = true;
+	o->lb_names = argv + 1;
+	o->n_lb_names = n;
+	return CMD_GO_ON;
+}
+
 int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
 		 struct bw_cmd_opts *o)
 {
@@ -517,6 +594,21 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	rc = opts_parse(c, spec, argc, argv, o, &n);
 	if (rc >= 0)
 		return rc;
+	if (o->loopback) {
+		rc = loopback_args(c, mode, n, argv, o);
+		if (rc != CMD_GO_ON)
+			return rc;
+		goto test;
+	}
+	if (n == 0) {
+		fprintf(stderr, "%s %s: missing %s\n`%s %s --help` explains it\n", c->prog, cmd,
+			"server | client HOST", c->prog, cmd);
+		return EXIT_USAGE;
+	}
+	if (n > 2 && strcmp(argv[1], "client") == 0) {
+		opts_say_unknown(c, spec, argv[3]);
+		return EXIT_USAGE;
+	}
 	if (strcmp(argv[1], "server") == 0) {
 		if (n > 1)
 			return usage(c, cmd, "unexpected argument '%s' after `server`", argv[2]);
@@ -534,6 +626,7 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	rc = take_token(c, o);
 	if (rc != CMD_GO_ON)
 		return rc;
+test:
 	if (o->size_set && o->n_sizes)
 		return usage(c, cmd, "%s", "--size and --sizes exclude each other");
 	if ((o->test_set & BW_SET_ITERS) && (o->test_set & BW_SET_DURATION))

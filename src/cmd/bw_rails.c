@@ -88,10 +88,10 @@ static void pick_gpu(struct bw_cmd_setup *s, uint32_t i, size_t nic)
 	rr->gpu_path = best >= 0 ? path_type_name(bp) : NULL;
 }
 
-static int add_nic(struct bw_cmd_setup *s, size_t k)
+int bw_cmd_add_rail(struct bw_cmd_setup *s, size_t k, int port_num)
 {
 	const struct nic *n = &s->pl.inv.nics[k];
-	const struct port *pt = nic_port(n, s->o->ib_port);
+	const struct port *pt = nic_port(n, port_num);
 	struct bw_report_rail *rr = &s->rail[s->n];
 
 	if (s->n >= BW_RAILS_MAX) {
@@ -100,7 +100,7 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	}
 	s->nic[s->n] = k;
 	rr->device = n->name;
-	rr->port = s->o->ib_port;
+	rr->port = port_num;
 	rr->numa_node = n->has_pci && !IS_NA(n->pci.numa_node) ? (int)n->pci.numa_node : -1;
 	rr->rate_gbps = pt ? pt->rate_gbps : NAN;
 	/* the node's CPUs for pinning the rail's threads, and the peer-memory
@@ -120,6 +120,11 @@ static int add_nic(struct bw_cmd_setup *s, size_t k)
 	pick_gpu(s, s->n, k);
 	s->n++;
 	return EXIT_OK;
+}
+
+static int add_nic(struct bw_cmd_setup *s, size_t k)
+{
+	return bw_cmd_add_rail(s, k, s->o->ib_port);
 }
 
 /* The verbs rails from --device / --devices, or the first device. */

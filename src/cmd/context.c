@@ -6,6 +6,7 @@
 #include "../out/safe_stream.h"
 #include "../model/affinity.h"
 #include "../profiles/profile.h"
+#include "../profiles/site.h"
 #include "../sysfs/collect.h"
 
 #include <errno.h>
@@ -15,6 +16,35 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+
+/* The site file's exclude = goes to the readers before anything is read:
+ * a device not to touch must not be touched even once.  A site file that
+ * cannot be read or parsed gives none here; the pipeline that reads it
+ * next says why (and a judging command stops).  0 or -ENOMEM. */
+static int site_exclusions(struct root *r)
+{
+	struct profile_error err;
+	struct site site;
+	char *text = NULL;
+	int rc = root_read(r, SITE_FILE, &text);
+
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return 0;
+	rc = site_parse(text, strlen(text), SITE_FILE, &site, &err);
+	free(text);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		root_note(r, SITE_FILE, "not applied (line %d: %s): no device excluded", err.line,
+			  err.message);
+		return 0;
+	}
+	root_exclude(r, &site.exclude);
+	site_free(&site);
+	return 0;
+}
 
 int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record)
 {
@@ -26,7 +56,10 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 				strerror(-rc));
 	if (record && root_record(r) < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
+	if (site_exclusions(r) < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
 	rc = inventory_collect(r, inv);
+	root_memo_save(r);
 	if (rc == 0)
 		rc = affinity_compute(inv);
 	ctx_print_notes(c, r);

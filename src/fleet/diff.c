@@ -1,5 +1,6 @@
 /* Majority baselines and the hosts that differ from them. */
 #include "diff.h"
+#include "fact_group.h"
 #include "facts.h"
 #include "fields.h"
 #include "json_keys.h"
@@ -321,16 +322,6 @@ done:
 	return out;
 }
 
-static json_t *child(json_t *parent, const char *key)
-{
-	json_t *c = json_object_get(parent, key);
-
-	if (c)
-		return c;
-	c = json_object();
-	return json_object_set_new(parent, key, c) < 0 ? NULL : c;
-}
-
 /* Record one host's facts into its groups, keyed "profile\x1fmodel\x1fll"
  * (sorts by profile, model, link layer): the host joins the variant of
  * its facts object (hosts alike share one), and the group learns the
@@ -356,18 +347,17 @@ static int add_host(json_t *groups, const json_t *entry, const char *host)
 			continue;
 		/* which switch each rail reaches differs host by host (a
 		 * rail has many leaves): fleet_rails() judges it, not drift */
-		if (ll && strcmp(model, FLEET_RAILS_MODEL) == 0 &&
-		    strcmp(ll, FLEET_RAILS_LINK_LAYER) == 0)
+		if (fleet_group_is(fm, FLEET_RAILS_MODEL, FLEET_RAILS_LINK_LAYER))
 			continue;
 		/* who runs which firmware per PSID: fleet_firmware() shows it */
-		if (fleet_firmware_is_group(fm))
+		if (fleet_group_is(fm, FLEET_FIRMWARE_MODEL, FLEET_FIRMWARE_LINK_LAYER))
 			continue;
 		if (asprintf(&gk, "%s\x1f%s\x1f%s", profile, model, ll ? ll : "unknown") < 0)
 			return -1;
-		g = child(groups, gk);
+		g = fleet_json_child(groups, gk);
 		free(gk);
-		if (!g || !(variants = child(g, "variants")) || !child(g, "hosts") ||
-		    !(keys = child(g, "keys")))
+		if (!g || !(variants = fleet_json_child(g, "variants")) ||
+		    !fleet_json_child(g, "hosts") || !(keys = fleet_json_child(g, "keys")))
 			return -1;
 		if (json_object_set_new(json_object_get(g, "hosts"), host, json_true()) < 0)
 			return -1;
@@ -419,9 +409,9 @@ static int add_machine(json_t *machines, const json_t *entry, const char *host)
 		return 0;	/* no DMI product: nothing says two machines are alike */
 	if (asprintf(&key, "%s\x1f%s", dmi, gpus) < 0)
 		return -1;
-	m = child(machines, key);
+	m = fleet_json_child(machines, key);
 	free(key);
-	p = m ? child(m, profile ? profile : "(none)") : NULL;
+	p = m ? fleet_json_child(m, profile ? profile : "(none)") : NULL;
 	return p ? json_object_set_new(p, host, json_true()) : -1;
 }
 

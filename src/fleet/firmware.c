@@ -1,5 +1,6 @@
 /* Which hosts run which firmware, per PSID (fleet/firmware.h). */
 #include "firmware.h"
+#include "fact_group.h"
 #include "json_keys.h"
 
 #include <stdlib.h>
@@ -31,45 +32,7 @@ int fleet_firmware_facts(const json_t *record, json_t **group)
 			return -1;
 		}
 	}
-	if (!json_object_size(fields)) {
-		json_decref(fields);
-		return 0;
-	}
-	*group = json_pack("{s:s, s:s, s:o}", "nic_model", FLEET_FIRMWARE_MODEL, "link_layer",
-			   FLEET_FIRMWARE_LINK_LAYER, "fields", fields);
-	return *group ? 0 : -1;
-}
-
-int fleet_firmware_is_group(const json_t *g)
-{
-	const char *m = json_string_value(json_object_get(g, "nic_model"));
-	const char *ll = json_string_value(json_object_get(g, "link_layer"));
-
-	return m && ll && strcmp(m, FLEET_FIRMWARE_MODEL) == 0 &&
-	       strcmp(ll, FLEET_FIRMWARE_LINK_LAYER) == 0;
-}
-
-/* The firmware group's fields of a host entry, or NULL. */
-static const json_t *host_boards(const json_t *entry)
-{
-	const json_t *g;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "facts"), i, g)
-		if (fleet_firmware_is_group(g) && json_is_object(json_object_get(g, "fields")))
-			return json_object_get(g, "fields");
-	return NULL;
-}
-
-/* obj[key], an object made when missing. */
-static json_t *child(json_t *obj, const char *key)
-{
-	json_t *c = json_object_get(obj, key);
-
-	if (c)
-		return c;
-	c = json_object();
-	return json_object_set_new(obj, key, c) < 0 ? NULL : c;
+	return fleet_group_make(fields, FLEET_FIRMWARE_MODEL, FLEET_FIRMWARE_LINK_LAYER, group);
 }
 
 /* by_psid: {psid: {version or "" (not read): {host: true}}} */
@@ -86,8 +49,9 @@ static int count_host(json_t *by_psid, json_t *psid_hosts, const char *host,
 
 		if (!psid || !psid[0])
 			continue;
-		if (!(vers = child(by_psid, psid)) || !(hs = child(vers, fw ? fw : "")) ||
-		    !(ph = child(psid_hosts, psid)))
+		if (!(vers = fleet_json_child(by_psid, psid)) ||
+		    !(hs = fleet_json_child(vers, fw ? fw : "")) ||
+		    !(ph = fleet_json_child(psid_hosts, psid)))
 			return -1;
 		if (json_object_set_new(hs, host, json_true()) < 0 ||
 		    json_object_set_new(ph, host, json_true()) < 0)
@@ -153,7 +117,8 @@ json_t *fleet_firmware(const json_t *hosts)
 		goto done;
 	json_array_foreach(hosts, i, e) {
 		const char *h = json_string_value(json_object_get(e, "host"));
-		const json_t *boards = host_boards(e);
+		const json_t *boards = fleet_group_fields(e, FLEET_FIRMWARE_MODEL,
+							  FLEET_FIRMWARE_LINK_LAYER);
 
 		if (!h || !boards)
 			continue;

@@ -26,9 +26,6 @@
  * when out of memory. */
 int fleet_firmware_facts(const json_t *record, json_t **group);
 
-/* Whether a facts group is the firmware group. */
-int fleet_firmware_is_group(const json_t *group);
-
 /* hosts: as fleet_diff() takes them ({"host", "facts"}, one per host).
  * The `firmware` member of `fleet diff --json` (docs/json/fleet.md):
  *   {"hosts": N,

@@ -1,4 +1,4 @@
-/* Sorted keys of a JSON object (fleet/json_keys.h). */
+/* The fleet reports' JSON helpers (fleet/json_keys.h). */
 #include "json_keys.h"
 
 #include <stdlib.h>
@@ -36,4 +36,14 @@ json_t *fleet_sorted_key_array(const json_t *obj)
 		}
 	free(names);
 	return out;
+}
+
+json_t *fleet_json_child(json_t *obj, const char *key)
+{
+	json_t *c = json_object_get(obj, key);
+
+	if (c)
+		return c;
+	c = json_object();
+	return json_object_set_new(obj, key, c) < 0 ? NULL : c;
 }

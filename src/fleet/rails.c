@@ -1,6 +1,7 @@
 /* The rails' switches across the fleet, their owners, and the hosts
  * cabled otherwise (fleet/rails.h). */
 #include "rails.h"
+#include "fact_group.h"
 #include "json_keys.h"
 
 #include <stdbool.h>
@@ -56,13 +57,7 @@ int fleet_rails_facts(const json_t *record, json_t **group)
 			return -1;
 		}
 	}
-	if (!json_object_size(fields)) {
-		json_decref(fields);
-		return 0;
-	}
-	*group = json_pack("{s:s, s:s, s:o}", "nic_model", FLEET_RAILS_MODEL, "link_layer",
-			   FLEET_RAILS_LINK_LAYER, "fields", fields);
-	return *group ? 0 : -1;
+	return fleet_group_make(fields, FLEET_RAILS_MODEL, FLEET_RAILS_LINK_LAYER, group);
 }
 
 /* A rail's key as the facts write it ("0".."1023"), or -1: a store edited
@@ -81,24 +76,6 @@ static int rail_index(const char *key)
 			return -1;
 	}
 	return k;
-}
-
-/* The rails group's fields of a host entry, or NULL. */
-static const json_t *host_rails(const json_t *entry)
-{
-	const json_t *g;
-	size_t i;
-
-	json_array_foreach(json_object_get(entry, "facts"), i, g) {
-		const char *m = json_string_value(json_object_get(g, "nic_model"));
-		const char *ll = json_string_value(json_object_get(g, "link_layer"));
-
-		if (m && ll && strcmp(m, FLEET_RAILS_MODEL) == 0 &&
-		    strcmp(ll, FLEET_RAILS_LINK_LAYER) == 0 &&
-		    json_is_object(json_object_get(g, "fields")))
-			return json_object_get(g, "fields");
-	}
-	return NULL;
 }
 
 static const char *rail_switch(const json_t *v)
@@ -125,17 +102,6 @@ static int bump(json_t *obj, const char *key)
 		json_object_get(obj, key)) + 1));
 }
 
-/* obj[key], an object made when missing. */
-static json_t *child(json_t *obj, const char *key)
-{
-	json_t *c = json_object_get(obj, key);
-
-	if (c)
-		return c;
-	c = json_object();
-	return json_object_set_new(obj, key, c) < 0 ? NULL : c;
-}
-
 static int count_host(struct tally *t, const char *host, const json_t *fields)
 {
 	const char *key;
@@ -150,15 +116,15 @@ static int count_host(struct tally *t, const char *host, const json_t *fields)
 		if (bump(t->hosts_on, key) < 0)
 			return -1;
 		if (!sw) {
-			c = child(t->unchecked, key);
+			c = fleet_json_child(t->unchecked, key);
 			if (!c || json_object_set_new(c, host, json_true()) < 0)
 				return -1;
 			continue;
 		}
-		c = child(t->by_rail, key);
+		c = fleet_json_child(t->by_rail, key);
 		if (!c || bump(c, sw) < 0)
 			return -1;
-		c = child(t->by_switch, sw);
+		c = fleet_json_child(t->by_switch, sw);
 		if (!c || bump(c, key) < 0)
 			return -1;
 	}
@@ -435,7 +401,8 @@ json_t *fleet_rails(const json_t *hosts)
 		goto done;
 	json_array_foreach(hosts, i, e) {
 		const char *h = json_string_value(json_object_get(e, "host"));
-		const json_t *fields = host_rails(e);
+		const json_t *fields = fleet_group_fields(e, FLEET_RAILS_MODEL,
+							  FLEET_RAILS_LINK_LAYER);
 
 		if (!h || !fields)
 			continue;
@@ -451,7 +418,8 @@ json_t *fleet_rails(const json_t *hosts)
 		goto done;
 	json_array_foreach(hosts, i, e) {
 		const char *h = json_string_value(json_object_get(e, "host"));
-		const json_t *fields = host_rails(e);
+		const json_t *fields = fleet_group_fields(e, FLEET_RAILS_MODEL,
+							  FLEET_RAILS_LINK_LAYER);
 
 		if (h && fields && judge_host(&t, h, fields, findings) < 0)
 			goto done;

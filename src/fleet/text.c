@@ -235,6 +235,14 @@ static void rail_switches(FILE *out, const json_t *rail)
 	}
 }
 
+/* "\nTITLE, over N hosts": the head of a view over the fleet's hosts. */
+static void section_head(FILE *out, const char *title, const json_t *view)
+{
+	size_t n = (size_t)json_integer_value(json_object_get(view, "hosts"));
+
+	text_printf(out, "\n%s, over %zu %s\n", title, n, plural(n, "host", "hosts"));
+}
+
 /* Per rail the switches it reaches, the ties, and the hosts cabled to
  * another rail's switch. */
 static void text_rails(FILE *out, const json_t *rails)
@@ -244,10 +252,7 @@ static void text_rails(FILE *out, const json_t *rails)
 
 	if (!json_is_object(rails))
 		return;
-	text_printf(out, "\nrails: which switch each rail reaches, over %lld %s\n",
-		    (long long)json_integer_value(json_object_get(rails, "hosts")),
-		    plural((size_t)json_integer_value(json_object_get(rails, "hosts")), "host",
-			   "hosts"));
+	section_head(out, "rails: which switch each rail reaches", rails);
 	json_array_foreach(json_object_get(rails, "rails"), i, r) {
 		size_t un = (size_t)json_integer_value(json_object_get(r, "not_checked"));
 
@@ -293,10 +298,7 @@ static void text_firmware(FILE *out, const json_t *fw)
 
 	if (!json_is_object(fw))
 		return;
-	text_printf(out, "\nfirmware: which version each board (PSID) runs, over %lld %s\n",
-		    (long long)json_integer_value(json_object_get(fw, "hosts")),
-		    plural((size_t)json_integer_value(json_object_get(fw, "hosts")), "host",
-			   "hosts"));
+	section_head(out, "firmware: which version each board (PSID) runs", fw);
 	json_array_foreach(json_object_get(fw, "psids"), i, p) {
 		const json_t *vers = json_object_get(p, "versions");
 		long long top = (long long)json_integer_value(json_object_get(json_array_get(vers,

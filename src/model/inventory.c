@@ -104,6 +104,7 @@ void nic_free(struct nic *n)
 	free(n->netdev_parent);
 	free(n->uverbs);
 	free(n->uverbs_dev);
+	free(n->exclude_pattern);
 	pci_func_free(&n->pci);
 	for (size_t i = 0; i < n->n_ports; i++)
 		port_free(&n->ports[i]);

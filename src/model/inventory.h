@@ -77,6 +77,9 @@ struct counter {
 	uint64_t value;
 	bool ok;	/* false: the file exists but could not be read */
 	bool ext;	/* the value is counters_ext/'s (64 bits), not counters/' */
+	/* not read: the kernel refused it with EINVAL earlier this boot
+	 * (sysfs/einval_memo.h) */
+	bool refused_before;
 };
 
 struct counter_set {
@@ -215,6 +218,12 @@ struct nic {
 	/* "rail" or "storage" under the machine's profile and site file, set by
 	 * the command layer for the views (static); NULL: not judged */
 	const char *role;
+	/* matched by the site file's exclude = (model/exclude.h): nothing was
+	 * read beyond the name and the PCI address; the pattern and its line
+	 * (0: not excluded) */
+	bool excluded;
+	char *exclude_pattern;
+	int exclude_line;
 };
 
 enum gpu_kind { GPU_DATACENTER, GPU_WORKSTATION, GPU_GEFORCE, GPU_UNKNOWN };

@@ -42,6 +42,7 @@ int counter_set_copy(struct counter_set *dst, const struct counter_set *src)
 		}
 		c->value = src->v[i].value;
 		c->ok = src->v[i].ok;
+		c->refused_before = src->v[i].refused_before;
 		dst->n++;
 	}
 	return 0;

@@ -339,6 +339,12 @@ static json_t *nic_json(const struct nic *n)
 	json_object_set_new(o, "pci", n->has_pci ? pci_to_json(&n->pci) : json_null());
 	json_object_set_new(o, "uverbs", json_string_or_null(n->uverbs));
 	json_object_set_new(o, "uverbs_dev", json_string_or_null(n->uverbs_dev));
+	if (n->excluded)
+		json_object_set_new(o, "excluded", json_pack("{s:s?,s:i}", "pattern",
+							     n->exclude_pattern, "line",
+							     n->exclude_line));
+	else
+		json_object_set_new(o, "excluded", json_null());
 	for (size_t i = 0; i < n->n_ports; i++)
 		json_array_append_new(ports, port_json(&n->ports[i]));
 	json_object_set_new(o, "ports", ports);

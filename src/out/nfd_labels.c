@@ -27,7 +27,7 @@ static const char *layer_word(const char *ll)
 static void rails_of(const struct check_report *rep, const struct rail_port *rp, size_t n,
 		     struct rail_facts *rf, FILE *out)
 {
-	bool gid_mixed = false;
+	bool gid_mixed = false, rate_unknown = false, layer_unknown = false;
 
 	rf->up = 0;
 	rf->min_gbps = NAN;
@@ -45,10 +45,14 @@ static void rails_of(const struct check_report *rep, const struct rail_port *rp,
 			if (isnan(rf->min_gbps) || pt->rate_gbps < rf->min_gbps)
 				rf->min_gbps = pt->rate_gbps;
 			fprintf(out, NFD_LABEL_PREFIX "rail%zu-gbps=%g\n", rp[k].rail, pt->rate_gbps);
+		} else {
+			rate_unknown = true;
 		}
-		if (ll && rf->link_layer && strcmp(ll, rf->link_layer))
+		if (!ll)
+			layer_unknown = true;
+		else if (rf->link_layer && strcmp(ll, rf->link_layer))
 			rf->link_layer = "mixed";
-		else if (ll && !rf->link_layer)
+		else if (!rf->link_layer)
 			rf->link_layer = ll;
 		if (ll && !strcmp(ll, "ethernet")) {
 			const struct gid *g = gid_recommended(pt);
@@ -60,8 +64,14 @@ static void rails_of(const struct check_report *rep, const struct rail_port *rp,
 				rf->gid_index = idx;
 		}
 	}
+	/* the slowest rail, or the link layer, of rails some of which could
+	 * not be read is not known: left out, never taken from the others */
 	if (gid_mixed)
 		rf->gid_index = -1;
+	if (rate_unknown)
+		rf->min_gbps = NAN;
+	if (layer_unknown)
+		rf->link_layer = NULL;
 }
 
 /* "true" GPUs that GPUDirect RDMA can serve, "false" a gdr finding says
@@ -86,13 +96,15 @@ int nfd_labels_write(FILE *out, const struct check_report *rep, time_t now, long
 		     const char *version)
 {
 	size_t n = 0;
-	struct rail_port *rp = rep->roles ? rail_ports(rep->inv, rep->roles, &n) : NULL;
+	struct rail_port *rp;
 	struct rail_facts rf;
 	const char *gdr = gpudirect(rep);
 	char when[32];
 	struct tm tm;
 
-	if (!rp && n == 0 && errno == ENOMEM && rep->roles)
+	errno = 0;	/* rail_ports says "none" and "no memory" apart by errno */
+	rp = rep->roles ? rail_ports(rep->inv, rep->roles, &n) : NULL;
+	if (!rp && errno == ENOMEM)
 		return -ENOMEM;
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);

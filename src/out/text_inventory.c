@@ -421,6 +421,23 @@ static void print_pcie_settings(FILE *out, const struct pci_func *f)
 	}
 }
 
+/* A device the site file excludes: its name, its PCI address and place,
+ * nothing else (nothing else was read). */
+static void print_excluded(FILE *out, const struct nic *n)
+{
+	text_printf(out, "  %s  excluded by the site file (line %d, '%s'): not read%s%s\n",
+		    n->name, n->exclude_line, OR_NA(n->exclude_pattern), n->role ? "  " : "",
+		    n->role ? n->role : "");
+	if (!n->has_pci)
+		return;
+	text_printf(out, "    pci %s", n->pci.bdf);
+	for (size_t b = 0; b < n->pci.n_upstream; b++) {
+		text_printf(out, b ? " <- " : "  via ");
+		text_put_clean(out, n->pci.upstream[n->pci.n_upstream - 1 - b].bdf);
+	}
+	fputc('\n', out);
+}
+
 void text_inventory(FILE *out, const struct inventory *inv, const struct text_opts *o)
 {
 	print_host(out, &inv->host);
@@ -429,6 +446,10 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
 
+		if (n->excluded) {
+			print_excluded(out, n);
+			continue;
+		}
 		text_printf(out, "  %s  %s  driver %s  fw %s  board %s%s%s\n", n->name,
 			    OR_NA(n->model), OR_NA(n->driver), OR_NA(n->fw_ver),
 			    OR_NA(n->board_id), n->role ? "  " : "", n->role ? n->role : "");

@@ -109,7 +109,7 @@ static bool name_char(char c)
 	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-';
 }
 
-static int push(struct name_list *l, const char *s, size_t n)
+int name_list_push(struct name_list *l, const char *s, size_t n)
 {
 	char **v = growbuf_reserve(l->v, &l->cap, l->n + 1, sizeof(*v));
 
@@ -131,22 +131,36 @@ static bool listed(const struct name_list *l, const char *s, size_t n)
 	return false;
 }
 
+const char *site_list_item(const char **cursor, size_t *len)
+{
+	const char *s = *cursor, *e;
+
+	while (*s == ',' || *s == ' ' || *s == '\t')
+		s++;
+	if (!*s) {
+		*cursor = s;
+		return NULL;
+	}
+	for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
+		;
+	*len = (size_t)(e - s);
+	*cursor = e;
+	return s;
+}
+
 /* Names separated by commas or blanks; what is expected for messages. */
 static int add_names(struct sstate *st, const char *key, const char *value,
 		     struct name_list *l, bool is_id)
 {
-	const char *s = value;
+	const char *cur = value, *s;
+	size_t n;
 
-	while (*s) {
-		const char *e;
+	while ((s = site_list_item(&cur, &n))) {
+		const char *e = s + n;
 
-		while (*s == ',' || *s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
-			if (!name_char(*e))
-				return fail(st, st->src.line, "%s: '%c' in '%.40s': expected %s", key, *e,
+		for (const char *c = s; c < e; c++)
+			if (!name_char(*c))
+				return fail(st, st->src.line, "%s: '%c' in '%.40s': expected %s", key, *c,
 					    s, is_id ? "check ids like sys.memlock" :
 					    "RDMA device names like mlx5_0");
 		if (e - s > MAX_NAME)
@@ -159,11 +173,10 @@ static int add_names(struct sstate *st, const char *key, const char *value,
 			       listed(&st->out->storage, s, (size_t)(e - s))))
 			return fail(st, st->src.line, "%s: '%.*s' is named as a rail or storage NIC "
 				    "already", key, (int)(e - s), s);
-		if (push(l, s, (size_t)(e - s)) < 0) {
+		if (name_list_push(l, s, (size_t)(e - s)) < 0) {
 			st->rc = -ENOMEM;
 			return st->rc;
 		}
-		s = e;
 	}
 	return 0;
 }
@@ -282,6 +295,32 @@ static void firmware_entry(struct sstate *st, const char *name, const char *valu
 		fail(st, st->src.line, "%s", msg);
 }
 
+/* exclude: fnmatch(3) patterns of RDMA device names (mlx5_8, mlx5_*) or
+ * PCI addresses (0000:c1:00.0, 0000:c1:00.*), separated by commas or
+ * blanks, on as many lines as wanted. */
+static void add_excludes(struct sstate *st, const char *value)
+{
+	const char *cur = value, *s;
+	size_t n;
+
+	while (!st->rc && (s = site_list_item(&cur, &n))) {
+		for (const char *c = s; c < s + n; c++)
+			if (!name_char(*c) && !strchr("*?[]!:", *c)) {
+				fail(st, st->src.line, "exclude: '%c' in '%.40s': expected RDMA device "
+				     "names like mlx5_8 or PCI addresses like 0000:c1:00.0 (* ? [] "
+				     "allowed)", *c, s);
+				return;
+			}
+		if (n > MAX_PATTERN) {
+			fail(st, st->src.line, "exclude: a pattern longer than %d characters",
+			     MAX_PATTERN);
+			return;
+		}
+		if (exclude_add(&st->out->exclude, s, n, st->src.line) < 0)
+			st->rc = -ENOMEM;
+	}
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sstate *st = user;
@@ -331,9 +370,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_names(st, name, buf, &st->out->storage, false);
 	} else if (strcmp(name, "rail_switch") == 0) {
 		add_rail_switch(st, buf);
+	} else if (strcmp(name, "exclude") == 0) {
+		add_excludes(st, buf);
 	} else {
 		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage, rail_switch, job_user or job_group", name);
+		     "storage, rail_switch, job_user, job_group or exclude", name);
 	}
 	return st->rc ? 0 : 1;
 }
@@ -391,6 +432,7 @@ void site_free(struct site *s)
 	}
 	free(s->rail_switch);
 	site_fw_free(s);
+	exclude_free(&s->exclude);
 	memset(s, 0, sizeof(*s));
 }
 

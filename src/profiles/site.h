@@ -10,8 +10,10 @@
  *   rail_switch = 0 leaf-r0-*         the switch a rail is cabled to
  *   job_user = alice                  whom jobs run as (sys.device_access,
  *   job_group = rdma                  sys.job_memlock); neither: any user
+ *   exclude = mlx5_8 0000:c1:00.*     devices not to read beyond their
+ *                                     name and PCI address (fnmatch)
  *
- * ignore, rail and storage take names separated by commas or blanks and
+ * ignore, rail, storage and exclude take names separated by commas or blanks and
  * may be given on several lines; rail_switch takes one rail and one
  * pattern a line, on as many lines as there are rails.
  *
@@ -27,6 +29,7 @@
 #include <stddef.h>
 
 #include "profile.h"
+#include "../model/exclude.h"
 
 /* Where the site file is, relative to the root. */
 #define SITE_FILE "etc/rdmadoctor/rdmadoctor.conf"
@@ -35,6 +38,12 @@ struct name_list {
 	char **v;
 	size_t n, cap;	/* cap: room at v (growbuf) */
 };
+
+/* Append the first n bytes of s as a string; 0 or -ENOMEM. */
+int name_list_push(struct name_list *l, const char *s, size_t n);
+/* The next item of a list separated by commas or blanks ("a, b c"): its
+ * start, *len its length, *cursor moved past it; NULL when none is left. */
+const char *site_list_item(const char **cursor, size_t *len);
 
 /* rail_switch = RAIL PATTERN: rail (a rail index as check/rails.h numbers
  * them, or an RDMA device name: all its rail ports) is cabled to a switch
@@ -64,6 +73,9 @@ struct site {
 	char *job_user, *job_group;	/* NULL: any user */
 	struct fw_rule *fw;		/* [firmware], in file order */
 	size_t n_fw, cap_fw;		/* cap: room (growbuf) */
+	/* exclude =: fnmatch patterns of RDMA device names or PCI addresses
+	 * (model/exclude.h), each with its line */
+	struct exclude_list exclude;
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,

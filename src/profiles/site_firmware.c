@@ -109,20 +109,6 @@ const struct fw_rule *site_fw_rule(const struct site *s, const char *psid)
 	return NULL;
 }
 
-static int add_version(struct name_list *l, const char *v, size_t n)
-{
-	char **nv = growbuf_reserve(l->v, &l->cap, l->n + 1, sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	l->v = nv;
-	l->v[l->n] = strndup(v, n);
-	if (!l->v[l->n])
-		return -ENOMEM;
-	l->n++;
-	return 0;
-}
-
 static void rule_free(struct fw_rule *r)
 {
 	free(r->psid);
@@ -138,23 +124,15 @@ static int parse_list(struct fw_rule *r, const char *psid, const char *value, ch
 		      size_t len)
 {
 	unsigned long part[MAX_PARTS];
-	const char *s = value;
+	const char *cur = value, *s;
+	size_t n;
 
-	while (*s) {
-		const char *e;
-
-		while (*s == ',' || *s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		for (e = s; *e && *e != ',' && *e != ' ' && *e != '\t'; e++)
-			;
-		if (!version_parts(s, (size_t)(e - s), part))
+	while ((s = site_list_item(&cur, &n))) {
+		if (!version_parts(s, n, part))
 			return say(msg, len, "[firmware] %s: '%.*s' is not a firmware version: %s",
-				   psid, (int)(e - s > 40 ? 40 : e - s), s, forms);
-		if (add_version(&r->allowed, s, (size_t)(e - s)) < 0)
+				   psid, (int)(n > 40 ? 40 : n), s, forms);
+		if (name_list_push(&r->allowed, s, n) < 0)
 			return -ENOMEM;
-		s = e;
 	}
 	if (!r->allowed.n)
 		return say(msg, len, "[firmware] %s: no version: %s", psid, forms);

@@ -238,6 +238,8 @@ static int read_nodes(struct root *r, const struct nic *nics, size_t n_nics,
 	int rc = read_mad(r, &mad, &n_mad);
 
 	for (size_t i = 0; rc == 0 && i < n_nics; i++) {
+		if (nics[i].excluded)
+			continue;	/* the site file's exclude =: not looked at */
 		if (nics[i].uverbs && !add_node(&l, nics[i].uverbs, nics[i].name, 0))
 			rc = -ENOMEM;
 		/* umad then issm of each port, in port order */

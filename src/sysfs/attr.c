@@ -82,6 +82,19 @@ char *attr_str(struct root *r, const char *dir, const char *name)
 	return read_attr(r, dir, name, NULL);
 }
 
+/* The read was not made: einval_memo.h. */
+static bool refused_before(struct root *r, const char *dir, const char *name)
+{
+	char *path;
+	bool was;
+
+	if (!r->memo || asprintf(&path, "%s/%s", dir, name) < 0)
+		return false;
+	was = root_refused_before(r, path);
+	free(path);
+	return was;
+}
+
 char *attr_str_why(struct root *r, const char *dir, const char *name, char **why)
 {
 	int err, n;
@@ -90,9 +103,12 @@ char *attr_str_why(struct root *r, const char *dir, const char *name, char **why
 	*why = NULL;
 	if (text)
 		return text;
-	if (err == -ENOENT)
+	if (err == -ENOENT) {
 		n = asprintf(why, "no file '%s'", name);
-	else
+	} else if (err == -EINVAL && refused_before(r, dir, name)) {
+		n = asprintf(why, "the kernel refused it with EINVAL earlier this boot (%s/%s); "
+			     "not read again", dir, name);
+	} else
 		n = asprintf(why, "cannot read '%s': %s", name, strerror(-err));
 	if (n < 0)
 		*why = NULL;

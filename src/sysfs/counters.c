@@ -82,5 +82,7 @@ int counters_sample(struct root *r, struct inventory *inv)
 				return rc;
 		}
 	}
+	/* a counter refused with EINVAL only now: not asked again this boot */
+	root_memo_save(r);
 	return 0;
 }

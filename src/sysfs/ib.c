@@ -106,6 +106,19 @@ int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set
 	return rc;
 }
 
+/* An unreadable counter not read at all: einval_memo.h. */
+static bool counter_refused_before(struct root *r, const char *dir, const char *name)
+{
+	char *path;
+	bool was;
+
+	if (!r->memo || asprintf(&path, "%s/%s", dir, name) < 0)
+		return false;
+	was = root_refused_before(r, path);
+	free(path);
+	return was;
+}
+
 static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
 			    bool pma)
 {
@@ -133,8 +146,10 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 		names[i] = NULL;
 		set->n++;
 		text = attr_str(r, dir, c->name);
-		if (!text)
+		if (!text) {
+			c->refused_before = counter_refused_before(r, dir, c->name);
 			continue;
+		}
 		if (strncmp(text, "N/A", 3) == 0) {
 			/* "N/A (no PMA)": the driver has no port counters (iWARP,
 			 * some RoCE drivers): said once for the directory */
@@ -516,6 +531,47 @@ static char *read_guid(struct root *r, const char *devdir, const char *name)
 	return text;
 }
 
+/* The site file's exclude =: a device it matches by name or PCI address
+ * is left at both (the device link is resolved, no file is read), and -v
+ * says so.  0: excluded, read; 1: not excluded, read on; -ENOMEM. */
+static int read_excluded(struct root *r, struct nic *nic, const char *devdir)
+{
+	const struct exclude_rule *rule;
+	char *link, *canon, *pci_dir = NULL;
+	int rc = 0;
+
+	if (asprintf(&link, "%s/device", devdir) < 0)
+		return -ENOMEM;
+	if (root_exists(r, link) && root_resolve(r, link, &canon) == 0) {
+		pci_dir = pci_function_dir(canon);
+		free(canon);
+	}
+	free(link);
+	{
+		const char *slash = pci_dir ? strrchr(pci_dir, '/') : NULL;
+
+		rule = exclude_match(&r->exclude, nic->name, slash ? slash + 1 : pci_dir);
+	}
+	if (!rule) {
+		free(pci_dir);
+		return 1;
+	}
+	nic->excluded = true;
+	nic->exclude_line = rule->line;
+	nic->exclude_pattern = strdup(rule->pattern);
+	if (!nic->exclude_pattern)
+		rc = -ENOMEM;
+	if (rc == 0 && pci_dir) {
+		rc = pci_func_identity(r, pci_dir, &nic->pci);
+		nic->has_pci = true;
+	}
+	if (rc == 0)
+		root_note(r, devdir, "excluded by the site file (line %d, '%s'): not read beyond "
+			  "its name and PCI address", rule->line, rule->pattern);
+	free(pci_dir);
+	return rc;
+}
+
 static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 		    struct nic *nic)
 {
@@ -532,6 +588,14 @@ static int read_nic(struct root *r, struct verbs_lazy *vs, const char *name,
 	if (!root_is_dir(r, devdir)) {
 		free(devdir);
 		return -ENOENT;	/* a dangling link, or one out of the root */
+	}
+	if (r->exclude.n) {
+		rc = read_excluded(r, nic, devdir);
+		if (rc != 1) {
+			free(devdir);
+			return rc;
+		}
+		rc = 0;
 	}
 	nic->fw_ver = attr_str(r, devdir, "fw_ver");
 	nic->hca_type = attr_str(r, devdir, "hca_type");
@@ -678,6 +742,8 @@ static int read_uverbs(struct root *r, struct nic *nics, size_t n)
 
 			if (nic->uverbs || strcmp(nic->name, ibdev) != 0)
 				continue;
+			if (nic->excluded)
+				break;	/* not even its /dev/infiniband node */
 			nic->uverbs = strdup(names[i]);
 			if (!nic->uverbs) {
 				rc = -ENOMEM;

@@ -95,14 +95,41 @@ static int read_one(struct root *r, const char *dir, struct pci_func *f, bool br
 	return 0;
 }
 
+static int read_upstream(struct root *r, const char *dir, struct pci_func *f);
+
+int pci_func_identity(struct root *r, const char *dir, struct pci_func *f)
+{
+	const char *base = strrchr(dir, '/');
+
+	memset(f, 0, sizeof(*f));
+	f->acs_ctrl = NA;
+	pcie_settings_unknown(&f->pcie);
+	f->vendor = f->device = f->subsystem_vendor = f->subsystem_device = NA;
+	f->class_code = f->numa_node = NA;
+	f->link.speed_gts = f->link.max_speed_gts = NAN;
+	f->link.width = f->link.max_width = NA;
+	f->bdf = strdup(base ? base + 1 : dir);
+	f->sysfs_path = strdup(dir);
+	if (!f->bdf || !f->sysfs_path)
+		return -ENOMEM;
+	return read_upstream(r, dir, f);
+}
+
 int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upstream)
 {
-	char *path;
-	size_t n = 0;
 	int rc = read_one(r, dir, f, false);
 
 	if (rc < 0 || !upstream)
 		return rc;
+	return read_upstream(r, dir, f);
+}
+
+/* The bridges above the function, root port first. */
+static int read_upstream(struct root *r, const char *dir, struct pci_func *f)
+{
+	char *path;
+	size_t n = 0;
+	int rc;
 	/* Bridges are the BDF components between "pciDDDD:BB" and the device. */
 	path = strdup(dir);
 	if (!path)

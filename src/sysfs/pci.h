@@ -11,6 +11,12 @@
  * with its ACS control from the binary config file (acs_ctrl, config_full);
  * the device's own config is not read (its acs_ctrl NA, config_full false). */
 int pci_read_func(struct root *r, const char *dir, struct pci_func *f, bool upstream);
+/* Only the function's identity, from its directory's name: its address
+ * and path, every value of its own unknown, none of its files read (an
+ * excluded device, model/exclude.h); the bridges above it are read as
+ * pci_read_func reads them, for its place in the tree.  0 or a negative
+ * errno. */
+int pci_func_identity(struct root *r, const char *dir, struct pci_func *f);
 
 /* The PCI function at or above a canonical path: the deepest component that
  * is a bus/device/function ("mlx5_core.sf.2" and "virtio0" sit below one).

@@ -1,4 +1,5 @@
 #include "root.h"
+#include "einval_memo.h"
 #include "parse.h"
 #include "pathcache.h"
 #include "tape.h"
@@ -45,7 +46,28 @@ int root_open(struct root *r, const char *dir)
 	real = realpath(dir, NULL);
 	r->live = real && strcmp(real, "/") == 0;
 	free(real);
+	if (r->live)
+		r->memo = einval_memo_open(r, NULL, false);
 	return 0;
+}
+
+int root_memo_use(struct root *r, const char *dir, bool all_paths)
+{
+	struct einval_memo *m;
+
+	if (!r->live)
+		return -ENODEV;
+	m = einval_memo_open(r, dir, all_paths);
+	if (!m)
+		return -ENODEV;
+	einval_memo_free(&r->memo);
+	r->memo = m;
+	return 0;
+}
+
+void root_memo_save(struct root *r)
+{
+	einval_memo_save(r, r->memo);
 }
 
 void root_close(struct root *r)
@@ -71,6 +93,13 @@ void root_close(struct root *r)
 	free(r->notes);
 	r->notes = NULL;
 	r->n_notes = r->cap_notes = 0;
+	exclude_free(&r->exclude);
+	einval_memo_free(&r->memo);
+}
+
+void root_exclude(struct root *r, struct exclude_list *l)
+{
+	exclude_move(&r->exclude, l);
 }
 
 int root_forget_files(struct root *r)
@@ -453,6 +482,17 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		*buf = strdup(hit);
 		return *buf ? 0 : -ENOMEM;
 	}
+	if (einval_memo_skips(r->memo, full)) {
+		/* refused earlier this boot: asking again logs a kernel error */
+		r->memo->skipped++;
+		root_note(r, full, "the kernel refused it with EINVAL earlier this boot: not read "
+			  "again (%s)", r->memo->file);
+		/* a snapshot holds the refusal, as it would have been read */
+		if (r->tape && tape_error(r->tape, full, EINVAL) < 0)
+			return -ENOMEM;
+		(void)pathcache_put(r->files, full, "", EINVAL);
+		return -EINVAL;
+	}
 	rc = slurp(r, full, buf, len);
 	if (rc == -ELOOP) {
 		/* The attribute itself is a symlink: follow it inside the root. */
@@ -462,6 +502,8 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		full = target;
 		rc = slurp(r, full, buf, len);
 	}
+	if (rc == -EINVAL && r->memo)
+		einval_memo_refused(r, r->memo, full);
 	if (r->tape) {
 		int trc = 0;
 
@@ -510,6 +552,13 @@ static int file_path(struct root *r, const char *path, char full[PATH_MAX])
 	if (n < 0 || n >= PATH_MAX)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+bool root_refused_before(struct root *r, const char *path)
+{
+	char full[PATH_MAX];
+
+	return r->memo && file_path(r, path, full) == 0 && einval_memo_from_before(r->memo, full);
 }
 
 int root_read(struct root *r, const char *path, char **out)

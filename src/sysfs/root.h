@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../model/exclude.h"
+
 struct tape;
 struct stat;
 struct pathcache;
@@ -45,6 +47,12 @@ struct root {
 	struct root_note *notes;
 	size_t n_notes, cap_notes;
 	struct pathcache *noted; /* "path\nwhat" of each note, so each is kept once */
+	/* the site file's exclude = (model/exclude.h), owned: devices the
+	 * readers leave at their name and PCI address (root_exclude) */
+	struct exclude_list exclude;
+	/* live only: the counter files the kernel refused with EINVAL earlier
+	 * this boot, not read again (einval_memo.h); NULL: none kept */
+	struct einval_memo *memo;
 };
 
 /* Largest file we accept: sysfs attributes are one page, /proc/modules a
@@ -53,6 +61,20 @@ struct root {
 #define ROOT_MAX_FILE (256u << 10)
 
 int root_open(struct root *r, const char *dir);
+/* Take the site file's exclude = rules (moved; l is left empty): the
+ * readers leave the devices they match at their name and PCI address.
+ * Freed by root_close. */
+void root_exclude(struct root *r, struct exclude_list *l);
+/* Write what the live root learnt of files the kernel refuses with EINVAL
+ * (einval_memo.h) for the next run of this boot; a failure is a note. */
+void root_memo_save(struct root *r);
+/* Keep the EINVAL memory in dir, for every file when all_paths (tests of
+ * the reader on a real file the kernel refuses); a live root only.  0, or
+ * -ENOMEM / -ENODEV (no boot id, or not live). */
+int root_memo_use(struct root *r, const char *dir, bool all_paths);
+/* Whether a read of path was not made: the kernel refused it with EINVAL
+ * earlier this boot. */
+bool root_refused_before(struct root *r, const char *path);
 /* Forget what was read, so that the next read of a counter sees it anew.
  * 0, or -ENOMEM: the caller must fail, since the old values would read
  * as counters that did not change. */

@@ -181,6 +181,14 @@ def main():
     h.expect(len(found) == 1 and "'driver mlx5'" in found[0]["observed"],
              "no mlx5.driver: one finding saying so", found or err)
 
+    # 3b. etc/libibverbs.d gone: whether it names mlx5 is not known
+    root, lib = userspace(h, "a800-8x100g-roce", "no-driver-dir")
+    shutil.rmtree(os.path.join(root, "etc/libibverbs.d"))
+    rc, doc, _, err = h.run(root)
+    found = findings(doc, "driver.userspace")
+    h.expect(len(found) == 1 and found[0]["severity"] == "info" and found[0].get("unchecked"),
+             "no driver directory: not checked, never a pass", found or err)
+
     # 4. a kernel uverbs ABI libibverbs refuses
     root, lib = userspace(h, "a800-8x100g-roce", "abi7")
     with open(os.path.join(root, "sys/class/infiniband_verbs/abi_version"), "w") as f:

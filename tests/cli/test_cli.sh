@@ -84,6 +84,30 @@ expect 2 "$bin" --root "$nr" watch --netdev "eth 0";		stderr_has "give a netdev 
 
 expect 2 "$bin" --root "$nr" ethtool-stats a/b;		stderr_has "not an interface name"
 
+# bw --loopback's arguments: pairs of two different devices, before the
+# machine is read; then the devices and rails of a real machine's files
+expect 2 "$bin" --root "$nr" bw --loopback mlx5_0 mlx5_4 mlx5_1
+stderr_has "takes devices in pairs (A B .C D....): 3 names given, 'mlx5_1' has no partner"
+expect 2 "$bin" --root "$nr" bw --loopback mlx5_0 mlx5_0;	stderr_has "'mlx5_0' twice in pair 1"
+expect 2 "$bin" --root "$nr" bw --loopback server;		stderr_has "runs server and client itself"
+expect 2 "$bin" --root "$nr" bw --loopback --transport tcp;	stderr_has "runs the verbs transport"
+expect 2 "$bin" --root "$nr" bw --loopback --port 9 a b;	stderr_has "--port does not apply to --loopback"
+expect 2 "$bin" --root "$nr" bw --loopback --device mlx5_0;	stderr_has "name the pairs after the options"
+expect 2 "$bin" --root "$nr" bw --loopback --allow 10.0.0.0/8;	stderr_has "--allow is a server option"
+expect 2 "$bin" --root "$nr" bw;				stderr_has "missing server | client HOST"
+lbfx=$src/tests/fixtures
+expect 2 "$bin" --root "$lbfx/dgx-h100/root" bw --loopback mlx5_0 nosuch
+stderr_has "--loopback: no RDMA device 'nosuch' here"
+# a800-2x100g-x8's NICs are no rails under its profile: none to pair
+expect 2 "$bin" --root "$lbfx/a800-2x100g-x8/root" bw --loopback
+stderr_has "no rails to pair: this host has 0 rail ports under the a800-8x100g-roce profile; name the pairs"
+expect 3 "$bin" --root "$lbfx/atlas-a3/root" bw --loopback;	stderr_has "this host has no RDMA device"
+# a RoCE port without an IPv4 address has no GID to be its own: said
+# before any traffic (roce-broken's mlx5_2), after the odd rail left out
+expect 3 "$bin" --root "$lbfx/roce-broken/root" bw --loopback
+stderr_has "rail 6 (mlx5_6) has no partner and is left out"
+stderr_has "mlx5_2 port 1 has no RoCE v2 GID of an IPv4 address: set an address on its netdev enp74s0np0"
+
 # a root that is not there: could not run
 expect 3 "$bin" --root "$tmp/nope" inventory;	stderr_has "cannot open root '$tmp/nope'"
 

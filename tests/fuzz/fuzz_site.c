@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0) {
 		if (err.line < 0 || !memchr(err.message, '\0', sizeof(err.message)) ||
 		    !err.message[0] || s.profile || s.ignore.n || s.rail.n || s.storage.n ||
-		    s.n_rail_switch || s.rail_switch || s.n_fw || s.fw)
+		    s.n_rail_switch || s.rail_switch || s.n_fw || s.fw || s.exclude.n ||
+		    s.exclude.v)
 			abort();
 		return 0;
 	}
@@ -70,6 +71,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!site_fw_version_ok(r->allowed.v[k]) || !site_fw_allows(r, r->allowed.v[k]) ||
 			    site_fw_version_cmp(r->allowed.v[k], r->allowed.v[k]) != 0)
 				abort();
+	}
+	/* exclude: patterns neither empty nor blank inside, each matching
+	 * itself where it holds no wildcard */
+	for (size_t i = 0; i < s.exclude.n; i++) {
+		const struct exclude_rule *e = &s.exclude.v[i];
+
+		if (!e->pattern[0] || e->line < 1 || strpbrk(e->pattern, " \t,") ||
+		    strlen(e->pattern) > 128)
+			abort();
+		if (!strpbrk(e->pattern, "*?[]!") && !exclude_match(&s.exclude, e->pattern, NULL))
+			abort();
 	}
 	site_free(&s);
 	return 0;

@@ -213,9 +213,10 @@ for shape, gdr in (("dgx-h100", "true"), ("a800-8x100g-roce", "true"), ("broken"
     expect(get("unchecked") == str(doc["unchecked"]), f"{shape}: check's unchecked count")
     expect(get("rails") == str(len(up)), f"{shape}: the rails that are up",
            (get("rails"), len(up)))
-    rates = [p["rate_gbps"] for p in up if p.get("rate_gbps")]
-    expect(rates and get("rail-gbps") == f"{min(rates):g}", f"{shape}: the slowest rail's rate",
-           (get("rail-gbps"), rates))
+    rates = [p.get("rate_gbps") for p in up]
+    want = f"{min(rates):g}" if rates and None not in rates else None
+    expect(get("rail-gbps") == want, f"{shape}: the slowest rail's rate, none when one "
+           "rail's could not be read", (get("rail-gbps"), rates))
     expect(get("gpudirect") == gdr, f"{shape}: GPUDirect {gdr}", get("gpudirect"))
     m = re.search(r"^# \+expiry-time=(\S+)$", text, re.M)
     when = m and datetime.datetime.fromisoformat(m.group(1).replace("Z", "+00:00"))
@@ -228,6 +229,21 @@ for shape, gdr in (("dgx-h100", "true"), ("a800-8x100g-roce", "true"), ("broken"
            oct(st.st_mode))
     left = [n for n in os.listdir(os.path.dirname(path)) if n != "rdmadoctor"]
     expect(left == [], "no temporary file left beside it", left)
+
+# a rail whose rate cannot be read: the slowest rate is not known, so it is
+# left out (never the others' minimum); the other rails keep theirs
+case = os.path.join(tmp, "no-rate")
+shutil.copytree(fixture("dgx-h100"), case, symlinks=True)
+_, out, _ = run("--root", case, "--json", "check")
+first = json.loads(out)["rails"][0]
+rate = os.path.join(case, f"sys/class/infiniband/{first['device']}/ports/{first['port']}/rate")
+os.unlink(os.path.realpath(rate))
+path, text = labels_of(case, "--ttl", "0")
+labels = nfd_parse(text, now)
+expect(f"{NFD_NS}/rdmadoctor.rail-gbps" not in labels and
+       f"{NFD_NS}/rdmadoctor.rail0-gbps" not in labels and
+       labels.get(f"{NFD_NS}/rdmadoctor.rail1-gbps") == "400",
+       "a rail's rate not read: no rail-gbps, the others' own rates kept", text)
 
 path, text = labels_of(fixture("a800-8x100g-roce"), "--ttl", "0")
 expect("expiry-time" not in text, "--ttl 0: no expiry", text)

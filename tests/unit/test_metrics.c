@@ -177,28 +177,28 @@ static void test_empty(void **state)
 /* ---- a machine -------------------------------------------------------- */
 
 static struct counter pma[] = {
-	{ S("port_xmit_data"), 4000, true, false },
-	{ S("port_rcv_data"), 8000, true, true },	/* counters_ext/'s, the wider */
-	{ S("port_unicast_rcv_packets"), 123, true, true },	/* counters_ext/ only */
-	{ S("symbol_error"), 3, true, false },
-	{ S("link_downed"), 0, false, false },		/* unreadable: left out */
-	{ S("bad-name"), 1, true, false },		/* not a metric name: left out */
-	{ S("port_twin"), 1, true, false },		/* these two would share a name */
-	{ S("twin"), 2, true, false },
+	{ S("port_xmit_data"), 4000, true, false, false },
+	{ S("port_rcv_data"), 8000, true, true, false },	/* counters_ext/'s, the wider */
+	{ S("port_unicast_rcv_packets"), 123, true, true, false },	/* counters_ext/ only */
+	{ S("symbol_error"), 3, true, false, false },
+	{ S("link_downed"), 0, false, false, false },		/* unreadable: left out */
+	{ S("bad-name"), 1, true, false, false },		/* not a metric name: left out */
+	{ S("port_twin"), 1, true, false, false },		/* these two would share a name */
+	{ S("twin"), 2, true, false, false },
 };
 static struct counter hw[] = {
-	{ S("out_of_buffer"), 7, true, false },
-	{ S("rp_cnp_handled"), 18446744073709551615u, true, false },
-	{ S("np:colon"), 1, true, false },		/* a colon: left out */
+	{ S("out_of_buffer"), 7, true, false, false },
+	{ S("rp_cnp_handled"), 18446744073709551615u, true, false, false },
+	{ S("np:colon"), 1, true, false, false },		/* a colon: left out */
 };
 
 static struct counter eth[] = {
-	{ S("rx_prio3_pause"), 5, true, false },
-	{ S("rx_bytes"), 1000, true, false },
-	{ S("rx12_packets"), 3, true, false },		/* one queue's: left out */
-	{ S("ch0_events"), 3, true, false },
-	{ S("tx_queue_3_bytes"), 3, true, false },
-	{ S("rx_pcs_symbol_err_phy"), 0, false, false },	/* unreadable */
+	{ S("rx_prio3_pause"), 5, true, false, false },
+	{ S("rx_bytes"), 1000, true, false, false },
+	{ S("rx12_packets"), 3, true, false, false },		/* one queue's: left out */
+	{ S("ch0_events"), 3, true, false, false },
+	{ S("tx_queue_3_bytes"), 3, true, false, false },
+	{ S("rx_pcs_symbol_err_phy"), 0, false, false, false },	/* unreadable */
 };
 
 static void machine(struct inventory *inv, struct nic *n, struct port *p)

@@ -718,7 +718,7 @@ static void site_rail_switch_lines(void **state)
 		{ "[site]\nrail_switch = mlx5_0 a*\nrail_switch = mlx5_0 b*\n", 3,
 		  "rail mlx5_0 given twice (first on line 2)" },
 		{ "[site]\nrail_switches = 0 a*\n", 2, "unknown key 'rail_switches' in [site]: "
-		  "expected profile, ignore, rail, storage, rail_switch, job_user or job_group" },
+		  "expected profile, ignore, rail, storage, rail_switch, job_user, job_group or exclude" },
 		{ "[site]\nrail_switch =\n", 2, "rail_switch: expected a value" },
 	};
 	struct profile_error err;
@@ -749,9 +749,63 @@ static void site_rail_switch_lines(void **state)
 	site_free(&s);
 }
 
+/* exclude = PATTERNS: device names or PCI addresses, fnmatch, several a
+ * line and several lines, each with its line; malformed ones refused. */
+static void site_exclude_lines(void **state)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *says;
+	} broken[] = {
+		{ "[site]\nexclude = mlx5/0\n", 2, "exclude: '/' in 'mlx5/0': expected RDMA device "
+		  "names like mlx5_8 or PCI addresses like 0000:c1:00.0" },
+		{ "[site]\n\nexclude = a b $c\n", 3, "exclude: '$' in '$c'" },
+		{ "[site]\nexclude =\n", 2, "exclude: expected a value" },
+		{ "[site]\nexclude = mlx5_0\nexcludes = mlx5_1\n", 3, "unknown key 'excludes'" },
+	};
+	char long_line[200];
+	const struct exclude_rule *hit;
+	struct profile_error err;
+	struct site s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		int rc = site_text(broken[i].text, &s, &err);
+
+		if (rc != -EINVAL || err.line != broken[i].line || !strstr(err.message, broken[i].says))
+			fail_msg("case %zu: rc %d, line %d: '%s'; wanted line %d: '%s'", i, rc,
+				 err.line, err.message, broken[i].line, broken[i].says);
+		assert_int_equal(s.exclude.n, 0);
+	}
+	snprintf(long_line, sizeof(long_line), "[site]\nexclude = %0130d\n", 0);
+	assert_int_equal(site_text(long_line, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.message, "a pattern longer than 128 characters"));
+
+	assert_int_equal(site_text("[site]\nexclude = mlx5_8, mlx5_1[01]  # internal\n"
+				   "rail = mlx5_0\nexclude = 0000:c1:00.*\n", &s, &err), 0);
+	assert_int_equal(s.exclude.n, 3);
+	hit = exclude_match(&s.exclude, "mlx5_8", "0000:0a:00.0");
+	assert_non_null(hit);
+	assert_string_equal(hit->pattern, "mlx5_8");
+	assert_int_equal(hit->line, 2);
+	hit = exclude_match(&s.exclude, "mlx5_11", NULL);
+	assert_non_null(hit);
+	assert_string_equal(hit->pattern, "mlx5_1[01]");
+	assert_null(exclude_match(&s.exclude, "mlx5_1", "0000:c2:00.0"));
+	/* by PCI address, whatever the name */
+	hit = exclude_match(&s.exclude, "rocep193s0f1", "0000:c1:00.1");
+	assert_non_null(hit);
+	assert_int_equal(hit->line, 4);
+	assert_null(exclude_match(NULL, "mlx5_8", NULL));
+	site_free(&s);
+	assert_int_equal(s.exclude.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(site_exclude_lines),
 		cmocka_unit_test(builtins_round_trip),
 		cmocka_unit_test(ini_lines),
 		cmocka_unit_test(ini_lines_both_parsers),

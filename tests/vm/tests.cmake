@@ -20,3 +20,12 @@ add_test(NAME vm_lldp_cabling COMMAND ${CMAKE_CURRENT_LIST_DIR}/lldp_cabling.sh
   $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(vm_lldp_cabling PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE
   LABELS vm)
+
+# bw --loopback (tests/vm/bw_loopback.sh): two rxe devices of the VM on the
+# two ends of a veth pair, the pair's JSON, bytes, devices and verdict, the
+# default pairs, --gpu without a GPU; ib_write_bw on the same pair prints
+# the ratio (not asserted).  About 60 s on 2 cores.
+add_test(NAME vm_bw_loopback COMMAND ${CMAKE_CURRENT_LIST_DIR}/bw_loopback.sh
+  $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(vm_bw_loopback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 500 RUN_SERIAL TRUE
+  LABELS vm)

@@ -1,0 +1,170 @@
+/* The EINVAL memory's text (einval_state.h). */
+#include "einval_state.h"
+#include "../model/growbuf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool einval_state_boot_id_ok(const char *text, size_t len)
+{
+	if (len != EINVAL_STATE_BOOT_ID)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+		char c = text[i];
+
+		if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+bool einval_state_path_ok(const char *path, size_t len)
+{
+	size_t start = 0;
+
+	if (!len || len > EINVAL_STATE_MAX_PATH || path[0] == '/')
+		return false;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && path[i] != '/') {
+			if (path[i] <= ' ' || path[i] > '~')
+				return false;
+			continue;
+		}
+		/* a component is path[start, i) */
+		if (i == start || (i - start == 1 && path[start] == '.') ||
+		    (i - start == 2 && path[start] == '.' && path[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
+void einval_state_free(struct einval_state *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	memset(s, 0, sizeof(*s));
+}
+
+bool einval_state_has(const struct einval_state *s, const char *path)
+{
+	for (size_t i = 0; s && path && i < s->n; i++)
+		if (strcmp(s->paths[i], path) == 0)
+			return true;
+	return false;
+}
+
+static int push(struct einval_state *s, const char *path, size_t len)
+{
+	char **v = growbuf_reserve(s->paths, &s->cap, s->n + 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	s->paths = v;
+	v[s->n] = strndup(path, len);
+	if (!v[s->n])
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+int einval_state_add(struct einval_state *s, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (s->n >= EINVAL_STATE_MAX_PATHS || !einval_state_path_ok(path, len) ||
+	    einval_state_has(s, path))
+		return 0;
+	return push(s, path, len) < 0 ? -ENOMEM : 1;
+}
+
+static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(why, why_len, "line %d: ", line);
+
+	if (n >= 0 && (size_t)n < why_len) {
+		va_start(ap, fmt);
+		vsnprintf(why + n, why_len - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Lines end in '\n', the last one too: a file cut short is malformed. */
+int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *same_boot,
+		       struct einval_state *out, char *why, size_t why_len)
+{
+	static const char boot[] = "boot ";
+	const char *p = text, *end = text + len;
+	int line = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	*same_boot = false;
+	if (why_len)
+		why[0] = '\0';
+	if (!text || len > EINVAL_STATE_MAX_TEXT)
+		return bad(why, why_len, 0, "larger than %u KiB", EINVAL_STATE_MAX_TEXT >> 10);
+	while (p < end && rc == 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n;
+
+		line++;
+		if (!nl) {
+			rc = bad(why, why_len, line, "cut short (no newline)");
+			break;
+		}
+		n = (size_t)(nl - p);
+		if (line == 1) {
+			if (n != strlen(EINVAL_STATE_MAGIC) || memcmp(p, EINVAL_STATE_MAGIC, n))
+				rc = bad(why, why_len, line, "expected '%s'", EINVAL_STATE_MAGIC);
+		} else if (line == 2) {
+			if (n < sizeof(boot) - 1 || memcmp(p, boot, sizeof(boot) - 1) ||
+			    !einval_state_boot_id_ok(p + 5, n - 5))
+				rc = bad(why, why_len, line, "expected 'boot ' and a boot id");
+			else
+				*same_boot = boot_id && strlen(boot_id) == n - 5 &&
+					     !memcmp(boot_id, p + 5, n - 5);
+		} else if (out->n >= EINVAL_STATE_MAX_PATHS) {
+			rc = bad(why, why_len, line, "more than %u paths", EINVAL_STATE_MAX_PATHS);
+		} else if (!einval_state_path_ok(p, n)) {
+			rc = bad(why, why_len, line, "not a relative path");
+		} else if (*same_boot) {
+			rc = push(out, p, n);
+		}
+		p = nl + 1;
+	}
+	if (rc == 0 && line < 2)
+		rc = bad(why, why_len, line + 1, "cut short (no %s)", line ? "boot id" : "header");
+	if (rc < 0) {
+		einval_state_free(out);
+		*same_boot = false;
+	}
+	return rc;
+}
+
+char *einval_state_format(const struct einval_state *s, const char *boot_id)
+{
+	size_t len = strlen(EINVAL_STATE_MAGIC) + strlen(boot_id) + 8, at;
+	char *text;
+
+	for (size_t i = 0; i < s->n; i++)
+		len += strlen(s->paths[i]) + 1;
+	text = malloc(len);
+	if (!text)
+		return NULL;
+	at = (size_t)snprintf(text, len, "%s\nboot %s\n", EINVAL_STATE_MAGIC, boot_id);
+	for (size_t i = 0; i < s->n && at < len; i++)
+		at += (size_t)snprintf(text + at, len - at, "%s\n", s->paths[i]);
+	return text;
+}
