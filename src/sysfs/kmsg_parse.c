@@ -52,6 +52,7 @@ int kmsg_parse_record(const char *buf, size_t len, struct kmsg_record *r)
 	if (!semi)
 		return -EINVAL;
 	r->level = (unsigned)(prio & 7);
+	r->facility = (unsigned)((prio >> 3) & 0xffffu);
 	r->msg = semi + 1;
 	nl = memchr(r->msg, '\n', (size_t)(end - r->msg));
 	r->msg_len = (size_t)((nl ? nl : end) - r->msg);

@@ -14,6 +14,8 @@
 
 struct kmsg_record {
 	unsigned level;			/* PRIO & 7 */
+	unsigned facility;		/* PRIO >> 3: 0 the kernel; a user-space
+					 * write to /dev/kmsg cannot give 0 */
 	uint64_t seq;
 	uint64_t usec;			/* since boot */
 	const char *msg;		/* into the buffer, not NUL-terminated */

@@ -8,7 +8,8 @@
 
 #include "sysfs/kmsg_parse.h"
 
-int kmsg_read_matched(const char *path, char **out, size_t *len, size_t *seen)
+int kmsg_read_matched(const char *path, bool any_facility, char **out, size_t *len,
+		      size_t *seen)
 {
 	char *buf = malloc(KMSG_RECORD_MAX), *acc = NULL;
 	size_t n = 0, cap = 0, total = 0, recs = 0;
@@ -44,7 +45,7 @@ int kmsg_read_matched(const char *path, char **out, size_t *len, size_t *seen)
 		total += (size_t)got;
 		recs++;
 		if (kmsg_parse_record(buf, (size_t)got, &r) ||
-		    !kmsg_match(r.msg, r.msg_len, &err))
+		    (r.facility && !any_facility) || !kmsg_match(r.msg, r.msg_len, &err))
 			continue;
 		if (n + (size_t)got + 2 > cap) {
 			size_t nc = cap ? cap * 2 : 4096;

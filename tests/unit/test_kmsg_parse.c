@@ -33,6 +33,7 @@ static void test_record_fields(void **state)
 	/* facility bits: PRIO 30 is daemon.info, level 6 */
 	assert_int_equal(parse("30,1,2,c;x\n", &r), 0);
 	assert_int_equal(r.level, 6);
+	assert_int_equal(r.facility, 3);
 	/* old kernels: no FLAGS field */
 	assert_int_equal(parse("6,5,123;hello\n", &r), 0);
 	assert_int_equal(r.usec, 123);
