@@ -125,6 +125,7 @@ void inventory_free(struct inventory *inv)
 	free(h->nvidia_driver);
 	dev_access_free(h->access);
 	verbs_user_free(h->verbs_user);
+	kmsg_log_free(h->kmsg);
 	for (int i = 0; i < MOD_COUNT; i++) {
 		free(h->modules[i].initstate);
 		free(h->modules[i].version);

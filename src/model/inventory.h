@@ -276,10 +276,14 @@ struct host {
 	/* libibverbs, its providers and the kernel's verbs ABI
 	 * (model/verbs_user.h); NULL: not read */
 	struct verbs_user *verbs_user;
+	/* the kernel log's NIC/RDMA faults (model/kmsg_log.h); NULL: not
+	 * read (a replay of a tree that holds no kernel log) */
+	struct kmsg_log *kmsg;
 };
 
 #include "access.h"
 #include "verbs_user.h"
+#include "kmsg_log.h"
 #include "npu.h"	/* Ascend NPUs and their RoCE ports */
 
 struct inventory {

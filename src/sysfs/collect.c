@@ -2,6 +2,7 @@
 #include "access_read.h"
 #include "host.h"
 #include "ib.h"
+#include "kmsg.h"
 #include "lldp.h"
 #include "pci.h"
 #include "verbs_user.h"
@@ -28,5 +29,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = access_read(r, inv->nics, inv->n_nics, &inv->host.access);
 	if (rc == 0 && inv->n_nics)
 		rc = verbs_user_read(r, &inv->host.verbs_user);
+	if (rc == 0)
+		rc = kmsg_collect(r, &inv->host.kmsg);
 	return rc;
 }

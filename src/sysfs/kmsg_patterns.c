@@ -22,7 +22,7 @@ const struct kmsg_pattern kmsg_patterns[] = {
 	 "drivers/net/ethernet/mellanox/mlx5/core/health.c"},
 	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, mlx5_pcie_event():
 	 * "Detected insufficient power on the PCIe slot (%uW).\n" */
-	{"kmsg.pcie_power", 0, {"insufficient power on the PCIe slot", NULL},
+	{"kmsg.pcie_power", 1, {"insufficient power on the PCIe slot", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/events.c"},
 	/* drivers/net/ethernet/mellanox/mlx5/core/events.c, port_module()
 	 * (port.c, mlx5_port_module_event(), in older kernels):
