@@ -101,6 +101,14 @@ h.expect(not extra, "no other kmsg finding (no flap for a boot's first Link up, 
 h.expect(doc is not None and doc["verdict"] == "fail" and rc == 1, "verdict fail, exit 1",
          f"rc {rc} {err}")
 
+# inventory --json lists the matched records (host.kernel_log)
+rc, inv, _, _ = h.run(with_log("inventory", "".join(RECORDS)), cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect(kl.get("records") == len(RECORDS) and kl.get("boot_time") == BOOT and
+         kl.get("unreadable") is None and kl["faults"][0]["id"] == "kmsg.fw_timeout" and
+         kl["faults"][0]["device"] == "0000:18:00.0" and kl["faults"][0]["seconds"] == 5.0,
+         "inventory: host.kernel_log with every matched record", repr(kl)[:600])
+
 # the text output says the same
 rc, _, out, _ = h.run(with_log("text", "".join(RECORDS)), json_out=False)
 h.expect("kmsg.pcie_power" in out and "Detected insufficient power" in out,

@@ -69,3 +69,9 @@ add_test(NAME check_excluded COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/excluded.
 # subject with its count and time; an unreadable log is "not checked".
 add_test(NAME check_kmsg COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# kmsg.* live: the test writes mlx5-like lines into the real /dev/kmsg (root),
+# a live `snapshot` keeps them only when told to (they are not the kernel's),
+# and `check` counts them on the replay.  Fails, never skips, without root.
+add_test(NAME check_kmsg_live COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg_live.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+set_tests_properties(check_kmsg_live PROPERTIES TIMEOUT 300 LABELS system)
