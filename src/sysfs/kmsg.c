@@ -86,7 +86,7 @@ static int add_fault(struct kmsg_log *l, size_t *cap, const struct kmsg_record *
 	f->error = error;
 	f->usec = rec->usec;
 	f->link_up = !strcmp(pt->id, "kmsg.link_flap") &&
-		     memmem(rec->msg, rec->msg_len, "Link up", 7);
+		     memmem(rec->msg, rec->msg_len, ": Link up", 9);
 	if (!(f->line = strndup(rec->msg, rec->msg_len)))
 		return -ENOMEM;
 	/* the address the line names first: an AER line names the device in

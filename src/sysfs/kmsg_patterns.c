@@ -44,9 +44,9 @@ const struct kmsg_pattern kmsg_patterns[] = {
 	 "net/sched/sch_generic.c"},
 	/* drivers/net/ethernet/mellanox/mlx5/core/en_main.c,
 	 * mlx5e_update_carrier(): netdev_info(.., "Link up\n") / "Link down\n" */
-	{"kmsg.link_flap", 0, {"Link down", NULL},
+	{"kmsg.link_flap", 0, {": Link down", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/en_main.c"},
-	{"kmsg.link_flap", 0, {"Link up", NULL},
+	{"kmsg.link_flap", 0, {": Link up", NULL},
 	 "drivers/net/ethernet/mellanox/mlx5/core/en_main.c"},
 	/* drivers/pci/pcie/aer.c, aer_print_error():
 	 * "PCIe Bus Error: severity=%s, type=%s, (%s)\n" (newer: "%s Bus
