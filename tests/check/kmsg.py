@@ -51,6 +51,8 @@ RECORDS = [
     # sch_generic.c dev_watchdog, the netdev_crit form of newer kernels
     ("2,112,4400000,-;mlx5_core 0000:18:00.0 enp24s0np0: NETDEV WATCHDOG: CPU: 3: "
      "transmit queue 5 timed out 5120 ms\n" + PCI % "0000:18:00.0"),
+    # the older WARN form: no device prefix, the netdev named first
+    ("4,114,4600000,-;NETDEV WATCHDOG: enp57s0np0 (mlx5_core): transmit queue 2 timed out\n"),
     # a netdev no NIC here has: its own subject
     ("2,113,4500000,-;mlx5_core 0000:c1:00.0 ens9np0: NETDEV WATCHDOG: CPU: 3: "
      "transmit queue 1 timed out 5120 ms\n"),
@@ -89,6 +91,7 @@ want = {
     ("kmsg.peermem", "host"): ("warn", "Unknown symbol ib_register_peer_memory_client"),
     ("kmsg.tx_timeout", "mlx5_0"): ("warn", "transmit queue 5 timed out"),
     ("kmsg.tx_timeout", "0000:c1:00.0"): ("warn", "1 line since boot"),
+    ("kmsg.tx_timeout", "mlx5_1"): ("warn", "NETDEV WATCHDOG: enp57s0np0 (mlx5_core)"),
 }
 for key, (sev, part) in want.items():
     f = got.get(key)
