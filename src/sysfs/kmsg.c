@@ -65,27 +65,6 @@ static double boot_wall(struct root *r)
 	return v;
 }
 
-/* The older watchdog line is a WARN with no device prefix and no DEVICE=:
- * "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out", the netdev
- * first.  Its name into out when it is one ("" otherwise). */
-static void watchdog_netdev(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
-{
-	static const char key[] = "NETDEV WATCHDOG: ";
-	const char *s = memmem(msg, len, key, sizeof(key) - 1), *e;
-	size_t n;
-
-	out[0] = '\0';
-	if (!s)
-		return;
-	s += sizeof(key) - 1;
-	e = memchr(s, ' ', len - (size_t)(s - msg));
-	n = e ? (size_t)(e - s) : 0;
-	if (!e || n == 0 || n >= 16 || (size_t)(e - msg) + 1 >= len || e[1] != '(')
-		return;	/* IFNAMSIZ; the newer "CPU: %d:" form has no '(' */
-	memcpy(out, s, n);
-	out[n] = '\0';
-}
-
 static int add_fault(struct kmsg_log *l, size_t *cap, const struct kmsg_record *rec,
 		     const struct kmsg_pattern *pt, int error)
 {
@@ -115,7 +94,7 @@ static int add_fault(struct kmsg_log *l, size_t *cap, const struct kmsg_record *
 	if (!kmsg_find_bdf(rec->msg, rec->msg_len, bdf))
 		memcpy(bdf, rec->device, sizeof(bdf));
 	if (!bdf[0] && !strcmp(pt->id, "kmsg.tx_timeout"))
-		watchdog_netdev(rec->msg, rec->msg_len, bdf);
+		kmsg_watchdog_netdev(rec->msg, rec->msg_len, bdf);
 	if (bdf[0] && !(f->device = strdup(bdf))) {
 		free(f->line);
 		return -ENOMEM;

@@ -131,6 +131,27 @@ int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
 	return 0;
 }
 
+/* The older watchdog line is a WARN with no device prefix and no DEVICE=:
+ * "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out", the netdev
+ * first.  Its name into out when it is one ("" otherwise). */
+void kmsg_watchdog_netdev(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
+{
+	static const char key[] = "NETDEV WATCHDOG: ";
+	const char *s = memmem(msg, len, key, sizeof(key) - 1), *e;
+	size_t n;
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	s += sizeof(key) - 1;
+	e = memchr(s, ' ', len - (size_t)(s - msg));
+	n = e ? (size_t)(e - s) : 0;
+	if (!e || n == 0 || n >= 16 || (size_t)(e - msg) + 1 >= len || e[1] != '(')
+		return;	/* IFNAMSIZ; the newer "CPU: %d:" form has no '(' */
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *rlen)
 {
 	const char *s = *p, *q;

@@ -44,6 +44,11 @@ const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error);
  * 1 when found, else 0. */
 int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX]);
 
+/* The netdev the older watchdog WARN names first, "NETDEV WATCHDOG: %s
+ * (%s): transmit queue %u timed out", into out (NUL-ended); "" when the
+ * message is not of that form. */
+void kmsg_watchdog_netdev(const char *msg, size_t len, char out[KMSG_TOKEN_MAX]);
+
 /* The next record of a run of records one after the other (the stored
  * form, .rdmadoctor/kmsg/faults): its first line and the " KEY=VALUE"
  * lines after it.  1 with *rec, *rlen set and *p moved past it, 0 at the end. */

@@ -31,6 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (kmsg_find_bdf(r.msg, r.msg_len, bdf) && strlen(bdf) != 12)
 			abort();
+		kmsg_watchdog_netdev(r.msg, r.msg_len, bdf);
+		if (strlen(bdf) >= 16)
+			abort();
 	}
 	/* the same bytes as a stored run of records: every record is a
 	 * non-empty span inside the buffer and the walk ends */

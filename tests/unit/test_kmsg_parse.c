@@ -95,6 +95,18 @@ static void test_patterns(void **state)
 	/* other drivers word it otherwise: not an mlx5e carrier line */
 	assert_null(match("igb 0000:03:00.0 eno1: igb: eno1 NIC Link is Down", &e));
 	assert_null(match("ice 0000:17:00.0 ens1: NIC Link is up 100 Gbps Full Duplex", &e));
+	{
+		char nd[KMSG_TOKEN_MAX];
+		const char *w = "NETDEV WATCHDOG: enp57s0np0 (mlx5_core): transmit queue 2 timed out";
+		const char *c = "mlx5_core 0000:08:00.0 ens1np0: NETDEV WATCHDOG: CPU: 3: transmit queue 5 timed out 5120 ms";
+
+		kmsg_watchdog_netdev(w, strlen(w), nd);
+		assert_string_equal(nd, "enp57s0np0");
+		kmsg_watchdog_netdev(c, strlen(c), nd);
+		assert_string_equal(nd, "");
+		kmsg_watchdog_netdev(w, 20, nd);
+		assert_string_equal(nd, "");
+	}
 	assert_string_equal(match("pcieport 0000:00:01.0: PCIe Bus Error: severity=Corrected, "
 				  "type=Physical Layer, (Receiver ID)", &e), "kmsg.aer");
 	assert_int_equal(e, 0);
