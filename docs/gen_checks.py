@@ -41,6 +41,18 @@ verdict is then at best WARN and the exit code 0 (1 only with an error), and
 `contrib/slurm/rdmadoctor-healthcheck` drains the node unless
 `RDMADOCTOR_ON_UNCHECKED=leave`.
 
+The kernel log (`kmsg.*`): `/dev/kmsg` is read once per run, to the end of
+its ring (at most 4 MiB and 200000 records), and each record is matched
+against one table of NIC and RDMA driver messages, each taken from the
+kernel's own source (file and format string in the rows below;
+`src/sysfs/kmsg_patterns.c`). One finding per id and subject (the NIC whose
+PCI address or netdev the line names, else that address, else the host)
+says how many lines since boot, the last one and its time (seconds since
+boot, and the wall time). Only the kernel's own records count: a line a
+program writes into `/dev/kmsg` never does, unless
+`RDMADOCTOR_KMSG_ANY_FACILITY=1` is set (the tests write their lines so). A
+snapshot keeps the matching records, so its replay judges the same.
+
 Renamed ids: `sys.uverbs` grew into `sys.device_access` (the job's user, not
 only this process, and `rdma_cm` too) and `sys.memlock` into
 `sys.job_memlock` (slurmd's unit and pam_limits, not only this process's

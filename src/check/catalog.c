@@ -101,6 +101,72 @@ static const struct check_entry rows[] = {
 	  "`--env`: HCCL_RDMA_TC is set; the priority its DSCP (TC / 4) lands on cannot be told",
 	  "check the NPUs' DSCP map sends it to the PFC priority, or keep HCCL's default pair "
 	  "(TC 132, SL 4)" },
+	{ "kmsg.access_reg", "warn",
+	  "the kernel log since boot has mlx5's \"ACCESS_REG(0x805) op_mod(0x..) failed, "
+	  "status ...\" (drivers/net/ethernet/mellanox/mlx5/core/cmd.c, mlx5_cmd_out_err: "
+	  "\"%s(0x%x) op_mod(0x%x) failed, status %s(0x%x), syndrome (0x%x)\"); one finding "
+	  "per NIC with the count, the last line and its time",
+	  "compare the NIC's firmware with the driver (`ethtool -i NETDEV`); update the "
+	  "firmware to the release the driver expects" },
+	{ "kmsg.aer", "error (severity Uncorrected/Uncorrectable (Fatal)); warn",
+	  "the kernel log since boot has a PCIe AER error on a NIC or a bridge on its path "
+	  "(drivers/pci/pcie/aer.c, aer_print_error: \"PCIe Bus Error: severity=%s, "
+	  "type=%s, (%s)\"); lines about a device on no NIC's path are left to other tools",
+	  "reseat the card and its riser; `lspci -vvv -s ADDR` for the AER status; a fatal "
+	  "error needs the slot or card replaced" },
+	{ "kmsg.fw_timeout", "error",
+	  "the kernel log since boot has an mlx5 firmware command timeout "
+	  "(drivers/net/ethernet/mellanox/mlx5/core/cmd.c, wait_func: \"%s(0x%x) timeout. "
+	  "Will cause a leak of a command resource\", cb_timeout_handler: \"cmd[%d]: "
+	  "%s(0x%x) Async, timeout. Will cause a leak of a command resource\")",
+	  "collect `devlink health show` and the firmware dump, then `mlxfwreset -d ADDR "
+	  "reset` or a cold reboot; update the firmware if it repeats" },
+	{ "kmsg.health", "error",
+	  "the kernel log since boot has mlx5's health poller giving up on the device "
+	  "(drivers/net/ethernet/mellanox/mlx5/core/health.c, poll_health: \"device's "
+	  "health compromised - reached miss count\"; print_health_info with hsynd_str: "
+	  "\"synd 0x%x: %s\", \"unrecoverable hardware error\")",
+	  "`devlink health show` and `devlink health dump show`, then a reset (`mlxfwreset`) "
+	  "or a cold reboot; replace the card if it returns" },
+	{ "kmsg.link_flap", "warn",
+	  "the kernel log since boot has a port's link going down "
+	  "(drivers/net/ethernet/mellanox/mlx5/core/en_main.c, mlx5e_update_carrier: "
+	  "netdev_info \"Link down\" / \"Link up\"); the first \"Link up\" of a boot alone "
+	  "is no flap; the finding counts both",
+	  "check the cable and transceiver (`ethtool -m NETDEV`), the switch port's log "
+	  "and the error counters; reseat or replace the cable" },
+	{ "kmsg.module_temp", "warn",
+	  "the kernel log since boot has a transceiver over temperature "
+	  "(drivers/net/ethernet/mellanox/mlx5/core/events.c, port_module: \"Port module "
+	  "event[error]: module %u, %s, %s\" with \"High Temperature\")",
+	  "check the airflow and fans; `ethtool -m NETDEV` for the module's temperature and "
+	  "thresholds; replace the module if it runs hot" },
+	{ "kmsg.pcie_power", "error",
+	  "the kernel log since boot has the card short of slot power "
+	  "(drivers/net/ethernet/mellanox/mlx5/core/events.c, mlx5_pcie_event: \"Detected "
+	  "insufficient power on the PCIe slot (%uW).\")",
+	  "move the card to a slot that gives its full power, or fix the riser or auxiliary "
+	  "power cable; check the server's slot power settings" },
+	{ "kmsg.peermem", "warn",
+	  "the kernel log since boot has nvidia_peermem failing to load "
+	  "(kernel/module/main.c, resolve_symbol_wait: \"%s: Unknown symbol %s (err %d)\" "
+	  "for nvidia_peermem)",
+	  "rebuild nvidia_peermem against this kernel and RDMA stack (the NVIDIA driver's "
+	  "DKMS, after MLNX_OFED if it is installed), then `modprobe nvidia_peermem`" },
+	{ "kmsg.tx_timeout", "warn",
+	  "the kernel log since boot has the network watchdog's stuck transmit queue "
+	  "(net/sched/sch_generic.c, dev_watchdog: \"NETDEV WATCHDOG: %s (%s): transmit "
+	  "queue %u timed out\", newer \"NETDEV WATCHDOG: CPU: %d: transmit queue %u timed "
+	  "out %u ms\")",
+	  "look at the lines around it in `dmesg`; update the driver and firmware; a stuck "
+	  "queue that repeats needs the NIC reset or replaced" },
+	{ "kmsg.unreadable", "info (not checked)",
+	  "/dev/kmsg could not be read (kernel.dmesg_restrict for a user without "
+	  "CAP_SYSLOG, or a snapshot taken so): the kernel-log faults were not checked. "
+	  "Live, /dev/kmsg is read once per run, at most 4 MiB and 200000 records, and only "
+	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
+	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",
+	  "run rdmadoctor as root or give it CAP_SYSLOG" },
 	{ "link.flaps", "error",
 	  "link_downed, link_down_events_phy or the netdev's carrier_changes grew "
 	  "within a window (`check --window`, `watch`)",

@@ -152,6 +152,8 @@ int check_rail_cabling(const struct check_ctx *c, struct findings *out);
 int check_npu(const struct check_ctx *c, struct findings *out);
 /* npu.health: the Ascend NPUs' own health as npu-smi says it (npu_health.c) */
 int check_npu_health(const struct check_ctx *c, struct findings *out);
+/* kmsg.*: the kernel log's NIC/RDMA faults (kmsg.c) */
+int check_kmsg(const struct check_ctx *c, struct findings *out);
 /* npu.subnets, the NPU ports against the subnet plan (npu_subnets.c) */
 int check_npu_subnets(const struct check_ctx *c, struct findings *out);
 

@@ -13,7 +13,7 @@ static int (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_module, check_link, check_link_layer, check_npu, check_npu_health,
 	check_bandwidth, check_rail_cabling, check_fw_version, check_verbs_user,
 	check_drv_stack,
-	check_unchecked_values, check_excluded,
+	check_unchecked_values, check_kmsg, check_excluded,
 };
 
 static int cmp_str(const char *a, const char *b)

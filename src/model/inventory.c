@@ -126,6 +126,7 @@ void inventory_free(struct inventory *inv)
 	dev_access_free(h->access);
 	verbs_user_free(h->verbs_user);
 	drv_stack_free(h->drv_stack);
+	kmsg_log_free(h->kmsg);
 	for (int i = 0; i < MOD_COUNT; i++) {
 		free(h->modules[i].initstate);
 		free(h->modules[i].version);

@@ -279,11 +279,15 @@ struct host {
 	/* the RDMA modules loaded against their files and the next kernel
 	 * (model/drv_stack.h); NULL: not read */
 	struct drv_stack *drv_stack;
+	/* the kernel log's NIC/RDMA faults (model/kmsg_log.h); NULL: not
+	 * read (a replay of a tree that holds no kernel log) */
+	struct kmsg_log *kmsg;
 };
 
 #include "access.h"
 #include "verbs_user.h"
 #include "drv_stack.h"
+#include "kmsg_log.h"
 #include "npu.h"	/* Ascend NPUs and their RoCE ports */
 
 struct inventory {

@@ -459,6 +459,28 @@ static json_t *drv_stack_json(const struct drv_stack *s)
 		"modules", mods);
 }
 
+/* host.kernel_log (docs/json/inventory.md): the kernel log's matched
+ * fault records, the last KERNEL_LOG_JSON_MAX of them */
+#define KERNEL_LOG_JSON_MAX 64
+static json_t *kernel_log_json(const struct kmsg_log *l)
+{
+	json_t *v;
+	size_t from;
+
+	v = json_array();
+	from = l->n > KERNEL_LOG_JSON_MAX ? l->n - KERNEL_LOG_JSON_MAX : 0;
+	for (size_t i = from; v && i < l->n; i++)
+		json_array_append_new(v, json_pack("{s:s, s:o, s:f, s:s}", "id", l->v[i].id,
+						   "device", json_string_or_null(l->v[i].device),
+						   "seconds", (double)l->v[i].usec / 1e6,
+						   "line", l->v[i].line));
+	return json_pack("{s:o, s:o, s:I, s:o}",
+		"unreadable", l->err ? json_string(strerror(-l->err)) : json_null(),
+		"boot_time", l->boot_wall >= 0 ? json_real(l->boot_wall) : json_null(),
+		"records", (json_int_t)l->n,
+		"faults", v ? v : json_null());
+}
+
 static json_t *host_json(const struct host *h)
 {
 	json_t *mods = json_object();
@@ -494,6 +516,9 @@ static json_t *host_json(const struct host *h)
 		json_object_set_new(o, "verbs_userspace", verbs_user_json(h->verbs_user));
 	if (o)
 		json_object_set_new(o, "driver_stack", drv_stack_json(h->drv_stack));
+	/* absent, not null, when not read: a tree taken without the log */
+	if (o && h->kmsg)
+		json_object_set_new(o, "kernel_log", kernel_log_json(h->kmsg));
 	return o;
 }
 

@@ -3,6 +3,7 @@
 #include "host.h"
 #include "ib.h"
 #include "ib_smp.h"
+#include "kmsg.h"
 #include "lldp.h"
 #include "pci.h"
 #include "verbs_user.h"
@@ -34,5 +35,7 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = verbs_user_read(r, &inv->host.verbs_user);
 	if (rc == 0 && inv->n_nics)
 		rc = drv_stack_read(r, inv->host.kernel, &inv->host.drv_stack);
+	if (rc == 0)
+		rc = kmsg_collect(r, &inv->host.kmsg);
 	return rc;
 }

@@ -64,3 +64,14 @@ set_tests_properties(check_verbs_userspace PROPERTIES SKIP_RETURN_CODE 77)
 # nothing and a snapshot under the site file holds none of them.
 add_test(NAME check_excluded COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/excluded.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# kmsg.*: the kernel log's NIC/RDMA faults (real kernel texts, as the
+# snapshot stores them) on a copy of roce-broken: one finding per cause and
+# subject with its count and time; an unreadable log is "not checked".
+add_test(NAME check_kmsg COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# kmsg.* live: the test writes mlx5-like lines into the real /dev/kmsg (root),
+# a live `snapshot` keeps them only when told to (they are not the kernel's),
+# and `check` counts them on the replay.  Fails, never skips, without root.
+add_test(NAME check_kmsg_live COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg_live.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+set_tests_properties(check_kmsg_live PROPERTIES TIMEOUT 300 LABELS system)

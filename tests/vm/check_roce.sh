@@ -4,6 +4,10 @@
 #   netdev MTU 1500 -> mtu.roce fires on rxe0 port 1
 #   netdev MTU 9000 -> it does not
 #   IPv4 address removed -> gid.rocev2_missing fires
+#   the kernel log (/dev/kmsg, live): the VM's own boot log gives no kmsg.*
+#   finding; two mlx5-like lines WRITTEN BY THIS TEST into /dev/kmsg
+#   (facility user) are left out by default and counted, 2 lines, with
+#   RDMADOCTOR_KMSG_ANY_FACILITY=1
 # and, first, its ethtool statistics against `ethtool -S` on the virtio NIC
 # usage (inside the VM): check_roce.sh RDMADOCTOR
 set -u
@@ -30,6 +34,28 @@ if "$bin" --json ethtool-stats "$VM_NETDEV" >/tmp/es1.json &&
 else
 	echo "FAIL: ethtool statistics of the VM's $VM_NETDEV"; fail=$((fail + 1))
 fi
+
+# the kernel log, live
+kmsg_ids() {	# the kmsg.* findings of a live check, "id subject|observed" a line
+	"$bin" --json check 2>/dev/null | python3 -c 'import json,sys
+for f in json.load(sys.stdin)["findings"]:
+    if f["id"].startswith("kmsg."):
+        print(f["id"], f["subject"] + "|" + f["observed"])'
+}
+got=$(kmsg_ids)
+if [ -z "$got" ]; then pass=$((pass + 1)); else
+	echo "FAIL: kmsg findings on the VM's own boot log: $got"; fail=$((fail + 1)); fi
+for _ in 1 2; do	# one open each: /dev/kmsg rate-limits each open file
+	echo "<11>mlx5_core 0000:5e:1f.3: written by check_roce.sh: wait_func:1160:(pid 1): ACCESS_REG(0x805) timeout. Will cause a leak of a command resource" >/dev/kmsg
+done
+got=$(kmsg_ids)
+if [ -z "$got" ]; then pass=$((pass + 1)); else
+	echo "FAIL: lines a program wrote counted as the kernel's: $got"; fail=$((fail + 1)); fi
+got=$(RDMADOCTOR_KMSG_ANY_FACILITY=1 kmsg_ids)
+case "$got" in
+"kmsg.fw_timeout 0000:5e:1f.3|2 lines since boot; last at "*"written by check_roce.sh"*) pass=$((pass + 1)) ;;
+*) echo "FAIL: kmsg.fw_timeout on 0000:5e:1f.3, 2 lines, live: got '$got'"; fail=$((fail + 1)) ;;
+esac
 
 ip link set "$VM_NETDEV" mtu 1500
 expect_fires mtu.roce "netdev MTU 1500"

@@ -1,0 +1,32 @@
+/* The kernel log's NIC/RDMA faults since boot (read by sysfs/kmsg.c from
+ * /dev/kmsg, or a snapshot's .rdmadoctor/kmsg/faults; judged by
+ * check/kmsg.c): one entry per matched record, in the ring's order. */
+#ifndef RD_MODEL_KMSG_LOG_H
+#define RD_MODEL_KMSG_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kmsg_fault {
+	const char *id;		/* the pattern's check id, static */
+	bool error;		/* the pattern's severity (AER fatal raised) */
+	bool link_up;		/* kmsg.link_flap: a "Link up" line */
+	uint64_t usec;		/* since boot, the record's own stamp */
+	char *device;		/* "0000:08:00.0" (the line's or DEVICE=+pci:),
+				 * a netdev (DEVICE=+net:), or NULL */
+	char *line;		/* the message, NUL-ended */
+};
+
+struct kmsg_log {
+	/* 0 read; else the negative errno why not (-EPERM: dmesg_restrict) */
+	int err;
+	/* the wall clock (Unix seconds) at the records' zero; < 0 unknown */
+	double boot_wall;
+	struct kmsg_fault *v;
+	size_t n;
+};
+
+void kmsg_log_free(struct kmsg_log *l);
+
+#endif

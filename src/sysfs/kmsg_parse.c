@@ -1,0 +1,171 @@
+#include "sysfs/kmsg_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+/* digits of one decimal field ending at stop; 0 and *v, or -1 */
+static int dec_field(const char **p, const char *end, char stop, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (s >= end || !isdigit((unsigned char)*s))
+		return -1;
+	while (s < end && isdigit((unsigned char)*s)) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+		s++;
+	}
+	if (s >= end || *s != stop)
+		return -1;
+	*p = s + 1;
+	*v = x;
+	return 0;
+}
+
+int kmsg_parse_record(const char *buf, size_t len, struct kmsg_record *r)
+{
+	const char *p = buf, *end = buf + len, *semi, *nl;
+	uint64_t prio;
+
+	memset(r, 0, sizeof(*r));
+	if (!buf)
+		return -EINVAL;
+	if (dec_field(&p, end, ',', &prio) || dec_field(&p, end, ',', &r->seq))
+		return -EINVAL;
+	/* USEC ends at ',' (FLAGS follows) or ';' on old kernels */
+	{
+		const char *save = p;
+
+		if (dec_field(&p, end, ',', &r->usec)) {
+			p = save;
+			if (dec_field(&p, end, ';', &r->usec))
+				return -EINVAL;
+			p--;
+		}
+	}
+	semi = memchr(p, ';', (size_t)(end - p));
+	if (!semi)
+		return -EINVAL;
+	r->level = (unsigned)(prio & 7);
+	r->facility = (unsigned)((prio >> 3) & 0xffffu);
+	r->msg = semi + 1;
+	nl = memchr(r->msg, '\n', (size_t)(end - r->msg));
+	r->msg_len = (size_t)((nl ? nl : end) - r->msg);
+	/* continuation lines " KEY=VALUE\n": DEVICE=+pci:BDF or +net:name */
+	for (p = nl ? nl + 1 : end; p < end;) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((e ? e : end) - p);
+		static const char *const keys[] = {" DEVICE=+pci:", " DEVICE=+net:"};
+
+		for (size_t k = 0; k < 2; k++) {
+			size_t kl = strlen(keys[k]);
+
+			if (n > kl && !memcmp(p, keys[k], kl) && n - kl < KMSG_TOKEN_MAX) {
+				memcpy(r->device, p + kl, n - kl);
+				r->device[n - kl] = '\0';
+			}
+		}
+		p = e ? e + 1 : end;
+	}
+	return 0;
+}
+
+static const char *memmem_s(const char *h, size_t hl, const char *n)
+{
+	size_t nl = strlen(n);
+
+	if (nl > hl)
+		return NULL;
+	for (size_t i = 0; i + nl <= hl; i++)
+		if (!memcmp(h + i, n, nl))
+			return h + i;
+	return NULL;
+}
+
+const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error)
+{
+	for (size_t i = 0; i < kmsg_npatterns; i++) {
+		const struct kmsg_pattern *pt = &kmsg_patterns[i];
+		int ok = 1;
+
+		for (size_t j = 0; j < 3 && pt->all[j] && ok; j++)
+			ok = memmem_s(msg, len, pt->all[j]) != NULL;
+		if (!ok)
+			continue;
+		*error = pt->error;
+		if (!strcmp(pt->id, "kmsg.aer") && memmem_s(msg, len, "severity=Uncorrect") &&
+		    memmem_s(msg, len, " (Fatal)"))
+			*error = 1;
+		return pt;
+	}
+	return NULL;
+}
+
+static int hexn(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
+{
+	/* DDDD:BB:DD.F is 12 bytes */
+	for (size_t i = 0; i + 12 <= len; i++) {
+		const char *s = msg + i;
+
+		if (hexn(s, 4) && s[4] == ':' && hexn(s + 5, 2) && s[7] == ':' &&
+		    hexn(s + 8, 2) && s[10] == '.' && s[11] >= '0' && s[11] <= '7') {
+			memcpy(out, s, 12);
+			out[12] = '\0';
+			return 1;
+		}
+	}
+	out[0] = '\0';
+	return 0;
+}
+
+/* The older watchdog line is a WARN with no device prefix and no DEVICE=:
+ * "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out", the netdev
+ * first.  Its name into out when it is one ("" otherwise). */
+void kmsg_watchdog_netdev(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
+{
+	static const char key[] = "NETDEV WATCHDOG: ";
+	const char *s = memmem(msg, len, key, sizeof(key) - 1), *e;
+	size_t n;
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	s += sizeof(key) - 1;
+	e = memchr(s, ' ', len - (size_t)(s - msg));
+	n = e ? (size_t)(e - s) : 0;
+	if (!e || n == 0 || n >= 16 || (size_t)(e - msg) + 1 >= len || e[1] != '(')
+		return;	/* IFNAMSIZ; the newer "CPU: %d:" form has no '(' */
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
+int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *rlen)
+{
+	const char *s = *p, *q;
+
+	if (s >= end)
+		return 0;
+	q = s;
+	do {
+		const char *e = memchr(q, '\n', (size_t)(end - q));
+
+		q = e ? e + 1 : end;
+	} while (q < end && *q == ' ');
+	*rec = s;
+	*rlen = (size_t)(q - s);
+	*p = q;
+	return 1;
+}
