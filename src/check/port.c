@@ -184,7 +184,8 @@ static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		finding_set(&f->fix,
 			    "replace the module with one rated for %s Gb/s (`ethtool -m %s` shows "
 			    "what it is built for); then %s",
-			    exp, pt->netdev ? pt->netdev : "<netdev>", tool);
+			    exp, rate_cause_module_netdev(pt) ? rate_cause_module_netdev(pt) :
+			    "<netdev>", tool);
 		break;
 	case RATE_CAUSE_PARTNER:
 		finding_set(&f->fix,

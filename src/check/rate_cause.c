@@ -44,6 +44,16 @@ static const struct module_info *module_of(const struct port *pt)
 	return NULL;
 }
 
+const char *rate_cause_module_netdev(const struct port *pt)
+{
+	if (pt->module)
+		return pt->netdev;
+	for (size_t i = 0; pt->slaves && i < pt->n_slaves; i++)
+		if (pt->slaves[i].module)
+			return pt->slaves[i].netdev;
+	return pt->netdev;
+}
+
 static const struct link_info *link_of(const struct port *pt)
 {
 	if (pt->link)

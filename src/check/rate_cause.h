@@ -25,6 +25,10 @@ enum rate_cause {
 enum rate_cause rate_cause(const struct port *pt, double want_gbps, bool ib, char *buf,
 			   size_t len);
 
+/* The netdev whose module rate_cause read: the port's, or on a RoCE LAG
+ * the slave's (`ethtool -m` of a bond reads nothing); NULL none. */
+const char *rate_cause_module_netdev(const struct port *pt);
+
 /* The fastest speed mode in a link-mode set, in Gb/s (0: none). */
 double rate_cause_top_mode(const uint32_t *set);
 

@@ -160,6 +160,8 @@ static void lag_slave(void **state)
 		 ETHTOOL_LINK_MODE_200000baseCR4_Full_BIT);
 	assert_int_equal(rate_cause(&pt, 200, false, buf, sizeof(buf)), RATE_CAUSE_MODULE);
 	assert_string_equal(buf, "MCP1600-C003 is a 100G module on a 200G port");
+	/* `ethtool -m` of the slave, not of the bond */
+	assert_string_equal(rate_cause_module_netdev(&pt), "ens9f0np0");
 }
 
 static void top_mode(void **state)
