@@ -111,18 +111,16 @@ enum rate_cause rate_cause(const struct port *pt, double want, bool ib, char *bu
 		snprintf(buf, len, "the NIC supports %gG at most", nic);
 		return RATE_CAUSE_NIC;
 	}
-	if (ib && !l && u < sizeof(unread))
-		/* no netdev link modes on InfiniBand: neither end's */
+	if (!l && u < sizeof(unread))
+		/* InfiniBand netdevs have no ethtool link modes: neither end's */
 		u += (size_t)snprintf(unread + u, sizeof(unread) - u, "%s%s", u ? ", " : "",
-				      "the kernel shows no InfiniBand link modes");
-	else if (peer <= 0 && u < sizeof(unread))
+				      ib ? "the kernel shows no InfiniBand link modes" :
+				      "the link modes (NIC and partner) could not be read");
+	if (l && peer <= 0 && u < sizeof(unread))
 		u += (size_t)snprintf(unread + u, sizeof(unread) - u, "%s%s", u ? ", " : "",
-				      l && l->has_peer ? "the link partner advertises no speed" :
+				      l->has_peer ? "the link partner advertises no speed" :
 				      "the link partner's modes could not be read");
 	if (l && nic <= 0 && u < sizeof(unread))
-		u += (size_t)snprintf(unread + u, sizeof(unread) - u, "%s%s", u ? ", " : "",
-				      "the NIC's link modes could not be read");
-	else if (!l && !ib && u < sizeof(unread))
 		u += (size_t)snprintf(unread + u, sizeof(unread) - u, "%s%s", u ? ", " : "",
 				      "the NIC's link modes could not be read");
 	if (module_ok && peer > 0 && nic > 0) {
