@@ -3,6 +3,7 @@
  * port.width_low: an InfiniBand port running on fewer than 4 lanes; when
  *   that is also why it is below its rate, this one finding names both. */
 #include "families.h"
+#include "rate_cause.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -147,8 +148,10 @@ static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		    const struct port *pt, double want)
 {
 	const struct nic *n = &c->inv->nics[i];
-	char have[32], exp[32], tool[200];
+	char have[32], exp[32], tool[200], why[400], obs[96];
+	bool ib = check_port_is_ib(pt);
 	struct finding *f;
+	enum rate_cause cause;
 
 	f = check_add(c, out, "port.rate_low", check_role_sev(c, i),
 		      "A port that trained below its rate caps every collective that crosses "
@@ -158,6 +161,7 @@ static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 	check_num_str(have, sizeof(have), pt->rate_gbps);
 	check_num_str(exp, sizeof(exp), want);
 	link_tool(tool, sizeof(tool), n, pt);
+	cause = rate_cause(pt, want, ib, why, sizeof(why));
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	if (check_port_is_eth(pt) && !IS_NA(pt->lanes) && pt->lanes > 0) {
 		char lane[32];
@@ -165,21 +169,51 @@ static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 		/* Ethernet has no IB speed names: mlx5's "4X QDR" of a RoCE
 		 * port is 4 lanes of 10 Gb/s */
 		check_num_str(lane, sizeof(lane), pt->rate_gbps / (double)pt->lanes);
-		finding_set(&f->observed, "%s Gb/s (%lld x %s Gb/s)", have, (long long)pt->lanes,
-			    lane);
+		snprintf(obs, sizeof(obs), "%s Gb/s (%lld x %s Gb/s)", have, (long long)pt->lanes,
+			 lane);
 	} else if (!IS_NA(pt->lanes) && pt->rate_speed && !check_port_is_eth(pt)) {
-		finding_set(&f->observed, "%s Gb/s (%lldX %s)", have, (long long)pt->lanes,
-			    pt->rate_speed);
+		snprintf(obs, sizeof(obs), "%s Gb/s (%lldX %.24s)", have, (long long)pt->lanes,
+			 pt->rate_speed);
 	} else {
-		finding_set(&f->observed, "%s Gb/s", have);
+		snprintf(obs, sizeof(obs), "%s Gb/s", have);
 	}
+	finding_set(&f->observed, "%s: %s", obs, why);
 	finding_set(&f->expected, "%s Gb/s", exp);
-	finding_set(&f->fix,
-		    "swap the cable and module first (one rated for a lower speed caps the "
-		    "link: %s); then %s; then check the switch port is not forced to a lower "
-		    "speed",
-		    check_port_is_eth(pt) ? "a 100G module tops out at 100 Gb/s" :
-		    "an EDR module tops out at 100 Gb/s", tool);
+	switch (cause) {
+	case RATE_CAUSE_MODULE:
+		finding_set(&f->fix,
+			    "replace the module with one rated for %s Gb/s (`ethtool -m %s` shows "
+			    "what it is built for); then %s",
+			    exp, rate_cause_module_netdev(pt) ? rate_cause_module_netdev(pt) :
+			    "<netdev>", tool);
+		break;
+	case RATE_CAUSE_PARTNER:
+		finding_set(&f->fix,
+			    "set the switch port to %s Gb/s or to autonegotiate (it is forced or "
+			    "configured lower); then %s",
+			    exp, tool);
+		break;
+	case RATE_CAUSE_NIC:
+		finding_set(&f->fix,
+			    "check the NIC's firmware and its port configuration (`mlxconfig`, "
+			    "`ethtool %s`): it offers no %s Gb/s mode; then %s",
+			    pt->netdev ? pt->netdev : "<netdev>", exp, tool);
+		break;
+	case RATE_CAUSE_CABLE:
+		finding_set(&f->fix,
+			    "swap the cable (a damaged or lower-rated cable trains low), then the "
+			    "module; then %s",
+			    tool);
+		break;
+	default:
+		finding_set(&f->fix,
+			    "swap the cable and module first (one rated for a lower speed caps the "
+			    "link: %s); then %s; then check the switch port is not forced to a "
+			    "lower speed",
+			    check_port_is_eth(pt) ? "a 100G module tops out at 100 Gb/s" :
+			    "an EDR module tops out at 100 Gb/s", tool);
+		break;
+	}
 	return 0;
 }
 

@@ -208,6 +208,7 @@ static void decode_sff8636(const struct view *v, struct module_info *m)
 	bool ready = status >= 0 && !(status & 0x01);	/* Data_Not_Ready clear */
 
 	m->lanes = 4;
+	module_apps_sff8636(at(v, MODULE_I2C_A0, 0, 0, 128, 128), 128, &m->apps);
 	text16(v, MODULE_I2C_A0, 0, 148, m->vendor);
 	text16(v, MODULE_I2C_A0, 0, 168, m->part);
 	text16(v, MODULE_I2C_A0, 0, 196, m->serial);
@@ -253,6 +254,7 @@ static void decode_cmis(const struct view *v, struct module_info *m)
 	m->lanes = 8;
 	if (app >= 0 && app != 0xFF && lanes >= 0 && (lanes & 0x0F) >= 1 && (lanes & 0x0F) <= 8)
 		m->lanes = lanes & 0x0F;
+	module_apps_cmis(at(v, MODULE_I2C_A0, 0, 0, 0, 128), 128, &m->apps);
 	text16(v, MODULE_I2C_A0, 0, 0x81, m->vendor);
 	text16(v, MODULE_I2C_A0, 0, 0x94, m->part);
 	text16(v, MODULE_I2C_A0, 0, 0xA6, m->serial);
@@ -421,6 +423,7 @@ int module_decode(const uint8_t *lower, size_t lower_len, const struct module_pa
 	unknown_threshold(&out->tx_bias);
 	unknown_threshold(&out->tx_power);
 	unknown_threshold(&out->rx_power);
+	out->apps.top = -1;
 
 	id = byte_at(&v, MODULE_I2C_A0, 0, 0, 0);
 	if (id < 0)

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "apps.h"
+
 #define MODULE_PAGE_SIZE	128
 #define MODULE_MAX_PAGES	16
 #define MODULE_MAX_LANES	8
@@ -84,6 +86,10 @@ struct module_info {
 	bool has_thresholds;	/* the module's own alarm/warning thresholds read */
 	struct module_threshold temp, vcc, tx_bias, tx_power, rx_power;
 	/* same units as the values: degC, V, mA, mW */
+	/* what the module is built for (apps.h): SFF-8636 compliance codes or
+	 * CMIS application descriptors; known false when not read or for an
+	 * SFP, whose codes are not decoded */
+	struct module_apps apps;
 };
 
 /* Decodes whatever the buffers hold.  0 on success (fields not present stay

@@ -164,6 +164,24 @@ static json_t *threshold_json(const struct module_threshold *t)
 			 "low_warn", json_number_or_null(t->low_warn));
 }
 
+/* What the module is built for (eeprom/apps.h): null not read or not
+ * decoded (an SFP), [] none stated */
+static json_t *apps_json(const struct module_apps *a)
+{
+	json_t *arr;
+
+	if (!a->known)
+		return json_null();
+	arr = json_array();
+	for (size_t i = 0; i < a->n && i < MODULE_MAX_APPS; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:o, s:o}", "name", a->app[i].name,
+						     "kind", json_string_or_null(a->app[i].kind[0] ?
+									       a->app[i].kind : NULL),
+						     "gbps", a->app[i].gbps > 0 ?
+						     json_real(a->app[i].gbps) : json_null()));
+	return arr;
+}
+
 /* The transceiver (ethtool netlink MODULE_EEPROM_GET, eeprom/module.h) */
 static json_t *module_json(const struct module_info *m)
 {
@@ -189,6 +207,9 @@ static json_t *module_json(const struct module_info *m)
 				      "tx_bias_ma", threshold_json(&m->tx_bias),
 				      "tx_power_mw", threshold_json(&m->tx_power),
 				      "rx_power_mw", threshold_json(&m->rx_power)));
+	json_object_set_new(o, "applications", apps_json(&m->apps));
+	json_object_set_new(o, "top_gbps", m->apps.known && m->apps.top_gbps > 0 ?
+			    json_real(m->apps.top_gbps) : json_null());
 	return o;
 }
 

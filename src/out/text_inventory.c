@@ -180,6 +180,18 @@ static void print_module(FILE *out, const char *ind, const struct module_info *m
 	if (!isnan(lo))
 		text_printf(out, " rx %.1f..%.1f dBm", lo, hi);
 	fputc('\n', out);
+	/* what it is built for: "built for 400GAUI-8 C2M / 400GBASE-DR4 (400G)";
+	 * an SFP's codes are not decoded, and say nothing */
+	if (m->apps.known && m->apps.n == 0) {
+		text_printf(out, "%s  built for: none stated\n", ind);
+	} else if (m->apps.known) {
+		for (size_t i = 0; i < m->apps.n && i < MODULE_MAX_APPS; i++)
+			text_printf(out, "%s  %s %s%s%s%s\n", ind, i ? "         " : "built for",
+				    m->apps.app[i].name, m->apps.app[i].kind[0] ? " (" : "",
+				    m->apps.app[i].kind, m->apps.app[i].kind[0] ? ")" : "");
+	} else if (m->spec == MODULE_SPEC_SFF8636 || m->spec == MODULE_SPEC_CMIS) {
+		text_printf(out, "%s  built for: ? (compliance codes not read)\n", ind);
+	}
 }
 
 /* The speed modes of a set ("400000baseSR4/Full ..."): what a link can

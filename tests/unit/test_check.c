@@ -713,7 +713,9 @@ static void port_rate_low(void **state)
 	/* unreadable: not judged, but said (it was silent before) */
 	m.inv.nics[2].ports[0].rate_gbps = NAN;
 	run(&m, &p, &fs);
-	expect(&fs, "port.rate_low", "mlx5_1 port 1", SEV_ERROR, "40 Gb/s (4X FDR10)", "200 Gb/s");
+	expect(&fs, "port.rate_low", "mlx5_1 port 1", SEV_ERROR,
+	       "40 Gb/s (4X FDR10): cause not found (the module could not be read, the kernel "
+	       "shows no InfiniBand link modes)", "200 Gb/s");
 	assert_true(expect(&fs, "port.rate_low", "mlx5_2 port 1", SEV_INFO, NULL,
 			   "200 Gb/s")->unchecked);
 	assert_int_equal(count_id(&fs, "port.rate_low"), 2);
@@ -730,8 +732,9 @@ static void port_rate_low(void **state)
 	free(pt->rate_speed);
 	pt->rate_speed = strdup("QDR");
 	run(&m, &p, &fs);
-	expect(&fs, "port.rate_low", "mlx5_4 port 1", SEV_WARN, "40 Gb/s (4 x 10 Gb/s)",
-	       "100 Gb/s");
+	expect(&fs, "port.rate_low", "mlx5_4 port 1", SEV_WARN,
+	       "40 Gb/s (4 x 10 Gb/s): cause not found (the module could not be read, the link "
+	       "modes (NIC and partner) could not be read)", "100 Gb/s");
 	assert_null(strstr(get(&fs, "port.rate_low", "mlx5_4 port 1")->observed, "QDR"));
 	assert_null(strstr(get(&fs, "port.rate_low", "mlx5_4 port 1")->fix, "EDR"));
 	findings_free(&fs);

@@ -1,0 +1,49 @@
+/* What a transceiver is built for: its rates and applications, from the
+ * SFF-8636 compliance codes (upper page 00h byte 131, 10/40G Ethernet;
+ * byte 192, SFF-8024 table 4-4 extended compliance, when byte 131 bit 7
+ * says so; byte 164, InfiniBand SDR..EDR) and the CMIS application
+ * descriptors (lower page bytes 86-117: host electrical interface id,
+ * media interface id, host and media lane counts, host lane assignment;
+ * SFF-8024 tables 4-5, 4-6 and 4-7 for the ids).
+ *
+ * The names are those ethtool prints for `ethtool -m` where its decoder
+ * (sff-8636.c) has them, so that an engineer finds the same words; the
+ * CMIS ones are SFF-8024's.  Pure functions over bytes, no I/O. */
+#ifndef RD_EEPROM_APPS_H
+#define RD_EEPROM_APPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MODULE_MAX_APPS 16
+#define MODULE_APP_NAME 96
+
+struct module_app {
+	char name[MODULE_APP_NAME];	/* "100G Ethernet: 100G Base-SR4 or 25GBase-SR" */
+	char kind[16];			/* "EDR", "HDR" on InfiniBand, else "100G" */
+	double gbps;			/* the application's rate; 0: not a data rate */
+};
+
+struct module_apps {
+	bool known;		/* the bytes were read (false: unknown, not "none") */
+	size_t n;
+	struct module_app app[MODULE_MAX_APPS];
+	double top_gbps;	/* the highest rate of app[], 0 when none has one */
+	int top;		/* index of that app, -1 none */
+};
+
+/* SFF-8636: upper is upper page 00h (its bytes 128-255, 128 of them), or
+ * NULL when it was not read (apps->known stays false). */
+void module_apps_sff8636(const uint8_t *upper, size_t len, struct module_apps *apps);
+
+/* CMIS: lower is the lower page (bytes 0-127) with the media type at 85
+ * and the first eight application descriptors at 86-117; NULL or short:
+ * unknown. */
+void module_apps_cmis(const uint8_t *lower, size_t len, struct module_apps *apps);
+
+/* "EDR (100G)", "200G": the kind of a rate the way a person names the
+ * port or module (InfiniBand speeds on an InfiniBand port). */
+void module_rate_kind(char *buf, size_t len, double gbps, bool ib);
+
+#endif
