@@ -335,8 +335,16 @@ static const struct check_entry rows[] = {
 	  "start a subnet manager on the fabric and check it sees the port" },
 	{ "port.rate_low", "error (rail); warn (storage); info (rate not readable)",
 	  "a port trained below the expected rate with all its lanes (lost lanes are "
-	  "port.width_low)",
-	  "swap the cable and module, then `mlxlink`, then the switch port's speed" },
+	  "port.width_low); `observed` names the cause in the field guide's order: the "
+	  "module's rate set (SFF-8636 compliance codes, CMIS applications) below the "
+	  "port's (\"MMA1B00-E100 is an EDR (100G) module on an HDR (200G) port\"), the "
+	  "link partner advertising less (\"the switch port advertises 100G only\"), the "
+	  "NIC's own modes, else \"the module and both ends support 200G: suspect the "
+	  "cable\"; a piece that cannot be read is said (\"cause not found (...)\"), "
+	  "never taken as fine",
+	  "by cause: replace the module, set the switch port's speed, check the NIC's "
+	  "configuration, or swap the cable; without one: swap the cable and module, then "
+	  "`mlxlink`, then the switch port's speed" },
 	{ "port.width_low", "error (rail); warn",
 	  "an InfiniBand port on fewer lanes than its 4X width; names the rate it "
 	  "lost with them",
