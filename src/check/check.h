@@ -50,6 +50,11 @@ struct finding *finding_add(struct findings *fs, const char *id, enum severity s
 /* *field = formatted string (replacing any old one). */
 void finding_set(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void findings_free(struct findings *fs);
+/* Remove from fs->v[from..] each finding gone() says to, keeping the
+ * order of the rest; i counts from `from`. */
+void findings_remove_if(struct findings *fs, size_t from,
+			bool (*gone)(const struct finding *f, size_t i, const void *ctx),
+			const void *ctx);
 const char *severity_name(enum severity s);
 
 /* The role of each NIC under a profile (rail or storage). */

@@ -46,25 +46,21 @@ static bool of_nic(const char *subject, const char *name)
 	return subject && !strncmp(subject, name, len) && (!subject[len] || subject[len] == ' ');
 }
 
+/* A finding of an excluded NIC, but the one that says it is excluded. */
+static bool of_excluded(const struct finding *f, size_t i, const void *ctx)
+{
+	const struct check_ctx *c = ctx;
+
+	(void)i;
+	if (!strcmp(f->id, "nic.excluded"))
+		return false;
+	for (size_t k = 0; k < c->inv->n_nics; k++)
+		if (c->inv->nics[k].excluded && of_nic(f->subject, c->inv->nics[k].name))
+			return true;
+	return false;
+}
+
 void check_drop_excluded(const struct check_ctx *c, struct findings *out, size_t from)
 {
-	size_t kept = from;
-
-	for (size_t i = from; i < out->n; i++) {
-		struct finding *f = &out->v[i];
-		bool drop = false;
-
-		for (size_t k = 0; k < c->inv->n_nics && !drop; k++)
-			drop = c->inv->nics[k].excluded && strcmp(f->id, "nic.excluded") != 0 &&
-			       of_nic(f->subject, c->inv->nics[k].name);
-		if (!drop) {
-			out->v[kept++] = *f;
-			continue;
-		}
-		free(f->subject);
-		free(f->observed);
-		free(f->expected);
-		free(f->fix);
-	}
-	out->n = kept;
+	findings_remove_if(out, from, of_excluded, c);
 }

@@ -38,17 +38,36 @@ void finding_set(char **field, const char *fmt, ...)
 	*field = s;
 }
 
+static void finding_clear(struct finding *f)
+{
+	free(f->subject);
+	free(f->observed);
+	free(f->expected);
+	free(f->fix);
+}
+
 void findings_free(struct findings *fs)
 {
-	for (size_t i = 0; i < fs->n; i++) {
-		free(fs->v[i].subject);
-		free(fs->v[i].observed);
-		free(fs->v[i].expected);
-		free(fs->v[i].fix);
-	}
+	for (size_t i = 0; i < fs->n; i++)
+		finding_clear(&fs->v[i]);
 	free(fs->v);
 	fs->v = NULL;
 	fs->n = fs->cap = 0;
+}
+
+void findings_remove_if(struct findings *fs, size_t from,
+			bool (*gone)(const struct finding *f, size_t i, const void *ctx),
+			const void *ctx)
+{
+	size_t kept = from;
+
+	for (size_t i = from; i < fs->n; i++) {
+		if (gone(&fs->v[i], i - from, ctx))
+			finding_clear(&fs->v[i]);
+		else
+			fs->v[kept++] = fs->v[i];
+	}
+	fs->n = kept;
 }
 
 const char *severity_name(enum severity s)

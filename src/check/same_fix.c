@@ -72,9 +72,15 @@ static bool covered_by(const struct finding *a, size_t ia, const struct finding 
 	return ib < ia;
 }
 
+static bool marked(const struct finding *f, size_t i, const void *drop)
+{
+	(void)f;
+	return ((const bool *)drop)[i];
+}
+
 int check_drop_same_fix(struct findings *out, size_t from)
 {
-	size_t n = out->n - from, kept = from;
+	size_t n = out->n - from;
 	bool *drop = calloc(n ? n : 1, sizeof(*drop));
 
 	if (!drop)
@@ -83,19 +89,7 @@ int check_drop_same_fix(struct findings *out, size_t from)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n && !drop[i]; j++)
 			drop[i] = j != i && covered_by(&out->v[from + i], i, &out->v[from + j], j);
-	for (size_t i = 0; i < n; i++) {
-		struct finding *f = &out->v[from + i];
-
-		if (!drop[i]) {
-			out->v[kept++] = *f;
-			continue;
-		}
-		free(f->subject);
-		free(f->observed);
-		free(f->expected);
-		free(f->fix);
-	}
-	out->n = kept;
+	findings_remove_if(out, from, marked, drop);
 	free(drop);
 	return 0;
 }

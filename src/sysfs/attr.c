@@ -82,19 +82,6 @@ char *attr_str(struct root *r, const char *dir, const char *name)
 	return read_attr(r, dir, name, NULL);
 }
 
-/* The read was not made: einval_memo.h. */
-static bool refused_before(struct root *r, const char *dir, const char *name)
-{
-	char *path;
-	bool was;
-
-	if (!r->memo || asprintf(&path, "%s/%s", dir, name) < 0)
-		return false;
-	was = root_refused_before(r, path);
-	free(path);
-	return was;
-}
-
 char *attr_str_why(struct root *r, const char *dir, const char *name, char **why)
 {
 	int err, n;
@@ -105,7 +92,7 @@ char *attr_str_why(struct root *r, const char *dir, const char *name, char **why
 		return text;
 	if (err == -ENOENT) {
 		n = asprintf(why, "no file '%s'", name);
-	} else if (err == -EINVAL && refused_before(r, dir, name)) {
+	} else if (err == -EINVAL && root_refused_before(r, dir, name)) {
 		n = asprintf(why, "the kernel refused it with EINVAL earlier this boot (%s/%s); "
 			     "not read again", dir, name);
 	} else

@@ -106,19 +106,6 @@ int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set
 	return rc;
 }
 
-/* An unreadable counter not read at all: einval_memo.h. */
-static bool counter_refused_before(struct root *r, const char *dir, const char *name)
-{
-	char *path;
-	bool was;
-
-	if (!r->memo || asprintf(&path, "%s/%s", dir, name) < 0)
-		return false;
-	was = root_refused_before(r, path);
-	free(path);
-	return was;
-}
-
 static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
 			    bool pma)
 {
@@ -147,7 +134,7 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 		set->n++;
 		text = attr_str(r, dir, c->name);
 		if (!text) {
-			c->refused_before = counter_refused_before(r, dir, c->name);
+			c->refused_before = root_refused_before(r, dir, c->name);
 			continue;
 		}
 		if (strncmp(text, "N/A", 3) == 0) {

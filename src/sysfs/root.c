@@ -554,11 +554,17 @@ static int file_path(struct root *r, const char *path, char full[PATH_MAX])
 	return 0;
 }
 
-bool root_refused_before(struct root *r, const char *path)
+bool root_refused_before(struct root *r, const char *dir, const char *name)
 {
 	char full[PATH_MAX];
+	char *path;
+	bool was;
 
-	return r->memo && file_path(r, path, full) == 0 && einval_memo_from_before(r->memo, full);
+	if (!r->memo || asprintf(&path, "%s/%s", dir, name) < 0)
+		return false;
+	was = file_path(r, path, full) == 0 && einval_memo_from_before(r->memo, full);
+	free(path);
+	return was;
 }
 
 int root_read(struct root *r, const char *path, char **out)

@@ -72,9 +72,9 @@ void root_memo_save(struct root *r);
  * the reader on a real file the kernel refuses); a live root only.  0, or
  * -ENOMEM / -ENODEV (no boot id, or not live). */
 int root_memo_use(struct root *r, const char *dir, bool all_paths);
-/* Whether a read of path was not made: the kernel refused it with EINVAL
- * earlier this boot. */
-bool root_refused_before(struct root *r, const char *path);
+/* Whether a read of dir/name is not to be made: the kernel refused it
+ * with EINVAL earlier this boot. */
+bool root_refused_before(struct root *r, const char *dir, const char *name);
 /* Forget what was read, so that the next read of a counter sees it anew.
  * 0, or -ENOMEM: the caller must fail, since the old values would read
  * as counters that did not change. */
