@@ -31,6 +31,14 @@ def port_dir(root, dev, port=1):
                         "ports", str(port))
 
 
+def counted(doc):
+    """The unchecked count less the driver stack's: the fixtures hold no
+    lib/modules, so driver.stale_module is not checked on each of them, a
+    gap these cases do not make (tests/drvstack judges it)."""
+    return doc["unchecked"] - len([f for f in doc["findings"] if f.get("unchecked") and
+                                   f["id"].startswith("driver.")])
+
+
 def unchecked(doc, fid=None, subject=None):
     return [f for f in doc["findings"] if f.get("unchecked") and
             (fid is None or f["id"] == fid) and (subject is None or f["subject"] == subject)]
@@ -55,7 +63,7 @@ for how, why in (("missing", "no file 'state'"), ("directory", "Is a directory")
     break_state(r, how)
     rc, doc, _, err = run(r)
     f = unchecked(doc, "port.down", "mlx5_0 port 1")
-    expect(rc == 0 and doc["verdict"] == "warn" and doc["unchecked"] == 1 and len(f) == 1 and
+    expect(rc == 0 and doc["verdict"] == "warn" and counted(doc) == 1 and len(f) == 1 and
            f[0]["severity"] == "warn" and why in f[0]["observed"] and
            "not checked" in f[0]["observed"],
            f"dgx-h100, mlx5_0's state {how}: WARN, 1 unchecked, port.down mlx5_0 port 1",
@@ -67,7 +75,7 @@ for how, why in (("missing", "no file 'state'"), ("directory", "Is a directory")
                                       "not checked") and len(out.splitlines()) == 1,
            f"state {how}: --nhc names it on one UNCHECKED line, exit 0", f"rc {rc} {out!r}")
     rc, _, out, err = run(r, json_out=False, verbose=True)
-    expect(out.startswith("WARN") and ", 1 unchecked" in out.splitlines()[1] and
+    expect(out.startswith("WARN") and f", {doc['unchecked']} unchecked" in out.splitlines()[1] and
            "RoCE port that is not up" not in err,
            f"state {how}: text WARN, '1 unchecked'; -v does not call it a port that is down",
            out.splitlines()[1] + err[-300:])
@@ -79,7 +87,7 @@ os.unlink(os.path.join(d, "state"))
 os.unlink(os.path.join(d, "phys_state"))
 rc, doc, _, _ = run(r)
 f = unchecked(doc, "port.down", "mlx5_1 port 1")
-expect(rc == 0 and doc["verdict"] == "pass" and doc["unchecked"] == 1 and f and
+expect(rc == 0 and doc["verdict"] == "pass" and counted(doc) == 1 and f and
        f[0]["severity"] == "info",
        "a storage port whose state is unknown: an unchecked info, PASS", f"{doc['verdict']} {f}")
 
@@ -99,7 +107,7 @@ expect(rc == 1 and doc["verdict"] == "fail" and f and f[0]["severity"] == "error
 rb = os.path.join(fixtures, "roce-broken", "root")
 rc, doc, _, _ = run(rb)
 pfc = sorted(f["subject"] for f in unchecked(doc, "roce.pfc"))
-expect(doc["unchecked"] == 3 and pfc == ["mlx5_3 port 1", "mlx5_4 port 1", "mlx5_5 port 1"],
+expect(counted(doc) == 3 and pfc == ["mlx5_3 port 1", "mlx5_4 port 1", "mlx5_5 port 1"],
        "roce-broken: the 3 rails without DCB replies are counted, one roce.pfc each",
        f"{doc['unchecked']} {pfc}")
 trust = [f for f in doc["findings"] if f["id"] == "roce.trust"]
@@ -112,7 +120,7 @@ expect(out.count("dcb ?") == 3, "roce-broken inventory: 'dcb ?' on the 3 rails",
 r = copy("roce-broken", "dcb-gone")
 os.unlink(os.path.join(r, ".rdmadoctor", "dcb", "enp24s0np0"))
 rc, doc2, _, _ = run(r)
-expect(doc2["unchecked"] == 4 and unchecked(doc2, "roce.pfc", "mlx5_0 port 1"),
+expect(counted(doc2) == 4 and unchecked(doc2, "roce.pfc", "mlx5_0 port 1"),
        "roce-broken without mlx5_0's DCB replies: 4 unchecked, mlx5_0 named",
        str(doc2["unchecked"]))
 # a RoCE build of hgx-8x400g (which names no priority) expects PFC on one:
@@ -124,7 +132,7 @@ expect(doc["profile"] == "hgx-8x400g" and len(f1) == 1 and f1[0]["id"] == "roce.
        "hgx-8x400g with RoCE rails: PFC on no priority is one roce.pfc error", str(f1))
 lag = os.path.join(fixtures, "hgx-roce-lag", "root")
 rc, doc, _, _ = run(lag)
-expect(doc["profile"] == "hgx-8x400g" and doc["unchecked"] == 8 and
+expect(doc["profile"] == "hgx-8x400g" and counted(doc) == 8 and
        len(unchecked(doc, "roce.pfc")) == 8,
        "hgx-roce-lag: all 8 rails without a DCB reading are not checked", str(doc["unchecked"]))
 
@@ -137,7 +145,7 @@ os.mkdir(os.path.join(pci, "current_link_speed"))
 os.unlink(os.path.join(pci, "current_link_width"))
 rc, doc, _, _ = run(r)
 f = unchecked(doc, "pcie.link_degraded", "mlx5_0")
-expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and "not checked" in f[0]["observed"],
+expect(rc == 0 and counted(doc) == 1 and len(f) == 1 and "not checked" in f[0]["observed"],
        "dgx-h100, mlx5_0's PCIe link unreadable: pcie.link_degraded not checked, counted",
        f"rc {rc} {doc['unchecked']} {f}")
 r = copy("dgx-h100", "memlock-unknown")
@@ -146,7 +154,7 @@ os.unlink(limits)
 os.mkdir(limits)
 rc, doc, _, _ = run(r)
 f = unchecked(doc, "sys.job_memlock", "host")
-expect(rc == 0 and doc["unchecked"] == 1 and len(f) == 1 and f[0]["severity"] == "info",
+expect(rc == 0 and counted(doc) == 1 and len(f) == 1 and f[0]["severity"] == "info",
        "dgx-h100, /proc/self/limits unreadable: sys.job_memlock not checked, counted",
        f"rc {rc} {doc['unchecked']} {f}")
 

@@ -24,7 +24,7 @@ for t in objcopy readelf modinfo python3; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+fail=0 gap=
 bad() { echo "FAIL: $*"; fail=1; }
 
 R=$tmp/root
@@ -195,12 +195,14 @@ C
 		"$bin" --root "$R" --json inventory 2>/dev/null | grep -q "\"next_dkms\": \"$built\"" ||
 			bad "inventory does not name $built"
 	else
-		echo "note: dkms build failed here (tail below); real DKMS tree not tested"
+		gap="dkms build failed here (its log's tail above)"
 		tail -5 "$tmp/dkms.log"
 	fi
 else
-	echo "note: no dkms or no /lib/modules/$k/build: real DKMS tree not tested"
+	gap="no dkms or no /lib/modules/$k/build (tests/debian-packages.txt installs both)"
 fi
 
-[ $fail = 0 ] && echo "PASS: driver stack on $k's real modules"
-exit $fail
+[ $fail = 0 ] || exit 1
+# the real DKMS tree untested is a gap, counted as a skip (a failure in CI)
+[ -z "$gap" ] || { echo "SKIP: real DKMS tree not tested: $gap"; exit 77; }
+echo "PASS: driver stack on $k's real modules"
