@@ -8,8 +8,8 @@
 #      (a second boot of each VM) and `system` (package, fresh tree,
 #      valgrind, shellcheck: they judge no memory of ours, or cannot run
 #      under the sanitizers);
-#   3. every libFuzzer target for FUZZ_SECONDS (12) each, two at a time
-#      (when clang is there): 12 s keeps the suite under 30 min on 2
+#   3. every libFuzzer target for FUZZ_SECONDS (6) each, two at a time
+#      (when clang is there): 6 s keeps the suite (38 targets) under 30 min on 2
 #      cores; longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
 # It ends with the ten slowest tests, one line `suite: N passed, N failed,
 # N skipped`, and the name and reason of every skipped test.  With CI=true
@@ -101,7 +101,7 @@ fuzz_one() {	# SOURCE: one line `NAME pass|fail SECONDS` on stdout
 	corpus=$(mktemp -d)
 	cp tests/fuzz/corpus/"$name"/* "$corpus/"
 	t0=$(date +%s)
-	./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-12}" \
+	./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-6}" \
 		-print_final_stats=1 >build-fuzz/"$t".log 2>&1
 	rc=$?
 	rm -rf "$corpus"
@@ -114,7 +114,7 @@ if command -v clang >/dev/null; then
 	if [ ${#targets[@]} -gt 0 ]; then
 		names=()
 		for src in "${targets[@]}"; do names+=("$(basename "$src" .c)"); done
-		echo "== fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS:-12} s each, $jobs at a time ($(elapsed))"
+		echo "== fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS:-6} s each, $jobs at a time ($(elapsed))"
 		if ! { CC=clang cmake -S . -B build-fuzz -DRD_TESTS=ON -DRD_FUZZ=ON >/dev/null &&
 			cmake --build build-fuzz -j "$jobs" --target "${names[@]}" >/dev/null; }; then
 			echo "fuzz build failed"; cmake --build build-fuzz 2>&1 | tail -30; exit 1

@@ -13,8 +13,8 @@
 #include <string.h>
 
 const char *const fleet_field_names[] = {
-	"fw", "driver_stack", "rdma_core", "slurmd_memlock", "device_modes", "npu_driver", "mtu",
-	"netdev_mtu", "rocev2_gid_index", "pfc_priority", "trust", "ecn", "pcie_gen", "pcie_width",
+	"fw", "driver_stack", "kernel", "rdma_modules", "rdma_core", "slurmd_memlock",
+	"device_modes", "npu_driver", "mtu", "netdev_mtu", "rocev2_gid_index", "pfc_priority", "trust", "ecn", "pcie_gen", "pcie_width",
 	"pcie_mps", "pcie_mrrs", "pcie_relaxed_ordering", "port_rate_gbps", "port_state",
 	"nic_count", "npu_count", "bw_gbps",
 };
@@ -255,6 +255,41 @@ json_t *fleet_npu_values(const json_t *npu)
 	return out;
 }
 
+/* kernel and rdma_modules from host.driver_stack: the running kernel, and
+ * each RDMA module loaded now as "NAME VERSION (SOURCE)", the version its
+ * srcversion where it has none ("ib_core 6C5A1AB8B4B4C2E6E7D1C55 (inbox)"),
+ * either piece left out when unknown.  Two hosts of one group that differ
+ * run different stacks, whatever each one's driver.* checks say. */
+static void put_modules(json_t *out, const json_t *stack)
+{
+	const json_t *m;
+	size_t i, len = 0;
+	char *text = NULL;
+	FILE *f;
+
+	if (!json_is_object(stack))
+		return;
+	put_scalar(out, "kernel", json_object_get(stack, "kernel"));
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	json_array_foreach(json_object_get(stack, "modules"), i, m) {
+		const char *name = json_string_value(json_object_get(m, "name"));
+		const char *ver = json_string_value(json_object_get(m, "version"));
+		const char *src = json_string_value(json_object_get(m, "source"));
+
+		if (!ver)
+			ver = json_string_value(json_object_get(m, "srcversion"));
+		if (!name || !json_is_true(json_object_get(m, "loaded")))
+			continue;
+		fprintf(f, "%s%s%s%s%s%s%s", ftell(f) > 0 ? ", " : "", name, ver ? " " : "",
+			ver ? ver : "", src ? " (" : "", src ? src : "", src ? ")" : "");
+	}
+	if (fclose(f) == 0 && text && *text)
+		json_object_set_new(out, "rdma_modules", json_string(text));
+	free(text);
+}
+
 /* slurmd's soft memlock limit, as its unit (or systemd's default) sets it:
  * "unlimited", bytes, or "systemd default" when neither sets it; a host
  * without Slurm, or a record from before it was read, adds nothing. */
@@ -376,6 +411,7 @@ json_t *fleet_host_values(const json_t *check)
 	} else {
 		json_object_set_new(out, "driver_stack", json_string(stack));
 	}
+	put_modules(out, json_object_get(host, "driver_stack"));
 	/* a host without RDMA devices has no verbs userspace to compare */
 	if (json_is_object(verbs))
 		put_scalar(out, "rdma_core", json_object_get(verbs, "rdma_core"));

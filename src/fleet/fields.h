@@ -10,6 +10,9 @@
  * Field names (stable, the keys of `fleet diff --json`):
  *   fw                the NIC firmware (fw_ver); an NPU's firmware
  *   driver_stack      "inbox", or "ofed" and the MLNX_OFED version
+ *   kernel            the running kernel (driver_stack.kernel)   (added)
+ *   rdma_modules      the RDMA modules loaded, "NAME VERSION (SOURCE)"
+ *                     each, ", " between                         (added)
  *   npu_driver        an Ascend NPU's driver ("software") version  (added)
  *   mtu               the RDMA active MTU of each port, bytes
  *   netdev_mtu        the MTU of the port's netdev, bytes        (added)

@@ -65,8 +65,9 @@ const char *const fleet_skim_volatile[] = {
 	"numa_node", "bdf", \
 	/* findings: only id and subject are compared */ \
 	"observed", "expected", "why", "fix", \
-	/* host */ \
-	"iommu", "modules", "profile_reason", \
+	/* host ("modules" stays: driver_stack.modules is the rdma_modules \
+	 * fact) */ \
+	"iommu", "profile_reason", \
 	/* an Ascend NPU port: transceiver readings, link-change log (the \
 	 * fleet reads its firmware, software, link, speed and PFC) */ \
 	"optical", "link_changes"

@@ -1,7 +1,8 @@
 /* The families of metrics.h, one file each kind: NICs and PCIe
  * (nic_metrics.c), ports (port_metrics.c), counters (counter_metrics.c),
  * transceivers (module_metrics.c), device nodes and slurmd's memlock
- * (access_metrics.c), findings and the check (check_metrics.c).  Internal
+ * (access_metrics.c), the driver stack (driver_metrics.c), findings and
+ * the check (check_metrics.c).  Internal
  * to src/metrics. */
 #ifndef RD_METRICS_FAMILIES_H
 #define RD_METRICS_FAMILIES_H
@@ -33,6 +34,7 @@ void metrics_nics(struct expo *e, const struct inventory *inv);
 void metrics_ports(struct expo *e, const struct inventory *inv);
 void metrics_modules(struct expo *e, const struct inventory *inv);
 void metrics_access(struct expo *e, const struct inventory *inv);
+void metrics_driver_stack(struct expo *e, const struct inventory *inv);
 /* Ascend NPU ports (npu_metrics.c) */
 void metrics_npus(struct expo *e, const struct inventory *inv);
 /* 0 or -ENOMEM */

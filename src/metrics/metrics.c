@@ -77,6 +77,7 @@ int metrics_render(const struct metrics_report *rep, struct expo *e)
 		metrics_ports(e, rep->inv);
 		metrics_modules(e, rep->inv);
 		metrics_access(e, rep->inv);
+		metrics_driver_stack(e, rep->inv);
 		metrics_npus(e, rep->inv);
 		if (metrics_counters(e, rep->inv) < 0)
 			e->failed = true;

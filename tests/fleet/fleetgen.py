@@ -79,6 +79,13 @@ def set_node_mode(doc, kind, mode):
             d["mode"] = mode
 
 
+def set_module(doc, name, version, source):
+    """The loaded RDMA module name runs version, its file from source."""
+    for m in doc["inventory"]["host"]["driver_stack"]["modules"]:
+        if m["name"] == name:
+            m.update(loaded=True, version=version, source=source)
+
+
 def set_slurmd_memlock(doc, soft_bytes):
     """slurmd's unit sets LimitMEMLOCK to soft_bytes (None: unlimited)."""
     lim = doc["inventory"]["host"]["job_memlock"]["slurmd_limit"]

@@ -168,7 +168,8 @@ def case_diff(tmp):
     # one slow rail; every host has bandwidth results.  The hosts that
     # differ already also differ in what #31 added: h100-05's x8 NIC has a
     # Max Read Request of 512, h100-07's uverbs nodes are 0600 (a udev rule
-    # of its own), h100-03's slurmd locks 64 KiB
+    # of its own), h100-03's slurmd locks 64 KiB, h100-02 still runs the
+    # MLNX_OFED mlx5_core the others upgraded from
     h100 = base["dgx-h100"]
     cx7 = [n["name"] for n in h100["inventory"]["nics"] if n["model"] == "ConnectX-7"]
     for i in range(10):
@@ -176,6 +177,8 @@ def case_diff(tmp):
         d = fleetgen.as_host(h100, name)
         rails = [(dev, 391 + (i % 4)) for dev in cx7[:4]]
         fleetgen.set_pcie_settings(d, 256, 4096, True)
+        fleetgen.set_module(d, "mlx5_core", "24.10-1.1.4" if i == 2 else "24.10-2.1.8",
+                            "out-of-tree")
         if i == 7:
             fleetgen.set_fw(d, "28.37.1014")
             fleetgen.set_node_mode(d, "uverbs", "0600")
@@ -197,6 +200,10 @@ def case_diff(tmp):
     out("dgx-h100", "ConnectX-7", "h100-05", "pcie_mrrs", 512, 4096, {"4096": 9, "512": 1})
     out("dgx-h100", "ConnectX-7", "h100-03", "slurmd_memlock", 65536, "unlimited",
         {"unlimited": 9, "65536": 1})
+    mods = "mlx5_core %s, mlx5_ib, ib_core, ib_uverbs, nvidia_peermem 570.86.15"
+    out("dgx-h100", "ConnectX-7", "h100-02", "rdma_modules", mods % "24.10-1.1.4 (out-of-tree)",
+        mods % "24.10-2.1.8 (out-of-tree)",
+        {mods % "24.10-2.1.8 (out-of-tree)": 9, mods % "24.10-1.1.4 (out-of-tree)": 1})
     modes = "uverbs %s, umad 0600, issm 0600, rdma_cm 0666"
     out("dgx-h100", "ConnectX-7", "h100-07", "device_modes", modes % "0600", modes % "0666",
         {modes % "0666": 9, modes % "0600": 1})
@@ -267,7 +274,7 @@ def case_diff(tmp):
                   if n["model"] == "ConnectX-7" for p in n["ports"]}
     expect(h100_ports == want_ports,
            "h100-03's MTU is one outlier per port (%d)" % len(h100_ports))
-    expect(diff["hosts_differ"] == 7 and diff["outliers"] == sum(len(g["outliers"])
+    expect(diff["hosts_differ"] == 8 and diff["outliers"] == sum(len(g["outliers"])
                                                                  for g in diff["groups"]),
            "the document counts hosts that differ (%s) apart from outliers" % diff["hosts_differ"])
     groups = {(g["profile"], g["nic_model"]): g for g in diff["groups"]}
@@ -285,21 +292,21 @@ def case_diff(tmp):
            "text diff names every outlier host and value")
     expect("no majority: fw of " in text and "20.39.1000 on 1 host, 20.40.1000 on 1" in text,
            "text diff says the tie has no majority")
-    expect("7 hosts differ" in text and not re.search(r"\b1 hosts\b", text),
+    expect("8 hosts differ" in text and not re.search(r"\b1 hosts\b", text),
            "text counts hosts in words")
     # the report counts the same: hosts apart from values, in HTML and JSON
     html = os.path.join(tmp, "diff.html")
     rc, out, err = run("--json", "fleet", "--db", db, "report", "--html", html)
     rep = json.loads(out or "{}")
-    expect(rc == 0 and rep.get("hosts") == 20 and rep.get("hosts_differ") == 7 and
+    expect(rc == 0 and rep.get("hosts") == 20 and rep.get("hosts_differ") == 8 and
            rep.get("outliers") == diff["outliers"],
-           "report --json: 20 hosts, 7 differ, %s values (%s)" % (diff["outliers"], rep))
+           "report --json: 20 hosts, 8 differ, %s values (%s)" % (diff["outliers"], rep))
     with open(html) as f:
         page = f.read()
     m = re.search(r'<p id="drift-count" data-hosts-differ="(\d+)" data-outliers="(\d+)">([^<]*)',
                   page)
-    expect(m and m.group(1) == "7" and m.group(2) == str(diff["outliers"]) and
-           m.group(3).startswith("7 hosts differ") and
+    expect(m and m.group(1) == "8" and m.group(2) == str(diff["outliers"]) and
+           m.group(3).startswith("8 hosts differ") and
            m.group(3).endswith("in %d values" % diff["outliers"]),
            "HTML: hosts that differ apart from values (%s)" % (m.group(0) if m else None))
     per_group = re.findall(r'data-k="hosts-differ">(\d+)<', page)

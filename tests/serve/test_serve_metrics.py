@@ -112,6 +112,28 @@ def compare_module(metrics, pl, mod):
     return n
 
 
+def compare_driver_stack(metrics, host):
+    """Each loaded RDMA module as host.driver_stack has it, one info
+    sample; a module not loaded has none."""
+    st = host.get("driver_stack")
+    if not st:
+        check(not series(metrics, "rdmadoctor_kernel_module_info"), "modules without a stack")
+        return 0
+    n = 0
+    for m in st["modules"]:
+        labels = dict(module=m["name"], version=m["version"] or "",
+                      srcversion=m["srcversion"] or "", source=m["source"] or "",
+                      kernel=st["kernel"] or "")
+        if m["loaded"]:
+            check(one(metrics, "rdmadoctor_kernel_module_info", **labels) == 1,
+                  "kernel_module_info %s" % labels)
+            n += 1
+        else:
+            check(not series(metrics, "rdmadoctor_kernel_module_info", module=m["name"]),
+                  "%s not loaded yet shown" % m["name"])
+    return n
+
+
 def compare_access(metrics, host):
     """The /dev/infiniband nodes and slurmd's memlock as inventory --json
     has them; a node not known is absent."""
@@ -226,6 +248,7 @@ def compare(metrics, inv, chk, per_queue=None):
                 check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
                       == port["carrier_changes"], "carrier_changes %s" % pl)
     compared += compare_access(metrics, inv["host"])
+    compared += compare_driver_stack(metrics, inv["host"])
     # the check
     counts = collections.Counter((f["id"], f["severity"]) for f in chk["findings"])
     shown = {(l["id"], l["severity"]): v for l, v in metrics.get("rdmadoctor_findings", [])}
