@@ -6,34 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *const NAMES[DRV_COUNT] = {
 	"mlx5_core", "mlx5_ib", "ib_core", "ib_uverbs", "nvidia_peermem",
 };
-
-/* A whole file of at most DRV_FILE_MAX bytes: 0, -EFBIG, -errno. */
-static int slurp(struct root *r, const char *path, unsigned char **buf, size_t *len)
-{
-	struct stat st;
-	int rc = root_stat(r, path, &st, NULL);
-
-	*buf = NULL;
-	*len = 0;
-	if (rc)
-		return rc;
-	if (st.st_size <= 0 || (unsigned long long)st.st_size > DRV_FILE_MAX)
-		return -EFBIG;
-	*buf = malloc((size_t)st.st_size);
-	if (!*buf)
-		return -ENOMEM;
-	rc = root_read_bin(r, path, *buf, (size_t)st.st_size, len);
-	if (rc) {
-		free(*buf);
-		*buf = NULL;
-	}
-	return rc;
-}
 
 /* *why = "a: b" */
 static int set_why(char **why, const char *a, const char *b)
@@ -103,7 +79,7 @@ static int read_disk(struct root *r, const char *kernel, struct drv_module *m)
 		free(path);
 		return rc;
 	}
-	rc = slurp(r, path, &buf, &len);
+	rc = root_read_whole(r, path, DRV_FILE_MAX, &buf, &len);
 	if (rc == 0) {
 		rc = modinfo_read(buf, len, &m->disk);
 		free(buf);
@@ -131,7 +107,7 @@ static int read_dep(struct root *r, const char *k, unsigned char **buf, size_t *
 
 	if (asprintf(&path, "lib/modules/%s/modules.dep", k) < 0)
 		return -ENOMEM;
-	rc = slurp(r, path, buf, len);
+	rc = root_read_whole(r, path, DRV_FILE_MAX, buf, len);
 	if (rc && rc != -ENOMEM) {
 		root_note(r, path, "not read: %s", err_word(rc));
 		if (set_why(why, path, err_word(rc)))
@@ -190,65 +166,56 @@ static int find_next(struct root *r, struct drv_stack *s)
 	return 0;
 }
 
-/* A DKMS build of module m for kernel k, as dkms lays it out:
- * var/lib/dkms/<package>/<version>/<k>/<arch>/module/<m>.ko[.xz|.zst|.gz]. */
-static int find_dkms(struct root *r, const char *k, struct drv_module *m)
+/* A DKMS file for a module the next kernel's modules.dep lacks: the first
+ * one found is its next_dkms. */
+static int dkms_take(struct root *r, const char *dir, const char *file, struct drv_stack *s)
 {
-	char **pk = NULL, **vs = NULL, **as = NULL, **fs = NULL, *dir = NULL;
-	size_t npk = 0, nvs = 0, nas = 0, nfs = 0;
+	for (size_t i = 0; i < DRV_COUNT; i++) {
+		struct drv_module *m = &s->mods[i];
+
+		if (m->next_path || m->next_dkms || !drv_path_names(file, strlen(file), m->name))
+			continue;
+		if (asprintf(&m->next_dkms, "%s/%s", dir, file) < 0) {
+			m->next_dkms = NULL;
+			return -ENOMEM;
+		}
+		tape_name(r, "", m->next_dkms);
+	}
+	return 0;
+}
+
+/* The DKMS builds for kernel k, walked once, as dkms lays them out:
+ * var/lib/dkms/<package>/<version>/<k>/<arch>/module/<m>.ko[.xz|.zst|.gz];
+ * level is how many of <package>, <version>, <arch> dir is below. */
+static int dkms_walk(struct root *r, const char *dir, int level, const char *k,
+		     struct drv_stack *s)
+{
+	char **names = NULL, *sub;
+	size_t n = 0;
 	int rc = 0;
 
-	if (root_list(r, "var/lib/dkms", &pk, &npk))
+	if (root_list(r, dir, &names, &n))
 		return 0;
-	for (size_t i = 0; rc == 0 && !m->next_dkms && i < npk; i++) {
-		free(dir);
-		if (asprintf(&dir, "var/lib/dkms/%s", pk[i]) < 0) {
-			dir = NULL;
-			rc = -ENOMEM;
-			break;
-		}
-		if (root_list(r, dir, &vs, &nvs))
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *e = names[i];
+
+		if (level == 3) {
+			rc = dkms_take(r, dir, e, s);
 			continue;
-		for (size_t j = 0; rc == 0 && !m->next_dkms && j < nvs; j++) {
-			char *kd;
-
-			if (!strncmp(vs[j], "kernel-", 7) || !strcmp(vs[j], "source"))
-				continue;
-			if (asprintf(&kd, "%s/%s/%s", dir, vs[j], k) < 0) {
-				rc = -ENOMEM;
-				break;
-			}
-			if (root_list(r, kd, &as, &nas) == 0) {
-				for (size_t a = 0; rc == 0 && !m->next_dkms && a < nas; a++) {
-					char *md;
-
-					if (asprintf(&md, "%s/%s/module", kd, as[a]) < 0) {
-						rc = -ENOMEM;
-						break;
-					}
-					if (root_list(r, md, &fs, &nfs) == 0) {
-						for (size_t f = 0; f < nfs; f++)
-							if (drv_path_names(fs[f], strlen(fs[f]), m->name) &&
-							    asprintf(&m->next_dkms, "%s/%s", md, fs[f]) < 0) {
-								m->next_dkms = NULL;
-								rc = -ENOMEM;
-								break;
-							} else if (m->next_dkms) {
-								tape_name(r, "", m->next_dkms);
-								break;
-							}
-						root_free_list(fs, nfs);
-					}
-					free(md);
-				}
-				root_free_list(as, nas);
-			}
-			free(kd);
 		}
-		root_free_list(vs, nvs);
+		/* dkms's own links (kernel-<k>-<arch>) and the source link */
+		if (level == 1 && (!strncmp(e, "kernel-", 7) || !strcmp(e, "source")))
+			continue;
+		if ((level == 0 ? asprintf(&sub, "%s/%s", dir, e)
+		     : level == 1 ? asprintf(&sub, "%s/%s/%s", dir, e, k)
+				  : asprintf(&sub, "%s/%s/module", dir, e)) < 0)
+			rc = -ENOMEM;
+		else {
+			rc = dkms_walk(r, sub, level + 1, k, s);
+			free(sub);
+		}
 	}
-	free(dir);
-	root_free_list(pk, npk);
+	root_free_list(names, n);
 	return rc;
 }
 
@@ -297,18 +264,11 @@ static int read_stack(struct root *r, struct drv_stack *s)
 	if (rc == -ENOMEM)
 		return rc;
 	s->next_dep_known = rc == 0;
-	for (size_t i = 0; i < DRV_COUNT; i++) {
-		struct drv_module *m = &s->mods[i];
-
-		rc = s->next_dep_known ? drv_dep_find((const char *)dep, len, m->name, &m->next_path)
-				       : 0;
-		if (rc == 0 && !m->next_path)
-			rc = find_dkms(r, s->next_kernel, m);
-		if (rc)
-			break;
-	}
+	rc = 0;
+	for (size_t i = 0; rc == 0 && s->next_dep_known && i < DRV_COUNT; i++)
+		rc = drv_dep_find((const char *)dep, len, s->mods[i].name, &s->mods[i].next_path);
 	free(dep);
-	return rc;
+	return rc ? rc : dkms_walk(r, "var/lib/dkms", 0, s->next_kernel, s);
 }
 
 int drv_stack_read(struct root *r, const char *kernel, struct drv_stack **out)

@@ -628,6 +628,29 @@ static int slurp_bin(struct root *r, const char *cpath, void *buf, size_t cap, s
 	return rc;
 }
 
+int root_read_whole(struct root *r, const char *path, size_t max, unsigned char **buf,
+		    size_t *len)
+{
+	struct stat st;
+	int rc = root_stat(r, path, &st, NULL);
+
+	*buf = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	if (st.st_size <= 0 || (unsigned long long)st.st_size > max)
+		return -EFBIG;
+	*buf = malloc((size_t)st.st_size);
+	if (!*buf)
+		return -ENOMEM;
+	rc = root_read_bin(r, path, *buf, (size_t)st.st_size, len);
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rc;
+}
+
 int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_t *len)
 {
 	char full[PATH_MAX], *target = NULL;

@@ -100,6 +100,11 @@ int root_readf(struct root *r, char **out, const char *fmt, ...)
  * cache holds strings), so a second call reads the file again.  A file
  * longer than cap gives its first cap bytes. */
 int root_read_bin(struct root *r, const char *path, void *buf, size_t cap, size_t *len);
+/* A whole binary file of 1 to max bytes (a .ko, a library), sized by its
+ * stat, into *buf (malloc'd; NULL on failure): 0, -EFBIG (empty or over
+ * max), -ENOMEM or -errno. */
+int root_read_whole(struct root *r, const char *path, size_t max, unsigned char **buf,
+		    size_t *len);
 
 /* Resolve every symlink in path inside the root; *out is the canonical
  * root-relative path ("sys/devices/pci0000:17/..."). */

@@ -29,19 +29,12 @@ static int read_sets(struct root *r, struct verbs_user *u)
 {
 	char *path = join(u->libdir, u->library), **names = NULL;
 	unsigned char *buf = NULL;
-	struct stat st;
 	size_t len = 0, n = 0;
 	int rc;
 
 	if (!path)
 		return -ENOMEM;
-	rc = root_stat(r, path, &st, NULL);
-	if (rc == 0 && (st.st_size <= 0 || (unsigned long long)st.st_size > VERBS_LIB_MAX))
-		rc = -EFBIG;
-	if (rc == 0) {
-		buf = malloc((size_t)st.st_size);
-		rc = buf ? root_read_bin(r, path, buf, (size_t)st.st_size, &len) : -ENOMEM;
-	}
+	rc = root_read_whole(r, path, VERBS_LIB_MAX, &buf, &len);
 	if (rc == 0)
 		rc = elf_verdef_names(buf, len, &names, &n);
 	free(buf);
