@@ -58,8 +58,10 @@ int elf_section_at(const struct elf_file *f, uint16_t i, struct elf_section *s)
 	s->size = elf_u64(h + 32);
 	s->link = elf_u32(h + 40);
 	s->info = elf_u32(h + 44);
-	if (s->type == 8)	/* SHT_NOBITS occupies no file bytes */
+	if (s->type == 8) {	/* SHT_NOBITS (.bss) occupies no file bytes: */
+		s->off = s->size = 0;	/* none to read, whatever it says */
 		return 0;
+	}
 	return elf_span_ok(s->off, s->size, f->len) ? 0 : -EINVAL;
 }
 
