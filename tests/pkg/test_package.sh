@@ -6,9 +6,12 @@
 # it and run the packaged binary on a packaged example, render every man
 # page, complete `rdmadoctor ch` with the packaged completion, and verify
 # the exporter unit with systemd-analyze.
-#   test_package.sh SOURCE_DIR
+#   test_package.sh SOURCE_DIR [KEEP_DIR]
+# KEEP_DIR: where the .deb is left for the tests that use it (the container
+# image, tests/k8s/test_image.py), the one there before replaced.
 set -u
 src=$1
+keep=${2:-}
 work=$(mktemp -d /tmp/rdpkg-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -32,6 +35,10 @@ if ! (cd "$work/src" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage 
 fi
 deb=$(find "$work" -maxdepth 1 -name "rdmadoctor_*_*.deb" | head -n 1)
 [ -n "$deb" ] && ok "built $(basename "$deb") in $(($(date +%s) - t0)) s" || { echo "FAIL: no .deb"; exit 1; }
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && rm -f "$keep"/rdmadoctor_*.deb && cp "$deb" "$keep/" ||
+		{ echo "FAIL: could not leave the .deb in $keep"; exit 1; }
+fi
 
 # what it holds
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$work/files"

@@ -25,13 +25,14 @@ deb=${1:?usage: build-image.sh RDMADOCTOR_DEB [IMAGE [MIRROR...]]}
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 version=$(dpkg-deb -f "$deb" Version)
 image=${2:-localhost/rdmadoctor:$version}
-[ $# -ge 2 ] && shift 2 || shift $#
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 if [ $# -eq 0 ]; then
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 		[ -s "$f" ] && grep -qE '^[[:space:]]*(deb |Types:)' "$f" && set -- "$@" "$f"
 	done
 	[ $# -gt 0 ] || { echo "build-image.sh: no apt sources here: name a mirror" >&2; exit 2; }
 fi
+# shellcheck source=/dev/null
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}")
 
 # what the .deb depends on, by name (the first of each alternative): apt
@@ -45,7 +46,9 @@ trap 'rm -rf "$work"' EXIT
 # The mount points of /proc, /sys and serve's /run/rdmadoctor (where a pod
 # mounts a memory volume, daemonset.yaml): an extracted tree has none, and
 # a runtime that mounts the root read-only cannot make them (and
-# mmdebstrap's cleanup would empty /run).
+# mmdebstrap's cleanup would empty /run).  The hooks' "$1" is the tree,
+# expanded by mmdebstrap's shell.
+# shellcheck disable=SC2016
 RDMADOCTOR_DEB=$deb mmdebstrap --variant=extract --quiet --skip=cleanup/run \
 	--include=ibverbs-providers --include="$depends" \
 	--extract-hook='dpkg-deb -x "$RDMADOCTOR_DEB" "$1"' \
