@@ -82,6 +82,7 @@ class Pod:
             ds = yaml.safe_load(f)
         spec = ds["spec"]["template"]["spec"]
         c = spec["containers"][0]
+        self.image = c["image"]
         self.host_network = spec.get("hostNetwork", False)
         self.command = c.get("command")
         self.args = c.get("args", [])
@@ -269,6 +270,12 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
         ok(f"the DaemonSet runs the image's entrypoint and command: {entrypoint + pod.args}")
     else:
         bad(f"image {entrypoint} {config.get('Cmd')} vs DaemonSet {pod.command} {pod.args}")
+    # the manifest names the image build-image.sh makes of this .deb
+    if pod.image == image:
+        ok(f"the DaemonSet's image is the one built: {image}")
+    else:
+        bad(f"the DaemonSet's image is {pod.image}, build-image.sh made {image}: "
+            "the manifest is not in step with the package's version")
     if not pod.host_network:
         die("the DaemonSet is not on the host's network: nothing to scrape on 127.0.0.1")
     if pod.user != 0:

@@ -98,8 +98,8 @@ def ajv(objs):
 TYPES = {
     "DaemonSet": ("kubernetes-models/apps/v1/DaemonSet", "IDaemonSet"),
     "Service": ("kubernetes-models/v1/Service", "IService"),
-    "ServiceMonitor": ("@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor",
-                       "IServiceMonitor"),
+    "ServiceMonitor": ("@kubernetes-models/prometheus-operator/"
+                       "monitoring.coreos.com/v1/ServiceMonitor", "IServiceMonitor"),
 }
 
 
@@ -161,10 +161,12 @@ def consistent(objs):
     sports = {p.get("name"): p for p in svc["spec"]["ports"]}
     for ep in sm["spec"]["endpoints"]:
         if ep.get("port") not in sports:
-            why.append(f"the ServiceMonitor scrapes port '{ep.get('port')}', which the Service lacks")
+            why.append(f"the ServiceMonitor scrapes port '{ep.get('port')}', "
+                       "which the Service lacks")
     for p in sports.values():
         if p.get("targetPort") not in cports and p.get("targetPort") not in cports.values():
-            why.append(f"the Service's targetPort {p.get('targetPort')} is no port of the container")
+            why.append(f"the Service's targetPort {p.get('targetPort')} "
+                       "is no port of the container")
     listen = [a.split("=", 1)[1] for a in c.get("args", []) if a.startswith("--listen=")]
     if len(listen) != 1 or int(listen[0].rsplit(":", 1)[1]) not in cports.values():
         why.append(f"serve's --listen {listen} is not the container's port {list(cports.values())}")
@@ -188,7 +190,8 @@ def main():
     # Duration the CRD's pattern refuses
     broken = []
     b = copy.deepcopy(objs)
-    by_kind(b, "DaemonSet")["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"] = "9879"
+    container = by_kind(b, "DaemonSet")["spec"]["template"]["spec"]["containers"][0]
+    container["ports"][0]["containerPort"] = "9879"
     broken.append(("a string containerPort", b))
     b = copy.deepcopy(objs)
     del by_kind(b, "DaemonSet")["spec"]["selector"]
@@ -199,7 +202,8 @@ def main():
     for what, b in broken:
         rc, out = ajv(b)
         if rc != 0 and "invalid" in out:
-            ok(f"ajv rejects {what}: " + next(l for l in out.splitlines() if l.startswith("invalid")))
+            why = next(line for line in out.splitlines() if line.startswith("invalid"))
+            ok(f"ajv rejects {what}: {why}")
         else:
             bad(f"ajv accepts {what}: {out}")
 
