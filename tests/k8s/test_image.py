@@ -252,6 +252,13 @@ def main():
                                            capture_output=True, text=True, check=True).stdout)
         rootfs = subprocess.run(podman + ["image", "mount", image], capture_output=True,
                                 text=True, check=True).stdout.strip()
+        programs = sorted(os.path.relpath(os.path.join(d, f), rootfs)
+                          for b in ("bin", "sbin", "usr/bin", "usr/sbin")
+                          for d, _, files in os.walk(os.path.join(rootfs, b)) for f in files)
+        if programs == ["usr/bin/rdmadoctor"]:
+            ok("the image's one program is usr/bin/rdmadoctor")
+        else:
+            bad(f"the image's programs: {programs}")
         run_pods(podman, image, config, rootfs, pod, version, work)
     finally:
         subprocess.run(podman + ["image", "unmount", "--all"], capture_output=True)

@@ -6,11 +6,13 @@
 # whose entrypoint is the binary and whose command is the exporter.
 #
 # The tree is mmdebstrap's `extract` variant: the packages' files, no
-# maintainer script run, so no dpkg, apt or shell in the image either;
-# rdmadoctor is the only program there.  Left out: man pages, translations,
-# info, and the bundled example machines (29,000 small files of sysfs trees
-# for --root demonstrations: an exporter reads its own machine); kept:
-# /usr/share/doc (the licences).
+# maintainer script run, so no dpkg, apt or shell in the image either.
+# Left out: man pages, translations, info, the bundled example machines
+# (29,000 small files of sysfs trees for --root demonstrations: an exporter
+# reads its own machine), and every program but rdmadoctor: the user and
+# group tools (passwd's setuid ones among them) and debconf's scripts that
+# libibverbs1 depends on for a maintainer script, which never runs here.
+# Kept: /usr/share/doc (the licences).
 #
 #   build-image.sh RDMADOCTOR_DEB [IMAGE [MIRROR...]]
 # IMAGE: default localhost/rdmadoctor:VERSION (the .deb's version).
@@ -53,7 +55,8 @@ RDMADOCTOR_DEB=$deb mmdebstrap --variant=extract --quiet --skip=cleanup/run \
 	--include=ibverbs-providers --include="$depends" \
 	--extract-hook='dpkg-deb -x "$RDMADOCTOR_DEB" "$1"' \
 	--extract-hook='rm -rf "$1"/usr/share/man "$1"/usr/share/locale "$1"/usr/share/info \
-		"$1"/usr/share/rdmadoctor/examples' \
+		"$1"/usr/share/rdmadoctor/examples "$1"/sbin "$1"/usr/sbin' \
+	--extract-hook='find "$1"/usr/bin -mindepth 1 ! -name rdmadoctor -delete' \
 	--extract-hook='mkdir -p "$1"/proc "$1"/sys "$1"/run/rdmadoctor "$1"/tmp' \
 	"$suite" "$work/rootfs.tar" "$@"
 
