@@ -15,8 +15,11 @@ of 127.0.0.1, not on every address's 9879 (a test machine's are not ours).
 `podman run` is tried first.  Where it fails before the container starts
 (on these machines crun and runc cannot set RLIMIT_NOFILE), the image's own
 root file system (podman image mount) runs under bwrap with the same
-command, mounts, namespaces and capabilities; the test says which ran.
-Neither applies the runtime's default seccomp profile.
+command, mounts, namespaces and capabilities (serve its PID 1, as in a
+container); the test says which ran.  bwrap applies no seccomp profile,
+where podman, like the DaemonSet's RuntimeDefault, applies its default.
+The image's one program must be rdmadoctor, and the DaemonSet's image,
+entrypoint and args the ones the image was built with.
 
 Twice:
 1. as the DaemonSet says, the host's /sys: serve reads this machine.  With
@@ -28,7 +31,8 @@ Twice:
    scraped on 127.0.0.1 and held to that tree (its RDMA devices), to the
    host (kernel and hostname, through the shared /proc and host name), to
    the .deb (its version) and to promtool; the serving process's
-   capabilities, no_new_privs and read-only mounts are read from /proc.
+   capabilities, no_new_privs and read-only mounts are read from /proc;
+   a SIGTERM to it must end it with 0.
 
 usage: test_image.py DEB_DIR SOURCE_DIR
 Exit 0 pass, 1 fail, 77 skip (not root, or the Debian archive cannot be
