@@ -83,7 +83,7 @@ static double line_bps(const struct port *pt, const char **from)
 
 static void sci(char *buf, size_t len, double v)
 {
-	snprintf(buf, len, "%.2g", v);
+	snprintf(buf, len, "%.3g", v);
 }
 
 /* ratio = errors / bits against max; the window must carry 1/max bits,
@@ -127,7 +127,8 @@ static void per_hour(struct judged *j, const char *what, const struct counter_ch
 	char r[32], m[32];
 	double rate = (double)ch->delta * 3600 / secs;
 
-	sci(r, sizeof(r), rate);
+	/* whole numbers where they are large: "3900000 per hour" */
+	snprintf(r, sizeof(r), rate >= 1000 ? "%.0f" : "%.3g", rate);
 	check_buf_printf(&j->what, "%s%s %s per hour", j->what.len ? ", " : "", what, r);
 	if (ceiling <= 0)
 		return;
@@ -247,16 +248,27 @@ static void judge_ib(const struct port *pt, const struct ber_spec *s, double sec
 {
 	static const char *const names[] = { "symbol_error", "link_error_recovery" };
 	static const char *const words[] = { "symbol errors", "link error recoveries" };
+	/* the PMA counters' widths (IBA PortCounters: 16 and 8 bits): one that
+	 * stopped there counted less than happened (counters.saturated) */
+	static const uint64_t widths[] = { 65535, 255 };
 	const double ceilings[] = { s->ib_symbol_per_hour, s->ib_recovery_per_hour };
 	double bits = line_bps(pt, rate_from) * secs;
 
 	for (int i = 0; i < 2; i++) {
 		struct counter_change ch = { 0 };
+		const struct counter *c;
 
 		if (!window_change(pt, WIN_PMA, names[i], &ch) || ch.reset) {
 			check_buf_printf(&j->why, "%s%s %s", j->why.len ? "; " : "", names[i],
 					 ch.reset ? "went down (cleared) within the window" :
 					 "not read at both ends of the window");
+			worse(j, V_UNKNOWN);
+			continue;
+		}
+		c = counter_find(&pt->counters, names[i]);
+		if (c && !c->ext && ch.end >= widths[i]) {
+			check_buf_printf(&j->why, "%s%s is saturated at %llu", j->why.len ? "; " : "",
+					 names[i], (unsigned long long)widths[i]);
 			worse(j, V_UNKNOWN);
 			continue;
 		}
