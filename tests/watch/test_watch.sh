@@ -143,6 +143,13 @@ py 'len(fs("counters.saturated", "mlx5_1 port 1")) == 1' "check --window: counte
 py 'not fs("counters.errors", "mlx5_4 port 1")' "check --window: no finding for old errors"
 expect 0 "$bin" --root "$a" check --window 60 --until "$a" --json
 py 'not fs("counters.errors") and not fs("link.flaps")' "check --window, nothing grew: no counter findings"
+py 'not fs("link.ber")' "check --window, nothing grew: every link judged, none past its limit"
+# link.ber's per-hour ceilings from a profile: 12 symbol errors in a minute
+# are 720 an hour; a ceiling of one recovery an hour needs an hour's window
+printf '[profile]\nname = ceilings\nbased_on = dgx-h100\nib_symbol_errors_per_hour = 100\nib_link_recoveries_per_hour = 1\n' >"$tmp/ceilings.ini"
+expect 1 "$bin" --root "$a" check --profile "$tmp/ceilings.ini" --window 60 --until "$b" --json
+py 'fs("link.ber", "mlx5_0 port 1")[0]["severity"] == "error" and "symbol errors 720 per hour" in fs("link.ber", "mlx5_0 port 1")[0]["observed"] and "symbol errors at most 100 per hour" in fs("link.ber", "mlx5_0 port 1")[0]["expected"]' "link.ber: symbol errors per hour past the profile's ceiling"
+py '"a window shorter than 3600 s cannot tell link error recoveries per hour from 1" in fs("link.ber", "mlx5_4 port 1")[0]["observed"]' "link.ber: a window too short for the hourly ceiling"
 expect 0 "$bin" --root "$b" check --json
 py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "warn"' "one-shot check: lifetime counts a warning"
 py 'not fs("link.flaps")' "one-shot check: no link.flaps"
