@@ -60,7 +60,7 @@ static void lanes(struct expo *e, struct expo_fam *f, int k, const struct fec_at
 {
 	for (size_t i = 1; i < at->s->c[k].n; i++) {
 		struct port_labels pl = at->pl;
-		char num[12];
+		char num[24];
 
 		snprintf(num, sizeof(num), "%zu", i - 1);
 		pl.l[PORT_LABELS] = (struct expo_label){ "lane", num };
@@ -73,7 +73,7 @@ static void bins(struct expo *e, struct expo_fam *f, int k, const struct fec_at 
 	(void)k;
 	for (size_t i = 0; i < at->s->n_hist; i++) {
 		struct port_labels pl = at->pl;
-		char low[12], high[12];
+		char low[24], high[24];
 
 		snprintf(low, sizeof(low), "%u", at->s->hist[i].low);
 		snprintf(high, sizeof(high), "%u", at->s->hist[i].high);
