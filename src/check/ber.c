@@ -336,7 +336,9 @@ int check_ber(const struct check_ctx *c, struct findings *out)
 			const char *rate_from = NULL;
 			int rc;
 
-			if (!pt->start || !port_is_up(pt) ||
+			/* rxe and siw have no wire of their own: the netdev
+			 * under them is not theirs to judge */
+			if (!pt->start || !port_is_up(pt) || check_nic_is_software(&inv->nics[i]) ||
 			    (!check_port_is_eth(pt) && !check_port_is_ib(pt)))
 				continue;
 			if (check_port_is_eth(pt))
