@@ -189,6 +189,33 @@ static const char *fec_unreadable(const struct port *pt)
 	return NULL;
 }
 
+/* The lane with the most corrected bits over the window, where the driver
+ * counts per lane at both ends: one lane far above the others is one
+ * fibre, one laser or one SerDes, not the whole cable. */
+static void worst_lane(struct judged *j, const struct port *pt, double bits)
+{
+	const struct fec_count *a = &pt->start->fec[FEC_CORR_BITS];
+	const struct fec_count *b = &pt->link->fec_stats.c[FEC_CORR_BITS];
+	uint64_t most = 0;
+	size_t worst = 0;
+	char r[32];
+
+	if (a->n != b->n || b->n < 2 || !(bits > 0))
+		return;
+	for (size_t i = 1; i < b->n; i++) {
+		if (b->v[i] < a->v[i])
+			return;	/* cleared: no lane can be told */
+		if (b->v[i] - a->v[i] > most) {
+			most = b->v[i] - a->v[i];
+			worst = i - 1;
+		}
+	}
+	if (!most)
+		return;
+	sci(r, sizeof(r), (double)most / (bits / (double)(b->n - 1)));
+	check_buf_printf(&j->what, " (lane %zu the worst: %s)", worst, r);
+}
+
 static void judge_eth(const struct port *pt, const struct ber_spec *s, double secs,
 		      struct judged *j, const char **rate_from)
 {
@@ -241,6 +268,7 @@ static void judge_eth(const struct port *pt, const struct ber_spec *s, double se
 		check_buf_printf(&j->what, "%spre-FEC bit error ratio %s", j->what.len ? ", " : "",
 				 buf);
 	}
+	worst_lane(j, pt, bits);
 }
 
 static void judge_ib(const struct port *pt, const struct ber_spec *s, double secs,

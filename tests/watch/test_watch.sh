@@ -244,6 +244,18 @@ py '"cleared" in fs("link.ber", "mlx5_2 port 1")[0]["observed"] and fs("link.ber
 py '"could not be read at the end" in fs("link.ber", "mlx5_4 port 1")[0]["observed"]' "link.ber: FEC reply gone at the end"
 py 'not fs("link.ber", "mlx5_6 port 1")' "link.ber: a clean 400G link over a minute passes"
 py 'port("mlx5_0")["fec"]["uncorrectable_blocks"]["delta"] == 2' "watch --json: FEC deltas"
+# per lane at both ends (as mlx5 counts FC-FEC): the worst lane is named
+python3 - "$src/tests/fixtures" "$ra" "$rd" <<'PY' || { echo "cannot edit $ra"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import ethnl_fec, link_params
+for root, lanes in ((sys.argv[2], [10, 20, 30, 40]), (sys.argv[3], [10, 20, 3 * 10**9 + 30, 40])):
+    bits = [sum(lanes)] + lanes
+    open(root + "/.rdmadoctor/ethtool-nl/enp219s0np0/fec", "wb").write(
+        ethnl_fec(7, "enp219s0np0", link_params(400000, fec_stats=(100, [0] * 5, bits))))
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rd" --duration 60 --json
+py 'fs("link.ber", "mlx5_6 port 1")[0]["severity"] == "warn" and "(lane 2 the worst: 0.0005)" in fs("link.ber", "mlx5_6 port 1")[0]["observed"]' "link.ber: the worst lane named"
 # too short to tell 1e-12 at 400G (2.5 s needed)
 expect 1 "$bin" --root "$ra" check --window 1 --until "$ra" --json
 py '"a window of 3 s or more" in fs("link.ber", "mlx5_0 port 1")[0]["observed"]' "link.ber: a short window is not checked"
