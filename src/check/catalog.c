@@ -167,6 +167,24 @@ static const struct check_entry rows[] = {
 	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
 	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",
 	  "run rdmadoctor as root or give it CAP_SYSLOG" },
+	{ "link.ber", "error (a limit passed); warn (pre-FEC near the FEC's limit); info (not "
+	  "checked: the reason)",
+	  "over a window (`check --window`, `watch`): an Ethernet link's uncorrectable FEC "
+	  "blocks grew, or its post-FEC bit error ratio (at least t+1 bits per "
+	  "uncorrectable block, over the bits its speed carried) passed ber_max, the 1e-12 "
+	  "IEEE 802.3 Clause 91 sets after RS-FEC; its pre-FEC ratio (corrected bits over "
+	  "bits carried) reached ber_near (0.5) of the limit its code is built for: "
+	  "ber_pre_fec_kr4 5e-5 for RS(528,514) on 25G lanes (the PMD BER of IEEE 802.3 "
+	  "Clause 95 100GBASE-SR4 and 112 25GBASE-SR), ber_pre_fec_kp4 2.4e-4 for "
+	  "RS(544,514) on PAM4 lanes (IEEE 802.3bs/cd, e.g. Clause 138 50GBASE-SR); an "
+	  "InfiniBand port's symbol errors over the bits its rate carried passed ber_max (the "
+	  "IBTA link BER target, 1e-12), or its symbol errors or link error recoveries per "
+	  "hour passed the profile's ib_symbol_errors_per_hour / ib_link_recoveries_per_hour "
+	  "(no default: no standard gives one).  A window that carried fewer than 1/ber_max "
+	  "bits, or shorter than one event per the hourly ceiling, a counter cleared within "
+	  "it or one the driver does not report: not checked",
+	  "reseat, then swap the cable or module (`ethtool -I --show-fec IF` per lane, "
+	  "`mlxlink -d DEV -c`), then the switch port" },
 	{ "link.flaps", "error",
 	  "link_downed, link_down_events_phy or the netdev's carrier_changes grew "
 	  "within a window (`check --window`, `watch`)",

@@ -87,8 +87,8 @@ void check_waive(struct findings *fs, const struct site *site);
 /* Findings that say what could not be checked (unchecked set). */
 size_t check_unchecked(const struct findings *fs);
 
-/* Only the counter checks (counters.errors, counters.saturated, link.flaps)
- * for `watch`, sorted the same way; 0 or -ENOMEM. */
+/* Only the counter checks (counters.errors, counters.saturated, link.flaps,
+ * link.ber under the defaults every profile has) for `watch`, sorted the same way; 0 or -ENOMEM. */
 int check_run_counters(const struct inventory *inv, struct findings *out);
 /* One of the error counters the counter checks judge; set as in
  * model/window.h's enum window_set (false / true: a PMA / hw_counters

@@ -134,6 +134,8 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out);
 int check_bandwidth(const struct check_ctx *c, struct findings *out);
 /* port.fec (link.c) */
 int check_link(const struct check_ctx *c, struct findings *out);
+/* link.ber: bit error ratios over a window (ber.c) */
+int check_ber(const struct check_ctx *c, struct findings *out);
 /* port.link_layer (link_layer.c) */
 int check_link_layer(const struct check_ctx *c, struct findings *out);
 /* The rails agree (agree.c): runs after the others, since a port with a

@@ -10,7 +10,7 @@
 static int (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_nic, check_port, check_pcie, check_mtu, check_gid,
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
-	check_module, check_link, check_link_layer, check_npu, check_npu_health,
+	check_module, check_link, check_ber, check_link_layer, check_npu, check_npu_health,
 	check_bandwidth, check_rail_cabling, check_fw_version, check_verbs_user,
 	check_drv_stack,
 	check_unchecked_values, check_kmsg, check_excluded,
@@ -177,6 +177,8 @@ int check_run_counters(const struct inventory *inv, struct findings *out)
 	size_t first = out->n;
 	int rc = check_counters(&c, out);
 
+	if (!rc)
+		rc = check_ber(&c, out);
 	if (!rc)
 		rc = texts_stored(out, first);
 	if (rc)

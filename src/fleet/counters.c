@@ -30,6 +30,26 @@ static int put_one(json_t *into, const json_t *obj, const char *key)
 	return json_is_integer(v) ? json_object_set(into, key, (json_t *)v) : 0;
 }
 
+/* The totals of a port's FEC statistics (link.fec.stats) as
+ * "fec:corrected_blocks", "fec:uncorrectable_blocks", "fec:corrected_bits". */
+static int put_fec(json_t *into, const json_t *port)
+{
+	static const char *const keys[] = { "corrected_blocks", "uncorrectable_blocks",
+					    "corrected_bits" };
+	const json_t *stats = json_object_get(json_object_get(json_object_get(port, "link"),
+							      "fec"), "stats");
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const json_t *v = json_object_get(json_object_get(stats, keys[i]), "total");
+		char name[40];
+
+		snprintf(name, sizeof(name), "fec:%s", keys[i]);
+		if (json_is_integer(v) && json_object_set(into, name, (json_t *)v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Each Ascend NPU port as "npu<id>": its hccn_tool -stat counters and its
  * link-up count. */
 static int put_npus(json_t *out, const json_t *check)
@@ -81,7 +101,7 @@ json_t *fleet_counters(const json_t *check)
 			if (!c || put_counters(c, json_object_get(port, "counters"), "") < 0 ||
 			    put_counters(c, json_object_get(port, "hw_counters"), "hw:") < 0 ||
 			    put_counters(c, json_object_get(port, "ethtool_stats"), "eth:") < 0 ||
-			    put_one(c, port, "carrier_changes") < 0 ||
+			    put_one(c, port, "carrier_changes") < 0 || put_fec(c, port) < 0 ||
 			    (json_object_size(c) && json_object_set(out, subject, c) < 0)) {
 				json_decref(c);
 				json_decref(out);

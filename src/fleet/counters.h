@@ -10,7 +10,8 @@
  *   "eth:rx_pause": 7, "carrier_changes": 2}, "npu0": {"roce_rx_err_pkt_num":
  *   0, "link_up_count": 1}, ...}: every integer counter of every port
  * (counters as they are, hw_counters with "hw:", ethtool_stats with
- * "eth:", the netdev's carrier_changes) and of every Ascend NPU port (its
+ * "eth:", the netdev's carrier_changes, the FEC statistics' totals with
+ * "fec:") and of every Ascend NPU port (its
  * hccn_tool -stat counters, link_up_count).  {} for a check without
  * counters; NULL when out of memory. */
 json_t *fleet_counters(const json_t *check);

@@ -19,6 +19,8 @@
 const char *const fleet_skim_bulk[] = {
 	"counters", "hw_counters", "ethtool_stats", "module", "dscp_map", "pfc_pause_tx",
 	"pfc_pause_rx", "gids", "upstream", "gpus", "affinity",
+	/* a link's FEC statistics (link.fec.stats) */
+	"stats",
 	/* an Ascend NPU port's counters, transceiver readings, link-change log */
 	"stat", "optical", "link_changes", NULL,
 };
@@ -30,6 +32,8 @@ const char *const fleet_skim_volatile[] = {
 	/* a NIC port's counters and link-change count */
 	"counters", "hw_counters", "ethtool_stats", "pfc_pause_tx", "pfc_pause_rx",
 	"carrier_changes",
+	/* a link's FEC statistics (link.fec.stats): counters too */
+	"stats",
 	/* a transceiver's readings (NIC module, NPU optical): not its vendor,
 	 * part, serial or loss-of-signal flags */
 	"temp_c", "vcc_v", "temperature_c", "vcc_mv", "tx_bias_ma", "tx_power_mw",
@@ -46,7 +50,8 @@ const char *const fleet_skim_volatile[] = {
 /* The counters fleet/counters.c keeps as deltas: a NIC port's, and an
  * Ascend NPU port's (hccn_tool -stat).  Ingest needs them; the history
  * and the facts do not. */
-#define SKIM_COUNTERS "counters", "hw_counters", "ethtool_stats", "carrier_changes", "stat"
+#define SKIM_COUNTERS "counters", "hw_counters", "ethtool_stats", "carrier_changes", "stat", \
+	"stats"
 
 /* Every key no fleet fact, check or history reads (fleet/fields.c,
  * facts.c, record.c, history.c; "gpus" is read by fleet_machine), but the

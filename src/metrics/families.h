@@ -1,6 +1,6 @@
 /* The families of metrics.h, one file each kind: NICs and PCIe
  * (nic_metrics.c), ports (port_metrics.c), counters (counter_metrics.c),
- * transceivers (module_metrics.c), device nodes and slurmd's memlock
+ * transceivers (module_metrics.c), FEC statistics (fec_metrics.c), device nodes and slurmd's memlock
  * (access_metrics.c), the driver stack (driver_metrics.c), findings and
  * the check (check_metrics.c).  Internal
  * to src/metrics. */
@@ -33,6 +33,8 @@ void port_labels_init(struct port_labels *pl, const struct nic *n, const struct 
 void metrics_nics(struct expo *e, const struct inventory *inv);
 void metrics_ports(struct expo *e, const struct inventory *inv);
 void metrics_modules(struct expo *e, const struct inventory *inv);
+/* FEC statistics of Ethernet links (fec_metrics.c) */
+void metrics_fec(struct expo *e, const struct inventory *inv);
 void metrics_access(struct expo *e, const struct inventory *inv);
 void metrics_driver_stack(struct expo *e, const struct inventory *inv);
 /* Ascend NPU ports (npu_metrics.c) */

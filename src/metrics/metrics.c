@@ -76,6 +76,7 @@ int metrics_render(const struct metrics_report *rep, struct expo *e)
 		metrics_nics(e, rep->inv);
 		metrics_ports(e, rep->inv);
 		metrics_modules(e, rep->inv);
+		metrics_fec(e, rep->inv);
 		metrics_access(e, rep->inv);
 		metrics_driver_stack(e, rep->inv);
 		metrics_npus(e, rep->inv);

@@ -30,6 +30,7 @@ void link_info_init(struct link_info *l)
 	memset(l, 0, sizeof(*l));
 	l->linkmodes = l->autoneg = l->duplex = l->fec = l->fec_auto = l->fec_active = -1;
 	l->speed_mbps = l->lanes = NA;
+	fec_stats_init(&l->fec_stats);
 }
 
 void qos_free(struct qos *q)

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fec_stats.h"
+
 #define NA INT64_MIN
 #define IS_NA(v) ((v) == NA)
 
@@ -111,6 +113,8 @@ struct link_info {
 	/* active FEC as a link-mode bit: 49 None, 50 RS, 51 BASER, 74 LLRS; -1 */
 	int fec_active;
 	uint32_t fec_configured[LINK_MODE_WORDS];	/* the FEC mode bits configured */
+	/* FEC_GET's statistics (asked with ETHTOOL_FLAG_STATS) */
+	struct fec_stats fec_stats;
 };
 
 /* Everything unknown. */

@@ -73,6 +73,8 @@ int window_start(struct inventory *inv)
 				return -ENOMEM;
 			}
 			s->carrier_changes = pt->carrier_changes;
+			if (pt->link && pt->link->fec_stats.have == 1)
+				memcpy(s->fec, pt->link->fec_stats.c, sizeof(s->fec));
 			for (int p = 0; p < 8; p++) {
 				s->pause_tx[p] = pt->qos ? pt->qos->pause_tx[p] : NA;
 				s->pause_rx[p] = pt->qos ? pt->qos->pause_rx[p] : NA;
@@ -154,5 +156,14 @@ bool window_pause(const struct port *pt, int prio, bool tx, struct counter_chang
 	if (IS_NA(a) || IS_NA(b) || a < 0 || b < 0)
 		return false;
 	change((uint64_t)a, (uint64_t)b, out);
+	return true;
+}
+
+bool window_fec(const struct port *pt, enum fec_counter k, struct counter_change *out)
+{
+	if (!pt->start || k >= FEC_COUNTERS || !pt->start->fec[k].n || !pt->link ||
+	    pt->link->fec_stats.have != 1 || !pt->link->fec_stats.c[k].n)
+		return false;
+	change(pt->start->fec[k].v[0], pt->link->fec_stats.c[k].v[0], out);
 	return true;
 }

@@ -14,6 +14,8 @@ struct port_start {
 	struct counter_set eth_stats, net_stats;	/* v NULL: not read */
 	int64_t carrier_changes;	/* NA when unknown */
 	int64_t pause_tx[8], pause_rx[8];	/* DCB PFC pause frames; NA */
+	/* the FEC counters' totals (link->fec_stats); n 0: not read */
+	struct fec_count fec[FEC_COUNTERS];
 };
 
 /* Which counters of a port: the PMA counters, hw_counters, `ethtool -S`,
@@ -51,5 +53,7 @@ bool window_change(const struct port *pt, int set, const char *name,
 bool window_pause(const struct port *pt, int prio, bool tx, struct counter_change *out);
 /* The same for the netdev's carrier_changes. */
 bool window_carrier(const struct port *pt, struct counter_change *out);
+/* The same for a FEC counter's total (both samples' FEC statistics). */
+bool window_fec(const struct port *pt, enum fec_counter k, struct counter_change *out);
 
 #endif

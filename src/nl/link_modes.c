@@ -3,6 +3,7 @@
  * file is as untrusted as the kernel's socket. */
 #include "link_modes.h"
 #include "attr.h"
+#include "fec_stats.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -337,6 +338,7 @@ int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_in
 	uint32_t modes[LINK_MODE_WORDS] = { 0 }, seen = 0, v;
 	const uint8_t *p, *end, *pl;
 	int fec_auto = -1, active = -1;
+	struct fec_stats stats;
 	uint16_t type;
 	size_t plen;
 	int rc;
@@ -346,6 +348,9 @@ int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_in
 	rc = nl_genl_body(msg, len, family, ETHTOOL_MSG_FEC_GET_REPLY, &p, &end);
 	if (rc < 0)
 		return rc;
+	/* no nest: the request lacked ETHTOOL_FLAG_STATS */
+	fec_stats_init(&stats);
+	stats.have = 0;
 	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {
 		if (!once(&seen, type))
 			return -EINVAL;
@@ -364,6 +369,10 @@ int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_in
 				return -EINVAL;
 			active = (int)v;
 			break;
+		case ETHTOOL_A_FEC_STATS:
+			if (ethnl_parse_fec_stats(pl, plen, &stats) < 0)
+				return -EINVAL;
+			break;
 		default:
 			break;
 		}
@@ -374,5 +383,6 @@ int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_in
 	l->fec_auto = fec_auto;
 	l->fec_active = active;
 	memcpy(l->fec_configured, modes, sizeof(modes));
+	l->fec_stats = stats;
 	return 0;
 }

@@ -15,8 +15,10 @@
 
 #include "../model/inventory.h"
 
-/* The largest reply kept (compact bitsets: well under 1 KiB). */
-#define ETHNL_REPLY_MAX 4096u
+/* The largest reply kept: compact bitsets take well under 1 KiB, a FEC
+ * reply with statistics and a full histogram (64 bins of 8 lanes) about
+ * 7 KiB. */
+#define ETHNL_REPLY_MAX 16384u
 /* No kernel has nearly as many link modes; a larger bitset is refused. */
 #define ETHNL_BITSET_MAX 4096u
 
@@ -42,7 +44,8 @@ int ethnl_parse_bitset(const uint8_t *p, size_t n, uint32_t *value, uint32_t *ma
 int ethnl_parse_linkmodes(const void *msg, size_t len, uint16_t family, struct link_info *l);
 
 /* A FEC_GET reply the same way: sets fec 1, fec_configured, fec_auto,
- * fec_active. */
+ * fec_active, and fec_stats (fec_stats.h; have 0 when the reply carries
+ * no statistics nest). */
 int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_info *l);
 
 /* The kernel's name of a link-mode bit ("100000baseCR4/Full", "RS"), NULL

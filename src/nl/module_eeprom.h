@@ -14,8 +14,9 @@
 
 #define MODULE_EEPROM_READ_MAX	128	/* the kernel's limit on one read */
 #define MODULE_EEPROM_PLAN_MAX	8
-/* One reply: nlmsghdr + genlmsghdr + header nest + DATA, well under this. */
-#define MODULE_EEPROM_REPLY_MAX	4096u
+/* One reply: nlmsghdr + genlmsghdr + header nest + DATA, well under this;
+ * a FEC_GET reply with a full histogram (link_modes.h) takes about 7 KiB. */
+#define MODULE_EEPROM_REPLY_MAX	16384u
 
 /* One read as asked of the kernel: `len` bytes at `offset` of (i2c, page,
  * bank); offset + len never crosses 128 (lower) or 256. */

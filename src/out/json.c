@@ -243,9 +243,10 @@ static json_t *fec_json(const struct link_info *l)
 	if (l->fec == 0)
 		return json_string("not supported");
 	configured = mode_list(l->fec_configured);
-	return json_pack("{s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o}",
 			 "active", json_string_or_null(link_fec_name(l->fec_active)),
-			 "configured", configured, "auto", tristate(l->fec_auto));
+			 "configured", configured, "auto", tristate(l->fec_auto),
+			 "stats", fec_stats_to_json(&l->fec_stats));
 }
 
 /* Link modes and FEC over ethtool netlink (`ethtool IF`, `--show-fec`) */

@@ -36,6 +36,8 @@ int json_write(FILE *out, const json_t *doc);
 json_t *gids_to_json(const struct inventory *inv);
 /* A port's "link" (link modes and FEC); null for NULL. */
 json_t *link_to_json(const struct link_info *l);
+/* FEC statistics: null when the reply carried none (json_fec.c) */
+json_t *fec_stats_to_json(const struct fec_stats *s);
 json_t *topo_to_json(const struct inventory *inv);
 /* A PCI function (out/json_pci.c) and a counter set (out/json_counters.c)
  * as the inventory writes them. */

@@ -212,6 +212,34 @@ static void print_speed_modes(FILE *out, const char *label, const uint32_t *set)
 		text_printf(out, "%s none", label);
 }
 
+/* "fec stats corrected_blocks 812345, uncorrectable_blocks 0, corrected_bits
+ * 1034567 (lanes 1 2 3 4)" and one line per histogram bin: lifetime counts
+ * (`watch` and `check --window` judge their growth) */
+static void fec_stats_lines(FILE *out, const char *ind, const struct fec_stats *s)
+{
+	bool first = true;
+
+	if (s->have != 1 || !fec_stats_any(s))
+		return;
+	text_printf(out, "%sfec stats", ind);
+	for (int k = 0; k < FEC_COUNTERS; k++) {
+		const struct fec_count *c = &s->c[k];
+
+		if (!c->n)
+			continue;
+		text_printf(out, "%s %s %llu", first ? "" : ",", fec_counter_name(k),
+			    (unsigned long long)c->v[0]);
+		first = false;
+		for (size_t i = 1; i < c->n; i++)
+			text_printf(out, "%s%llu%s", i == 1 ? " (lanes " : " ",
+				    (unsigned long long)c->v[i], i + 1 == c->n ? ")" : "");
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < s->n_hist; i++)
+		text_printf(out, "%s  %u to %u symbols corrected: %llu codewords\n", ind,
+			    s->hist[i].low, s->hist[i].high, (unsigned long long)s->hist[i].val);
+}
+
 /* "link 400000 Mb/s full 4 lanes autoneg on fec RS (auto)" and the modes */
 static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 {
@@ -246,6 +274,7 @@ static void link_lines(FILE *out, const char *ind, const struct link_info *l)
 		text_printf(out, "%s)", any ? "" : " none");
 	}
 	fputc('\n', out);
+	fec_stats_lines(out, ind, &l->fec_stats);
 	if (l->has_modes) {
 		fputs(ind, out);
 		print_speed_modes(out, "advertised", l->advertised);

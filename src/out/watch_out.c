@@ -103,6 +103,24 @@ static const char *const cnp_names[] = {
 };
 #define N_CNP (sizeof(cnp_names) / sizeof(cnp_names[0]))
 
+/* The FEC counters' totals over the window (link.ber judges them); null
+ * when the link has no FEC statistics at both ends. */
+static json_t *fec_json(const struct port *pt, double secs)
+{
+	json_t *o = NULL;
+
+	for (int k = 0; k < FEC_COUNTERS; k++) {
+		struct counter_change ch;
+
+		if (!window_fec(pt, k, &ch))
+			continue;
+		if (!o)
+			o = json_object();
+		json_object_set_new(o, fec_counter_name(k), change_json(&ch, secs));
+	}
+	return o ? o : json_null();
+}
+
 static json_t *cnp_json(const struct port *pt, double secs)
 {
 	json_t *o = json_object();
@@ -203,6 +221,7 @@ json_t *watch_to_json(const struct watch_report *rep)
 			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
 			json_object_set_new(o, "pfc", pfc_json(pt, secs));
 			json_object_set_new(o, "cnp", cnp_json(pt, secs));
+			json_object_set_new(o, "fec", fec_json(pt, secs));
 			json_array_append_new(ports, o);
 		}
 	return json_pack("{s:i, s:f, s:f, s:I, s:b, s:s, s:o, s:o}",

@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,6 +56,8 @@ enum kind {
 	K_TRI,		/* yes / no / any */
 	K_WORD,		/* one of words[], kept in its canonical spelling, or any */
 	K_PATH,		/* PIX ... SYS as enum path_type, or any */
+	K_RATIO,	/* a ratio above 0 and below 1 like 1e-12, or any (0) */
+	K_PER_HOUR,	/* a count per hour above 0, or any (0) */
 };
 
 struct key {
@@ -122,6 +125,23 @@ static const struct key keys[] = {
 	{ "fewer_rails", false, K_BOOL, P(fewer_rails), 0, 0, 0, NULL, "yes or no",
 	  "fewer rails than GPUs on purpose: picked for datacenter GPUs only when named, "
 	  "and a short network per GPU warns instead of failing" },
+	{ "ber_max", false, K_RATIO, P(ber.max), 0, 0, 0, NULL, "a ratio like 1e-12",
+	  "link.ber: bit error ratio after FEC (Ethernet) or on the link (InfiniBand) "
+	  "a window may show; also sets how long a window must be" },
+	{ "ber_pre_fec_kr4", false, K_RATIO, P(ber.pre_fec_kr4), 0, 0, 0, NULL,
+	  "a ratio like 5e-5", "link.ber: pre-FEC bit error ratio RS(528,514) FEC is built for "
+	  "(25 Gb/s lanes)" },
+	{ "ber_pre_fec_kp4", false, K_RATIO, P(ber.pre_fec_kp4), 0, 0, 0, NULL,
+	  "a ratio like 2.4e-4", "link.ber: pre-FEC bit error ratio RS(544,514) FEC is built "
+	  "for (50 and 100 Gb/s PAM4 lanes)" },
+	{ "ber_near", false, K_RATIO, P(ber.near), 0, 0, 0, NULL, "a fraction like 0.5",
+	  "link.ber: warn when the pre-FEC ratio reaches this fraction of the FEC's limit" },
+	{ "ib_symbol_errors_per_hour", false, K_PER_HOUR, P(ber.ib_symbol_per_hour), 0, 0, 0,
+	  NULL, "a number like 10", "link.ber: InfiniBand symbol errors per hour a window may "
+	  "show (any: only ber_max judges them)" },
+	{ "ib_link_recoveries_per_hour", false, K_PER_HOUR, P(ber.ib_recovery_per_hour), 0, 0,
+	  0, NULL, "a number like 1", "link.ber: InfiniBand link error recoveries per hour a "
+	  "window may show (any: counters.errors judges each one)" },
 
 	{ "count", true, K_INT, R(count), 0, 1024, -1, NULL,
 	  "a number of RDMA devices like 8",
@@ -534,6 +554,32 @@ static int parse_gbps(struct pstate *st, const struct entry *e, const struct key
 	return 0;
 }
 
+/* A plain or scientific number ("1e-12", "2.4e-4", "0.5", "10"): ratios
+ * above 0 and below 1, counts per hour above 0 and at most 1e9. */
+static int parse_real(struct pstate *st, const struct entry *e, const struct key *k,
+		      double *out)
+{
+	const char *v = e->value;
+	char q[QUOTE_MAX + 4], *end = NULL;
+	double d = 0;
+	bool ok = strlen(v) <= 24 && (isdigit((unsigned char)v[0]) || v[0] == '.');
+
+	if (ok) {
+		errno = 0;
+		d = strtod(v, &end);
+		ok = errno == 0 && end && !*end && isfinite(d);
+	}
+	if (!ok)
+		return fail(st->err, e->line, "%s: expected %s (or any), got '%s'", k->name,
+			    k->expected, quote(v, q, sizeof(q)));
+	if (k->kind == K_RATIO ? !(d > 0 && d < 1) : !(d > 0 && d <= 1e9))
+		return fail(st->err, e->line, "%s: %s is out of range (%s, or any)", k->name,
+			    quote(v, q, sizeof(q)),
+			    k->kind == K_RATIO ? "above 0 and below 1" : "above 0, at most 1e9");
+	*out = d;
+	return 0;
+}
+
 static int parse_yesno(struct pstate *st, const struct entry *e, const struct key *k,
 		       int *out)
 {
@@ -643,6 +689,13 @@ static int apply_value(struct pstate *st, const struct entry *e, const struct ke
 			return 0;
 		}
 		return parse_gbps(st, e, k, field);
+	case K_RATIO:
+	case K_PER_HOUR:
+		if (is_any(e->value)) {
+			*(double *)field = 0;
+			return 0;
+		}
+		return parse_real(st, e, k, field);
 	case K_BOOL:
 		rc = parse_yesno(st, e, k, &i);
 		if (!rc)
@@ -880,6 +933,10 @@ int profile_parse_bases(const char *text, size_t len, const char *origin,
 	for (int r = 0; r < ROLE_COUNT; r++)
 		role_init(&out->role[r]);
 	out->npu.pfc_priority = -1;
+	out->ber.max = BER_MAX_DEFAULT;
+	out->ber.pre_fec_kr4 = BER_PRE_FEC_KR4_DEFAULT;
+	out->ber.pre_fec_kp4 = BER_PRE_FEC_KP4_DEFAULT;
+	out->ber.near = BER_NEAR_DEFAULT;
 	st.err = err;
 	if (!text)
 		len = st.src.len = 0;
@@ -950,6 +1007,8 @@ static void write_value(FILE *out, const struct key *k, const void *base)
 			fprintf(out, "%d", i);
 		return;
 	case K_GBPS:
+	case K_RATIO:
+	case K_PER_HOUR:
 		if (*(const double *)field > 0) {
 			format_gbps(buf, sizeof(buf), *(const double *)field);
 			fputs(buf, out);

@@ -59,6 +59,23 @@ struct npu_spec {
 	char *subnets;
 };
 
+/* Error ratios over a window (check's link.ber; docs/checks.md names the
+ * source of each default).  0: not judged. */
+struct ber_spec {
+	double max;		/* post-FEC / link bit error ratio target */
+	double pre_fec_kr4;	/* pre-FEC limit of RS(528,514) */
+	double pre_fec_kp4;	/* pre-FEC limit of RS(544,514) */
+	double near;		/* warn at this fraction of the pre-FEC limit */
+	double ib_symbol_per_hour;	/* InfiniBand symbol errors per hour */
+	double ib_recovery_per_hour;	/* InfiniBand link error recoveries per hour */
+};
+
+/* What every profile has unless it says otherwise. */
+#define BER_MAX_DEFAULT 1e-12
+#define BER_PRE_FEC_KR4_DEFAULT 5e-5
+#define BER_PRE_FEC_KP4_DEFAULT 2.4e-4
+#define BER_NEAR_DEFAULT 0.5
+
 struct profile {
 	char *name;
 	char *description;
@@ -76,6 +93,7 @@ struct profile {
 	 * datacenter GPUs only when named (--profile, the site file), and
 	 * nic.bandwidth_per_gpu then warns instead of failing */
 	bool fewer_rails;
+	struct ber_spec ber;
 	struct role_spec role[ROLE_COUNT];
 };
 

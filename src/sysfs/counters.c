@@ -3,6 +3,7 @@
 #include "ib.h"
 #include "ethtool.h"
 #include "lag.h"
+#include "link.h"
 #include "qos.h"
 #include "../model/window.h"
 
@@ -53,6 +54,9 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 		if (rc < 0)
 			return rc;
 	}
+	rc = link_sample_fec(r, pt);
+	if (rc < 0)
+		return rc;
 	if (pt->n_slaves)
 		return lag_sample_pause(r, pt);
 	if (pt->qos && pt->qos->dcb_supported == 1) {

@@ -14,6 +14,7 @@
 struct asker {
 	const char *ifname;
 	uint8_t cmd;
+	uint32_t flags;
 	struct module_eeprom_lazy sock;
 };
 
@@ -35,8 +36,7 @@ static int fetch_reply(void *arg, void **data, size_t *len)
 	buf = malloc(ETHNL_REPLY_MAX);
 	if (!buf)
 		return -ENOMEM;
-	rc = module_eeprom_get_raw(s, a->cmd, a->ifname, ETHTOOL_FLAG_COMPACT_BITSETS, buf,
-				   ETHNL_REPLY_MAX, len);
+	rc = module_eeprom_get_raw(s, a->cmd, a->ifname, a->flags, buf, ETHNL_REPLY_MAX, len);
 	if (rc < 0) {
 		free(buf);
 		return rc;
@@ -83,7 +83,7 @@ static void apply(struct root *r, const char *path, const char *what, const stru
 
 int link_read(struct root *r, const char *ifname, struct link_info **out)
 {
-	struct asker a = { .ifname = ifname };
+	struct asker a = { .ifname = ifname, .flags = ETHTOOL_FLAG_COMPACT_BITSETS };
 	char *lkey = NULL, *fkey = NULL;
 	struct reply rep[2] = { { 0 } };
 	struct link_info *l;
@@ -100,6 +100,8 @@ int link_read(struct root *r, const char *ifname, struct link_info **out)
 	a.cmd = ETHTOOL_MSG_LINKMODES_GET;
 	rc = get(r, &a, lkey, "link modes", &rep[0]);
 	a.cmd = ETHTOOL_MSG_FEC_GET;
+	/* every kernel with FEC_GET (5.14) takes the stats flag for it */
+	a.flags |= ETHTOOL_FLAG_STATS;
 	if (rc == 0)
 		rc = get(r, &a, fkey, "FEC", &rep[1]);
 	if (rc < 0 || (!rep[0].have && !rep[1].have))
@@ -127,4 +129,41 @@ int link_read_port(struct root *r, struct port *p)
 	if (!p->netdev || p->link || !p->link_layer || strcmp(p->link_layer, "Ethernet") != 0)
 		return 0;
 	return link_read(r, p->netdev, &p->link);
+}
+
+int link_sample_fec(struct root *r, struct port *p)
+{
+	struct asker a = { .ifname = p->netdev, .cmd = ETHTOOL_MSG_FEC_GET,
+			   .flags = ETHTOOL_FLAG_COMPACT_BITSETS | ETHTOOL_FLAG_STATS };
+	struct reply rep = { 0 };
+	struct link_info *l;
+	char *key = NULL;
+	int rc;
+
+	if (!p->link || p->link->fec_stats.have != 1)
+		return 0;
+	if (asprintf(&key, "%s/fec", p->netdev) < 0)
+		return -ENOMEM;
+	/* unknown until this sample says otherwise: a reply that is gone or
+	 * unusable leaves no end to the window */
+	p->link->fec_stats.have = -1;
+	rc = get(r, &a, key, "FEC", &rep);
+	module_eeprom_lazy_close(&a.sock);
+	free(key);
+	if (rc < 0 || !rep.have)
+		goto out;
+	l = malloc(sizeof(*l));
+	if (!l) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	link_info_init(l);
+	if (ethnl_parse_fec(rep.b, rep.len, 0, l) == 0)
+		p->link->fec_stats = l->fec_stats;
+	else
+		root_note(r, p->netdev, "FEC reply unusable at the end of the window");
+	free(l);
+out:
+	free(rep.b);
+	return rc;
 }

@@ -18,4 +18,10 @@ int link_read(struct root *r, const char *ifname, struct link_info **out);
 /* For an Ethernet port with a netdev: fills p->link.  0 or -ENOMEM. */
 int link_read_port(struct root *r, struct port *p);
 
+/* The FEC statistics of p's netdev again, where the first read had them
+ * (watch, check --window: the end of a window), live or from a later
+ * snapshot; a reply that is gone leaves them unknown (have -1).  0 or
+ * -ENOMEM. */
+int link_sample_fec(struct root *r, struct port *p);
+
 #endif

@@ -1363,6 +1363,11 @@ def case_history(tmp):
                 c = port.get("counters")
                 if isinstance(c, dict) and "port_rcv_data" in c:
                     c["port_rcv_data"] += 1000 * i
+                # the FEC statistics are counters too (link.fec.stats)
+                fec = ((port.get("link") or {}).get("fec") or {})
+                bits = (fec.get("stats") or {}).get("corrected_bits") if isinstance(fec, dict) else None
+                if bits:
+                    bits["total"] += 500 * i
         p = os.path.join(tmp, "c%03d.json" % i)
         fleetgen.write(p, fleetgen.record(d, "2026-11-01T%02d:%02d:00Z" % (i // 60, i % 60)))
         files.append(p)
@@ -1391,6 +1396,9 @@ def case_history(tmp):
     expect(len(series) == n - 1 and ports and
            all(x["deltas"].get(ports[0], {}).get("port_rcv_data") == 1000 for x in series),
            "show --json: the counters as a series of deltas (%d points)" % len(series))
+    fec = [k for k, v in series[0]["deltas"].items() if v.get("fec:corrected_bits") == 500]
+    expect(len(fec) == 2 and all(x["deltas"][f]["fec:corrected_bits"] == 500 for x in series for f in fec),
+           "show --json: the FEC corrected bits of both RoCE ports as deltas (%s)" % fec)
     # a change is a record again, and show lists it with its time
     d = fleetgen.as_host(doc, "h")
     fleetgen.set_fw(d, "28.99.1000")

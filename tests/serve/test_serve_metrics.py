@@ -112,6 +112,37 @@ def compare_module(metrics, pl, mod):
     return n
 
 
+# the JSON key and the metric's name (promtool wants no "_bits_" in one)
+FEC_KEYS = (("corrected_blocks", "corrected_blocks"), ("uncorrectable_blocks", "uncorrectable_blocks"),
+            ("corrected_bits", "corrected_bit_errors"))
+
+
+def compare_fec(metrics, pl, link):
+    """The link's FEC statistics (link.fec.stats of inventory --json) as
+    counters: totals, lanes and histogram bins; none when it has none."""
+    n = 0
+    stats = ((link or {}).get("fec") or {}) if isinstance((link or {}).get("fec"), dict) else {}
+    stats = stats.get("stats") or {}
+    for key, name in FEC_KEYS:
+        metric = "rdmadoctor_port_fec_%s_total" % name
+        lane_metric = "rdmadoctor_port_fec_lane_%s_total" % name
+        c = stats.get(key)
+        if not c:
+            check(not series(metrics, metric, **pl), "%s %s unknown yet shown" % (metric, pl))
+            continue
+        check(one(metrics, metric, **pl) == float(c["total"]), "%s %s" % (metric, pl))
+        n += 1
+        for lane, v in enumerate(c["lanes"]):
+            check(one(metrics, lane_metric, **pl, lane=str(lane)) == float(v),
+                  "%s %s lane %d" % (lane_metric, pl, lane))
+            n += 1
+    for b in stats.get("histogram") or []:
+        check(one(metrics, "rdmadoctor_port_fec_histogram_codewords_total", **pl,
+                  low=str(b["low"]), high=str(b["high"])) == float(b["total"]), "fec bin %s" % pl)
+        n += 1
+    return n
+
+
 def compare_driver_stack(metrics, host):
     """Each loaded RDMA module as host.driver_stack has it, one info
     sample; a module not loaded has none."""
@@ -244,6 +275,8 @@ def compare(metrics, inv, chk, per_queue=None):
                 check(not series(metrics, "rdmadoctor_port_pfc_enabled", **pl),
                       "QoS of %s unknown yet shown" % pl)
             compared += compare_module(metrics, pl, port.get("module"))
+            if not port.get("bond_members"):
+                compared += compare_fec(metrics, pl, port.get("link"))
             if port["netdev"] and port.get("carrier_changes") is not None:
                 check(one(metrics, "rdmadoctor_netdev_carrier_changes_total", **pl)
                       == port["carrier_changes"], "carrier_changes %s" % pl)

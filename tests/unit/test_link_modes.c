@@ -6,8 +6,19 @@
  * NAME, VALUE}}}, NOMASK for value-only lists), the request layout and the
  * kernel's link-mode names.
  *
+ * FEC statistics (the ETHTOOL_A_FEC_STATS nest, src/nl/fec_stats.c) are
+ * built the same way, from source: net/ethtool/fec.c fec_put_stats (u64
+ * arrays [total, lanes...] through nla_reserve_64bit, STAT_PAD where the
+ * architecture aligns) and 6.18's fec_put_hist (a HIST nest per bin:
+ * BIN_LOW, BIN_HIGH u32, BIN_VAL as NLA_UINT, BIN_VAL_PER_LANE u64s).  No
+ * kernel at hand reports FEC statistics: the VM's Debian 6.1 has no
+ * netdevsim (CONFIG_NETDEVSIM off; its get_fec_stats came with 6.18 in any
+ * case), and virtio_net, veth and lo have no FEC at all.
+ *
  * With RD_LINK_MODES_CORPUS=DIR set, the well-formed replies are also
- * written there (tests/fuzz/corpus/link_modes/ was made that way). */
+ * written there (tests/fuzz/corpus/link_modes/ was made that way), and
+ * with RD_FEC_STATS_CORPUS=DIR the stats nests' payloads
+ * (tests/fuzz/corpus/fec_stats/). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +35,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "nl/fec_stats.h"
 #include "nl/link_modes.h"
 
 #define FAM 23	/* any id nlctrl might hand out */
@@ -31,7 +43,7 @@
 #define WORDS ((NBITS + 31) / 32)
 
 struct msg {
-	uint8_t b[2048];
+	uint8_t b[8192];
 	size_t len;
 	size_t nest[6];
 	int depth;
@@ -552,6 +564,298 @@ static void names(void **state)
 	assert_null(link_fec_name(38));
 }
 
+
+/* 6.18's attribute numbers (ethtool_netlink_generated.h), which older
+ * uapi headers lack */
+#define STAT_HIST (ETHTOOL_A_FEC_STAT_CORR_BITS + 1)
+#define HIST_PAD 1
+#define HIST_LOW 2
+#define HIST_HIGH 3
+#define HIST_VAL 4
+#define HIST_VAL_PER_LANE 5
+
+static void u64s(struct msg *m, uint16_t type, const uint64_t *v, size_t n)
+{
+	attr(m, type, v, n * 8);
+}
+
+/* A FEC_GET reply with RS active and the stats nest that fill() writes. */
+static void fec_stats_reply(struct msg *m, void (*fill)(struct msg *m))
+{
+	uint32_t cfg[WORDS] = { 0 };
+
+	header(m, ETHTOOL_MSG_FEC_GET_REPLY);
+	compact(m, ETHTOOL_A_FEC_MODES, cfg, NULL, NBITS);
+	u8a(m, ETHTOOL_A_FEC_AUTO, 1);
+	u32a(m, ETHTOOL_A_FEC_ACTIVE, ETHTOOL_LINK_MODE_FEC_RS_BIT);
+	nest_begin(m, ETHTOOL_A_FEC_STATS);
+	fill(m);
+	nest_end(m);
+	end(m);
+}
+
+/* The nest's payload, for the fec_stats fuzz corpus. */
+static void save_nest(const char *name, const struct msg *m, size_t at)
+{
+	const char *dir = getenv("RD_FEC_STATS_CORPUS");
+	char path[512];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(m->b + at, 1, m->len - at, f), m->len - at);
+	fclose(f);
+}
+
+/* mlx5 with RS-FEC: totals only (mlx5e_get_fec_stats) */
+static void fill_totals(struct msg *m)
+{
+	const uint64_t corr = 812345, unc = 3, bits = 1034567;
+
+	u64s(m, ETHTOOL_A_FEC_STAT_CORRECTED, &corr, 1);
+	u64s(m, ETHTOOL_A_FEC_STAT_UNCORR, &unc, 1);
+	u64s(m, ETHTOOL_A_FEC_STAT_CORR_BITS, &bits, 1);
+}
+
+/* per lane (as mlx5 gives FC-FEC), the pad an aligning architecture puts
+ * before each 64-bit array, and a histogram: a bin whose value needs 64
+ * bits with four lanes, one of 32 bits without, a newer kernel's attribute */
+static void fill_lanes_hist(struct msg *m)
+{
+	const uint64_t corr[] = { 10 + 20 + 30 + 40, 10, 20, 30, 40 };
+	const uint64_t unc[] = { 1, 0, 0, 1, 0 };
+	const uint64_t big = 0x123456789ull, lanes[] = { 1, 2, 3, 0x123456783ull };
+
+	attr(m, ETHTOOL_A_FEC_STAT_PAD, NULL, 0);
+	u64s(m, ETHTOOL_A_FEC_STAT_CORRECTED, corr, 5);
+	attr(m, ETHTOOL_A_FEC_STAT_PAD, NULL, 0);
+	u64s(m, ETHTOOL_A_FEC_STAT_UNCORR, unc, 5);
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 0);
+	u32a(m, HIST_HIGH, 0);
+	attr(m, HIST_PAD, NULL, 0);
+	attr(m, HIST_VAL, &big, 8);
+	u64s(m, HIST_VAL_PER_LANE, lanes, 4);
+	nest_end(m);
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 1);
+	u32a(m, HIST_HIGH, 3);
+	u32a(m, HIST_VAL, 12);
+	u32a(m, 9, 77);
+	nest_end(m);
+	u32a(m, 12, 5);
+}
+
+static void fill_none(struct msg *m)
+{
+	(void)m;
+}
+
+/* Where the stats nest's payload starts: after the reply's last other
+ * attribute and the nest's own header. */
+static size_t nest_at(const struct msg *m)
+{
+	return m->nest[0] + NLA_HDRLEN;
+}
+
+static void fec_stats_parsed(void **state)
+{
+	struct link_info l;
+	struct msg m;
+	(void)state;
+
+	fec_stats_reply(&m, fill_totals);
+	save("fec_stats_totals", &m);
+	link_info_init(&l);
+	assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), 0);
+	assert_int_equal(l.fec_stats.have, 1);
+	assert_true(fec_stats_any(&l.fec_stats));
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].n, 1);
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].v[0], 812345);
+	assert_int_equal(l.fec_stats.c[FEC_UNCORR].v[0], 3);
+	assert_int_equal(l.fec_stats.c[FEC_CORR_BITS].v[0], 1034567);
+	assert_int_equal(l.fec_stats.n_hist, 0);
+
+	fec_stats_reply(&m, fill_lanes_hist);
+	save("fec_stats_lanes_hist", &m);
+	link_info_init(&l);
+	assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), 0);
+	assert_int_equal(l.fec_active, ETHTOOL_LINK_MODE_FEC_RS_BIT);
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].n, 5);
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].v[0], 100);
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].v[4], 40);
+	assert_int_equal(l.fec_stats.c[FEC_UNCORR].v[3], 1);
+	assert_int_equal(l.fec_stats.c[FEC_CORR_BITS].n, 0);	/* not reported */
+	assert_int_equal(l.fec_stats.n_hist, 2);
+	assert_int_equal(l.fec_stats.hist[0].val, 0x123456789ull);
+	assert_int_equal(l.fec_stats.hist[0].n_lanes, 4);
+	assert_int_equal(l.fec_stats.hist[0].lane[3], 0x123456783ull);
+	assert_int_equal(l.fec_stats.hist[1].low, 1);
+	assert_int_equal(l.fec_stats.hist[1].high, 3);
+	assert_int_equal(l.fec_stats.hist[1].val, 12);
+	assert_int_equal(l.fec_stats.hist[1].n_lanes, 0);
+
+	/* a driver without get_fec_stats: the kernel still sends the nest */
+	fec_stats_reply(&m, fill_none);
+	link_info_init(&l);
+	assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), 0);
+	assert_int_equal(l.fec_stats.have, 1);
+	assert_false(fec_stats_any(&l.fec_stats));
+
+	/* a reply to a request without ETHTOOL_FLAG_STATS: no nest */
+	fec_reply(&m, false, ETHTOOL_LINK_MODE_FEC_RS_BIT, 1, ETHTOOL_LINK_MODE_FEC_RS_BIT);
+	link_info_init(&l);
+	assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), 0);
+	assert_int_equal(l.fec_stats.have, 0);
+	assert_int_equal(l.fec_stats.c[FEC_CORRECTED].n, 0);
+
+	/* the nest's payloads alone, for the fuzz corpus */
+	fec_stats_reply(&m, fill_totals);
+	save_nest("totals", &m, nest_at(&m));
+	fec_stats_reply(&m, fill_lanes_hist);
+	save_nest("lanes_hist", &m, nest_at(&m));
+}
+
+static void fill_odd(struct msg *m)
+{
+	const uint8_t v[12] = { 0 };
+
+	attr(m, ETHTOOL_A_FEC_STAT_CORRECTED, v, sizeof(v));
+}
+
+static void fill_too_many_lanes(struct msg *m)
+{
+	const uint64_t v[10] = { 0 };
+
+	u64s(m, ETHTOOL_A_FEC_STAT_UNCORR, v, 10);
+}
+
+static void fill_twice(struct msg *m)
+{
+	const uint64_t v = 1;
+
+	u64s(m, ETHTOOL_A_FEC_STAT_CORR_BITS, &v, 1);
+	u64s(m, ETHTOOL_A_FEC_STAT_CORR_BITS, &v, 1);
+}
+
+static void fill_empty_array(struct msg *m)
+{
+	attr(m, ETHTOOL_A_FEC_STAT_CORRECTED, NULL, 0);
+}
+
+static void fill_bin_no_high(struct msg *m)
+{
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 0);
+	u32a(m, HIST_VAL, 1);
+	nest_end(m);
+}
+
+static void fill_bin_backwards(struct msg *m)
+{
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 4);
+	u32a(m, HIST_HIGH, 3);
+	u32a(m, HIST_VAL, 1);
+	nest_end(m);
+}
+
+static void fill_bin_short_val(struct msg *m)
+{
+	const uint16_t v = 1;
+
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 0);
+	u32a(m, HIST_HIGH, 0);
+	attr(m, HIST_VAL, &v, 2);
+	nest_end(m);
+}
+
+static void fill_bin_nine_lanes(struct msg *m)
+{
+	const uint64_t v[9] = { 0 };
+
+	nest_begin(m, STAT_HIST);
+	u32a(m, HIST_LOW, 0);
+	u32a(m, HIST_HIGH, 0);
+	u32a(m, HIST_VAL, 0);
+	u64s(m, HIST_VAL_PER_LANE, v, 9);
+	nest_end(m);
+}
+
+static void fill_too_many_bins(struct msg *m)
+{
+	for (uint32_t i = 0; i <= FEC_HIST_MAX; i++) {
+		nest_begin(m, STAT_HIST);
+		u32a(m, HIST_LOW, i);
+		u32a(m, HIST_HIGH, i);
+		u32a(m, HIST_VAL, i);
+		nest_end(m);
+	}
+}
+
+static void fill_max_bins(struct msg *m)
+{
+	const uint64_t lanes[FEC_LANES_MAX] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	for (uint32_t i = 0; i < FEC_HIST_MAX; i++) {
+		nest_begin(m, STAT_HIST);
+		u32a(m, HIST_LOW, i);
+		u32a(m, HIST_HIGH, i);
+		u32a(m, HIST_VAL, 36);
+		u64s(m, HIST_VAL_PER_LANE, lanes, FEC_LANES_MAX);
+		nest_end(m);
+	}
+}
+
+static void fec_stats_malformed(void **state)
+{
+	void (*const bad[])(struct msg *) = {
+		fill_odd, fill_too_many_lanes, fill_twice, fill_empty_array, fill_bin_no_high,
+		fill_bin_backwards, fill_bin_short_val, fill_bin_nine_lanes, fill_too_many_bins,
+	};
+	struct link_info l, before;
+	struct msg m;
+	(void)state;
+
+	link_info_init(&before);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fec_stats_reply(&m, bad[i]);
+		l = before;
+		assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), -EINVAL);
+		assert_memory_equal(&l, &before, sizeof(l));
+	}
+	/* as many bins and lanes as the kernel sends: all kept (about 7 KiB,
+	 * under ETHNL_REPLY_MAX) */
+	fec_stats_reply(&m, fill_max_bins);
+	assert_true(m.len < ETHNL_REPLY_MAX);
+	assert_int_equal(ethnl_parse_fec(m.b, m.len, FAM, &l), 0);
+	assert_int_equal(l.fec_stats.n_hist, FEC_HIST_MAX);
+	assert_int_equal(l.fec_stats.hist[FEC_HIST_MAX - 1].lane[7], 8);
+	/* every truncation: an error or a shorter good reply, l untouched
+	 * on error */
+	fec_stats_reply(&m, fill_lanes_hist);
+	for (size_t n = 0; n < m.len; n++) {
+		struct msg t = m;
+		uint32_t len = (uint32_t)n;
+		int rc;
+
+		if (n >= 4)
+			memcpy(t.b, &len, 4);
+		l = before;
+		rc = ethnl_parse_fec(t.b, n, FAM, &l);
+		if (rc == 0)
+			continue;
+		assert_int_equal(rc, -EINVAL);
+		assert_memory_equal(&l, &before, sizeof(l));
+	}
+	/* the parser alone refuses NULL */
+	assert_int_equal(ethnl_parse_fec_stats(NULL, 0, &l.fec_stats), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +863,8 @@ int main(void)
 		cmocka_unit_test(linkmodes_verbose),
 		cmocka_unit_test(linkmodes_veth_and_unknown),
 		cmocka_unit_test(fec_rs_and_off),
+		cmocka_unit_test(fec_stats_parsed),
+		cmocka_unit_test(fec_stats_malformed),
 		cmocka_unit_test(kernel_errors),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(wide_bitset),

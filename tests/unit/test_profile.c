@@ -56,6 +56,7 @@ static void assert_same_profile(const struct profile *a, const struct profile *b
 	assert_int_equal(a->match_gpu_count, b->match_gpu_count);
 	assert_true(same_str(a->match_nic, b->match_nic));
 	assert_int_equal(a->grace, b->grace);
+	assert_memory_equal(&a->ber, &b->ber, sizeof(a->ber));
 	for (int r = 0; r < ROLE_COUNT; r++)
 		assert_same_role(&a->role[r], &b->role[r]);
 }
@@ -229,6 +230,14 @@ static const struct bad {
 	{ "[profile]\nname = x\nbased_on = dgx-h100\n[rail]\nbw_floor_gbps = 401\n", 5,
 	  "above rate_gbps 400" },
 	{ "[profile]\nname = x\ndescription = a;b\n", 3, "';' and '#' start comments" },
+	{ "[profile]\nname = x\nber_max = 1\n", 3, "ber_max: 1 is out of range (above 0 and below 1" },
+	{ "[profile]\nname = x\nber_max = -1e-12\n", 3, "ber_max: expected a ratio like 1e-12" },
+	{ "[profile]\nname = x\nber_near = nan\n", 3, "ber_near: expected a fraction like 0.5" },
+	{ "[profile]\nname = x\nber_pre_fec_kp4 = 2.4e-4x\n", 3, "ber_pre_fec_kp4: expected" },
+	{ "[profile]\nname = x\nber_max = 1e-999\n", 3, "ber_max: expected" },
+	{ "[profile]\nname = x\nib_link_recoveries_per_hour = 0\n", 3,
+	  "ib_link_recoveries_per_hour: 0 is out of range (above 0, at most 1e9" },
+	{ "[profile]\nname = x\n[rail]\nber_max = 1e-12\n", 4, "'ber_max' belongs in [profile]" },
 	/* the first broken line wins, whatever comes after it */
 	{ "[profile]\nname = x\n[rail]\ncount = many\n[profile]\nbased_on = nope\n", 4,
 	  "count: expected" },
@@ -694,6 +703,39 @@ static void distinct_switches(void **state)
 		assert_true(profile_builtin_at(i)->role[ROLE_RAIL].distinct_switches < 1);
 }
 
+/* link.ber's keys: every profile has the standards' defaults; a file may
+ * set them, or turn one off with any, and they read back the same */
+static void ber_keys(void **state)
+{
+	static const char set[] = "[profile]\nname = x\nber_max = 1e-9\nber_pre_fec_kp4 = .0002\n"
+				  "ber_near = any\nib_symbol_errors_per_hour = 120\n";
+	struct profile_error err;
+	struct profile p, q;
+	size_t n;
+	char *t;
+
+	(void)state;
+	for (size_t i = 0; i < profile_builtin_count(); i++) {
+		const struct ber_spec *b = &profile_builtin_at(i)->ber;
+
+		assert_true(b->max == 1e-12 && b->pre_fec_kr4 == 5e-5 && b->pre_fec_kp4 == 2.4e-4 &&
+			    b->near == 0.5 && b->ib_symbol_per_hour == 0 &&
+			    b->ib_recovery_per_hour == 0);
+	}
+	assert_int_equal(parse(set, &p, &err), 0);
+	assert_true(p.ber.max == 1e-9 && p.ber.pre_fec_kp4 == 2e-4 && p.ber.near == 0 &&
+		    p.ber.pre_fec_kr4 == 5e-5 && p.ber.ib_symbol_per_hour == 120);
+	t = written(&p, &n);
+	assert_non_null(strstr(t, "\nber_max = 1e-09\n"));
+	assert_non_null(strstr(t, "\nber_near = any\n"));
+	assert_non_null(strstr(t, "\nib_link_recoveries_per_hour = any\n"));
+	assert_int_equal(profile_parse(t, n, "again", &q, &err), 0);
+	assert_same_profile(&p, &q);
+	free(t);
+	profile_free(&q);
+	profile_free(&p);
+}
+
 static int site_text(const char *text, struct site *s, struct profile_error *err)
 {
 	return site_parse(text, strlen(text), "s.conf", s, err);
@@ -818,6 +860,7 @@ int main(void)
 		cmocka_unit_test(select_fixtures),
 		cmocka_unit_test(select_rules),
 		cmocka_unit_test(distinct_switches),
+		cmocka_unit_test(ber_keys),
 		cmocka_unit_test(site_rail_switch_lines),
 	};
 

@@ -88,6 +88,30 @@ for link in json.loads(run("rdma", "-j", "link", "show")):
          port["phys_state"]["name"].upper().replace("LINKUP", "LINK_UP"), link["physical_state"])
     same(f"{link['ifname']}/{link['port']} netdev", port["netdev"], link.get("netdev"))
 
+# ethtool -I --show-fec: the FEC and its statistics, asked of this kernel
+# with ETHTOOL_FLAG_STATS as rdmadoctor asks (virtio_net has no FEC: both
+# must say not supported, which shows the kernel took the flag: a refused
+# one would be EINVAL, not the driver's EOPNOTSUPP)
+for name, nic in nics.items():
+    for port in nic["ports"]:
+        if not port["netdev"] or port["link_layer"] != "Ethernet":
+            continue
+        r = subprocess.run(["ethtool", "-I", "--show-fec", port["netdev"]], capture_output=True,
+                           text=True)
+        fec = (port["link"] or {}).get("fec")
+        if r.returncode != 0:
+            same(f"{name}/{port['port']} fec ({r.stderr.strip()})", fec,
+                 "not supported" if "not supported" in r.stderr.lower() else None)
+            continue
+        stats = (fec or {}).get("stats") or {}
+        for key in ("corrected_blocks", "uncorrectable_blocks", "corrected_bits"):
+            m = re.search(r"^\s*%s: (\d+)" % key, r.stdout, re.M)
+            ours = (stats.get(key) or {}).get("total")
+            same(f"{name}/{port['port']} fec {key} reported", ours is not None, m is not None)
+            if m and ours is not None:
+                same(f"{name}/{port['port']} fec {key} not past ethtool's later read",
+                     ours <= int(m.group(1)), True)
+
 # lspci -vv: LnkCap is the capability, LnkSta the negotiated link
 def lnk(bdf):
     out = run("lspci", "-vv", "-s", bdf)

@@ -86,8 +86,12 @@ py 'not fs("counters.errors", "mlx5_3 port 1")' "link_downed is a flap, not coun
 py 'not fs("counters.errors", "mlx5_4 port 1")' "old errors that do not grow: nothing"
 py 'port("mlx5_5")["counters"]["port_rcv_errors"] == {"start": 7, "end": 2, "delta": None, "per_s": None, "reset": True}' "a cleared counter: no delta"
 py 'not fs("counters.errors", "mlx5_5 port 1")' "a cleared counter: no finding"
-py 'len(d["findings"]) == 5 and d["verdict"] == "fail"' "exactly these findings"
-py 'all(set(f) == {"id", "severity", "subject", "observed", "expected", "why", "fix"} for f in d["findings"])' "findings shaped as check's"
+# link.ber: a saturated symbol_error counted less than happened
+py 'fs("link.ber", "mlx5_1 port 1")[0]["severity"] == "info" and "symbol_error is saturated" in fs("link.ber", "mlx5_1 port 1")[0]["observed"]' "link.ber: saturated counter not checked"
+# 12 symbol errors in 60 s on 400G NDR: 5e-13 of the 2.4e13 bits, under 1e-12
+py 'not [f for f in fs("link.ber") if f["severity"] != "info"]' "link.ber: 12 symbol errors in a minute at NDR are within 1e-12"
+py 'len(d["findings"]) == 6 and d["verdict"] == "fail"' "exactly these findings"
+py 'all(set(f) - {"unchecked"} == {"id", "severity", "subject", "observed", "expected", "why", "fix"} for f in d["findings"])' "findings shaped as check's"
 
 # the physical-layer error ratio's worked example (docs/json/watch.md):
 # 120 symbol errors in 60 s on an idle 400 Gb/s port are 5e-12 of the
@@ -113,8 +117,10 @@ stdout_has "port_xmit_data .* 1000000000 .* 0.13 Gb/s$"
 stdout_has "symbol_error .* 12 .* 0.2/s$"
 # (an error ratio is written as a bit error rate is, 5e-12: not a rate)
 raw='[0-9]e[+-][0-9]|[0-9]\.[0-9]{5,}'
-if grep -v "errors per line bit" "$tmp/out" | grep -Eq "$raw"; then
-	bad "a raw float in watch text"; grep -v "errors per line bit" "$tmp/out" | grep -E "$raw"
+# (the table only: the findings below it write link.ber's ratios, 1e-12, so)
+table() { sed '/^[0-9]* errors*, [0-9]* warnings*$/q' "$tmp/out" | grep -v "errors per line bit"; }
+if table | grep -Eq "$raw"; then
+	bad "a raw float in watch text"; table | grep -E "$raw"
 else ok; fi
 
 # colour when asked: the findings' severities and the tally, red
@@ -137,6 +143,13 @@ py 'len(fs("counters.saturated", "mlx5_1 port 1")) == 1' "check --window: counte
 py 'not fs("counters.errors", "mlx5_4 port 1")' "check --window: no finding for old errors"
 expect 0 "$bin" --root "$a" check --window 60 --until "$a" --json
 py 'not fs("counters.errors") and not fs("link.flaps")' "check --window, nothing grew: no counter findings"
+py 'not fs("link.ber")' "check --window, nothing grew: every link judged, none past its limit"
+# link.ber's per-hour ceilings from a profile: 12 symbol errors in a minute
+# are 720 an hour; a ceiling of one recovery an hour needs an hour's window
+printf '[profile]\nname = ceilings\nbased_on = dgx-h100\nib_symbol_errors_per_hour = 100\nib_link_recoveries_per_hour = 1\n' >"$tmp/ceilings.ini"
+expect 1 "$bin" --root "$a" check --profile "$tmp/ceilings.ini" --window 60 --until "$b" --json
+py 'fs("link.ber", "mlx5_0 port 1")[0]["severity"] == "error" and "symbol errors 720 per hour" in fs("link.ber", "mlx5_0 port 1")[0]["observed"] and "symbol errors at most 100 per hour" in fs("link.ber", "mlx5_0 port 1")[0]["expected"]' "link.ber: symbol errors per hour past the profile's ceiling"
+py '"a window shorter than 3600 s cannot tell link error recoveries per hour from 1" in fs("link.ber", "mlx5_4 port 1")[0]["observed"]' "link.ber: a window too short for the hourly ceiling"
 expect 0 "$bin" --root "$b" check --json
 py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "warn"' "one-shot check: lifetime counts a warning"
 py 'not fs("link.flaps")' "one-shot check: no link.flaps"
@@ -184,7 +197,9 @@ py 'port("mlx5_2")["pfc"][0]["priority"] == 3 and port("mlx5_2")["pfc"][0]["paus
 py 'port("mlx5_1")["ethtool_stats"] is None and port("mlx5_0")["netdev_stats"] is None' "sets not in the snapshot: null"
 # the PHY's FCS errors growing are an error counter growing
 py 'fs("counters.errors", "mlx5_0 port 1")[0]["severity"] == "error" and "ethtool rx_crc_errors_phy grew by 10 in 60 s" in fs("counters.errors", "mlx5_0 port 1")[0]["observed"]' "counters.errors from ethtool rx_crc_errors_phy"
-py 'len(d["findings"]) == 1 and d["verdict"] == "fail"' "only that finding"
+# and rail 3's FEC forced off: its bit errors cannot be counted by FEC
+py '[f["id"] for f in d["findings"] if f["severity"] != "info"] == ["counters.errors"] and d["verdict"] == "fail"' "only that finding"
+py 'fs("link.ber", "mlx5_3 port 1")[0]["observed"] == "not checked: FEC is off: there are no FEC statistics to count bit errors by"' "link.ber: FEC off not checked"
 expect 1 "$bin" --root "$ra" check --window 60 --until "$rb" --json
 py 'len(fs("counters.errors", "mlx5_0 port 1")) == 1' "check --window: ethtool errors too"
 # a RoCE link that went down and up, seen by the PHY's own count
@@ -204,6 +219,46 @@ open(root + "stats", "wb").write(v)
 PY
 expect 1 "$bin" --root "$ra" watch --until "$rc_" --duration 60 --json
 py '"ethtool link_down_events_phy grew by 2" in fs("link.flaps", "mlx5_0 port 1")[0]["observed"] and not fs("counters.errors")' "link.flaps from ethtool link_down_events_phy"
+# link.ber from FEC_GET's statistics (gen_fixtures' ethnl_fec: the reply
+# as net/ethtool/fec.c lays it out, mlx5's RS totals; from source): in a
+# later copy enp24s0np0 lost 2 codewords, enp57s0np0 corrected 3e9 bits
+# in 60 s at 400G (1.25e-4, past half of RS(544,514)'s 2.4e-4),
+# enp74s0np0's counters were cleared, enp152s0np0's reply is gone
+rd=$tmp/rd
+cp -a "$fx" "$rd" || exit 1
+python3 - "$src/tests/fixtures" "$rd" <<'PY' || { echo "cannot edit $rd"; exit 1; }
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import ethnl_fec, link_params
+nl = sys.argv[2] + "/.rdmadoctor/ethtool-nl/"
+for ifn, stats in (("enp24s0np0", (812345 + 9, 2, 1034567 + 300)),
+                   ("enp57s0np0", (812345 + 10**6, 0, 1034567 + 3 * 10**9)),
+                   ("enp74s0np0", (5, 0, 7))):
+    open(nl + ifn + "/fec", "wb").write(ethnl_fec(7, ifn, link_params(400000, fec_stats=stats)))
+os.remove(nl + "enp152s0np0/fec")
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rd" --duration 60 --json
+py 'fs("link.ber", "mlx5_0 port 1")[0]["severity"] == "error" and fs("link.ber", "mlx5_0 port 1")[0]["observed"].startswith("2 uncorrectable blocks, post-FEC bit error ratio 1.33e-12")' "link.ber: uncorrectable blocks, post-FEC at least 16 bits each"
+py 'fs("link.ber", "mlx5_1 port 1")[0]["severity"] == "warn" and "pre-FEC bit error ratio (RS(544,514)) 0.000125" in fs("link.ber", "mlx5_1 port 1")[0]["observed"] and "at most 0.00012" in fs("link.ber", "mlx5_1 port 1")[0]["expected"]' "link.ber: pre-FEC near the KP4 limit"
+py '"cleared" in fs("link.ber", "mlx5_2 port 1")[0]["observed"] and fs("link.ber", "mlx5_2 port 1")[0]["severity"] == "info"' "link.ber: cleared FEC counters not checked"
+py '"could not be read at the end" in fs("link.ber", "mlx5_4 port 1")[0]["observed"]' "link.ber: FEC reply gone at the end"
+py 'not fs("link.ber", "mlx5_6 port 1")' "link.ber: a clean 400G link over a minute passes"
+py 'port("mlx5_0")["fec"]["uncorrectable_blocks"]["delta"] == 2' "watch --json: FEC deltas"
+# per lane at both ends (as mlx5 counts FC-FEC): the worst lane is named
+python3 - "$src/tests/fixtures" "$ra" "$rd" <<'PY' || { echo "cannot edit $ra"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_fixtures import ethnl_fec, link_params
+for root, lanes in ((sys.argv[2], [10, 20, 30, 40]), (sys.argv[3], [10, 20, 3 * 10**9 + 30, 40])):
+    bits = [sum(lanes)] + lanes
+    open(root + "/.rdmadoctor/ethtool-nl/enp219s0np0/fec", "wb").write(
+        ethnl_fec(7, "enp219s0np0", link_params(400000, fec_stats=(100, [0] * 5, bits))))
+PY
+expect 1 "$bin" --root "$ra" watch --until "$rd" --duration 60 --json
+py 'fs("link.ber", "mlx5_6 port 1")[0]["severity"] == "warn" and "(lane 2 the worst: 0.0005)" in fs("link.ber", "mlx5_6 port 1")[0]["observed"]' "link.ber: the worst lane named"
+# too short to tell 1e-12 at 400G (2.5 s needed)
+expect 1 "$bin" --root "$ra" check --window 1 --until "$ra" --json
+py '"a window of 3 s or more" in fs("link.ber", "mlx5_0 port 1")[0]["observed"]' "link.ber: a short window is not checked"
 expect 1 "$bin" --root "$ra" watch --until "$rb" --duration 60
 stdout_has "ethtool rx_crc_errors_phy .* 10 "
 stdout_has "pfc prio 3: pause tx +300 (5/s) rx +600 (10/s)"

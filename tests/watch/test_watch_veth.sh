@@ -4,7 +4,7 @@
 # the window: the netdev byte counters grow by at least what was sent and
 # not absurdly more; the veth's ethtool statistics are sampled too.  Then
 # the link-mode and FEC reader (`ethtool-stats --link`) against `ethtool IF`
-# and `ethtool --show-fec IF` on the same veth.
+# and `ethtool -I --show-fec IF` (FEC and its statistics) on the same veth.
 #
 # Needs root, `ip netns`, ethtool and python3; exits 77 (skipped) otherwise.
 # usage: test_watch_veth.sh path/to/rdmadoctor
@@ -93,7 +93,7 @@ compare_link() {	# IFNAME [command prefix]
 	"$@" "$bin" --json ethtool-stats --link "$ifn" >"$tmp/l.json" ||
 		{ echo "FAIL: --link $ifn"; return 1; }
 	"$@" ethtool "$ifn" >"$tmp/e.txt" 2>&1
-	"$@" ethtool --show-fec "$ifn" >"$tmp/f.txt" 2>&1
+	"$@" ethtool -I --show-fec "$ifn" >"$tmp/f.txt" 2>&1
 	python3 - "$ifn" "$tmp/l.json" "$tmp/e.txt" "$tmp/f.txt" "$?" <<'PY'
 import json, re, sys
 ifn, l = sys.argv[1], json.load(open(sys.argv[2]))
@@ -126,6 +126,14 @@ elif fecrc == 0:
     active = re.search(r"Active FEC encoding: (\w+)", f)
     if not isinstance(l["fec"], dict) or (active and l["fec"]["active"] != active.group(1)):
         fail("fec %r, ethtool --show-fec: %s" % (l["fec"], f.strip()))
+    # -I: the statistics, asked with ETHTOOL_FLAG_STATS as rdmadoctor asks
+    # (read a moment apart: a counter may have moved, never gone down)
+    stats = l["fec"].get("stats") or {}
+    for key in ("corrected_blocks", "uncorrectable_blocks", "corrected_bits"):
+        m = re.search(r"^\s*%s: (\d+)" % key, f, re.M)
+        ours = (stats.get(key) or {}).get("total")
+        if (m is None) != (ours is None) or (m and int(m.group(1)) < ours):
+            fail("fec stats %s %r, ethtool -I --show-fec: %s" % (key, ours, f.strip()))
 print("ok: %s link %s Mb/s fec %r as ethtool" % (ifn, l["speed_mbps"], l["fec"]))
 PY
 }
