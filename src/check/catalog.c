@@ -167,6 +167,13 @@ static const struct check_entry rows[] = {
 	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
 	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",
 	  "run rdmadoctor as root or give it CAP_SYSLOG" },
+	{ "latch.state", "warn (not checked)",
+	  "`serve` or `check --state DIR`: the agent's memory (DIR/latched) could not be read "
+	  "(malformed, cut short, refused) or written (a full disk, a read-only directory): "
+	  "what it remembered of earlier readings is lost, or what this reading saw is not "
+	  "kept; a bad file is moved aside to DIR/latched.bad and a fresh one begun",
+	  "look at the file named; free the disk or fix the directory's permissions; "
+	  "`rdmadoctor clear all --state DIR` begins a fresh memory" },
 	{ "link.ber", "error (a limit passed); warn (pre-FEC near the FEC's limit); info (not "
 	  "checked: the reason)",
 	  "over a window (`check --window`, `watch`): an Ethernet link's uncorrectable FEC "

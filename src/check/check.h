@@ -20,6 +20,15 @@
 
 enum severity { SEV_INFO, SEV_WARN, SEV_ERROR };
 
+/* What the agent's memory (`serve`, `check --state DIR`) says of a
+ * finding: since 0, not kept. */
+struct finding_latch {
+	int64_t since, last;	/* first and last seen, seconds since the epoch */
+	uint64_t count;		/* readings that saw it */
+	int64_t expires;	/* 0: until cleared (`rdmadoctor clear ID`) */
+	bool remembered;	/* not seen in this reading: only remembered */
+};
+
 struct finding {
 	const char *id;		/* stable id, static: "port.rate_low" */
 	enum severity severity;
@@ -36,6 +45,8 @@ struct finding {
 	/* named in the site file's ignore =: kept, but not counted toward
 	 * the verdict */
 	bool waived;
+	/* kept in the agent's memory (check/latch.h): latch.since set */
+	struct finding_latch latch;
 };
 
 struct findings {

@@ -1,5 +1,6 @@
 #include "cmd.h"
 #include "check_env.h"
+#include "latch_run.h"
 #include "pipeline.h"
 #include "../check/check.h"
 #include "../out/check_out.h"
@@ -17,7 +18,22 @@ struct check_args {
 	double window;		/* 0: none */
 	const char *until;
 	const char *env;	/* --env FILE|environ; NULL: none */
+	struct latch_opts latch;	/* --state DIR, --hold */
+	bool hold_set;
 };
+
+static int take_state(struct ctx *c, void *a, const char *v)
+{
+	(void)c;
+	((struct check_args *)a)->latch.dir = v;
+	return CMD_GO_ON;
+}
+
+static int take_hold(struct ctx *c, void *a, const char *v)
+{
+	((struct check_args *)a)->hold_set = true;
+	return latch_opts_hold(c, "check", &((struct check_args *)a)->latch, v);
+}
 
 static const struct cmd_opt check_opts[] = {
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct check_args, profile),
@@ -46,6 +62,14 @@ static const struct cmd_opt check_opts[] = {
 		  "machine: FILE of NAME=value lines (a job script or\n"
 		  "prolog), or `environ` for this process's NCCL_* and\n"
 		  "HCCL_*; adds the nccl.* findings to the verdict" },
+	{ "state", 0, "DIR", OPT_CALL_AT(take_state), .flags = OPT_NONEMPTY,
+	  .needs = "a directory",
+	  .help = "remember what this reading saw in DIR/latched, as\n"
+		  "`serve` does: a port that went down and came back, a\n"
+		  "flap, counters that grew since the last reading, a\n"
+		  "kernel-log fault stay in the verdict until they expire\n"
+		  "or `rdmadoctor clear` (docs/state.md)" },
+	{ "hold", 0, "CLASS=S", OPT_CALL_AT(take_hold), .help = LATCH_HOLD_HELP },
 	{ "brief", 0, NULL, OPT_FLAG_AT(struct check_args, brief),
 	  .help = "one line per finding" },
 	{ "list", 0, NULL, OPT_FLAG_AT(struct check_args, list),
@@ -112,6 +136,15 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct check_args *a
 			"--json)\n", c->prog);
 		return EXIT_USAGE;
 	}
+	if (a->hold_set && !a->latch.dir) {
+		fprintf(stderr, "%s check: --hold says how long --state DIR remembers: give "
+			"--state too\n", c->prog);
+		return EXIT_USAGE;
+	}
+	if (a->list && a->latch.dir) {
+		fprintf(stderr, "%s check: --list checks nothing: not with --state\n", c->prog);
+		return EXIT_USAGE;
+	}
 	if (a->until && !a->window) {
 		fprintf(stderr, "%s check: --until needs --window S: how much later the "
 			"second snapshot was taken\n", c->prog);
@@ -126,7 +159,12 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	struct pipeline_option option;
 	struct pipeline pl;
 	struct nccl_env env = { 0 };
-	int rc = parse_args(c, argc, argv, &a);
+	struct latch_run latch;
+	int rc;
+
+	latch_opts_init(&a.latch);
+	memset(&latch, 0, sizeof(latch));
+	rc = parse_args(c, argc, argv, &a);
 
 	if (rc != CMD_GO_ON)
 		return rc;
@@ -162,9 +200,13 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 	if (rc == EXIT_OK)
 		rc = pipeline_choose(c, &pl, &option);
 	if (rc == EXIT_OK)
+		rc = latch_run_begin(c, &pl, &a.latch, &latch);
+	if (rc == EXIT_OK)
 		rc = pipeline_judge(c, &pl, false);
 	if (rc == EXIT_OK && a.env)
 		rc = check_env_judge(c, &pl, &env);
+	if (rc == EXIT_OK)
+		rc = latch_run_end(c, &pl, &latch);
 	/* a script that reads the document gets one that says why, never an
 	 * empty stdout it would have to guess from */
 	if (rc == EXIT_RUNTIME && c->json)
@@ -206,6 +248,7 @@ int cmd_check(struct ctx *c, int argc, char **argv)
 		fflush(stdout);
 		rc = NPD_UNKNOWN;
 	}
+	latch_run_free(&latch);
 	pipeline_free(&pl);
 	pipeline_option_free(&option);
 	nccl_env_free(&env);

@@ -7,6 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the agent's memory says of a finding (docs/state.md). */
+static json_t *latch_to_json(const struct finding *f)
+{
+	const struct finding_latch *l = &f->latch;
+
+	return json_pack("{s:I, s:I, s:I, s:o, s:b}", "since", (json_int_t)l->since,
+			 "last_seen", (json_int_t)l->last, "count", (json_int_t)l->count,
+			 "expires", l->expires ? json_integer((json_int_t)l->expires) : json_null(),
+			 "remembered", l->remembered);
+}
+
 json_t *findings_to_json(const struct findings *fs)
 {
 	json_t *list = json_array();
@@ -27,6 +38,8 @@ json_t *findings_to_json(const struct findings *fs)
 			json_object_set_new(o, "unchecked", json_true());
 		if (o && f->waived)
 			json_object_set_new(o, "waived", json_true());
+		if (o && f->latch.since)
+			json_object_set_new(o, "latched", latch_to_json(f));
 		json_array_append_new(list, o);
 	}
 	return list;

@@ -1,0 +1,174 @@
+/* The agent's memory on disk (latch_file.h). */
+#include "latch_file.h"
+#include "file_replace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The whole file, at most LATCH_STATE_MAX_TEXT + 1 bytes (more is
+ * malformed, and the parser says so).  Not through a link: the file is
+ * ours, and a link there is someone else's. */
+static int read_file(const char *path, char **text, size_t *len)
+{
+	size_t cap = LATCH_STATE_MAX_TEXT + 2, n = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char *b;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+
+		close(fd);
+		return err;
+	}
+	b = malloc(cap);
+	if (!b) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (n < cap - 1) {
+		ssize_t got = read(fd, b + n, cap - 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = -errno;
+
+			close(fd);
+			free(b);
+			return err;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	b[n] = '\0';
+	*text = b;
+	*len = n;
+	return 0;
+}
+
+/* flock, waiting LATCH_LOCK_WAIT_S at most for another holder. */
+static int lock(const char *dir, int *fd_out)
+{
+	char *path = NULL;
+	int fd;
+
+	if (asprintf(&path, "%s/%s.lock", dir, LATCH_FILE_NAME) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	free(path);
+	if (fd < 0)
+		return -errno;
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
+		const struct timespec tick = { 0, 50000000L };
+
+		if ((errno != EWOULDBLOCK && errno != EINTR) || tries >= LATCH_LOCK_WAIT_S * 20) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		nanosleep(&tick, NULL);
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+int latch_file_open(const char *dir, bool make_dir, struct latch_file *lf, char *problem,
+		    size_t problem_len)
+{
+	char why[200], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(lf, 0, sizeof(*lf));
+	lf->lock_fd = -1;
+	problem[0] = '\0';
+	if (asprintf(&lf->path, "%s/%s", dir, LATCH_FILE_NAME) < 0) {
+		lf->path = NULL;
+		return -ENOMEM;
+	}
+	if (make_dir && mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(problem, problem_len, "cannot make the directory '%s': %s", dir,
+			 strerror(-rc));
+		return rc;
+	}
+	rc = lock(dir, &lf->lock_fd);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		snprintf(problem, problem_len, "cannot lock '%s/%s.lock': %s", dir,
+			 LATCH_FILE_NAME, rc == -EWOULDBLOCK ? "held by another rdmadoctor "
+			 "for longer than 10 s" : strerror(-rc));
+		return rc;
+	}
+	rc = read_file(lf->path, &text, &len);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		snprintf(problem, problem_len, "cannot read '%s': %s", lf->path,
+			 rc == -EINVAL ? "not a regular file" : strerror(-rc));
+		return 0;
+	}
+	rc = latch_state_parse(text, len, &lf->st, why, sizeof(why));
+	free(text);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		char *bad = NULL;
+		bool moved;
+
+		if (asprintf(&bad, "%s.bad", lf->path) < 0)
+			bad = NULL;
+		moved = bad && rename(lf->path, bad) == 0;
+
+		snprintf(problem, problem_len, "'%s' is malformed (%s)%s%s", lf->path, why,
+			 moved ? ": moved aside to " : "", moved ? bad : "");
+		free(bad);
+	}
+	return 0;
+}
+
+static int write_text(FILE *out, void *arg)
+{
+	const char *text = arg;
+
+	return fputs(text, out) == EOF ? -(errno ? errno : EIO) : 0;
+}
+
+int latch_file_save(struct latch_file *lf, const char **stage)
+{
+	char *text = latch_state_format(&lf->st);
+	int rc;
+
+	*stage = "format";
+	if (!text)
+		return -ENOMEM;
+	rc = file_replace(lf->path, write_text, text, stage);
+	free(text);
+	return rc;
+}
+
+void latch_file_close(struct latch_file *lf)
+{
+	if (lf->lock_fd >= 0)
+		close(lf->lock_fd);	/* the lock goes with it */
+	lf->lock_fd = -1;
+	latch_state_free(&lf->st);
+	free(lf->path);
+	lf->path = NULL;
+}

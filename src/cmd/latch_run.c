@@ -1,0 +1,158 @@
+/* The agent's memory around one reading (latch_run.h). */
+#include "latch_run.h"
+#include "../check/check.h"
+#include "../model/latch_base.h"
+#include "../model/window.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void latch_opts_init(struct latch_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	latch_holds_default(&o->holds);
+}
+
+int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const char *value)
+{
+	const char *eq = strchr(value, '=');
+	char name[16];
+	double s;
+	enum latch_class k = LATCH_NONE;
+
+	if (eq && (size_t)(eq - value) < sizeof(name)) {
+		memcpy(name, value, (size_t)(eq - value));
+		name[eq - value] = '\0';
+		k = latch_class_named(name);
+	}
+	if (k == LATCH_NONE || !ctx_parse_seconds(eq + 1, 0, 366 * 86400.0, &s) ||
+	    s != (double)(int64_t)s) {
+		fprintf(stderr, "%s %s: --hold needs drops=S, flaps=S or faults=S (whole seconds, "
+			"0: until cleared), not '%s'\n", c->prog, verb, value);
+		return EXIT_USAGE;
+	}
+	o->holds.s[k] = (int64_t)s;
+	return CMD_GO_ON;
+}
+
+/* The counters whose baselines are kept: those the counter checks judge
+ * over a window (the error ones, and the PHY's link-down count). */
+static bool keep(const char *name, int set)
+{
+	return check_counter_is_error(name, set) ||
+	       (set == WIN_ETH && strcmp(name, "link_down_events_phy") == 0);
+}
+
+int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts *o,
+		    struct latch_run *lr)
+{
+	char boot[BOOT_ID_LEN + 1];
+	int rc;
+
+	memset(lr, 0, sizeof(*lr));
+	lr->o = o;
+	lr->f.lock_fd = -1;
+	if (!o->dir)
+		return EXIT_OK;
+	lr->now = (int64_t)time(NULL);
+	rc = boot_id_read(&pl->r, boot);
+	if (rc < 0)
+		return ctx_fail(c, "%s %s: cannot read the boot id '%s%s%s' (%s): the memory "
+				"in '%s' is kept per boot", c->prog, pl->verb, c->root_dir,
+				c->root_dir[strlen(c->root_dir) - 1] == '/' ? "" : "/", BOOT_ID_PATH,
+				rc == -EINVAL ? "not a boot id" : strerror(-rc), o->dir);
+	rc = latch_file_open(o->dir, true, &lr->f, lr->problem, sizeof(lr->problem));
+	if (rc == -ENOMEM) {
+		latch_file_close(&lr->f);
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	}
+	lr->opened = true;
+	if (lr->problem[0])
+		fprintf(stderr, "%s %s: %s: what it remembered is lost%s\n", c->prog, pl->verb,
+			lr->problem, rc < 0 ? "" : "; a fresh memory is begun");
+	if (lr->f.st.boot[0] && strcmp(lr->f.st.boot, boot) != 0) {
+		if (!c->quiet)
+			fprintf(stderr, "%s %s: '%s' is of another boot (%s): forgotten, a fresh "
+				"memory is begun for boot %s\n", c->prog, pl->verb, lr->f.path,
+				lr->f.st.boot, boot);
+		latch_state_free(&lr->f.st);
+	}
+	memcpy(lr->f.st.boot, boot, sizeof(boot));
+	/* --window gave the ports a window already: it stands */
+	if (latch_base_start(&pl->inv, &lr->f.st, lr->now) < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	return EXIT_OK;
+}
+
+static const char state_why[] =
+	"What the agent remembers of earlier readings (a flap that healed, counters that "
+	"grew, a fault the kernel log lost) is what a single look cannot see: without "
+	"its memory this verdict may miss them.";
+
+static int state_finding(struct pipeline *pl, const char *path, const char *what)
+{
+	struct finding *f = finding_add(&pl->findings, "latch.state", SEV_WARN, state_why);
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s", path);
+	finding_set(&f->observed, "%s", what);
+	finding_set(&f->expected, "a memory read and written whole");
+	finding_set(&f->fix, "look at the file named; free the disk or fix the directory's "
+		    "permissions; `rdmadoctor clear all --state DIR` begins afresh");
+	return f->subject && f->observed && f->expected && f->fix ? 0 : -ENOMEM;
+}
+
+int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
+{
+	struct latch_state *st = &lr->f.st;
+	bool windowed = pl->inv.window_s > 0;
+	const char *stage = "";
+	int rc = 0;
+
+	if (!lr->o->dir)
+		return EXIT_OK;
+	if (latch_record(st, &pl->findings, lr->now, &lr->o->holds, windowed) < 0)
+		rc = -ENOMEM;
+	latch_state_expire(st, lr->now);
+	if (rc == 0)
+		rc = latch_merge(st, &pl->findings);
+	if (rc == 0 && lr->problem[0])
+		rc = state_finding(pl, lr->f.path, lr->problem);
+	if (rc == 0)
+		rc = latch_base_take(st, &pl->inv, keep, lr->now);
+	if (rc == 0 && lr->f.lock_fd >= 0) {
+		int err = latch_file_save(&lr->f, &stage);
+
+		if (err == -ENOMEM) {
+			rc = err;
+		} else if (err < 0) {
+			char what[600];
+
+			snprintf(what, sizeof(what), "cannot write it (%s: %s): the memory there is "
+				 "kept as it was, and what this reading saw is not remembered", stage,
+				 strerror(-err));
+			fprintf(stderr, "%s %s: cannot write '%s' (%s: %s): the memory there is kept "
+				"as it was\n", c->prog, pl->verb, lr->f.path, stage, strerror(-err));
+			rc = state_finding(pl, lr->f.path, what);
+		}
+	}
+	if (rc < 0)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	check_waive(&pl->findings, pl->has_site ? &pl->site : NULL);
+	check_sort(&pl->findings);
+	latch_file_close(&lr->f);
+	lr->opened = false;
+	return EXIT_OK;
+}
+
+void latch_run_free(struct latch_run *lr)
+{
+	if (lr->opened)
+		latch_file_close(&lr->f);
+	lr->opened = false;
+}

@@ -1,0 +1,55 @@
+/* The agent's memory around one reading (docs/state.md), for `check
+ * --state DIR` and `serve`:
+ *
+ *   latch_run_begin  after pipeline_collect: the boot id under the root,
+ *                    the memory of DIR locked and read (another boot's is
+ *                    forgotten, said on stderr), and the counter baselines
+ *                    of this boot made the start of a window, so that the
+ *                    counter checks judge what grew since the last reading
+ *   latch_run_end    after pipeline_judge: the events of this reading
+ *                    remembered, expired ones forgotten, the remembered
+ *                    ones put into the findings, the baselines taken
+ *                    anew, the memory written and unlocked; what could not
+ *                    be read or written is a latch.state finding (not
+ *                    checked) and said on stderr
+ * Each returns EXIT_OK or EXIT_RUNTIME (said). */
+#ifndef RD_CMD_LATCH_RUN_H
+#define RD_CMD_LATCH_RUN_H
+
+#include "latch_file.h"
+#include "pipeline.h"
+#include "../check/latch.h"
+#include "../sysfs/boot_id.h"
+
+struct latch_opts {
+	const char *dir;	/* --state DIR; NULL: none */
+	struct latch_holds holds;
+};
+
+struct latch_run {
+	const struct latch_opts *o;
+	struct latch_file f;
+	bool opened;
+	char problem[700];	/* reading the memory gave nothing: why */
+	int64_t now;
+};
+
+void latch_opts_init(struct latch_opts *o);
+/* --hold CLASS=S (S=0: until cleared): CMD_GO_ON or EXIT_USAGE (said). */
+int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const char *value);
+
+int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts *o,
+		    struct latch_run *lr);
+int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr);
+void latch_run_free(struct latch_run *lr);
+
+/* The --hold help, shared by check and serve. */
+#define LATCH_HOLD_HELP \
+	"how long an event is remembered after it was last\n" \
+	"seen: drops=S (counters.errors of retries and discards\n" \
+	"only; default 600), flaps=S (port.down, link.flaps,\n" \
+	"kmsg.link_flap), faults=S (error counters, other kmsg.*);\n" \
+	"0: until `rdmadoctor clear` (the default of flaps and\n" \
+	"faults); repeatable"
+
+#endif

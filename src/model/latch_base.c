@@ -1,0 +1,124 @@
+/* Counter baselines of one boot (latch_base.h). */
+#include "latch_base.h"
+#include "window.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int take_set(struct latch_state *s, const char *nic, int port, enum latch_set set,
+		    const struct counter_set *cs, latch_keep_fn keep)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct counter *ct = &cs->v[i];
+
+		if (!ct->ok || !ct->name || !keep(ct->name, (int)set))
+			continue;
+		if (latch_state_base_add(s, nic, port, set, ct->name, ct->value) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
+		    int64_t now)
+{
+	latch_state_bases_clear(s);
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
+			const struct nic *n = &inv->nics[i];
+			const struct port *pt = &n->ports[k];
+
+			if (take_set(s, n->name, pt->num, LATCH_PMA, &pt->counters, keep) < 0 ||
+			    take_set(s, n->name, pt->num, LATCH_HW, &pt->hw_counters, keep) < 0 ||
+			    take_set(s, n->name, pt->num, LATCH_ETH, &pt->eth_stats, keep) < 0)
+				return -ENOMEM;
+			if (!IS_NA(pt->carrier_changes) && pt->carrier_changes >= 0 &&
+			    latch_state_base_add(s, n->name, pt->num, LATCH_NET, "carrier_changes",
+						 (uint64_t)pt->carrier_changes) < 0)
+				return -ENOMEM;
+		}
+	s->taken = now;
+	return 0;
+}
+
+static int push(struct counter_set *cs, const struct latch_base *b)
+{
+	struct counter *v = realloc(cs->v, (cs->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	cs->v = v;
+	memset(&v[cs->n], 0, sizeof(*v));
+	v[cs->n].name = strdup(b->name);
+	if (!v[cs->n].name)
+		return -ENOMEM;
+	v[cs->n].value = b->value;
+	v[cs->n].ok = true;
+	cs->n++;
+	return 0;
+}
+
+/* The start of pt's window from the bases; NULL when none is of it (or
+ * no memory: *rc). */
+static struct port_start *start_of(const struct latch_state *s, const char *nic, int port,
+				   int *rc)
+{
+	struct port_start *st = NULL;
+
+	for (size_t i = 0; i < s->n_bases; i++) {
+		const struct latch_base *b = &s->bases[i];
+		struct counter_set *cs;
+
+		if (b->port != port || strcmp(b->nic, nic) != 0)
+			continue;
+		if (!st) {
+			st = calloc(1, sizeof(*st));
+			if (!st)
+				goto nomem;
+			st->carrier_changes = NA;
+			for (int p = 0; p < 8; p++)
+				st->pause_tx[p] = st->pause_rx[p] = NA;
+		}
+		if (b->set == LATCH_NET) {
+			if (strcmp(b->name, "carrier_changes") == 0 && b->value <= INT64_MAX)
+				st->carrier_changes = (int64_t)b->value;
+			continue;
+		}
+		cs = b->set == LATCH_PMA ? &st->counters
+		     : b->set == LATCH_HW ? &st->hw_counters : &st->eth_stats;
+		if (push(cs, b) < 0)
+			goto nomem;
+	}
+	return st;
+nomem:
+	port_start_free(st);
+	*rc = -ENOMEM;
+	return NULL;
+}
+
+int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t now)
+{
+	int n = 0, rc = 0;
+
+	if (!s->taken || !s->n_bases)
+		return 0;
+	for (size_t i = 0; i < inv->n_nics; i++)
+		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
+			struct port *pt = &inv->nics[i].ports[k];
+			struct port_start *st;
+
+			if (pt->start)
+				continue;
+			st = start_of(s, inv->nics[i].name, pt->num, &rc);
+			if (rc < 0)
+				return rc;
+			if (!st)
+				continue;
+			pt->start = st;
+			n++;
+		}
+	if (n && inv->window_s <= 0)
+		inv->window_s = now - s->taken >= 1 ? (double)(now - s->taken) : 1;
+	return n;
+}

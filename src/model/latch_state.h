@@ -1,0 +1,97 @@
+/* The agent's memory (docs/state.md): what `serve` and `check --state DIR`
+ * saw in earlier readings of this boot.  Pure: bytes in, a struct out, and
+ * back; the file itself is cmd/latch_file.c's.
+ *
+ *   rdmadoctor-latch 1
+ *   boot 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70
+ *   taken 1796524800
+ *   base	mlx5_0	1	pma	link_downed	3
+ *   event	link.flaps	error	1796524500	1796524800	2	0	mlx5_0 port 1	link_downed +1 ...
+ *
+ * One line each, fields parted by a tab.  `taken`: when the bases were
+ * read (0: none yet).  A base is one counter of one port at that reading
+ * (sets pma, hw, eth, net).  An event: check id, severity, first and last
+ * seen, times seen, when it expires (0: until cleared), subject, observed;
+ * times are seconds since the epoch.  Texts are printable ASCII: the file
+ * is outside data (a disk, another version, a hand edit), so it is read
+ * bounded, every line checked, and a file that is not all right gives
+ * nothing at all. */
+#ifndef RD_MODEL_LATCH_STATE_H
+#define RD_MODEL_LATCH_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LATCH_STATE_MAGIC "rdmadoctor-latch 1"
+#define LATCH_STATE_MAX_TEXT (1u << 20)	/* the file */
+#define LATCH_STATE_MAX_BASES 2048u		/* 8 NICs x 2 ports x ~40 error counters */
+#define LATCH_STATE_MAX_EVENTS 256u
+#define LATCH_STATE_MAX_FIELD 1024u		/* a subject or an observed text */
+#define LATCH_STATE_MAX_NAME 128u		/* an id, a device, a counter name */
+#define LATCH_STATE_MAX_BOOT 64u
+
+/* The counter sets of a base, as in model/window.h's enum window_set. */
+enum latch_set { LATCH_PMA, LATCH_HW, LATCH_ETH, LATCH_NET };
+
+struct latch_base {
+	char *nic;
+	int port;
+	enum latch_set set;
+	char *name;
+	uint64_t value;
+};
+
+struct latch_event {
+	char *id;		/* a check id: "link.flaps" */
+	int severity;		/* 0 info, 1 warn, 2 error (check.h's enum severity) */
+	int64_t first, last;	/* first and last seen */
+	uint64_t count;		/* readings that saw it */
+	int64_t expires;	/* 0: until cleared */
+	char *subject, *observed;
+};
+
+struct latch_state {
+	char boot[LATCH_STATE_MAX_BOOT + 1];	/* "" when none */
+	int64_t taken;		/* when the bases were read; 0: none */
+	struct latch_base *bases;
+	size_t n_bases, cap_bases;
+	struct latch_event *events;
+	size_t n_events, cap_events;
+};
+
+/* Parse the file.  0: well formed (its boot id in out->boot); -EINVAL:
+ * malformed (why filled, out empty); -ENOMEM. */
+int latch_state_parse(const char *text, size_t len, struct latch_state *out, char *why,
+		      size_t why_len);
+/* The file's text; NULL without memory. */
+char *latch_state_format(const struct latch_state *s);
+void latch_state_free(struct latch_state *s);
+
+/* Whether text is a boot id the file may hold: 1 to LATCH_STATE_MAX_BOOT
+ * of [0-9a-f-] (the kernel's is 36). */
+bool latch_state_boot_ok(const char *text, size_t len);
+
+/* The event of id on subject; NULL if none. */
+struct latch_event *latch_state_event(struct latch_state *s, const char *id,
+				      const char *subject);
+/* Seen now: an event of id on subject is added (first seen now) or
+ * renewed (last seen now, counted, its observed text and expiry updated,
+ * the higher severity kept).  Texts that the file cannot hold are made
+ * so: characters outside printable ASCII become '?', and a text longer
+ * than LATCH_STATE_MAX_FIELD is cut.  1 done, 0 not (full, or an id or
+ * subject the file may not hold), -ENOMEM. */
+int latch_state_see(struct latch_state *s, const char *id, int severity, const char *subject,
+		    const char *observed, int64_t now, int64_t expires);
+void latch_state_remove(struct latch_state *s, size_t i);
+/* Remove the events expired at now; how many. */
+size_t latch_state_expire(struct latch_state *s, int64_t now);
+
+/* Forget every base. */
+void latch_state_bases_clear(struct latch_state *s);
+/* Add a base (names copied); 1 added, 0 not (full, duplicate, or names
+ * the file may not hold), -ENOMEM. */
+int latch_state_base_add(struct latch_state *s, const char *nic, int port, enum latch_set set,
+			 const char *name, uint64_t value);
+
+#endif
