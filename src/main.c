@@ -25,6 +25,7 @@ static const struct cmd_row commands[] = {
 	{ "fleet", cmd_fleet, "the stored fleet: ls, show HOST, diff, report --html FILE, rm HOST", &fleet_spec },
 	{ "fabric", cmd_fabric, "every pair of nodes on every rail, under srun or mpirun (PMIx)", &fabric_spec },
 	{ "serve", cmd_serve, "Prometheus exporter over HTTP (loopback unless told otherwise)", &serve_spec },
+	{ "clear", cmd_clear, "forget what serve and check --state remember (a flap, a fault), once fixed", &clear_spec },
 	{ "nccl", cmd_nccl, "the NCCL (or HCCL) environment a job should set here, each with why", &nccl_spec },
 	{ "labels", cmd_labels, "Node Feature Discovery labels: rails up, their rate, GPUDirect, verdict", &labels_spec },
 	{ "plan", cmd_plan, "how much network a training job needs per GPU, against this machine", &plan_spec },

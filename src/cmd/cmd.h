@@ -69,6 +69,8 @@ int cmd_fabric(struct ctx *c, int argc, char **argv);	/* cmd/fabric.c */
 int cmd_nccl(struct ctx *c, int argc, char **argv);	/* cmd/nccl.c */
 extern const struct cmd_spec nccl_spec;
 int cmd_labels(struct ctx *c, int argc, char **argv);	/* cmd/labels.c */
+int cmd_clear(struct ctx *c, int argc, char **argv);	/* cmd/clear.c */
+extern const struct cmd_spec clear_spec;
 extern const struct cmd_spec labels_spec;
 
 /* A window of samples for check --window (cmd/watch.c): the inventory's

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
+#include "latch_run.h"
 #include "pipeline.h"
 #include "serve_deadline.h"
 #include "serve_listen.h"
@@ -67,11 +68,14 @@ struct serve_args {
 	double cache_s;
 	const char *profile;
 	double timeout_s;
+	struct latch_opts latch;	/* --state DIR|none, --hold */
+	bool state_set;
 };
 
 struct server {
 	struct ctx *c;
 	const struct pipeline_option *option;	/* --profile; else picked at each reading */
+	const struct latch_opts *latch;	/* the memory (dir NULL: none) */
 	double cache_s, timeout_s;
 
 	pthread_mutex_t cache_lock;	/* metrics ... stopping */
@@ -98,6 +102,19 @@ static double wall_now(void)
 
 /* ---- arguments ---- */
 
+static int take_state(struct ctx *c, void *a, const char *v)
+{
+	(void)c;
+	((struct serve_args *)a)->latch.dir = strcmp(v, "none") == 0 ? NULL : v;
+	((struct serve_args *)a)->state_set = true;
+	return CMD_GO_ON;
+}
+
+static int take_hold(struct ctx *c, void *a, const char *v)
+{
+	return latch_opts_hold(c, "serve", &((struct serve_args *)a)->latch, v);
+}
+
 static const struct cmd_opt serve_opts[] = {
 	{ "listen", 0, "ADDR:PORT", OPT_STRING_AT(struct serve_args, listen),
 	  .help = "where to listen (default " DEFAULT_LISTEN "; loopback\n"
@@ -109,6 +126,15 @@ static const struct cmd_opt serve_opts[] = {
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct serve_args, profile),
 	  .help = "judge against this profile (default: the one picked\n"
 		  "from the machine, as `check` does)" },
+	{ "state", 0, "DIR|none", OPT_CALL_AT(take_state), .flags = OPT_NONEMPTY,
+	  .needs = "a directory, or none",
+	  .help = "remember what each reading saw in DIR/latched (default\n"
+		  LATCH_DIR_DEFAULT " when --root is /, none under\n"
+		  "another root): a port that went down and came back, a\n"
+		  "flap, counters that grew, a kernel-log fault stay in\n"
+		  "the findings until they expire or `rdmadoctor clear`,\n"
+		  "across restarts of serve, forgotten at a reboot" },
+	{ "hold", 0, "CLASS=S", OPT_CALL_AT(take_hold), .help = LATCH_HOLD_HELP },
 	{ "timeout", 0, "S", OPT_SECONDS_AT(struct serve_args, timeout_s, 1, 300),
 	  .flags = OPT_WHOLE,
 	  .help = "a client has S seconds for each request, from its\n"
@@ -148,6 +174,7 @@ const struct cmd_spec serve_spec = {
 	"  tx_power_watts,rx_power_watts}{lane} and each one's _threshold_{level}\n"
 	"  (the transceiver's own limits), npu_* (Ascend NPU ports),\n"
 	"  findings{id,severity}, finding{id,severity,device,port,subject},\n"
+	"  finding_latched_since_seconds{...,remembered} (with --state),\n"
 	"  check_verdict, last_check_timestamp_seconds,\n"
 	"  refresh_duration_seconds.  `curl http://127.0.0.1:9879/metrics` shows\n"
 	"  each with its help.  A value the machine does not give is left out,\n"
@@ -181,7 +208,19 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 	struct metrics_report rep = { 0 };
 	struct pipeline pl;
 	struct expo e;
-	int rc = pipeline_run(s->c, "serve", &pl, s->option);
+	struct latch_run latch;
+	int rc = pipeline_collect(s->c, "serve", &pl, false);
+
+	memset(&latch, 0, sizeof(latch));
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(s->c, &pl, s->option);
+	if (rc == EXIT_OK)
+		rc = latch_run_begin(s->c, &pl, s->latch, &latch);
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(s->c, &pl, false);
+	if (rc == EXIT_OK)
+		rc = latch_run_end(s->c, &pl, &latch);
+	latch_run_free(&latch);
 
 	if (rc == EXIT_OK && !inventory_has_network(&pl.inv) && s->refreshes == 0)
 		ctx_hint_no_devices(s->c);	/* said once, at the start */
@@ -489,18 +528,26 @@ static int run(struct server *s, int listen_fd)
 
 int cmd_serve(struct ctx *c, int argc, char **argv)
 {
-	struct serve_args a = { DEFAULT_LISTEN, DEFAULT_CACHE_S, NULL, DEFAULT_TIMEOUT_S };
+	struct serve_args a = { .listen = DEFAULT_LISTEN, .cache_s = DEFAULT_CACHE_S,
+				.timeout_s = DEFAULT_TIMEOUT_S };
 	struct server s;
 	struct pipeline_option option;
 	bool ok = false;
-	int fd = -1, rc = parse_args(c, argc, argv, &a);
+	int fd = -1, rc;
 
+	latch_opts_init(&a.latch);
+	rc = parse_args(c, argc, argv, &a);
 	if (rc != CMD_GO_ON)
 		return rc;
+	/* the machine's own memory only for the machine itself: a tree
+	 * (a snapshot, a test) keeps one only where told */
+	if (!a.state_set && strcmp(c->root_dir, "/") == 0)
+		a.latch.dir = LATCH_DIR_DEFAULT;
 	memset(&s, 0, sizeof(s));
 	memset(&option, 0, sizeof(option));
 	s.c = c;
 	s.option = &option;
+	s.latch = &a.latch;
 	s.cache_s = a.cache_s;
 	s.timeout_s = a.timeout_s;
 	pthread_mutex_init(&s.cache_lock, NULL);

@@ -133,6 +133,35 @@ static void each(struct expo *e, const struct findings *fs, const struct invento
 	}
 }
 
+/* The findings the agent's memory holds (serve --state, docs/state.md):
+ * since when, with the labels of rdmadoctor_finding, so that an alert can
+ * tell a fault seen now from one remembered. */
+static void latched(struct expo *e, const struct findings *fs, const struct inventory *inv)
+{
+	struct expo_fam f = { "rdmadoctor_finding_latched_since_seconds", "gauge",
+			      "When a finding the agent remembers was first seen (seconds since "
+			      "the epoch), with rdmadoctor_finding's labels and remembered=\"true\" "
+			      "when it was not seen in the last reading; kept until it expires or "
+			      "`rdmadoctor clear`", false };
+
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *x = &fs->v[i];
+		char dev[64], port[16];
+		struct expo_label l[6];
+
+		if (x->waived || !x->latch.since)
+			continue;
+		subject_parts(inv, x->subject ? x->subject : "", dev, sizeof(dev), port, sizeof(port));
+		l[0] = (struct expo_label){ "id", x->id };
+		l[1] = (struct expo_label){ "severity", severity_name(x->severity) };
+		l[2] = (struct expo_label){ "device", dev };
+		l[3] = (struct expo_label){ "port", port };
+		l[4] = (struct expo_label){ "subject", x->subject };
+		l[5] = (struct expo_label){ "remembered", x->latch.remembered ? "true" : "false" };
+		expo_fam_sample(e, &f, l, 6, (double)x->latch.since);
+	}
+}
+
 void metrics_findings(struct expo *e, const struct findings *fs, const char *profile,
 		      const struct inventory *inv)
 {
@@ -141,4 +170,5 @@ void metrics_findings(struct expo *e, const struct findings *fs, const char *pro
 	unchecked(e, fs);
 	by_id(e, fs);
 	each(e, fs, inv);
+	latched(e, fs, inv);
 }
