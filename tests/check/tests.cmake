@@ -75,3 +75,9 @@ add_test(NAME check_kmsg COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg.py
 add_test(NAME check_kmsg_live COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg_live.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 set_tests_properties(check_kmsg_live PROPERTIES TIMEOUT 300 LABELS system)
+# The agent's memory (check --state DIR, clear): a port down and back, a
+# flap, counters grown since the last run, a kernel-log fault the log lost
+# stay in the verdict across runs until cleared or expired; a new boot id
+# forgets them; a malformed memory or a failed write is said, never a pass.
+add_test(NAME check_latch COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/latch.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

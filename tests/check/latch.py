@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""check --state DIR and clear: the agent's memory (docs/state.md), driven
+on a copy of a800-8x100g-roce whose files are edited between runs as the
+kernel would change them: a rail port that goes DOWN and comes back, its
+netdev's carrier_changes and its PMA symbol_error growing, a transport
+retry counter growing, a kernel-log fault that the log later loses.  Each
+run is a new process, so every remembered finding also shows the memory
+surviving a restart.  The boot id is the root's
+proc/sys/kernel/random/boot_id: writing another one is a reboot.
+
+usage: latch.py RDMADOCTOR FIXTURES_DIR
+"""
+import os
+import resource
+import signal
+import subprocess
+
+from harness import Harness
+
+h = Harness("latch")
+BOOT1 = "6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70"
+BOOT2 = "0b7d3c1e-5a2f-4e8d-8c6b-1a2b3c4d5e6f"
+SUBJ = "mlx5_0 port 1"
+
+root = h.copy("a800-8x100g-roce", "root")
+state = os.path.join(h.tmp, "state")
+latched = os.path.join(state, "latched")
+port = os.path.join(root, "sys/class/infiniband/mlx5_0/ports/1")
+net = os.path.join(root, "sys/class/net/enp25s0np0")
+
+
+def put(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def boot(bid):
+    d = os.path.join(root, "proc/sys/kernel/random")
+    os.makedirs(d, exist_ok=True)
+    put(os.path.join(d, "boot_id"), bid + "\n")
+
+
+def check(*args, **kw):
+    return h.run(root, "--state", state, *args, **kw)
+
+
+def by_key(doc):
+    return {(f["id"], f["subject"]): f for f in (doc or {}).get("findings", [])}
+
+
+def events():
+    return [l.split("\t") for l in read(latched).splitlines() if l.startswith("event\t")]
+
+
+# no boot id under the root: the memory cannot be keyed, the check says so
+rc, doc, _, err = check()
+h.expect(rc == 3 and "proc/sys/kernel/random/boot_id" in err and doc and
+         doc["verdict"] == "error", "no boot id: exit 3 naming the file", f"rc {rc}: {err}")
+
+# the first run of a boot: a memory with the boot id and the baselines, no event
+boot(BOOT1)
+rc, doc, _, err = check()
+text = read(latched) if os.path.exists(latched) else ""
+h.expect(rc == 0 and doc["verdict"] == "pass" and err == "", "first run passes quietly",
+         f"rc {rc} {err}")
+h.expect(text.startswith(f"rdmadoctor-latch 1\nboot {BOOT1}\ntaken ") and
+         f"base\tmlx5_0\t1\tnet\tcarrier_changes\t2\n" in text and
+         "base\tmlx5_0\t1\tpma\tsymbol_error\t0\n" in text and not events(),
+         "the memory holds the boot id and the baselines of this boot", text[:400])
+
+# the port goes down, its carrier flapped and symbol errors grew since the last run
+put(os.path.join(port, "state"), "1: DOWN\n")
+put(os.path.join(net, "carrier_changes"), "3\n")
+put(os.path.join(port, "counters/symbol_error"), "5\n")
+rc, doc, _, err = check()
+got = by_key(doc)
+for fid in ("port.down", "link.flaps", "counters.errors"):
+    f = got.get((fid, SUBJ))
+    h.expect(f is not None and f["severity"] == "error" and
+             f.get("latched", {}).get("remembered") is False and
+             f["latched"]["expires"] is None and f["latched"]["count"] == 1,
+             f"{fid} seen now and remembered until cleared", repr(f))
+h.expect("grew by 5" in got.get(("counters.errors", SUBJ), {}).get("observed", ""),
+         "symbol_error judged as grown since the last run (5), not as a lifetime count",
+         repr(got.get(("counters.errors", SUBJ))))
+h.expect(rc == 1, "exit 1", f"rc {rc}")
+
+# the port is back: a single look sees nothing, the memory does
+put(os.path.join(port, "state"), "4: ACTIVE\n")
+rc, doc, _, err = check()
+got = by_key(doc)
+for fid in ("port.down", "link.flaps", "counters.errors"):
+    f = got.get((fid, SUBJ))
+    h.expect(f is not None and f["severity"] == "error" and
+             f["latched"]["remembered"] is True and
+             f["observed"].startswith("remembered, not seen in this reading") and
+             f"rdmadoctor clear {fid}" in f["fix"],
+             f"{fid} remembered after the port came back", repr(f))
+h.expect(rc == 1 and doc["verdict"] == "fail", "a remembered flap keeps the verdict fail",
+         f"rc {rc}")
+rc, _, out, _ = check("--nhc", json_out=False)
+h.expect(rc == 1 and out.startswith("ERROR:"), "--nhc: the remembered error drains",
+         f"rc {rc} {out}")
+# nothing grew again: no second sighting
+h.expect(all(e[5] == "1" for e in events()), "seen once each", repr(events()))
+
+# clear: an id that is none, one with nothing remembered, one on its subject
+r = subprocess.run([h.binary, "clear", "--state", state, "port.dwn"], capture_output=True,
+                   text=True)
+h.expect(r.returncode == 2 and "did you mean 'port.down'" in r.stderr,
+         "clear of no check id: usage error with a suggestion", r.stderr)
+r = subprocess.run([h.binary, "clear", "--state", state, "kmsg.health"], capture_output=True,
+                   text=True)
+h.expect(r.returncode == 1 and "nothing remembered under 'kmsg.health'" in r.stderr,
+         "clear of an id not remembered: exit 1, said", r.stderr)
+r = subprocess.run([h.binary, "clear", "--state", state, "--subject", SUBJ, "port.down"],
+                   capture_output=True, text=True)
+h.expect(r.returncode == 0 and r.stdout.startswith(f"cleared port.down on {SUBJ} (seen 1 time"),
+         "clear port.down says what it cleared", r.stdout + r.stderr)
+rc, doc, _, _ = check()
+got = by_key(doc)
+h.expect(("port.down", SUBJ) not in got and ("link.flaps", SUBJ) in got,
+         "cleared port.down is gone, link.flaps stays", repr(sorted(got)))
+r = subprocess.run([h.binary, "--json", "clear", "--state", state, "all"], capture_output=True,
+                   text=True)
+h.expect(r.returncode == 0 and
+         sorted(c["id"] for c in __import__("json").loads(r.stdout)["cleared"]) ==
+         ["counters.errors", "link.flaps"], "clear all --json lists the two left", r.stdout)
+rc, doc, _, _ = check()
+h.expect(rc == 0 and doc["verdict"] == "pass", "after clear all: pass", f"rc {rc}")
+
+# a retry counter grows: a drop, held 600 s after it was last seen
+hw = os.path.join(port, "hw_counters/out_of_sequence")
+put(hw, str(int(read(hw)) + 7) + "\n")
+rc, doc, _, _ = check()
+f = by_key(doc).get(("counters.errors", SUBJ))
+h.expect(f is not None and f["severity"] == "warn" and
+         f["latched"]["expires"] == f["latched"]["last_seen"] + 600,
+         "a grown retry counter: a warning held 600 s", repr(f))
+# once its hold has passed it is forgotten: set its expiry in the past
+text = read(latched)
+ev = [l for l in text.splitlines() if l.startswith("event\tcounters.errors\t")][0].split("\t")
+put(latched, text.replace("\t".join(ev), "\t".join(ev[:6] + ["1000"] + ev[7:])))
+rc, doc, _, _ = check()
+h.expect(("counters.errors", SUBJ) not in by_key(doc) and not events(),
+         "an expired drop is forgotten", repr(events()))
+# --hold drops=0: until cleared
+put(hw, str(int(read(hw)) + 1) + "\n")
+rc, doc, _, _ = check("--hold", "drops=0")
+f = by_key(doc).get(("counters.errors", SUBJ))
+h.expect(f is not None and f["latched"]["expires"] is None, "--hold drops=0: until cleared",
+         repr(f))
+rc, _, _, err = h.run(root, "--hold", "drops=10")
+h.expect(rc == 2 and "--state" in err, "--hold without --state: usage error", err)
+rc, _, _, err = check("--hold", "spills=10")
+h.expect(rc == 2 and "drops=S" in err, "--hold of no class: usage error", err)
+
+# a kernel-log fault, then the log loses it (a full ring buffer)
+kd = os.path.join(root, ".rdmadoctor", "kmsg")
+os.makedirs(kd)
+put(os.path.join(kd, "boot_time"), "1764900000.000000\n")
+put(os.path.join(kd, "faults"),
+    "3,102,7000000,-;mlx5_core 0000:19:00.0: poll_health:825:(pid 0): device's health "
+    "compromised - reached miss count\n SUBSYSTEM=pci\n DEVICE=+pci:0000:19:00.0\n")
+rc, doc, _, _ = check()
+f = by_key(doc).get(("kmsg.health", "mlx5_0"))
+h.expect(f is not None and f["latched"]["remembered"] is False, "kmsg.health seen and kept",
+         repr(f))
+put(os.path.join(kd, "faults"), "")
+rc, doc, _, _ = check()
+f = by_key(doc).get(("kmsg.health", "mlx5_0"))
+h.expect(f is not None and f["latched"]["remembered"] is True and f["severity"] == "error"
+         and rc == 1, "kmsg.health remembered when the log lost it", repr(f))
+
+# a reboot: another boot id forgets the events and the baselines of the last
+boot(BOOT2)
+put(os.path.join(port, "counters/symbol_error"), "0\n")   # counters start again
+rc, doc, _, err = check()
+h.expect(rc == 0 and doc["verdict"] == "pass" and "of another boot" in err and BOOT1 in err,
+         "a new boot: forgotten, said, pass", f"rc {rc} {err}")
+h.expect(f"boot {BOOT2}\n" in read(latched) and not events(),
+         "the memory is of the new boot", read(latched)[:200])
+
+# a malformed memory: said, moved aside, a fresh one; the verdict is not pass
+good = read(latched)
+for name, bad in (("garbage", "not a memory\n"), ("cut short", good[:-1])):
+    put(latched, bad)
+    rc, doc, _, err = check()
+    f = by_key(doc).get(("latch.state", latched))
+    h.expect(f is not None and f.get("unchecked") is True and f["severity"] == "warn" and
+             doc["verdict"] == "warn" and latched in err and "malformed" in err,
+             f"{name}: latch.state not checked, named on stderr, verdict warn",
+             f"{err} {f!r}")
+    h.expect(read(latched + ".bad") == bad and read(latched).startswith("rdmadoctor-latch 1\n"),
+             f"{name}: moved to latched.bad, a fresh memory written", read(latched)[:100])
+    rc, doc, _, _ = check()
+    h.expect(rc == 0 and doc["verdict"] == "pass", f"{name}: the next run passes", f"rc {rc}")
+
+# a full disk (a file size limit of 0): an error, the old memory kept whole
+put(os.path.join(net, "carrier_changes"), "9\n")
+before = read(latched)
+
+
+def no_room():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+r = subprocess.run([h.binary, "--root", root, "--json", "check", "--state", state],
+                   capture_output=True, text=True, preexec_fn=no_room)
+doc = __import__("json").loads(r.stdout) if r.stdout else None
+f = by_key(doc).get(("latch.state", latched))
+h.expect("cannot write" in r.stderr and latched in r.stderr and f is not None and
+         ("link.flaps", SUBJ) in by_key(doc), "a failed write: said, latch.state, the flap "
+         "still judged", r.stderr + repr(f))
+h.expect(read(latched) == before and
+         not [n for n in os.listdir(state) if n.startswith(".latched")],
+         "the old memory is kept, no temporary file left", repr(os.listdir(state)))
+
+h.done()
