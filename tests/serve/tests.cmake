@@ -16,3 +16,8 @@ add_test(NAME serve_hostile COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve
 # 77 only where promtool or prometheus (Debian prometheus) is not installed.
 set_tests_properties(serve_metrics serve_prometheus serve_hostile PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 240)
+# The agent's memory: a flap and a port down and back stay in /metrics
+# across readings and a restart of serve, until `rdmadoctor clear`.
+add_test(NAME serve_latch COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_latch.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(serve_latch PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
