@@ -136,3 +136,23 @@ int latch_merge(const struct latch_state *s, struct findings *fs)
 	}
 	return 0;
 }
+
+static const char state_why[] =
+	"What the agent remembers of earlier readings (a flap that healed, counters that "
+	"grew, a fault the kernel log lost) is what a single look cannot see: without "
+	"its memory this verdict may miss them.";
+
+int latch_unkept(struct findings *fs, const char *path, const char *what)
+{
+	struct finding *f = finding_add(fs, "latch.state", SEV_WARN, state_why);
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s", path);
+	finding_set(&f->observed, "%s", what);
+	finding_set(&f->expected, "a memory read and written whole");
+	finding_set(&f->fix, "look at the file named; free the disk or fix the directory's "
+		    "permissions; `rdmadoctor clear all --state DIR` begins afresh");
+	return f->subject && f->observed && f->expected && f->fix ? 0 : -ENOMEM;
+}

@@ -49,4 +49,9 @@ int latch_record(struct latch_state *s, const struct findings *fs, int64_t now,
  * 0 or -ENOMEM. */
 int latch_merge(const struct latch_state *s, struct findings *fs);
 
+/* latch.state: the memory at path could not be read or written (what,
+ * in words): not checked, a warning, so that a verdict without its
+ * memory is never a pass.  0 or -ENOMEM. */
+int latch_unkept(struct findings *fs, const char *path, const char *what);
+
 #endif

@@ -87,26 +87,6 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts 
 	return EXIT_OK;
 }
 
-static const char state_why[] =
-	"What the agent remembers of earlier readings (a flap that healed, counters that "
-	"grew, a fault the kernel log lost) is what a single look cannot see: without "
-	"its memory this verdict may miss them.";
-
-static int state_finding(struct pipeline *pl, const char *path, const char *what)
-{
-	struct finding *f = finding_add(&pl->findings, "latch.state", SEV_WARN, state_why);
-
-	if (!f)
-		return -ENOMEM;
-	f->unchecked = true;
-	finding_set(&f->subject, "%s", path);
-	finding_set(&f->observed, "%s", what);
-	finding_set(&f->expected, "a memory read and written whole");
-	finding_set(&f->fix, "look at the file named; free the disk or fix the directory's "
-		    "permissions; `rdmadoctor clear all --state DIR` begins afresh");
-	return f->subject && f->observed && f->expected && f->fix ? 0 : -ENOMEM;
-}
-
 int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 {
 	struct latch_state *st = &lr->f.st;
@@ -122,7 +102,7 @@ int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 	if (rc == 0)
 		rc = latch_merge(st, &pl->findings);
 	if (rc == 0 && lr->problem[0])
-		rc = state_finding(pl, lr->f.path, lr->problem);
+		rc = latch_unkept(&pl->findings, lr->f.path, lr->problem);
 	if (rc == 0)
 		rc = latch_base_take(st, &pl->inv, keep, lr->now);
 	if (rc == 0 && lr->f.lock_fd >= 0) {
@@ -138,7 +118,7 @@ int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 				 strerror(-err));
 			fprintf(stderr, "%s %s: cannot write '%s' (%s: %s): the memory there is kept "
 				"as it was\n", c->prog, pl->verb, lr->f.path, stage, strerror(-err));
-			rc = state_finding(pl, lr->f.path, what);
+			rc = latch_unkept(&pl->findings, lr->f.path, what);
 		}
 	}
 	if (rc < 0)
