@@ -50,6 +50,18 @@ fx=$src/tests/fixtures
 vg "$bin" --root "$fx/dgx-h100/root" watch --until "$fx/dgx-h100/root" --duration 60
 vg "$bin" --root "$fx/dgx-h100/root" --json watch --until "$fx/broken/root" --duration 60
 vg "$bin" --root "$fx/hgx-roce-lag/root" check --window 60 --until "$fx/dgx-h100/root"
+# the agent's memory: a first run, a flap remembered, a malformed memory,
+# clear (docs/state.md)
+cp -a "$fx/a800-8x100g-roce/root" "$tmp/latch"
+mkdir -p "$tmp/latch/proc/sys/kernel/random"
+echo 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70 >"$tmp/latch/proc/sys/kernel/random/boot_id"
+vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
+echo 9 >"$tmp/latch/sys/class/net/enp25s0np0/carrier_changes"
+vg "$bin" --root "$tmp/latch" --json check --state "$tmp/latch-state"
+vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
+vg "$bin" clear --state "$tmp/latch-state" link.flaps
+echo garbage >"$tmp/latch-state/latched"
+vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
 # live: a machine without RDMA devices has nothing to watch (exit 3), and
 # that path must be as clean as the other
 ok3=1 vg "$bin" watch --interval 0.2 --duration 0.5 --json
