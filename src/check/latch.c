@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -110,6 +111,22 @@ static int add_remembered(struct findings *fs, const struct latch_event *e,
 	return f->subject && f->observed && f->expected && f->fix ? 0 : -ENOMEM;
 }
 
+/* Seen now, milder than remembered: the finding takes the remembered
+ * severity and says why. */
+static int take_worse(struct finding *f, const struct latch_event *e)
+{
+	char first[40];
+	char *was = f->observed;
+
+	utc(e->first, first, sizeof(first));
+	f->observed = NULL;
+	finding_set(&f->observed, "%s; remembered at %s since %s: %s", was ? was : "-",
+		    severity_name((enum severity)e->severity), first, e->observed);
+	free(was);
+	f->severity = (enum severity)e->severity;
+	return f->observed ? 0 : -ENOMEM;
+}
+
 int latch_merge(const struct latch_state *s, struct findings *fs)
 {
 	size_t seen_now = fs->n;
@@ -124,12 +141,15 @@ int latch_merge(const struct latch_state *s, struct findings *fs)
 		for (size_t k = 0; k < seen_now; k++) {
 			struct finding *f = &fs->v[k];
 
-			if (f->subject && strcmp(f->id, e->id) == 0 &&
-			    strcmp(f->subject, e->subject) == 0) {
-				f->latch = (struct finding_latch){ e->first, e->last, e->count,
-								   e->expires, false };
-				now = true;
-			}
+			/* a value not read now is no sighting: the event stands */
+			if (f->unchecked || !f->subject || strcmp(f->id, e->id) != 0 ||
+			    strcmp(f->subject, e->subject) != 0)
+				continue;
+			f->latch = (struct finding_latch){ e->first, e->last, e->count,
+							   e->expires, false };
+			now = true;
+			if (e->severity > (int)f->severity && take_worse(f, e) < 0)
+				return -ENOMEM;
 		}
 		if (!now && add_remembered(fs, e, row) < 0)
 			return -ENOMEM;

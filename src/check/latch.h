@@ -43,8 +43,10 @@ int latch_record(struct latch_state *s, const struct findings *fs, int64_t now,
 		 const struct latch_holds *h, bool windowed);
 
 /* Put the memory into fs: a finding seen now that is remembered gets its
- * latch (since, count, expiry); a remembered event not seen now is added
- * as a finding that says so, at the severity it was seen with.  Events of
+ * latch (since, count, expiry), and the remembered severity when that is
+ * higher (saying so); a remembered event not seen now (or only as a value
+ * that could not be read) is added as a finding that says so, at the
+ * severity it was seen with.  Events of
  * ids this version does not know are left out.  Sort and waive after.
  * 0 or -ENOMEM. */
 int latch_merge(const struct latch_state *s, struct findings *fs);

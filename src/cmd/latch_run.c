@@ -46,7 +46,16 @@ static bool keep(const char *name, int set)
 	       (set == WIN_ETH && strcmp(name, "link_down_events_phy") == 0);
 }
 
-int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts *o,
+/* A problem on stderr, unless it is the one said last. */
+static void say(struct ctx *c, struct latch_opts *o, const char *verb, const char *what)
+{
+	if (strcmp(o->said, what) == 0)
+		return;
+	fprintf(stderr, "%s %s: %s\n", c->prog, verb, what);
+	snprintf(o->said, sizeof(o->said), "%s", what);
+}
+
+int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 		    struct latch_run *lr)
 {
 	char boot[BOOT_ID_LEN + 1];
@@ -70,9 +79,13 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts 
 		return ctx_fail(c, "%s: out of memory", c->prog);
 	}
 	lr->opened = true;
-	if (lr->problem[0])
-		fprintf(stderr, "%s %s: %s: what it remembered is lost%s\n", c->prog, pl->verb,
-			lr->problem, rc < 0 ? "" : "; a fresh memory is begun");
+	if (lr->problem[0]) {
+		char what[sizeof(lr->problem) + 64];
+
+		snprintf(what, sizeof(what), "%s: what it remembered is lost%s", lr->problem,
+			 rc < 0 ? "" : "; a fresh memory is begun");
+		say(c, o, pl->verb, what);
+	}
 	if (lr->f.st.boot[0] && strcmp(lr->f.st.boot, boot) != 0) {
 		if (!c->quiet)
 			fprintf(stderr, "%s %s: '%s' is of another boot (%s): forgotten, a fresh "
@@ -116,9 +129,12 @@ int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 			snprintf(what, sizeof(what), "cannot write it (%s: %s): the memory there is "
 				 "kept as it was, and what this reading saw is not remembered", stage,
 				 strerror(-err));
-			fprintf(stderr, "%s %s: cannot write '%s' (%s: %s): the memory there is kept "
-				"as it was\n", c->prog, pl->verb, lr->f.path, stage, strerror(-err));
 			rc = latch_unkept(&pl->findings, lr->f.path, what);
+			snprintf(what, sizeof(what), "cannot write '%s' (%s: %s): the memory there is "
+				 "kept as it was", lr->f.path, stage, strerror(-err));
+			say(c, lr->o, pl->verb, what);
+		} else if (!lr->problem[0]) {
+			lr->o->said[0] = '\0';	/* all well: a problem that returns is said again */
 		}
 	}
 	if (rc < 0)

@@ -24,10 +24,13 @@
 struct latch_opts {
 	const char *dir;	/* --state DIR; NULL: none */
 	struct latch_holds holds;
+	/* the last problem said on stderr: serve says a lasting one (a
+	 * directory it cannot write) once, not at every reading */
+	char said[800];
 };
 
 struct latch_run {
-	const struct latch_opts *o;
+	struct latch_opts *o;
 	struct latch_file f;
 	bool opened;
 	char problem[700];	/* reading the memory gave nothing: why */
@@ -38,7 +41,7 @@ void latch_opts_init(struct latch_opts *o);
 /* --hold CLASS=S (S=0: until cleared): CMD_GO_ON or EXIT_USAGE (said). */
 int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const char *value);
 
-int latch_run_begin(struct ctx *c, struct pipeline *pl, const struct latch_opts *o,
+int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 		    struct latch_run *lr);
 int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr);
 void latch_run_free(struct latch_run *lr);

@@ -75,7 +75,7 @@ struct serve_args {
 struct server {
 	struct ctx *c;
 	const struct pipeline_option *option;	/* --profile; else picked at each reading */
-	const struct latch_opts *latch;	/* the memory (dir NULL: none) */
+	struct latch_opts *latch;	/* the memory (dir NULL: none) */
 	double cache_s, timeout_s;
 
 	pthread_mutex_t cache_lock;	/* metrics ... stopping */

@@ -196,14 +196,19 @@ int latch_state_see(struct latch_state *s, const char *id, int severity, const c
 		return -ENOMEM;
 	e = latch_state_event(s, id, subject);
 	if (e) {
-		free(e->observed);
-		e->observed = obs;
+		/* the text of the worst sighting: a later, milder one does not
+		 * hide what was seen */
+		if (severity >= e->severity) {
+			free(e->observed);
+			e->observed = obs;
+			e->severity = severity;
+		} else {
+			free(obs);
+		}
 		if (now > e->last)
 			e->last = now;
 		if (e->count < UINT64_MAX)
 			e->count++;
-		if (severity > e->severity)
-			e->severity = severity;
 		e->expires = expires;
 		return 1;
 	}

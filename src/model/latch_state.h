@@ -76,8 +76,9 @@ bool latch_state_boot_ok(const char *text, size_t len);
 struct latch_event *latch_state_event(struct latch_state *s, const char *id,
 				      const char *subject);
 /* Seen now: an event of id on subject is added (first seen now) or
- * renewed (last seen now, counted, its observed text and expiry updated,
- * the higher severity kept).  Texts that the file cannot hold are made
+ * renewed (last seen now, counted, its expiry updated; its severity and
+ * observed text are those of the worst sighting, the latest among
+ * equals).  Texts that the file cannot hold are made
  * so: characters outside printable ASCII become '?', and a text longer
  * than LATCH_STATE_MAX_FIELD is cut.  1 done, 0 not (full, or an id or
  * subject the file may not hold), -ENOMEM. */

@@ -166,6 +166,42 @@ static void record_and_merge(void **state)
 	latch_state_free(&s);
 }
 
+/* A milder sighting does not hide the worse one; a value not read now is
+ * no sighting. */
+static void worse_stays(void **state)
+{
+	struct latch_state s = { 0 };
+	struct findings fs = { 0 };
+	struct latch_holds h;
+	struct finding *f;
+
+	(void)state;
+	latch_holds_default(&h);
+	add(&fs, "counters.errors", SEV_ERROR, "mlx5_0 port 1", "symbol_error grew by 5");
+	add(&fs, "port.down", SEV_ERROR, "mlx5_0 port 1", "DOWN");
+	assert_int_equal(latch_record(&s, &fs, 1000, &h, true), 2);
+	findings_free(&fs);
+
+	add(&fs, "counters.errors", SEV_WARN, "mlx5_0 port 1", "out_of_sequence grew by 2");
+	f = add(&fs, "port.down", SEV_WARN, "mlx5_0 port 1", "not checked: no file 'state'");
+	f->unchecked = true;
+	assert_int_equal(latch_record(&s, &fs, 1060, &h, true), 0);
+	assert_string_equal(latch_state_event(&s, "counters.errors", "mlx5_0 port 1")->observed,
+			    "symbol_error grew by 5");
+	assert_int_equal(latch_merge(&s, &fs), 0);
+	assert_int_equal(fs.n, 3);
+	assert_int_equal(fs.v[0].severity, SEV_ERROR);
+	assert_non_null(strstr(fs.v[0].observed, "out_of_sequence grew by 2; remembered at error "
+				"since 1970-01-01 00:16:40 UTC: symbol_error grew by 5"));
+	assert_false(fs.v[0].latch.remembered);
+	/* the unchecked one stays as it was, the remembered port.down is added */
+	assert_int_equal(fs.v[1].latch.since, 0);
+	assert_true(fs.v[2].latch.remembered);
+	assert_int_equal(fs.v[2].severity, SEV_ERROR);
+	findings_free(&fs);
+	latch_state_free(&s);
+}
+
 static bool keep_all(const char *name, int set)
 {
 	(void)name;
@@ -227,6 +263,7 @@ int main(void)
 		cmocka_unit_test(parse_refuses),
 		cmocka_unit_test(classes),
 		cmocka_unit_test(record_and_merge),
+		cmocka_unit_test(worse_stays),
 		cmocka_unit_test(baselines),
 	};
 
