@@ -14,7 +14,7 @@
 
 /* How long each kind of event is held after it was last seen. */
 enum latch_class {
-	LATCH_DROPS,	/* counters.errors that grew, retries and discards only */
+	LATCH_DROPS,	/* counters.errors that grew, transport retries only */
 	LATCH_FLAPS,	/* port.down, link.flaps, kmsg.link_flap */
 	LATCH_FAULTS,	/* counters.errors that grew (errors), other kmsg.* */
 	LATCH_CLASSES,

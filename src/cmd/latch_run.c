@@ -82,8 +82,9 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 	if (lr->problem[0]) {
 		char what[sizeof(lr->problem) + 64];
 
-		snprintf(what, sizeof(what), "%s: what it remembered is lost%s", lr->problem,
-			 rc < 0 ? "" : "; a fresh memory is begun");
+		snprintf(what, sizeof(what), "%s: %s", lr->problem,
+			 rc < 0 ? "nothing is remembered in this reading"
+				: "what it remembered is lost; a fresh memory is begun");
 		say(c, o, pl->verb, what);
 	}
 	if (lr->f.st.boot[0] && strcmp(lr->f.st.boot, boot) != 0) {

@@ -49,10 +49,10 @@ void latch_run_free(struct latch_run *lr);
 /* The --hold help, shared by check and serve. */
 #define LATCH_HOLD_HELP \
 	"how long an event is remembered after it was last\n" \
-	"seen: drops=S (counters.errors of retries and discards\n" \
+	"seen: drops=S (counters.errors of transport retries\n" \
 	"only; default 600), flaps=S (port.down, link.flaps,\n" \
-	"kmsg.link_flap), faults=S (error counters, other kmsg.*);\n" \
-	"0: until `rdmadoctor clear` (the default of flaps and\n" \
-	"faults); repeatable"
+	"kmsg.link_flap), faults=S (error counters grown, the\n" \
+	"other kmsg.*); 0: until `rdmadoctor clear` (the default\n" \
+	"of flaps and faults); repeatable"
 
 #endif

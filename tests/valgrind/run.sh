@@ -58,7 +58,6 @@ echo 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70 >"$tmp/latch/proc/sys/kernel/random/bo
 vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
 echo 9 >"$tmp/latch/sys/class/net/enp25s0np0/carrier_changes"
 vg "$bin" --root "$tmp/latch" --json check --state "$tmp/latch-state"
-vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
 vg "$bin" clear --state "$tmp/latch-state" link.flaps
 echo garbage >"$tmp/latch-state/latched"
 vg "$bin" --root "$tmp/latch" check --state "$tmp/latch-state"
