@@ -78,6 +78,27 @@ chk = [run("--root", r, "--json", "check") for r in roots]
 for d in chk:
     if d:
         d.pop("inventory", None)	# documented in inventory.md
+# the agent's memory (check --state): a copy of a fixture whose rail port
+# went down, then came back, has a finding seen now and one remembered
+mem = tempfile.mkdtemp(prefix="json-docs-state.")
+try:
+    r = os.path.join(mem, "root")
+    shutil.copytree(os.path.join(src, "tests/fixtures/a800-8x100g-roce/root"), r, symlinks=True)
+    os.makedirs(os.path.join(r, "proc/sys/kernel/random"), exist_ok=True)
+    with open(os.path.join(r, "proc/sys/kernel/random/boot_id"), "w") as f:
+        f.write("6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70\n")
+    st = os.path.join(r, "sys/class/infiniband/mlx5_0/ports/1/state")
+    for text in ("1: DOWN\n", "4: ACTIVE\n"):
+        with open(st, "w") as f:
+            f.write(text)
+        d = run("--root", r, "--json", "check", "--state", os.path.join(mem, "state"))
+        if d:
+            d.pop("inventory", None)
+            chk.append(d)
+    if not any("latched" in f for f in chk[-1]["findings"] if chk[-1]):
+        fails.append("check --state gave no latched finding")
+finally:
+    shutil.rmtree(mem, ignore_errors=True)
 documented("check", chk)
 documented("gids", [run("--root", r, "--json", "gids") for r in roots])
 documented("topo", [run("--root", r, "--json", "topo") for r in roots])
