@@ -13,7 +13,7 @@
 #include "../model/latch_state.h"
 
 /* How long each kind of event is held after it was last seen. */
-enum latch_class {
+enum latch_class {	/* the order of profiles/site.h's hold_* keys */
 	LATCH_DROPS,	/* counters.errors that grew, transport retries only */
 	LATCH_FLAPS,	/* port.down, link.flaps, kmsg.link_flap */
 	LATCH_FAULTS,	/* counters.errors that grew (errors), other kmsg.* */

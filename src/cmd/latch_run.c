@@ -35,6 +35,7 @@ int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const
 		return EXIT_USAGE;
 	}
 	o->holds.s[k] = (int64_t)s;
+	o->hold_given[k] = true;
 	return CMD_GO_ON;
 }
 
@@ -66,6 +67,11 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 	lr->f.lock_fd = -1;
 	if (!o->dir)
 		return EXIT_OK;
+	/* the site file's hold_* where --hold said nothing (the same order) */
+	lr->holds = o->holds;
+	for (int k = 0; k < LATCH_CLASSES && pl->has_site; k++)
+		if (!o->hold_given[k] && pl->site.hold_given[k])
+			lr->holds.s[k] = pl->site.hold_s[k];
 	lr->now = (int64_t)time(NULL);
 	rc = boot_id_read(&pl->r, boot);
 	if (rc < 0)
@@ -110,7 +116,7 @@ int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 
 	if (!lr->o->dir)
 		return EXIT_OK;
-	if (latch_record(st, &pl->findings, lr->now, &lr->o->holds, windowed) < 0)
+	if (latch_record(st, &pl->findings, lr->now, &lr->holds, windowed) < 0)
 		rc = -ENOMEM;
 	latch_state_expire(st, lr->now);
 	if (rc == 0)

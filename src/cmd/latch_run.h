@@ -23,7 +23,8 @@
 
 struct latch_opts {
 	const char *dir;	/* --state DIR; NULL: none */
-	struct latch_holds holds;
+	struct latch_holds holds;	/* --hold; else the site file's; else the defaults */
+	bool hold_given[LATCH_CLASSES];
 	/* the last problem said on stderr: serve says a lasting one (a
 	 * directory it cannot write) once, not at every reading */
 	char said[800];
@@ -34,6 +35,7 @@ struct latch_run {
 	struct latch_file f;
 	bool opened;
 	char problem[700];	/* reading the memory gave nothing: why */
+	struct latch_holds holds;	/* those this reading applies */
 	int64_t now;
 };
 

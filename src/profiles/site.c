@@ -282,6 +282,34 @@ static void job_name(struct sstate *st, const char *key, const char *value)
 		st->rc = -ENOMEM;
 }
 
+const char *const site_hold_keys[SITE_HOLDS] = { "hold_drops", "hold_flaps", "hold_faults" };
+
+/* hold_*: whole seconds, at most a year; 0 until cleared. */
+static void hold(struct sstate *st, int k, const char *value)
+{
+	int64_t v = 0;
+	size_t n = strlen(value);
+
+	if (st->out->hold_given[k]) {
+		fail(st, st->src.line, "'%s' given twice", site_hold_keys[k]);
+		return;
+	}
+	for (size_t i = 0; i < n && v <= 366 * 86400; i++) {
+		if (value[i] < '0' || value[i] > '9') {
+			v = -1;
+			break;
+		}
+		v = v * 10 + (value[i] - '0');
+	}
+	if (v < 0 || v > 366 * 86400 || n > 9) {
+		fail(st, st->src.line, "%s: expected whole seconds up to a year (0: until "
+		     "cleared), got '%.40s'", site_hold_keys[k], value);
+		return;
+	}
+	st->out->hold_s[k] = v;
+	st->out->hold_given[k] = true;
+}
+
 /* One [firmware] line, parsed by site_firmware.c; its message, with the
  * line, as every other site key's. */
 static void firmware_entry(struct sstate *st, const char *name, const char *value)
@@ -372,9 +400,14 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_rail_switch(st, buf);
 	} else if (strcmp(name, "exclude") == 0) {
 		add_excludes(st, buf);
+	} else if (strcmp(name, site_hold_keys[0]) == 0 || strcmp(name, site_hold_keys[1]) == 0 ||
+		   strcmp(name, site_hold_keys[2]) == 0) {
+		hold(st, strcmp(name, site_hold_keys[0]) == 0 ? 0
+			 : strcmp(name, site_hold_keys[1]) == 0 ? 1 : 2, buf);
 	} else {
 		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage, rail_switch, job_user, job_group or exclude", name);
+		     "storage, rail_switch, job_user, job_group, exclude, hold_drops, hold_flaps "
+		     "or hold_faults", name);
 	}
 	return st->rc ? 0 : 1;
 }

@@ -64,6 +64,10 @@ struct fw_rule {
 	int line;		/* in the site file, for messages */
 };
 
+#define SITE_HOLDS 3	/* drops, flaps, faults */
+/* The keys, in that order. */
+extern const char *const site_hold_keys[SITE_HOLDS];
+
 struct site {
 	char *profile;		/* NULL: the profile is picked from the machine */
 	int profile_line;
@@ -76,6 +80,12 @@ struct site {
 	/* exclude =: fnmatch patterns of RDMA device names or PCI addresses
 	 * (model/exclude.h), each with its line */
 	struct exclude_list exclude;
+	/* hold_drops, hold_flaps, hold_faults: how long the agent's memory
+	 * keeps each class of event, in seconds, 0 until cleared (in
+	 * check/latch.h's enum latch_class order; docs/state.md); each only
+	 * where hold_given */
+	int64_t hold_s[SITE_HOLDS];
+	bool hold_given[SITE_HOLDS];
 };
 
 /* Parse site file text; 0, or a negative errno (-EINVAL bad content,

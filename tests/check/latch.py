@@ -155,6 +155,27 @@ rc, doc, _, _ = check("--hold", "drops=0")
 f = by_key(doc).get(("counters.errors", SUBJ))
 h.expect(f is not None and f["latched"]["expires"] is None, "--hold drops=0: until cleared",
          repr(f))
+# the site file's hold_drops, where --hold says nothing; --hold wins over it
+site = os.path.join(root, "etc/rdmadoctor/rdmadoctor.conf")
+os.makedirs(os.path.dirname(site), exist_ok=True)
+put(site, "[site]\nhold_drops = 120\n")
+put(hw, str(int(read(hw)) + 1) + "\n")
+rc, doc, _, _ = check()
+f = by_key(doc).get(("counters.errors", SUBJ))
+h.expect(f is not None and f["latched"]["expires"] == f["latched"]["last_seen"] + 120,
+         "the site file's hold_drops = 120", repr(f))
+put(hw, str(int(read(hw)) + 1) + "\n")
+rc, doc, _, _ = check("--hold", "drops=30")
+f = by_key(doc).get(("counters.errors", SUBJ))
+h.expect(f is not None and f["latched"]["expires"] == f["latched"]["last_seen"] + 30,
+         "--hold drops=30 wins over the site file", repr(f))
+put(site, "[site]\nhold_drops = ten\n")
+rc, _, _, err = check()
+h.expect(rc == 2 and "hold_drops" in err, "a bad hold_drops: the site file's usage error", err)
+os.remove(site)
+r = subprocess.run([h.binary, "clear", "--state", state, "counters.errors"], capture_output=True,
+                   text=True)
+h.expect(r.returncode == 0, "clear counters.errors", r.stderr)
 rc, _, _, err = h.run(root, "--hold", "drops=10")
 h.expect(rc == 2 and "--state" in err, "--hold without --state: usage error", err)
 rc, _, _, err = check("--hold", "spills=10")

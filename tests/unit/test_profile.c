@@ -760,8 +760,13 @@ static void site_rail_switch_lines(void **state)
 		{ "[site]\nrail_switch = mlx5_0 a*\nrail_switch = mlx5_0 b*\n", 3,
 		  "rail mlx5_0 given twice (first on line 2)" },
 		{ "[site]\nrail_switches = 0 a*\n", 2, "unknown key 'rail_switches' in [site]: "
-		  "expected profile, ignore, rail, storage, rail_switch, job_user, job_group or exclude" },
+		  "expected profile, ignore, rail, storage, rail_switch, job_user, job_group, exclude, "
+		  "hold_drops, hold_flaps or hold_faults" },
 		{ "[site]\nrail_switch =\n", 2, "rail_switch: expected a value" },
+		{ "[site]\nhold_drops = 10m\n", 2, "hold_drops: expected whole seconds up to a "
+		  "year (0: until cleared), got '10m'" },
+		{ "[site]\nhold_faults = 99999999999\n", 2, "hold_faults: expected whole seconds" },
+		{ "[site]\nhold_flaps = 0\nhold_flaps = 60\n", 3, "'hold_flaps' given twice" },
 	};
 	struct profile_error err;
 	struct site s;
