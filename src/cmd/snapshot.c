@@ -4,6 +4,7 @@
 #include "../out/json.h"
 #include "../out/text_wrap.h"
 #include "../out/plural.h"
+#include "../sysfs/boot_id.h"
 #include "../sysfs/tape.h"
 
 #include <errno.h>
@@ -183,6 +184,14 @@ int cmd_snapshot(struct ctx *c, int argc, char **argv)
 	rc = ctx_collect(c, &r, &inv, true);
 	if (rc == EXIT_OK)
 		rc = tape_site(c, &r);
+	/* the boot, for `check --state` on the replay (docs/state.md); its
+	 * read error, if any, is on the tape */
+	if (rc == EXIT_OK) {
+		char boot[BOOT_ID_LEN + 1];
+
+		if (boot_id_read(&r, boot) == -ENOMEM)
+			rc = ctx_fail(c, "%s snapshot: out of memory", c->prog);
+	}
 	if (rc == EXIT_OK)
 		rc = write_snapshot(c, &r, out, &dropped);
 	if (rc == EXIT_OK) {
