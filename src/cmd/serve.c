@@ -543,6 +543,13 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	 * (a snapshot, a test) keeps one only where told */
 	if (!a.state_set && strcmp(c->root_dir, "/") == 0)
 		a.latch.dir = LATCH_DIR_DEFAULT;
+	for (int k = 0; k < LATCH_CLASSES && !a.latch.dir; k++)
+		if (a.latch.hold_given[k]) {
+			fprintf(stderr, "%s serve: --hold says how long the memory keeps events, and "
+				"there is none: give --state DIR (under --root, serve keeps none "
+				"unless told)\n", c->prog);
+			return EXIT_USAGE;
+		}
 	memset(&s, 0, sizeof(s));
 	memset(&option, 0, sizeof(option));
 	s.c = c;

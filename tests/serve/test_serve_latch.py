@@ -59,6 +59,11 @@ def verdict(m, v):
 try:
     put(os.path.join(root, "proc/sys/kernel/random/boot_id"),
         "6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70\n")
+    # under a tree root serve keeps no memory unless told: --hold alone is refused
+    u = subprocess.run([binary, "--root", root, "serve", "--hold", "drops=5"],
+                       capture_output=True, text=True, timeout=60)
+    check(u.returncode == 2 and "--state DIR" in u.stderr, "--hold without a memory: %d %s"
+          % (u.returncode, u.stderr))
     s = Server(binary, root, "--state", state, "--cache", "0")
     m, _ = scrape_until(s, lambda m: verdict(m, "pass"), "a pass")
     check(not series(m, LATCHED), "nothing remembered at first")
