@@ -10,10 +10,12 @@ proc/sys/kernel/random/boot_id: writing another one is a reboot.
 
 usage: latch.py RDMADOCTOR FIXTURES_DIR
 """
+import fcntl
 import os
 import resource
 import signal
 import subprocess
+import time
 
 from harness import Harness
 
@@ -133,6 +135,19 @@ h.expect(r.returncode == 0 and
          ["counters.errors", "link.flaps"], "clear all --json lists the two left", r.stdout)
 rc, doc, _, _ = check()
 h.expect(rc == 0 and doc["verdict"] == "pass", "after clear all: pass", f"rc {rc}")
+
+# the lock: a clear waits while another rdmadoctor holds the memory
+fd = os.open(latched + ".lock", os.O_RDWR)
+fcntl.flock(fd, fcntl.LOCK_EX)
+p = subprocess.Popen([h.binary, "clear", "--state", state, "all"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)
+time.sleep(1)
+waited = p.poll() is None
+fcntl.flock(fd, fcntl.LOCK_UN)
+os.close(fd)
+out, err = p.communicate(timeout=30)
+h.expect(waited and p.returncode == 0, "clear waits for the lock, then runs",
+         f"waited {waited}, rc {p.returncode} {err}")
 
 # a retry counter grows: a drop, held 600 s after it was last seen
 hw = os.path.join(port, "hw_counters/out_of_sequence")
