@@ -304,6 +304,12 @@ struct inventory {
 	size_t n_affinity;
 	/* seconds between the start and end samples of a window; 0: none */
 	double window_s;
+	/* the window is the agent's memory's (model/latch_base.h): from its
+	 * last reading to this one, as long as the time between readings
+	 * happens to be.  The error counters and flaps are judged over it;
+	 * link.ber, whose ratios need a window long enough for its bits, is
+	 * judged only over a window asked for (--window, watch) */
+	bool window_latched;
 	struct npu_inventory npu;
 };
 

@@ -118,7 +118,9 @@ int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t
 			pt->start = st;
 			n++;
 		}
-	if (n && inv->window_s <= 0)
+	if (n && inv->window_s <= 0) {
 		inv->window_s = now - s->taken >= 1 ? (double)(now - s->taken) : 1;
+		inv->window_latched = true;
+	}
 	return n;
 }

@@ -21,7 +21,7 @@ int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_ke
 
 /* Make the bases the start of a window for each port that has some and no
  * window yet, the window lasting from s->taken to now (at least 1 s: a
- * clock set back).  How many ports got one; -ENOMEM. */
+ * clock set back), marked inv->window_latched.  How many ports got one; -ENOMEM. */
 int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t now);
 
 #endif

@@ -75,6 +75,15 @@ h.expect(text.startswith(f"rdmadoctor-latch 1\nboot {BOOT1}\ntaken ") and
          "base\tmlx5_0\t1\tpma\tsymbol_error\t0\n" in text and not events(),
          "the memory holds the boot id and the baselines of this boot", text[:400])
 
+# the next run, nothing changed: the same verdict and nothing more "not checked"
+# (link.ber is judged only over a window asked for, not the memory's)
+first_unchecked = doc["unchecked"] if doc else None
+rc, doc, _, err = check()
+h.expect(rc == 0 and doc["verdict"] == "pass" and doc["unchecked"] == first_unchecked and
+         not [f for f in doc["findings"] if f["id"] == "link.ber"],
+         "a second run with nothing changed: pass, as many unchecked, no link.ber",
+         f"rc {rc} unchecked {doc and doc['unchecked']} vs {first_unchecked}")
+
 # the port goes down, its carrier flapped and symbol errors grew since the last run
 put(os.path.join(port, "state"), "1: DOWN\n")
 put(os.path.join(net, "carrier_changes"), "3\n")
