@@ -1,5 +1,6 @@
 /* link.ber: the bit errors of a link over a window of samples (watch,
- * check --window), in the terms the standards set them.
+ * check --window, and the agent's memory from its last reading to this
+ * one: check --state, serve), in the terms the standards set them.
  *
  * Ethernet: the FEC statistics of FEC_GET (model/fec_stats.h).  The link
  * carries bits at its line rate whether or not there is traffic (idles are
@@ -33,6 +34,12 @@ enum verdict { V_OK, V_WARN, V_ERROR, V_UNKNOWN };
 
 struct judged {
 	enum verdict v;
+	/* the window is the agent's memory's, from its last reading to this
+	 * one (docs/state.md): one too short for a ratio or a per-hour rate
+	 * says nothing of it, rather than "not checked" at every reading of
+	 * a healthy link; the growth of uncorrectable blocks is judged over
+	 * any window */
+	bool latched;
 	struct check_buf what;	/* observed: what was measured */
 	struct check_buf why;	/* not checked: why not */
 	struct check_buf want;	/* expected */
@@ -109,7 +116,7 @@ static void ratio(struct judged *j, const char *what, double errors, double bits
 		worse(j, over);
 		return;
 	}
-	if (bits * max < 1) {
+	if (bits * max < 1 && !j->latched) {
 		sci(need, sizeof(need), 1 / max);
 		check_buf_printf(&j->why, "%sthe window carried fewer than %s bits, too few to "
 				 "tell the %s from %s (at this speed: a window of %.0f s or more)",
@@ -135,6 +142,8 @@ static void per_hour(struct judged *j, const char *what, const struct counter_ch
 	sci(m, sizeof(m), ceiling);
 	check_buf_printf(&j->want, "%s%s at most %s per hour", j->want.len ? ", " : "", what, m);
 	if (secs * ceiling < 3600) {
+		if (j->latched)
+			return;
 		check_buf_printf(&j->why, "%sa window shorter than %.0f s cannot tell %s per "
 				 "hour from %s", j->why.len ? "; " : "", ceil(3600 / ceiling),
 				 what, m);
@@ -355,14 +364,12 @@ int check_ber(const struct check_ctx *c, struct findings *out)
 	const struct inventory *inv = c->inv;
 	struct ber_spec s = spec_of(c);
 
-	/* the agent's memory's window is as long as readings happen to be
-	 * apart: no window asked for (docs/state.md) */
-	if (!(inv->window_s > 0) || inv->window_latched)
+	if (!(inv->window_s > 0))
 		return 0;
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
-			struct judged j = { .v = V_OK };
+			struct judged j = { .v = V_OK, .latched = inv->window_latched };
 			const char *rate_from = NULL;
 			int rc;
 

@@ -176,7 +176,8 @@ static const struct check_entry rows[] = {
 	  "`rdmadoctor clear all --state DIR` begins a fresh memory" },
 	{ "link.ber", "error (a limit passed); warn (pre-FEC near the FEC's limit); info (not "
 	  "checked: the reason)",
-	  "over a window (`check --window`, `watch`): an Ethernet link's uncorrectable FEC "
+	  "over a window (`check --window`, `watch`, or since the agent's last reading: "
+	  "`check --state`, `serve`): an Ethernet link's uncorrectable FEC "
 	  "blocks grew, or its post-FEC bit error ratio (at least t+1 bits per "
 	  "uncorrectable block, over the bits its speed carried) passed ber_max, the 1e-12 "
 	  "IEEE 802.3 Clause 91 sets after RS-FEC; its pre-FEC ratio (corrected bits over "
@@ -189,7 +190,8 @@ static const struct check_entry rows[] = {
 	  "hour passed the profile's ib_symbol_errors_per_hour / ib_link_recoveries_per_hour "
 	  "(no default: no standard gives one).  A window that carried fewer than 1/ber_max "
 	  "bits, or shorter than one event per the hourly ceiling, a counter cleared within "
-	  "it or one the driver does not report: not checked",
+	  "it or one the driver does not report: not checked (between two readings of the "
+	  "agent a ratio too short to tell is left unsaid; docs/state.md)",
 	  "reseat, then swap the cable or module (`ethtool -I --show-fec IF` per lane, "
 	  "`mlxlink -d DEV -c`), then the switch port" },
 	{ "link.flaps", "error",

@@ -45,6 +45,10 @@ enum latch_class latch_class_of(const struct finding *f, bool windowed)
 		       : f->severity == SEV_ERROR ? LATCH_FAULTS : LATCH_DROPS;
 	if (strncmp(f->id, "kmsg.", 5) == 0)
 		return LATCH_FAULTS;
+	/* uncorrectable blocks or a ratio past the target: a fault; a pre-FEC
+	 * ratio near the FEC's limit: held as drops are */
+	if (strcmp(f->id, "link.ber") == 0)
+		return f->severity == SEV_ERROR ? LATCH_FAULTS : LATCH_DROPS;
 	return LATCH_NONE;
 }
 

@@ -14,9 +14,11 @@
 
 /* How long each kind of event is held after it was last seen. */
 enum latch_class {	/* the order of profiles/site.h's hold_* keys */
-	LATCH_DROPS,	/* counters.errors that grew, transport retries only */
+	LATCH_DROPS,	/* counters.errors that grew, transport retries only;
+			 * link.ber's warning (pre-FEC near the limit) */
 	LATCH_FLAPS,	/* port.down, link.flaps, kmsg.link_flap */
-	LATCH_FAULTS,	/* counters.errors that grew (errors), other kmsg.* */
+	LATCH_FAULTS,	/* counters.errors that grew (errors), other kmsg.*,
+			 * link.ber's error (uncorrectable blocks) */
 	LATCH_CLASSES,
 	LATCH_NONE = -1,	/* not an event */
 };

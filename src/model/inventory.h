@@ -306,9 +306,8 @@ struct inventory {
 	double window_s;
 	/* the window is the agent's memory's (model/latch_base.h): from its
 	 * last reading to this one, as long as the time between readings
-	 * happens to be.  The error counters and flaps are judged over it;
-	 * link.ber, whose ratios need a window long enough for its bits, is
-	 * judged only over a window asked for (--window, watch) */
+	 * happens to be.  link.ber says nothing of a ratio such a window is
+	 * too short for, rather than "not checked" at every reading */
 	bool window_latched;
 	struct npu_inventory npu;
 };

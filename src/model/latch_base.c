@@ -20,6 +20,19 @@ static int take_set(struct latch_state *s, const char *nic, int port, enum latch
 	return 0;
 }
 
+/* The totals of the port's FEC statistics, where the reply carried them. */
+static int take_fec(struct latch_state *s, const char *nic, const struct port *pt)
+{
+	if (!pt->link || pt->link->fec_stats.have != 1)
+		return 0;
+	for (int k = 0; k < FEC_COUNTERS; k++)
+		if (pt->link->fec_stats.c[k].n &&
+		    latch_state_base_add(s, nic, pt->num, LATCH_FEC, fec_counter_name(k),
+					 pt->link->fec_stats.c[k].v[0]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
 		    int64_t now)
 {
@@ -31,7 +44,8 @@ int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_ke
 
 			if (take_set(s, n->name, pt->num, LATCH_PMA, &pt->counters, keep) < 0 ||
 			    take_set(s, n->name, pt->num, LATCH_HW, &pt->hw_counters, keep) < 0 ||
-			    take_set(s, n->name, pt->num, LATCH_ETH, &pt->eth_stats, keep) < 0)
+			    take_set(s, n->name, pt->num, LATCH_ETH, &pt->eth_stats, keep) < 0 ||
+			    take_fec(s, n->name, pt) < 0)
 				return -ENOMEM;
 			if (!IS_NA(pt->carrier_changes) && pt->carrier_changes >= 0 &&
 			    latch_state_base_add(s, n->name, pt->num, LATCH_NET, "carrier_changes",
@@ -79,6 +93,14 @@ static struct port_start *start_of(const struct latch_state *s, const char *nic,
 			st->carrier_changes = NA;
 			for (int p = 0; p < 8; p++)
 				st->pause_tx[p] = st->pause_rx[p] = NA;
+		}
+		if (b->set == LATCH_FEC) {
+			for (int f = 0; f < FEC_COUNTERS; f++)
+				if (strcmp(b->name, fec_counter_name(f)) == 0) {
+					st->fec[f].n = 1;	/* the total; no lanes kept */
+					st->fec[f].v[0] = b->value;
+				}
+			continue;
 		}
 		if (b->set == LATCH_NET) {
 			if (strcmp(b->name, "carrier_changes") == 0 && b->value <= INT64_MAX)

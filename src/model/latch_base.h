@@ -14,8 +14,9 @@
 /* Which counters are kept: set as in window.h's enum window_set. */
 typedef bool (*latch_keep_fn)(const char *name, int set);
 
-/* Replace the bases with the counters of inv that keep() names, and each
- * port's carrier_changes, read at now.  0 or -ENOMEM. */
+/* Replace the bases with the counters of inv that keep() names, each
+ * port's carrier_changes and its FEC statistics' totals, read at now.
+ * 0 or -ENOMEM. */
 int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
 		    int64_t now);
 

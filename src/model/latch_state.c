@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const set_names[] = { "pma", "hw", "eth", "net" };
+static const char *const set_names[] = { "pma", "hw", "eth", "net", "fec" };
 static const char *const sev_names[] = { "info", "warn", "error" };
 
 #define MAX_FIELDS 9	/* an event line */
@@ -147,7 +147,7 @@ static int base_push(struct latch_state *s, const char *nic, size_t nic_len, int
 int latch_state_base_add(struct latch_state *s, const char *nic, int port, enum latch_set set,
 			 const char *name, uint64_t value)
 {
-	if (s->n_bases >= LATCH_STATE_MAX_BASES || port < 0 || (unsigned)set > LATCH_NET ||
+	if (s->n_bases >= LATCH_STATE_MAX_BASES || port < 0 || (unsigned)set > LATCH_FEC ||
 	    !name_ok(nic, strlen(nic)) || !name_ok(name, strlen(name)) ||
 	    base_find(s, nic, port, set, name))
 		return 0;
@@ -305,14 +305,14 @@ static int parse_base(struct latch_state *s, const struct field *f, int k, int l
 		      char *why, size_t why_len)
 {
 	uint64_t port, value;
-	int set = k == 6 ? word(&f[3], set_names, 4) : -1;
+	int set = k == 6 ? word(&f[3], set_names, 5) : -1;
 	char nic[LATCH_STATE_MAX_NAME + 1], name[LATCH_STATE_MAX_NAME + 1];
 
 	if (k != 6)
 		return bad(why, why_len, line, "a base has 6 fields, not %d", k);
 	if (!name_ok(f[1].p, f[1].n) || !number(&f[2], INT32_MAX, &port) || set < 0 ||
 	    !name_ok(f[4].p, f[4].n) || !number(&f[5], UINT64_MAX, &value))
-		return bad(why, why_len, line, "expected 'base DEVICE PORT pma|hw|eth|net NAME "
+		return bad(why, why_len, line, "expected 'base DEVICE PORT pma|hw|eth|net|fec NAME "
 			   "VALUE'");
 	if (s->n_bases >= LATCH_STATE_MAX_BASES)
 		return bad(why, why_len, line, "more than %u bases", LATCH_STATE_MAX_BASES);

@@ -31,8 +31,9 @@
 #define LATCH_STATE_MAX_NAME 128u		/* an id, a device, a counter name */
 #define LATCH_STATE_MAX_BOOT 64u
 
-/* The counter sets of a base, as in model/window.h's enum window_set. */
-enum latch_set { LATCH_PMA, LATCH_HW, LATCH_ETH, LATCH_NET };
+/* The counter sets of a base, as in model/window.h's enum window_set, and
+ * the totals of the FEC statistics (model/fec_stats.h, link.ber). */
+enum latch_set { LATCH_PMA, LATCH_HW, LATCH_ETH, LATCH_NET, LATCH_FEC };
 
 struct latch_base {
 	char *nic;

@@ -15,11 +15,15 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 import time
 
 from harness import Harness
 
 h = Harness("latch")
+sys.path.insert(0, h.fixtures)
+from gen_fixtures import ethnl_fec, link_params  # noqa: E402  (the fixtures' FEC replies)
+
 BOOT1 = "6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70"
 BOOT2 = "0b7d3c1e-5a2f-4e8d-8c6b-1a2b3c4d5e6f"
 SUBJ = "mlx5_0 port 1"
@@ -76,13 +80,16 @@ h.expect(text.startswith(f"rdmadoctor-latch 1\nboot {BOOT1}\ntaken ") and
          "the memory holds the boot id and the baselines of this boot", text[:400])
 
 # the next run, nothing changed: the same verdict and nothing more "not checked"
-# (link.ber is judged only over a window asked for, not the memory's)
+# (link.ber judges the memory's window, a second long: too short for the
+# post-FEC target, which is then left unsaid, not "not checked")
 first_unchecked = doc["unchecked"] if doc else None
 rc, doc, _, err = check()
 h.expect(rc == 0 and doc["verdict"] == "pass" and doc["unchecked"] == first_unchecked and
          not [f for f in doc["findings"] if f["id"] == "link.ber"],
          "a second run with nothing changed: pass, as many unchecked, no link.ber",
          f"rc {rc} unchecked {doc and doc['unchecked']} vs {first_unchecked}")
+h.expect("base\tmlx5_0\t1\tfec\tuncorrectable_blocks\t0\n" in read(latched),
+         "the memory holds the FEC totals too", read(latched)[:600])
 
 # the port goes down, its carrier flapped and symbol errors grew since the last run
 put(os.path.join(port, "state"), "1: DOWN\n")
@@ -144,6 +151,29 @@ h.expect(r.returncode == 0 and
          ["counters.errors", "link.flaps"], "clear all --json lists the two left", r.stdout)
 rc, doc, _, _ = check()
 h.expect(rc == 0 and doc["verdict"] == "pass", "after clear all: pass", f"rc {rc}")
+
+# two uncorrectable FEC blocks between two readings (the fixture's FEC reply,
+# gen_fixtures' ethnl_fec as net/ethtool/fec.c lays it out, from source):
+# link.ber an error over the memory's window, kept until cleared
+fec = os.path.join(root, ".rdmadoctor/ethtool-nl/enp25s0np0/fec")
+with open(fec, "wb") as fh:
+    fh.write(ethnl_fec(7, "enp25s0np0", link_params(100000, fec_stats=(812400, 2, 1035000))))
+rc, doc, _, _ = check()
+f = by_key(doc).get(("link.ber", SUBJ))
+h.expect(rc == 1 and f is not None and f["severity"] == "error" and
+         "2 uncorrectable blocks" in f["observed"] and f["latched"]["expires"] is None,
+         "uncorrectable blocks grew since the last reading: link.ber, kept until cleared",
+         repr(f))
+rc, doc, _, _ = check()
+f = by_key(doc).get(("link.ber", SUBJ))
+h.expect(rc == 1 and f is not None and f["latched"]["remembered"] is True,
+         "no more growth: link.ber remembered", repr(f))
+r = subprocess.run([h.binary, "clear", "--state", state, "link.ber"], capture_output=True,
+                   text=True)
+rc, doc, _, _ = check()
+h.expect(r.returncode == 0 and ("link.ber", SUBJ) not in by_key(doc),
+         "clear link.ber: gone, and not seen again while the blocks do not grow",
+         r.stdout + r.stderr + repr(by_key(doc).get(("link.ber", SUBJ))))
 
 # the lock: a clear waits while another rdmadoctor holds the memory
 fd = os.open(latched + ".lock", os.O_RDWR)
