@@ -43,8 +43,9 @@ const struct cmd_spec clear_spec = {
 	"--subject the one on that subject; `all` forgets every event (the\n"
 	"counter baselines of this boot are kept).  Says what it cleared.\n",
 	.epilog =
-	"A kernel-log fault (kmsg.*) still in the kernel log is seen again by the\n"
-	"next reading, and remembered again: the log holds it until a reboot.\n"
+	"Clearing a kernel-log fault (kmsg.*, or all) also acknowledges its lines,\n"
+	"which the kernel log keeps until a reboot: the next readings leave them\n"
+	"out, and only a line logged after them is a new fault.\n"
 	"\n"
 	"exit: 0 cleared (or `all` with nothing remembered), 1 nothing remembered\n"
 	"under ID, 2 usage (an ID that is no check id), 3 the memory could not be\n"
@@ -112,6 +113,10 @@ static int clear_file(struct ctx *c, const struct clear_args *a, const char *id)
 		return rc;
 	}
 	n = take(&lf.st, id, a->subject, stdout, done);
+	/* the kernel log still holds a cleared kmsg.* fault's lines: they are
+	 * acknowledged, or the next reading would see and remember them again */
+	if (n && (strcmp(id, "all") == 0 || strncmp(id, "kmsg.", 5) == 0))
+		latch_state_ack(&lf.st, strcmp(id, "all") == 0 ? "*" : id);
 	if (n && (rc = latch_file_save(&lf, &stage)) < 0) {
 		ctx_fail(c, "%s clear: cannot write '%s' (%s: %s): it is as it was", c->prog,
 			 lf.path, stage, strerror(-rc));

@@ -1,6 +1,7 @@
 /* The agent's memory around one reading (latch_run.h). */
 #include "latch_run.h"
 #include "../check/check.h"
+#include "../model/kmsg_log.h"
 #include "../model/latch_base.h"
 #include "../model/window.h"
 
@@ -45,6 +46,11 @@ static bool keep(const char *name, int set)
 {
 	return check_counter_is_error(name, set) ||
 	       (set == WIN_ETH && strcmp(name, "link_down_events_phy") == 0);
+}
+
+static uint64_t acked_of(const void *st, const char *id)
+{
+	return latch_state_acked(st, id);
 }
 
 /* A problem on stderr, unless it is the one said last. */
@@ -101,6 +107,10 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 		latch_state_free(&lr->f.st);
 	}
 	memcpy(lr->f.st.boot, boot, sizeof(boot));
+	/* the kernel log's faults that `clear` acknowledged stay out of this
+	 * reading, though the ring still holds them */
+	lr->kmsg_newest = kmsg_log_newest(pl->inv.host.kmsg);
+	kmsg_log_drop_acked(pl->inv.host.kmsg, acked_of, &lr->f.st);
 	/* --window gave the ports a window already: it stands */
 	if (latch_base_start(&pl->inv, &lr->f.st, lr->now) < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
@@ -125,6 +135,8 @@ int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr)
 		rc = latch_unkept(&pl->findings, lr->f.path, lr->problem);
 	if (rc == 0)
 		rc = latch_base_take(st, &pl->inv, keep, lr->now);
+	if (lr->kmsg_newest > st->kmsg_seen)
+		st->kmsg_seen = lr->kmsg_newest;
 	if (rc == 0 && lr->f.lock_fd >= 0) {
 		int err = latch_file_save(&lr->f, &stage);
 

@@ -37,6 +37,7 @@ struct latch_run {
 	char problem[700];	/* reading the memory gave nothing: why */
 	struct latch_holds holds;	/* those this reading applies */
 	int64_t now;
+	uint64_t kmsg_newest;	/* the kernel log's newest fault, before the acknowledged went */
 };
 
 void latch_opts_init(struct latch_opts *o);

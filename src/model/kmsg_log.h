@@ -28,5 +28,11 @@ struct kmsg_log {
 };
 
 void kmsg_log_free(struct kmsg_log *l);
+/* The newest record's stamp; 0 when none. */
+uint64_t kmsg_log_newest(const struct kmsg_log *l);
+/* Leave out the records that acked(arg, id) says were acknowledged: those
+ * stamped at or before it.  How many were left out. */
+size_t kmsg_log_drop_acked(struct kmsg_log *l, uint64_t (*acked)(const void *arg, const char *id),
+			   const void *arg);
 
 #endif

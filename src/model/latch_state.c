@@ -369,6 +369,60 @@ static int parse_event(struct latch_state *s, const struct field *f, int k, int 
 	return 0;
 }
 
+/* 'kmsg_seen USEC' and 'kmsg_acked ID USEC' */
+static int parse_kmsg(struct latch_state *s, const struct field *f, int k, int line,
+		      char *why, size_t why_len)
+{
+	uint64_t v;
+
+	if (is(&f[0], "kmsg_seen")) {
+		if (k != 2 || !number(&f[1], UINT64_MAX, &v))
+			return bad(why, why_len, line, "expected 'kmsg_seen USEC'");
+		s->kmsg_seen = v;
+		return 0;
+	}
+	if (k != 3 || !name_ok(f[1].p, f[1].n) || !number(&f[2], UINT64_MAX, &v))
+		return bad(why, why_len, line, "expected 'kmsg_acked ID USEC'");
+	if (s->n_acks >= LATCH_STATE_MAX_ACKS)
+		return bad(why, why_len, line, "more than %u kmsg_acked", LATCH_STATE_MAX_ACKS);
+	for (size_t i = 0; i < s->n_acks; i++)
+		if (strlen(s->acks[i].id) == f[1].n && !memcmp(s->acks[i].id, f[1].p, f[1].n))
+			return bad(why, why_len, line, "a second kmsg_acked of one id");
+	memcpy(s->acks[s->n_acks].id, f[1].p, f[1].n);
+	s->acks[s->n_acks].id[f[1].n] = '\0';
+	s->acks[s->n_acks++].acked = v;
+	return 0;
+}
+
+int latch_state_ack(struct latch_state *s, const char *id)
+{
+	size_t i;
+
+	if (!s->kmsg_seen || !name_ok(id, strlen(id)))
+		return 0;
+	for (i = 0; i < s->n_acks && strcmp(s->acks[i].id, id) != 0; i++)
+		;
+	if (i == s->n_acks) {
+		if (s->n_acks >= LATCH_STATE_MAX_ACKS)
+			return 0;
+		snprintf(s->acks[i].id, sizeof(s->acks[i].id), "%s", id);
+		s->n_acks++;
+	}
+	s->acks[i].acked = s->kmsg_seen;
+	return 1;
+}
+
+uint64_t latch_state_acked(const struct latch_state *s, const char *id)
+{
+	uint64_t most = 0;
+
+	for (size_t i = 0; i < s->n_acks; i++)
+		if ((strcmp(s->acks[i].id, id) == 0 || strcmp(s->acks[i].id, "*") == 0) &&
+		    s->acks[i].acked > most)
+			most = s->acks[i].acked;
+	return most;
+}
+
 /* Lines 1 to 3 in their order: the magic, the boot id, taken. */
 static int parse_head(struct latch_state *s, const char *p, size_t n, int line, char *why,
 		      size_t why_len)
@@ -429,8 +483,11 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 			rc = parse_base(out, f, k, line, why, why_len);
 		} else if (is(&f[0], "event")) {
 			rc = parse_event(out, f, k, line, why, why_len);
+		} else if (is(&f[0], "kmsg_seen") || is(&f[0], "kmsg_acked")) {
+			rc = parse_kmsg(out, f, k, line, why, why_len);
 		} else {
-			rc = bad(why, why_len, line, "expected 'base' or 'event'");
+			rc = bad(why, why_len, line, "expected 'base', 'event', 'kmsg_seen' or "
+				 "'kmsg_acked'");
 		}
 		p = nl + 1;
 	}
@@ -493,6 +550,11 @@ char *latch_state_format(const struct latch_state *s)
 			 e->id, sev_names[e->severity], e->first, e->last, e->count, e->expires,
 			 e->subject, e->observed);
 	}
+	if (rc == 0 && s->kmsg_seen)
+		rc = put(&text, &len, &cap, "kmsg_seen\t%" PRIu64 "\n", s->kmsg_seen);
+	for (size_t i = 0; rc == 0 && i < s->n_acks; i++)
+		rc = put(&text, &len, &cap, "kmsg_acked\t%s\t%" PRIu64 "\n", s->acks[i].id,
+			 s->acks[i].acked);
 	if (rc < 0) {
 		free(text);
 		return NULL;

@@ -52,9 +52,25 @@ struct latch_event {
 	char *subject, *observed;
 };
 
+/* The kernel log's records of one kmsg.* id acknowledged by `clear`: those
+ * stamped at or before acked (microseconds since boot, the records' own
+ * clock), which the next readings leave out of the verdict although the
+ * ring still holds them.  id "*": every kmsg.* id (`clear all`). */
+struct latch_ack {
+	char id[LATCH_STATE_MAX_NAME + 1];
+	uint64_t acked;
+};
+
+#define LATCH_STATE_MAX_ACKS 64u
+
 struct latch_state {
 	char boot[LATCH_STATE_MAX_BOOT + 1];	/* "" when none */
 	int64_t taken;		/* when the bases were read; 0: none */
+	/* the newest kernel-log fault's stamp the last reading saw (usec since
+	 * boot; 0 none): what a `clear` of a kmsg.* id acknowledges */
+	uint64_t kmsg_seen;
+	struct latch_ack acks[LATCH_STATE_MAX_ACKS];
+	size_t n_acks;
 	struct latch_base *bases;
 	size_t n_bases, cap_bases;
 	struct latch_event *events;
@@ -88,6 +104,13 @@ int latch_state_see(struct latch_state *s, const char *id, int severity, const c
 void latch_state_remove(struct latch_state *s, size_t i);
 /* Remove the events expired at now; how many. */
 size_t latch_state_expire(struct latch_state *s, int64_t now);
+
+/* Acknowledge the kernel log's records of id ("*": every kmsg.* id) up to
+ * kmsg_seen.  1 done, 0 not (nothing seen, the table full, a name the
+ * file may not hold). */
+int latch_state_ack(struct latch_state *s, const char *id);
+/* The stamp up to which id's records are acknowledged; 0 none. */
+uint64_t latch_state_acked(const struct latch_state *s, const char *id);
 
 /* Forget every base. */
 void latch_state_bases_clear(struct latch_state *s);

@@ -246,6 +246,24 @@ rc, doc, _, _ = check()
 f = by_key(doc).get(("kmsg.health", "mlx5_0"))
 h.expect(f is not None and f["latched"]["remembered"] is False, "kmsg.health seen and kept",
          repr(f))
+# cleared while the ring still holds the line: acknowledged, not seen again
+r = subprocess.run([h.binary, "clear", "--state", state, "kmsg.health"], capture_output=True,
+                   text=True)
+rc, doc, _, _ = check()
+h.expect(r.returncode == 0 and rc == 0 and ("kmsg.health", "mlx5_0") not in by_key(doc) and
+         "kmsg_acked\tkmsg.health\t7000000\n" in read(latched),
+         "clear kmsg.health sticks though the log still holds the line",
+         r.stdout + r.stderr + repr(by_key(doc).get(("kmsg.health", "mlx5_0"))))
+# the same fault logged again after the clear: seen and kept again
+put(os.path.join(kd, "faults"),
+    "3,102,7000000,-;mlx5_core 0000:19:00.0: poll_health:825:(pid 0): device's health "
+    "compromised - reached miss count\n SUBSYSTEM=pci\n DEVICE=+pci:0000:19:00.0\n"
+    "3,103,9000000,-;mlx5_core 0000:19:00.0: poll_health:825:(pid 0): device's health "
+    "compromised - reached miss count\n SUBSYSTEM=pci\n DEVICE=+pci:0000:19:00.0\n")
+rc, doc, _, _ = check()
+f = by_key(doc).get(("kmsg.health", "mlx5_0"))
+h.expect(rc == 1 and f is not None and f["latched"]["remembered"] is False,
+         "a line logged after the clear: kmsg.health seen again", repr(f))
 put(os.path.join(kd, "faults"), "")
 rc, doc, _, _ = check()
 f = by_key(doc).get(("kmsg.health", "mlx5_0"))
