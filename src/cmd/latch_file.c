@@ -1,6 +1,7 @@
 /* The agent's memory on disk (latch_file.h). */
 #include "latch_file.h"
 #include "file_replace.h"
+#include "../sysfs/own_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,52 +12,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* The whole file, at most LATCH_STATE_MAX_TEXT + 1 bytes (more is
- * malformed, and the parser says so).  Not through a link: the file is
- * ours, and a link there is someone else's. */
-static int read_file(const char *path, char **text, size_t *len)
-{
-	size_t cap = LATCH_STATE_MAX_TEXT + 2, n = 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	char *b;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-
-		close(fd);
-		return err;
-	}
-	b = malloc(cap);
-	if (!b) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (n < cap - 1) {
-		ssize_t got = read(fd, b + n, cap - 1 - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int err = -errno;
-
-			close(fd);
-			free(b);
-			return err;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	b[n] = '\0';
-	*text = b;
-	*len = n;
-	return 0;
-}
 
 /* flock, waiting LATCH_LOCK_WAIT_S at most for another holder. */
 static int lock(const char *dir, int *fd_out)
@@ -118,7 +73,7 @@ int latch_file_open(const char *dir, bool make_dir, struct latch_file *lf, char 
 			 "for longer than 10 s" : strerror(-rc));
 		return rc;
 	}
-	rc = read_file(lf->path, &text, &len);
+	rc = own_file_read(lf->path, LATCH_STATE_MAX_TEXT, &text, &len);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc == -ENOMEM)

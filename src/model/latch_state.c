@@ -1,5 +1,6 @@
 /* The agent's memory as text (latch_state.h). */
 #include "latch_state.h"
+#include "line_error.h"
 #include "growbuf.h"
 
 #include <errno.h>
@@ -228,22 +229,6 @@ int latch_state_see(struct latch_state *s, const char *id, int severity, const c
 
 /* ---- parsing ---- */
 
-static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(why, why_len, "line %d: ", line);
-
-	if (n >= 0 && (size_t)n < why_len) {
-		va_start(ap, fmt);
-		vsnprintf(why + n, why_len - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 struct field {
 	const char *p;
 	size_t n;
@@ -309,19 +294,19 @@ static int parse_base(struct latch_state *s, const struct field *f, int k, int l
 	char nic[LATCH_STATE_MAX_NAME + 1], name[LATCH_STATE_MAX_NAME + 1];
 
 	if (k != 6)
-		return bad(why, why_len, line, "a base has 6 fields, not %d", k);
+		return line_error(why, why_len, line, "a base has 6 fields, not %d", k);
 	if (!name_ok(f[1].p, f[1].n) || !number(&f[2], INT32_MAX, &port) || set < 0 ||
 	    !name_ok(f[4].p, f[4].n) || !number(&f[5], UINT64_MAX, &value))
-		return bad(why, why_len, line, "expected 'base DEVICE PORT pma|hw|eth|net|fec NAME "
+		return line_error(why, why_len, line, "expected 'base DEVICE PORT pma|hw|eth|net|fec NAME "
 			   "VALUE'");
 	if (s->n_bases >= LATCH_STATE_MAX_BASES)
-		return bad(why, why_len, line, "more than %u bases", LATCH_STATE_MAX_BASES);
+		return line_error(why, why_len, line, "more than %u bases", LATCH_STATE_MAX_BASES);
 	memcpy(nic, f[1].p, f[1].n);
 	nic[f[1].n] = '\0';
 	memcpy(name, f[4].p, f[4].n);
 	name[f[4].n] = '\0';
 	if (base_find(s, nic, (int)port, (enum latch_set)set, name))
-		return bad(why, why_len, line, "a second base of %s port %d %s", nic, (int)port,
+		return line_error(why, why_len, line, "a second base of %s port %d %s", nic, (int)port,
 			   name);
 	return base_push(s, f[1].p, f[1].n, (int)port, (enum latch_set)set, f[4].p, f[4].n,
 			 value);
@@ -335,17 +320,17 @@ static int parse_event(struct latch_state *s, const struct field *f, int k, int 
 	struct latch_event e = { 0 };
 
 	if (k != 9)
-		return bad(why, why_len, line, "an event has 9 fields, not %d", k);
+		return line_error(why, why_len, line, "an event has 9 fields, not %d", k);
 	if (!name_ok(f[1].p, f[1].n) || sev < 0 || !number(&f[3], INT64_MAX, &first) ||
 	    !number(&f[4], INT64_MAX, &last) || !number(&f[5], UINT64_MAX, &count) ||
 	    !number(&f[6], INT64_MAX, &expires) || !text_ok(f[7].p, f[7].n) ||
 	    !text_ok(f[8].p, f[8].n))
-		return bad(why, why_len, line, "expected 'event ID SEVERITY FIRST LAST COUNT "
+		return line_error(why, why_len, line, "expected 'event ID SEVERITY FIRST LAST COUNT "
 			   "EXPIRES SUBJECT OBSERVED'");
 	if (!first || first > last || !count)
-		return bad(why, why_len, line, "first seen after last seen, or seen 0 times");
+		return line_error(why, why_len, line, "first seen after last seen, or seen 0 times");
 	if (s->n_events >= LATCH_STATE_MAX_EVENTS)
-		return bad(why, why_len, line, "more than %u events", LATCH_STATE_MAX_EVENTS);
+		return line_error(why, why_len, line, "more than %u events", LATCH_STATE_MAX_EVENTS);
 	e.id = strndup(f[1].p, f[1].n);
 	e.subject = strndup(f[7].p, f[7].n);
 	e.observed = strndup(f[8].p, f[8].n);
@@ -355,7 +340,7 @@ static int parse_event(struct latch_state *s, const struct field *f, int k, int 
 	}
 	if (latch_state_event(s, e.id, e.subject)) {
 		event_free(&e);
-		return bad(why, why_len, line, "a second event of one id on one subject");
+		return line_error(why, why_len, line, "a second event of one id on one subject");
 	}
 	e.severity = sev;
 	e.first = (int64_t)first;
@@ -377,17 +362,17 @@ static int parse_kmsg(struct latch_state *s, const struct field *f, int k, int l
 
 	if (is(&f[0], "kmsg_seen")) {
 		if (k != 2 || !number(&f[1], UINT64_MAX, &v))
-			return bad(why, why_len, line, "expected 'kmsg_seen USEC'");
+			return line_error(why, why_len, line, "expected 'kmsg_seen USEC'");
 		s->kmsg_seen = v;
 		return 0;
 	}
 	if (k != 3 || !name_ok(f[1].p, f[1].n) || !number(&f[2], UINT64_MAX, &v))
-		return bad(why, why_len, line, "expected 'kmsg_acked ID USEC'");
+		return line_error(why, why_len, line, "expected 'kmsg_acked ID USEC'");
 	if (s->n_acks >= LATCH_STATE_MAX_ACKS)
-		return bad(why, why_len, line, "more than %u kmsg_acked", LATCH_STATE_MAX_ACKS);
+		return line_error(why, why_len, line, "more than %u kmsg_acked", LATCH_STATE_MAX_ACKS);
 	for (size_t i = 0; i < s->n_acks; i++)
 		if (strlen(s->acks[i].id) == f[1].n && !memcmp(s->acks[i].id, f[1].p, f[1].n))
-			return bad(why, why_len, line, "a second kmsg_acked of one id");
+			return line_error(why, why_len, line, "a second kmsg_acked of one id");
 	memcpy(s->acks[s->n_acks].id, f[1].p, f[1].n);
 	s->acks[s->n_acks].id[f[1].n] = '\0';
 	s->acks[s->n_acks++].acked = v;
@@ -433,20 +418,20 @@ static int parse_head(struct latch_state *s, const char *p, size_t n, int line, 
 	if (line == 1)
 		return n == strlen(LATCH_STATE_MAGIC) && !memcmp(p, LATCH_STATE_MAGIC, n)
 			       ? 0
-			       : bad(why, why_len, line, "expected '%s'", LATCH_STATE_MAGIC);
+			       : line_error(why, why_len, line, "expected '%s'", LATCH_STATE_MAGIC);
 	if (line == 2) {
 		if (n < 6 || memcmp(p, "boot ", 5) || !latch_state_boot_ok(p + 5, n - 5))
-			return bad(why, why_len, line, "expected 'boot ' and a boot id");
+			return line_error(why, why_len, line, "expected 'boot ' and a boot id");
 		memcpy(s->boot, p + 5, n - 5);
 		s->boot[n - 5] = '\0';
 		return 0;
 	}
 	if (n < 7 || memcmp(p, "taken ", 6))
-		return bad(why, why_len, line, "expected 'taken ' and a time");
+		return line_error(why, why_len, line, "expected 'taken ' and a time");
 	f.p = p + 6;
 	f.n = n - 6;
 	if (!number(&f, INT64_MAX, &t))
-		return bad(why, why_len, line, "expected 'taken ' and a time");
+		return line_error(why, why_len, line, "expected 'taken ' and a time");
 	s->taken = (int64_t)t;
 	return 0;
 }
@@ -462,7 +447,7 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 	if (why_len)
 		why[0] = '\0';
 	if (!text || len > LATCH_STATE_MAX_TEXT)
-		return bad(why, why_len, 0, "larger than %u KiB", LATCH_STATE_MAX_TEXT >> 10);
+		return line_error(why, why_len, 0, "larger than %u KiB", LATCH_STATE_MAX_TEXT >> 10);
 	while (p < end && rc == 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct field f[MAX_FIELDS];
@@ -471,14 +456,14 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 
 		line++;
 		if (!nl) {
-			rc = bad(why, why_len, line, "cut short (no newline)");
+			rc = line_error(why, why_len, line, "cut short (no newline)");
 			break;
 		}
 		n = (size_t)(nl - p);
 		if (line <= 3) {
 			rc = parse_head(out, p, n, line, why, why_len);
 		} else if ((k = split(p, n, f, MAX_FIELDS)) < 0) {
-			rc = bad(why, why_len, line, "more than %d fields", MAX_FIELDS);
+			rc = line_error(why, why_len, line, "more than %d fields", MAX_FIELDS);
 		} else if (is(&f[0], "base")) {
 			rc = parse_base(out, f, k, line, why, why_len);
 		} else if (is(&f[0], "event")) {
@@ -486,13 +471,13 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 		} else if (is(&f[0], "kmsg_seen") || is(&f[0], "kmsg_acked")) {
 			rc = parse_kmsg(out, f, k, line, why, why_len);
 		} else {
-			rc = bad(why, why_len, line, "expected 'base', 'event', 'kmsg_seen' or "
+			rc = line_error(why, why_len, line, "expected 'base', 'event', 'kmsg_seen' or "
 				 "'kmsg_acked'");
 		}
 		p = nl + 1;
 	}
 	if (rc == 0 && line < 3)
-		rc = bad(why, why_len, line + 1, "cut short (no %s)",
+		rc = line_error(why, why_len, line + 1, "cut short (no %s)",
 			 line == 0 ? "header" : line == 1 ? "boot id" : "'taken' line");
 	if (rc < 0)
 		latch_state_free(out);

@@ -1,5 +1,6 @@
 /* The EINVAL memory on /run (einval_memo.h). */
 #include "einval_memo.h"
+#include "own_file.h"
 #include "root.h"
 
 #include <errno.h>
@@ -33,44 +34,6 @@ static int read_boot_id(char out[EINVAL_STATE_BOOT_ID + 1])
 	return 0;
 }
 
-/* The whole file, at most EINVAL_STATE_MAX_TEXT + 1 bytes (more is
- * malformed, and the parser says so). */
-static int read_file(const char *path, char **text, size_t *len)
-{
-	size_t cap = EINVAL_STATE_MAX_TEXT + 2, n = 0;
-	char *b;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	b = malloc(cap);
-	if (!b) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (n < cap - 1) {
-		ssize_t got = read(fd, b + n, cap - 1 - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int err = -errno;
-
-			close(fd);
-			free(b);
-			return err;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	b[n] = '\0';
-	*text = b;
-	*len = n;
-	return 0;
-}
-
 struct einval_memo *einval_memo_open(struct root *r, const char *dir, bool all_paths)
 {
 	struct einval_memo *m = calloc(1, sizeof(*m));
@@ -99,7 +62,7 @@ struct einval_memo *einval_memo_open(struct root *r, const char *dir, bool all_p
 		einval_memo_free(&m);
 		return NULL;
 	}
-	rc = read_file(m->file, &text, &len);
+	rc = own_file_read(m->file, EINVAL_STATE_MAX_TEXT, &text, &len);
 	if (rc == -ENOENT)
 		return m;
 	if (rc < 0) {

@@ -1,5 +1,6 @@
 /* The EINVAL memory's text (einval_state.h). */
 #include "einval_state.h"
+#include "../model/line_error.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -85,22 +86,6 @@ int einval_state_add(struct einval_state *s, const char *path)
 	return push(s, path, len) < 0 ? -ENOMEM : 1;
 }
 
-static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int bad(char *why, size_t why_len, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(why, why_len, "line %d: ", line);
-
-	if (n >= 0 && (size_t)n < why_len) {
-		va_start(ap, fmt);
-		vsnprintf(why + n, why_len - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 /* Lines end in '\n', the last one too: a file cut short is malformed. */
 int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *same_boot,
 		       struct einval_state *out, char *why, size_t why_len)
@@ -114,38 +99,38 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 	if (why_len)
 		why[0] = '\0';
 	if (!text || len > EINVAL_STATE_MAX_TEXT)
-		return bad(why, why_len, 0, "larger than %u KiB", EINVAL_STATE_MAX_TEXT >> 10);
+		return line_error(why, why_len, 0, "larger than %u KiB", EINVAL_STATE_MAX_TEXT >> 10);
 	while (p < end && rc == 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n;
 
 		line++;
 		if (!nl) {
-			rc = bad(why, why_len, line, "cut short (no newline)");
+			rc = line_error(why, why_len, line, "cut short (no newline)");
 			break;
 		}
 		n = (size_t)(nl - p);
 		if (line == 1) {
 			if (n != strlen(EINVAL_STATE_MAGIC) || memcmp(p, EINVAL_STATE_MAGIC, n))
-				rc = bad(why, why_len, line, "expected '%s'", EINVAL_STATE_MAGIC);
+				rc = line_error(why, why_len, line, "expected '%s'", EINVAL_STATE_MAGIC);
 		} else if (line == 2) {
 			if (n < sizeof(boot) - 1 || memcmp(p, boot, sizeof(boot) - 1) ||
 			    !einval_state_boot_id_ok(p + 5, n - 5))
-				rc = bad(why, why_len, line, "expected 'boot ' and a boot id");
+				rc = line_error(why, why_len, line, "expected 'boot ' and a boot id");
 			else
 				*same_boot = boot_id && strlen(boot_id) == n - 5 &&
 					     !memcmp(boot_id, p + 5, n - 5);
 		} else if (out->n >= EINVAL_STATE_MAX_PATHS) {
-			rc = bad(why, why_len, line, "more than %u paths", EINVAL_STATE_MAX_PATHS);
+			rc = line_error(why, why_len, line, "more than %u paths", EINVAL_STATE_MAX_PATHS);
 		} else if (!einval_state_path_ok(p, n)) {
-			rc = bad(why, why_len, line, "not a relative path");
+			rc = line_error(why, why_len, line, "not a relative path");
 		} else if (*same_boot) {
 			rc = push(out, p, n);
 		}
 		p = nl + 1;
 	}
 	if (rc == 0 && line < 2)
-		rc = bad(why, why_len, line + 1, "cut short (no %s)", line ? "boot id" : "header");
+		rc = line_error(why, why_len, line + 1, "cut short (no %s)", line ? "boot id" : "header");
 	if (rc < 0) {
 		einval_state_free(out);
 		*same_boot = false;
