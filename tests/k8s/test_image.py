@@ -7,8 +7,9 @@ mmdebstrap tree of Debian packages, imported by podman into a storage of
 this test's own.  Then the pod that contrib/kubernetes/daemonset.yaml
 describes is run from that image: the image's entrypoint with the
 DaemonSet's args, the host's network, a read-only root, the DaemonSet's
-hostPath volumes bound read-only where it mounts them, its memory volume
-as a tmpfs, its capabilities (all dropped, NET_ADMIN added) and no new
+hostPath volumes bound read-only where it mounts them (but the agent's
+memory, /var/lib/rdmadoctor: a directory of this test's own, writable), its
+memory volume as a tmpfs, its capabilities (all dropped, NET_ADMIN added) and no new
 privileges.  One thing differs, and is said: serve listens on a free port
 of 127.0.0.1, not on every address's 9879 (a test machine's are not ours).
 
@@ -55,6 +56,7 @@ import yaml
 DEB_DIR, SRC = sys.argv[1], sys.argv[2]
 EXAMPLE = os.path.join(SRC, "examples/dgx-h100")
 CAP_NET_ADMIN = 12
+STATE = "/var/lib/rdmadoctor"	# the agent's memory (docs/state.md): the one writable hostPath
 fails = 0
 
 
@@ -122,8 +124,8 @@ def podman_argv(podman, image, pod, binds):
     argv += [f"--cap-drop={c}" for c in pod.cap_drop] + [f"--cap-add={c}" for c in pod.cap_add]
     if pod.no_new_privs:
         argv += ["--security-opt", "no-new-privileges"]
-    for src, dst in binds:
-        argv += ["-v", f"{src}:{dst}:ro"]
+    for src, dst, ro in binds:
+        argv += ["-v", f"{src}:{dst}" + (":ro" if ro else "")]
     for m in pod.memory:
         argv += ["--tmpfs", m]
     return argv + [image] + test_listen(pod.args)
@@ -139,8 +141,8 @@ def bwrap_argv(rootfs, entrypoint, pod, binds):
             "--proc", "/proc", "--dev", "/dev"]
     if not pod.host_network:
         argv.append("--unshare-net")
-    for src, dst in binds:
-        argv += ["--ro-bind", src, dst]
+    for src, dst, ro in binds:
+        argv += ["--ro-bind" if ro else "--bind", src, dst]
     for m in pod.memory:
         argv += ["--tmpfs", m]
     # bwrap sets no_new_privs always, as allowPrivilegeEscalation: false does
@@ -292,14 +294,20 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
     if pod.user != 0:
         bad(f"runAsUser {pod.user}: this test runs the container as user 0")
     for src, dst, ro in pod.host_paths:
-        if not ro:
+        if not ro and dst != STATE:
             bad(f"hostPath {src} is mounted writable at {dst}")
+    if (STATE, STATE, False) not in pod.host_paths:
+        bad(f"the DaemonSet keeps no memory: no writable hostPath {STATE} (docs/state.md)")
+    state = os.path.join(work, "state")
+    os.mkdir(state)
     # a hostPath the host lacks (this machine may have no /dev/infiniband)
     # is left out: Kubernetes would not start the pod there (type: Directory)
     binds = []
-    for src, dst, _ in pod.host_paths:
-        if os.path.exists(src):
-            binds.append((src, dst))
+    for src, dst, ro in pod.host_paths:
+        if dst == STATE:	# not the host's own memory: this test's
+            binds.append((state, dst, False))
+        elif os.path.exists(src):
+            binds.append((src, dst, ro))
         else:
             print(f"note: this machine has no {src}: not bound")
     if "/sys" not in [d for _, d, _ in pod.host_paths]:
@@ -341,7 +349,8 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
             bad(f"on the host's /sys: devices {seen}, the host has {host_rdma}")
 
     # 2. a bundled example's sys tree in place of the host's /sys
-    example = [(os.path.join(EXAMPLE, "sys") if dst == "/sys" else src, dst) for src, dst in binds]
+    example = [(os.path.join(EXAMPLE, "sys") if dst == "/sys" else src, dst, ro)
+               for src, dst, ro in binds]
     log = open(os.path.join(work, "example.log"), "w+")
     proc, port = start(make(example), log)
     if port is None:
@@ -353,6 +362,7 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
     pid = serve_pid(entrypoint + test_listen(pod.args), proc.pid)
     judge_process(pid, pod, runner == "podman run")
     judge_metrics(text, version, work)
+    judge_memory(state, text)
     rc = stop(proc, pid)
     if rc == 0:
         ok("SIGTERM stops it, exit 0")
@@ -403,13 +413,32 @@ def judge_process(pid, pod, runtime):
     else:
         bad(f"NoNewPrivs {nnp and nnp.group(1)}")
     mounts = mount_options(pid)
-    want_ro = ["/"] + [d for _, d, _ in pod.host_paths if d in mounts]
+    want_ro = ["/"] + [d for _, d, r in pod.host_paths if d in mounts and r]
+    want_rw = pod.memory + [d for _, d, r in pod.host_paths if not r]
     ro = [m for m in want_ro if "ro" in mounts.get(m, [])]
-    rw = [m for m in pod.memory if "rw" in mounts.get(m, [])]
-    if ro == want_ro and rw == pod.memory:
+    rw = [m for m in want_rw if "rw" in mounts.get(m, [])]
+    if ro == want_ro and rw == want_rw:
         ok(f"read-only: {', '.join(ro)}; writable: {', '.join(rw)}")
     else:
-        bad(f"mounts: read-only {ro} of {want_ro}, writable {rw} of {pod.memory}")
+        bad(f"mounts: read-only {ro} of {want_ro}, writable {rw} of {want_rw}")
+
+
+def judge_memory(state, text):
+    """serve kept its memory in the hostPath, keyed by this kernel's boot id
+    (the container's /proc is the host kernel's), and the verdict does not
+    say it could not (latch.state)."""
+    with open("/proc/sys/kernel/random/boot_id") as f:
+        boot = f.read().strip()
+    path = os.path.join(state, "latched")
+    head = open(path).read(200) if os.path.exists(path) else ""
+    if head.startswith(f"rdmadoctor-latch 1\nboot {boot}\n"):
+        ok(f"serve keeps its memory in {STATE}/latched, of boot {boot}")
+    else:
+        bad(f"{STATE}/latched: {head!r}, want the memory of boot {boot}")
+    if 'id="latch.state"' in text:
+        bad("/metrics says the memory could not be kept (latch.state)")
+    else:
+        ok("no latch.state: the memory was read and written")
 
 
 def judge_metrics(text, version, work):
