@@ -96,8 +96,7 @@ void metrics_fec(struct expo *e, const struct inventory *inv)
 	static const char *const helps[FEC_COUNTERS] = {
 		"FEC codewords (blocks) corrected (ethtool -I --show-fec)",
 		"FEC codewords (blocks) the FEC could not correct: errors that reached the MAC",
-		"Bits the FEC corrected; over the bits the link carried, the pre-FEC bit "
-		"error ratio",
+		"Bits the FEC corrected (over the bits carried: the pre-FEC BER)",
 	};
 	struct expo_fam h = { "rdmadoctor_port_fec_histogram_codewords_total", "counter",
 			      "FEC codewords with low..high symbol errors corrected (one bin "
