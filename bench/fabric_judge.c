@@ -13,7 +13,7 @@
 #include "fabric/judge.h"
 #include "fabric/report.h"
 #include "fabric/schedule.h"
-#include "out/fabric_out.h"
+#include "print/fabric_out.h"
 
 static double now(void)
 {

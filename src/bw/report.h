@@ -1,6 +1,6 @@
 /* What a finished bw/lat run reports: the static facts of each rail, the
  * outcome of each size, the expectation and the verdict.  cmd/bw.c fills
- * it, bw/verdict.c judges it, out/bw_out.c prints it. */
+ * it, bw/verdict.c judges it, print/bw_out.c prints it. */
 #ifndef RD_BW_REPORT_H
 #define RD_BW_REPORT_H
 

@@ -1,11 +1,11 @@
 /* bw and lat: `server` on one host, `client HOST` on the other.  This file
  * runs the two sides: the client asks for each size of a sweep, the server
- * serves one client at a time; both print one report (out/bw_out.c).  The
+ * serves one client at a time; both print one report (print/bw_out.c).  The
  * command line is cmd/bw_opts.c, the choice of rails cmd/bw_rails.c. */
 #include "bw_cmd.h"
 #include "../bw/door.h"
-#include "../out/bw_out.h"
-#include "../out/safe_stream.h"
+#include "../print/bw_out.h"
+#include "../print/safe_stream.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>

@@ -20,8 +20,8 @@
 #include "bw_cmd.h"
 #include "../check/check.h"
 #include "../check/rails.h"
-#include "../out/bw_out.h"
-#include "../out/text_printf.h"
+#include "../print/bw_out.h"
+#include "../print/text_printf.h"
 #include "../profiles/profile.h"
 
 #include <math.h>

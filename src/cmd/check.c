@@ -3,9 +3,9 @@
 #include "latch_run.h"
 #include "pipeline.h"
 #include "../check/check.h"
-#include "../out/check_out.h"
-#include "../out/json.h"
-#include "../out/npd_out.h"
+#include "../print/check_out.h"
+#include "../print/json.h"
+#include "../print/npd_out.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include "cmd.h"
 #include "latch_file.h"
 #include "../check/catalog.h"
-#include "../out/json.h"
+#include "../print/json.h"
 
 #include <errno.h>
 #include <stdio.h>

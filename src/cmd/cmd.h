@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
-#include "../out/check_out.h"
+#include "../print/check_out.h"
 #include "opts.h"
 #include "../sysfs/root.h"
 

@@ -1,9 +1,9 @@
 /* What every command does the same way: open the root, read, report notes,
  * write JSON or text, load a profile. */
 #include "cmd.h"
-#include "../out/check_out.h"
-#include "../out/json.h"
-#include "../out/safe_stream.h"
+#include "../print/check_out.h"
+#include "../print/json.h"
+#include "../print/safe_stream.h"
 #include "../model/affinity.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"

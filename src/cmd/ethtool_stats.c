@@ -5,12 +5,12 @@
  * `ethtool -S` on a veth. */
 #include "cmd.h"
 #include "opt_parse.h"
-#include "../out/json.h"
-#include "../out/safe_stream.h"
-#include "../out/text.h"
+#include "../print/json.h"
+#include "../print/safe_stream.h"
+#include "../print/text.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/link.h"
-#include "../out/text_printf.h"
+#include "../print/text_printf.h"
 
 #include <stdint.h>
 #include <stdio.h>

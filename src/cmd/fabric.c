@@ -23,7 +23,7 @@
  *      start time; the others wait for it (a rank 0 that died ends them
  *      with an error), run it, and publish again;
  *   6. rank 0 judges everything, tells the others it has their results,
- *      and writes the report (out/fabric_out.c); the other ranks print
+ *      and writes the report (print/fabric_out.c); the other ranks print
  *      nothing but errors.
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
@@ -37,8 +37,8 @@
 #include "../model/growbuf.h"
 #include "../fabric/schedule.h"
 #include "../fabric/wire.h"
-#include "../out/fabric_out.h"
-#include "../out/plural.h"
+#include "../print/fabric_out.h"
+#include "../print/plural.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>

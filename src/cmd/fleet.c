@@ -9,12 +9,12 @@
 #include "../fleet/record.h"
 #include "../fleet/skim.h"
 #include "../fleet/text.h"
-#include "../out/json.h"
-#include "../out/fleet_html.h"
-#include "../out/fleet_html_counters.h"
-#include "../out/safe_stream.h"
+#include "../print/json.h"
+#include "../print/fleet_html.h"
+#include "../print/fleet_html_counters.h"
+#include "../print/safe_stream.h"
 #include "../store/store.h"
-#include "../out/text_printf.h"
+#include "../print/text_printf.h"
 
 #include <errno.h>
 #include <fcntl.h>

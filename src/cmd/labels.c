@@ -1,12 +1,12 @@
 /* rdmadoctor labels: the machine as Node Feature Discovery labels, written
- * to NFD's local feature directory (out/nfd_labels.h, docs/kubernetes.md),
+ * to NFD's local feature directory (print/nfd_labels.h, docs/kubernetes.md),
  * so that a job's node selector can ask for "4 rails of 400G, GPUDirect
  * ready".  The file is replaced whole (file_replace.h) and expires. */
 #include "cmd.h"
 #include "file_replace.h"
 #include "opt_files.h"
 #include "pipeline.h"
-#include "../out/nfd_labels.h"
+#include "../print/nfd_labels.h"
 
 #include <errno.h>
 #include <stdio.h>

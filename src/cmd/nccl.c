@@ -9,7 +9,7 @@
 #include "pipeline.h"
 #include "../nccl/advice.h"
 #include "../nccl/facts.h"
-#include "../out/nccl_out.h"
+#include "../print/nccl_out.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * as findings printed like check's (nccl_check.h). */
 #include "nccl_check.h"
 #include "../nccl/env_judge.h"
-#include "../out/check_out.h"
-#include "../out/nccl_out.h"
+#include "../print/check_out.h"
+#include "../print/nccl_out.h"
 
 #include <errno.h>
 #include <stdio.h>

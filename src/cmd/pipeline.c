@@ -1,7 +1,7 @@
 /* The check pipeline (pipeline.h): one way from a machine to a verdict. */
 #include "pipeline.h"
 #include "check_doc.h"
-#include "../out/check_out.h"
+#include "../print/check_out.h"
 
 #include <errno.h>
 #include <stdarg.h>

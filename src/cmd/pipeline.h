@@ -16,7 +16,7 @@
 
 #include "cmd.h"
 #include "../check/check.h"
-#include "../out/check_out.h"
+#include "../print/check_out.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"
 

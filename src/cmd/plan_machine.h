@@ -5,7 +5,7 @@
 #define RD_CMD_PLAN_MACHINE_H
 
 #include "../model/inventory.h"
-#include "../out/fleet_bw.h"
+#include "../print/fleet_bw.h"
 #include "../plan/plan.h"
 #include "../profiles/profile.h"
 

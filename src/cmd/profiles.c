@@ -1,8 +1,8 @@
 /* `rdmadoctor profiles`: the built-in machine profiles, and a user's
  * profile file checked and shown with its based_on brought in. */
 #include "cmd.h"
-#include "../out/json.h"
-#include "../out/safe_stream.h"
+#include "../print/json.h"
+#include "../print/safe_stream.h"
 #include "../profiles/profile.h"
 
 #include <errno.h>

@@ -7,11 +7,11 @@
 #include "record_read.h"
 #include "../fleet/fabric.h"
 #include "../fleet/record.h"
-#include "../out/json.h"
-#include "../out/plural.h"
+#include "../print/json.h"
+#include "../print/plural.h"
 #include "../store/store.h"
 #include "../model/growbuf.h"
-#include "../out/text_printf.h"
+#include "../print/text_printf.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,9 @@
 #include "cmd.h"
 #include "opt_files.h"
 #include "../profiles/site.h"
-#include "../out/json.h"
-#include "../out/text_wrap.h"
-#include "../out/plural.h"
+#include "../print/json.h"
+#include "../print/text_wrap.h"
+#include "../print/plural.h"
 #include "../sysfs/boot_id.h"
 #include "../sysfs/tape.h"
 

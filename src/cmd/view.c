@@ -3,8 +3,8 @@
  * it as text or JSON; only the printers differ. */
 #include "cmd.h"
 #include "pipeline.h"
-#include "../out/json.h"
-#include "../out/text.h"
+#include "../print/json.h"
+#include "../print/text.h"
 
 #include <stdio.h>
 
@@ -17,7 +17,7 @@ struct view {
 
 /* The JSON of gids and topo has no NPU ports: its empty lists are true of
  * verbs, and stderr says where the NPUs' network is (the text says it on
- * stdout, out/text_npu_ports.c). */
+ * stdout, print/text_npu_ports.c). */
 static void note_npu_ports(const struct ctx *c, const char *verb)
 {
 	if (!c->quiet)

@@ -2,8 +2,8 @@
 #include "text.h"
 #include "diff.h"
 #include "fields.h"
-#include "../out/text_printf.h"
-#include "../out/plural.h"
+#include "../print/text_printf.h"
+#include "../print/plural.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

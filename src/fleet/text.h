@@ -1,6 +1,6 @@
 /* The fleet documents for people.  Printers only: the documents are those
  * of `fleet ls|show|diff --json`, the stream should filter control
- * characters (out/safe_stream.h: host names come from other machines). */
+ * characters (print/safe_stream.h: host names come from other machines). */
 #ifndef RD_FLEET_TEXT_H
 #define RD_FLEET_TEXT_H
 

@@ -2,7 +2,7 @@
  * "# HELP", "# TYPE" and samples; all lines of a family together. */
 #include "expo.h"
 #include "../model/growbuf.h"
-#include "../out/utf8.h"
+#include "../print/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* The model: plain structs describing one machine's RDMA network.
  *
- * Readers (src/sysfs, src/verbs) fill it; consumers (src/check, src/out,
+ * Readers (src/sysfs, src/verbs) fill it; consumers (src/check, src/print,
  * src/metrics, src/store) only read it.  A value that could not be read
  * is "not available": NULL for strings, NA for integers, NAN for rates.
  * Never a made-up default.

@@ -947,7 +947,7 @@ def case_report(tmp):
     rc, out, err = run("fleet", "--db", db, "report", "--html", html)
     if rc == 3 and "this build has no HTML report" in err:
         expect(not os.listdir(os.path.dirname(html)), "no page and no temporary file left")
-        print("note: the HTML writer (out/fleet_html.c) is not in this build")
+        print("note: the HTML writer (print/fleet_html.c) is not in this build")
     else:
         expect_rc(rc, 0, "fleet report --html", err)
         with open(html) as f:

@@ -7,7 +7,7 @@
 
 #include "bw/params.h"
 #include "bw/proto.h"
-#include "out/bw_out.h"
+#include "print/bw_out.h"
 
 /* What the peer sent must always make a whole report (the server prints
  * the client's figures): a NULL document would be an error on output. */

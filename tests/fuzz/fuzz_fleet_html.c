@@ -1,4 +1,4 @@
-/* libFuzzer target: the fleet report page writer (src/out/fleet_html.c) on
+/* libFuzzer target: the fleet report page writer (src/print/fleet_html.c) on
  * any JSON: {"records": [...], "diff": {...}}, or any other document given
  * as both records and diff.  Records come from a database other hosts wrote
  * to, so nothing in them may crash the writer, cut the page short or put
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/fleet_html.h"
-#include "out/fleet_html_counters.h"
+#include "print/fleet_html.h"
+#include "print/fleet_html_counters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

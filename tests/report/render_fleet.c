@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/fleet_html.h"
+#include "print/fleet_html.h"
 
 static json_t *load(const char *path)
 {

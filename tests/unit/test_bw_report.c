@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "bw/params.h"
-#include "out/bw_out.h"
+#include "print/bw_out.h"
 
 static struct bw_interval iv_a[2] = { { 1, 11250000000ull, 10 }, { 1, 12500000000ull, 10 } };
 static struct bw_interval iv_b[2] = { { 1, 2500000000ull, 10 }, { 1, 2500000000ull, 10 } };

@@ -1,4 +1,4 @@
-/* The fleet report page writer (src/out/fleet_html.c and its parts):
+/* The fleet report page writer (src/print/fleet_html.c and its parts):
  * escaping, an empty fleet, records with anything null or of another type,
  * a write error, the bandwidth figures and the chart axis. */
 #include <setjmp.h>
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/fleet_bw.h"
-#include "out/fleet_html.h"
-#include "out/fleet_html_stream.h"
-#include "out/fleet_svg.h"
+#include "print/fleet_bw.h"
+#include "print/fleet_html.h"
+#include "print/fleet_html_stream.h"
+#include "print/fleet_svg.h"
 
 /* html_text(s) into a new string. */
 static char *escaped(const char *s)

@@ -1,4 +1,4 @@
-/* Rates for people (out/rate_units.c): data counters in Gb/s from bytes
+/* Rates for people (print/rate_units.c): data counters in Gb/s from bytes
  * per second, the rest per second on a k/M/G scale, never an exponent. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "model/window.h"
-#include "out/rate_units.h"
+#include "print/rate_units.h"
 
 static void which_are_bytes(void **state)
 {

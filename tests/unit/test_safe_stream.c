@@ -1,4 +1,4 @@
-/* The control-character filter of text output (src/out/safe_stream.c):
+/* The control-character filter of text output (src/print/safe_stream.c):
  * C0 controls and DEL become '?', UTF-8 C1 controls (C2 80..C2 9F, which
  * some terminals obey like ESC sequences) "??", as check's own filter;
  * other UTF-8 passes, also when stdio splits a pair across writes. */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/safe_stream.h"
+#include "print/safe_stream.h"
 
 /* Write the pieces (each flushed: one write call apiece), close, and give
  * what reached the stream under it. */

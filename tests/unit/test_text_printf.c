@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/text_printf.h"
+#include "print/text_printf.h"
 
 /* What text_printf wrote, as a string (freed by the caller), and its count. */
 #define PRINTED(count, ...)						\

@@ -1,6 +1,6 @@
 /* Text output for people: inventory, GID table, GPU x NIC matrix.  The
  * layout may change between versions; scripts use --json.  Errors as
- * every printer's (src/out/json.h): the caller checks the stream. */
+ * every printer's (src/print/json.h): the caller checks the stream. */
 #ifndef RD_OUT_TEXT_H
 #define RD_OUT_TEXT_H
 
@@ -16,7 +16,7 @@ void text_gids(FILE *out, const struct inventory *inv, const struct text_opts *o
 void text_topo(FILE *out, const struct inventory *inv, const struct text_opts *o);
 /* A port's link modes and FEC lines ("      link 100000 Mb/s full ..."). */
 void text_link(FILE *out, const struct link_info *l);
-/* A PCI function's place, as the device lines print it (out/text_pci.c):
+/* A PCI function's place, as the device lines print it (print/text_pci.c):
  * "numa 0  " (text_pci_numa), "Gen4 x16 (capable Gen5 x16)" (text_pci_link),
  * both (text_pci_place). */
 void text_pci_numa(FILE *out, int64_t node);
@@ -24,10 +24,10 @@ void text_pci_link(FILE *out, const struct pci_link *l);
 void text_pci_place(FILE *out, const struct pci_func *f);
 /* A machine whose network is NPU RoCE ports alone (no RDMA verbs
  * device), and what gids and topo print there: that, and each NPU port
- * (out/text_npu_ports.c). */
+ * (print/text_npu_ports.c). */
 bool text_npu_only(const struct inventory *inv);
 void text_npu_ports(FILE *out, const struct inventory *inv);
-/* The NPUs section (out/npu_text.c); prints nothing without NPUs. */
+/* The NPUs section (print/npu_text.c); prints nothing without NPUs. */
 void text_npus(FILE *out, const struct npu_inventory *ni);
 
 #endif

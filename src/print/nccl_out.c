@@ -1,4 +1,4 @@
-/* `nccl`'s advice as text and JSON (out/nccl_out.h). */
+/* `nccl`'s advice as text and JSON (print/nccl_out.h). */
 #include "nccl_out.h"
 
 const char *nccl_advice_verdict(const struct nccl_advice *a)

@@ -1,7 +1,7 @@
 /* Machine output: the inventory as the JSON document of docs/json/
  * inventory.md.  Key names are the stable interface.
  *
- * Errors, for every printer (src/out): printers never touch the system.
+ * Errors, for every printer (src/print): printers never touch the system.
  * A *_to_json builder returns the document or NULL (no memory); a text
  * printer writes to the FILE it is given and the caller (src/cmd) checks
  * that stream once at the end (ctx_close_text), so a full disk or a closed
@@ -18,7 +18,7 @@
 
 json_t *inventory_to_json(const struct inventory *inv);
 
-/* Nullable scalars (out/json_scalar.c): NA / NAN / NULL become JSON null;
+/* Nullable scalars (print/json_scalar.c): NA / NAN / NULL become JSON null;
  * json_hex_or_null writes v as digits lower-case hex digits ("15b3"). */
 json_t *json_int_or_null(int64_t v);
 json_t *json_number_or_null(double v);
@@ -39,7 +39,7 @@ json_t *link_to_json(const struct link_info *l);
 /* FEC statistics: null when the reply carried none (json_fec.c) */
 json_t *fec_stats_to_json(const struct fec_stats *s);
 json_t *topo_to_json(const struct inventory *inv);
-/* A PCI function (out/json_pci.c) and a counter set (out/json_counters.c)
+/* A PCI function (print/json_pci.c) and a counter set (print/json_counters.c)
  * as the inventory writes them. */
 json_t *pci_to_json(const struct pci_func *f);
 /* Parts of it: a bridge above a device, the bridges above it (nearest
@@ -49,8 +49,8 @@ json_t *pci_upstream_to_json(const struct pci_func *f);
 json_t *pci_link_to_json(const struct pci_link *l);
 json_t *counters_to_json(const struct counter_set *set);
 /* A port's neighbour (model/neighbor.h): {"system", "port", "chassis_id",
- * "source"}, each string or null; null for NULL (out/json_neighbor.c). */
+ * "source"}, each string or null; null for NULL (print/json_neighbor.c). */
 json_t *neighbor_to_json(const struct neighbor *n);
-/* The "npus" object of the inventory (out/npu_json.c). */
+/* The "npus" object of the inventory (print/npu_json.c). */
 json_t *npus_to_json(const struct npu_inventory *ni);
 #endif
