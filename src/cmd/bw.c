@@ -1,11 +1,16 @@
-/* bw and lat: `server` on one host, `client HOST` on the other.  This file
- * runs the two sides: the client asks for each size of a sweep, the server
- * serves one client at a time; both print one report (print/bw_out.c).  The
- * command line is cmd/bw_opts.c, the choice of rails cmd/bw_rails.c. */
-#include "bw_cmd.h"
+/* bw and lat: `server` on one host, `client HOST` on the other, or bw
+ * --loopback on one.  This file runs the two sides: the client asks for
+ * each size of a sweep, the server serves one client at a time; both print
+ * one report (print/bw_out.c).  The command line is cmd/bw_opts.c, the
+ * choice of rails bw/rails.c, the loopback engine bw/loopback.c. */
+#include "bw_opts.h"
+#include "pipeline.h"
 #include "../bw/door.h"
+#include "../bw/expect.h"
+#include "../bw/loopback.h"
+#include "../bw/progress.h"
+#include "../bw/rails.h"
 #include "../print/bw_out.h"
-#include "../print/safe_stream.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -17,32 +22,74 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- progress ---- */
+/* ---- the machine and its rails ---- */
 
-/* Once a second on stderr (a terminal): the last second's rate and the
- * average so far, fixed width, as git and curl do. */
-void bw_cmd_show_progress(void *arg, double elapsed, uint64_t bytes)
+/* The rails of a test on this side, from the inventory (verbs) or the
+ * command line (tcp), and the machine as check reads it (cmd/pipeline.h):
+ * the root, the inventory, the site file, and the profile (the site file's,
+ * else the one the machine is), whose rail floor a verbs test is held to. */
+struct setup {
+	struct ctx *c;
+	const char *cmd;	/* "bw" or "lat", for messages */
+	struct bw_opts *o;
+	struct pipeline pl;
+	bool collected;		/* collect ran; collect_rc is its answer */
+	int collect_rc;
+	bool have_inv;		/* pl's inventory and profile are there */
+	struct bw_rail_set rs;
+};
+
+static void setup_init(struct setup *s, struct ctx *c, const char *cmd, struct bw_opts *o)
 {
-	struct bw_cmd_progress *pg = arg;
-	double now_gbps = elapsed > pg->last_t ?
-		(double)(bytes - pg->last_bytes) * 8 / 1e9 / (elapsed - pg->last_t) : 0;
-	double avg_gbps = elapsed > 0 ? (double)bytes * 8 / 1e9 / elapsed : 0;
-
-	fprintf(stderr, "\r%s %s: %10llu bytes %4.0f/%-4.0f s %9.2f Gb/s now %9.2f Gb/s avg ",
-		pg->c->prog, pg->cmd, (unsigned long long)pg->size, elapsed, pg->total, now_gbps,
-		avg_gbps);
-	pg->last_t = elapsed;
-	pg->last_bytes = bytes;
-	pg->shown = true;
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	s->cmd = cmd;
+	s->o = o;
+	bw_rails_init(&s->rs);
 }
 
-void bw_cmd_end_progress(struct bw_cmd_progress *pg)
+/* The inventory, the site file and the profile, read once (pipeline_collect
+ * and pipeline_choose, as check); EXIT_OK, or the exit code after saying
+ * why: EXIT_USAGE for a broken site file or profile, as check. */
+static int collect(struct setup *s)
 {
-	if (pg->shown)
-		fputc('\n', stderr);
-	pg->shown = false;
-	pg->last_t = 0;
-	pg->last_bytes = 0;
+	if (s->collected)	/* once: a failure is said once */
+		return s->collect_rc;
+	s->collected = true;
+	s->collect_rc = pipeline_collect(s->c, s->cmd, &s->pl, false);
+	if (s->collect_rc == EXIT_OK)
+		s->collect_rc = pipeline_choose(s->c, &s->pl, NULL);
+	s->have_inv = s->collect_rc == EXIT_OK;
+	return s->collect_rc;
+}
+
+static void setup_free(struct setup *s)
+{
+	bw_rails_free(&s->rs);
+	if (s->collected)
+		pipeline_free(&s->pl);
+	s->collected = s->have_inv = false;
+}
+
+/* The rails of a test over transport t (bw/rails.h): verbs, the devices
+ * of --device / --devices, or the first; tcp, one rail, or one per netdev
+ * of them.  EXIT_OK, or the exit code after saying why. */
+static int choose_rails(struct setup *s, enum bw_transport t)
+{
+	const char *list = s->o->devices ? s->o->devices : s->o->device;
+	char why[512];
+	int rc = t == BW_TRANSPORT_VERBS ? collect(s) : EXIT_OK;
+
+	if (rc != EXIT_OK)
+		return rc;
+	rc = t == BW_TRANSPORT_VERBS ?
+		bw_rails_verbs(&s->rs, &s->pl.r, &s->pl.inv, list, s->o->ib_port, s->o->gpu,
+			       s->c->prog, why, sizeof(why)) :
+		bw_rails_tcp(&s->rs, list, s->o->gpu, why, sizeof(why));
+	if (rc == 0)
+		return EXIT_OK;
+	fprintf(stderr, "%s %s: %s\n", s->c->prog, s->cmd, why);
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 /* ---- output ---- */
@@ -68,46 +115,13 @@ static int emit(struct ctx *c, struct bw_report *r)
 	return ctx_close_text(c, out);
 }
 
-void bw_cmd_expectation(struct bw_report *r, const struct bw_cmd_opts *o,
-			const struct profile *pr, double min_rate, char *why, size_t whysz)
-{
-	r->expect_gbps = o->expect_gbps;
-	r->expect_why = NULL;
-	r->expect_min_bytes = 0;
-	if (!isnan(o->expect_gbps)) {
-		/* asked for: every size of the sweep is held to it */
-		r->expect_why = "--expect-gbps";
-		return;
-	}
-	if (r->p.transport != BW_TRANSPORT_VERBS || r->p.mode != BW_MODE_BW)
-		return;	/* tcp has no line rate we can trust; latency no floor */
-	/* small messages cannot fill a link (perftest's own line-rate figures
-	 * are for 64 KiB and up): smaller sizes are not judged */
-	r->expect_min_bytes = BW_EXPECT_MIN_BYTES;
-	if (bw_cmd_floor(pr, min_rate, &r->expect_gbps, why, whysz))
-		r->expect_why = why;
-	else
-		r->expect_min_bytes = 0;
-}
-
-static void expectation(struct bw_report *r, const struct bw_cmd_opts *o,
-			const struct bw_cmd_setup *s, char *why, size_t whysz)
+static void expectation(struct bw_report *r, const struct bw_opts *o, const struct setup *s,
+			char *why, size_t whysz)
 {
 	/* the profile check would judge this machine by (the site file's, else
-	 * the one it is), chosen once with the inventory (bw_cmd_collect) */
-	bw_cmd_expectation(r, o, s->have_inv ? s->pl.profile : NULL, s->min_rate, why, whysz);
-}
-
-void bw_cmd_hello(const struct bw_cmd_opts *o, uint64_t size, uint32_t n_rails,
-		  const char *host, struct bw_hello *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->p = o->p;
-	h->p.size = size;
-	if (!o->cq_mod_set && h->p.mode == BW_MODE_BW)
-		h->p.cq_mod = bw_params_cq_mod(h->p.size, h->p.tx_depth, o->n_sizes > 1);
-	h->n_rails = n_rails;
-	snprintf(h->host, sizeof(h->host), "%s", host);
+	 * the one it is), chosen once with the inventory (collect) */
+	bw_expectation(r, o->expect_gbps, s->have_inv ? s->pl.profile : NULL, s->rs.min_rate, why,
+		       whysz);
 }
 
 /* ---- client ---- */
@@ -115,8 +129,8 @@ void bw_cmd_hello(const struct bw_cmd_opts *o, uint64_t size, uint32_t n_rails,
 /* The client's report: the sizes that finished, and why the rest did not
  * when error is set (then verdict "error", exit 3; with --json always one
  * complete document, even when no size finished). */
-static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opts *o,
-			 const struct bw_cmd_setup *s, const struct bw_session *ss,
+static int client_report(struct ctx *c, const char *cmd, const struct bw_opts *o,
+			 const struct setup *s, const struct bw_session *ss,
 			 const char *host, struct bw_outcome *outs, size_t done, const char *error)
 {
 	struct bw_report rep;
@@ -130,8 +144,8 @@ static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opt
 	rep.local_addr = ss->local_addr;
 	rep.remote_host = ss->peer_host;
 	rep.remote_addr = ss->peer_addr;
-	rep.n_rails = s->n;
-	memcpy(rep.rails, s->rail, sizeof(s->rail));
+	rep.n_rails = s->rs.n;
+	memcpy(rep.rails, s->rs.rail, sizeof(s->rs.rail));
 	rep.outcomes = outs;
 	rep.n_outcomes = done;
 	rep.error = error;
@@ -148,32 +162,33 @@ static int client_report(struct ctx *c, const char *cmd, const struct bw_cmd_opt
 	return EXIT_PROBLEMS;
 }
 
-static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
+static int run_client(struct ctx *c, const char *cmd, struct bw_opts *o)
 {
-	struct bw_cmd_setup s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN };
+	struct setup s;
 	struct bw_session ss = { .fd = -1 };
 	struct bw_hello h;
 	struct bw_rails rails;
 	struct bw_outcome *outs = NULL;
-	struct bw_cmd_progress pg = { .c = c, .cmd = cmd };
+	struct bw_progress pg = { .out = stderr, .prog = c->prog, .cmd = cmd };
 	struct bw_err e = { "" };
 	char host[BW_HOST_MAX + 1] = "";
 	size_t done = 0;
 	int rc;
 
+	setup_init(&s, c, cmd, o);
 	/* verbs by default when it can run here */
 	if (!o->transport_set) {
 		o->p.transport = BW_TRANSPORT_TCP;
-		rc = bw_cmd_collect(&s);
+		rc = collect(&s);
 		if (rc == EXIT_USAGE)	/* a broken site file or profile: said; fix it first */
 			goto out;
 		if (rc == EXIT_OK && s.pl.inv.n_nics)
 			o->p.transport = BW_TRANSPORT_VERBS;
 	}
-	rc = o->p.transport == BW_TRANSPORT_VERBS ? bw_cmd_verbs_rails(&s) : bw_cmd_tcp_rails(&s);
+	rc = choose_rails(&s, o->p.transport);
 	if (rc != EXIT_OK)
 		goto out;
-	if (bw_params_check(&o->p, s.n, NULL, &e) < 0) {
+	if (bw_params_check(&o->p, s.rs.n, NULL, &e) < 0) {
 		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 		rc = EXIT_USAGE;
 		goto out;
@@ -190,7 +205,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		goto out;
 	}
 	if (isatty(STDERR_FILENO) && !c->json && !c->quiet) {
-		ss.progress = bw_cmd_show_progress;
+		ss.progress = bw_progress_show;
 		ss.progress_arg = &pg;
 	}
 	outs = calloc(o->n_sizes, sizeof(*outs));
@@ -201,14 +216,15 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	}
 	/* the numeric address the control channel reached: both sides then
 	 * name the same peer (GID choice, tcp data connections) */
-	bw_cmd_fill_locals(o, s.rail, s.n, o->p.transport, s.n, ss.peer_addr, &rails);
+	bw_rails_fill(s.rs.rail, s.rs.n, o->ib_port, o->gid_index, o->p.transport, s.rs.n,
+		      ss.peer_addr, &rails);
 	/* the client's own bound on each run (engine.h): its window and a
 	 * margin; iterations mode has none of its own (the server's cap) */
 	for (uint32_t i = 0; i < rails.n; i++)
 		rails.local[i].max_run_ms = bw_params_run_bound_ms(&o->p, 0);
 	for (size_t k = 0; k < o->n_sizes; k++) {
-		bw_cmd_hello(o, o->sizes[k], s.n, host, &h);
-		if (bw_params_check(&h.p, s.n, NULL, &e) < 0) {
+		bw_opts_hello(o, o->sizes[k], s.rs.n, host, &h);
+		if (bw_params_check(&h.p, s.rs.n, NULL, &e) < 0) {
 			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
 			rc = EXIT_USAGE;
 			goto out;
@@ -216,7 +232,7 @@ static int run_client(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 		pg.size = h.p.size;
 		pg.total = ((double)h.p.warmup_ms + h.p.duration_ms) / 1e3;
 		rc = bw_session_test(&ss, &h, &rails, &outs[k], &e);
-		bw_cmd_end_progress(&pg);
+		bw_progress_end(&pg);
 		if (rc < 0) {
 			/* what finished is still reported (and with --json there
 			 * is always one document), with why the rest did not */
@@ -237,7 +253,7 @@ out:
 		bw_outcome_free(&outs[k]);
 	free(outs);
 	bw_session_close(&ss);
-	bw_cmd_setup_free(&s);
+	setup_free(&s);
 	return rc;
 }
 
@@ -248,8 +264,8 @@ static const struct bw_report_rail tcp_rail = { .numa_node = -1, .gpu = -1, .rat
 struct server {
 	struct ctx *c;
 	const char *cmd;
-	struct bw_cmd_opts *o;
-	struct bw_cmd_setup s;		/* the verbs rails, chosen at the first verbs test */
+	struct bw_opts *o;
+	struct setup s;		/* the verbs rails, chosen at the first verbs test */
 	bool verbs_tried;
 	int verbs_rc;
 	struct bw_session *ss;
@@ -261,62 +277,12 @@ struct server {
 	size_t accepted;	/* HELLOs of this client that were accepted */
 };
 
-/* The server's own test options are checks of the client's request (the
- * same command line on both ends, as perftest compares its parameters):
- * 0, or -1 with e naming the option and both values. */
-static int server_constraints(const struct bw_cmd_opts *o, const struct bw_params *q,
-			      struct bw_err *e)
-{
-	const struct bw_params *p = &o->p;
-	bool size_ok = false;
-
-#define BW_CHECK(flag, field, name)                                                        \
-	if ((o->test_set & (flag)) && (uint64_t)q->field != (uint64_t)p->field) {          \
-		bw_errf(e, "this server takes only %s %llu tests; the client asks for %llu", \
-			name, (unsigned long long)p->field, (unsigned long long)q->field);  \
-		return -1;                                                                 \
-	}
-	if (o->transport_set && q->transport != p->transport) {
-		bw_errf(e, "this server serves only --transport %s tests; the client asks for %s",
-			bw_transport_name(p->transport), bw_transport_name(q->transport));
-		return -1;
-	}
-	if ((o->test_set & BW_SET_OP) && q->op != p->op) {
-		bw_errf(e, "this server takes only --op %s tests; the client asks for %s",
-			bw_op_name(p->op), bw_op_name(q->op));
-		return -1;
-	}
-	if ((o->test_set & BW_SET_BIDIR) && !q->bidir) {
-		bw_errf(e, "this server takes only --bidir tests; the client asks for one way");
-		return -1;
-	}
-	for (size_t k = 0; k < o->n_sizes; k++)
-		size_ok |= o->sizes[k] == q->size;
-	if ((o->test_set & BW_SET_SIZE) && !size_ok) {
-		bw_errf(e, "this server takes only the sizes of its --size/--sizes (%llu..%llu "
-			"bytes); the client asks for %llu", (unsigned long long)o->sizes[0],
-			(unsigned long long)o->sizes[o->n_sizes - 1], (unsigned long long)q->size);
-		return -1;
-	}
-	BW_CHECK(BW_SET_DURATION, duration_ms, "--duration (ms)")
-	BW_CHECK(BW_SET_WARMUP, warmup_ms, "--warmup (ms)")
-	BW_CHECK(BW_SET_INTERVAL, interval_ms, "--interval (ms)")
-	BW_CHECK(BW_SET_ITERS, iters, "--iters")
-	BW_CHECK(BW_SET_QPS, qps, "--qps")
-	BW_CHECK(BW_SET_TX_DEPTH, tx_depth, "--tx-depth")
-	BW_CHECK(BW_SET_POST_LIST, post_list, "--post-list")
-	BW_CHECK(BW_SET_CQ_MOD, cq_mod, "--cq-mod")
-	BW_CHECK(BW_SET_INLINE, inline_size, "--inline")
-#undef BW_CHECK
-	return 0;
-}
-
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 			struct bw_err *e)
 {
 	struct server *sv = arg;
 
-	if (server_constraints(sv->o, &h->p, e) < 0)
+	if (bw_opts_admit(sv->o, &h->p, e) < 0)
 		return -1;
 	if (h->p.transport == BW_TRANSPORT_TCP) {
 		/* the data connections: on --bind's address, and on --device
@@ -325,8 +291,8 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 		const char *dev = sv->o->device && if_nametoindex(sv->o->device) ? sv->o->device
 									       : NULL;
 
-		bw_cmd_fill_locals(sv->o, &tcp_rail, 1, h->p.transport, h->n_rails,
-				   sv->ss->peer_addr, r);
+		bw_rails_fill(&tcp_rail, 1, sv->o->ib_port, sv->o->gid_index, h->p.transport,
+			      h->n_rails, sv->ss->peer_addr, r);
 		sv->accepted++;
 		for (uint32_t i = 0; i < r->n; i++) {
 			r->local[i].device = dev;
@@ -338,20 +304,20 @@ static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 	}
 	if (!sv->verbs_tried) {
 		sv->verbs_tried = true;
-		sv->verbs_rc = bw_cmd_verbs_rails(&sv->s);
+		sv->verbs_rc = choose_rails(&sv->s, BW_TRANSPORT_VERBS);
 	}
-	if (sv->verbs_rc != EXIT_OK || !sv->s.n) {
+	if (sv->verbs_rc != EXIT_OK || !sv->s.rs.n) {
 		bw_errf(e, "this server cannot run the verbs transport on its RDMA devices "
 			"(see its messages; --transport tcp needs none)");
 		return -1;
 	}
-	if (h->n_rails > sv->s.n && sv->s.n > 1) {
+	if (h->n_rails > sv->s.rs.n && sv->s.rs.n > 1) {
 		bw_errf(e, "the client asks for %u rails, this server has %u devices", h->n_rails,
-			sv->s.n);
+			sv->s.rs.n);
 		return -1;
 	}
-	bw_cmd_fill_locals(sv->o, sv->s.rail, sv->s.n, h->p.transport, h->n_rails,
-			   sv->ss->peer_addr, r);
+	bw_rails_fill(sv->s.rs.rail, sv->s.rs.n, sv->o->ib_port, sv->o->gid_index, h->p.transport,
+		      h->n_rails, sv->ss->peer_addr, r);
 	for (uint32_t i = 0; i < r->n; i++)
 		r->local[i].max_run_ms = bw_params_run_bound_ms(&h->p, sv->o->caps.max_duration_ms);
 	sv->accepted++;
@@ -401,7 +367,7 @@ static int server_report(struct server *sv, const char *error)
 	rep.remote_addr = sv->ss->peer_addr;
 	rep.n_rails = h->n_rails;
 	for (uint32_t i = 0; i < h->n_rails; i++)
-		rep.rails[i] = verbs ? sv->s.rail[i % sv->s.n] : tcp_rail;
+		rep.rails[i] = verbs ? sv->s.rs.rail[i % sv->s.rs.n] : tcp_rail;
 	rep.outcomes = sv->outs;
 	rep.n_outcomes = sv->n_outs;
 	rep.error = error;
@@ -427,13 +393,14 @@ static void server_busy(void *arg, double until)
 	bw_door_busy_until(&sv->door, until);
 }
 
-static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
+static int run_server(struct ctx *c, const char *cmd, struct bw_opts *o)
 {
-	struct server sv = { .c = c, .cmd = cmd, .o = o, .s = { .c = c, .cmd = cmd, .o = o, .min_rate = NAN } };
+	struct server sv = { .c = c, .cmd = cmd, .o = o };
 	struct bw_server_ops ops = { server_setup, server_done, &sv, server_refused, server_busy };
 	struct bw_err e = { "" };
 	int lfd, rc = EXIT_OK;
 
+	setup_init(&sv.s, c, cmd, o);
 	/* --transport on the server: the one transport it serves */
 	o->caps.has_verbs = !(o->transport_set && o->p.transport == BW_TRANSPORT_TCP);
 	if (o->gpu && !o->caps.has_verbs) {
@@ -504,21 +471,121 @@ static int run_server(struct ctx *c, const char *cmd, struct bw_cmd_opts *o)
 	}
 	bw_session_close(&sv.door.handoff);	/* --once: one who came as it ended */
 	close(lfd);
-	bw_cmd_setup_free(&sv.s);
+	setup_free(&sv.s);
+	return rc;
+}
+
+/* ---- bw --loopback ---- */
+
+struct lb_print {
+	struct ctx *c;
+	json_t *pairs;		/* --json: the pairs' documents */
+};
+
+/* Each pair as it ends: its text now, or its document into pairs. */
+static int lb_pair_done(void *arg, const struct bw_loopback *L, size_t k,
+			const struct bw_report *rep)
+{
+	struct ctx *c = ((struct lb_print *)arg)->c;
+	FILE *out;
+
+	if (c->json) {
+		json_t *doc = bw_loopback_pair_json(L, k, rep);
+
+		if (!doc || json_array_append_new(((struct lb_print *)arg)->pairs, doc)) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			return -1;
+		}
+		return 0;
+	}
+	out = ctx_open_text(c);
+	if (!out)
+		return -1;
+	bw_loopback_pair_print(out, L, k, rep);
+	return ctx_close_text(c, out) == EXIT_OK ? 0 : -1;
+}
+
+/* Every pair, one after the other; the worst pair's exit code. */
+static int loopback_all(struct ctx *c, struct bw_loopback *L)
+{
+	json_t *pairs = c->json ? json_array() : NULL;
+	struct lb_print lp = { c, pairs };
+	int worst, rc;
+
+	if (c->json && !pairs) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	L->pair_done = lb_pair_done;
+	L->arg = &lp;
+	rc = bw_loopback_run(L);
+	if (rc < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		json_decref(pairs);
+		return EXIT_RUNTIME;
+	}
+	worst = rc == BW_LB_ERROR ? EXIT_RUNTIME : rc == BW_LB_FAIL ? EXIT_PROBLEMS : EXIT_OK;
+	if (c->json) {
+		json_t *doc = bw_loopback_json(pairs, worst == EXIT_OK ? "pass" :
+					       worst == EXIT_PROBLEMS ? "fail" : "error", L->reason);
+
+		if (!doc) {
+			fprintf(stderr, "%s: out of memory\n", c->prog);
+			return EXIT_RUNTIME;
+		}
+		rc = ctx_emit_json(c, doc);
+		if (rc != EXIT_OK)
+			return rc;
+	} else if (worst != EXIT_OK) {
+		fprintf(stderr, "%s bw --loopback: %s\n", c->prog, L->reason);
+	}
+	return worst;
+}
+
+static int run_loopback(struct ctx *c, struct bw_opts *o)
+{
+	struct bw_loopback *L = calloc(1, sizeof(*L));
+	struct setup s;
+	char why[512];
+	int rc;
+
+	if (!L) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	setup_init(&s, c, "bw", o);
+	rc = collect(&s);
+	if (rc != EXIT_OK)
+		goto out;
+	*L = (struct bw_loopback){ .o = o, .r = &s.pl.r, .inv = &s.pl.inv, .pr = s.pl.profile,
+				   .site = s.pl.has_site ? &s.pl.site : NULL, .prog = c->prog,
+				   .err = stderr, .quiet = c->quiet,
+				   .progress = isatty(STDERR_FILENO) && !c->json && !c->quiet };
+	rc = bw_loopback_pairs(L, why, sizeof(why));
+	if (rc < 0) {
+		fprintf(stderr, "%s%s: %s\n", c->prog, rc == -ENOMEM ? "" : " bw", why);
+		rc = rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	rc = loopback_all(c, L);
+out:
+	bw_loopback_free(L);
+	free(L);
+	setup_free(&s);
 	return rc;
 }
 
 static int cmd_bwlat(struct ctx *c, int argc, char **argv, enum bw_mode mode)
 {
 	const char *cmd = mode == BW_MODE_LAT ? "lat" : "bw";
-	struct bw_cmd_opts o;
+	struct bw_opts o;
 	int rc = bw_cmd_parse(c, cmd, mode, argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
 	signal(SIGPIPE, SIG_IGN);
 	if (o.loopback)
-		return bw_cmd_loopback(c, &o);
+		return run_loopback(c, &o);
 	return o.server ? run_server(c, cmd, &o) : run_client(c, cmd, &o);
 }
 

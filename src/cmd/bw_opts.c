@@ -1,10 +1,10 @@
 /* The command line of bw and lat: one option table (cmd/opts.h) gives the
- * parser and the --help of both; the checks that span options follow the
- * table. */
-#include "bw_cmd.h"
+ * parser and the --help of both, each option's value read by its take_*;
+ * the rules that span options are bw/opts.c's. */
+#include "bw_opts.h"
 #include "opt_parse.h"
 #include "opts.h"
-#include "../bw/token.h"
+#include "../bw/rails.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool parse_sizes(const char *s, struct bw_cmd_opts *o)
+static bool parse_sizes(const char *s, struct bw_opts *o)
 {
 	const char *dots = strstr(s, "..");
 	char lo[32];
@@ -62,7 +62,7 @@ static int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 
 /* ---- the options' values ---- */
 
-static int bad(struct ctx *c, struct bw_cmd_opts *o, const char *opt, const char *v)
+static int bad(struct ctx *c, struct bw_opts *o, const char *opt, const char *v)
 {
 	return usage(c, o->cmd, "bad value '%s' for --%s", v, opt);
 }
@@ -80,7 +80,7 @@ static int take_ms(struct ctx *c, void *args, const char *opt, const char *v, do
 	return parse_ms(v, lo, hi, out) ? CMD_GO_ON : bad(c, args, opt, v);
 }
 
-#define O(args) ((struct bw_cmd_opts *)(args))
+#define O(args) ((struct bw_opts *)(args))
 
 static int take_port(struct ctx *c, void *a, const char *v)
 {
@@ -126,25 +126,10 @@ static int take_gpu(struct ctx *c, void *a, const char *v)
 	return CMD_GO_ON;
 }
 
-bool bw_cmd_device_list_ok(const char *list)
-{
-	if (strcmp(list, "all") == 0)
-		return true;
-	for (const char *p = list;; p++) {
-		size_t len = strcspn(p, ",");
-
-		if (len == 0 || len > 63 || memchr(p, '/', len))
-			return false;
-		p += len;
-		if (!*p)
-			return true;
-	}
-}
-
 /* refused before any device is looked for */
 static int take_devices(struct ctx *c, void *a, const char *v)
 {
-	if (!bw_cmd_device_list_ok(v))
+	if (!bw_rails_device_list_ok(v))
 		return usage(c, O(a)->cmd, "--devices '%s': give all, or device names joined "
 			     "by commas (mlx5_0,mlx5_1)", v);
 	O(a)->devices = v;
@@ -332,7 +317,7 @@ static const struct cmd_opt bw_opts[] = {
 		  "N measured round trips after the warm-up)" },
 	{ "interval", 0, "S", OPT_CALL_AT(take_interval),
 	  .help = "per-interval sample length (default 1)" },
-	{ "bidir", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, p.bidir),
+	{ "bidir", 0, NULL, OPT_FLAG_AT(struct bw_opts, p.bidir),
 	  .help = "both sides send; each reports what it sent (bw)" },
 	{ "qps", 0, "N", OPT_CALL_AT(take_qps),
 	  .help = "queue pairs (verbs) or TCP connections (default 1)" },
@@ -353,7 +338,7 @@ static const struct cmd_opt bw_opts[] = {
 		  "machine's) where it has one, else 90% of the port rate,\n"
 		  "at sizes of 64 KiB and up; tcp nothing" },
 	/* this host's side */
-	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_cmd_opts, device), .flags = OPT_NONEMPTY,
+	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_opts, device), .flags = OPT_NONEMPTY,
 	  .needs = "a device name",
 	  .help = "the RDMA device (verbs), or the netdev to bind (tcp)" },
 	{ "devices", 0, "all|A,B", OPT_CALL_AT(take_devices),
@@ -368,21 +353,21 @@ static const struct cmd_opt bw_opts[] = {
 	{ "port", 0, "P", OPT_CALL_AT(take_port), .help = "control port (default 18516)" },
 	{ "timeout", 0, "S", OPT_CALL_AT(take_timeout),
 	  .help = "limit on every control step (default 10)" },
-	{ "token", 0, "SECRET", OPT_STRING_AT(struct bw_cmd_opts, token_arg),
+	{ "token", 0, "SECRET", OPT_STRING_AT(struct bw_opts, token_arg),
 	  .help = "shared secret: the server serves only clients that\n"
 		  "present it (printable, no spaces, up to 256; seen by\n"
 		  "ps: prefer --token-file or RDMADOCTOR_TOKEN)" },
-	{ "token-file", 0, "FILE", OPT_STRING_AT(struct bw_cmd_opts, token_file),
+	{ "token-file", 0, "FILE", OPT_STRING_AT(struct bw_opts, token_file),
 	  .help = "the shared secret from FILE's first line" },
 	/* one host, two of its devices */
-	{ "loopback", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, loopback),
+	{ "loopback", 0, NULL, OPT_FLAG_AT(struct bw_opts, loopback),
 	  .help = "bw: server and client on two devices of this host,\n"
 		  "through the switch: the pairs as A B [C D]... after\n"
 		  "the options, else rail i with rail i + n/2 (see below)" },
 	/* the server's own */
-	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_cmd_opts, bind),
+	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_opts, bind),
 	  .help = "server: listen on ADDR (tcp data connections too)" },
-	{ "once", 0, NULL, OPT_FLAG_AT(struct bw_cmd_opts, once),
+	{ "once", 0, NULL, OPT_FLAG_AT(struct bw_opts, once),
 	  .help = "server: exit after the first client that ran a test" },
 	{ "allow", 0, "CIDR", OPT_CALL_AT(take_allow),
 	  .help = "server: serve only peers in CIDR (10.0.0.0/8,\n"
@@ -506,98 +491,20 @@ const struct cmd_spec lat_spec = {
 	"exit: 0 ran, 2 usage, 3 could not run.\n",
 };
 
-/* The shared secret: --token, else --token-file, else RDMADOCTOR_TOKEN
- * (an empty variable is none); o->token then points at o->token_buf. */
-static int take_token(struct ctx *c, struct bw_cmd_opts *o)
-{
-	const char *env = getenv("RDMADOCTOR_TOKEN");
-	struct bw_err e;
-
-	if (o->token_arg && o->token_file)
-		return usage(c, o->cmd, "%s", "--token and --token-file exclude each other");
-	if (o->token_file) {
-		if (bw_token_read_file(o->token_file, o->token_buf, sizeof(o->token_buf), &e) < 0)
-			return usage(c, o->cmd, "--token-file: %s", e.msg);
-	} else if (o->token_arg || (env && *env)) {
-		const char *t = o->token_arg ? o->token_arg : env;
-
-		if (bw_token_take(t, strlen(t), o->token_buf, sizeof(o->token_buf), &e) < 0)
-			return usage(c, o->cmd, "%s: %s", o->token_arg ? "--token" :
-				     "RDMADOCTOR_TOKEN", e.msg);
-	} else {
-		return CMD_GO_ON;
-	}
-	o->token = o->token_buf;
-	return CMD_GO_ON;
-}
-
-/* bw --loopback's operands (device pairs) and the options that do not
- * apply to it: CMD_GO_ON, or EXIT_USAGE said. */
-static int loopback_args(struct ctx *c, enum bw_mode mode, int n, char **argv,
-			 struct bw_cmd_opts *o)
-{
-	const char *cmd = o->cmd;
-
-	if (mode != BW_MODE_BW)
-		return usage(c, cmd, "%s", "--loopback is a bandwidth test: `bw --loopback`");
-	if (n >= 1 && (strcmp(argv[1], "server") == 0 || strcmp(argv[1], "client") == 0))
-		return usage(c, cmd, "--loopback runs server and client itself: no `%s`", argv[1]);
-	if (n % 2)
-		return usage(c, cmd, "--loopback takes devices in pairs (A B [C D]...): %d name%s "
-			     "given, '%s' has no partner", n, n == 1 ? "" : "s", argv[n]);
-	for (int i = 1; i <= n; i++) {
-		size_t len = strlen(argv[i]);
-
-		if (len == 0 || len > 63 || strchr(argv[i], '/') || strchr(argv[i], ','))
-			return usage(c, cmd, "--loopback: '%s' is no RDMA device name (see `%s "
-				     "inventory`)", argv[i], c->prog);
-		if (i % 2 == 0 && strcmp(argv[i], argv[i - 1]) == 0)
-			return usage(c, cmd, "--loopback: '%s' twice in pair %d: a pair is two "
-				     "devices, the sender and the receiver", argv[i], i / 2);
-	}
-	if (o->device || o->devices)
-		return usage(c, cmd, "--%s does not apply to --loopback: name the pairs after the "
-			     "options (A B [C D]...)", o->device ? "device" : "devices");
-	if (o->transport_set && o->p.transport != BW_TRANSPORT_VERBS)
-		return usage(c, cmd, "%s", "--loopback runs the verbs transport (RDMA devices): no "
-			     "--transport tcp");
-	if (o->bind || o->once || o->server_only)
-		return usage(c, cmd, "--%s is a server option; --loopback runs its own server",
-			     o->bind ? "bind" : o->once ? "once" : o->server_only);
-	if (o->port_set || o->token_arg || o->token_file)
-		return usage(c, cmd, "--%s does not apply to --loopback: its two sides talk over "
-			     "127.0.0.1 with a secret of their own", o->port_set ? "port" :
-			     o->token_arg ? "token" : "token-file");
-	o->p.transport = BW_TRANSPORT_VERBS;
-	o->transport_set = true;
-	o->lb_names = argv + 1;
-	o->n_lb_names = n;
-	return CMD_GO_ON;
-}
-
 int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, char **argv,
-		 struct bw_cmd_opts *o)
+		 struct bw_opts *o)
 {
 	const struct cmd_spec *spec = mode == BW_MODE_LAT ? &lat_spec : &bw_spec;
+	char why[4096];
 	int n, rc;
 
-	memset(o, 0, sizeof(*o));
-	o->cmd = cmd;
-	bw_params_defaults(&o->p, mode);
-	bw_caps_defaults(&o->caps);
-	o->port = BW_DEFAULT_PORT;
-	o->ib_port = 1;
-	o->gid_index = -1;
-	o->expect_gbps = NAN;
-	o->timeout_s = BW_CMD_DEFAULT_TIMEOUT_S;
-	o->idle_s = BW_CMD_DEFAULT_IDLE_S;
+	bw_opts_defaults(o, cmd, mode);
 	rc = opts_parse(c, spec, argc, argv, o, &n);
 	if (rc >= 0)
 		return rc;
 	if (o->loopback) {
-		rc = loopback_args(c, mode, n, argv, o);
-		if (rc != CMD_GO_ON)
-			return rc;
+		if (bw_opts_loopback(o, mode, n, argv, c->prog, why, sizeof(why)) < 0)
+			return usage(c, cmd, "%s", why);
 		goto test;
 	}
 	if (n == 0) {
@@ -623,28 +530,10 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	if (!o->server && (o->bind || o->once || o->server_only))
 		return usage(c, cmd, "--%s is a server option",
 			     o->bind ? "bind" : o->once ? "once" : o->server_only);
-	rc = take_token(c, o);
-	if (rc != CMD_GO_ON)
-		return rc;
+	if (bw_opts_token(o, getenv("RDMADOCTOR_TOKEN"), why, sizeof(why)) < 0)
+		return usage(c, cmd, "%s", why);
 test:
-	if (o->size_set && o->n_sizes)
-		return usage(c, cmd, "%s", "--size and --sizes exclude each other");
-	if ((o->test_set & BW_SET_ITERS) && (o->test_set & BW_SET_DURATION))
-		return usage(c, cmd, "%s", "--iters and --duration exclude each other");
-	if (o->test_set & BW_SET_ITERS) {
-		o->p.duration_ms = 0;
-		if (!o->warmup_set)
-			o->p.warmup_ms = 0;
-	}
-	if (o->device && o->devices)
-		return usage(c, cmd, "%s", "--device and --devices exclude each other");
-	if (mode == BW_MODE_LAT && (o->p.bidir || o->p.qps != 1))
-		return usage(c, cmd, "%s", "a latency test runs one QP/stream one way: no --bidir "
-				      "or --qps");
-	if (o->p.cq_mod > o->p.tx_depth || o->p.post_list > o->p.tx_depth)
-		return usage(c, cmd, "%s", "--cq-mod and --post-list must not exceed --tx-depth");
-	if (!o->n_sizes)
-		o->sizes[o->n_sizes++] = o->p.size;
-	o->p.size = o->sizes[0];
+	if (bw_opts_finish(o, mode, why, sizeof(why)) < 0)
+		return usage(c, cmd, "%s", why);
 	return CMD_GO_ON;
 }

@@ -145,7 +145,7 @@ static bool printable_name(const char *s)
 
 static int take_rails(struct ctx *c, void *args, const char *v)
 {
-	if (!bw_cmd_device_list_ok(v))
+	if (!bw_rails_device_list_ok(v))
 		return usage(c, "--rails '%s': give all, or names joined by commas "
 			     "(mlx5_0,mlx5_1 or eth0,eth1)", v);
 	((struct fab_opts *)args)->rails = v;

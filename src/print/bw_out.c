@@ -260,3 +260,45 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 	text_printf(out, " verdict: %s%s%s\n", r->pass ? "pass" : r->could_not_run ? "error" : "fail",
 		    r->reason[0] ? ": " : "", r->reason);
 }
+
+/* ---- bw --loopback ---- */
+
+static json_t *side_json(const struct bw_loopback *L, const struct bw_lb_side *sd)
+{
+	double rate = L->rs.rail[sd->rail].rate_gbps;
+
+	return json_pack("{s:s,s:i,s:o,s:o}", "device", sd->device, "port", sd->port, "address",
+			 sd->addr ? json_string(sd->addr) : json_null(), "rate_gbps",
+			 isnan(rate) ? json_null() : json_real(rate));
+}
+
+json_t *bw_loopback_pair_json(const struct bw_loopback *L, size_t k, const struct bw_report *r)
+{
+	const struct bw_lb_pair *p = &L->pairs[k];
+	json_t *doc = bw_report_to_json(r);
+
+	if (!doc || json_object_set_new(doc, "role", json_string("loopback")) ||
+	    json_object_set_new(doc, "pair", json_pack("{s:o,s:o}", "from", side_json(L, &p->from),
+						       "to", side_json(L, &p->to)))) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+void bw_loopback_pair_print(FILE *out, const struct bw_loopback *L, size_t k,
+			    const struct bw_report *r)
+{
+	const struct bw_lb_pair *p = &L->pairs[k];
+
+	text_printf(out, " pair %zu of %zu: %s port %d -> %s port %d\n", k + 1, L->n_pairs,
+		    p->from.device, p->from.port, p->to.device, p->to.port);
+	bw_report_print(out, r);
+}
+
+json_t *bw_loopback_json(json_t *pairs, const char *verdict, const char *reason)
+{
+	return json_pack("{s:i,s:s,s:s,s:o,s:s,s:o}", "schema", BW_SCHEMA, "test", "bw", "role",
+			 "loopback", "pairs", pairs, "verdict", verdict, "reason",
+			 reason && reason[0] ? json_string(reason) : json_null());
+}

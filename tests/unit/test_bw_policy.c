@@ -11,7 +11,7 @@
 
 #include "bw/params.h"
 #include "bw/session.h"
-#include "cmd/bw_cmd.h"
+#include "bw/expect.h"
 #include "profiles/profile.h"
 
 static void floor_from_profile(void **state)
@@ -24,7 +24,7 @@ static void floor_from_profile(void **state)
 	assert_non_null(pr);
 	assert_true(pr->role[ROLE_RAIL].bw_floor_gbps > 0);
 	/* the profile wins over the port rate */
-	assert_int_equal(bw_cmd_floor(pr, 100, &g, why, sizeof(why)), 1);
+	assert_int_equal(bw_floor(pr, 100, &g, why, sizeof(why)), 1);
 	assert_true(g == pr->role[ROLE_RAIL].bw_floor_gbps);
 	assert_non_null(strstr(why, "dgx-h100"));
 	assert_non_null(strstr(why, "bw_floor_gbps"));
@@ -38,17 +38,17 @@ static void floor_from_rate(void **state)
 
 	(void)state;
 	/* no profile, or one without a floor: 90% of the slowest port */
-	assert_int_equal(bw_cmd_floor(NULL, 200, &g, why, sizeof(why)), 1);
+	assert_int_equal(bw_floor(NULL, 200, &g, why, sizeof(why)), 1);
 	assert_true(fabs(g - 180) < 1e-9);
 	assert_non_null(strstr(why, "90% of the 200 Gb/s"));
 	assert_non_null(generic);
 	assert_true(generic->role[ROLE_RAIL].bw_floor_gbps == 0);
 	g = 0;
-	assert_int_equal(bw_cmd_floor(generic, 400, &g, why, sizeof(why)), 1);
+	assert_int_equal(bw_floor(generic, 400, &g, why, sizeof(why)), 1);
 	assert_true(fabs(g - 360) < 1e-9);
 	/* nothing known: nothing expected */
 	g = -1;
-	assert_int_equal(bw_cmd_floor(NULL, NAN, &g, why, sizeof(why)), 0);
+	assert_int_equal(bw_floor(NULL, NAN, &g, why, sizeof(why)), 0);
 	assert_true(g == -1);
 }
 

@@ -17,15 +17,18 @@
  * that connects first is refused at AUTH like any client without the token
  * and the server side waits on for its own client (a few tries, each
  * bounded by --timeout). */
-#include "bw_cmd.h"
+#include "loopback.h"
+#include "expect.h"
+#include "progress.h"
 #include "../check/check.h"
 #include "../check/rails.h"
-#include "../print/bw_out.h"
-#include "../print/text_printf.h"
+#include "../model/inventory.h"
 #include "../profiles/profile.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,26 +41,16 @@
 #define LB_ACCEPTS_MAX 4
 #define LB_SECRET_BYTES 32
 
-struct lb_side {
-	uint32_t rail;		/* index into the setup's rails */
-	const char *device;
-	int port;
-	int gid_index;		/* -1: InfiniBand (LID, no GRH) */
-	const char *addr;	/* RoCE: the GID's IPv4 address; NULL on InfiniBand */
-};
+__attribute__((format(printf, 4, 5)))
+static int say(int err, char *why, size_t whysz, const char *fmt, ...)
+{
+	va_list ap;
 
-struct lb_pair {
-	struct lb_side from, to;
-};
-
-struct lb {
-	struct ctx *c;
-	struct bw_cmd_opts *o;
-	struct bw_cmd_setup s;
-	struct lb_pair pairs[BW_RAILS_MAX / 2];
-	size_t n_pairs;
-	char host[BW_HOST_MAX + 1];
-};
+	va_start(ap, fmt);
+	vsnprintf(why, whysz, fmt, ap);
+	va_end(ap);
+	return err;
+}
 
 /* ---- the pairs ---- */
 
@@ -69,24 +62,22 @@ static const struct port *find_port(const struct nic *n, int num)
 	return NULL;
 }
 
-/* One side: its rail (NUMA node, rate, CPUs, GPU) and its own address.
- * EXIT_OK, or the exit code after saying why. */
-static int add_side(struct lb *L, size_t nic, int port_num, struct lb_side *sd)
+/* One side: its rail (NUMA node, rate, CPUs, GPU) and its own address. */
+static int add_side(struct bw_loopback *L, size_t nic, int port_num, struct bw_lb_side *sd,
+		    char *why, size_t whysz)
 {
-	const struct nic *n = &L->s.pl.inv.nics[nic];
+	const struct nic *n = &L->inv->nics[nic];
 	const struct port *pt = find_port(n, port_num);
 	const struct gid *best = NULL;
 	int rc;
 
-	if (!pt) {
-		fprintf(stderr, "%s bw: %s has no port %d (see `%s inventory`)\n", L->c->prog,
-			n->name, port_num, L->c->prog);
-		return EXIT_USAGE;
-	}
-	rc = bw_cmd_add_rail(&L->s, nic, port_num);
-	if (rc != EXIT_OK)
+	if (!pt)
+		return say(-EINVAL, why, whysz, "%s has no port %d (see `%s inventory`)", n->name,
+			   port_num, L->prog);
+	rc = bw_rails_add(&L->rs, L->r, L->inv, nic, port_num, L->o->gpu, why, whysz);
+	if (rc < 0)
 		return rc;
-	sd->rail = L->s.n - 1;
+	sd->rail = L->rs.n - 1;
 	sd->device = n->name;
 	sd->port = port_num;
 	sd->gid_index = -1;
@@ -94,7 +85,7 @@ static int add_side(struct lb *L, size_t nic, int port_num, struct lb_side *sd)
 	if (!pt->link_layer || strcmp(pt->link_layer, "Ethernet") != 0) {
 		/* InfiniBand: LID addressing; a --gid-index given is the engine's */
 		sd->gid_index = L->o->gid_index;
-		return EXIT_OK;
+		return 0;
 	}
 	for (size_t g = 0; g < pt->n_gids; g++) {
 		const struct gid *gd = &pt->gids[g];
@@ -106,92 +97,105 @@ static int add_side(struct lb *L, size_t nic, int port_num, struct lb_side *sd)
 	}
 	if (!best) {
 		if (L->o->gid_index >= 0)
-			fprintf(stderr, "%s bw: %s port %d has no gid %d (see `%s gids`)\n",
-				L->c->prog, n->name, port_num, L->o->gid_index, L->c->prog);
-		else
-			fprintf(stderr, "%s bw: %s port %d has no RoCE v2 GID of an IPv4 address: "
-				"set an address on its netdev%s%s (see `%s gids`)\n", L->c->prog,
-				n->name, port_num, pt->netdev ? " " : "", pt->netdev ? pt->netdev : "",
-				L->c->prog);
-		return EXIT_RUNTIME;
+			return say(-EADDRNOTAVAIL, why, whysz, "%s port %d has no gid %d (see `%s "
+				   "gids`)", n->name, port_num, L->o->gid_index, L->prog);
+		return say(-EADDRNOTAVAIL, why, whysz, "%s port %d has no RoCE v2 GID of an IPv4 "
+			   "address: set an address on its netdev%s%s (see `%s gids`)", n->name,
+			   port_num, pt->netdev ? " " : "", pt->netdev ? pt->netdev : "", L->prog);
 	}
 	sd->gid_index = best->index;
 	sd->addr = best->ipv4[0] ? best->ipv4 : NULL;
-	return EXIT_OK;
+	return 0;
 }
 
-static int add_pair(struct lb *L, size_t a, int pa, size_t b, int pb)
+static int add_pair(struct bw_loopback *L, size_t a, int pa, size_t b, int pb, char *why,
+		    size_t whysz)
 {
-	struct lb_pair *p = &L->pairs[L->n_pairs];
-	int rc = add_side(L, a, pa, &p->from);
+	struct bw_lb_pair *p = &L->pairs[L->n_pairs];
+	int rc = add_side(L, a, pa, &p->from, why, whysz);
 
-	if (rc == EXIT_OK)
-		rc = add_side(L, b, pb, &p->to);
-	if (rc == EXIT_OK)
+	if (rc == 0)
+		rc = add_side(L, b, pb, &p->to, why, whysz);
+	if (rc == 0)
 		L->n_pairs++;
 	return rc;
 }
 
 /* The pairs named on the command line, --ib-port on both. */
-static int named_pairs(struct lb *L)
+static int named_pairs(struct bw_loopback *L, char *why, size_t whysz)
 {
-	const struct inventory *inv = &L->s.pl.inv;
+	const struct inventory *inv = L->inv;
 	size_t idx[2];
-	int rc = EXIT_OK;
+	int rc = 0;
 
-	for (int i = 0; i + 1 < L->o->n_lb_names && rc == EXIT_OK; i += 2) {
+	for (int i = 0; i + 1 < L->o->n_lb_names && rc == 0; i += 2) {
 		for (int j = 0; j < 2; j++) {
 			const char *name = L->o->lb_names[i + j];
 
 			for (idx[j] = 0; idx[j] < inv->n_nics; idx[j]++)
 				if (strcmp(inv->nics[idx[j]].name, name) == 0)
 					break;
-			if (idx[j] == inv->n_nics) {
-				fprintf(stderr, "%s bw: --loopback: no RDMA device '%s' here (see `%s "
-					"inventory`)\n", L->c->prog, name, L->c->prog);
-				return EXIT_USAGE;
-			}
+			if (idx[j] == inv->n_nics)
+				return say(-EINVAL, why, whysz, "--loopback: no RDMA device '%s' here "
+					   "(see `%s inventory`)", name, L->prog);
 		}
-		rc = add_pair(L, idx[0], L->o->ib_port, idx[1], L->o->ib_port);
+		rc = add_pair(L, idx[0], L->o->ib_port, idx[1], L->o->ib_port, why, whysz);
 	}
 	return rc;
 }
 
 /* Each rail with its partner: rail i with rail i + n/2 (check/rails.h's
  * numbering, under the roles check would give). */
-static int default_pairs(struct lb *L)
+static int default_pairs(struct bw_loopback *L, char *why, size_t whysz)
 {
-	const struct inventory *inv = &L->s.pl.inv;
+	const struct inventory *inv = L->inv;
 	enum nic_role *roles = calloc(inv->n_nics ? inv->n_nics : 1, sizeof(*roles));
 	struct rail_port *rp;
 	size_t n = 0;
-	int rc = EXIT_OK;
+	int rc = 0;
 
-	if (!roles) {
-		fprintf(stderr, "%s: out of memory\n", L->c->prog);
-		return EXIT_RUNTIME;
-	}
-	check_roles(inv, L->s.pl.profile, L->s.pl.has_site ? &L->s.pl.site : NULL, roles);
+	if (!roles)
+		return say(-ENOMEM, why, whysz, "%s", "out of memory");
+	check_roles(inv, L->pr, L->site, roles);
 	rp = rail_ports(inv, roles, &n);
 	free(roles);
 	if (n < 2) {
 		free(rp);
-		fprintf(stderr, "%s bw: --loopback: no rails to pair: this host has %zu rail port%s "
-			"under the %s profile; name the pairs (bw --loopback A B)\n", L->c->prog, n,
-			n == 1 ? "" : "s", L->s.pl.profile ? L->s.pl.profile->name : "chosen");
-		return EXIT_USAGE;
+		return say(-EINVAL, why, whysz, "--loopback: no rails to pair: this host has %zu "
+			   "rail port%s under the %s profile; name the pairs (bw --loopback A B)", n,
+			   n == 1 ? "" : "s", L->pr ? L->pr->name : "chosen");
 	}
-	if (n % 2 && !L->c->quiet)
-		fprintf(stderr, "%s bw: --loopback: %zu rails, rail %zu (%s) has no partner and is "
-			"left out\n", L->c->prog, n, n - 1, inv->nics[rp[n - 1].nic].name);
-	for (size_t i = 0; i < n / 2 && i < BW_RAILS_MAX / 2 && rc == EXIT_OK; i++) {
+	if (n % 2 && !L->quiet)
+		fprintf(L->err, "%s bw: --loopback: %zu rails, rail %zu (%s) has no partner and is "
+			"left out\n", L->prog, n, n - 1, inv->nics[rp[n - 1].nic].name);
+	for (size_t i = 0; i < n / 2 && i < BW_RAILS_MAX / 2 && rc == 0; i++) {
 		const struct rail_port *a = &rp[i], *b = &rp[i + n / 2];
 
 		rc = add_pair(L, a->nic, inv->nics[a->nic].ports[a->port].num, b->nic,
-			      inv->nics[b->nic].ports[b->port].num);
+			      inv->nics[b->nic].ports[b->port].num, why, whysz);
 	}
 	free(rp);
 	return rc;
+}
+
+int bw_loopback_pairs(struct bw_loopback *L, char *why, size_t whysz)
+{
+	bw_rails_init(&L->rs);
+	L->n_pairs = 0;
+	if (!L->inv->n_nics)
+		return say(-ENODEV, why, whysz, "--loopback: this host has no RDMA device (see `%s "
+			   "inventory`)", L->prog);
+	if (L->o->gpu && !L->inv->n_gpus)
+		/* said before any traffic, not per pair by the engine */
+		return say(-ENODEV, why, whysz, "--gpu: this host has no GPU that the inventory "
+			   "sees (is the driver loaded? see `%s inventory`); run without --gpu for "
+			   "host memory", L->prog);
+	return L->o->n_lb_names ? named_pairs(L, why, whysz) : default_pairs(L, why, whysz);
+}
+
+void bw_loopback_free(struct bw_loopback *L)
+{
+	bw_rails_free(&L->rs);
 }
 
 /* ---- one pair: the server side in a thread, the client here ---- */
@@ -263,10 +267,10 @@ static int make_secret(char *out, size_t outsz)
 	return 0;
 }
 
-static void side_local(const struct lb *L, const struct lb_side *sd, const char *peer,
+static void side_local(const struct bw_loopback *L, const struct bw_lb_side *sd, const char *peer,
 		       struct bw_local *l)
 {
-	const struct bw_report_rail *rr = &L->s.rail[sd->rail];
+	const struct bw_report_rail *rr = &L->rs.rail[sd->rail];
 
 	*l = (struct bw_local){
 		.device = sd->device,
@@ -282,15 +286,15 @@ static void side_local(const struct lb *L, const struct lb_side *sd, const char 
 
 /* Run every size of the test on pair p: outs[0..*done) filled (free
  * them); 0, or -1 with e saying why the rest did not run. */
-static int run_pair(struct lb *L, const struct lb_pair *p, const char *label,
+static int run_pair(struct bw_loopback *L, const struct bw_lb_pair *p, const char *label,
 		    struct bw_outcome *outs, size_t *done, struct bw_err *e)
 {
-	struct bw_cmd_opts *o = L->o;
+	const struct bw_opts *o = L->o;
 	char secret[2 * LB_SECRET_BYTES + 1];
 	struct lb_server sv = { .lfd = -1, .secret = secret,
 				.timeout_ms = (int)(o->timeout_s * 1000) };
 	struct bw_session ss = { .fd = -1 };
-	struct bw_cmd_progress pg = { .c = L->c, .cmd = label };
+	struct bw_progress pg = { .out = L->err, .prog = L->prog, .cmd = label };
 	struct bw_rails rails;
 	struct sockaddr_storage sa;
 	socklen_t sl = sizeof(sa);
@@ -315,7 +319,7 @@ static int run_pair(struct lb *L, const struct lb_pair *p, const char *label,
 	port = ntohs(((struct sockaddr_in *)&sa)->sin_port);
 	bw_caps_defaults(&sv.caps);
 	/* the server side is this process's own: the client's options are
-	 * the user's, bounded only as `bw client` is (bw_cmd_parse) */
+	 * the user's, bounded only as `bw client` is (cmd/bw_opts.c) */
 	sv.caps.max_size = 1ull << 30;
 	sv.caps.max_qps = 65536;
 	sv.caps.max_duration_ms = 24u * 3600 * 1000;
@@ -333,8 +337,8 @@ static int run_pair(struct lb *L, const struct lb_pair *p, const char *label,
 	if (bw_session_connect(&ss, "127.0.0.1", port, sv.timeout_ms, e) < 0 ||
 	    bw_session_auth(&ss, e) < 0)
 		goto out;
-	if (isatty(STDERR_FILENO) && !L->c->json && !L->c->quiet) {
-		ss.progress = bw_cmd_show_progress;
+	if (L->progress) {
+		ss.progress = bw_progress_show;
 		ss.progress_arg = &pg;
 	}
 	rails.eng = &bw_verbs_engine;
@@ -344,13 +348,13 @@ static int run_pair(struct lb *L, const struct lb_pair *p, const char *label,
 	for (size_t k = 0; k < o->n_sizes; k++) {
 		struct bw_hello h;
 
-		bw_cmd_hello(o, o->sizes[k], 1, L->host, &h);
+		bw_opts_hello(o, o->sizes[k], 1, L->host, &h);
 		if (bw_params_check(&h.p, 1, NULL, e) < 0)
 			goto out;
 		pg.size = h.p.size;
 		pg.total = ((double)h.p.warmup_ms + h.p.duration_ms) / 1e3;
 		err = bw_session_test(&ss, &h, &rails, &outs[k], e);
-		bw_cmd_end_progress(&pg);
+		bw_progress_end(&pg);
 		if (err < 0)
 			goto out;
 		(*done)++;
@@ -371,15 +375,6 @@ out:
 
 /* ---- the report ---- */
 
-static json_t *side_json(const struct lb *L, const struct lb_side *sd)
-{
-	double rate = L->s.rail[sd->rail].rate_gbps;
-
-	return json_pack("{s:s,s:i,s:o,s:o}", "device", sd->device, "port", sd->port, "address",
-			 sd->addr ? json_string(sd->addr) : json_null(), "rate_gbps",
-			 isnan(rate) ? json_null() : json_real(rate));
-}
-
 static double min_rate(double a, double b)
 {
 	if (isnan(a))
@@ -387,15 +382,14 @@ static double min_rate(double a, double b)
 	return isnan(b) || a < b ? a : b;
 }
 
-/* Judge pair k and print it (text now, JSON into pairs); *worst: the
- * exit code so far. */
-static int report_pair(struct lb *L, size_t k, struct bw_outcome *outs, size_t done,
-		       const char *error, json_t *pairs, char *reason, size_t reasonsz)
+/* Judge pair k and hand it to the printer; its verdict. */
+static enum bw_lb_verdict report_pair(struct bw_loopback *L, size_t k, struct bw_outcome *outs,
+				      size_t done, const char *error)
 {
-	const struct lb_pair *p = &L->pairs[k];
+	const struct bw_lb_pair *p = &L->pairs[k];
 	struct bw_report rep;
 	char why[256];
-	size_t len = strlen(reason);
+	size_t len = strlen(L->reason);
 
 	memset(&rep, 0, sizeof(rep));
 	rep.p = done ? outs[0].p : L->o->p;
@@ -403,149 +397,59 @@ static int report_pair(struct lb *L, size_t k, struct bw_outcome *outs, size_t d
 	rep.local_addr = p->from.addr;
 	rep.remote_addr = p->to.addr;
 	rep.n_rails = 1;
-	rep.rails[0] = L->s.rail[p->from.rail];
+	rep.rails[0] = L->rs.rail[p->from.rail];
 	rep.outcomes = outs;
 	rep.n_outcomes = done;
 	rep.error = error;
-	bw_cmd_expectation(&rep, L->o, L->s.have_inv ? L->s.pl.profile : NULL,
-			   min_rate(L->s.rail[p->from.rail].rate_gbps,
-				    L->s.rail[p->to.rail].rate_gbps), why, sizeof(why));
+	bw_expectation(&rep, L->o->expect_gbps, L->pr,
+		       min_rate(L->rs.rail[p->from.rail].rate_gbps,
+				L->rs.rail[p->to.rail].rate_gbps), why, sizeof(why));
 	bw_judge(&rep);
 	if (!rep.pass)
-		snprintf(reason + len, reasonsz - len, "%spair %zu %s -> %s: %s", len ? "; " : "",
-			 k + 1, p->from.device, p->to.device, rep.reason);
-	if (L->c->json) {
-		json_t *doc = bw_report_to_json(&rep);
-
-		if (!doc || json_object_set_new(doc, "role", json_string("loopback")) ||
-		    json_object_set_new(doc, "pair", json_pack("{s:o,s:o}", "from",
-							       side_json(L, &p->from), "to",
-							       side_json(L, &p->to))) ||
-		    json_array_append_new(pairs, doc)) {
-			fprintf(stderr, "%s: out of memory\n", L->c->prog);
-			return EXIT_RUNTIME;
-		}
-	} else {
-		FILE *out = ctx_open_text(L->c);
-		int rc;
-
-		if (!out)
-			return EXIT_RUNTIME;
-		text_printf(out, " pair %zu of %zu: %s port %d -> %s port %d\n", k + 1, L->n_pairs,
-			    p->from.device, p->from.port, p->to.device, p->to.port);
-		bw_report_print(out, &rep);
-		rc = ctx_close_text(L->c, out);
-		if (rc != EXIT_OK)
-			return rc;
-	}
-	return rep.pass ? EXIT_OK : rep.could_not_run ? EXIT_RUNTIME : EXIT_PROBLEMS;
+		snprintf(L->reason + len, sizeof(L->reason) - len, "%spair %zu %s -> %s: %s",
+			 len ? "; " : "", k + 1, p->from.device, p->to.device, rep.reason);
+	if (L->pair_done(L->arg, L, k, &rep) < 0)
+		return BW_LB_ERROR;
+	return rep.pass ? BW_LB_PASS : rep.could_not_run ? BW_LB_ERROR : BW_LB_FAIL;
 }
 
-/* The worse of two exit codes of a run: could not run, then below. */
-static int worse(int a, int b)
+/* The worse of two verdicts: could not run, then below. */
+static enum bw_lb_verdict worse(enum bw_lb_verdict a, enum bw_lb_verdict b)
 {
-	if (a == EXIT_RUNTIME || b == EXIT_RUNTIME)
-		return EXIT_RUNTIME;
-	return a != EXIT_OK ? a : b;
+	if (a == BW_LB_ERROR || b == BW_LB_ERROR)
+		return BW_LB_ERROR;
+	return a != BW_LB_PASS ? a : b;
 }
 
-static int run_all(struct lb *L)
+int bw_loopback_run(struct bw_loopback *L)
 {
-	struct ctx *c = L->c;
-	json_t *pairs = c->json ? json_array() : NULL;
-	char reason[1024] = "";
-	int worst = EXIT_OK;
+	enum bw_lb_verdict worst = BW_LB_PASS;
 
-	if (c->json && !pairs) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	L->reason[0] = 0;
+	gethostname(L->host, sizeof(L->host) - 1);
 	for (size_t k = 0; k < L->n_pairs; k++) {
-		const struct lb_pair *p = &L->pairs[k];
+		const struct bw_lb_pair *p = &L->pairs[k];
 		struct bw_outcome *outs = calloc(L->o->n_sizes, sizeof(*outs));
 		struct bw_err e = { "" };
 		char label[160];
 		size_t done = 0;
 		int rc;
 
-		if (!outs) {
-			fprintf(stderr, "%s: out of memory\n", c->prog);
-			json_decref(pairs);
-			return EXIT_RUNTIME;
-		}
+		if (!outs)
+			return -ENOMEM;
 		snprintf(label, sizeof(label), "bw %s -> %s", p->from.device, p->to.device);
-		if (!c->quiet)
-			fprintf(stderr, "%s bw --loopback: pair %zu of %zu: %s port %d (%s) -> %s port "
-				"%d (%s)\n", c->prog, k + 1, L->n_pairs, p->from.device,
+		if (!L->quiet)
+			fprintf(L->err, "%s bw --loopback: pair %zu of %zu: %s port %d (%s) -> %s port "
+				"%d (%s)\n", L->prog, k + 1, L->n_pairs, p->from.device,
 				p->from.port, p->from.addr ? p->from.addr : "lid", p->to.device,
 				p->to.port, p->to.addr ? p->to.addr : "lid");
 		rc = run_pair(L, p, label, outs, &done, &e);
 		if (rc < 0)
-			fprintf(stderr, "%s %s: %s\n", c->prog, label, e.msg);
-		rc = report_pair(L, k, outs, done, rc < 0 ? e.msg : NULL, pairs, reason,
-				 sizeof(reason));
-		worst = worse(worst, rc);
+			fprintf(L->err, "%s %s: %s\n", L->prog, label, e.msg);
+		worst = worse(worst, report_pair(L, k, outs, done, rc < 0 ? e.msg : NULL));
 		for (size_t j = 0; j < L->o->n_sizes; j++)
 			bw_outcome_free(&outs[j]);
 		free(outs);
 	}
-	if (c->json) {
-		json_t *doc = json_pack("{s:i,s:s,s:s,s:o,s:s,s:o}", "schema", BW_SCHEMA, "test",
-					"bw", "role", "loopback", "pairs", pairs, "verdict",
-					worst == EXIT_OK ? "pass" : worst == EXIT_PROBLEMS ? "fail"
-					: "error", "reason",
-					reason[0] ? json_string(reason) : json_null());
-		int rc;
-
-		if (!doc) {
-			fprintf(stderr, "%s: out of memory\n", c->prog);
-			return EXIT_RUNTIME;
-		}
-		rc = ctx_emit_json(c, doc);
-		if (rc != EXIT_OK)
-			return rc;
-	} else if (worst != EXIT_OK) {
-		fprintf(stderr, "%s bw --loopback: %s\n", c->prog, reason);
-	}
-	return worst;
-}
-
-int bw_cmd_loopback(struct ctx *c, struct bw_cmd_opts *o)
-{
-	struct lb *L = calloc(1, sizeof(*L));
-	int rc;
-
-	if (!L) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
-	L->c = c;
-	L->o = o;
-	L->s = (struct bw_cmd_setup){ .c = c, .cmd = "bw", .o = o, .min_rate = NAN };
-	rc = bw_cmd_collect(&L->s);
-	if (rc != EXIT_OK)
-		goto out;
-	if (!L->s.pl.inv.n_nics) {
-		fprintf(stderr, "%s bw: --loopback: this host has no RDMA device (see `%s "
-			"inventory`)\n", c->prog, c->prog);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (o->gpu && !L->s.pl.inv.n_gpus) {
-		/* said before any traffic, not per pair by the engine */
-		fprintf(stderr, "%s bw: --gpu: this host has no GPU that the inventory sees (is the "
-			"driver loaded? see `%s inventory`); run without --gpu for host memory\n",
-			c->prog, c->prog);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	rc = o->n_lb_names ? named_pairs(L) : default_pairs(L);
-	if (rc != EXIT_OK)
-		goto out;
-	gethostname(L->host, sizeof(L->host) - 1);
-	rc = run_all(L);
-out:
-	bw_cmd_setup_free(&L->s);
-	free(L);
-	return rc;
+	return (int)worst;
 }
