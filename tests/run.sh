@@ -5,17 +5,24 @@
 #      promtool, valgrind, the Debian package, and the README's first
 #      command on a fresh Debian tree (tests/fresh);
 #   2. an ASan + UBSan build and the same tests but for those labelled `vm`
-#      (a second boot of each VM) and `system` (package, fresh tree,
-#      valgrind, shellcheck: they judge no memory of ours, or cannot run
-#      under the sanitizers);
+#      (a second boot of each VM), `system` (the package, the fresh tree,
+#      valgrind and shellcheck: they judge no memory of ours, or cannot run
+#      under the sanitizers) and `outside` (how a launcher, Slurm, a browser,
+#      Prometheus or a second database server takes ours, on code that
+#      other tests run under the sanitizers); tests/README.md, "Stages and
+#      time", names them and says why;
 #   3. every libFuzzer target for FUZZ_SECONDS (6) each, two at a time
-#      (when clang is there): 6 s keeps the suite (38 targets) under 30 min on 2
-#      cores; longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
+#      (when clang is there): 6 s keeps the suite under 25 min on 2 cores;
+#      longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
 # It ends with the ten slowest tests, one line `suite: N passed, N failed,
 # N skipped`, and the name and reason of every skipped test.  With CI=true
 # a skip fails the run, unless tests/ci-allowed-skips names the test.
 #
-# usage: tests/run.sh [-R REGEX]
+# usage: tests/run.sh [--quick] [-R REGEX]
+#   --quick    for iteration, a few minutes: the -Werror build and the
+#              tests labelled `quick` (unit, CLI, fixtures, the checks on
+#              fixture trees, the fuzz corpora replayed); no VM, no
+#              package, no daemon, no sanitizer stage, no fuzzing
 #   -R REGEX   only the tests whose names match (as ctest -R), in both
 #              builds, and the fuzz targets fuzz_NAME that match
 # Build trees go to build-test/, build-asan/ and build-fuzz/ beside the sources.
@@ -23,12 +30,15 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 
 regex=
+quick=0
+usage() { echo "usage: $0 [--quick] [-R REGEX]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-R) [ $# -ge 2 ] || { echo "usage: $0 [-R REGEX]" >&2; exit 2; }; regex=$2; shift 2 ;;
+	-R) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
 	-R*) regex=${1#-R}; shift ;;
+	--quick) quick=1; shift ;;
 	-h | --help) sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
-	*) echo "usage: $0 [-R REGEX]" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
 
@@ -77,6 +87,14 @@ if ! { cmake -S . -B build-test -DRD_TESTS=ON -DRD_WERROR=ON -DCMAKE_BUILD_TYPE=
 	cmake --build build-test -j "$jobs" >/dev/null; }; then
 	echo "build failed"; cmake --build build-test 2>&1 | tail -30; exit 1
 fi
+if [ $quick = 1 ]; then
+	echo "== quick tests ($(elapsed))"
+	run_ctest quick build-test -L '^quick$'
+	echo "== done in $(elapsed)"
+	python3 tests/summary.py ${ci[@]+"${ci[@]}"} --allowed tests/ci-allowed-skips \
+		${stages[@]+"${stages[@]}"}
+	exit
+fi
 echo "== tests ($(elapsed))"
 run_ctest tests build-test
 
@@ -85,10 +103,10 @@ if ! { cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON -D
 	cmake --build build-asan -j "$jobs" >/dev/null; }; then
 	echo "sanitizer build failed"; cmake --build build-asan 2>&1 | tail -30; exit 1
 fi
-echo "== tests under ASan + UBSan, but for the labels vm and system ($(elapsed))"
+echo "== tests under ASan + UBSan, but for the labels vm, system and outside ($(elapsed))"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
-	run_ctest sanitizer build-asan -LE '^(vm|system)$'
+	run_ctest sanitizer build-asan -LE '^(vm|system|outside)$'
 
 # libFuzzer: each target from its seed corpus, two at a time (one a core)
 fuzz_results=build-fuzz/results.txt

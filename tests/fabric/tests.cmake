@@ -35,7 +35,8 @@ set_tests_properties(fabric_stranger PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 
 # Skipped, exit 77, only when not root or Slurm/munge are not installed.
 add_test(NAME fabric_slurm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
-set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
+set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE
+  RESOURCE_LOCK slurm)
 
 add_test(NAME fabric_shellcheck COMMAND ${RD_NEED_SHELLCHECK} shellcheck -x
   ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh

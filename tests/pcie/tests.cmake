@@ -16,5 +16,7 @@ set_tests_properties(pcie_settings_lspci_fixtures pcie_settings_lspci_live
 add_test(NAME vm_pcie_settings_lspci COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/vm/vm-run.sh
   --timeout 300 -- python3 ${CMAKE_CURRENT_LIST_DIR}/pcie_settings_lspci.py
   $<TARGET_FILE:pcie_settings_dump> live)
+# Not serial: it reads config bytes and times nothing; one TCG VM at a time
+# (tests/vm/tests.cmake, RESOURCE_LOCK vm_tcg).
 set_tests_properties(vm_pcie_settings_lspci PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400
-  RUN_SERIAL TRUE LABELS vm)
+  RESOURCE_LOCK vm_tcg LABELS vm)

@@ -27,25 +27,31 @@
 # 4. lldpd stopped: the rails' cabling is not checked (counted in
 #    `unchecked`), the verdict is not PASS.
 #
-# usage: lldp_cabling.sh RDMADOCTOR      (exit 77: the VM cannot start)
+# The part inside the VM (--inside) runs in the shared boot
+# (shared_boot.sh, ctest fixture vm_shared); the test reads its result and
+# replays the snapshot here.
+# usage: lldp_cabling.sh RDMADOCTOR SHARED_DIR   (exit 77: the VM cannot start)
+#        lldp_cabling.sh --inside RDMADOCTOR     (in the VM)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 if [ "${1:-}" != --inside ]; then
-	[ $# -eq 1 ] || { echo "usage: $0 RDMADOCTOR" >&2; exit 2; }
+	[ $# -eq 2 ] || { echo "usage: $0 RDMADOCTOR SHARED_DIR" >&2; exit 2; }
 	bin=$(realpath "$1")
 	command -v lldpd >/dev/null || { echo "SKIP: lldpd is not installed (apt-get install lldpd)"; exit 77; }
-	out=$(mktemp -d /tmp/rd-lldp-vm.XXXXXX)
-	trap 'rm -rf "$out"' EXIT
-	"$here/vm-run.sh" --outdir "$out" --timeout 300 -- "$here/lldp_cabling.sh" --inside "$bin"
+	# 1, 2 and 4 ran inside, in the shared boot (shared_boot.sh, part lldp)
+	"$here/shared_result.sh" "$2" lldp
 	rc=$?
 	[ $rc = 0 ] || exit $rc
+	out=$2/lldp
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
 	# 3. the snapshot, replayed here on the host, without the VM
 	[ -f "$out/snap/.rdmadoctor/lldp/neighbors" ] ||
 		{ echo "FAIL: the snapshot has no .rdmadoctor/lldp/neighbors"; ls -R "$out/snap/.rdmadoctor" | head; exit 1; }
-	"$bin" --root "$out/snap" check --json >"$out/replay.json"
-	python3 "$here/lldp_cabling_judge.py" crossed "$out/replay.json" || exit 1
-	cmp -s <(python3 -c 'import json,sys; print(json.dumps([p.get("neighbor") for n in json.load(open(sys.argv[1]))["inventory"]["nics"] for p in n["ports"]]))' "$out/replay.json") \
+	"$bin" --root "$out/snap" check --json >"$tmp/replay.json"
+	python3 "$here/lldp_cabling_judge.py" crossed "$tmp/replay.json" || exit 1
+	cmp -s <(python3 -c 'import json,sys; print(json.dumps([p.get("neighbor") for n in json.load(open(sys.argv[1]))["inventory"]["nics"] for p in n["ports"]]))' "$tmp/replay.json") \
 		<(python3 -c 'import json,sys; print(json.dumps([p.get("neighbor") for n in json.load(open(sys.argv[1]))["inventory"]["nics"] for p in n["ports"]]))' "$out/crossed.json") ||
 		{ echo "FAIL: the replay's neighbours differ from the live run's"; exit 1; }
 	echo "ok: the snapshot replays the same neighbours and the same finding"
