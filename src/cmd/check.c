@@ -1,7 +1,7 @@
 #include "cmd.h"
 #include "check_env.h"
 #include "latch_run.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../check/check.h"
 #include "../print/check_out.h"
 #include "../print/json.h"

@@ -5,7 +5,7 @@
 #define RD_CMD_CHECK_ENV_H
 
 #include "cmd.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../nccl/env.h"
 
 /* arg "environ": this process's NCCL_* and HCCL_* variables; else a file

@@ -1,9 +1,10 @@
 /* rdmadoctor fleet: what the records say about the fleet: ls, show HOST,
  * diff, report --html FILE. */
 #include "cmd.h"
-#include "fleet_db.h"
+#include "../opt/opt_time.h"
+#include "../pipeline/db.h"
 #include "file_replace.h"
-#include "opt_files.h"
+#include "../opt/opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
 #include "../fleet/record.h"
@@ -33,13 +34,13 @@ struct fleet_args {
 
 static int take_since(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "fleet", "since", value,
+	return opt_take_time(c, "fleet", "since", value,
 				  &((struct fleet_args *)args)->filter.since);
 }
 
 static int take_before(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "fleet", "before", value,
+	return opt_take_time(c, "fleet", "before", value,
 				  &((struct fleet_args *)args)->before);
 }
 
@@ -498,11 +499,11 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
 	if (a.html && (rc = opt_need_parent(c, "fleet report", "--html", a.html)) != CMD_GO_ON)
 		return rc;
-	db = fleet_db_path(c, a.db, false);
+	db = pipeline_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;
 	a.db = db;
-	rc = fleet_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
+	rc = pipeline_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = sub->fn(c, s, &a);
 	store_close(&s);

@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "check_env.h"
 #include "nccl_check.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../nccl/advice.h"
 #include "../nccl/facts.h"
 #include "../print/nccl_out.h"

@@ -1,10 +1,11 @@
 /* rdmadoctor record: keep this host's check result (or documents collected
  * elsewhere) in the fleet database. */
 #include "cmd.h"
-#include "opt_files.h"
-#include "check_doc.h"
-#include "fleet_db.h"
-#include "record_read.h"
+#include "../opt/opt_files.h"
+#include "../pipeline/check_doc.h"
+#include "../opt/opt_time.h"
+#include "../pipeline/db.h"
+#include "../store/record_read.h"
 #include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../print/json.h"
@@ -43,7 +44,7 @@ static int take_bw(struct ctx *c, void *args, const char *value)
 
 static int take_time(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "record", "time", value, &((struct record_args *)args)->time);
+	return opt_take_time(c, "record", "time", value, &((struct record_args *)args)->time);
 }
 
 static const struct cmd_opt record_opts[] = {
@@ -565,7 +566,7 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 	rc = parse_args(c, argc, argv, &a);
 	if (rc != CMD_GO_ON)
 		goto out;
-	db = fleet_db_path(c, a.db, true);
+	db = pipeline_db_path(c, a.db, true);
 	if (!db) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -576,7 +577,7 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 		rc = record_here(c, &a, db);
 		goto out;
 	}
-	rc = fleet_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
+	rc = pipeline_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = record_from(c, &a, db, s);
 	else	/* a store that never opened (a server dying as we connect) */

@@ -14,14 +14,14 @@
  * What the internet sends is bounded here: a connection limit, a per-IP
  * limit, a memory limit per connection (which rejects huge headers), an
  * idle timeout, a deadline on each request from its request line to its
- * answer, and a shorter one on its headers (serve_deadline.c).  The listening socket: serve_listen.c. */
+ * answer, and a shorter one on its headers (http/deadline.c).  The listening socket: http/listen.c. */
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
 #include "latch_run.h"
-#include "pipeline.h"
-#include "serve_deadline.h"
-#include "serve_listen.h"
+#include "../pipeline/pipeline.h"
+#include "../http/deadline.h"
+#include "../http/listen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,7 +49,7 @@
 #define MAX_CONNECTIONS 512
 /* one address's share: a Prometheus server holds one connection, a
  * browser six; 32 leaves the other 480 to everyone else while one address
- * floods, each of its half-sent requests for SERVE_HEADER_S at most */
+ * floods, each of its half-sent requests for HTTP_HEADER_S at most */
 #define MAX_PER_IP 32
 /* threads answering: a scrape reading the machine holds only its own */
 #define THREADS 4
@@ -89,7 +89,7 @@ struct server {
 
 	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
 
-	struct serve_deadline deadline;
+	struct http_deadline deadline;
 };
 
 static double wall_now(void)
@@ -184,6 +184,24 @@ const struct cmd_spec serve_spec = {
 	"listen.\n",
 };
 
+/* --listen: checked (fd NULL) or opened; said as "PROG serve: why". */
+static int listen_at(struct ctx *c, const char *arg, int *fd)
+{
+	size_t len = strlen(arg) + 256;
+	char *why = malloc(len);
+	int rc;
+
+	if (!why)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	rc = fd ? http_listen_open(arg, fd, why, len) : http_listen_check(arg, why, len);
+	if (rc < 0)
+		fprintf(stderr, "%s serve: %s\n", c->prog, why);
+	free(why);
+	if (rc == 0)
+		return fd ? EXIT_OK : CMD_GO_ON;
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a)
 {
 	int n, rc = opts_parse(c, &serve_spec, argc, argv, a, &n);
@@ -195,7 +213,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 			"Prometheus text format\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return serve_listen_check(c, a->listen);
+	return listen_at(c, a->listen, NULL);
 }
 
 /* ---- the reading ---- */
@@ -204,7 +222,7 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
  * itself rendered (rdmadoctor_refresh_success 0).  NULL: no memory. */
 static char *read_and_render(struct server *s, size_t *len, bool *ok)
 {
-	double t0 = serve_mono_now(), when = wall_now();
+	double t0 = http_mono_now(), when = wall_now();
 	struct metrics_report rep = { 0 };
 	struct pipeline pl;
 	struct expo e;
@@ -234,7 +252,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 		s->failures++;
 	}
 	rep.check_time = when;
-	rep.refresh_seconds = serve_mono_now() - t0;
+	rep.refresh_seconds = http_mono_now() - t0;
 	rep.version = RD_VERSION;
 	rep.http_version = MHD_get_version();
 	rep.refreshes = s->refreshes;
@@ -305,7 +323,7 @@ static void *refresher(void *arg)
 		if (s->stopping)
 			break;
 		pthread_mutex_unlock(&s->cache_lock);
-		t0 = serve_mono_now();
+		t0 = http_mono_now();
 		fresh = refresh(s, &ok);
 		publish(s, fresh, t0);
 		pthread_mutex_lock(&s->cache_lock);
@@ -347,7 +365,7 @@ static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *co
 	enum MHD_Result ret;
 
 	pthread_mutex_lock(&s->cache_lock);
-	if (!s->refreshing && serve_mono_now() - s->read_at >= s->cache_s) {
+	if (!s->refreshing && http_mono_now() - s->read_at >= s->cache_s) {
 		s->refreshing = true;
 		pthread_cond_signal(&s->wake);
 	}
@@ -377,7 +395,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 	(void)version;
 	(void)upload_data;
-	serve_deadline_headers_in(&s->deadline, conn);
+	http_deadline_headers_in(&s->deadline, conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
 	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -458,7 +476,7 @@ static void wait_for_signal(struct server *s, const sigset_t *stop)
 
 		if (sig == SIGINT || sig == SIGTERM)
 			return;
-		serve_deadline_sweep(&s->deadline);
+		http_deadline_sweep(&s->deadline);
 	}
 }
 
@@ -467,7 +485,7 @@ static int run(struct server *s, int listen_fd)
 	struct MHD_Daemon *d;
 	sigset_t stop, old;
 	pthread_t t;
-	char name[SERVE_LISTEN_NAME_MAX];
+	char name[HTTP_LISTEN_NAME_MAX];
 	int err;
 
 	sigemptyset(&stop);
@@ -492,9 +510,9 @@ static int run(struct server *s, int listen_fd)
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->timeout_s,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-			     MHD_OPTION_NOTIFY_CONNECTION, serve_deadline_on_connection, &s->deadline,
-			     MHD_OPTION_NOTIFY_COMPLETED, serve_deadline_on_completed, &s->deadline,
-			     MHD_OPTION_URI_LOG_CALLBACK, serve_deadline_on_uri, &s->deadline,
+			     MHD_OPTION_NOTIFY_CONNECTION, http_deadline_on_connection, &s->deadline,
+			     MHD_OPTION_NOTIFY_COMPLETED, http_deadline_on_completed, &s->deadline,
+			     MHD_OPTION_URI_LOG_CALLBACK, http_deadline_on_uri, &s->deadline,
 			     MHD_OPTION_END);
 	if (!d) {
 		fprintf(stderr, "%s serve: cannot start the HTTP server (libmicrohttpd %s)\n",
@@ -504,7 +522,7 @@ static int run(struct server *s, int listen_fd)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return EXIT_RUNTIME;
 	}
-	serve_listen_name(listen_fd, name, sizeof(name));
+	http_listen_name(listen_fd, name, sizeof(name));
 	if (!s->c->quiet && s->cache_s > 0)
 		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at most "
 			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->cache_s);
@@ -560,7 +578,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	pthread_mutex_init(&s.cache_lock, NULL);
 	pthread_cond_init(&s.wake, NULL);
 	pthread_cond_init(&s.idle, NULL);
-	serve_deadline_init(&s.deadline, a.timeout_s);
+	http_deadline_init(&s.deadline, a.timeout_s);
 	rc = pipeline_option(c, "serve", a.profile, &option);
 	if (rc < 0 && make_static_responses(&s) < 0) {
 		fprintf(stderr, "%s serve: out of memory\n", c->prog);
@@ -570,17 +588,17 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	 * said now, not at the first scrape */
 	if (rc < 0) {
 		s.metrics = refresh(&s, &ok);
-		s.read_at = serve_mono_now();
+		s.read_at = http_mono_now();
 		if (!ok)
 			rc = EXIT_RUNTIME;
 	}
 	if (rc < 0)
-		rc = serve_listen_open(c, a.listen, &fd);
+		rc = listen_at(c, a.listen, &fd);
 	if (rc == EXIT_OK)
 		rc = run(&s, fd);
 	free_responses(&s);
 	pipeline_option_free(&option);
-	serve_deadline_destroy(&s.deadline);
+	http_deadline_destroy(&s.deadline);
 	pthread_cond_destroy(&s.wake);
 	pthread_cond_destroy(&s.idle);
 	pthread_mutex_destroy(&s.cache_lock);

@@ -1,5 +1,5 @@
 #include "cmd.h"
-#include "opt_files.h"
+#include "../opt/opt_files.h"
 #include "../profiles/site.h"
 #include "../print/json.h"
 #include "../print/text_wrap.h"
