@@ -1,5 +1,5 @@
 #include "cmd.h"
-#include "check_env.h"
+#include "../pipeline/check_env.h"
 #include "latch_run.h"
 #include "../pipeline/pipeline.h"
 #include "../check/check.h"
