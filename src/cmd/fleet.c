@@ -13,6 +13,7 @@
 #include "../print/json.h"
 #include "../print/fleet_html.h"
 #include "../print/fleet_html_counters.h"
+#include "../print/fleet_show_out.h"
 #include "../print/safe_stream.h"
 #include "../store/store.h"
 #include "../print/text_printf.h"
@@ -182,38 +183,6 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 /* {"schema", "host", "records": [{time, profile, verdict, findings,
  *  last_seen, checks}], "changes": [...], "counters": store_counters(),
  *  "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history, json_t *latest, json_t *counters)
-{
-	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
-	size_t i;
-
-	if (!recs || !changes)
-		goto fail;
-	json_array_foreach(history, i, r) {
-		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I, s:O?, s:O?}", "time",
-					json_object_get(r, "time"),
-					"profile", json_object_get(r, "profile"),
-					"verdict", json_object_get(r, "verdict"), "findings",
-					(json_int_t)json_array_size(json_object_get(
-						json_object_get(r, "check"), "findings")),
-					"last_seen", json_object_get(r, "last_seen"),
-					"checks", json_object_get(r, "checks"));
-
-		if (json_array_append_new(recs, row) < 0)
-			goto fail;
-		if (prev && fleet_changes(prev, r, changes) < 0)
-			goto fail;
-		prev = r;
-	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:O, s:O}", "schema", 1,
-			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "counters", counters, "latest", latest);
-fail:
-	json_decref(recs);
-	json_decref(changes);
-	return NULL;
-}
-
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *history, *latest, *doc, *counters;
@@ -248,7 +217,7 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 		json_decref(latest);
 		return db_failed(c, s);
 	}
-	doc = show_doc(a->host, history, json_array_get(latest, 0), counters);
+	doc = fleet_show_to_json(a->host, history, json_array_get(latest, 0), counters);
 	json_decref(history);
 	json_decref(latest);
 	json_decref(counters);
@@ -411,14 +380,6 @@ out:
 	return rc;
 }
 
-static void text_rm(FILE *out, const json_t *doc)
-{
-	long long n = (long long)json_integer_value(json_object_get(doc, "removed"));
-
-	text_printf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
-		    json_string_value(json_object_get(doc, "host")));
-}
-
 static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	long long removed;
@@ -438,7 +399,7 @@ static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 	}
 	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
 					       a->host, "before", a->before, "removed",
-					       (json_int_t)removed), text_rm);
+					       (json_int_t)removed), fleet_text_rm);
 }
 
 static const struct fleet_cmd {
