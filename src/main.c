@@ -10,7 +10,7 @@
 #endif
 
 /* One row per command: name, handler, summary, and its option table
- * (src/cmd/opts.h).  Names match exactly. */
+ * (src/opt/opts.h).  Names match exactly. */
 static const struct cmd_row commands[] = {
 	{ "check", cmd_check, "inventory judged against a profile: findings, verdict, exit code", &check_spec },
 	{ "inventory", cmd_inventory, "what is here: NICs, ports, PCIe path, netdevs, GIDs, counters, GPUs", &inventory_spec },

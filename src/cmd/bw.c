@@ -4,7 +4,7 @@
  * one report (print/bw_out.c).  The command line is cmd/bw_opts.c, the
  * choice of rails bw/rails.c, the loopback engine bw/loopback.c. */
 #include "bw_opts.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../bw/door.h"
 #include "../bw/expect.h"
 #include "../bw/loopback.h"

@@ -14,7 +14,7 @@
 #define RD_CMD_BW_CMD_H
 
 #include "cmd.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../bw/expect.h"
 #include "../bw/opts.h"
 #include "../bw/rails.h"

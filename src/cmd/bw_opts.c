@@ -2,8 +2,8 @@
  * parser and the --help of both, each option's value read by its take_*;
  * the rules that span options are bw/opts.c's. */
 #include "bw_opts.h"
-#include "opt_parse.h"
-#include "opts.h"
+#include "../opt/opt_parse.h"
+#include "../opt/opts.h"
 #include "../bw/rails.h"
 
 #include <errno.h>

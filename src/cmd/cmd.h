@@ -1,13 +1,9 @@
-/* The command layer: the only place that joins readers and consumers.
- *
- * Errors: a function of this layer returns an exit code (EXIT_*) once it
- * has said why on stderr, or CMD_GO_ON when it decided nothing and the
- * caller goes on (`if (rc != CMD_GO_ON) return rc;`).  The layers below
- * return negative errnos and never print; only this layer prints, once,
- * where it knows what the user asked for.
+/* The command layer: one file per verb, its option table, the pipeline
+ * call and the printer call.  Exit codes and the context are
+ * pipeline/exit.h and pipeline/ctx.h; the option tables opt/opts.h.
  *
  * Adding a command: write src/cmd/<verb>.c with cmd_<verb>() and its
- * option table (opts.h says how), declare both here, and add a row to
+ * option table (opt/opts.h says how), declare both here, and add a row to
  * the table in src/main.c. */
 #ifndef RD_CMD_CMD_H
 #define RD_CMD_CMD_H
@@ -18,31 +14,11 @@
 #include <stdio.h>
 
 #include "../model/inventory.h"
+#include "../opt/opts.h"
+#include "../pipeline/ctx.h"
+#include "../pipeline/exit.h"
 #include "../print/check_out.h"
-#include "opts.h"
 #include "../sysfs/root.h"
-
-/* Exit codes, for every command (docs/exit-codes.md). */
-enum {
-	CMD_GO_ON = -1,		/* not an exit code: nothing decided yet */
-	EXIT_OK = 0,		/* ran, nothing at error severity */
-	EXIT_PROBLEMS = 1,	/* ran and found problems */
-	EXIT_USAGE = 2,
-	EXIT_RUNTIME = 3,	/* could not run */
-};
-
-enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
-
-struct ctx {
-	const char *root_dir;	/* --root, default "/" */
-	bool json;
-	enum color_mode color;
-	bool verbose, quiet;
-	const char *prog;
-	/* the first "could not run" message said on stderr, so that a --json
-	 * document can still say why (ctx_fail); "" when none */
-	char error[512];
-};
 
 /* The option tables of the commands that declare one (opts.h). */
 extern const struct cmd_spec check_spec, inventory_spec, gids_spec, topo_spec, snapshot_spec,
@@ -79,39 +55,5 @@ extern const struct cmd_spec labels_spec;
  * snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
 int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
 	       const char *until);
-/* A number of seconds in [min, max] ("0.5", "60"); false if not. */
-bool ctx_parse_seconds(const char *s, double min, double max, double *out);
-
-/* Open the root and read the inventory; prints the error itself.
- * Returns EXIT_OK or EXIT_RUNTIME.  record: keep a tape for snapshot. */
-int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool record);
-/* The -v notes: what could not be read and why. */
-void ctx_print_notes(const struct ctx *c, const struct root *r);
-/* Write a JSON document to stdout; EXIT_OK or EXIT_RUNTIME. */
-int ctx_emit_json(struct ctx *c, json_t *doc);
-/* Say why the command could not run: one line on stderr, and the first
- * one kept in c->error.  Returns EXIT_RUNTIME. */
-int ctx_fail(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Text for people goes to stdout through a filter of control characters:
- * open it (NULL after saying why), print, then close it, which says
- * whether everything reached stdout: EXIT_OK or EXIT_RUNTIME. */
-FILE *ctx_open_text(struct ctx *c);
-int ctx_close_text(struct ctx *c, FILE *out);
-/* How text for people is written to stdout: colour (--color, NO_COLOR,
- * a terminal) and width; colour codes go to stdout itself (raw), past
- * the safe stream. */
-struct text_opts ctx_text_opts(const struct ctx *c);
-/* The three steps for a printer of the inventory. */
-int ctx_emit_text(struct ctx *c, void (*print)(FILE *, const struct inventory *,
-					       const struct text_opts *),
-		  const struct inventory *inv);
-/* --profile ARG of command verb: a built-in name, else a profile file
- * read into *loaded; a broken file stops everything (printed).  CMD_GO_ON and
- * *out set, or EXIT_USAGE / EXIT_RUNTIME. */
-struct profile;
-int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct profile *loaded,
-		     const struct profile **out);
-/* Said once when the machine has no RDMA device. */
-void ctx_hint_no_devices(const struct ctx *c);
 
 #endif

@@ -4,7 +4,7 @@
  * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
  * `ethtool -S` on a veth. */
 #include "cmd.h"
-#include "opt_parse.h"
+#include "../opt/opt_parse.h"
 #include "../print/json.h"
 #include "../print/safe_stream.h"
 #include "../print/text.h"

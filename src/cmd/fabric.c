@@ -28,8 +28,8 @@
  * docs/fabric.md is the how-to, docs/json/fabric.md the document. */
 #include "fabric_cmd.h"
 #include "fabric_load_run.h"
-#include "opt_parse.h"
-#include "opts.h"
+#include "../opt/opt_parse.h"
+#include "../opt/opts.h"
 #include "../fabric/judge.h"
 #include "../fabric/load.h"
 #include "../fabric/pmix.h"

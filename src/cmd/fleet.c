@@ -1,9 +1,10 @@
 /* rdmadoctor fleet: what the records say about the fleet: ls, show HOST,
  * diff, report --html FILE. */
 #include "cmd.h"
-#include "fleet_db.h"
+#include "../opt/opt_time.h"
+#include "../pipeline/db.h"
 #include "file_replace.h"
-#include "opt_files.h"
+#include "../opt/opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"
 #include "../fleet/record.h"
@@ -12,6 +13,7 @@
 #include "../print/json.h"
 #include "../print/fleet_html.h"
 #include "../print/fleet_html_counters.h"
+#include "../print/fleet_show_out.h"
 #include "../print/safe_stream.h"
 #include "../store/store.h"
 #include "../print/text_printf.h"
@@ -33,13 +35,13 @@ struct fleet_args {
 
 static int take_since(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "fleet", "since", value,
+	return opt_take_time(c, "fleet", "since", value,
 				  &((struct fleet_args *)args)->filter.since);
 }
 
 static int take_before(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "fleet", "before", value,
+	return opt_take_time(c, "fleet", "before", value,
 				  &((struct fleet_args *)args)->before);
 }
 
@@ -181,38 +183,6 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
 /* {"schema", "host", "records": [{time, profile, verdict, findings,
  *  last_seen, checks}], "changes": [...], "counters": store_counters(),
  *  "latest": <the newest record>} */
-static json_t *show_doc(const char *host, json_t *history, json_t *latest, json_t *counters)
-{
-	json_t *recs = json_array(), *changes = json_array(), *r, *prev = NULL;
-	size_t i;
-
-	if (!recs || !changes)
-		goto fail;
-	json_array_foreach(history, i, r) {
-		json_t *row = json_pack("{s:O?, s:O?, s:O?, s:I, s:O?, s:O?}", "time",
-					json_object_get(r, "time"),
-					"profile", json_object_get(r, "profile"),
-					"verdict", json_object_get(r, "verdict"), "findings",
-					(json_int_t)json_array_size(json_object_get(
-						json_object_get(r, "check"), "findings")),
-					"last_seen", json_object_get(r, "last_seen"),
-					"checks", json_object_get(r, "checks"));
-
-		if (json_array_append_new(recs, row) < 0)
-			goto fail;
-		if (prev && fleet_changes(prev, r, changes) < 0)
-			goto fail;
-		prev = r;
-	}
-	return json_pack("{s:i, s:o, s:o, s:o, s:O, s:O}", "schema", 1,
-			 "host", json_string_or_null(host), "records", recs,
-			 "changes", changes, "counters", counters, "latest", latest);
-fail:
-	json_decref(recs);
-	json_decref(changes);
-	return NULL;
-}
-
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *history, *latest, *doc, *counters;
@@ -247,7 +217,7 @@ static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a
 		json_decref(latest);
 		return db_failed(c, s);
 	}
-	doc = show_doc(a->host, history, json_array_get(latest, 0), counters);
+	doc = fleet_show_to_json(a->host, history, json_array_get(latest, 0), counters);
 	json_decref(history);
 	json_decref(latest);
 	json_decref(counters);
@@ -410,14 +380,6 @@ out:
 	return rc;
 }
 
-static void text_rm(FILE *out, const json_t *doc)
-{
-	long long n = (long long)json_integer_value(json_object_get(doc, "removed"));
-
-	text_printf(out, "removed %lld %s of host %s\n", n, n == 1 ? "check" : "checks",
-		    json_string_value(json_object_get(doc, "host")));
-}
-
 static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	long long removed;
@@ -437,7 +399,7 @@ static int fleet_rm(struct ctx *c, struct store *s, const struct fleet_args *a)
 	}
 	return write_text_or_json(c, json_pack("{s:i, s:s, s:s?, s:I}", "schema", 1, "host",
 					       a->host, "before", a->before, "removed",
-					       (json_int_t)removed), text_rm);
+					       (json_int_t)removed), fleet_text_rm);
 }
 
 static const struct fleet_cmd {
@@ -498,11 +460,11 @@ int cmd_fleet(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "--profile, --verdict, --since and --group go with ls", NULL);
 	if (a.html && (rc = opt_need_parent(c, "fleet report", "--html", a.html)) != CMD_GO_ON)
 		return rc;
-	db = fleet_db_path(c, a.db, false);
+	db = pipeline_db_path(c, a.db, false);
 	if (!db)
 		return EXIT_RUNTIME;
 	a.db = db;
-	rc = fleet_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
+	rc = pipeline_db_open(c, db, STORE_READ, STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = sub->fn(c, s, &a);
 	store_close(&s);

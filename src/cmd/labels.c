@@ -4,8 +4,8 @@
  * ready".  The file is replaced whole (file_replace.h) and expires. */
 #include "cmd.h"
 #include "file_replace.h"
-#include "opt_files.h"
-#include "pipeline.h"
+#include "../opt/opt_files.h"
+#include "../pipeline/pipeline.h"
 #include "../print/nfd_labels.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* The agent's memory around one reading (latch_run.h). */
 #include "latch_run.h"
 #include "../check/check.h"
+#include "../opt/opts.h"
 #include "../model/kmsg_log.h"
 #include "../model/latch_base.h"
 #include "../model/window.h"

@@ -17,7 +17,7 @@
 #define RD_CMD_LATCH_RUN_H
 
 #include "latch_file.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../check/latch.h"
 #include "../sysfs/boot_id.h"
 

@@ -4,11 +4,12 @@
  * GPUDirect), each value with why and nothing that cannot be justified
  * (docs/nccl.md, docs/json/nccl.md). */
 #include "cmd.h"
-#include "check_env.h"
-#include "nccl_check.h"
-#include "pipeline.h"
+#include "../pipeline/check_env.h"
+#include "../nccl/env_judge.h"
+#include "../pipeline/pipeline.h"
 #include "../nccl/advice.h"
 #include "../nccl/facts.h"
+#include "../print/nccl_check_out.h"
 #include "../print/nccl_out.h"
 
 #include <errno.h>
@@ -126,6 +127,36 @@ static int emit(struct ctx *c, const struct nccl_advice *a)
 	return rc;
 }
 
+/* --check: env judged against f and printed like check's findings.
+ * EXIT_OK pass, EXIT_PROBLEMS findings, EXIT_RUNTIME. */
+static int check_env(struct ctx *c, const struct nccl_facts *f, const struct nccl_env *env,
+		     const char *from)
+{
+	struct findings fs = { 0 };
+	int rc = EXIT_OK;
+
+	if (nccl_env_judge(f, env, &fs) < 0)
+		rc = ctx_fail(c, "%s: out of memory", c->prog);
+	else
+		check_sort(&fs);
+	if (rc == EXIT_OK && c->json) {
+		rc = ctx_emit_json(c, nccl_check_to_json(f, env, from, &fs));
+	} else if (rc == EXIT_OK) {
+		FILE *out = ctx_open_text(c);
+		struct text_opts o = ctx_text_opts(c);
+
+		rc = EXIT_RUNTIME;
+		if (out) {
+			text_nccl_check(out, env, from, &fs, &o);
+			rc = ctx_close_text(c, out);
+		}
+	}
+	if (rc == EXIT_OK && strcmp(check_verdict(&fs), "pass") != 0)
+		rc = EXIT_PROBLEMS;
+	findings_free(&fs);
+	return rc;
+}
+
 /* The advice of a collected machine whose profile is chosen, or with
  * --check the judgement of env against it. */
 static int advise(struct ctx *c, struct pipeline *pl, const struct nccl_args *args,
@@ -143,7 +174,7 @@ static int advise(struct ctx *c, struct pipeline *pl, const struct nccl_args *ar
 		free(roles);
 		if (rc < 0)
 			return ctx_fail(c, "%s: out of memory", c->prog);
-		rc = nccl_check_run(c, &f, env, args->env ? args->env : "environ");
+		rc = check_env(c, &f, env, args->env ? args->env : "environ");
 		check_env_facts_free(&f);
 		return rc;
 	}

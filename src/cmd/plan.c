@@ -2,10 +2,8 @@
  * GPU needs, against this machine (a profile, an inventory, or a host's
  * latest record with what was measured on it).  docs/plan.md. */
 #include "cmd.h"
-#include "pipeline.h"
-#include "plan_machine.h"
-#include "plan_record.h"
-#include "../print/fleet_bw.h"
+#include "../pipeline/pipeline.h"
+#include "../pipeline/plan_source.h"
 #include "../print/plan_out.h"
 #include "../plan/count.h"
 #include "../plan/plan.h"
@@ -14,6 +12,7 @@
 #include "../profiles/profile.h"
 #include "../sysfs/collect.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -351,170 +350,11 @@ static int apply_model(struct ctx *c, struct plan_args *a, const char **title,
 	return CMD_GO_ON;
 }
 
-/* The machine the plan runs on, from the source asked for. */
-struct machine_src {
-	struct plan_machine m;
-	struct profile loaded;
-	struct inventory inv;
-	json_t *record;
-	struct fleet_bw bw;
-	char source[512], measured[512];
-	bool have_measured;
-};
-
-static int machine_from_profile(struct ctx *c, const struct plan_args *a,
-				struct machine_src *ms, char *why, size_t len)
-{
-	const struct profile *p;
-	int rc = ctx_load_profile(c, "plan", a->profile, &ms->loaded, &p);
-
-	if (rc != CMD_GO_ON)
-		return rc;
-	snprintf(ms->source, sizeof(ms->source), "profile %s", p->name ? p->name : a->profile);
-	if (plan_machine_from_profile(p, (int)a->gpn, &ms->m, why, len) < 0)
-		return EXIT_USAGE;
-	return CMD_GO_ON;
-}
-
-/* The rails are those of the profile the machine was judged under: the
- * recorded check's (named), else the one check would pick.  what: the
- * machine in words ("gpu-017 under DIR"). */
-static int machine_from_inventory(const struct plan_args *a, struct machine_src *ms,
-				  const char *what, const struct profile *p,
-				  const struct site *site, char *why, size_t len)
-{
-	char reason[256];
-
-	if (!p)
-		p = profile_select(&ms->inv, reason, sizeof(reason));
-	snprintf(ms->source, sizeof(ms->source), "%s (profile %s)", what,
-		 p && p->name ? p->name : "generic");
-	if (plan_machine_from_inventory(&ms->inv, p, site, (int)a->gpn, &ms->m, why, len) < 0)
-		return EXIT_RUNTIME;
-	return CMD_GO_ON;
-}
-
-static int machine_from_record(struct ctx *c, const struct plan_args *a,
-			       struct machine_src *ms, char *why, size_t len)
-{
-	json_t *recs;
-	const char *time, *profile;
-	char what[400];
-	size_t hits;
-	int rc = plan_record_latest(c, a->db, a->host, &ms->record);
-
-	if (rc != EXIT_OK)
-		return rc;
-	if (plan_inventory_from_check(json_object_get(ms->record, "check"), &ms->inv) < 0) {
-		snprintf(why, len, "the record of '%s' has no readable inventory", a->host);
-		return EXIT_RUNTIME;
-	}
-	time = json_string_value(json_object_get(ms->record, "time"));
-	snprintf(what, sizeof(what), "record of %s at %s in %s", a->host, time ? time : "?",
-		 a->db);
-	profile = json_string_value(json_object_get(ms->record, "profile"));
-	rc = machine_from_inventory(a, ms, what, profile ? profile_builtin(profile) : NULL, NULL,
-				    why, len);
-	if (rc != CMD_GO_ON)
-		return rc;
-	recs = json_pack("[O]", ms->record);
-	if (!recs || fleet_bw_collect(recs, &ms->bw) < 0) {
-		json_decref(recs);
-		snprintf(why, len, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	json_decref(recs);
-	hits = plan_machine_measured(&ms->m, &ms->bw, a->host);
-	if (hits)
-		snprintf(ms->measured, sizeof(ms->measured),
-			 "%zu of %zu rail ports measured by `bw` in the record of %s at %s: "
-			 "those figures replace the nominal rates", hits, ms->m.n_ports,
-			 a->host, time ? time : "?");
-	else
-		snprintf(ms->measured, sizeof(ms->measured),
-			 "no bw result on record for %s's rail ports: nominal rates only",
-			 a->host);
-	ms->have_measured = true;
-	return CMD_GO_ON;
-}
-
-/* Host names and paths come from outside: JSON takes only UTF-8, so text
- * that is not gets its bytes above ASCII shown as '?'. */
-static void plain_text(char *s)
-{
-	json_t *probe = json_string(s);
-
-	if (probe) {
-		json_decref(probe);
-		return;
-	}
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			*s = '?';
-}
-
-static int pick_machine(struct ctx *c, const struct plan_args *a, struct machine_src *ms)
-{
-	char why[256] = "";
-	struct pipeline pl;
-	int rc;
-
-	if (!!a->db != !!a->host) {
-		fprintf(stderr, "%s plan: --db and --host go together\n", c->prog);
-		return EXIT_USAGE;
-	}
-	if ((a->db != NULL) + (a->profile != NULL) + (strcmp(c->root_dir, "/") != 0) > 1) {
-		fprintf(stderr, "%s plan: one machine at a time: --profile, --root or "
-			"--db/--host\n", c->prog);
-		return EXIT_USAGE;
-	}
-	if (a->profile)
-		rc = machine_from_profile(c, a, ms, why, sizeof(why));
-	else if (a->db)
-		rc = machine_from_record(c, a, ms, why, sizeof(why));
-	else {
-		/* the profile check would judge this machine under: the site
-		 * file's, else the one the machine is (cmd/pipeline.h) */
-		rc = pipeline_collect(c, "plan", &pl, false);
-		if (rc == EXIT_OK)
-			rc = pipeline_choose(c, &pl, NULL);
-		if (rc == EXIT_OK) {
-			const char *host;
-			char what[400];
-
-			/* the plan keeps the inventory; the pipeline frees the rest */
-			ms->inv = pl.inv;
-			memset(&pl.inv, 0, sizeof(pl.inv));
-			host = ms->inv.host.hostname ? ms->inv.host.hostname : "this host";
-			if (strcmp(c->root_dir, "/") != 0)
-				snprintf(what, sizeof(what), "%s under %s", host, c->root_dir);
-			else
-				snprintf(what, sizeof(what), "%s", host);
-			rc = machine_from_inventory(a, ms, what, pl.profile,
-						    pl.has_site ? &pl.site : NULL, why, sizeof(why));
-		}
-		pipeline_free(&pl);
-	}
-	if (rc != CMD_GO_ON && why[0])
-		fprintf(stderr, "%s plan: %s\n", c->prog, why);
-	plain_text(ms->source);
-	return rc;
-}
-
-static void machine_src_free(struct machine_src *ms)
-{
-	plan_machine_free(&ms->m);
-	profile_free(&ms->loaded);
-	inventory_free(&ms->inv);
-	fleet_bw_free(&ms->bw);
-	json_decref(ms->record);
-}
-
 int cmd_plan(struct ctx *c, int argc, char **argv)
 {
 	struct plan_args a = { .job = { .tp = 1, .pp = 1, .dp = 1, .ep = 1, .seq = 4096,
 					.micro_batch = 1 } };
-	struct machine_src ms;
+	struct plan_source ms;
 	struct plan_result r;
 	const char *title;
 	char why[256], assumed[320];
@@ -535,7 +375,8 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	memset(&ms, 0, sizeof(ms));
-	rc = pick_machine(c, &a, &ms);
+	rc = plan_source_pick(c, &(struct plan_ask){ .profile = a.profile, .db = a.db,
+						    .host = a.host, .gpn = (int)a.gpn }, &ms);
 	/* without --gpus-per-node, the machine's count is known only now */
 	if (rc == CMD_GO_ON &&
 	    plan_tp_check_node(a.job.tp, ms.m.gpus_per_node, why, sizeof(why)) < 0) {
@@ -571,6 +412,6 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 		if (rc == EXIT_OK && r.verdict == PLAN_BOUND)
 			rc = EXIT_PROBLEMS;
 	}
-	machine_src_free(&ms);
+	plan_source_free(&ms);
 	return rc;
 }

@@ -1,14 +1,17 @@
 /* rdmadoctor record: keep this host's check result (or documents collected
  * elsewhere) in the fleet database. */
 #include "cmd.h"
-#include "opt_files.h"
-#include "check_doc.h"
-#include "fleet_db.h"
-#include "record_read.h"
+#include "../opt/opt_files.h"
+#include "../pipeline/check_doc.h"
+#include "../opt/opt_time.h"
+#include "../pipeline/db.h"
+#include "../store/record_read.h"
 #include "../fleet/fabric.h"
 #include "../fleet/record.h"
 #include "../print/json.h"
 #include "../print/plural.h"
+#include "../print/record_out.h"
+#include "../store/batch.h"
 #include "../store/store.h"
 #include "../model/growbuf.h"
 #include "../print/text_printf.h"
@@ -43,7 +46,7 @@ static int take_bw(struct ctx *c, void *args, const char *value)
 
 static int take_time(struct ctx *c, void *args, const char *value)
 {
-	return fleet_db_take_time(c, "record", "time", value, &((struct record_args *)args)->time);
+	return opt_take_time(c, "record", "time", value, &((struct record_args *)args)->time);
 }
 
 static const struct cmd_opt record_opts[] = {
@@ -161,8 +164,11 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	return CMD_GO_ON;
 }
 
+/* Files read at once (by a few threads) before their rows are queued. */
+#define READ_CHUNK 256
+
 struct tally {
-	size_t stored, seen, already;
+	struct store_tally n;
 	json_t *failed;		/* [{"file", "error"}] */
 };
 
@@ -173,44 +179,13 @@ static int fail_file(struct ctx *c, struct tally *t, const char *file, const cha
 		"file", json_string_or_null(file), "error", json_string_or_null(why)));
 }
 
-/* how many findings a record's check has */
-static size_t n_findings(const json_t *rec)
-{
-	return json_array_size(json_object_get(json_object_get(rec, "check"), "findings"));
-}
-
 static int emit_summary(struct ctx *c, const char *db, struct tally *t, const json_t *one)
 {
-	if (c->json) {
-		json_t *doc = json_pack("{s:i, s:o, s:I, s:I, s:I, s:O}", "schema", 1,
-					"db", json_string_or_null(db),
-					"stored", (json_int_t)t->stored, "seen", (json_int_t)t->seen,
-					"already", (json_int_t)t->already, "failed", t->failed);
-
-		if (doc && one) {
-			json_object_set(doc, "host", json_object_get(one, "host"));
-			json_object_set(doc, "time", json_object_get(one, "time"));
-			json_object_set(doc, "verdict", json_object_get(one, "verdict"));
-		}
-		return ctx_emit_json(c, doc);
-	}
+	if (c->json)
+		return ctx_emit_json(c, record_summary_json(db, &t->n, t->failed, one));
 	if (c->quiet)
 		return EXIT_OK;
-	if (one)
-		text_printf(stdout, "%s %s at %s in '%s'%s: verdict %s, %zu %s\n",
-		                    t->stored ? "stored" : t->seen ? "seen" : "already had",
-		                    json_string_value(json_object_get(one, "host")),
-		                    json_string_value(json_object_get(one, "time")), db,
-		                    t->seen ? " (unchanged since its last record)" : "",
-		                    json_string_value(json_object_get(one, "verdict")),
-		                    n_findings(one), plural(n_findings(one), "finding", "findings"));
-	else
-		printf("stored %zu %s in '%s' (and %zu unchanged %s as seen times); "
-		       "%zu already there, %zu %s failed\n", t->stored,
-		       plural(t->stored, "record", "records"), db, t->seen,
-		       plural(t->seen, "check", "checks"), t->already,
-		       json_array_size(t->failed),
-		       plural(json_array_size(t->failed), "file", "files"));
+	text_record_summary(stdout, db, &t->n, t->failed, one);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write to standard output: %s\n", c->prog,
 			strerror(errno));
@@ -224,18 +199,8 @@ static int store_failed(struct ctx *c, struct store *s, struct tally *t)
 	store_rollback(s);
 	fprintf(stderr, "%s: %s\n%s record: nothing of this run was stored\n", c->prog,
 		store_error(s), c->prog);
-	t->stored = t->seen = t->already = 0;
+	t->n.stored = t->n.seen = t->n.already = 0;
 	return EXIT_RUNTIME;
-}
-
-static void count(struct tally *t, enum store_put what)
-{
-	if (what == STORE_NEW)
-		t->stored++;
-	else if (what == STORE_SEEN)
-		t->seen++;
-	else
-		t->already++;
 }
 
 /* Store one record; text: its JSON text or NULL.  0 or the store's error. */
@@ -245,88 +210,16 @@ static int put_one(struct store *s, const json_t *rec, const char *text, struct 
 	int rc = store_put(s, rec, text, &what);
 
 	if (rc == 0)
-		count(t, what);
-	return rc;
-}
-
-/* Records read and checked, waiting for the write. */
-struct pending {
-	struct store_row *rows;
-	size_t n, cap, bytes;
-};
-
-/* Prepared rows are written once this much text waits: a batch of a
- * thousand hosts is parsed before the write lock is taken, so another
- * writer waits for the writing only; a huge run still fits in memory. */
-#define PENDING_MAX_BYTES (64u << 20)
-/* Files read at once (by a few threads) before their rows are queued. */
-#define READ_CHUNK 256
-
-/* Take a row (moved; *row is left empty). */
-static int pending_add(struct pending *p, struct store_row *row)
-{
-	struct store_row *grown = growbuf_reserve(p->rows, &p->cap, p->n + 1, sizeof(*grown));
-
-	if (!grown)
-		return -ENOMEM;
-	p->rows = grown;
-	p->rows[p->n] = *row;
-	p->bytes += strlen(row->text);
-	p->n++;
-	memset(row, 0, sizeof(*row));
-	return 0;
-}
-
-/* By host, then time, then the order given: a host's checks go in oldest
- * first, and two writers whose batches share hosts lock them in the same
- * order (on PostgreSQL, else each could wait for the other). */
-static int by_host_time(const void *a, const void *b)
-{
-	const struct store_row *x = *(struct store_row *const *)a;
-	const struct store_row *y = *(struct store_row *const *)b;
-	int c = strcmp(x->host, y->host);
-
-	if (!c)
-		c = strcmp(x->time, y->time);
-	return c ? c : x < y ? -1 : x > y;
-}
-
-/* Write what waits, in the run's one transaction (begun on first use). */
-static int pending_flush(struct store *s, struct pending *p, bool *begun, struct tally *t)
-{
-	/* no memory to sort: in the order given, which is as right */
-	struct store_row **order = calloc(p->n ? p->n : 1, sizeof(*order));
-	int rc = 0;
-
-	for (size_t i = 0; order && i < p->n; i++)
-		order[i] = &p->rows[i];
-	if (order)
-		qsort(order, p->n, sizeof(*order), by_host_time);
-	if (p->n && !*begun) {
-		rc = store_begin(s);
-		*begun = rc == 0;
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		enum store_put what;
-
-		if (rc == 0)
-			rc = store_put_row(s, order ? order[i] : &p->rows[i], &what);
-		if (rc == 0)
-			count(t, what);
-	}
-	for (size_t i = 0; i < p->n; i++)
-		store_row_free(&p->rows[i]);
-	free(order);
-	p->n = p->bytes = 0;
+		store_tally_count(&t->n, what);
 	return rc;
 }
 
 /* A chunk of files read at once (up to n of them, fewer when their text
- * passes PENDING_MAX_BYTES: *done says how many), then reported and queued
+ * passes STORE_BATCH_MAX_BYTES: *done says how many), then reported and queued
  * in their order.  0, -ENOMEM, or 1 when the store failed (said by
  * store_failed). */
 static int read_chunk(struct ctx *c, struct store *s, const struct record_args *a,
-		      size_t first, size_t n, struct pending *p, bool *begun, struct tally *t,
+		      size_t first, size_t n, struct store_batch *p, bool *begun, struct tally *t,
 		      size_t *done)
 {
 	struct record_slot *slots = calloc(n, sizeof(*slots));
@@ -340,17 +233,18 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 			stdin_at = i;
 	rc = record_read_files(a->from + first, n,
 			       stdin_at >= first && stdin_at < first + n ? stdin_at - first : n,
-			       a->time, PENDING_MAX_BYTES, slots, done);
+			       a->time, STORE_BATCH_MAX_BYTES, slots, done);
 	for (size_t i = 0; i < n; i++) {	/* the slots past *done are empty */
 		if (rc == 0 && i < *done && !slots[i].ok &&
 		    fail_file(c, t, a->from[first + i], slots[i].why) < 0)
 			rc = -ENOMEM;
 		if (rc == 0 && slots[i].ok)
-			rc = pending_add(p, &slots[i].row);
+			rc = store_batch_add(p, &slots[i].row);
 		store_row_free(&slots[i].row);
 	}
 	free(slots);
-	if (rc == 0 && p->bytes >= PENDING_MAX_BYTES && pending_flush(s, p, begun, t) < 0)
+	if (rc == 0 && p->bytes >= STORE_BATCH_MAX_BYTES &&
+	    store_batch_flush(s, p, begun, &t->n) < 0)
 		rc = 1;
 	return rc;
 }
@@ -360,8 +254,8 @@ static int read_chunk(struct ctx *c, struct store *s, const struct record_args *
 static int record_from(struct ctx *c, const struct record_args *a, const char *db,
 		       struct store *s)
 {
-	struct tally t = { 0, 0, 0, json_array() };
-	struct pending p = { 0 };
+	struct tally t = { { 0, 0, 0 }, json_array() };
+	struct store_batch p = { 0 };
 	bool begun = false;
 	int rc = EXIT_RUNTIME, err;
 
@@ -375,7 +269,7 @@ static int record_from(struct ctx *c, const struct record_args *a, const char *d
 		if (err > 0)
 			goto store_failed;
 	}
-	if (pending_flush(s, &p, &begun, &t) < 0 || (begun && store_commit(s) < 0))
+	if (store_batch_flush(s, &p, &begun, &t.n) < 0 || (begun && store_commit(s) < 0))
 		goto store_failed;
 	rc = emit_summary(c, db, &t, NULL);
 	if (rc == EXIT_OK && json_array_size(t.failed))
@@ -388,9 +282,7 @@ oom:
 store_failed:
 	rc = store_failed(c, s, &t);
 out:
-	for (size_t i = 0; i < p.n; i++)
-		store_row_free(&p.rows[i]);
-	free(p.rows);
+	store_batch_free(&p);
 	json_decref(t.failed);
 	return rc;
 }
@@ -474,8 +366,8 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 	} else if (!c->quiet) {
 		text_printf(stdout, "%s: verdict %s, %zu %s (not stored in '%s')\n",
 		                    json_string_value(json_object_get(rec, "host")),
-		                    json_string_value(json_object_get(rec, "verdict")), n_findings(rec),
-		                    plural(n_findings(rec), "finding", "findings"), db);
+		                    json_string_value(json_object_get(rec, "verdict")), record_n_findings(rec),
+		                    plural(record_n_findings(rec), "finding", "findings"), db);
 		fflush(stdout);
 	}
 	return EXIT_RUNTIME;
@@ -484,7 +376,7 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 static int record_here(struct ctx *c, const struct record_args *a, const char *db)
 {
 	struct store *s = NULL;
-	struct tally t = { 0, 0, 0, json_array() };
+	struct tally t = { { 0, 0, 0 }, json_array() };
 	char stamp[FLEET_TIME_LEN];
 	json_t *check = NULL, *bw, *rec, *fabric;
 	const char *host;
@@ -565,7 +457,7 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 	rc = parse_args(c, argc, argv, &a);
 	if (rc != CMD_GO_ON)
 		goto out;
-	db = fleet_db_path(c, a.db, true);
+	db = pipeline_db_path(c, a.db, true);
 	if (!db) {
 		rc = EXIT_RUNTIME;
 		goto out;
@@ -576,7 +468,7 @@ int cmd_record(struct ctx *c, int argc, char **argv)
 		rc = record_here(c, &a, db);
 		goto out;
 	}
-	rc = fleet_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
+	rc = pipeline_db_open(c, db, STORE_WRITE, a.timeout_ms ? a.timeout_ms : STORE_WAIT_MS, &s);
 	if (rc == EXIT_OK)
 		rc = record_from(c, &a, db, s);
 	else	/* a store that never opened (a server dying as we connect) */

@@ -1,27 +1,15 @@
-/* serve: the Prometheus exporter.  libmicrohttpd answers; this file reads
- * the machine (the inventory and the check, as `check` does), has
- * src/metrics render the text, and keeps it for --cache seconds so that a
- * scrape storm reads sysfs once per period.
- *
- * The machine is read by one background thread (the refresher), never by
- * a request: a scrape that finds the text older than --cache wakes it and
- * is answered the text there is.  So a slow reading (a sick NIC, a slow
- * sysfs) delays the figures, never an answer, and no request's deadline
- * counts it.  The first reading is made before listening, so there is
- * always a text to answer with.  At a stop, a reading still running after
- * STOP_WAIT_S is abandoned: the process exits without waiting for it.
- *
- * What the internet sends is bounded here: a connection limit, a per-IP
- * limit, a memory limit per connection (which rejects huge headers), an
- * idle timeout, a deadline on each request from its request line to its
- * answer, and a shorter one on its headers (serve_deadline.c).  The listening socket: serve_listen.c. */
+/* serve: the Prometheus exporter.  src/http answers (server.h: the
+ * refresher, the cache, the limits and deadlines; listen.h: the socket);
+ * this file reads the machine (the inventory and the check, as `check`
+ * does) and has src/metrics render the text, which is kept for --cache
+ * seconds so that a scrape storm reads sysfs once per period. */
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
 #include "latch_run.h"
-#include "pipeline.h"
-#include "serve_deadline.h"
-#include "serve_listen.h"
+#include "../pipeline/pipeline.h"
+#include "../http/listen.h"
+#include "../http/server.h"
 
 #include <errno.h>
 #include <math.h>
@@ -46,19 +34,6 @@
 #define DEFAULT_LISTEN "127.0.0.1:9879"
 #define DEFAULT_CACHE_S 10.0
 #define DEFAULT_TIMEOUT_S 10
-#define MAX_CONNECTIONS 512
-/* one address's share: a Prometheus server holds one connection, a
- * browser six; 32 leaves the other 480 to everyone else while one address
- * floods, each of its half-sent requests for SERVE_HEADER_S at most */
-#define MAX_PER_IP 32
-/* threads answering: a scrape reading the machine holds only its own */
-#define THREADS 4
-/* a request's headers and the answer's headers must fit: 32 KiB is eight
- * times what a browser sends, and what is larger is answered 431 */
-#define CONNECTION_MEMORY (32u << 10)
-#define SWEEP_NS 200000000L	/* how often deadlines are looked at */
-/* how long a stop waits for a reading under way before leaving it */
-#define STOP_WAIT_S 2
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -76,20 +51,8 @@ struct server {
 	struct ctx *c;
 	const struct pipeline_option *option;	/* --profile; else picked at each reading */
 	struct latch_opts *latch;	/* the memory (dir NULL: none) */
-	double cache_s, timeout_s;
-
-	pthread_mutex_t cache_lock;	/* metrics ... stopping */
-	struct MHD_Response *metrics;	/* the last reading, rendered */
-	double read_at;			/* monotonic; when metrics was read */
-	bool refreshing;		/* a reading is asked for or under way */
-	bool stopping, refresher_done;
-	pthread_cond_t wake;		/* refreshing or stopping was set */
-	pthread_cond_t idle;		/* refresher_done was set */
 	uint64_t refreshes, failures;	/* only the one reading touches these */
-
-	struct MHD_Response *index, *not_found, *not_allowed, *no_memory;
-
-	struct serve_deadline deadline;
+	struct http_server http;
 };
 
 static double wall_now(void)
@@ -157,7 +120,7 @@ const struct cmd_spec serve_spec = {
 	"the next and is answered the last one at once, so a slow reading never\n"
 	"holds a scrape (rdmadoctor_last_check_timestamp_seconds says when it\n"
 	"was read).  The first reading is made before listening.  Ctrl-C or\n"
-	"SIGTERM stop it, waiting at most " STR(STOP_WAIT_S) " s for a reading under way.\n",
+	"SIGTERM stop it, waiting at most " STR(HTTP_STOP_WAIT_S) " s for a reading under way.\n",
 	.epilog =
 	"Prometheus scrape config:\n"
 	"  scrape_configs:\n"
@@ -184,6 +147,24 @@ const struct cmd_spec serve_spec = {
 	"listen.\n",
 };
 
+/* --listen: checked (fd NULL) or opened; said as "PROG serve: why". */
+static int listen_at(struct ctx *c, const char *arg, int *fd)
+{
+	size_t len = strlen(arg) + 256;
+	char *why = malloc(len);
+	int rc;
+
+	if (!why)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	rc = fd ? http_listen_open(arg, fd, why, len) : http_listen_check(arg, why, len);
+	if (rc < 0)
+		fprintf(stderr, "%s serve: %s\n", c->prog, why);
+	free(why);
+	if (rc == 0)
+		return fd ? EXIT_OK : CMD_GO_ON;
+	return rc == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a)
 {
 	int n, rc = opts_parse(c, &serve_spec, argc, argv, a, &n);
@@ -195,16 +176,17 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct serve_args *a
 			"Prometheus text format\n", c->prog);
 		return EXIT_USAGE;
 	}
-	return serve_listen_check(c, a->listen);
+	return listen_at(c, a->listen, NULL);
 }
 
 /* ---- the reading ---- */
 
 /* Read the machine, check it, render the text; the reading failing is
  * itself rendered (rdmadoctor_refresh_success 0).  NULL: no memory. */
-static char *read_and_render(struct server *s, size_t *len, bool *ok)
+static char *read_and_render(void *arg, size_t *len, bool *ok)
 {
-	double t0 = serve_mono_now(), when = wall_now();
+	struct server *s = arg;
+	double t0 = http_mono_now(), when = wall_now();
 	struct metrics_report rep = { 0 };
 	struct pipeline pl;
 	struct expo e;
@@ -234,7 +216,7 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 		s->failures++;
 	}
 	rep.check_time = when;
-	rep.refresh_seconds = serve_mono_now() - t0;
+	rep.refresh_seconds = http_mono_now() - t0;
 	rep.version = RD_VERSION;
 	rep.http_version = MHD_get_version();
 	rep.refreshes = s->refreshes;
@@ -245,284 +227,31 @@ static char *read_and_render(struct server *s, size_t *len, bool *ok)
 	return expo_take(&e, len);
 }
 
-static struct MHD_Response *text_response(char *text, size_t len, enum MHD_ResponseMemoryMode mode,
-					  const char *type)
-{
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, text, mode);
-
-	if (!resp)
-		return NULL;
-	if (MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type) != MHD_YES ||
-	    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff") != MHD_YES) {
-		MHD_destroy_response(resp);
-		return NULL;
-	}
-	return resp;
-}
-
-/* A fresh response, or NULL (no memory: the caller keeps the old one). */
-static struct MHD_Response *refresh(struct server *s, bool *ok)
-{
-	size_t len;
-	char *text = read_and_render(s, &len, ok);
-	struct MHD_Response *resp;
-
-	if (!text)
-		return NULL;
-	resp = text_response(text, len, MHD_RESPMEM_MUST_FREE, EXPO_CONTENT_TYPE);
-	if (!resp)
-		free(text);
-	return resp;
-}
-
-/* Put a reading in place of the last (which queued answers still hold). */
-static void publish(struct server *s, struct MHD_Response *fresh, double read_at)
-{
-	pthread_mutex_lock(&s->cache_lock);
-	if (fresh) {
-		if (s->metrics)
-			MHD_destroy_response(s->metrics);
-		s->metrics = fresh;
-	}
-	s->read_at = read_at;	/* no memory: the old text, tried again later */
-	pthread_mutex_unlock(&s->cache_lock);
-}
-
-/* The refresher: reads the machine each time a scrape asks, until told to
- * stop.  Signals are blocked here as in every thread but the main one. */
-static void *refresher(void *arg)
-{
-	struct server *s = arg;
-
-	pthread_mutex_lock(&s->cache_lock);
-	for (;;) {
-		struct MHD_Response *fresh;
-		double t0;
-		bool ok;
-
-		while (!s->refreshing && !s->stopping)
-			pthread_cond_wait(&s->wake, &s->cache_lock);
-		if (s->stopping)
-			break;
-		pthread_mutex_unlock(&s->cache_lock);
-		t0 = serve_mono_now();
-		fresh = refresh(s, &ok);
-		publish(s, fresh, t0);
-		pthread_mutex_lock(&s->cache_lock);
-		s->refreshing = false;
-	}
-	s->refresher_done = true;
-	pthread_cond_broadcast(&s->idle);
-	pthread_mutex_unlock(&s->cache_lock);
-	return NULL;
-}
-
-/* Tell the refresher to stop and wait for it STOP_WAIT_S at most: true
- * when it has ended (and is joined), false when a reading hangs. */
-static bool stop_refresher(struct server *s, pthread_t t)
-{
-	struct timespec until;
-	bool done;
-
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += STOP_WAIT_S;
-	pthread_mutex_lock(&s->cache_lock);
-	s->stopping = true;
-	pthread_cond_signal(&s->wake);
-	while (!s->refresher_done &&
-	       pthread_cond_timedwait(&s->idle, &s->cache_lock, &until) != ETIMEDOUT)
-		;
-	done = s->refresher_done;
-	pthread_mutex_unlock(&s->cache_lock);
-	if (done)
-		pthread_join(t, NULL);
-	return done;
-}
-
-/* The last text, at once.  Older than --cache: the refresher is woken
- * (unless a reading is under way already) and the next scrape gets what
- * it reads. */
-static enum MHD_Result serve_metrics(struct server *s, struct MHD_Connection *conn)
-{
-	enum MHD_Result ret;
-
-	pthread_mutex_lock(&s->cache_lock);
-	if (!s->refreshing && serve_mono_now() - s->read_at >= s->cache_s) {
-		s->refreshing = true;
-		pthread_cond_signal(&s->wake);
-	}
-	if (s->metrics)
-		ret = MHD_queue_response(conn, MHD_HTTP_OK, s->metrics);
-	else
-		ret = MHD_queue_response(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, s->no_memory);
-	pthread_mutex_unlock(&s->cache_lock);
-	return ret;
-}
-
-/* libmicrohttpd calls this once the headers are in, then again after each
- * piece of a body, then once more.  A request that is refused, or that
- * announces a body (nothing here takes one), is answered at the first
- * call: its body is never read and the connection closes after the answer.
- * Any other is answered at the second call, which lets the connection be
- * kept alive for the next scrape (an answer queued before the request is
- * whole makes libmicrohttpd close it). */
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_data_size,
-				  void **req_cls)
-{
-	static int headers_seen;
-	struct server *s = cls;
-	const char *length;
-
-	(void)version;
-	(void)upload_data;
-	serve_deadline_headers_in(&s->deadline, conn);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-		return MHD_queue_response(conn, MHD_HTTP_METHOD_NOT_ALLOWED, s->not_allowed);
-	length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-	if (!*req_cls && (!length || strcmp(length, "0") == 0) &&
-	    !MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-					 MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
-		*req_cls = &headers_seen;
-		return MHD_YES;
-	}
-	*upload_data_size = 0;	/* a body without its headers: not taken */
-	if (strcmp(url, "/metrics") == 0)
-		return serve_metrics(s, conn);
-	if (strcmp(url, "/") == 0)
-		return MHD_queue_response(conn, MHD_HTTP_OK, s->index);
-	return MHD_queue_response(conn, MHD_HTTP_NOT_FOUND, s->not_found);
-}
-
-/* libmicrohttpd's own messages are about clients misbehaving: noise unless
- * -v asks. */
-__attribute__((format(printf, 2, 0)))
-static void on_log(void *cls, const char *fmt, va_list ap)
-{
-	struct server *s = cls;
-
-	if (!s->c->verbose)
-		return;
-	fprintf(stderr, "%s serve: ", s->c->prog);
-	vfprintf(stderr, fmt, ap);
-}
-
-/* ---- setup ---- */
-
-static const char index_page[] =
-	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rdmadoctor</title>"
-	"</head>\n<body><h1>rdmadoctor</h1>\n<p>The RDMA network of this machine for "
-	"Prometheus: <a href=\"/metrics\">/metrics</a>.</p></body></html>\n";
-static const char not_found_text[] = "not found: the metrics are at /metrics\n";
-static const char not_allowed_text[] = "method not allowed: use GET (or HEAD)\n";
-static const char no_memory_text[] = "out of memory rendering the metrics\n";
-
-static int make_static_responses(struct server *s)
-{
-	s->index = text_response((char *)index_page, sizeof(index_page) - 1,
-				 MHD_RESPMEM_PERSISTENT, "text/html; charset=utf-8");
-	s->not_found = text_response((char *)not_found_text, sizeof(not_found_text) - 1,
-				     MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
-	s->not_allowed = text_response((char *)not_allowed_text, sizeof(not_allowed_text) - 1,
-				       MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
-	s->no_memory = text_response((char *)no_memory_text, sizeof(no_memory_text) - 1,
-				     MHD_RESPMEM_PERSISTENT, "text/plain; charset=utf-8");
-	if (!s->index || !s->not_found || !s->not_allowed || !s->no_memory)
-		return -ENOMEM;
-	if (MHD_add_response_header(s->not_allowed, MHD_HTTP_HEADER_ALLOW, "GET, HEAD") != MHD_YES)
-		return -ENOMEM;
-	return 0;
-}
-
-static void free_responses(struct server *s)
-{
-	struct MHD_Response **all[] = { &s->metrics, &s->index, &s->not_found,
-					&s->not_allowed, &s->no_memory };
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		if (*all[i])
-			MHD_destroy_response(*all[i]);
-		*all[i] = NULL;
-	}
-}
-
-/* Until SIGINT or SIGTERM (blocked in every thread, taken here), looking
- * at the deadlines in between. */
-static void wait_for_signal(struct server *s, const sigset_t *stop)
-{
-	const struct timespec tick = { 0, SWEEP_NS };
-
-	for (;;) {
-		int sig = sigtimedwait(stop, NULL, &tick);
-
-		if (sig == SIGINT || sig == SIGTERM)
-			return;
-		serve_deadline_sweep(&s->deadline);
-	}
-}
-
 static int run(struct server *s, int listen_fd)
 {
-	struct MHD_Daemon *d;
-	sigset_t stop, old;
-	pthread_t t;
-	char name[SERVE_LISTEN_NAME_MAX];
-	int err;
+	char name[HTTP_LISTEN_NAME_MAX], why[160];
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	/* blocked before the server's threads start, so that they inherit it */
-	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	err = pthread_create(&t, NULL, refresher, s);
-	if (err) {
-		fprintf(stderr, "%s serve: cannot start the reading thread: %s\n", s->c->prog,
-			strerror(err));
-		close(listen_fd);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (http_server_start(&s->http, listen_fd, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s serve: %s\n", s->c->prog, why);
 		return EXIT_RUNTIME;
 	}
-	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-			     on_request, s,
-			     MHD_OPTION_EXTERNAL_LOGGER, on_log, s,
-			     MHD_OPTION_LISTEN_SOCKET, listen_fd,
-			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)THREADS,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)s->timeout_s,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-			     MHD_OPTION_NOTIFY_CONNECTION, serve_deadline_on_connection, &s->deadline,
-			     MHD_OPTION_NOTIFY_COMPLETED, serve_deadline_on_completed, &s->deadline,
-			     MHD_OPTION_URI_LOG_CALLBACK, serve_deadline_on_uri, &s->deadline,
-			     MHD_OPTION_END);
-	if (!d) {
-		fprintf(stderr, "%s serve: cannot start the HTTP server (libmicrohttpd %s)\n",
-			s->c->prog, MHD_get_version());
-		close(listen_fd);
-		stop_refresher(s, t);	/* idle: it has had nothing to read */
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		return EXIT_RUNTIME;
-	}
-	serve_listen_name(listen_fd, name, sizeof(name));
-	if (!s->c->quiet && s->cache_s > 0)
+	http_listen_name(listen_fd, name, sizeof(name));
+	if (!s->c->quiet && s->http.cache_s > 0)
 		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at most "
-			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->cache_s);
+			"every %g s)\n", s->c->prog, name, s->c->root_dir, s->http.cache_s);
 	else if (!s->c->quiet)
 		fprintf(stderr, "%s serve: listening on http://%s/metrics (reading '%s' at every "
 			"scrape)\n", s->c->prog, name, s->c->root_dir);
-	wait_for_signal(s, &stop);
-	MHD_stop_daemon(d);	/* closes the listening socket too */
-	if (!stop_refresher(s, t)) {
+	http_server_wait(&s->http);
+	if (http_server_stop(&s->http) < 0) {
 		/* a reading hangs (a sick NIC): it holds the server's state, so
 		 * nothing is freed; leave without it */
 		if (!s->c->quiet)
 			fprintf(stderr, "%s serve: stopped with a reading still under way "
-				"after %d s\n", s->c->prog, STOP_WAIT_S);
+				"after %d s\n", s->c->prog, HTTP_STOP_WAIT_S);
 		fflush(NULL);
 		_exit(EXIT_OK);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return EXIT_OK;
 }
 
@@ -532,7 +261,7 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 				.timeout_s = DEFAULT_TIMEOUT_S };
 	struct server s;
 	struct pipeline_option option;
-	bool ok = false;
+	char log_prefix[256];
 	int fd = -1, rc;
 
 	latch_opts_init(&a.latch);
@@ -555,34 +284,31 @@ int cmd_serve(struct ctx *c, int argc, char **argv)
 	s.c = c;
 	s.option = &option;
 	s.latch = &a.latch;
-	s.cache_s = a.cache_s;
-	s.timeout_s = a.timeout_s;
-	pthread_mutex_init(&s.cache_lock, NULL);
-	pthread_cond_init(&s.wake, NULL);
-	pthread_cond_init(&s.idle, NULL);
-	serve_deadline_init(&s.deadline, a.timeout_s);
+	s.http.read = read_and_render;
+	s.http.read_arg = &s;
+	s.http.content_type = EXPO_CONTENT_TYPE;
+	s.http.cache_s = a.cache_s;
+	s.http.timeout_s = a.timeout_s;
+	s.http.log_prefix = c->verbose ? log_prefix : NULL;
+	snprintf(log_prefix, sizeof(log_prefix), "%s serve: ", c->prog);
 	rc = pipeline_option(c, "serve", a.profile, &option);
-	if (rc < 0 && make_static_responses(&s) < 0) {
+	if (rc >= 0) {
+		pipeline_option_free(&option);
+		return rc;
+	}
+	if (http_server_init(&s.http) < 0) {
 		fprintf(stderr, "%s serve: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
 	}
 	/* the first reading before listening: a root that cannot be read is
 	 * said now, not at the first scrape */
-	if (rc < 0) {
-		s.metrics = refresh(&s, &ok);
-		s.read_at = serve_mono_now();
-		if (!ok)
-			rc = EXIT_RUNTIME;
-	}
+	if (rc < 0 && !http_server_prime(&s.http))
+		rc = EXIT_RUNTIME;
 	if (rc < 0)
-		rc = serve_listen_open(c, a.listen, &fd);
+		rc = listen_at(c, a.listen, &fd);
 	if (rc == EXIT_OK)
 		rc = run(&s, fd);
-	free_responses(&s);
+	http_server_free(&s.http);
 	pipeline_option_free(&option);
-	serve_deadline_destroy(&s.deadline);
-	pthread_cond_destroy(&s.wake);
-	pthread_cond_destroy(&s.idle);
-	pthread_mutex_destroy(&s.cache_lock);
 	return rc < 0 ? EXIT_OK : rc;
 }

@@ -1,11 +1,12 @@
 #include "cmd.h"
-#include "opt_files.h"
+#include "../opt/opt_files.h"
 #include "../profiles/site.h"
 #include "../print/json.h"
 #include "../print/text_wrap.h"
 #include "../print/plural.h"
 #include "../sysfs/boot_id.h"
 #include "../sysfs/tape.h"
+#include "../sysfs/tape_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,35 +44,6 @@ const struct cmd_spec snapshot_spec = {
 	"bug report, or keep it as the record of an accepted machine.\n",
 };
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
-static void remove_tree(const char *dir)
-{
-	/* best effort: what is left is a directory named .partial */
-	(void)nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Written beside the target and renamed at the end: a full disk or a crash
- * leaves no half snapshot under the name the user asked for. */
-static char *partial_dir(const char *out)
-{
-	char *tmpl = NULL;
-
-	if (asprintf(&tmpl, "%s.partial-XXXXXX", out) < 0)
-		tmpl = NULL;
-	if (tmpl && !mkdtemp(tmpl)) {
-		free(tmpl);
-		tmpl = NULL;
-	}
-	return tmpl;
-}
-
 struct dropped_links {
 	struct ctx *c;
 	size_t n;
@@ -97,39 +69,23 @@ static void note_dropped(void *arg, const char *path, const char *target)
 static int write_snapshot(struct ctx *c, struct root *r, const char *out, size_t *dropped)
 {
 	struct dropped_links d = { c, 0 };
-	char *tmp;
-	int dirfd, rc = 0;
+	size_t len = strlen(out) + 256;
+	char *why = malloc(len);
+	int rc;
 
-	tmp = partial_dir(out);
-	if (!tmp) {
-		fprintf(stderr, "%s: cannot create a directory next to '%s': %s\n", c->prog,
-			out, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	dirfd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		rc = -errno;
-	else
-		rc = tape_write(r->tape, dirfd, note_dropped, &d);
-	if (dirfd >= 0)
-		close(dirfd);
-	if (rc == 0 && rename(tmp, out) < 0)
-		rc = -errno;
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot write snapshot '%s': %s\n", c->prog, out,
-			strerror(-rc));
-		remove_tree(tmp);
-		free(tmp);
-		return EXIT_RUNTIME;
-	}
-	free(tmp);
+	if (!why)
+		return ctx_fail(c, "%s snapshot: out of memory", c->prog);
+	rc = tape_write_dir(r->tape, out, note_dropped, &d, why, len);
+	if (rc < 0)
+		fprintf(stderr, "%s: %s\n", c->prog, why);
+	free(why);
 	*dropped = d.n;
-	return EXIT_OK;
+	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* The site file, and the profile file it names, go on the tape too, so that
  * `check --root SNAPSHOT` judges under the profile, waivers and roles the
- * machine itself was judged under (cmd/pipeline.h).  Reading records them;
+ * machine itself was judged under (pipeline/pipeline.h).  Reading records them;
  * a site file that does not parse is kept as it is, for the replay to say
  * what is wrong with it.  EXIT_OK, or EXIT_RUNTIME without memory. */
 static int tape_site(struct ctx *c, struct root *r)

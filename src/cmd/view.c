@@ -2,7 +2,7 @@
  * inventory.  Each reads the machine the same way and prints one view of
  * it as text or JSON; only the printers differ. */
 #include "cmd.h"
-#include "pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../print/json.h"
 #include "../print/text.h"
 

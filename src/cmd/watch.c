@@ -3,8 +3,8 @@
  * the first sample with the last.  Replay: the end sample comes from a
  * later snapshot (--until). */
 #include "cmd.h"
-#include "opt_parse.h"
-#include "pipeline.h"
+#include "../opt/opt_parse.h"
+#include "../pipeline/pipeline.h"
 #include "../check/check.h"
 #include "../model/window.h"
 #include "../model/growbuf.h"

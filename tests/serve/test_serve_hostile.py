@@ -28,7 +28,7 @@ from serve_common import Server, check, fail, fixture, one, parse  # noqa: E402
 
 TIMEOUT_S = 2		# --timeout given to the server
 PER_IP = 32		# MAX_PER_IP in src/cmd/serve.c
-HEADER_S = 2		# SERVE_HEADER_S in src/cmd/serve_deadline.h
+HEADER_S = 2		# HTTP_HEADER_S in src/http/deadline.h
 STOP_WAIT_S = 2		# STOP_WAIT_S in src/cmd/serve.c
 
 

@@ -21,7 +21,7 @@
 #include "fleet/record.h"
 #include "fleet/skim.h"
 #include "fleet/text.h"
-#include "cmd/record_read.h"
+#include "store/record_read.h"
 
 static json_t *parse(const char *text)
 {

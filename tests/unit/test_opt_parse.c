@@ -1,4 +1,4 @@
-/* Option values (src/cmd/opt_parse.h), as bw, lat and fabric read them:
+/* Option values (src/opt/opt_parse.h), as bw, lat and fabric read them:
  * the ranges' ends taken, one past refused, signs, blanks, suffixes and
  * trailing bytes refused. */
 #include <setjmp.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cmd/opt_parse.h"
+#include "opt/opt_parse.h"
 
 static void whole_numbers(void **state)
 {

@@ -1,4 +1,4 @@
-/* The option tables (src/cmd/opts.h): both spellings of a value, the
+/* The option tables (src/opt/opts.h): both spellings of a value, the
  * global options among a command's, operands in their order, refusals
  * with exit code 2, and "did you mean". */
 #include <setjmp.h>

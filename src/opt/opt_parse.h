@@ -1,8 +1,8 @@
-/* The values of options, as the commands' handlers (cmd/opts.h) read
+/* The values of options, as the commands' handlers (opt/opts.h) read
  * them: whole numbers, byte counts, decimal numbers, each within a range.
  * They only say yes or no; the handler says what its option takes. */
-#ifndef RD_CMD_OPT_PARSE_H
-#define RD_CMD_OPT_PARSE_H
+#ifndef RD_OPT_OPT_PARSE_H
+#define RD_OPT_OPT_PARSE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* serve: the listening socket (serve_listen.h). */
-#include "serve_listen.h"
+/* serve's listening socket (listen.h). */
+#include "listen.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -64,49 +64,47 @@ static bool parse_listen(const char *arg, struct sockaddr_storage *ss, socklen_t
 	}
 }
 
-static int say_not_an_address(struct ctx *c, const char *listen_arg)
+static int not_an_address(const char *listen_arg, char *why, size_t len)
 {
-	fprintf(stderr, "%s serve: --listen '%s': give an IP address and a port from 0 to "
-		"65535, e.g. 127.0.0.1:9879 or [::1]:9879 (names are not resolved)\n",
-		c->prog, listen_arg);
-	return EXIT_USAGE;
+	snprintf(why, len, "--listen '%s': give an IP address and a port from 0 to 65535, "
+		 "e.g. 127.0.0.1:9879 or [::1]:9879 (names are not resolved)", listen_arg);
+	return -EINVAL;
 }
 
-int serve_listen_check(struct ctx *c, const char *listen_arg)
+int http_listen_check(const char *listen_arg, char *why, size_t len)
 {
 	struct sockaddr_storage ss;
-	socklen_t len;
+	socklen_t sl;
 
-	return parse_listen(listen_arg, &ss, &len) ? CMD_GO_ON :
-		say_not_an_address(c, listen_arg);
+	return parse_listen(listen_arg, &ss, &sl) ? 0 : not_an_address(listen_arg, why, len);
 }
 
-int serve_listen_open(struct ctx *c, const char *listen_arg, int *fd_out)
+int http_listen_open(const char *listen_arg, int *fd_out, char *why, size_t len)
 {
 	struct sockaddr_storage ss;
-	socklen_t len;
+	socklen_t sl;
 	int one = 1, fd;
 
-	if (!parse_listen(listen_arg, &ss, &len))
-		return say_not_an_address(c, listen_arg);
+	if (!parse_listen(listen_arg, &ss, &sl))
+		return not_an_address(listen_arg, why, len);
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 1024) < 0) {
+	    bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 1024) < 0) {
 		int err = errno;
 
-		fprintf(stderr, "%s serve: cannot listen on '%s': %s%s\n", c->prog, listen_arg,
-			strerror(err), err == EADDRINUSE ? " (another server has this port: "
-			"give another with --listen)" : err == EADDRNOTAVAIL ?
-			" (not an address of this machine)" : "");
+		snprintf(why, len, "cannot listen on '%s': %s%s", listen_arg, strerror(err),
+			 err == EADDRINUSE ? " (another server has this port: give another "
+			 "with --listen)" : err == EADDRNOTAVAIL ?
+			 " (not an address of this machine)" : "");
 		if (fd >= 0)
 			close(fd);
-		return EXIT_RUNTIME;
+		return err == EINVAL ? -EIO : -err;
 	}
 	*fd_out = fd;
-	return EXIT_OK;
+	return 0;
 }
 
-void serve_listen_name(int fd, char *out, size_t cap)
+void http_listen_name(int fd, char *out, size_t cap)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);

@@ -50,8 +50,8 @@
  * --help, the global options (--root, --json, --color, -q, -v) before or
  * after the command, "--" to end the options, and a "did you mean" for a
  * mistyped option. */
-#ifndef RD_CMD_OPTS_H
-#define RD_CMD_OPTS_H
+#ifndef RD_OPT_OPTS_H
+#define RD_OPT_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -132,6 +132,9 @@ struct cmd_row {
 	const char *summary;
 	const struct cmd_spec *spec;	/* every command has one */
 };
+
+/* A number of seconds in [min, max] ("0.5", "60"); false if not. */
+bool ctx_parse_seconds(const char *s, double min, double max, double *out);
 
 /* "did you mean": the candidate closest to word (a typo or two, or a
  * prefix of three letters or more), or NULL when none is close. */

@@ -2,8 +2,8 @@
  * read or run: a file to read must be there, and the directory a new file
  * is to go in must be there, so that a mistyped path is a usage error
  * (exit 2) said at once, not a failure after the machine was read. */
-#ifndef RD_CMD_OPT_FILES_H
-#define RD_CMD_OPT_FILES_H
+#ifndef RD_OPT_OPT_FILES_H
+#define RD_OPT_OPT_FILES_H
 
 struct ctx;
 

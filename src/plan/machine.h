@@ -1,12 +1,10 @@
 /* The planner's machine (plan/plan.h) from what the other commands read:
- * a profile, an inventory (live, a snapshot, or a recorded check), and
- * bandwidth measured on a host. */
-#ifndef RD_CMD_PLAN_MACHINE_H
-#define RD_CMD_PLAN_MACHINE_H
+ * a profile, or an inventory (live, a snapshot, or a recorded check). */
+#ifndef RD_PLAN_MACHINE_H
+#define RD_PLAN_MACHINE_H
 
 #include "../model/inventory.h"
-#include "../print/fleet_bw.h"
-#include "../plan/plan.h"
+#include "plan.h"
 #include "../profiles/profile.h"
 
 /* gpus > 0 overrides the GPU count.  0, or -1 with why filled (-ENOMEM is
@@ -20,10 +18,5 @@ int plan_machine_from_inventory(const struct inventory *inv, const struct profil
 				const struct site *site,
 				int gpus, struct plan_machine *m, char *why, size_t len);
 void plan_machine_free(struct plan_machine *m);
-
-/* Put the figures measured on host (its rails in bw) on the ports they
- * were measured on; how many ports got one. */
-size_t plan_machine_measured(struct plan_machine *m, const struct fleet_bw *bw,
-			     const char *host);
 
 #endif

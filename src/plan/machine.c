@@ -1,4 +1,4 @@
-#include "plan_machine.h"
+#include "machine.h"
 #include "../check/check.h"
 #include "../check/families.h"
 #include "../model/pcie_link.h"
@@ -180,26 +180,4 @@ void plan_machine_free(struct plan_machine *m)
 	free(m->ports);
 	m->ports = NULL;
 	m->n_ports = 0;
-}
-
-size_t plan_machine_measured(struct plan_machine *m, const struct fleet_bw *bw,
-			     const char *host)
-{
-	size_t hits = 0;
-
-	for (size_t i = 0; i < m->n_ports; i++) {
-		struct plan_port *pt = &m->ports[i];
-
-		for (size_t k = 0; k < bw->n_rails; k++) {
-			const struct fleet_rail_bw *r = &bw->rails[k];
-
-			if (strcmp(r->host, host) != 0 || strcmp(r->device, pt->nic) != 0 ||
-			    (r->port >= 0 && r->port != pt->port))
-				continue;
-			pt->measured_gbps = r->gbps;
-			hits++;
-			break;
-		}
-	}
-	return hits;
 }

@@ -11,10 +11,10 @@
  *   pipeline_judge    every check (or, for watch, the counter checks),
  *                     the site file's roles and waivers applied
  * Each prints its own errors and returns EXIT_OK or an exit code. */
-#ifndef RD_CMD_PIPELINE_H
-#define RD_CMD_PIPELINE_H
+#ifndef RD_PIPELINE_PIPELINE_H
+#define RD_PIPELINE_PIPELINE_H
 
-#include "cmd.h"
+#include "ctx.h"
 #include "../check/check.h"
 #include "../print/check_out.h"
 #include "../profiles/profile.h"

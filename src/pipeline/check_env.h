@@ -1,10 +1,10 @@
 /* `check --env FILE|environ` (and `nccl --check --env`): a job's
  * NCCL/HCCL environment read and judged against the machine check read
  * (nccl/env_judge.h), its nccl.* findings added to check's. */
-#ifndef RD_CMD_CHECK_ENV_H
-#define RD_CMD_CHECK_ENV_H
+#ifndef RD_PIPELINE_CHECK_ENV_H
+#define RD_PIPELINE_CHECK_ENV_H
 
-#include "cmd.h"
+#include "ctx.h"
 #include "pipeline.h"
 #include "../nccl/env.h"
 

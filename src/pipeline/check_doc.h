@@ -2,12 +2,12 @@
  * the same code as `rdmadoctor check`, for commands that keep it
  * (record).  profile: a built-in name or a file, NULL to pick one.
  * Prints its own errors; EXIT_OK with *doc set, else the exit code. */
-#ifndef RD_CMD_CHECK_DOC_H
-#define RD_CMD_CHECK_DOC_H
+#ifndef RD_PIPELINE_CHECK_DOC_H
+#define RD_PIPELINE_CHECK_DOC_H
 
 #include <jansson.h>
 
-#include "cmd.h"
+#include "ctx.h"
 
 int check_document(struct ctx *c, const char *profile, json_t **doc);
 

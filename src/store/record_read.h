@@ -1,14 +1,14 @@
 /* Reading the documents `record` is given: whole files checked, parsed,
  * and for --from made into store rows, several files at once. */
-#ifndef RD_CMD_RECORD_READ_H
-#define RD_CMD_RECORD_READ_H
+#ifndef RD_STORE_RECORD_READ_H
+#define RD_STORE_RECORD_READ_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
-#include "../store/store.h"
+#include "store.h"
 
 /* The bytes of the last document read, kept for the next file: ten
  * thousand files, one buffer. */

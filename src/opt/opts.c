@@ -1,7 +1,7 @@
 /* The option tables' parser, --help printer and JSON dump (opts.h). */
 #include "opts.h"
 #include "opt_parse.h"
-#include "cmd.h"
+#include "../pipeline/ctx.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,19 +1,19 @@
-/* serve: per-request deadlines (serve_deadline.h says why). */
-#include "serve_deadline.h"
+/* serve: per-request deadlines (http_deadline.h says why). */
+#include "deadline.h"
 
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
 
-struct serve_conn {
-	struct serve_conn *prev, *next;
+struct http_conn {
+	struct http_conn *prev, *next;
 	int fd;			/* owned by libmicrohttpd; only shut down here */
 	double since;		/* monotonic start of the current request */
 	double headers_by;	/* monotonic; 0: no request's headers awaited */
 	bool cut;
 };
 
-double serve_mono_now(void)
+double http_mono_now(void)
 {
 	struct timespec ts;
 
@@ -21,7 +21,7 @@ double serve_mono_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static struct serve_conn *conn_of(struct MHD_Connection *conn)
+static struct http_conn *conn_of(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *ci =
 		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -30,17 +30,17 @@ static struct serve_conn *conn_of(struct MHD_Connection *conn)
 }
 
 /* A request starts (awaiting_headers) or the connection goes idle. */
-static void restart(struct serve_deadline *d, struct serve_conn *c, bool awaiting_headers)
+static void restart(struct http_deadline *d, struct http_conn *c, bool awaiting_headers)
 {
 	if (!c)
 		return;
 	pthread_mutex_lock(&d->lock);
-	c->since = serve_mono_now();
-	c->headers_by = awaiting_headers ? c->since + SERVE_HEADER_S : 0;
+	c->since = http_mono_now();
+	c->headers_by = awaiting_headers ? c->since + HTTP_HEADER_S : 0;
 	pthread_mutex_unlock(&d->lock);
 }
 
-void serve_deadline_init(struct serve_deadline *d, double timeout_s)
+void http_deadline_init(struct http_deadline *d, double timeout_s)
 {
 	d->timeout_s = timeout_s;
 	d->conns = NULL;
@@ -48,10 +48,10 @@ void serve_deadline_init(struct serve_deadline *d, double timeout_s)
 }
 
 /* After MHD_stop_daemon, which has said "closed" for every connection. */
-void serve_deadline_destroy(struct serve_deadline *d)
+void http_deadline_destroy(struct http_deadline *d)
 {
 	while (d->conns) {
-		struct serve_conn *c = d->conns;
+		struct http_conn *c = d->conns;
 
 		d->conns = c->next;
 		free(c);
@@ -62,11 +62,11 @@ void serve_deadline_destroy(struct serve_deadline *d)
 /* Started: track the socket; closed: forget it.  libmicrohttpd says
  * "closed" before it closes the socket, and the sweep shuts sockets down
  * under the same lock, so a tracked fd is never one closed and reused. */
-void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+void http_deadline_on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 				  enum MHD_ConnectionNotificationCode code)
 {
-	struct serve_deadline *d = cls;
-	struct serve_conn *c;
+	struct http_deadline *d = cls;
+	struct http_conn *c;
 
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *ci =
@@ -78,11 +78,11 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
 			return;
 		}
 		c->fd = ci->connect_fd;
-		c->since = serve_mono_now();
+		c->since = http_mono_now();
 		/* a new connection is there to send a request: its headers
 		 * are due from now (libmicrohttpd says nothing of a request
 		 * line still coming in) */
-		c->headers_by = c->since + SERVE_HEADER_S;
+		c->headers_by = c->since + HTTP_HEADER_S;
 		pthread_mutex_lock(&d->lock);
 		c->next = d->conns;
 		if (d->conns)
@@ -109,16 +109,16 @@ void serve_deadline_on_connection(void *cls, struct MHD_Connection *conn, void *
  * the time a kept-alive connection sat idle before it is not charged to it.
  * libmicrohttpd calls this before it reads the headers, the earliest it
  * says anything of a request.  NULL: the request's req_cls starts empty. */
-void *serve_deadline_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+void *http_deadline_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
 	(void)uri;
 	restart(cls, conn_of(conn), true);
 	return NULL;
 }
 
-void serve_deadline_headers_in(struct serve_deadline *d, struct MHD_Connection *conn)
+void http_deadline_headers_in(struct http_deadline *d, struct MHD_Connection *conn)
 {
-	struct serve_conn *c = conn_of(conn);
+	struct http_conn *c = conn_of(conn);
 
 	if (!c)
 		return;
@@ -129,7 +129,7 @@ void serve_deadline_headers_in(struct serve_deadline *d, struct MHD_Connection *
 
 /* An answer went out (or the request ended): the connection may now sit
  * idle and then send its next request line, both within one timeout. */
-void serve_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+void http_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 				 enum MHD_RequestTerminationCode toe)
 {
 	(void)req_cls;
@@ -137,12 +137,12 @@ void serve_deadline_on_completed(void *cls, struct MHD_Connection *conn, void **
 	restart(cls, conn_of(conn), false);
 }
 
-void serve_deadline_sweep(struct serve_deadline *d)
+void http_deadline_sweep(struct http_deadline *d)
 {
-	double now = serve_mono_now();
+	double now = http_mono_now();
 
 	pthread_mutex_lock(&d->lock);
-	for (struct serve_conn *c = d->conns; c; c = c->next)
+	for (struct http_conn *c = d->conns; c; c = c->next)
 		if (!c->cut && (now - c->since > d->timeout_s ||
 				(c->headers_by > 0 && now > c->headers_by))) {
 			shutdown(c->fd, SHUT_RDWR);

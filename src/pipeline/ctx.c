@@ -1,6 +1,6 @@
 /* What every command does the same way: open the root, read, report notes,
  * write JSON or text, load a profile. */
-#include "cmd.h"
+#include "ctx.h"
 #include "../print/check_out.h"
 #include "../print/json.h"
 #include "../print/safe_stream.h"

@@ -1,6 +1,6 @@
 /* The files a command's arguments name (opt_files.h). */
 #include "opt_files.h"
-#include "cmd.h"
+#include "../pipeline/ctx.h"
 
 #include <errno.h>
 #include <stdio.h>
