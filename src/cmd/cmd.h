@@ -73,12 +73,17 @@ int cmd_clear(struct ctx *c, int argc, char **argv);	/* cmd/clear.c */
 extern const struct cmd_spec clear_spec;
 extern const struct cmd_spec labels_spec;
 
-/* A window of samples for check --window (cmd/watch.c): the inventory's
- * counters become the start; then either wait window_s seconds and read
- * them again from r (live), or read them from the root until (a later
- * snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
+/* A window of samples for check --window (collect/counter_window.h, said
+ * here): the inventory's counters become the start; then either wait
+ * window_s seconds and read them again from r (live), or read them from
+ * the root until (a later snapshot).  Sets inv->window_s.  EXIT_OK or
+ * EXIT_RUNTIME (printed). */
 int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
 	       const char *until);
+/* The end of a window begun already, from the root until, a snapshot taken
+ * duration seconds later (check --window --until, watch --until). */
+int ctx_window_until(struct ctx *c, struct inventory *inv, const char *until,
+		     double duration);
 /* A number of seconds in [min, max] ("0.5", "60"); false if not. */
 bool ctx_parse_seconds(const char *s, double min, double max, double *out);
 

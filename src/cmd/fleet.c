@@ -2,7 +2,7 @@
  * diff, report --html FILE. */
 #include "cmd.h"
 #include "fleet_db.h"
-#include "file_replace.h"
+#include "../state/file_replace.h"
 #include "opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"

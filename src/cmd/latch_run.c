@@ -2,7 +2,7 @@
 #include "latch_run.h"
 #include "../check/check.h"
 #include "../model/kmsg_log.h"
-#include "../model/latch_base.h"
+#include "../state/latch_base.h"
 #include "../model/window.h"
 
 #include <errno.h>
