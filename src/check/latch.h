@@ -2,7 +2,7 @@
  * are events to remember (a port down, a link that flapped, error
  * counters that grew since the last reading, a kernel-log fault), and the
  * remembered ones put back into the verdict while they are held.  Pure:
- * findings and a model/latch_state.h in, the same out. */
+ * findings and a state/latch_state.h in, the same out. */
 #ifndef RD_CHECK_LATCH_H
 #define RD_CHECK_LATCH_H
 
@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "../model/latch_state.h"
+#include "../state/latch_state.h"
 
 /* How long each kind of event is held after it was last seen. */
 enum latch_class {	/* the order of profiles/site.h's hold_* keys */

@@ -2,7 +2,7 @@
  * DIR/latched under its lock, as `serve` and `check --state DIR` do, so
  * that a reading under way keeps no event that was cleared meanwhile. */
 #include "cmd.h"
-#include "latch_file.h"
+#include "../state/latch_file.h"
 #include "../check/catalog.h"
 #include "../print/json.h"
 
@@ -61,37 +61,27 @@ static void utc(int64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%lld", (long long)t);
 }
 
-/* Take the events of id ("all": every one) on subject (NULL: any) out of
- * st, each said on out (text) or put in done (JSON); how many. */
-static size_t take(struct latch_state *st, const char *id, const char *subject, FILE *out,
-		   json_t *done)
+struct said {
+	FILE *out;
+	json_t *done;	/* JSON: the cleared events; NULL: text on out */
+};
+
+/* One event cleared, said on out (text) or put in done (JSON). */
+static void say(const struct latch_event *e, void *arg)
 {
-	size_t n = 0;
+	struct said *sd = arg;
+	char first[40], last[40];
 
-	for (size_t i = 0; i < st->n_events;) {
-		const struct latch_event *e = &st->events[i];
-		char first[40], last[40];
-
-		if ((strcmp(id, "all") != 0 && strcmp(e->id, id) != 0) ||
-		    (subject && strcmp(e->subject, subject) != 0)) {
-			i++;
-			continue;
-		}
-		if (done)
-			json_array_append_new(done, json_pack("{s:s, s:s, s:I, s:I, s:I}", "id",
-				e->id, "subject", e->subject, "since", (json_int_t)e->first,
-				"last_seen", (json_int_t)e->last, "count", (json_int_t)e->count));
-		else {
-			utc(e->first, first, sizeof(first));
-			utc(e->last, last, sizeof(last));
-			fprintf(out, "cleared %s on %s (seen %llu time%s, first %s, last %s)\n",
-				e->id, e->subject, (unsigned long long)e->count,
-				e->count == 1 ? "" : "s", first, last);
-		}
-		latch_state_remove(st, i);
-		n++;
+	if (sd->done) {
+		json_array_append_new(sd->done, json_pack("{s:s, s:s, s:I, s:I, s:I}", "id",
+			e->id, "subject", e->subject, "since", (json_int_t)e->first,
+			"last_seen", (json_int_t)e->last, "count", (json_int_t)e->count));
+		return;
 	}
-	return n;
+	utc(e->first, first, sizeof(first));
+	utc(e->last, last, sizeof(last));
+	fprintf(sd->out, "cleared %s on %s (seen %llu time%s, first %s, last %s)\n", e->id,
+		e->subject, (unsigned long long)e->count, e->count == 1 ? "" : "s", first, last);
 }
 
 static int clear_file(struct ctx *c, const struct clear_args *a, const char *id)
@@ -112,11 +102,7 @@ static int clear_file(struct ctx *c, const struct clear_args *a, const char *id)
 		json_decref(done);
 		return rc;
 	}
-	n = take(&lf.st, id, a->subject, stdout, done);
-	/* the kernel log still holds a cleared kmsg.* fault's lines: they are
-	 * acknowledged, or the next reading would see and remember them again */
-	if (n && (strcmp(id, "all") == 0 || strncmp(id, "kmsg.", 5) == 0))
-		latch_state_ack(&lf.st, strcmp(id, "all") == 0 ? "*" : id);
+	n = latch_state_clear(&lf.st, id, a->subject, say, &(struct said){ stdout, done });
 	if (n && (rc = latch_file_save(&lf, &stage)) < 0) {
 		ctx_fail(c, "%s clear: cannot write '%s' (%s: %s): it is as it was", c->prog,
 			 lf.path, stage, strerror(-rc));

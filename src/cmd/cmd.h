@@ -49,11 +49,4 @@ int cmd_clear(struct ctx *c, int argc, char **argv);	/* cmd/clear.c */
 extern const struct cmd_spec clear_spec;
 extern const struct cmd_spec labels_spec;
 
-/* A window of samples for check --window (cmd/watch.c): the inventory's
- * counters become the start; then either wait window_s seconds and read
- * them again from r (live), or read them from the root until (a later
- * snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
-int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
-	       const char *until);
-
 #endif

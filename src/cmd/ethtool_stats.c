@@ -8,6 +8,7 @@
 #include "../print/json.h"
 #include "../print/safe_stream.h"
 #include "../print/text.h"
+#include "../state/einval_file.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/link.h"
 #include "../print/text_printf.h"
@@ -116,6 +117,7 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 		fprintf(stderr, "%s: cannot open root '%s'\n", c->prog, c->root_dir);
 		return EXIT_RUNTIME;
 	}
+	(void)einval_file_load(&r, NULL, false);
 	snprintf(path, sizeof(path), "sys/class/net/%s", ifname);
 	if (!root_exists(&r, path)) {
 		fprintf(stderr, "%s ethtool-stats: no network interface '%s' under '%s' (`ip "

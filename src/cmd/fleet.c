@@ -3,7 +3,7 @@
 #include "cmd.h"
 #include "../opt/opt_time.h"
 #include "../pipeline/db.h"
-#include "file_replace.h"
+#include "../state/file_replace.h"
 #include "../opt/opt_files.h"
 #include "../fleet/diff.h"
 #include "../fleet/history.h"

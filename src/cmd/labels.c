@@ -3,7 +3,7 @@
  * so that a job's node selector can ask for "4 rails of 400G, GPUDirect
  * ready".  The file is replaced whole (file_replace.h) and expires. */
 #include "cmd.h"
-#include "file_replace.h"
+#include "../state/file_replace.h"
 #include "../opt/opt_files.h"
 #include "../pipeline/pipeline.h"
 #include "../print/nfd_labels.h"

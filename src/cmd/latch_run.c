@@ -3,7 +3,7 @@
 #include "../check/check.h"
 #include "../opt/opts.h"
 #include "../model/kmsg_log.h"
-#include "../model/latch_base.h"
+#include "../state/latch_base.h"
 #include "../model/window.h"
 
 #include <errno.h>

@@ -16,10 +16,10 @@
 #ifndef RD_CMD_LATCH_RUN_H
 #define RD_CMD_LATCH_RUN_H
 
-#include "latch_file.h"
+#include "../state/latch_file.h"
 #include "../pipeline/pipeline.h"
 #include "../check/latch.h"
-#include "../sysfs/boot_id.h"
+#include "../state/boot_id.h"
 
 struct latch_opts {
 	const char *dir;	/* --state DIR; NULL: none */

@@ -4,7 +4,7 @@
 #include "../print/json.h"
 #include "../print/text_wrap.h"
 #include "../print/plural.h"
-#include "../sysfs/boot_id.h"
+#include "../state/boot_id.h"
 #include "../sysfs/tape.h"
 #include "../sysfs/tape_dir.h"
 

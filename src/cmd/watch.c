@@ -1,82 +1,32 @@
 /* watch: counters over time.  The inventory once, then the counters (PMA,
- * hw_counters, carrier_changes) again every interval; the report compares
- * the first sample with the last.  Replay: the end sample comes from a
- * later snapshot (--until). */
+ * hw_counters, carrier_changes) again every interval
+ * (collect/counter_window.h); the report compares the first sample with
+ * the last.  Replay: the end sample comes from a later snapshot (--until). */
 #include "cmd.h"
 #include "../opt/opt_parse.h"
 #include "../pipeline/pipeline.h"
 #include "../check/check.h"
+#include "../collect/counter_window.h"
 #include "../model/window.h"
 #include "../model/growbuf.h"
 #include "../print/check_out.h"
 #include "../print/plural.h"
 #include "../print/safe_stream.h"
 #include "../print/watch_out.h"
-#include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/netdev_port.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_SECONDS 3600.0
 #define MIN_INTERVAL 0.1
 #define MAX_NETDEVS 16
 
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-/* Ctrl-C ends the window early; the report still comes. */
-static void catch_sigint(struct sigaction *old)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	stop = 0;
-	sigaction(SIGINT, &sa, old);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Sleep until the monotonic time t; false when a signal asked to stop. */
-static bool sleep_until(double t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)t;
-	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-	if (ts.tv_nsec >= 1000000000L)
-		ts.tv_nsec = 999999999L;
-	while (!stop) {
-		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-
-		if (rc == 0)
-			return !stop;
-		if (rc != EINTR)
-			return false;
-	}
-	return false;
-}
 
 /* Error counters that grew since the start, and all counters that did. */
 static void count_growing(const struct inventory *inv, size_t *errors, size_t *all)
@@ -103,104 +53,16 @@ static void count_growing(const struct inventory *inv, size_t *errors, size_t *a
 		}
 }
 
-struct loop {
-	double interval, duration;
-	bool progress;
-	unsigned long samples;
-	double elapsed;
-	bool interrupted;
-};
-
-/* The inventory's counters are the first sample; sample again every
- * interval until the duration is over or a signal stops it. */
-static int sample_loop(struct ctx *c, struct root *r, struct inventory *inv, struct loop *l)
+/* The progress line on a terminal. */
+static void progress(const struct inventory *inv, const struct counter_window *w, void *arg)
 {
-	double t0 = now_s(), next = t0;
-	int rc = 0;
+	const struct ctx *c = arg;
+	size_t errors, all;
 
-	l->samples = 1;
-	l->elapsed = 0;
-	while (rc == 0 && l->elapsed < l->duration - 1e-9) {
-		size_t errors, all;
-
-		next += l->interval;
-		if (next > t0 + l->duration)
-			next = t0 + l->duration;
-		if (!sleep_until(next)) {
-			l->interrupted = true;
-			break;
-		}
-		rc = counters_sample(r, inv);
-		l->elapsed = now_s() - t0;
-		l->samples++;
-		if (rc == 0 && l->progress) {
-			count_growing(inv, &errors, &all);
-			fprintf(stderr, "%s watch: %.1f of %g s: %zu %s growing, %zu of them "
-				"error counters\n", c->prog, l->elapsed, l->duration, all,
-				plural(all, "counter", "counters"), errors);
-		}
-	}
-	/* stopped before the first interval ended: sample now, so that the
-	 * window has an end and a length */
-	if (rc == 0 && l->samples == 1) {
-		rc = counters_sample(r, inv);
-		l->elapsed = now_s() - t0;
-		l->samples++;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
-			c->root_dir, strerror(-rc));
-		return EXIT_RUNTIME;
-	}
-	if (l->elapsed <= 0)
-		l->elapsed = 1e-6;
-	inv->window_s = l->elapsed;
-	return EXIT_OK;
-}
-
-/* The end sample from a later snapshot. */
-static int sample_until(struct ctx *c, struct inventory *inv, const char *until,
-			double duration)
-{
-	struct root later;
-	struct ctx lc = *c;
-	int rc = root_open(&later, until);
-
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, until,
-			strerror(-rc));
-		return EXIT_RUNTIME;
-	}
-	rc = counters_sample(&later, inv);
-	lc.root_dir = until;
-	ctx_print_notes(&lc, &later);
-	root_close(&later);
-	if (rc < 0) {
-		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog, until,
-			strerror(-rc));
-		return EXIT_RUNTIME;
-	}
-	inv->window_s = duration;
-	return EXIT_OK;
-}
-
-int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
-	       const char *until)
-{
-	struct loop l = { .interval = window_s, .duration = window_s };
-	struct sigaction old;
-	int rc;
-
-	if (window_start(inv) < 0) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
-	if (until)
-		return sample_until(c, inv, until, window_s);
-	catch_sigint(&old);
-	rc = sample_loop(c, r, inv, &l);
-	sigaction(SIGINT, &old, NULL);
-	return rc;
+	count_growing(inv, &errors, &all);
+	fprintf(stderr, "%s watch: %.1f of %g s: %zu %s growing, %zu of them "
+		"error counters\n", c->prog, w->elapsed, w->duration, all,
+		plural(all, "counter", "counters"), errors);
 }
 
 struct watch_args {
@@ -339,13 +201,12 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 {
 	struct watch_args a = { 0 };
 	struct pipeline pl;
-	struct loop l = { 0 };
-	struct sigaction old;
+	struct counter_window w = { 0 };
 	int rc = parse_args(c, argc, argv, &a);
 
 	if (rc != CMD_GO_ON)
 		return rc;
-	catch_sigint(&old);
+	counter_window_catch();
 	rc = pipeline_collect(c, "watch", &pl, false);
 	if (rc == EXIT_OK && !pl.r.live && !a.until) {
 		fprintf(stderr, "%s watch: the counters of a snapshot ('%s') do not change: "
@@ -357,12 +218,12 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 		rc = add_netdevs(c, &pl.r, &pl.inv, &a);
 	/* the first sample: the inventory's counters, with the netdevs'
 	 * statistics/ that only watch reads */
-	if (rc == EXIT_OK && counters_sample(&pl.r, &pl.inv) < 0) {
+	if (rc == EXIT_OK && counter_window_sample(&pl.r, &pl.inv) < 0) {
 		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
 			c->root_dir, strerror(ENOMEM));
 		rc = EXIT_RUNTIME;
 	}
-	if (rc == EXIT_OK && window_start(&pl.inv) < 0) {
+	if (rc == EXIT_OK && counter_window_begin(&pl.inv) < 0) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
 	}
@@ -373,14 +234,22 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 		ctx_hint_no_devices(c);
 	}
 	if (rc == EXIT_OK && a.until) {
-		rc = sample_until(c, &pl.inv, a.until, a.duration);
-		l.interval = l.elapsed = a.duration;
-		l.samples = 2;
+		rc = ctx_window_until(c, &pl.inv, a.until, a.duration);
+		w.interval = w.elapsed = a.duration;
+		w.samples = 2;
 	} else if (rc == EXIT_OK) {
-		l.interval = a.interval;
-		l.duration = a.duration;
-		l.progress = !c->quiet && isatty(STDERR_FILENO);
-		rc = sample_loop(c, &pl.r, &pl.inv, &l);
+		w.interval = a.interval;
+		w.duration = a.duration;
+		if (!c->quiet && isatty(STDERR_FILENO)) {
+			w.progress = progress;
+			w.arg = c;
+		}
+		rc = counter_window_run(&pl.r, &pl.inv, &w);
+		if (rc < 0) {
+			fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
+				c->root_dir, strerror(-rc));
+			rc = EXIT_RUNTIME;
+		}
 	}
 	if (rc == EXIT_OK)
 		rc = pipeline_judge(c, &pl, true);
@@ -390,8 +259,8 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 					   "error", c->error[0] ? c->error : "could not run"));
 	if (rc == EXIT_OK) {
 		struct watch_report rep = {
-			.inv = &pl.inv, .interval_s = l.interval, .duration_s = pl.inv.window_s,
-			.samples = l.samples, .interrupted = l.interrupted,
+			.inv = &pl.inv, .interval_s = w.interval, .duration_s = pl.inv.window_s,
+			.samples = w.samples, .interrupted = w.interrupted,
 			.findings = &pl.findings,
 		};
 
@@ -399,7 +268,7 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 		if (rc == EXIT_OK && strcmp(check_verdict(&pl.findings), "fail") == 0)
 			rc = EXIT_PROBLEMS;
 	}
-	sigaction(SIGINT, &old, NULL);
+	counter_window_catch_end();
 	pipeline_free(&pl);
 	return rc;
 }

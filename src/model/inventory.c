@@ -1,5 +1,5 @@
 #include "inventory.h"
-#include "window.h"
+#include "port_start.h"
 #include "neighbor.h"
 
 #include <stdlib.h>

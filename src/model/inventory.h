@@ -16,10 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counter_set.h"
 #include "fec_stats.h"
-
-#define NA INT64_MIN
-#define IS_NA(v) ((v) == NA)
+#include "na.h"
 
 struct pci_link {
 	double speed_gts, max_speed_gts;	/* NAN when not available */
@@ -72,21 +71,6 @@ struct gid {
 	char *type;	/* "IB/RoCE v1", "RoCE v2"; NULL when unreadable */
 	char *netdev;
 	char ipv4[16];	/* "" when not IPv4-mapped */
-};
-
-struct counter {
-	char *name;
-	uint64_t value;
-	bool ok;	/* false: the file exists but could not be read */
-	bool ext;	/* the value is counters_ext/'s (64 bits), not counters/' */
-	/* not read: the kernel refused it with EINVAL earlier this boot
-	 * (sysfs/einval_memo.h) */
-	bool refused_before;
-};
-
-struct counter_set {
-	struct counter *v;
-	size_t n;
 };
 
 struct module_info;	/* eeprom/module.h */
@@ -304,7 +288,7 @@ struct inventory {
 	size_t n_affinity;
 	/* seconds between the start and end samples of a window; 0: none */
 	double window_s;
-	/* the window is the agent's memory's (model/latch_base.h): from its
+	/* the window is the agent's memory's (state/latch_base.h): from its
 	 * last reading to this one, as long as the time between readings
 	 * happens to be.  link.ber says nothing of a ratio such a window is
 	 * too short for, rather than "not checked" at every reading */

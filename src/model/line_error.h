@@ -1,5 +1,5 @@
 /* The error of a line-oriented text rdmadoctor keeps (its memories:
- * model/latch_state.h, sysfs/einval_state.h): "line N: what". */
+ * state/latch_state.h, state/einval_state.h): "line N: what". */
 #ifndef RD_MODEL_LINE_ERROR_H
 #define RD_MODEL_LINE_ERROR_H
 

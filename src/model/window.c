@@ -1,59 +1,29 @@
+/* Counters over a window (window.h). */
 #include "window.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void counter_set_clear(struct counter_set *s)
+struct port_start *window_baseline(const struct port *pt)
 {
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].name);
-	free(s->v);
-	s->v = NULL;
-	s->n = 0;
-}
+	struct port_start *s = calloc(1, sizeof(*s));
 
-void port_start_free(struct port_start *s)
-{
-	if (!s)
-		return;
-	counter_set_clear(&s->counters);
-	counter_set_clear(&s->hw_counters);
-	counter_set_clear(&s->eth_stats);
-	counter_set_clear(&s->net_stats);
-	free(s);
-}
-
-int counter_set_copy(struct counter_set *dst, const struct counter_set *src)
-{
-	dst->n = 0;
-	dst->v = calloc(src->n ? src->n : 1, sizeof(*dst->v));
-	if (!dst->v)
-		return -ENOMEM;
-	for (size_t i = 0; i < src->n; i++) {
-		struct counter *c = &dst->v[dst->n];
-
-		if (!src->v[i].name)
-			continue;
-		c->name = strdup(src->v[i].name);
-		if (!c->name) {
-			counter_set_clear(dst);
-			return -ENOMEM;
-		}
-		c->value = src->v[i].value;
-		c->ok = src->v[i].ok;
-		c->refused_before = src->v[i].refused_before;
-		dst->n++;
+	if (!s || counter_set_copy(&s->counters, &pt->counters) < 0 ||
+	    counter_set_copy(&s->hw_counters, &pt->hw_counters) < 0 ||
+	    (pt->eth_stats.v && counter_set_copy(&s->eth_stats, &pt->eth_stats) < 0) ||
+	    (pt->net_stats.v && counter_set_copy(&s->net_stats, &pt->net_stats) < 0)) {
+		port_start_free(s);
+		return NULL;
 	}
-	return 0;
-}
-
-const struct counter *counter_find(const struct counter_set *s, const char *name)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].ok && s->v[i].name && strcmp(s->v[i].name, name) == 0)
-			return &s->v[i];
-	return NULL;
+	s->carrier_changes = pt->carrier_changes;
+	if (pt->link && pt->link->fec_stats.have == 1)
+		memcpy(s->fec, pt->link->fec_stats.c, sizeof(s->fec));
+	for (int p = 0; p < 8; p++) {
+		s->pause_tx[p] = pt->qos ? pt->qos->pause_tx[p] : NA;
+		s->pause_rx[p] = pt->qos ? pt->qos->pause_rx[p] : NA;
+	}
+	return s;
 }
 
 int window_start(struct inventory *inv)
@@ -61,24 +31,10 @@ int window_start(struct inventory *inv)
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			struct port *pt = &inv->nics[i].ports[k];
-			struct port_start *s = calloc(1, sizeof(*s));
+			struct port_start *s = window_baseline(pt);
 
-			if (!s || counter_set_copy(&s->counters, &pt->counters) < 0 ||
-			    counter_set_copy(&s->hw_counters, &pt->hw_counters) < 0 ||
-			    (pt->eth_stats.v &&
-			     counter_set_copy(&s->eth_stats, &pt->eth_stats) < 0) ||
-			    (pt->net_stats.v &&
-			     counter_set_copy(&s->net_stats, &pt->net_stats) < 0)) {
-				port_start_free(s);
+			if (!s)
 				return -ENOMEM;
-			}
-			s->carrier_changes = pt->carrier_changes;
-			if (pt->link && pt->link->fec_stats.have == 1)
-				memcpy(s->fec, pt->link->fec_stats.c, sizeof(s->fec));
-			for (int p = 0; p < 8; p++) {
-				s->pause_tx[p] = pt->qos ? pt->qos->pause_tx[p] : NA;
-				s->pause_rx[p] = pt->qos ? pt->qos->pause_rx[p] : NA;
-			}
 			port_start_free(pt->start);
 			pt->start = s;
 		}

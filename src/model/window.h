@@ -8,15 +8,7 @@
 #include <stdint.h>
 
 #include "inventory.h"
-
-struct port_start {
-	struct counter_set counters, hw_counters;
-	struct counter_set eth_stats, net_stats;	/* v NULL: not read */
-	int64_t carrier_changes;	/* NA when unknown */
-	int64_t pause_tx[8], pause_rx[8];	/* DCB PFC pause frames; NA */
-	/* the FEC counters' totals (link->fec_stats); n 0: not read */
-	struct fec_count fec[FEC_COUNTERS];
-};
+#include "port_start.h"
 
 /* Which counters of a port: the PMA counters, hw_counters, `ethtool -S`,
  * the netdev's statistics/ (the first two as false / true for the bool
@@ -34,11 +26,13 @@ struct counter_change {
 	bool reset;
 };
 
-void port_start_free(struct port_start *s);
-void counter_set_clear(struct counter_set *s);
-int counter_set_copy(struct counter_set *dst, const struct counter_set *src);
-/* The counter of that name when it was read (ok); NULL otherwise. */
-const struct counter *counter_find(const struct counter_set *s, const char *name);
+/* The baseline of a port: its counters as they are now (the PMA counters,
+ * hw_counters, ethtool and netdev statistics, carrier_changes, the FEC
+ * totals, the DCB pause frames), malloc'ed; NULL without memory.  The one
+ * way a baseline is taken: window_start below (check --window, watch,
+ * fabric --load through collect/counter_window.h) and the agent's memory
+ * (state/latch_base.h, serve and check --state) take theirs with it. */
+struct port_start *window_baseline(const struct port *pt);
 
 /* Make the current counters of every port the start of a window (replacing
  * any earlier start).  0 or -ENOMEM. */

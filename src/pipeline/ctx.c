@@ -7,6 +7,8 @@
 #include "../model/affinity.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"
+#include "../collect/counter_window.h"
+#include "../state/einval_file.h"
 #include "../sysfs/collect.h"
 
 #include <errno.h>
@@ -54,6 +56,8 @@ int ctx_collect(struct ctx *c, struct root *r, struct inventory *inv, bool recor
 	if (rc < 0)
 		return ctx_fail(c, "%s: cannot open root '%s': %s", c->prog, c->root_dir,
 				strerror(-rc));
+	/* the live system's EINVAL memo (state/einval_file.h) */
+	(void)einval_file_load(r, NULL, false);
 	if (record && root_record(r) < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
 	if (site_exclusions(r) < 0)
@@ -217,4 +221,50 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 	}
 	*out = loaded;
 	return CMD_GO_ON;
+}
+
+int ctx_window_until(struct ctx *c, struct inventory *inv, const char *until,
+		     double duration)
+{
+	struct root later;
+	struct ctx lc = *c;
+	int rc = root_open(&later, until);
+
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, until,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	(void)einval_file_load(&later, NULL, false);
+	rc = counter_window_until(&later, inv, duration);
+	lc.root_dir = until;
+	ctx_print_notes(&lc, &later);
+	root_close(&later);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog, until,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
+	       const char *until)
+{
+	struct counter_window w = { .interval = window_s, .duration = window_s };
+	int rc;
+
+	if (counter_window_begin(inv) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c->prog);
+		return EXIT_RUNTIME;
+	}
+	if (until)
+		return ctx_window_until(c, inv, until, window_s);
+	rc = counter_window_run(r, inv, &w);
+	if (rc < 0) {
+		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,
+			c->root_dir, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }

@@ -60,4 +60,15 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 /* Said once when the machine has no RDMA device. */
 void ctx_hint_no_devices(const struct ctx *c);
 
+/* A window of samples for check --window (collect/counter_window.h): the
+ * inventory's counters become the start; then either wait window_s seconds
+ * and read them again from r (live), or read them from the root until (a
+ * later snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
+int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
+	       const char *until);
+/* The end of a window begun already, from the root until, a snapshot taken
+ * duration seconds later (check --window --until, watch --until). */
+int ctx_window_until(struct ctx *c, struct inventory *inv, const char *until,
+		     double duration);
+
 #endif

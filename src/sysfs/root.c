@@ -46,28 +46,13 @@ int root_open(struct root *r, const char *dir)
 	real = realpath(dir, NULL);
 	r->live = real && strcmp(real, "/") == 0;
 	free(real);
-	if (r->live)
-		r->memo = einval_memo_open(r, NULL, false);
-	return 0;
-}
-
-int root_memo_use(struct root *r, const char *dir, bool all_paths)
-{
-	struct einval_memo *m;
-
-	if (!r->live)
-		return -ENODEV;
-	m = einval_memo_open(r, dir, all_paths);
-	if (!m)
-		return -ENODEV;
-	einval_memo_free(&r->memo);
-	r->memo = m;
 	return 0;
 }
 
 void root_memo_save(struct root *r)
 {
-	einval_memo_save(r, r->memo);
+	if (r->memo && r->memo->save)
+		r->memo->save(r, r->memo);
 }
 
 void root_close(struct root *r)
@@ -466,6 +451,19 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 	return 0;
 }
 
+/* The kernel refused full with EINVAL: the memo keeps it, said in a note. */
+static void memo_refused(struct root *r, const char *full)
+{
+	int rc = einval_memo_refused(r->memo, full);
+
+	if (rc > 0)
+		root_note(r, full, "the kernel refused it with EINVAL: not read again this boot "
+			  "(remembered in %s)", r->memo->file);
+	else if (rc == -ENOSPC)
+		root_note(r, full, "the kernel refused it with EINVAL; not remembered (%s holds "
+			  "%u files at most)", r->memo->file, EINVAL_STATE_MAX_PATHS);
+}
+
 /* Read through the per-run cache: a file read once is not opened again.
  * full is canonical up to its last component. */
 static int read_cached(struct root *r, const char *full, char **buf, size_t *len)
@@ -503,7 +501,7 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		rc = slurp(r, full, buf, len);
 	}
 	if (rc == -EINVAL && r->memo)
-		einval_memo_refused(r, r->memo, full);
+		memo_refused(r, full);
 	if (r->tape) {
 		int trc = 0;
 

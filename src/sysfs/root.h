@@ -51,7 +51,8 @@ struct root {
 	 * readers leave at their name and PCI address (root_exclude) */
 	struct exclude_list exclude;
 	/* live only: the counter files the kernel refused with EINVAL earlier
-	 * this boot, not read again (einval_memo.h); NULL: none kept */
+	 * this boot, not read again (einval_memo.h); NULL: none kept.  Given
+	 * by the layer above (state/einval_file.h), never loaded here */
 	struct einval_memo *memo;
 };
 
@@ -66,12 +67,9 @@ int root_open(struct root *r, const char *dir);
  * Freed by root_close. */
 void root_exclude(struct root *r, struct exclude_list *l);
 /* Write what the live root learnt of files the kernel refuses with EINVAL
- * (einval_memo.h) for the next run of this boot; a failure is a note. */
+ * (einval_memo.h) for the next run of this boot, when it was given a memo
+ * (state/einval_file.h loads it and fills its save); a failure is a note. */
 void root_memo_save(struct root *r);
-/* Keep the EINVAL memory in dir, for every file when all_paths (tests of
- * the reader on a real file the kernel refuses); a live root only.  0, or
- * -ENOMEM / -ENODEV (no boot id, or not live). */
-int root_memo_use(struct root *r, const char *dir, bool all_paths);
 /* Whether a read of dir/name is not to be made: the kernel refused it
  * with EINVAL earlier this boot. */
 bool root_refused_before(struct root *r, const char *dir, const char *name);

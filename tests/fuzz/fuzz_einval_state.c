@@ -1,5 +1,5 @@
 /* libFuzzer target: any bytes as /run/rdmadoctor/einval (the EINVAL
- * memory, sysfs/einval_state.h).  The parser must refuse them with a
+ * memory, state/einval_state.h).  The parser must refuse them with a
  * reason and no paths, or take only relative paths of allowed characters
  * within the bounds, of the boot asked for; what it takes formats back to
  * text it takes again, the same. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sysfs/einval_state.h"
+#include "state/einval_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 /* libFuzzer target: any bytes as DIR/latched (the agent's memory,
- * model/latch_state.h).  The parser must refuse them with a reason and
+ * state/latch_state.h).  The parser must refuse them with a reason and
  * nothing kept, or keep only what the file may hold within its bounds;
  * what it keeps formats back to text it takes again, the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/latch_state.h"
+#include "state/latch_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,7 +21,8 @@
 
 #include "sysfs/attr.h"
 #include "sysfs/einval_memo.h"
-#include "sysfs/einval_state.h"
+#include "state/einval_file.h"
+#include "state/einval_state.h"
 #include "sysfs/root.h"
 
 #define BOOT_A "6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70"
@@ -131,7 +132,7 @@ static char *one_run(struct root *r, bool all_paths, unsigned long *opened, char
 	(void)access(mark, F_OK);
 	assert_int_equal(root_open(r, "/"), 0);
 	assert_true(r->live);
-	assert_int_equal(root_memo_use(r, dir, all_paths), 0);
+	assert_int_equal(einval_file_load(r, dir, all_paths), 0);
 	before = r->opens;
 	text = attr_str_why(r, "sys/class/net/lo", "speed", why);
 	*opened = r->opens - before;

@@ -1,4 +1,4 @@
-/* The agent's memory (model/latch_state.h, model/latch_base.h,
+/* The agent's memory (state/latch_state.h, state/latch_base.h,
  * check/latch.h): events seen and renewed, texts made fit for the file,
  * expiry; which findings are events; the memory put back into the
  * findings; and the counter baselines of a port made the start of a
@@ -15,8 +15,8 @@
 #include "check/catalog.h"
 #include "check/check.h"
 #include "check/latch.h"
-#include "model/latch_base.h"
-#include "model/latch_state.h"
+#include "state/latch_base.h"
+#include "state/latch_state.h"
 #include "model/window.h"
 
 static void see_renew_expire(void **state)

@@ -1,47 +1,27 @@
 /* The agent's memory on disk (latch_file.h). */
 #include "latch_file.h"
 #include "file_replace.h"
-#include "../sysfs/own_file.h"
+#include "lock.h"
+#include "own_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-/* flock, waiting LATCH_LOCK_WAIT_S at most for another holder. */
+/* The memory's lock, DIR/latched.lock. */
 static int lock(const char *dir, int *fd_out)
 {
 	char *path = NULL;
-	int fd;
+	int rc;
 
 	if (asprintf(&path, "%s/%s.lock", dir, LATCH_FILE_NAME) < 0)
 		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	/* made by another user (root's `clear` beside serve's own user): a
-	 * lock needs no write access */
-	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	rc = state_lock(path, LATCH_LOCK_WAIT_S, fd_out);
 	free(path);
-	if (fd < 0)
-		return -errno;
-	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
-		const struct timespec tick = { 0, 50000000L };
-
-		if ((errno != EWOULDBLOCK && errno != EINTR) || tries >= LATCH_LOCK_WAIT_S * 20) {
-			int err = -errno;
-
-			close(fd);
-			return err;
-		}
-		nanosleep(&tick, NULL);
-	}
-	*fd_out = fd;
-	return 0;
+	return rc;
 }
 
 int latch_file_open(const char *dir, bool make_dir, struct latch_file *lf, char *problem,

@@ -1,6 +1,6 @@
 /* The agent's memory (docs/state.md): what `serve` and `check --state DIR`
  * saw in earlier readings of this boot.  Pure: bytes in, a struct out, and
- * back; the file itself is cmd/latch_file.c's.
+ * back; the file itself is state/latch_file.c's.
  *
  *   rdmadoctor-latch 1
  *   boot 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70
@@ -102,6 +102,12 @@ struct latch_event *latch_state_event(struct latch_state *s, const char *id,
 int latch_state_see(struct latch_state *s, const char *id, int severity, const char *subject,
 		    const char *observed, int64_t now, int64_t expires);
 void latch_state_remove(struct latch_state *s, size_t i);
+/* `clear`: take the events of id ("all": every one) on subject (NULL: any)
+ * out of s, each shown to seen (when set) before it goes; when any went and
+ * id is a kernel-log one (kmsg.*, or all), the kernel log's records are
+ * acknowledged up to kmsg_seen (latch_state_ack).  How many went. */
+size_t latch_state_clear(struct latch_state *s, const char *id, const char *subject,
+			 void (*seen)(const struct latch_event *e, void *arg), void *arg);
 /* Remove the events expired at now; how many. */
 size_t latch_state_expire(struct latch_state *s, int64_t now);
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "inventory.h"
+#include "../model/inventory.h"
 #include "latch_state.h"
 
 /* Which counters are kept: set as in window.h's enum window_set. */

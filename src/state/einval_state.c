@@ -1,5 +1,6 @@
 /* The EINVAL memory's text (einval_state.h). */
 #include "einval_state.h"
+#include "boot_id.h"
 #include "../model/line_error.h"
 #include "../model/growbuf.h"
 
@@ -8,59 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool einval_state_boot_id_ok(const char *text, size_t len)
-{
-	if (len != EINVAL_STATE_BOOT_ID)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-		char c = text[i];
-
-		if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return false;
-	}
-	return true;
-}
-
-bool einval_state_path_ok(const char *path, size_t len)
-{
-	size_t start = 0;
-
-	if (!len || len > EINVAL_STATE_MAX_PATH || path[0] == '/')
-		return false;
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && path[i] != '/') {
-			if (path[i] <= ' ' || path[i] > '~')
-				return false;
-			continue;
-		}
-		/* a component is path[start, i) */
-		if (i == start || (i - start == 1 && path[start] == '.') ||
-		    (i - start == 2 && path[start] == '.' && path[start + 1] == '.'))
-			return false;
-		start = i + 1;
-	}
-	return true;
-}
-
-void einval_state_free(struct einval_state *s)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->n; i++)
-		free(s->paths[i]);
-	free(s->paths);
-	memset(s, 0, sizeof(*s));
-}
-
-bool einval_state_has(const struct einval_state *s, const char *path)
-{
-	for (size_t i = 0; s && path && i < s->n; i++)
-		if (strcmp(s->paths[i], path) == 0)
-			return true;
-	return false;
-}
 
 static int push(struct einval_state *s, const char *path, size_t len)
 {
@@ -74,16 +22,6 @@ static int push(struct einval_state *s, const char *path, size_t len)
 		return -ENOMEM;
 	s->n++;
 	return 0;
-}
-
-int einval_state_add(struct einval_state *s, const char *path)
-{
-	size_t len = strlen(path);
-
-	if (s->n >= EINVAL_STATE_MAX_PATHS || !einval_state_path_ok(path, len) ||
-	    einval_state_has(s, path))
-		return 0;
-	return push(s, path, len) < 0 ? -ENOMEM : 1;
 }
 
 /* Lines end in '\n', the last one too: a file cut short is malformed. */
@@ -115,7 +53,7 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 				rc = line_error(why, why_len, line, "expected '%s'", EINVAL_STATE_MAGIC);
 		} else if (line == 2) {
 			if (n < sizeof(boot) - 1 || memcmp(p, boot, sizeof(boot) - 1) ||
-			    !einval_state_boot_id_ok(p + 5, n - 5))
+			    !boot_id_ok(p + 5, n - 5))
 				rc = line_error(why, why_len, line, "expected 'boot ' and a boot id");
 			else
 				*same_boot = boot_id && strlen(boot_id) == n - 5 &&

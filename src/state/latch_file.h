@@ -1,18 +1,18 @@
 /* The agent's memory on disk (docs/state.md): DIR/latched, its text
- * model/latch_state.h's, replaced whole (file_replace.h), with
- * DIR/latched.lock held (flock) from reading it to writing it so that
+ * latch_state.h's, read by own_file.h, replaced whole (file_replace.h), with
+ * DIR/latched.lock held (lock.h) from reading it to writing it so that
  * `serve`, `check --state` and `clear` never lose each other's changes.
  *
  * A file that cannot be read or parsed gives no memory at all: a
  * malformed one is moved aside to DIR/latched.bad (kept to look at) and
  * a fresh one begun, and the caller says so (latch.state, not checked). */
-#ifndef RD_CMD_LATCH_FILE_H
-#define RD_CMD_LATCH_FILE_H
+#ifndef RD_STATE_LATCH_FILE_H
+#define RD_STATE_LATCH_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../model/latch_state.h"
+#include "latch_state.h"
 
 #define LATCH_DIR_DEFAULT "/var/lib/rdmadoctor"
 #define LATCH_FILE_NAME "latched"

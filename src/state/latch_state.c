@@ -1,7 +1,7 @@
 /* The agent's memory as text (latch_state.h). */
 #include "latch_state.h"
-#include "line_error.h"
-#include "growbuf.h"
+#include "../model/line_error.h"
+#include "../model/growbuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -84,6 +84,31 @@ void latch_state_remove(struct latch_state *s, size_t i)
 	event_free(&s->events[i]);
 	memmove(&s->events[i], &s->events[i + 1], (s->n_events - i - 1) * sizeof(*s->events));
 	s->n_events--;
+}
+
+size_t latch_state_clear(struct latch_state *s, const char *id, const char *subject,
+			 void (*seen)(const struct latch_event *e, void *arg), void *arg)
+{
+	bool all = strcmp(id, "all") == 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_events;) {
+		const struct latch_event *e = &s->events[i];
+
+		if ((!all && strcmp(e->id, id) != 0) || (subject && strcmp(e->subject, subject) != 0)) {
+			i++;
+			continue;
+		}
+		if (seen)
+			seen(e, arg);
+		latch_state_remove(s, i);
+		n++;
+	}
+	/* the kernel log still holds a cleared kmsg.* fault's lines: they are
+	 * acknowledged, or the next reading would see and remember them again */
+	if (n && (all || strncmp(id, "kmsg.", 5) == 0))
+		latch_state_ack(s, all ? "*" : id);
+	return n;
 }
 
 size_t latch_state_expire(struct latch_state *s, int64_t now)

@@ -1,6 +1,6 @@
 /* Counter baselines of one boot (latch_base.h). */
 #include "latch_base.h"
-#include "window.h"
+#include "../model/window.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,16 +20,32 @@ static int take_set(struct latch_state *s, const char *nic, int port, enum latch
 	return 0;
 }
 
-/* The totals of the port's FEC statistics, where the reply carried them. */
-static int take_fec(struct latch_state *s, const char *nic, const struct port *pt)
+/* The totals of the FEC statistics in the baseline, where the reply
+ * carried them. */
+static int take_fec(struct latch_state *s, const char *nic, int port,
+		    const struct port_start *st)
 {
-	if (!pt->link || pt->link->fec_stats.have != 1)
-		return 0;
 	for (int k = 0; k < FEC_COUNTERS; k++)
-		if (pt->link->fec_stats.c[k].n &&
-		    latch_state_base_add(s, nic, pt->num, LATCH_FEC, fec_counter_name(k),
-					 pt->link->fec_stats.c[k].v[0]) < 0)
+		if (st->fec[k].n &&
+		    latch_state_base_add(s, nic, port, LATCH_FEC, fec_counter_name(k),
+					 st->fec[k].v[0]) < 0)
 			return -ENOMEM;
+	return 0;
+}
+
+/* The kept counters of one port's baseline. */
+static int take_port(struct latch_state *s, const char *nic, int port,
+		     const struct port_start *st, latch_keep_fn keep)
+{
+	if (take_set(s, nic, port, LATCH_PMA, &st->counters, keep) < 0 ||
+	    take_set(s, nic, port, LATCH_HW, &st->hw_counters, keep) < 0 ||
+	    take_set(s, nic, port, LATCH_ETH, &st->eth_stats, keep) < 0 ||
+	    take_fec(s, nic, port, st) < 0)
+		return -ENOMEM;
+	if (!IS_NA(st->carrier_changes) && st->carrier_changes >= 0 &&
+	    latch_state_base_add(s, nic, port, LATCH_NET, "carrier_changes",
+				 (uint64_t)st->carrier_changes) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -41,16 +57,13 @@ int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_ke
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct nic *n = &inv->nics[i];
 			const struct port *pt = &n->ports[k];
+			/* the port's baseline, taken as every window takes one */
+			struct port_start *st = window_baseline(pt);
+			int rc = st ? take_port(s, n->name, pt->num, st, keep) : -ENOMEM;
 
-			if (take_set(s, n->name, pt->num, LATCH_PMA, &pt->counters, keep) < 0 ||
-			    take_set(s, n->name, pt->num, LATCH_HW, &pt->hw_counters, keep) < 0 ||
-			    take_set(s, n->name, pt->num, LATCH_ETH, &pt->eth_stats, keep) < 0 ||
-			    take_fec(s, n->name, pt) < 0)
-				return -ENOMEM;
-			if (!IS_NA(pt->carrier_changes) && pt->carrier_changes >= 0 &&
-			    latch_state_base_add(s, n->name, pt->num, LATCH_NET, "carrier_changes",
-						 (uint64_t)pt->carrier_changes) < 0)
-				return -ENOMEM;
+			port_start_free(st);
+			if (rc < 0)
+				return rc;
 		}
 	s->taken = now;
 	return 0;

@@ -1,3 +1,5 @@
+/* One temp-and-rename for the node's memories and every file we replace
+ * (file_replace.h). */
 #include "file_replace.h"
 
 #include <errno.h>
@@ -31,6 +33,12 @@ static char *temp_name(const char *path)
 
 int file_replace(const char *path, file_writer_fn write, void *arg, const char **stage)
 {
+	return file_replace_mode(path, 0666 & ~current_umask(), write, arg, stage);
+}
+
+int file_replace_mode(const char *path, mode_t mode, file_writer_fn write, void *arg,
+		      const char **stage)
+{
 	char *tmp = temp_name(path), *dir_copy = strdup(path);
 	FILE *out = NULL;
 	int fd = -1, rc, dfd;
@@ -49,7 +57,7 @@ int file_replace(const char *path, file_writer_fn write, void *arg, const char *
 		return rc;
 	}
 	*stage = "write";
-	if (fchmod(fd, 0666 & ~current_umask()) < 0 || !(out = fdopen(fd, "w"))) {
+	if (fchmod(fd, mode) < 0 || !(out = fdopen(fd, "w"))) {
 		rc = -errno;
 		close(fd);
 		goto fail;
