@@ -24,7 +24,7 @@
 #include <string.h>
 
 struct fab_opts {
-	struct bw_cmd_opts bw;	/* bind, device list, ib_port, gid_index, gpu, caps */
+	struct bw_opts bw;		/* bind, device list, ib_port, gid_index, gpu, caps */
 	struct fab_conf cf;	/* what the run takes (fabric/run_state.h) */
 	const char *rails, *profile;
 	/* --profile, loaded before the launcher's rendezvous so that a
@@ -406,13 +406,6 @@ static int choose_rails(struct fab_cmd *fc)
 	return rc;
 }
 
-/* The engine and the rails' local sides of a pair test: bw's. */
-static void fill_locals(const void *arg, const struct bw_report_rail *rails, uint32_t n,
-			enum bw_transport t, uint32_t n_rails, const char *peer, struct bw_rails *r)
-{
-	bw_cmd_fill_locals(arg, rails, n, t, n_rails, peer, r);
-}
-
 /* This rank's side of every pair test: bw's part here, the rest the run's. */
 static void side_init(struct fab_cmd *fc)
 {
@@ -421,8 +414,8 @@ static void side_init(struct fab_cmd *fc)
 
 	/* every build has the verbs engine; the server side serves verbs too */
 	o->bw.caps.has_verbs = true;
-	sd->fill_locals = fill_locals;
-	sd->fill_arg = &o->bw;
+	sd->ib_port = o->bw.ib_port;
+	sd->gid_index = o->bw.gid_index;
 	sd->bind = o->bw.bind;
 	sd->caps = &o->bw.caps;
 	sd->p = o->bw.p;
@@ -442,11 +435,11 @@ static double floor_of(struct fab_cmd *fc, const char **why)
 		*why = "--expect-gbps";
 		return o->bw.expect_gbps;
 	}
-	/* bw's rule (bw_cmd_floor): the profile's bw_floor_gbps, else 90% of
+	/* bw's rule (bw_floor): the profile's bw_floor_gbps, else 90% of
 	 * the port rate on verbs, at sizes of 64 KiB and up */
 	if (fc->r.side.p.size < BW_EXPECT_MIN_BYTES)
 		return NAN;
-	if (bw_cmd_floor(o->pr, fc->r.side.transport == BW_TRANSPORT_VERBS ? fc->setup.min_rate :
+	if (bw_floor(o->pr, fc->r.side.transport == BW_TRANSPORT_VERBS ? fc->setup.min_rate :
 			 NAN, &f, fc->floor_why, sizeof(fc->floor_why))) {
 		*why = fc->floor_why;
 		return f;

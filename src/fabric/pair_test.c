@@ -8,6 +8,7 @@
  * whoever connects first to a listener does not take the partner's
  * place. */
 #include "pair_test.h"
+#include "../bw/rails.h"
 #include "../bw/stats.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ static int left_ms(double deadline, int cap)
 static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *peer,
 		       const struct bw_params *p, struct bw_rails *r)
 {
-	s->fill_locals(s->fill_arg, s->rails, s->n_rails, s->transport, n_rails, peer, r);
+	bw_rails_fill(s->rails, s->n_rails, s->ib_port, s->gid_index, s->transport, n_rails, peer, r);
 	for (uint32_t i = 0; i < r->n; i++) {
 		/* the round's own bound: its window, half a second to drain, and
 		 * an ACK timeout, for a last packet lost and sent again */

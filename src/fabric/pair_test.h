@@ -8,17 +8,9 @@
 #include "../bw/report.h"
 #include "../bw/session.h"
 
-/* The engine and each rail's local side of a test of n_rails rails on
- * this rank's rails (n of them), with peer: bw's (the command passes it,
- * with arg, bw's options of the command line). */
-typedef void fab_fill_locals_fn(const void *arg, const struct bw_report_rail *rails, uint32_t n,
-				enum bw_transport t, uint32_t n_rails, const char *peer,
-				struct bw_rails *r);
-
 /* How this rank runs its side of every pair test. */
 struct fab_side {
-	fab_fill_locals_fn *fill_locals;	/* rails[] as bw_local, the engine */
-	const void *fill_arg;
+	int ib_port, gid_index;		/* as in `rdmadoctor bw` */
 	const char *bind;		/* --bind: the address to serve and connect from */
 	const struct bw_caps *caps;	/* what the serving side accepts */
 	struct bw_params p;		/* the bandwidth test (bidir, size, duration...) */
