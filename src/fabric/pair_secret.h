@@ -20,7 +20,7 @@
  * after the partner's own, to a door already closed.  Pure bytes in and
  * out here (unit-tested in tests/unit/test_fabric_pair_secret.c,
  * fuzzed by tests/fuzz/fuzz_fabric_secret.c); the socket steps are in
- * cmd/fabric_test.c. */
+ * fabric/pair_test.c and fabric/admit.c. */
 #ifndef RD_FABRIC_PAIR_SECRET_H
 #define RD_FABRIC_PAIR_SECRET_H
 

@@ -1,6 +1,7 @@
 /* What a finished fabric run reports: the nodes, the rounds that ran, every
- * pair-rail measured, and the judgement.  cmd/fabric.c fills it on rank 0,
- * fabric/judge.c judges it, print/fabric_out.c prints it (docs/json/fabric.md). */
+ * pair-rail measured, and the judgement.  fabric/run_report.c fills it on
+ * rank 0, fabric/judge.c judges it, print/fabric_out.c prints it
+ * (docs/json/fabric.md). */
 #ifndef RD_FABRIC_REPORT_H
 #define RD_FABRIC_REPORT_H
 

@@ -270,3 +270,15 @@ out:
 	json_decref(o);
 	return rc;
 }
+
+bool fab_name_printable(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > FAB_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= 0x20 || s[i] == 0x7f || s[i] == '#')
+			return false;
+	return true;
+}

@@ -6,6 +6,7 @@
 #ifndef RD_FABRIC_WIRE_H
 #define RD_FABRIC_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,11 @@
 #define FAB_WIRE_TEXT_MAX (1u << 24)
 #define FAB_RESULTS_MAX (1u << 20)	/* results one rank may report */
 #define FAB_ERROR_MAX 200
+
+/* Whether s may be a name in the report (--name, a host name) or an
+ * address (--bind): printable, no blanks, no '#' (a comment in the
+ * --pairs format, which also carries the retest plan), 1 to 64 bytes. */
+bool fab_name_printable(const char *s);
 
 /* A rank's endpoint: who it is, where its bw listener is, its rails, and
  * the secret whoever connects to that listener must prove it knows

@@ -1,12 +1,25 @@
 /* fabric --load: this rank's rails' counters around a load round (the
  * readers `watch` uses: sysfs/counters.h, model/window.h), as the deltas
  * the judge weighs (fabric/load.h: only counters with a kind). */
-#ifndef RD_CMD_FABRIC_SAMPLE_H
-#define RD_CMD_FABRIC_SAMPLE_H
+#ifndef RD_FABRIC_SAMPLE_H
+#define RD_FABRIC_SAMPLE_H
 
-#include "bw_cmd.h"
-#include "../fabric/load.h"
-#include "../fabric/load_wire.h"
+#include "load.h"
+#include "load_wire.h"
+#include "../bw/report.h"
+#include "../model/inventory.h"
+#include "../sysfs/root.h"
+
+/* Where this rank's rails are: the machine's root and inventory (NULL:
+ * its devices could not be read), the rails chosen, and with verbs each
+ * rail's NIC index in the inventory. */
+struct fab_machine {
+	struct root *r;
+	struct inventory *inv;
+	const struct bw_report_rail *rail;
+	const size_t *nic;
+	uint32_t n;
+};
 
 struct fab_sampler {
 	struct root *r;			/* the setup's machine */
@@ -24,7 +37,7 @@ struct fab_sampler {
 /* Find each rail's port (verbs: the RDMA device's; tcp: the netdev named
  * by --rails, added to the inventory when no RDMA port has it).  0, or -1
  * (no memory). */
-int fab_sampler_init(struct fab_sampler *s, struct bw_cmd_setup *setup,
+int fab_sampler_init(struct fab_sampler *s, const struct fab_machine *m,
 		     enum bw_transport transport);
 /* The counters at the round's start. */
 void fab_sampler_start(struct fab_sampler *s);

@@ -1,7 +1,7 @@
-/* fabric --load's part of a rank's run (fabric_load_run.h). */
-#include "fabric_load_run.h"
-#include "../fabric/load_wire.h"
-#include "../fabric/pmix.h"
+/* fabric --load's part of a rank's run (load_run.h). */
+#include "load_run.h"
+#include "load_wire.h"
+#include "pmix.h"
 #include "../model/growbuf.h"
 
 #include <math.h>
@@ -11,13 +11,13 @@
 
 int fab_load_run_init(struct fab_load_run *lr, uint32_t rank, uint32_t size,
 		      const struct fab_endpoint *eps, const struct fab_node *nodes,
-		      struct bw_cmd_setup *setup, enum bw_transport transport)
+		      const struct fab_machine *m, enum bw_transport transport)
 {
 	lr->rank = rank;
 	lr->size = size;
 	lr->peers = calloc(size ? size : 1, sizeof(*lr->peers));
 	lr->decoded = calloc(size ? size : 1, sizeof(*lr->decoded));
-	if (!lr->peers || !lr->decoded || fab_sampler_init(&lr->smp, setup, transport) < 0)
+	if (!lr->peers || !lr->decoded || fab_sampler_init(&lr->smp, m, transport) < 0)
 		return -1;
 	for (uint32_t i = 0; i < size; i++)
 		lr->peers[i] = (struct fab_peer){ eps[i].addr, eps[i].port, eps[i].secret,

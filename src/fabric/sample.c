@@ -1,5 +1,5 @@
-/* A rank's rails' counters around a load round (fabric_sample.h). */
-#include "fabric_sample.h"
+/* A rank's rails' counters around a load round (sample.h). */
+#include "sample.h"
 #include "../model/window.h"
 #include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
@@ -31,30 +31,28 @@ static void locate(const struct inventory *inv, const struct port *pt, size_t *n
 		}
 }
 
-int fab_sampler_init(struct fab_sampler *s, struct bw_cmd_setup *setup,
+int fab_sampler_init(struct fab_sampler *s, const struct fab_machine *m,
 		     enum bw_transport transport)
 {
 	memset(s, 0, sizeof(*s));
-	s->n = setup->n;
+	s->n = m->n;
 	for (uint32_t i = 0; i < BW_RAILS_MAX; i++) {
 		s->nic[i] = SIZE_MAX;
-		s->rate_gbps[i] = i < setup->n ? setup->rail[i].rate_gbps : NAN;
+		s->rate_gbps[i] = i < m->n ? m->rail[i].rate_gbps : NAN;
 	}
-	if (!setup->collected)
-		(void)bw_cmd_collect(setup);
-	if (!setup->have_inv) {
+	if (!m->inv) {
 		for (uint32_t i = 0; i < s->n; i++)
 			s->why[i] = "this machine's devices could not be read (see above)";
 		return 0;
 	}
-	s->r = &setup->pl.r;
-	s->inv = &setup->pl.inv;
+	s->r = m->r;
+	s->inv = m->inv;
 	for (uint32_t i = 0; i < s->n; i++) {
-		const struct bw_report_rail *rl = &setup->rail[i];
+		const struct bw_report_rail *rl = &m->rail[i];
 		struct port *pt = NULL;
 
 		if (transport == BW_TRANSPORT_VERBS) {
-			const struct nic *n = &s->inv->nics[setup->nic[i]];
+			const struct nic *n = &s->inv->nics[m->nic[i]];
 
 			for (size_t k = 0; k < n->n_ports; k++)
 				if (n->ports[k].num == rl->port)

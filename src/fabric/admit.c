@@ -1,4 +1,4 @@
-/* A listening rank's door for one round (fabric_cmd.h): who gets in as the
+/* A listening rank's door for one round (admit.h): who gets in as the
  * partner.  Every connection's proof is read as it comes, several
  * connections at a time, so that one that
  * says nothing (a probe that holds the port, a stranger on purpose) keeps
@@ -6,12 +6,13 @@
  * checked the moment it arrives.  What does not prove the pairing secret
  * is refused, closed and named on stderr; the door stays open for the
  * partner until the round's end. */
-#include "fabric_cmd.h"
+#include "admit.h"
 
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>

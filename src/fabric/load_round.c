@@ -1,12 +1,12 @@
-/* fabric --load: one load round of this rank (fabric_cmd.h).  A round
+/* fabric --load: one load round of this rank (load_round.h).  A round
  * under load is many pair tests at once: in incast K senders into one
  * receiver, in alltoall every node with every other.  Each test is a
- * fabric pair test (cmd/fabric_test.c: the pairing proof, the watchdog,
+ * fabric pair test (fabric/pair_test.c: the pairing proof, the watchdog,
  * the bounded engines), each in its own thread, so that the flows run
  * side by side and congest the ports they share.  The receiving side lets
- * its partners in through the round's door (cmd/fabric_admit.c) one by
+ * its partners in through the round's door (fabric/admit.c) one by
  * one as they prove themselves, and serves each in a thread of its own. */
-#include "fabric_cmd.h"
+#include "load_round.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -1,13 +1,14 @@
-/* One pair's test inside a fabric round (fabric_cmd.h).  The round's
+/* One pair's test inside a fabric round (pair_test.h).  The round's
  * deadline is kept by a watchdog thread that shuts the control connection
  * down when it passes: every control step then fails at once, and each
  * transport's run() is bounded by bw_local.max_run_ms, so neither side
  * outlives its round for a peer that stalls, dies or never comes.  Before
  * the test the connecting rank proves the pairing secret
- * (fabric/pair_secret.h) to the listening rank's door (fabric_admit.c):
+ * (fabric/pair_secret.h) to the listening rank's door (admit.c):
  * whoever connects first to a listener does not take the partner's
  * place. */
-#include "fabric_cmd.h"
+#include "pair_test.h"
+#include "../bw/rails.h"
 #include "../bw/stats.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ static int left_ms(double deadline, int cap)
 static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *peer,
 		       const struct bw_params *p, struct bw_rails *r)
 {
-	bw_cmd_fill_locals(s->o, s->rails, s->n_rails, s->transport, n_rails, peer, r);
+	bw_rails_fill(s->rails, s->n_rails, s->ib_port, s->gid_index, s->transport, n_rails, peer, r);
 	for (uint32_t i = 0; i < r->n; i++) {
 		/* the round's own bound: its window, half a second to drain, and
 		 * an ACK timeout, for a last packet lost and sent again */
@@ -104,10 +105,20 @@ static void fill_rails(const struct fab_side *s, uint32_t n_rails, const char *p
 					 (uint32_t)(4.096e-3 * (double)(1u << (s->qp_timeout ?
 					 s->qp_timeout : BW_QP_TIMEOUT_DEFAULT)));
 		if (s->transport == BW_TRANSPORT_TCP)
-			r->local[i].bind_addr = s->o->bind;
+			r->local[i].bind_addr = s->bind;
 		r->local[i].traffic_class = s->traffic_class;
 		r->local[i].qp_timeout = s->qp_timeout;
 	}
+}
+
+void fab_caps_fit(struct bw_caps *c, const struct bw_params *p)
+{
+	if (p->size > c->max_size)
+		c->max_size = p->size;
+	if ((uint64_t)p->warmup_ms + p->duration_ms > c->max_duration_ms)
+		c->max_duration_ms = p->warmup_ms + p->duration_ms;
+	if (bw_params_memory(p, BW_RAILS_MAX) > c->max_memory)
+		c->max_memory = bw_params_memory(p, BW_RAILS_MAX);
 }
 
 /* ---- client ---- */
@@ -155,7 +166,7 @@ int fab_test_client(const struct fab_side *s, const char *addr, uint16_t port, u
 	for (uint32_t i = 0; i < BW_RAILS_MAX; i++)
 		m->ab[i] = m->ba[i] = NAN;
 	m->lat_usec = NAN;
-	ss.source_addr = s->o->bind;
+	ss.source_addr = s->bind;
 	if (bw_session_connect(&ss, addr, port, left_ms(deadline, 5000), e) < 0)
 		return -1;
 	ss.timeout_ms = left_ms(deadline, 5000);
@@ -255,7 +266,7 @@ int fab_test_serve(const struct fab_side *s, struct bw_session *in, double deadl
 	ss.timeout_ms = left_ms(deadline, 5000);
 	ss.iters_wait_ms = ss.timeout_ms;
 	watchdog_start(&w, ss.fd, deadline);
-	tests = bw_session_serve(&ss, &s->o->caps, &ops, e);
+	tests = bw_session_serve(&ss, s->caps, &ops, e);
 	watchdog_stop(&w);
 	bw_session_close(&ss);
 	return tests < 0 ? -1 : 0;

@@ -1,12 +1,12 @@
-/* fabric --load's part of a rank's run (cmd/fabric.c calls it): whom it
+/* fabric --load's part of a rank's run (fabric/run.c calls it): whom it
  * meets, its rails' counters around each load round it is in, its flows
  * as results, and, on rank 0, everybody's counters after the rounds. */
-#ifndef RD_CMD_FABRIC_LOAD_RUN_H
-#define RD_CMD_FABRIC_LOAD_RUN_H
+#ifndef RD_FABRIC_LOAD_RUN_H
+#define RD_FABRIC_LOAD_RUN_H
 
-#include "fabric_cmd.h"
-#include "fabric_sample.h"
-#include "../fabric/wire.h"
+#include "load_round.h"
+#include "sample.h"
+#include "wire.h"
 
 /* The PMIx key of a rank's counters (fabric/load_wire.h's text). */
 #define FAB_KEY_LOAD "rdmadoctor.fabric.load"
@@ -26,7 +26,7 @@ struct fab_load_run {
  * rails' ports for the counters.  0, or -1 (no memory). */
 int fab_load_run_init(struct fab_load_run *lr, uint32_t rank, uint32_t size,
 		      const struct fab_endpoint *eps, const struct fab_node *nodes,
-		      struct bw_cmd_setup *setup, enum bw_transport transport);
+		      const struct fab_machine *m, enum bw_transport transport);
 
 /* One load round of this rank (nothing when it is in none of rd's
  * pairs): the counters, the flows at once (fab_load_round), the counters
