@@ -18,17 +18,18 @@ usage: checks.py RDMADOCTOR FIXTURES_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 binary, fixtures = sys.argv[1], sys.argv[2]
-passed = failed = 0
+tally = rdtest.Tally()
 
 
 def run(root, *args):
-    res = subprocess.run([binary, "--root", root, "--json", *args], capture_output=True,
-                         text=True, timeout=60)
+    res = rdtest.run(binary, "--json", *args, root=root)
     if res.returncode not in (0, 1):
         raise SystemExit(f"{root}: exited {res.returncode}: {res.stderr}")
     doc = json.loads(res.stdout)
@@ -38,12 +39,8 @@ def run(root, *args):
 
 
 def expect(what, cond, doc=None):
-    global passed, failed
-    if cond:
-        passed += 1
+    if tally.ok(cond, what):
         return
-    failed += 1
-    print("FAIL:", what)
     for f in (doc or {}).get("findings", []):
         print(f"    {f['severity']} {f['id']} {f['subject']}: {f['observed']}")
 
@@ -135,8 +132,7 @@ expect("a3 broken: names npu7 and the subnet its die 1 belongs in, not the other
 # gids and topo on a machine whose network is NPU ports alone: not an
 # empty table, but where the ports are; exit 0 as check's pass there
 for view in ("gids", "topo"):
-    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", view],
-                         capture_output=True, text=True, timeout=60)
+    res = rdtest.run(binary, view, root=f"{fixtures}/atlas-a3/root")
     lines = res.stdout.splitlines()
     expect(f"a3 {view}: says there are no verbs devices and lists the 16 NPU ports",
            res.returncode == 0 and lines and lines[0].startswith(
@@ -145,8 +141,7 @@ for view in ("gids", "topo"):
            sum(1 for x in lines if x.lstrip().startswith("npu")) == 16 and
            "npu7   Ascend 910C" in res.stdout and "ip 10.21.0.13/255.255.255.0" in res.stdout and
            "DEV" not in res.stdout and "no GPU x NIC pairs" not in res.stdout)
-    res = subprocess.run([binary, "--root", f"{fixtures}/atlas-a3/root", "--json", view],
-                         capture_output=True, text=True, timeout=60)
+    res = rdtest.run(binary, "--json", view, root=f"{fixtures}/atlas-a3/root")
     expect(f"a3 {view} --json: the document as ever, stderr says where the NPU ports are",
            res.returncode == 0 and json.loads(res.stdout)["schema"] == 1 and
            f"rdmadoctor {view}: no RDMA verbs devices; the NPU RoCE ports are managed by "
@@ -329,8 +324,7 @@ try:
            [m["dev"] for m in d6["pfc_members"]] == ["eth0", "eth1"] and
            d6["pfc_members"][0]["pfc_enabled"][4] is True and
            d6["pfc_members"][1]["pfc_enabled"][4] is False and d6["pfc_enabled"][4] is None, d6)
-    text = subprocess.run([binary, "--root", bonded, "inventory"], capture_output=True,
-                          text=True, timeout=60).stdout
+    text = rdtest.run(binary, "inventory", root=bonded).stdout
     expect("bonded -pfc: the text shows each member, not the port's partial row as off",
            "pfc per member" in text and "member eth0 pfc on 4" in text and
            "member eth1 pfc on 3" in text)
@@ -464,5 +458,4 @@ try:
 finally:
     shutil.rmtree(tmp)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+tally.done()

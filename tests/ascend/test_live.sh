@@ -17,10 +17,8 @@ src=$2
 cap=$src/tests/fixtures/atlas-800-9000/root/.rdmadoctor
 tmp=$(mktemp -d /tmp/ascend-live-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 mkdir -p "$tmp/bin" "$tmp/smi-only"
 cp "$src/tests/ascend/standin.sh" "$tmp/bin/hccn_tool"
@@ -121,5 +119,4 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	grep -q "not running as root" "$tmp/nonroot.err" && ok || bad "not root: -v does not say the tools need root"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+tally_done

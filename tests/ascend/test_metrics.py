@@ -11,8 +11,8 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve"))
-from serve_common import Server, check, parse, run_json  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Server, check, parse, run_json  # noqa: E402
 
 binary, src = sys.argv[1], sys.argv[2]
 root = os.path.join(src, "tests", "fixtures", "atlas-800-9000-broken", "root")

@@ -12,8 +12,10 @@ usage: excluded.py RDMADOCTOR FIXTURES_DIR
 """
 import os
 import subprocess
+import sys
 
-from harness import Harness
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("excluded")
 binary, expect, run, copy = h.binary, h.expect, h.run, h.copy

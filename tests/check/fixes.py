@@ -46,8 +46,8 @@ fixtures = os.path.join(src, "tests", "fixtures")
 sys.path.insert(0, fixtures)
 import gen_fixtures  # noqa: E402  (dcb_reply, ethnl_fec, link_params, ...)
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tally import done, ok  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import done, ok  # noqa: E402
 
 FIXTURE = os.path.join(fixtures, "roce-broken", "root")
 PROFILES = [None, os.path.join(src, "tests", "check", "roce-qos.ini")]

@@ -21,8 +21,8 @@ usage: fw_version.py RDMADOCTOR FIXTURES_DIR
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Harness  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("fw_version")
 SHAPE = "a800-8x100g-roce"

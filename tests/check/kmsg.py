@@ -13,8 +13,10 @@ could not be read is one "not checked" finding.
 usage: kmsg.py RDMADOCTOR FIXTURES_DIR
 """
 import os
+import sys
 
-from harness import Harness
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("kmsg")
 

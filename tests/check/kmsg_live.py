@@ -23,9 +23,11 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import time
 
-from harness import Harness
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("kmsg-live")
 nonce = f"check_kmsg_live-{os.getpid()}-{random.randrange(1 << 30)}"

@@ -18,7 +18,8 @@ import subprocess
 import sys
 import time
 
-from harness import Harness
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("latch")
 sys.path.insert(0, h.fixtures)

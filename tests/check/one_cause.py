@@ -20,8 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tally import done, ok  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import done, ok  # noqa: E402
 
 binary, fixtures = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))

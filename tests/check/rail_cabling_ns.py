@@ -33,8 +33,8 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Harness  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 RAILS = ["enp25s0np0", "enp27s0np0", "enp77s0np0", "enp79s0np0",
          "enp154s0np0", "enp156s0np0", "enp204s0np0", "enp206s0np0"]

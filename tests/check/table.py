@@ -9,8 +9,10 @@ usage: table.py RDMADOCTOR FIXTURES_DIR
 """
 import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 
 binary, fixtures = sys.argv[1], sys.argv[2]
 
@@ -87,22 +89,22 @@ HEALTHY = [("dgx-h100", None), ("dgx-a100", None), ("hgx-roce-lag", None),
            ("hgx-a100-8x200g", None), ("a800-8x100g-roce", None), ("rtx3090-x16", None)]
 ACCEPTED_WARN = {("a800-2x100g-roce", "budget-2x100g-roce"): {"nic.bandwidth_per_gpu"}}
 
-passed = failed = 0
+t = rdtest.Tally()
 cache = {}
 
 
 def check(fixture, profile):
     key = (fixture, profile)
     if key not in cache:
-        cmd = [binary, "--root", f"{fixtures}/{fixture}/root", "--json", "check"]
+        cmd = ["--json", "check"]
         if profile:
             # a profile file beside this script, or a built-in name
             if profile.endswith(".ini"):
                 profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), profile)
             cmd += ["--profile", profile]
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        res = rdtest.run(binary, *cmd, root=f"{fixtures}/{fixture}/root")
         if res.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} exited {res.returncode}: {res.stderr}")
+            raise SystemExit(f"{' '.join(res.args)} exited {res.returncode}: {res.stderr}")
         doc = json.loads(res.stdout)
         # the exit code agrees with the verdict
         want = 1 if doc["verdict"] == "fail" else 0
@@ -117,10 +119,9 @@ for cid, fixture, profile, subject, observed in FIRES:
     hits = [f for f in doc["findings"] if f["id"] == cid]
     ok = any(subject in (f["subject"] or "") and observed in (f["observed"] or "") for f in hits)
     if ok and all(f["why"] and f["fix"] and f["expected"] is not None for f in hits):
-        passed += 1
+        t.ok(True, cid)
     else:
-        failed += 1
-        print(f"FAIL: {cid} on {fixture}: wanted subject~'{subject}' observed~'{observed}', got:")
+        t.ok(False, f"{cid} on {fixture}: wanted subject~'{subject}' observed~'{observed}', got:")
         for f in hits or [{"subject": "(no finding with this id)", "observed": ""}]:
             print(f"    {f['subject']!r}: {f['observed']!r}")
 
@@ -132,12 +133,11 @@ for fixture, profile in HEALTHY:
     shown = {f["id"] for f in doc["findings"] if f["severity"] == "warn"}
     want = "warn" if accepted else "pass"
     if bad or doc["verdict"] != want or not accepted <= shown:
-        failed += 1
-        print(f"FAIL: healthy {fixture} (profile {doc['profile']}): {doc['verdict']}")
+        t.ok(False, f"healthy {fixture} (profile {doc['profile']}): {doc['verdict']}")
         for f in bad:
             print(f"    {f['severity']} {f['id']} {f['subject']}: {f['observed']}")
     else:
-        passed += 1
+        t.ok(True, fixture)
 
 # every check id (docs/checks.md) that the inventory can judge is covered
 ids = {c[0] for c in FIRES}
@@ -147,11 +147,5 @@ need = {"nic.count", "port.down", "port.no_sm", "port.rate_low", "port.width_low
         "counters.saturated", "gdr.missing", "gdr.unsupported", "topo.nic_far",
         "topo.nic_shared", "pcie.acs", "sys.job_memlock", "sys.device_access", "fw.mixed", "roce.ecn", "port.fec",
         "nic.bandwidth_per_gpu", "port.link_layer"}
-if need - ids:
-    failed += 1
-    print("FAIL: no fixture for", sorted(need - ids))
-else:
-    passed += 1
-
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+t.ok(not need - ids, f"no fixture for {sorted(need - ids)}")
+t.done()

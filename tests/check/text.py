@@ -11,18 +11,18 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tally import done, ok  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+from rdtest import done, ok  # noqa: E402
 
 binary, fixtures = sys.argv[1], sys.argv[2]
 
 
 def run(*args):
-    res = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
+    res = rdtest.run(binary, *args)
     return res.returncode, res.stdout, res.stderr
 
 

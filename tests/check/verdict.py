@@ -15,7 +15,8 @@ import shutil
 import subprocess
 import sys
 
-from harness import Harness
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
 
 h = Harness("verdict")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect

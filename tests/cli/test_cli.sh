@@ -6,11 +6,8 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'umount "$tmp/tiny" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 # expect RC CMD...: run with a time limit, keep stdout/stderr for later asserts
 expect() {
@@ -332,5 +329,4 @@ else
 	echo "note: cannot mount a tmpfs here (not root?): full-disk case not run"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done

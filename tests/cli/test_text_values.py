@@ -8,17 +8,14 @@ would read as the tool's own ("PASS ...").  Each value is seen cleaned
 
 usage: test_text_values.py RDMADOCTOR SOURCE_DIR"""
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import fail  # noqa: E402
+import rdtest  # noqa: E402
+
 MARK = "PASS injected"
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 def inject(root):
@@ -54,8 +51,7 @@ def inject(root):
 
 
 def run(binary, *args):
-    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60,
-                       errors="replace")
+    p = rdtest.run(binary, *args, errors="replace")
     if p.returncode not in (0, 1):
         fail("%s exited %d: %s" % (" ".join(args), p.returncode, p.stderr))
     return p.stdout + p.stderr
@@ -66,8 +62,7 @@ def main():
     seen = set()
     with tempfile.TemporaryDirectory(prefix="rd-text-values-") as tmp:
         root = os.path.join(tmp, "root")
-        shutil.copytree(os.path.join(src, "tests/fixtures/dgx-h100/root"), root,
-                        symlinks=True)
+        rdtest.copy_root(os.path.join(src, "tests/fixtures/dgx-h100/root"), root)
         inject(root)
         db = os.path.join(tmp, "fleet.db")
         runs = (

@@ -5,6 +5,9 @@ kernel's own names written .*), so the contract cannot drift from the
 output.  Usage: test_json_docs.py BINARY SRCDIR"""
 import glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 bin_, src = sys.argv[1], sys.argv[2]
 MAPS = {"counters", "hw_counters", "ethtool_stats", "modules", "dscp_map", "netdev_stats", "stat"}
 fails = []
@@ -25,7 +28,7 @@ def paths(v, p="", parent="", out=None):
 
 
 def run(*args, ok=(0, 1)):
-    r = subprocess.run([bin_, *args], capture_output=True, text=True, timeout=60)
+    r = rdtest.run(bin_, *args)
     if r.returncode not in ok:
         fails.append("%s exited %d: %s" % (" ".join(args), r.returncode, r.stderr[-300:]))
         return None

@@ -9,20 +9,15 @@ usage: test_profiles_doc.py RDMADOCTOR DOC
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 binary, doc_path = sys.argv[1], sys.argv[2]
 doc = open(doc_path).read()
-failed = 0
-
-
-def expect(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+from rdtest import done  # noqa: E402
+from rdtest import ok as expect  # noqa: E402
 
 
 def table_keys(heading):
@@ -34,8 +29,9 @@ def table_keys(heading):
 
 
 def shown_keys(name):
-    out = subprocess.run([binary, "profiles", "show", name], capture_output=True, text=True,
-                         check=True).stdout
+    res = rdtest.run(binary, "profiles", "show", name, timeout=None)
+    res.check_returncode()
+    out = res.stdout
     sections, cur = {}, None
     for line in out.splitlines():
         if line.startswith("["):
@@ -58,8 +54,9 @@ expect(doc_role == shown["rail"],
 expect([k for k in (doc_role or []) if k not in rail_only] == shown["storage"],
        f"[storage] keys: doc {doc_role} less {rail_only} vs profiles show {shown['storage']}")
 
-names = [p["name"] for p in json.loads(subprocess.run(
-    [binary, "--json", "profiles"], capture_output=True, text=True, check=True).stdout)["profiles"]]
+res = rdtest.run(binary, "--json", "profiles", timeout=None)
+res.check_returncode()
+names = [p["name"] for p in json.loads(res.stdout)["profiles"]]
 m = re.search(r"^## Built-in profiles\n(.*?)(?=^## )", doc, re.M | re.S)
 listed = re.findall(r"^\| `([a-z0-9.-]+)` \|", m.group(1), re.M) if m else []
 expect(listed == names, f"built-in profiles: doc {listed} vs profiles {names}")
@@ -68,11 +65,9 @@ with tempfile.TemporaryDirectory() as root:
     os.makedirs(os.path.join(root, "etc", "rdmadoctor"))
     with open(os.path.join(root, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:
         f.write("[site]\nno_such_key = 1\n")
-    err = subprocess.run([binary, "--root", root, "check"], capture_output=True,
-                         text=True).stderr
+    err = rdtest.run(binary, "check", root=root, timeout=None).stderr
     m = re.search(r"expected (.*)$", err, re.M)
     said = re.split(r", | or ", m.group(1)) if m else []
     expect(table_keys("[site]") == said, f"[site] keys: doc {table_keys('[site]')} vs {said}")
 
-print("docs/profiles.md:", "FAIL" if failed else "ok")
-sys.exit(1 if failed else 0)
+done()

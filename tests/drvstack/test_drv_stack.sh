@@ -24,8 +24,9 @@ for t in objcopy readelf modinfo python3; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0 gap=
-bad() { echo "FAIL: $*"; fail=1; }
+gap=
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 R=$tmp/root
 cp -r "$src/tests/fixtures/a800-2x100g-roce/root" "$R"

@@ -7,11 +7,8 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 # run CMD...: stdout to $tmp/out, stderr to $tmp/err
 run() { timeout 30 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
@@ -108,5 +105,4 @@ echo 0 >"$nd/dev_port"
 run "$bin" --root "$root" inventory --json
 py 'port("mlx5_0")["netdev"] == "ibp24s0"' "dev_port wins over dev_id where both exist"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done

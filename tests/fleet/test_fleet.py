@@ -23,7 +23,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import fleetgen  # noqa: E402
+import rdtest  # noqa: E402
 import pgserver  # noqa: E402
 
 CASE, BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
@@ -34,8 +36,7 @@ failures = []
 
 
 def run(*args, stdin=None, env=None, timeout=120):
-    p = subprocess.run([BIN] + list(args), input=stdin, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, env=env, timeout=timeout, check=False)
+    p = rdtest.run(BIN, *args, stdin=stdin, env=env, timeout=timeout, text=False)
     err = p.stderr.decode(errors="replace")
     # under the sanitizers a report can hide behind an expected exit 1
     if "Sanitizer" in err or "runtime error:" in err:

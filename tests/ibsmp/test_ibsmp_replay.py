@@ -27,25 +27,21 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 BIN, ASK, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
 FIX = os.path.join(SRC, "tests", "fixtures")
 SIM_SO = os.environ.get("RD_UMAD2SIM", "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so")
 RAILS = ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"]
 SITE = "[site]\n" + "".join(f"rail_switch = {k} leaf-r{k}\n" for k in range(8))
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+tally = rdtest.Tally()
+check = tally.ok
 
 
 def run(root, *args):
-    p = subprocess.run([BIN, "--root", root, *args], capture_output=True, text=True,
-                       timeout=60)
-    if p.returncode not in (0, 1):
-        failures.append(f"{args}: exit {p.returncode}: {p.stderr}")
+    p = rdtest.run(BIN, *args, root=root)
+    check(p.returncode in (0, 1), f"{args}: exit {p.returncode}: {p.stderr}")
     return p.stdout
 
 
@@ -138,11 +134,9 @@ def fleet(tmp, good, bad):
         with open(files[-1], "w") as f:
             json.dump(rec, f)
     db = os.path.join(tmp, "fleet.db")
-    p = subprocess.run([BIN, "record", "--db", db, "--from", *files], capture_output=True,
-                       text=True, timeout=120)
+    p = rdtest.run(BIN, "record", "--db", db, "--from", *files, timeout=120)
     check(p.returncode == 0, f"record: {p.returncode} {p.stderr}")
-    p = subprocess.run([BIN, "--json", "fleet", "--db", db, "diff"], capture_output=True,
-                       text=True, timeout=120)
+    p = rdtest.run(BIN, "--json", "fleet", "--db", db, "diff", timeout=120)
     check(p.returncode == 1, f"fleet diff exits 1 for crossed rails: {p.returncode} {p.stderr}")
     try:
         r = json.loads(p.stdout)["rails"]
@@ -155,7 +149,7 @@ def fleet(tmp, good, bad):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         rec = record(tmp)
-        if failures:
+        if tally.failed:
             sys.exit(1)
         good = tree(tmp, "good", rec["good"])
         inv = json.loads(run(good, "--json", "inventory"))
@@ -206,8 +200,7 @@ def main():
         check(run(snap, "--json", "inventory") == run(good, "--json", "inventory"),
               "the snapshot replays the same inventory")
         fleet(tmp, good, bad)
-    print(f"{len(failures)} failed" if failures else "ok")
-    sys.exit(1 if failures else 0)
+    tally.done()
 
 
 if __name__ == "__main__":

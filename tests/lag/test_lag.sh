@@ -9,10 +9,8 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 expect() {
 	want=$1; shift
 	timeout 30 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
@@ -87,5 +85,4 @@ put("dcb/ens9f1np1", dcb_reply("ens9f1np1", dscp2prio=lambda d: d >> 3, pause_tx
 expect 0 "$bin" --root "$fx" watch --until "$tmp/c" --duration 10 --json
 py 'bond()["pfc"][0]["priority"] == 3 and bond()["pfc"][0]["pause_tx"]["delta"] == 120 and bond()["pfc"][0]["pause_rx"]["delta"] == 5' "watch: pause deltas summed over the slaves"
 
-echo "lag: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done lag

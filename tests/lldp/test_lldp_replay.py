@@ -8,25 +8,21 @@ usage: test_lldp_replay.py BINARY SRCDIR"""
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 BIN, SRC = sys.argv[1], sys.argv[2]
 FIX = os.path.join(SRC, "tests", "fixtures")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+tally = rdtest.Tally()
+check = tally.ok
 
 
 def run(root, *args):
-    p = subprocess.run([BIN, "--root", root, *args], capture_output=True, text=True)
-    if p.returncode not in (0, 1):
-        failures.append(f"{args}: exit {p.returncode}: {p.stderr}")
+    p = rdtest.run(BIN, *args, root=root, timeout=None)
+    check(p.returncode in (0, 1), f"{args}: exit {p.returncode}: {p.stderr}")
     return p.stdout
 
 
@@ -121,5 +117,4 @@ with tempfile.TemporaryDirectory() as tmp:
     ib = ports(os.path.join(FIX, "dgx-h100", "root"))
     check(ib["ibp24s0"]["neighbor_unknown"] == "not in the snapshot", "InfiniBand ports")
 
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+tally.done()

@@ -5,23 +5,17 @@ good one none, a bad line is a usage error naming it, and check without
 --env is unchanged.  usage: test_check_env.py RDMADOCTOR SRCDIR"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 binary, src = sys.argv[1], sys.argv[2]
-failed = 0
-
-
-def ok(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+from rdtest import done, ok  # noqa: E402
 
 
 def check(example, env_text=None, environ=None, json_out=True):
-    args = [binary] + (["--json"] if json_out else []) + \
+    args = (["--json"] if json_out else []) + \
         ["--root", os.path.join(src, "examples", example), "check"]
     path = None
     if env_text is not None:
@@ -33,7 +27,7 @@ def check(example, env_text=None, environ=None, json_out=True):
         args += ["--env", "environ"]
     env = dict(os.environ)
     env.update(environ or {})
-    res = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
+    res = rdtest.run(binary, *args, env=env)
     if path:
         os.unlink(path)
     doc = json.loads(res.stdout) if json_out and res.returncode in (0, 1) else None
@@ -84,13 +78,11 @@ ok("nccl.tc_no_pfc" in ids and "nccl.gid_index" in ids and rc == 1,
 rc, doc, err = check("dgx-h100", "NCCL_IB_HCA==mlx5_0\n\nNCCL_IB_TC = 106\n")
 ok(rc == 2 and "line 3" in err, f"bad line: rc {rc}, {err!r}")
 rc, _, err = check("dgx-h100", None)
-res = subprocess.run([binary, "check", "--env", "/nonexistent/job.env"], capture_output=True,
-                     text=True, timeout=60)
+res = rdtest.run(binary, "check", "--env", "/nonexistent/job.env")
 ok(res.returncode == 2 and "/nonexistent/job.env" in res.stderr, f"missing file: {res.stderr!r}")
 
 # text: the findings print like check's
 rc, _, _ = check("dgx-h100", "NCCL_IB_HCA=mlx5_1\n", json_out=False)
 ok(rc in (0, 1), f"text rc {rc}")
 
-print("FAIL" if failed else "ok")
-sys.exit(1 if failed else 0)
+done()

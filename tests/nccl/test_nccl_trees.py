@@ -25,6 +25,9 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 NCCL_VARS = ["NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_IB_TC", "NCCL_IB_SL",
              "NCCL_SOCKET_IFNAME", "NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ"]
 HCCL_VARS = ["HCCL_RDMA_TC", "HCCL_RDMA_SL", "HCCL_IF_IP", "HCCL_SOCKET_IFNAME"]
@@ -64,8 +67,7 @@ def trees(src):
 
 
 def run_json(binary, tree, *args):
-    p = subprocess.run([binary, "--json", "--root", tree] + list(args),
-                       capture_output=True, text=True, timeout=120)
+    p = rdtest.run(binary, "--json", *args, root=tree, timeout=120)
     try:
         return p.returncode, json.loads(p.stdout)
     except ValueError:
@@ -348,7 +350,7 @@ def main():
     binary, src = sys.argv[1], sys.argv[2]
     derive_only = "--derive-only" in sys.argv[3:]
     if not derive_only:
-        p = subprocess.run([binary, "nccl"], capture_output=True, text=True)
+        p = rdtest.run(binary, "nccl", timeout=None)
         if "unknown command 'nccl'" in p.stderr:
             print("SKIP: this rdmadoctor has no nccl command yet")
             return 77

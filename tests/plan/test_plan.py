@@ -15,13 +15,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+
 BIN, SRC = sys.argv[2], sys.argv[3]
 FIX = os.path.join(SRC, "tests", "fixtures")
 failures = []
 
 
 def run(args, expect_rc=None):
-    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=60)
+    p = rdtest.run(BIN, *args)
     if expect_rc is not None and p.returncode != expect_rc:
         fail(f"{' '.join(args)}: exit {p.returncode}, wanted {expect_rc}\n"
              f"stdout: {p.stdout}\nstderr: {p.stderr}")

@@ -19,8 +19,8 @@ import tempfile
 import yaml
 
 BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
-sys.path.insert(0, os.path.join(SRC, "tests", "serve"))
-from serve_common import Server  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Server  # noqa: E402
 
 RULES_DIR = os.path.join(SRC, "contrib", "prometheus")
 RULES = os.path.join(RULES_DIR, "rdmadoctor.rules.yml")

@@ -10,10 +10,8 @@ set -u
 bin=$1
 tmp=$(mktemp -d /tmp/arch-readers.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 py() {	# python expression over the JSON document d, description
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' \
 		"$tmp/out" "$1" 2>/dev/null; then ok; else bad "$2"; head -c 600 "$tmp/out"; echo; fi
@@ -81,5 +79,4 @@ if grep -q "( \| )\|()\|(bond of )" "$tmp/out"; then bad "empty parentheses: $(g
 timeout 20 "$bin" --root "$t" --json check --profile generic >"$tmp/out" 2>"$tmp/err"
 py 'not [f for f in d["findings"] if f["id"] == "sys.job_memlock"]' "sys.job_memlock on an effectively unlimited memlock"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done

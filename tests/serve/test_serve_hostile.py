@@ -23,8 +23,8 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_common import Server, check, fail, fixture, one, parse  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Server, check, fail, fixture, one, parse  # noqa: E402
 
 TIMEOUT_S = 2		# --timeout given to the server
 PER_IP = 32		# MAX_PER_IP in src/cmd/serve.c

@@ -14,8 +14,9 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_common import Server, check, one, parse, series  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+from rdtest import Server, check, one, parse, series  # noqa: E402
 
 binary, src = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="rdmadoctor-serve-latch-")
@@ -60,8 +61,7 @@ try:
     put(os.path.join(root, "proc/sys/kernel/random/boot_id"),
         "6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70\n")
     # under a tree root serve keeps no memory unless told: --hold alone is refused
-    u = subprocess.run([binary, "--root", root, "serve", "--hold", "drops=5"],
-                       capture_output=True, text=True, timeout=60)
+    u = rdtest.run(binary, "serve", "--hold", "drops=5", root=root)
     check(u.returncode == 2 and "--state DIR" in u.stderr, "--hold without a memory: %d %s"
           % (u.returncode, u.stderr))
     s = Server(binary, root, "--state", state, "--cache", "0")
@@ -95,8 +95,7 @@ try:
           "after a restart the flap is still remembered: %s" % since)
 
     # clear beside the running server
-    c = subprocess.run([binary, "clear", "--state", state, "all"], capture_output=True,
-                       text=True, timeout=60)
+    c = rdtest.run(binary, "clear", "--state", state, "all")
     check(c.returncode == 0 and "cleared link.flaps on mlx5_0 port 1" in c.stdout and
           "cleared port.down on mlx5_0 port 1" in c.stdout, "clear: %s%s" % (c.stdout, c.stderr))
     m, _ = scrape_until(s, lambda m: verdict(m, "pass") and not series(m, LATCHED),

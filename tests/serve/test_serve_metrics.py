@@ -16,8 +16,9 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_common import Server, check, fail, fixture, one, parse, run_json, series  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
+from rdtest import Server, check, fail, fixture, one, parse, run_json, series  # noqa: E402
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -425,8 +426,7 @@ def test_usage(binary, src):
     root = fixture(src, "dgx-h100")
 
     def run(*args, root=root):
-        p = subprocess.run([binary, "--root", root, "serve", *args], capture_output=True,
-                           text=True, timeout=30)
+        p = rdtest.run(binary, "serve", *args, root=root, timeout=30)
         return p.returncode, p.stdout, p.stderr
 
     rc, out, _ = run("--help")

@@ -15,8 +15,8 @@ import time
 import urllib.parse
 import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_common import Server, check, fail, fixture, run_json  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Server, check, fail, fixture, run_json  # noqa: E402
 
 
 def free_port():

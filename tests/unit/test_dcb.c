@@ -16,6 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nlmsg.h"
+
 #include <sys/socket.h>
 #include <linux/dcbnl.h>
 #include <linux/netlink.h>
@@ -23,72 +25,11 @@
 
 #include "nl/dcb.h"
 
-struct msg {
-	uint8_t b[8192];
-	size_t len;
-	size_t nest[4];	/* open nests' offsets */
-	int depth;
-};
-
-static void put(struct msg *m, const void *p, size_t n)
-{
-	assert_true(m->len + n <= sizeof(m->b));
-	memcpy(m->b + m->len, p, n);
-	m->len += n;
-}
-
-static void pad(struct msg *m)
-{
-	static const uint8_t zero[4];
-
-	put(m, zero, NLA_ALIGN(m->len) - m->len);
-}
-
-static void begin(struct msg *m, uint16_t type)
-{
-	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_seq = 7, .nlmsg_pid = 0 };
-
-	memset(m, 0, sizeof(*m));
-	put(m, &h, sizeof(h));
-}
-
 static void dcbmsg(struct msg *m, uint8_t cmd)
 {
 	struct dcbmsg d = { .dcb_family = AF_UNSPEC, .cmd = cmd };
 
 	put(m, &d, sizeof(d));
-}
-
-static void attr(struct msg *m, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
-
-	put(m, &a, sizeof(a));
-	put(m, p, n);
-	pad(m);
-}
-
-static void nest_start(struct msg *m, uint16_t type)
-{
-	struct nlattr a = { .nla_len = 0, .nla_type = type };
-
-	m->nest[m->depth++] = m->len;
-	put(m, &a, sizeof(a));
-}
-
-static void nest_end(struct msg *m)
-{
-	size_t at = m->nest[--m->depth];
-	uint16_t len = (uint16_t)(m->len - at);
-
-	memcpy(m->b + at, &len, sizeof(len));
-}
-
-static void finish(struct msg *m)
-{
-	uint32_t len = (uint32_t)m->len;
-
-	memcpy(m->b, &len, sizeof(len));
 }
 
 static void app(struct msg *m, uint16_t type, uint8_t sel, uint8_t prio, uint16_t proto)
@@ -127,52 +68,42 @@ static void mlx5_reply(struct msg *m, bool dscp)
 	pfc.indications[3] = 5678;
 	pfc.indications[0] = 1;
 
-	begin(m, RTM_GETDCB);
+	nlmsg_begin(m, RTM_GETDCB);
 	dcbmsg(m, DCB_CMD_IEEE_GET);
 	attr(m, DCB_ATTR_IFNAME, "enp65s0f0np0", sizeof("enp65s0f0np0"));
-	nest_start(m, DCB_ATTR_IEEE);	/* no NLA_F_NESTED, as the kernel */
+	nest_begin_plain(m, DCB_ATTR_IEEE);	/* no NLA_F_NESTED, as the kernel */
 	attr(m, DCB_ATTR_IEEE_ETS, &ets, sizeof(ets));
 	attr(m, DCB_ATTR_IEEE_MAXRATE, &maxrate, sizeof(maxrate));
 	attr(m, DCB_ATTR_IEEE_PFC, &pfc, sizeof(pfc));
 	attr(m, DCB_ATTR_DCB_BUFFER, &buffer, sizeof(buffer));
-	nest_start(m, DCB_ATTR_IEEE_APP_TABLE);
+	nest_begin_plain(m, DCB_ATTR_IEEE_APP_TABLE);
 	if (dscp)
 		for (int d = 0; d < 64; d++)
 			app(m, DCB_ATTR_IEEE_APP, IEEE_8021QAZ_APP_SEL_DSCP, (uint8_t)(d / 8),
 			    (uint16_t)d);
 	nest_end(m);
-	nest_start(m, NLA_F_NESTED | 12);	/* DCB_ATTR_DCB_REWR_TABLE, 6.3+ */
+	nest_begin_plain(m, NLA_F_NESTED | 12);	/* DCB_ATTR_DCB_REWR_TABLE, 6.3+ */
 	nest_end(m);
 	nest_end(m);
 	attr(m, DCB_ATTR_DCBX, &dcbx, 1);
-	finish(m);
+	end(m);
 }
 
 static void eopnotsupp_reply(struct msg *m)
 {
 	struct nlmsgerr e = { .error = -EOPNOTSUPP };
 
-	begin(m, NLMSG_ERROR);
+	nlmsg_begin(m, NLMSG_ERROR);
 	e.msg.nlmsg_len = 40;
 	e.msg.nlmsg_type = RTM_GETDCB;
 	e.msg.nlmsg_flags = NLM_F_REQUEST;
 	put(m, &e, sizeof(e));
-	finish(m);
+	end(m);
 }
 
 static void save(const struct msg *m, const char *name)
 {
-	const char *dir = getenv("RD_DCB_CORPUS");
-	char path[512];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m->b, 1, m->len, f), m->len);
-	fclose(f);
+	corpus_save("RD_DCB_CORPUS", name, m->b, m->len);
 }
 
 static void pfc3_dscp(void **state)
@@ -232,15 +163,15 @@ static void pcp_entries(void **state)
 	struct dcb_info d;
 	(void)state;
 
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_IEEE_GET);
-	nest_start(&m, DCB_ATTR_IEEE);
-	nest_start(&m, DCB_ATTR_IEEE_APP_TABLE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE_APP_TABLE);
 	app(&m, 2, 255, 3, 3);
 	app(&m, DCB_ATTR_IEEE_APP, IEEE_8021QAZ_APP_SEL_ETHERTYPE, 4, 0x8915);
 	nest_end(&m);
 	nest_end(&m);
-	finish(&m);
+	end(&m);
 	save(&m, "pcp_entries");
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), 0);
 	assert_int_equal(d.n_app, 2);
@@ -296,48 +227,48 @@ static void nest_past_end(void **state)
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
 
 	/* an APP entry shorter than struct dcb_app */
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_IEEE_GET);
-	nest_start(&m, DCB_ATTR_IEEE);
-	nest_start(&m, DCB_ATTR_IEEE_APP_TABLE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE_APP_TABLE);
 	attr(&m, DCB_ATTR_IEEE_APP, "\x05\x03", 2);
 	nest_end(&m);
 	nest_end(&m);
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
 
 	/* a 58-byte ETS */
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_IEEE_GET);
-	nest_start(&m, DCB_ATTR_IEEE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE);
 	{
 		uint8_t ets[58] = { 0 };
 
 		attr(&m, DCB_ATTR_IEEE_ETS, ets, sizeof(ets));
 	}
 	nest_end(&m);
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
 
 	/* no IEEE nest at all; another command; an attribute of length 2 */
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_IEEE_GET);
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_GSTATE);
-	nest_start(&m, DCB_ATTR_IEEE);
+	nest_begin_plain(&m, DCB_ATTR_IEEE);
 	nest_end(&m);
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
-	begin(&m, RTM_GETDCB);
+	nlmsg_begin(&m, RTM_GETDCB);
 	dcbmsg(&m, DCB_CMD_IEEE_GET);
 	{
 		struct nlattr a = { .nla_len = 2, .nla_type = DCB_ATTR_IEEE };
 
 		put(&m, &a, sizeof(a));
 	}
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
 }
 
@@ -355,9 +286,9 @@ static void not_supported(void **state)
 	/* an error reply too short for its error code */
 	assert_int_equal(dcb_parse_ieee(m.b, 18, &d), -EINVAL);
 	/* an ACK carries no DCB data */
-	begin(&m, NLMSG_ERROR);
+	nlmsg_begin(&m, NLMSG_ERROR);
 	put(&m, &ack, sizeof(ack));
-	finish(&m);
+	end(&m);
 	assert_int_equal(dcb_parse_ieee(m.b, m.len, &d), -EINVAL);
 }
 

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nlmsg.h"
+
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -42,93 +44,9 @@
 #define NBITS 103	/* __ETHTOOL_LINK_MODE_MASK_NBITS of 6.12 */
 #define WORDS ((NBITS + 31) / 32)
 
-struct msg {
-	uint8_t b[8192];
-	size_t len;
-	size_t nest[6];
-	int depth;
-};
-
-static void put(struct msg *m, const void *p, size_t n)
-{
-	assert_true(m->len + n <= sizeof(m->b));
-	memcpy(m->b + m->len, p, n);
-	m->len += n;
-}
-
-static void pad(struct msg *m)
-{
-	static const uint8_t zero[4];
-
-	put(m, zero, NLA_ALIGN(m->len) - m->len);
-}
-
-static void begin(struct msg *m, uint16_t type, uint8_t cmd)
-{
-	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_seq = 7 };
-	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
-
-	memset(m, 0, sizeof(*m));
-	put(m, &h, sizeof(h));
-	put(m, &g, sizeof(g));
-}
-
-static void end(struct msg *m)
-{
-	uint32_t len = (uint32_t)m->len;
-
-	memcpy(m->b, &len, sizeof(len));
-}
-
-static void attr(struct msg *m, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
-
-	put(m, &a, sizeof(a));
-	if (n)
-		put(m, p, n);
-	pad(m);
-}
-
-static void u8a(struct msg *m, uint16_t type, uint8_t v)
-{
-	attr(m, type, &v, 1);
-}
-
-static void u32a(struct msg *m, uint16_t type, uint32_t v)
-{
-	attr(m, type, &v, 4);
-}
-
-static void nest_begin(struct msg *m, uint16_t type)
-{
-	struct nlattr a = { .nla_type = type | NLA_F_NESTED };
-
-	m->nest[m->depth++] = m->len;
-	put(m, &a, sizeof(a));
-}
-
-static void nest_end(struct msg *m)
-{
-	size_t at = m->nest[--m->depth];
-	uint16_t len = (uint16_t)(m->len - at);
-
-	memcpy(m->b + at, &len, sizeof(len));
-}
-
 static void save(const char *name, const struct msg *m)
 {
-	const char *dir = getenv("RD_LINK_MODES_CORPUS");
-	char path[512];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m->b, 1, m->len, f), m->len);
-	fclose(f);
+	corpus_save("RD_LINK_MODES_CORPUS", name, m->b, m->len);
 }
 
 static void header(struct msg *m, uint8_t cmd)
@@ -597,17 +515,7 @@ static void fec_stats_reply(struct msg *m, void (*fill)(struct msg *m))
 /* The nest's payload, for the fec_stats fuzz corpus. */
 static void save_nest(const char *name, const struct msg *m, size_t at)
 {
-	const char *dir = getenv("RD_FEC_STATS_CORPUS");
-	char path[512];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m->b + at, 1, m->len - at, f), m->len - at);
-	fclose(f);
+	corpus_save("RD_FEC_STATS_CORPUS", name, m->b + at, m->len - at);
 }
 
 /* mlx5 with RS-FEC: totals only (mlx5e_get_fec_stats) */

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nlmsg.h"
+
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -25,82 +27,9 @@
 
 #define FAM 23	/* any id nlctrl might hand out */
 
-struct msg {
-	uint8_t b[1024];
-	size_t len;
-	size_t nest[4];
-	int depth;
-};
-
-static void put(struct msg *m, const void *p, size_t n)
-{
-	assert_true(m->len + n <= sizeof(m->b));
-	memcpy(m->b + m->len, p, n);
-	m->len += n;
-}
-
-static void pad(struct msg *m)
-{
-	static const uint8_t zero[4];
-
-	put(m, zero, NLA_ALIGN(m->len) - m->len);
-}
-
-static void begin(struct msg *m, uint16_t type, uint8_t cmd)
-{
-	struct nlmsghdr h = { .nlmsg_type = type, .nlmsg_seq = 7 };
-	struct genlmsghdr g = { .cmd = cmd, .version = 1 };
-
-	memset(m, 0, sizeof(*m));
-	put(m, &h, sizeof(h));
-	put(m, &g, sizeof(g));
-}
-
-static void end(struct msg *m)
-{
-	uint32_t len = (uint32_t)m->len;
-
-	memcpy(m->b, &len, sizeof(len));
-}
-
-static void attr(struct msg *m, uint16_t type, const void *p, size_t n)
-{
-	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
-
-	put(m, &a, sizeof(a));
-	put(m, p, n);
-	pad(m);
-}
-
-static void nest_begin(struct msg *m, uint16_t type)
-{
-	struct nlattr a = { .nla_type = type | NLA_F_NESTED };
-
-	m->nest[m->depth++] = m->len;
-	put(m, &a, sizeof(a));
-}
-
-static void nest_end(struct msg *m)
-{
-	size_t at = m->nest[--m->depth];
-	uint16_t len = (uint16_t)(m->len - at);
-
-	memcpy(m->b + at, &len, sizeof(len));
-}
-
 static void save(const char *name, const struct msg *m)
 {
-	const char *dir = getenv("RD_MODULE_EEPROM_CORPUS");
-	char path[512];
-	FILE *f;
-
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(m->b, 1, m->len, f), m->len);
-	fclose(f);
+	corpus_save("RD_MODULE_EEPROM_CORPUS", name, m->b, m->len);
 }
 
 /* The reply of ethnl_default_doit: header nest {DEV_INDEX, DEV_NAME},

@@ -6,17 +6,17 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 vg() {	# the tool's own exit codes (1: check found problems; 3 with ok3=1,
 	# nothing to look at) are fine: 99 is valgrind's
 	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect "$@" >/dev/null 2>"$tmp/vg"
 	rc=$?
 	if [ $rc -le 1 ] || { [ $rc -eq 3 ] && [ "${ok3:-}" = 1 ]; }; then
-		pass=$((pass + 1))
+		ok
 	else
-		echo "FAIL: valgrind $*"; cat "$tmp/vg"; fail=$((fail + 1))
+		bad "valgrind $*"; cat "$tmp/vg"
 	fi
 }
 for shape in dgx-h100 broken hgx-roce-lag; do
@@ -75,5 +75,4 @@ vg "$bin" --root "$fx/roce-broken/root" nccl --check --env "$src/tests/nccl/envs
 vg "$bin" --root "$fx/dgx-h100/root" check --env "$src/tests/nccl/envs/dgx-h100--hca_storage.env"
 vg "$bin" --root "$fx/atlas-800-9000/root" nccl
 vg "$bin" --root "$fx/atlas-800-9000/root" --json nccl --check --env "$src/tests/nccl/envs/atlas-800-9000--hccl_sl_no_pfc.env"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done

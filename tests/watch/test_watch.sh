@@ -8,11 +8,8 @@ bin=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 expect() {
 	want=$1; shift
@@ -326,5 +323,4 @@ got=$?
 if [ "$got" -eq 0 ]; then ok; else bad "watch after SIGINT exited $got"; fi
 py 'd["interrupted"] is True and d["duration_s"] < 10' "SIGINT: the report, interrupted"
 
-echo "watch: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_done watch

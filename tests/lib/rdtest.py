@@ -1,15 +1,117 @@
-"""Shared by the serve tests: start `rdmadoctor serve` on a free loopback
-port (port 0: the server says which it got), fetch, parse the exposition,
-stop it with a signal and check it stopped cleanly."""
+"""What every Python test shares, one module (tests/lib/rdtest.py):
+
+  run()        rdmadoctor (or any program) with its output captured
+  Tally        counting assertions: ok() records one, printing what failed;
+               done() prints the closing line `N passed, M failed` and exits 1
+               on any failure (ok/expect/done at module level use one tally)
+  Harness      a tally, a scratch directory, copies of the bundled fixture
+               roots and running rdmadoctor on one (argv: RDMADOCTOR FIXTURES)
+  copy_root()  a writable copy of a fixture root, links kept as links
+  Server ...   what the serve tests share: start `rdmadoctor serve` on a free
+               loopback port (port 0: the server says which it got), fetch,
+               parse the exposition, stop it with a signal and check it
+               stopped cleanly; fail()/check() end the test at the first miss
+
+A test finds it with
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    import rdtest
+"""
+import atexit
 import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
-import time
+
+
+def run(binary, *args, root=None, stdin=None, env=None, timeout=60, text=True,
+        errors=None):
+    """BINARY [--root ROOT] ARGS...: the CompletedProcess (returncode,
+    stdout, stderr), text unless text=False; stdin is its input."""
+    argv = [binary] + (["--root", root] if root is not None else []) + list(args)
+    return subprocess.run(argv, input=stdin, capture_output=True, text=text,
+                          errors=errors if text else None, env=env, timeout=timeout)
+
+
+def copy_root(src, dst):
+    """A writable copy of the fixture root SRC at DST, links kept as links."""
+    shutil.copytree(src, dst, symlinks=True)
+    return dst
+
+
+class Tally:
+    """Counting assertions; the closing line is `N passed, M failed`."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def ok(self, cond, what, show=""):
+        if cond:
+            self.passed += 1
+            return True
+        self.failed += 1
+        print("FAIL:", what)
+        if show:
+            print(show[:3000])
+        return False
+
+    def expect(self, cond, what, detail=""):
+        """ok() whose detail prints indented under the FAIL line."""
+        if cond:
+            self.passed += 1
+            return True
+        self.failed += 1
+        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
+        return False
+
+    def done(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
+
+
+_tally = Tally()
+ok = _tally.ok
+expect = _tally.expect
+done = _tally.done
+
+
+class Harness(Tally):
+    """What the check tests share: the tally, a scratch directory, copies of
+    the bundled fixture roots, and running rdmadoctor on one.
+
+        h = rdtest.Harness("verdict")   # argv: RDMADOCTOR FIXTURES_DIR [...]
+        rc, doc, out, err = h.run(h.copy("dgx-h100", "case"), "--nhc")
+        h.expect(rc == 0, "what must hold", "what was seen")
+        h.done()                        # prints the tally, exits 1 on a failure
+    """
+
+    def __init__(self, name):
+        super().__init__()
+        self.binary, self.fixtures = sys.argv[1], sys.argv[2]
+        self.args = sys.argv[3:]
+        self.tmp = tempfile.mkdtemp(prefix=f"rdmadoctor-{name}-")
+        atexit.register(shutil.rmtree, self.tmp, True)
+
+    def copy(self, shape, name):
+        """A writable copy of a bundled fixture's root, links kept as links."""
+        return copy_root(os.path.join(self.fixtures, shape, "root"),
+                         os.path.join(self.tmp, name))
+
+    def run(self, root, *args, json_out=True, verbose=False, cmd="check"):
+        """rdmadoctor --root ROOT [-v] [--json] CMD ARGS: (rc, doc, stdout, stderr);
+        doc is None without JSON or without output."""
+        res = run(self.binary, *(["-v"] if verbose else []),
+                  *(["--json"] if json_out else []), cmd, *args, root=root)
+        doc = json.loads(res.stdout) if json_out and res.stdout else None
+        return res.returncode, doc, res.stdout, res.stderr
+
+
+# ---- serve
 
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)/metrics")
 
@@ -146,8 +248,7 @@ def one(metrics, name, **labels):
 
 
 def run_json(binary, root, *args):
-    p = subprocess.run([binary, "--root", root, *args, "--json"], capture_output=True,
-                       text=True, timeout=60)
+    p = run(binary, *args, "--json", root=root)
     check(p.returncode in (0, 1), "%s %s: rc %d %s" % (root, args, p.returncode, p.stderr))
     return json.loads(p.stdout)
 
