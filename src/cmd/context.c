@@ -7,7 +7,7 @@
 #include "../model/affinity.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"
-#include "../sysfs/collect.h"
+#include "../collect/collect.h"
 
 #include <errno.h>
 #include <stdarg.h>

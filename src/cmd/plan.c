@@ -12,7 +12,7 @@
 #include "../plan/recorded.h"
 #include "../plan/shapes.h"
 #include "../profiles/profile.h"
-#include "../sysfs/collect.h"
+#include "../collect/collect.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -172,7 +172,7 @@ struct port {
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
-	/* Who the port is cabled to (model/neighbor.h; read by sysfs/lldp.c):
+	/* Who the port is cabled to (model/neighbor.h; read by collect/lldp.c):
 	 * NULL not known, and then neighbor_why says why in words ("lldpd is
 	 * not running", "lldpd heard no LLDP on ens1np0"); NULL both when
 	 * nothing was asked (a reader that did not run) */
