@@ -1,7 +1,7 @@
 #include "json.h"
 #include "access_out.h"
-#include "../eeprom/module.h"
-#include "../nl/link_modes.h"
+#include "../model/module_info.h"
+#include "../model/link_modes.h"
 #include "../model/port_guid.h"
 
 #include <errno.h>
