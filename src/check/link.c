@@ -6,7 +6,6 @@
  * LINKMODES_GET said (port->link); NRZ lanes (25G) may legitimately run
  * without FEC on short copper and are left alone. */
 #include "families.h"
-#include "../nl/link_modes.h"
 
 #include <linux/ethtool.h>
 #include <math.h>

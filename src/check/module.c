@@ -4,7 +4,7 @@
  * beyond an alarm threshold: an error.  Unknown values and modules without
  * thresholds are never judged. */
 #include "families.h"
-#include "../eeprom/module.h"
+#include "../model/module_info.h"
 
 #include <math.h>
 #include <stdio.h>

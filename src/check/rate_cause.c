@@ -1,7 +1,7 @@
 /* Why a port trained low; see rate_cause.h. */
 #include "rate_cause.h"
-#include "../eeprom/module.h"
-#include "../nl/link_modes.h"
+#include "../model/module_info.h"
+#include "../model/link_modes.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include "../fleet/history.h"
 #include "../fleet/record.h"
 #include "../fleet/skim.h"
-#include "../fleet/text.h"
+#include "../print/fleet_text.h"
 #include "../print/json.h"
 #include "../print/fleet_html.h"
 #include "../print/fleet_html_counters.h"

@@ -10,7 +10,7 @@
 #include "../plan/recorded.h"
 #include "../plan/shapes.h"
 #include "../profiles/profile.h"
-#include "../sysfs/collect.h"
+#include "../collect/collect.h"
 
 #include <errno.h>
 #include <math.h>

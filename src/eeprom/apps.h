@@ -12,26 +12,10 @@
 #ifndef RD_EEPROM_APPS_H
 #define RD_EEPROM_APPS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define MODULE_MAX_APPS 16
-#define MODULE_APP_NAME 96
-
-struct module_app {
-	char name[MODULE_APP_NAME];	/* "100G Ethernet: 100G Base-SR4 or 25GBase-SR" */
-	char kind[16];			/* "EDR", "HDR" on InfiniBand, else "100G" */
-	double gbps;			/* the application's rate; 0: not a data rate */
-};
-
-struct module_apps {
-	bool known;		/* the bytes were read (false: unknown, not "none") */
-	size_t n;
-	struct module_app app[MODULE_MAX_APPS];
-	double top_gbps;	/* the highest rate of app[], 0 when none has one */
-	int top;		/* index of that app, -1 none */
-};
+#include "../model/module_apps.h"
 
 /* SFF-8636: upper is upper page 00h (its bytes 128-255, 128 of them), or
  * NULL when it was not read (apps->known stays false). */
@@ -41,9 +25,5 @@ void module_apps_sff8636(const uint8_t *upper, size_t len, struct module_apps *a
  * and the first eight application descriptors at 86-117; NULL or short:
  * unknown. */
 void module_apps_cmis(const uint8_t *lower, size_t len, struct module_apps *apps);
-
-/* "EDR (100G)", "200G": the kind of a rate the way a person names the
- * port or module (InfiniBand speeds on an InfiniBand port). */
-void module_rate_kind(char *buf, size_t len, double gbps, bool ib);
 
 #endif

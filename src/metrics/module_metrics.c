@@ -6,7 +6,7 @@
  * A RoCE LAG's transceivers are its slaves': labelled with the slave's
  * netdev. */
 #include "families.h"
-#include "../eeprom/module.h"
+#include "../model/module_info.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../sysfs/modinfo.h"
+#include "modinfo.h"
 
 enum { DRV_MLX5_CORE, DRV_MLX5_IB, DRV_IB_CORE, DRV_IB_UVERBS, DRV_NVIDIA_PEERMEM, DRV_COUNT };
 

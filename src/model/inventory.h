@@ -19,50 +19,7 @@
 #include "counter_set.h"
 #include "fec_stats.h"
 #include "na.h"
-
-struct pci_link {
-	double speed_gts, max_speed_gts;	/* NAN when not available */
-	int64_t width, max_width;
-};
-
-/* A function's PCI Express device settings from its config space, as
- * `lspci -vv` prints them (src/sysfs/pci_config.c): sizes in bytes
- * (128 << the field), flags 1 on / 0 off; -1 unknown (config space past
- * the first 64 bytes needs root).  All zero (as calloc leaves it) reads as
- * a function without the PCI Express capability: nothing to show. */
-struct pcie_settings {
-	int express;		/* 1 PCI Express capability, 0 none, -1 unknown */
-	int mps_cap;		/* DevCap: MaxPayload supported */
-	int ext_tag_cap;	/* DevCap: ExtTag (8-bit tags supported) */
-	int mps, mrrs;		/* DevCtl: MaxPayload, MaxReadReq */
-	int relaxed_ordering;	/* DevCtl: RlxdOrd */
-	int ext_tag;		/* DevCtl: ExtTag */
-	int ats;		/* ATS extended capability present */
-	int ats_enable;		/* ATSCtl: Enable */
-	int ats_stu;		/* ATSCtl: Smallest Translation Unit (the field) */
-};
-
-/* Everything unknown. */
-void pcie_settings_unknown(struct pcie_settings *s);
-
-struct pci_func {
-	char *bdf;		/* "0000:1b:00.0" */
-	char *sysfs_path;	/* canonical root-relative directory */
-	int64_t vendor, device, subsystem_vendor, subsystem_device, class_code;
-	int64_t numa_node;
-	/* local_cpulist ("0-55,112-167"), endpoints only; NULL unknown */
-	char *local_cpulist;
-	char *driver;		/* basename of the driver symlink */
-	struct pci_link link;
-	/* ACS control register (PCI_EXT_CAP_ID_ACS, cap+6) of a bridge: NA when
-	 * config space past 64 bytes is unreadable (not root) or has no ACS */
-	int64_t acs_ctrl;
-	bool config_full;	/* config space past the first 64 bytes was readable */
-	struct pcie_settings pcie;	/* MPS, MRRS, relaxed ordering, ext tag, ATS */
-	/* bridges from the root port (index 0) down to the one just above */
-	struct pci_func *upstream;
-	size_t n_upstream;
-};
+#include "pci_func.h"
 
 struct gid {
 	int index;
@@ -73,7 +30,7 @@ struct gid {
 	char ipv4[16];	/* "" when not IPv4-mapped */
 };
 
-struct module_info;	/* eeprom/module.h */
+struct module_info;	/* module_info.h */
 struct neighbor;	/* model/neighbor.h */
 
 /* Link modes: bitmaps of ethtool link-mode bit indices
@@ -156,7 +113,7 @@ struct port {
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
-	/* Who the port is cabled to (model/neighbor.h; read by sysfs/lldp.c):
+	/* Who the port is cabled to (model/neighbor.h; read by collect/lldp.c):
 	 * NULL not known, and then neighbor_why says why in words ("lldpd is
 	 * not running", "lldpd heard no LLDP on ens1np0"); NULL both when
 	 * nothing was asked (a reader that did not run) */
@@ -300,7 +257,6 @@ void inventory_free(struct inventory *inv);
 /* An RDMA device or an Ascend NPU to speak of (the hint "no RDMA devices
  * here" is for a machine with neither). */
 bool inventory_has_network(const struct inventory *inv);
-void pci_func_free(struct pci_func *f);
 void nic_free(struct nic *n);
 
 const char *path_type_name(enum path_type p);

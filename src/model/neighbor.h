@@ -2,7 +2,7 @@
  * its cable, as the switch itself announced it.
  *
  * On Ethernet (RoCE) ports this is the switch's LLDP, as lldpd heard it
- * (`lldpcli -f json show neighbors`, src/sysfs/lldp.c, through root_fetch
+ * (`lldpcli -f json show neighbors`, src/collect/lldp.c, through root_fetch
  * so snapshots keep it); on Ascend NPU ports `hccn_tool -lldp` (the NPU's
  * own agent).  On InfiniBand ports the node at the other end of the
  * cable says it itself: NodeInfo and NodeDescription asked by directed-route

@@ -1,4 +1,7 @@
-#include "inventory.h"
+#include "npu.h"
+#include "counter_set.h"
+#include "na.h"
+#include "pci_func.h"
 #include "growbuf.h"
 
 #include <errno.h>

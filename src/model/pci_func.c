@@ -1,7 +1,7 @@
 /* Freeing a PCI function and the bridges above it.  A leaf: the NIC, GPU
  * and NPU parts of the model (inventory.c, npu.c) all hold PCI functions,
  * and this calls neither of them. */
-#include "inventory.h"
+#include "pci_func.h"
 
 #include <stdlib.h>
 

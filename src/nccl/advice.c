@@ -5,7 +5,9 @@
  * facts justify it; every other variable is left out with why, because a
  * wrong NCCL setting fails quietly (a rail idle, packets on a lossy
  * priority) where NCCL's own default would have worked. */
-#include "advice_priv.h"
+#include "advice.h"
+#include "advice_list.h"
+#include "advice_qos.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -318,21 +320,4 @@ int nccl_advise(const struct nccl_facts *f, const struct profile *p, struct nccl
 	}
 	set_first(a);
 	return 0;
-}
-
-void nccl_advice_free(struct nccl_advice *a)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		free(a->v[i].value);
-		free(a->v[i].why);
-	}
-	free(a->v);
-	for (size_t i = 0; i < a->n_warnings; i++)
-		free(a->warnings[i]);
-	free(a->warnings);
-	for (size_t i = 0; i < a->n_errors; i++)
-		free(a->errors[i]);
-	free(a->errors);
-	memset(a, 0, sizeof(*a));
-	a->library = NULL;
 }

@@ -9,31 +9,14 @@
 
 #include <stddef.h>
 
+#include "advice_list.h"
 #include "facts.h"
 #include "../model/inventory.h"
 #include "../profiles/profile.h"
-
-struct nccl_var {
-	const char *name;		/* static: "NCCL_IB_HCA" */
-	char *value;			/* malloc'd; NULL: left out (why says why) */
-	char *why;			/* malloc'd, one line */
-};
-
-struct nccl_advice {
-	const char *library;		/* "nccl" or "hccl" */
-	struct nccl_var *v;		/* set ones first, in a fixed order, then left out */
-	size_t n, cap;
-	char **warnings;		/* the machine is not ready for a job (nothing
-					 * lossless, no rail up...), malloc'd */
-	size_t n_warnings, cap_warnings;
-	char **errors;			/* a value could not be derived (rails disagree) */
-	size_t n_errors, cap_errors;
-};
 
 /* NCCL's variables from the facts.  0 or -ENOMEM (*a then empty). */
 int nccl_advise(const struct nccl_facts *f, const struct profile *p, struct nccl_advice *a);
 /* HCCL's variables on an Ascend machine (inv->npus read).  0 or -ENOMEM. */
 int hccl_advise(const struct inventory *inv, const struct profile *p, struct nccl_advice *a);
-void nccl_advice_free(struct nccl_advice *a);
 
 #endif

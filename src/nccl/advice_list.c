@@ -1,13 +1,14 @@
-/* The advice's lists (nccl/advice_priv.h): variables, warnings and errors
+/* The advice's lists (nccl/advice_list.h): variables, warnings and errors
  * grow as the rules add them; port lists are written into a memstream, so
  * no name is ever cut to fit a buffer. */
-#include "advice_priv.h"
+#include "advice_list.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *advice_fmt(const char *fmt, ...)
 {
@@ -112,4 +113,21 @@ char *advice_ports(const struct nccl_facts *f, bool (*keep)(const struct nccl_po
 		return NULL;
 	}
 	return s;
+}
+
+void nccl_advice_free(struct nccl_advice *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].value);
+		free(a->v[i].why);
+	}
+	free(a->v);
+	for (size_t i = 0; i < a->n_warnings; i++)
+		free(a->warnings[i]);
+	free(a->warnings);
+	for (size_t i = 0; i < a->n_errors; i++)
+		free(a->errors[i]);
+	free(a->errors);
+	memset(a, 0, sizeof(*a));
+	a->library = NULL;
 }

@@ -5,7 +5,7 @@
  * in the top six bits, ECN in the low two); trust pcp: from the VLAN
  * priority, which RoCE takes from the service level (NCCL_IB_SL).
  * InfiniBand needs neither: its credit-based flow control is lossless. */
-#include "advice_priv.h"
+#include "advice_qos.h"
 
 #include <errno.h>
 #include <stdio.h>

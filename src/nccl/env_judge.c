@@ -10,6 +10,7 @@
  *
  * HCCL_RDMA_TC / HCCL_RDMA_SL (hccl.tc_no_pfc, hccl.sl_no_pfc) are not
  * judged here: struct nccl_facts carries no NPU port's PFC. */
+#include "env_judge.h"
 #include "env_judge_priv.h"
 #include "if_list.h"
 

@@ -4,7 +4,9 @@
 #ifndef RD_NCCL_ENV_JUDGE_PRIV_H
 #define RD_NCCL_ENV_JUDGE_PRIV_H
 
-#include "env_judge.h"
+#include "env.h"
+#include "facts.h"
+#include "../check/check.h"
 
 struct judge {
 	const struct nccl_facts *f;

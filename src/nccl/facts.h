@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../model/host_netdev.h"
 #include "../model/inventory.h"
 #include "../profiles/profile.h"
-#include "../sysfs/host_netdevs.h"
 
 /* One RDMA port of the machine, as NCCL_IB_HCA names it ("mlx5_0:1"). */
 struct nccl_port {

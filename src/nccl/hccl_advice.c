@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice_priv.h"
+#include "advice.h"
+#include "advice_list.h"
 
 #define HCCL_DEFAULT_SL 4
 #define HCCL_DEFAULT_TC 132	/* DSCP 33 */

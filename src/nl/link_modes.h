@@ -48,12 +48,4 @@ int ethnl_parse_linkmodes(const void *msg, size_t len, uint16_t family, struct l
  * no statistics nest). */
 int ethnl_parse_fec(const void *msg, size_t len, uint16_t family, struct link_info *l);
 
-/* The kernel's name of a link-mode bit ("100000baseCR4/Full", "RS"), NULL
- * past the table (a newer kernel's bit). */
-const char *link_mode_name(unsigned bit);
-
-/* The FEC mode's name of a link-mode bit: "None", "RS", "BASER", "LLRS";
- * NULL for any other bit. */
-const char *link_fec_name(int bit);
-
 #endif

@@ -5,6 +5,7 @@
 #include "check_env.h"
 #include "../nccl/env_judge.h"
 #include "../nccl/facts.h"
+#include "../sysfs/host_netdevs.h"
 
 #include <errno.h>
 #include <stdio.h>

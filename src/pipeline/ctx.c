@@ -7,9 +7,9 @@
 #include "../model/affinity.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"
+#include "../collect/collect.h"
 #include "../collect/counter_window.h"
 #include "../state/einval_file.h"
-#include "../sysfs/collect.h"
 
 #include <errno.h>
 #include <stdarg.h>

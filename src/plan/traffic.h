@@ -6,7 +6,7 @@
 #ifndef RD_PLAN_TRAFFIC_H
 #define RD_PLAN_TRAFFIC_H
 
-#include "plan.h"
+#include "types.h"
 
 /* Micro-batches per step: global batch / (micro-batch x DP). */
 long long plan_micro_batches(const struct plan_job *j);

@@ -1,6 +1,6 @@
 /* The printers of access_out.h. */
 #include "access_out.h"
-#include "json.h"
+#include "json_scalar.h"
 #include "text_printf.h"
 
 #include <inttypes.h>

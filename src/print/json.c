@@ -1,7 +1,7 @@
 #include "json.h"
 #include "access_out.h"
-#include "../eeprom/module.h"
-#include "../nl/link_modes.h"
+#include "../model/module_info.h"
+#include "../model/link_modes.h"
 #include "../model/port_guid.h"
 
 #include <errno.h>
@@ -337,7 +337,7 @@ static json_t *port_json(const struct port *p)
 	json_object_set_new(o, "link", link_to_json(p->link));
 	/* a bond's qos above merges these */
 	json_object_set_new(o, "bond_members", slaves_json(p));
-	/* who the cable reaches (sysfs/lldp.c); when not known, why */
+	/* who the cable reaches (collect/lldp.c); when not known, why */
 	json_object_set_new(o, "neighbor", neighbor_to_json(p->neighbor));
 	if (!p->neighbor && p->neighbor_why)
 		json_object_set_new(o, "neighbor_unknown", json_string_or_null(p->neighbor_why));

@@ -12,18 +12,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "json_scalar.h"
 #include "../model/inventory.h"
 
 #define INVENTORY_SCHEMA 1
 
 json_t *inventory_to_json(const struct inventory *inv);
-
-/* Nullable scalars (print/json_scalar.c): NA / NAN / NULL become JSON null;
- * json_hex_or_null writes v as digits lower-case hex digits ("15b3"). */
-json_t *json_int_or_null(int64_t v);
-json_t *json_number_or_null(double v);
-json_t *json_string_or_null(const char *s);
-json_t *json_hex_or_null(int64_t v, int digits);
 
 /* Write doc (and a newline) to out in one piece; 0 or -errno.  The document
  * is rendered whole before the first byte goes out, so a failure never

@@ -1,6 +1,7 @@
 /* The nullable scalars every JSON document here writes: NA, NAN and NULL
  * become JSON null.  A leaf: the document builders call it. */
-#include "json.h"
+#include "json_scalar.h"
+#include "../model/inventory.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -54,10 +54,3 @@ int host_netdevs_read(struct root *r, struct host_netdev **out, size_t *n)
 	*n = k;
 	return 0;
 }
-
-void host_netdevs_free(struct host_netdev *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i].name);
-	free(v);
-}

@@ -7,15 +7,10 @@
 #include <stddef.h>
 
 #include "root.h"
-
-struct host_netdev {
-	char *name;
-	int up;		/* operstate "up" (or "unknown" with carrier, as lo): 1; 0 down; -1 unreadable */
-};
+#include "../model/host_netdev.h"
 
 /* 0 with *out (malloc'd, host_netdevs_free) and *n, 1 when the directory
  * cannot be listed (nothing known), -ENOMEM. */
 int host_netdevs_read(struct root *r, struct host_netdev **out, size_t *n);
-void host_netdevs_free(struct host_netdev *v, size_t n);
 
 #endif

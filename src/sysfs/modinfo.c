@@ -10,14 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void modinfo_free(struct modinfo *mi)
-{
-	free(mi->version);
-	free(mi->srcversion);
-	free(mi->vermagic);
-	mi->version = mi->srcversion = mi->vermagic = NULL;
-}
-
 static int take(char **slot, const char *v, size_t vl)
 {
 	if (*slot || vl == 0 || vl > MODINFO_VALUE_MAX)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/link_modes.h"
 #include "nl/link_modes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

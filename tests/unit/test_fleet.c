@@ -20,7 +20,7 @@
 #include "fleet/history.h"
 #include "fleet/record.h"
 #include "fleet/skim.h"
-#include "fleet/text.h"
+#include "print/fleet_text.h"
 #include "store/record_read.h"
 
 static json_t *parse(const char *text)

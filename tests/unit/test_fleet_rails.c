@@ -18,7 +18,7 @@
 #include "fleet/rails.h"
 #include "fleet/record.h"
 #include "fleet/skim.h"
-#include "fleet/text.h"
+#include "print/fleet_text.h"
 
 /* A record of host h whose rail k reaches sw[k]: a system name, "#ID" for
  * a switch that sends only its chassis id, NULL for a neighbour not known.

@@ -37,6 +37,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "model/link_modes.h"
 #include "nl/fec_stats.h"
 #include "nl/link_modes.h"
 

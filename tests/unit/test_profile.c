@@ -16,7 +16,7 @@
 #include "profiles/ini_text.h"
 #include "profiles/profile.h"
 #include "profiles/site.h"
-#include "sysfs/collect.h"
+#include "collect/collect.h"
 #include "sysfs/root.h"
 
 /* ---- helpers ------------------------------------------------------------ */

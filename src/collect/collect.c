@@ -1,14 +1,14 @@
 #include "collect.h"
-#include "access_read.h"
-#include "host.h"
-#include "ib.h"
-#include "ib_smp.h"
-#include "kmsg.h"
 #include "lldp.h"
-#include "pci.h"
-#include "verbs_user.h"
-#include "drv_stack.h"
 #include "../ascend/npu_read.h"
+#include "../sysfs/access_read.h"
+#include "../sysfs/drv_stack.h"
+#include "../sysfs/host.h"
+#include "../sysfs/ib.h"
+#include "../sysfs/ib_smp.h"
+#include "../sysfs/kmsg.h"
+#include "../sysfs/pci.h"
+#include "../sysfs/verbs_user.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* Read everything `inventory` shows, through one root. */
-#ifndef RD_SYSFS_COLLECT_H
-#define RD_SYSFS_COLLECT_H
+#ifndef RD_COLLECT_COLLECT_H
+#define RD_COLLECT_COLLECT_H
 
-#include "root.h"
+#include "../sysfs/root.h"
 #include "../model/inventory.h"
 
 /* 0 or a negative errno for what stops the whole inventory (no memory, the

@@ -1,9 +1,9 @@
 /* Tables for people; JSON keys stay the interface. */
-#include "text.h"
-#include "diff.h"
-#include "fields.h"
-#include "../print/text_printf.h"
-#include "../print/plural.h"
+#include "fleet_text.h"
+#include "plural.h"
+#include "text_printf.h"
+#include "../fleet/diff.h"
+#include "../fleet/fields.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The fleet documents for people.  Printers only: the documents are those
  * of `fleet ls|show|diff --json`, the stream should filter control
- * characters (print/safe_stream.h: host names come from other machines). */
-#ifndef RD_FLEET_TEXT_H
-#define RD_FLEET_TEXT_H
+ * characters (safe_stream.h: host names come from other machines). */
+#ifndef RD_OUT_FLEET_TEXT_H
+#define RD_OUT_FLEET_TEXT_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  *
  * The NIC firmware's own LLDP agent is not a source: no driver exposes
  * what that agent received (docs/neighbors.md says what was looked at). */
-#ifndef RD_SYSFS_LLDP_H
-#define RD_SYSFS_LLDP_H
+#ifndef RD_COLLECT_LLDP_H
+#define RD_COLLECT_LLDP_H
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
 /* Neighbours from lldpd (lldp.h). */
 #include "lldp.h"
-#include "fetch.h"
-#include "lldp_parse.h"
-#include "root.h"
 #include "../ascend/tool_run.h"
+#include "../sysfs/fetch.h"
+#include "../sysfs/lldp_parse.h"
+#include "../sysfs/root.h"
 #include "../model/inventory.h"
 #include "../model/neighbor.h"
 
