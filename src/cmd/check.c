@@ -1,6 +1,7 @@
 #include "cmd.h"
 #include "../pipeline/check_env.h"
-#include "latch_run.h"
+#include "../opt/hold.h"
+#include "../pipeline/latch_run.h"
 #include "../pipeline/pipeline.h"
 #include "../check/check.h"
 #include "../print/check_out.h"
@@ -32,7 +33,7 @@ static int take_state(struct ctx *c, void *a, const char *v)
 static int take_hold(struct ctx *c, void *a, const char *v)
 {
 	((struct check_args *)a)->hold_set = true;
-	return latch_opts_hold(c, "check", &((struct check_args *)a)->latch, v);
+	return opt_hold(c, "check", &((struct check_args *)a)->latch, v);
 }
 
 static const struct cmd_opt check_opts[] = {

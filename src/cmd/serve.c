@@ -6,7 +6,8 @@
 #include "cmd.h"
 #include "../check/check.h"
 #include "../metrics/metrics.h"
-#include "latch_run.h"
+#include "../opt/hold.h"
+#include "../pipeline/latch_run.h"
 #include "../pipeline/pipeline.h"
 #include "../http/listen.h"
 #include "../http/server.h"
@@ -75,7 +76,7 @@ static int take_state(struct ctx *c, void *a, const char *v)
 
 static int take_hold(struct ctx *c, void *a, const char *v)
 {
-	return latch_opts_hold(c, "serve", &((struct serve_args *)a)->latch, v);
+	return opt_hold(c, "serve", &((struct serve_args *)a)->latch, v);
 }
 
 static const struct cmd_opt serve_opts[] = {

@@ -1,9 +1,9 @@
 /* The agent's memory around one reading (latch_run.h). */
 #include "latch_run.h"
 #include "../check/check.h"
-#include "../opt/opts.h"
 #include "../model/kmsg_log.h"
 #include "../state/latch_base.h"
+#include "ctx.h"
 #include "../model/window.h"
 
 #include <errno.h>
@@ -16,29 +16,6 @@ void latch_opts_init(struct latch_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	latch_holds_default(&o->holds);
-}
-
-int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const char *value)
-{
-	const char *eq = strchr(value, '=');
-	char name[16];
-	double s;
-	enum latch_class k = LATCH_NONE;
-
-	if (eq && (size_t)(eq - value) < sizeof(name)) {
-		memcpy(name, value, (size_t)(eq - value));
-		name[eq - value] = '\0';
-		k = latch_class_named(name);
-	}
-	if (k == LATCH_NONE || !ctx_parse_seconds(eq + 1, 0, 366 * 86400.0, &s) ||
-	    s != (double)(int64_t)s) {
-		fprintf(stderr, "%s %s: --hold needs drops=S, flaps=S or faults=S (whole seconds, "
-			"0: until cleared), not '%s'\n", c->prog, verb, value);
-		return EXIT_USAGE;
-	}
-	o->holds.s[k] = (int64_t)s;
-	o->hold_given[k] = true;
-	return CMD_GO_ON;
 }
 
 /* The counters whose baselines are kept: those the counter checks judge

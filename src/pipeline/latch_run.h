@@ -13,11 +13,11 @@
  *                    be read or written is a latch.state finding (not
  *                    checked) and said on stderr
  * Each returns EXIT_OK or EXIT_RUNTIME (said). */
-#ifndef RD_CMD_LATCH_RUN_H
-#define RD_CMD_LATCH_RUN_H
+#ifndef RD_PIPELINE_LATCH_RUN_H
+#define RD_PIPELINE_LATCH_RUN_H
 
 #include "../state/latch_file.h"
-#include "../pipeline/pipeline.h"
+#include "pipeline.h"
 #include "../check/latch.h"
 #include "../state/boot_id.h"
 
@@ -41,8 +41,6 @@ struct latch_run {
 };
 
 void latch_opts_init(struct latch_opts *o);
-/* --hold CLASS=S (S=0: until cleared): CMD_GO_ON or EXIT_USAGE (said). */
-int latch_opts_hold(struct ctx *c, const char *verb, struct latch_opts *o, const char *value);
 
 int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 		    struct latch_run *lr);
