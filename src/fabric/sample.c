@@ -1,7 +1,7 @@
 /* A rank's rails' counters around a load round (sample.h). */
 #include "sample.h"
+#include "../collect/counter_window.h"
 #include "../model/window.h"
-#include "../sysfs/counters.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/netdev_port.h"
 
@@ -88,9 +88,7 @@ void fab_sampler_start(struct fab_sampler *s)
 	s->error[0] = 0;
 	if (!s->inv)
 		return;
-	rc = counters_sample(s->r, s->inv);
-	if (rc == 0)
-		rc = window_start(s->inv);
+	rc = counter_window_open(s->r, s->inv);
 	if (rc < 0)
 		snprintf(s->error, sizeof(s->error), "its counters could not be read: %s",
 			 strerror(-rc));
@@ -160,7 +158,7 @@ static int pfc_mask(const struct port *pt)
 int fab_sampler_end(struct fab_sampler *s, uint32_t round, uint32_t rank,
 		    struct fab_port_load *out)
 {
-	int rc = s->started ? counters_sample(s->r, s->inv) : 0;
+	int rc = s->started ? counter_window_sample(s->r, s->inv) : 0;
 
 	if (s->started && rc < 0)
 		snprintf(s->error, sizeof(s->error), "its counters could not be read again: %s",

@@ -1,5 +1,6 @@
 /* fabric --load: this rank's rails' counters around a load round (the
- * readers `watch` uses: sysfs/counters.h, model/window.h), as the deltas
+ * counter window that check --window, watch and serve use too:
+ * collect/counter_window.h, model/window.h), as the deltas
  * the judge weighs (fabric/load.h: only counters with a kind). */
 #ifndef RD_FABRIC_SAMPLE_H
 #define RD_FABRIC_SAMPLE_H
