@@ -1,14 +1,13 @@
 /* bw and lat: `server` on one host, `client HOST` on the other, or bw
- * --loopback on one.  This file runs the two sides: the client asks for
- * each size of a sweep, the server serves one client at a time; both print
- * one report (print/bw_out.c).  The command line is cmd/bw_opts.c, the
- * choice of rails bw/rails.c, the loopback engine bw/loopback.c. */
+ * --loopback on one.  This file chooses each side's rails
+ * (pipeline/bw_setup.c), runs the side asked for (bw/client.c,
+ * bw/server.c, bw/loopback.c) and prints its report (print/bw_out.c).
+ * The command line is cmd/bw_opts.c. */
 #include "bw_opts.h"
 #include "../pipeline/bw_setup.h"
-#include "../bw/door.h"
+#include "../bw/client.h"
 #include "../bw/expect.h"
 #include "../bw/loopback.h"
-#include "../bw/progress.h"
 #include "../bw/rails.h"
 #include "../bw/server.h"
 #include "../print/bw_out.h"
@@ -53,15 +52,25 @@ static void expectation(struct bw_report *r, const struct bw_opts *o, const stru
 		       whysz);
 }
 
-/* ---- client ---- */
+/* ---- client (bw/client.c) ---- */
+
+struct client {
+	struct ctx *c;
+	const char *cmd;
+	struct bw_setup s;
+};
 
 /* The client's report: the sizes that finished, and why the rest did not
  * when error is set (then verdict "error", exit 3; with --json always one
  * complete document, even when no size finished). */
-static int client_report(struct ctx *c, const char *cmd, const struct bw_opts *o,
-			 const struct bw_setup *s, const struct bw_session *ss,
-			 const char *host, struct bw_outcome *outs, size_t done, const char *error)
+static int client_report(void *arg, const struct bw_session *ss, const char *host,
+			 struct bw_outcome *outs, size_t done, const char *error)
 {
+	const struct client *cl = arg;
+	struct ctx *c = cl->c;
+	const char *cmd = cl->cmd;
+	const struct bw_setup *s = &cl->s;
+	const struct bw_opts *o = s->o;
 	struct bw_report rep;
 	char why[256];
 	int rc;
@@ -93,96 +102,30 @@ static int client_report(struct ctx *c, const char *cmd, const struct bw_opts *o
 
 static int run_client(struct ctx *c, const char *cmd, struct bw_opts *o)
 {
-	struct bw_setup s;
-	struct bw_session ss = { .fd = -1 };
-	struct bw_hello h;
-	struct bw_rails rails;
-	struct bw_outcome *outs = NULL;
-	struct bw_progress pg = { .out = stderr, .prog = c->prog, .cmd = cmd };
-	struct bw_err e = { "" };
-	char host[BW_HOST_MAX + 1] = "";
-	size_t done = 0;
+	struct client cl = { .c = c, .cmd = cmd };
+	struct bw_client_conf cf = { .prog = c->prog, .cmd = cmd, .o = o, .rs = &cl.s.rs,
+				     .progress = isatty(STDERR_FILENO) && !c->json && !c->quiet,
+				     .always_report = c->json, .report = client_report,
+				     .arg = &cl };
 	int rc;
 
-	bw_setup_init(&s, c, cmd, o);
+	bw_setup_init(&cl.s, c, cmd, o);
 	/* verbs by default when it can run here */
 	if (!o->transport_set) {
 		o->p.transport = BW_TRANSPORT_TCP;
-		rc = bw_setup_collect(&s);
+		rc = bw_setup_collect(&cl.s);
 		if (rc == EXIT_USAGE)	/* a broken site file or profile: said; fix it first */
 			goto out;
-		if (rc == EXIT_OK && s.pl.inv.n_nics)
+		if (rc == EXIT_OK && cl.s.pl.inv.n_nics)
 			o->p.transport = BW_TRANSPORT_VERBS;
 	}
-	rc = bw_setup_rails(&s, o->p.transport);
+	rc = bw_setup_rails(&cl.s, o->p.transport);
 	if (rc != EXIT_OK)
 		goto out;
-	if (bw_params_check(&o->p, s.rs.n, NULL, &e) < 0) {
-		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	gethostname(host, sizeof(host) - 1);
-	ss.token = o->token;
-	if (bw_session_connect(&ss, o->host, o->port, (int)(o->timeout_s * 1000), &e) < 0 ||
-	    bw_session_auth(&ss, &e) < 0) {
-		fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-		rc = c->json ? client_report(c, cmd, o, &s, &ss, host, NULL, 0, e.msg)
-			     : EXIT_RUNTIME;
-		if (rc == EXIT_OK)
-			rc = EXIT_RUNTIME;
-		goto out;
-	}
-	if (isatty(STDERR_FILENO) && !c->json && !c->quiet) {
-		ss.progress = bw_progress_show;
-		ss.progress_arg = &pg;
-	}
-	outs = calloc(o->n_sizes, sizeof(*outs));
-	if (!outs) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	/* the numeric address the control channel reached: both sides then
-	 * name the same peer (GID choice, tcp data connections) */
-	bw_rails_fill(s.rs.rail, s.rs.n, o->ib_port, o->gid_index, o->p.transport, s.rs.n,
-		      ss.peer_addr, &rails);
-	/* the client's own bound on each run (engine.h): its window and a
-	 * margin; iterations mode has none of its own (the server's cap) */
-	for (uint32_t i = 0; i < rails.n; i++)
-		rails.local[i].max_run_ms = bw_params_run_bound_ms(&o->p, 0);
-	for (size_t k = 0; k < o->n_sizes; k++) {
-		bw_opts_hello(o, o->sizes[k], s.rs.n, host, &h);
-		if (bw_params_check(&h.p, s.rs.n, NULL, &e) < 0) {
-			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		pg.size = h.p.size;
-		pg.total = ((double)h.p.warmup_ms + h.p.duration_ms) / 1e3;
-		rc = bw_session_test(&ss, &h, &rails, &outs[k], &e);
-		bw_progress_end(&pg);
-		if (rc < 0) {
-			/* what finished is still reported (and with --json there
-			 * is always one document), with why the rest did not */
-			fprintf(stderr, "%s %s: %s\n", c->prog, cmd, e.msg);
-			rc = done || c->json ? client_report(c, cmd, o, &s, &ss, host, outs, done,
-							     e.msg)
-					     : EXIT_RUNTIME;
-			if (rc == EXIT_OK)
-				rc = EXIT_RUNTIME;
-			goto out;
-		}
-		done++;
-	}
-	bw_session_bye(&ss);
-	rc = client_report(c, cmd, o, &s, &ss, host, outs, done, NULL);
+	rc = bw_client_run(&cf);
+	rc = rc == -EINVAL ? EXIT_USAGE : rc < 0 ? EXIT_RUNTIME : rc;
 out:
-	for (size_t k = 0; outs && k < o->n_sizes; k++)
-		bw_outcome_free(&outs[k]);
-	free(outs);
-	bw_session_close(&ss);
-	bw_setup_free(&s);
+	bw_setup_free(&cl.s);
 	return rc;
 }
 
