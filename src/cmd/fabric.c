@@ -7,9 +7,10 @@
 #include "cmd.h"
 #include "../opt/opt_parse.h"
 #include "../opt/opts.h"
-#include "../bw/expect.h"
 #include "../bw/opts.h"
 #include "../bw/rails.h"
+#include "../fabric/conf.h"
+#include "../fabric/floor.h"
 #include "../fabric/pairs_file.h"
 #include "../fabric/pmix.h"
 #include "../fabric/run.h"
@@ -323,6 +324,7 @@ const struct cmd_spec fabric_spec = {
 static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 {
 	struct bw_params *p = &o->bw.p;
+	char why[128];
 	int n, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -332,41 +334,16 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->warmup_s = 0.25;
 	o->bw.ib_port = 1;
 	o->bw.gid_index = -1;
-	o->cf.expect_gbps = NAN;
-	o->cf.tolerance = 0.93;
-	o->cf.timeout_s = 120;
-	o->cf.guard_s = NAN;	/* FAB_GUARD_S, or FAB_LOAD_GUARD_S with --load */
-	o->cf.retest = 1;
-	o->cf.traffic_class = -1;
+	fab_conf_defaults(&o->cf);
 	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
 	if (rc != CMD_GO_ON)
 		return rc;
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
-	p->bidir = !o->one_way;
-	if (isnan(o->cf.guard_s))
-		o->cf.guard_s = o->cf.load ? FAB_LOAD_GUARD_S : FAB_GUARD_S;
-	if (o->cf.load) {
-		if (o->cf.pairs_file || o->cf.mode != FAB_MODE_DEFAULT)
-			return usage(c, "%s", "--load makes its own rounds: no --pairs or --mode");
-		if (o->cf.lat || o->one_way)
-			return usage(c, "%s", "--load runs bandwidth only: no --lat or --one-way");
-		/* incast: the senders send; alltoall: both ways, every pair */
-		p->bidir = o->cf.load == FAB_LOAD_ALLTOALL;
-		o->cf.retest = 0;
-	} else if (o->cf.fan_in) {
-		return usage(c, "%s", "--fan-in goes with --load incast");
-	}
-	if (o->cf.fan_in && o->cf.load == FAB_LOAD_ALLTOALL)
-		return usage(c, "%s", "--fan-in goes with --load incast");
+	if (fab_conf_finish(&o->cf, p, o->one_way, o->bw.gpu, why, sizeof(why)) < 0)
+		return usage(c, "%s", why);
 	fab_caps_fit(&o->bw.caps, p);
 	o->bw.expect_gbps = o->cf.expect_gbps;
-	if (o->cf.pairs_file && o->cf.mode != FAB_MODE_DEFAULT)
-		return usage(c, "%s", "--pairs and --mode are either-or");
-	if (o->cf.pairs_file)
-		o->cf.mode = FAB_MODE_PAIRS;
-	if (o->bw.gpu && p->transport == BW_TRANSPORT_TCP && o->cf.transport_set)
-		return usage(c, "%s", "--gpu needs the verbs transport");
 	if (o->profile) {
 		rc = ctx_load_profile(c, "fabric", o->profile, &o->loaded, &o->pr);
 		if (rc != CMD_GO_ON)
@@ -423,24 +400,8 @@ static void side_init(struct fab_cmd *fc)
 
 static double floor_of(struct fab_cmd *fc, const char **why)
 {
-	const struct fab_opts *o = fc->o;
-	double f = NAN;
-
-	*why = NULL;
-	if (isfinite(o->bw.expect_gbps)) {
-		*why = "--expect-gbps";
-		return o->bw.expect_gbps;
-	}
-	/* bw's rule (bw_floor): the profile's bw_floor_gbps, else 90% of
-	 * the port rate on verbs, at sizes of 64 KiB and up */
-	if (fc->r.side.p.size < BW_EXPECT_MIN_BYTES)
-		return NAN;
-	if (bw_floor(o->pr, fc->r.side.transport == BW_TRANSPORT_VERBS ? fc->setup.rs.min_rate :
-			 NAN, &f, fc->floor_why, sizeof(fc->floor_why))) {
-		*why = fc->floor_why;
-		return f;
-	}
-	return NAN;
+	return fab_floor(fc->o->bw.expect_gbps, fc->o->pr, &fc->r.side, fc->setup.rs.min_rate,
+			 fc->floor_why, sizeof(fc->floor_why), why);
 }
 
 static int report(struct fab_cmd *fc, double wall_s)
