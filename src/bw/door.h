@@ -2,7 +2,7 @@
  * client with its reason and a clean close, and, while one client's test
  * runs, a doorman that answers every other at once ("busy, try again in N
  * s") instead of leaving it in the listen backlog.  The server serves one
- * client at a time (cmd/bw.c); the token and the idle cut are checked in
+ * client at a time (bw/server.c); the token and the idle cut are checked in
  * the session itself (bw_session_serve). */
 #ifndef RD_BW_DOOR_H
 #define RD_BW_DOOR_H

@@ -1,7 +1,7 @@
 /* The bandwidth and latency test: what one side of a test is asked to do,
  * and the interface every transport (tcp, verbs) implements.
  *
- * Flow (cmd/bw.c joins it all):
+ * Flow (bw/client.c and bw/server.c join it all):
  *   client                              server
  *   connect control channel  ------->   accept (one test at a time)
  *   HELLO(bw_params)         ------->   validate, cap, answer OK or ERROR

@@ -4,14 +4,19 @@
  * steps (fabric/run.h tells how a run goes) and rank 0's report
  * (print/fabric_out.c).  docs/fabric.md is the how-to, docs/json/fabric.md
  * the document. */
-#include "bw_cmd.h"
+#include "cmd.h"
 #include "../opt/opt_parse.h"
 #include "../opt/opts.h"
+#include "../bw/opts.h"
+#include "../bw/rails.h"
+#include "../fabric/conf.h"
+#include "../fabric/floor.h"
 #include "../fabric/pairs_file.h"
 #include "../fabric/pmix.h"
 #include "../fabric/run.h"
 #include "../fabric/run_report.h"
 #include "../fabric/timing.h"
+#include "../pipeline/bw_setup.h"
 #include "../print/fabric_out.h"
 #include "../print/fabric_progress.h"
 #include "../profiles/profile.h"
@@ -319,6 +324,7 @@ const struct cmd_spec fabric_spec = {
 static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 {
 	struct bw_params *p = &o->bw.p;
+	char why[128];
 	int n, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -328,41 +334,16 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 	o->warmup_s = 0.25;
 	o->bw.ib_port = 1;
 	o->bw.gid_index = -1;
-	o->cf.expect_gbps = NAN;
-	o->cf.tolerance = 0.93;
-	o->cf.timeout_s = 120;
-	o->cf.guard_s = NAN;	/* FAB_GUARD_S, or FAB_LOAD_GUARD_S with --load */
-	o->cf.retest = 1;
-	o->cf.traffic_class = -1;
+	fab_conf_defaults(&o->cf);
 	rc = opts_parse(c, &fabric_spec, argc, argv, o, &n);
 	if (rc != CMD_GO_ON)
 		return rc;
 	p->duration_ms = (uint32_t)llround(o->duration_s * 1000);
 	p->warmup_ms = (uint32_t)llround(o->warmup_s * 1000);
-	p->bidir = !o->one_way;
-	if (isnan(o->cf.guard_s))
-		o->cf.guard_s = o->cf.load ? FAB_LOAD_GUARD_S : FAB_GUARD_S;
-	if (o->cf.load) {
-		if (o->cf.pairs_file || o->cf.mode != FAB_MODE_DEFAULT)
-			return usage(c, "%s", "--load makes its own rounds: no --pairs or --mode");
-		if (o->cf.lat || o->one_way)
-			return usage(c, "%s", "--load runs bandwidth only: no --lat or --one-way");
-		/* incast: the senders send; alltoall: both ways, every pair */
-		p->bidir = o->cf.load == FAB_LOAD_ALLTOALL;
-		o->cf.retest = 0;
-	} else if (o->cf.fan_in) {
-		return usage(c, "%s", "--fan-in goes with --load incast");
-	}
-	if (o->cf.fan_in && o->cf.load == FAB_LOAD_ALLTOALL)
-		return usage(c, "%s", "--fan-in goes with --load incast");
+	if (fab_conf_finish(&o->cf, p, o->one_way, o->bw.gpu, why, sizeof(why)) < 0)
+		return usage(c, "%s", why);
 	fab_caps_fit(&o->bw.caps, p);
 	o->bw.expect_gbps = o->cf.expect_gbps;
-	if (o->cf.pairs_file && o->cf.mode != FAB_MODE_DEFAULT)
-		return usage(c, "%s", "--pairs and --mode are either-or");
-	if (o->cf.pairs_file)
-		o->cf.mode = FAB_MODE_PAIRS;
-	if (o->bw.gpu && p->transport == BW_TRANSPORT_TCP && o->cf.transport_set)
-		return usage(c, "%s", "--gpu needs the verbs transport");
 	if (o->profile) {
 		rc = ctx_load_profile(c, "fabric", o->profile, &o->loaded, &o->pr);
 		if (rc != CMD_GO_ON)
@@ -376,7 +357,7 @@ static int parse(struct ctx *c, int argc, char **argv, struct fab_opts *o)
 struct fab_cmd {
 	struct ctx *c;
 	struct fab_opts *o;
-	struct bw_cmd_setup setup;	/* the rails */
+	struct bw_setup setup;	/* the rails */
 	char floor_why[192];	/* the floor's reason, when floor_of set one */
 	struct fab_run r;
 };
@@ -384,26 +365,18 @@ struct fab_cmd {
 static int choose_rails(struct fab_cmd *fc)
 {
 	struct fab_opts *o = fc->o;
-	struct bw_cmd_setup *s = &fc->setup;
-	int rc;
+	struct bw_setup *s = &fc->setup;
 
-	s->c = fc->c;
-	s->cmd = "fabric";
-	s->o = &o->bw;
-	s->min_rate = NAN;
 	if (!o->cf.transport_set) {
 		o->bw.p.transport = BW_TRANSPORT_TCP;
-		if (bw_cmd_collect(s) == EXIT_OK && s->pl.inv.n_nics)
+		if (bw_setup_collect(s) == EXIT_OK && s->pl.inv.n_nics)
 			o->bw.p.transport = BW_TRANSPORT_VERBS;
 	}
-	if (o->bw.p.transport == BW_TRANSPORT_VERBS) {
+	if (o->bw.p.transport == BW_TRANSPORT_VERBS)
 		o->bw.devices = o->rails ? o->rails : "all";
-		rc = bw_cmd_verbs_rails(s);
-	} else {
+	else
 		o->bw.devices = o->rails && strcmp(o->rails, "all") != 0 ? o->rails : NULL;
-		rc = bw_cmd_tcp_rails(s);
-	}
-	return rc;
+	return bw_setup_rails(s, o->bw.p.transport);
 }
 
 /* This rank's side of every pair test: bw's part here, the rest the run's. */
@@ -420,31 +393,15 @@ static void side_init(struct fab_cmd *fc)
 	sd->caps = &o->bw.caps;
 	sd->p = o->bw.p;
 	sd->transport = o->bw.p.transport;
-	sd->rails = fc->setup.rail;
-	sd->n_rails = fc->setup.n;
+	sd->rails = fc->setup.rs.rail;
+	sd->n_rails = fc->setup.rs.n;
 	fab_run_side(&fc->r, o->pr ? o->pr : fc->setup.have_inv ? fc->setup.pl.profile : NULL);
 }
 
 static double floor_of(struct fab_cmd *fc, const char **why)
 {
-	const struct fab_opts *o = fc->o;
-	double f = NAN;
-
-	*why = NULL;
-	if (isfinite(o->bw.expect_gbps)) {
-		*why = "--expect-gbps";
-		return o->bw.expect_gbps;
-	}
-	/* bw's rule (bw_floor): the profile's bw_floor_gbps, else 90% of
-	 * the port rate on verbs, at sizes of 64 KiB and up */
-	if (fc->r.side.p.size < BW_EXPECT_MIN_BYTES)
-		return NAN;
-	if (bw_floor(o->pr, fc->r.side.transport == BW_TRANSPORT_VERBS ? fc->setup.min_rate :
-			 NAN, &f, fc->floor_why, sizeof(fc->floor_why))) {
-		*why = fc->floor_why;
-		return f;
-	}
-	return NAN;
+	return fab_floor(fc->o->bw.expect_gbps, fc->o->pr, &fc->r.side, fc->setup.rs.min_rate,
+			 fc->floor_why, sizeof(fc->floor_why), why);
 }
 
 static int report(struct fab_cmd *fc, double wall_s)
@@ -524,10 +481,10 @@ static int run(struct fab_cmd *fc)
 	if (r->cf->load) {
 		/* the counters around each round: the machine as check reads it */
 		if (!fc->setup.collected)
-			(void)bw_cmd_collect(&fc->setup);
+			(void)bw_setup_collect(&fc->setup);
 		m = (struct fab_machine){ fc->setup.have_inv ? &fc->setup.pl.r : NULL,
 					  fc->setup.have_inv ? &fc->setup.pl.inv : NULL,
-					  fc->setup.rail, fc->setup.nic, fc->setup.n };
+					  fc->setup.rs.rail, fc->setup.rs.nic, fc->setup.rs.n };
 	}
 	r->floor_gbps = floor_of(fc, &why);
 	end = fab_run_go(r, &m);
@@ -565,6 +522,7 @@ int cmd_fabric(struct ctx *c, int argc, char **argv)
 			profile_free(&o.loaded);
 		return rc;
 	}
+	bw_setup_init(&fc.setup, c, "fabric", &o.bw);
 	o.cf.prog = c->prog;
 	o.cf.log = stderr;
 	o.cf.verbose = c->verbose;
@@ -581,7 +539,7 @@ int cmd_fabric(struct ctx *c, int argc, char **argv)
 		signal(SIGPIPE, SIG_IGN);
 		rc = run(&fc);
 		fab_run_free(&fc.r);
-		bw_cmd_setup_free(&fc.setup);
+		bw_setup_free(&fc.setup);
 	}
 	if (o.pr == &o.loaded)
 		profile_free(&o.loaded);
