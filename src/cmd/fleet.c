@@ -224,7 +224,7 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
 	json_t *records, *diff;
-	char why[1024];
+	char why[8192];	/* a path of PATH_MAX and the reason */
 	int rc = EXIT_RUNTIME, err;
 
 	if (!a->html) {

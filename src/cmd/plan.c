@@ -214,16 +214,16 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	struct plan_source ms;
 	struct plan_result r;
 	const char *title;
-	char why[1024], assumed[320];
+	char why[256], assumed[320], *bad = NULL;
 	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list_models)
 		return list_models(c);
-	if (plan_model_shape(&a.shape, &a.job, c->prog, &title, assumed, sizeof(assumed), why,
-			     sizeof(why)) < 0) {
-		fprintf(stderr, "%s plan: %s\n", c->prog, why);
+	if (plan_model_shape(&a.shape, &a.job, c->prog, &title, assumed, sizeof(assumed), &bad) < 0) {
+		fprintf(stderr, "%s plan: %s\n", c->prog, bad ? bad : "out of memory");
+		free(bad);
 		return EXIT_USAGE;
 	}
 	a.job.bytes = plan_dtype_bytes(a.dtype ? a.dtype : "bf16");

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -50,6 +51,26 @@ static bool shape_missing(const struct plan_shape_ask *a, const struct plan_job 
 	       (j->ep > 1 && !a->has_experts);
 }
 
+/* The reason, malloc'd (NULL when out of memory), into *why. */
+static int refuse(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int refuse(char **why, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	*why = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (*why) {
+		va_start(ap, fmt);
+		vsnprintf(*why, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
 /* buf + at, as far as len allows; where the text ends now. */
 static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -71,25 +92,21 @@ static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
  * model of exactly that size, when all of that size share one shape
  * (Llama 2 70B and Llama 3 70B do).  assumed: what the output says. */
 static int assume_shape(const struct plan_shape_ask *a, struct plan_job *j, const char *prog,
-			const char **title, char *assumed, size_t len, char *why, size_t why_len)
+			const char **title, char *assumed, size_t len, char **why)
 {
 	const struct plan_shape *s = plan_shape_of_params(j->params, 0), *o;
 	size_t used;
 
-	if (!s) {
-		snprintf(why, why_len, "--params %s is no built-in model's size, and tensor, "
-			 "pipeline and expert parallelism need the shape: give --hidden H and "
-			 "--layers L (--experts E --top-k K for --ep), or --model NAME (`%s plan "
-			 "--models` lists them)", a->params, prog);
-		return -EINVAL;
-	}
+	if (!s)
+		return refuse(why, "--params %s is no built-in model's size, and tensor, "
+			      "pipeline and expert parallelism need the shape: give --hidden H and "
+			      "--layers L (--experts E --top-k K for --ep), or --model NAME (`%s "
+			      "plan --models` lists them)", a->params, prog);
 	for (size_t i = 1; (o = plan_shape_of_params(j->params, i)); i++)
-		if (!plan_shape_same(s, o)) {
-			snprintf(why, why_len, "--params %s is the size of %s and of %s, which "
-				 "have other shapes: give --model NAME, or --hidden H and "
-				 "--layers L", a->params, s->title, o->title);
-			return -EINVAL;
-		}
+		if (!plan_shape_same(s, o))
+			return refuse(why, "--params %s is the size of %s and of %s, which "
+				      "have other shapes: give --model NAME, or --hidden H and "
+				      "--layers L", a->params, s->title, o->title);
 	take_shape(a, j, s);
 	*title = s->title;
 	/* the job's values: what the command line gave still wins */
@@ -105,20 +122,18 @@ static int assume_shape(const struct plan_shape_ask *a, struct plan_job *j, cons
 }
 
 int plan_model_shape(const struct plan_shape_ask *a, struct plan_job *j, const char *prog,
-		     const char **title, char *assumed, size_t len, char *why, size_t why_len)
+		     const char **title, char *assumed, size_t len, char **why)
 {
 	const struct plan_shape *s;
 
 	*title = NULL;
 	assumed[0] = '\0';
 	if (!a->model) {
-		if (!a->params) {
-			snprintf(why, why_len, "give the model: --params 70B, or --model NAME "
-				 "(`%s plan --models` lists them)", prog);
-			return -EINVAL;
-		}
+		if (!a->params)
+			return refuse(why, "give the model: --params 70B, or --model NAME "
+				      "(`%s plan --models` lists them)", prog);
 		if (shape_missing(a, j))
-			return assume_shape(a, j, prog, title, assumed, len, why, why_len);
+			return assume_shape(a, j, prog, title, assumed, len, why);
 		if (a->moe_layers)
 			j->moe_layers = (int)a->moe_layers;
 		else
@@ -126,11 +141,9 @@ int plan_model_shape(const struct plan_shape_ask *a, struct plan_job *j, const c
 		return 0;
 	}
 	s = plan_shape_find(a->model);
-	if (!s) {
-		snprintf(why, why_len, "no built-in model '%s' (`%s plan --models` lists them; "
-			 "or give --params and the shape)", a->model, prog);
-		return -EINVAL;
-	}
+	if (!s)
+		return refuse(why, "no built-in model '%s' (`%s plan --models` lists them; "
+			      "or give --params and the shape)", a->model, prog);
 	*title = s->title;
 	take_shape(a, j, s);
 	return 0;

@@ -24,9 +24,9 @@ int plan_dtype_bytes(const char *t);
 /* Fills j's shape from ask (j holds what the command line gave).  title:
  * the model's title or NULL; assumed: what the output says of a shape
  * assumed from --params, "" when none.  prog names the program in the
- * advice.  0, or -EINVAL with the reason in why (lower case, no "prog
- * plan: "). */
+ * advice.  0, or -EINVAL with the reason in *why (malloc'd, NULL when out
+ * of memory; lower case, no "prog plan: "). */
 int plan_model_shape(const struct plan_shape_ask *ask, struct plan_job *j, const char *prog,
-		     const char **title, char *assumed, size_t len, char *why, size_t why_len);
+		     const char **title, char *assumed, size_t len, char **why);
 
 #endif

@@ -50,14 +50,15 @@ json_t *record_read_fabric(const char *file, const char *host, bool *refused, ch
 	*refused = false;
 	if (!file)
 		return json_array();
-	doc = record_read_doc(&b, file, false, &mtime, why, len);
+	/* the reasons of the documents' reader, as long as they were */
+	doc = record_read_doc(&b, file, false, &mtime, why, len < 512 ? len : 512);
 	free(b.buf);
-	if (doc && fleet_fabric_problem(doc, why, len) < 0) {
+	if (doc && fleet_fabric_problem(doc, why, len < 512 ? len : 512) < 0) {
 		json_decref(doc);
 		doc = NULL;
 	}
 	if (doc && !fleet_fabric_names(doc, host)) {
-		snprintf(why, len, "it does not name host '%s' among its nodes (give --host "
+		snprintf(why, len < 512 ? len : 512, "it does not name host '%s' among its nodes (give --host "
 			 "NAME when this machine is known there by another name)", host);
 		json_decref(doc);
 		doc = NULL;
