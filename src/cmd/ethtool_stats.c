@@ -5,15 +5,13 @@
  * `ethtool -S` on a veth. */
 #include "cmd.h"
 #include "../opt/opt_parse.h"
+#include "../print/ethtool_stats_out.h"
 #include "../print/json.h"
-#include "../print/safe_stream.h"
 #include "../print/text.h"
 #include "../state/einval_file.h"
 #include "../sysfs/ethtool.h"
 #include "../sysfs/link.h"
-#include "../print/text_printf.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,19 +52,9 @@ const struct cmd_spec ethtool_stats_spec = {
 static void say_none(const struct ctx *c, const struct root *r, const char *what,
 		     const char *ifname)
 {
-	FILE *err;
-
-	if (c->quiet || c->verbose)
-		return;
-	/* notes quote file contents: filtered like any text output */
-	err = safe_stream(stderr);
-	if (!err)
-		return;
-	if (r->n_notes)	/* the note names the interface */
-		fprintf(err, "%s ethtool-stats: %s\n", c->prog, r->notes[r->n_notes - 1].what);
-	else
-		fprintf(err, "%s ethtool-stats: no %s of '%s'\n", c->prog, what, ifname);
-	fclose(err);
+	if (!c->quiet && !c->verbose)
+		ethtool_say_none(c->prog, r->n_notes ? r->notes[r->n_notes - 1].what : NULL, what,
+				 ifname);
 }
 
 /* --link: the port's "link" of inventory for any netdev */
@@ -139,25 +127,15 @@ int cmd_ethtool_stats(struct ctx *c, int argc, char **argv)
 		/* a document that is not an object: jansson will not dump it */
 		rc = puts("null") >= 0 && fflush(stdout) == 0 ? EXIT_PROBLEMS : EXIT_RUNTIME;
 	} else if (c->json) {
-		json_t *o = json_object();
-
-		for (size_t i = 0; set.v && i < set.n; i++)
-			json_object_set_new(o, set.v[i].name,
-					    set.v[i].value > INT64_MAX ?
-					    json_real((double)set.v[i].value) :
-					    json_integer((json_int_t)set.v[i].value));
-		rc = ctx_emit_json(c, o);
+		rc = ctx_emit_json(c, ethtool_stats_json(&set));
 	} else {
-		for (size_t i = 0; i < set.n; i++)
-			text_printf(stdout, "%s %llu\n", set.v[i].name, (unsigned long long)set.v[i].value);
+		text_ethtool_stats(stdout, &set);
 		rc = fflush(stdout) == 0 ? (set.v ? EXIT_OK : EXIT_PROBLEMS) : EXIT_RUNTIME;
 	}
 	ctx_print_notes(c, &r);
 	if (rc == EXIT_PROBLEMS)
 		say_none(c, &r, "statistics", ifname);
-	for (size_t i = 0; i < set.n; i++)
-		free(set.v[i].name);
-	free(set.v);
+	counter_set_clear(&set);
 	root_close(&r);
 	return rc;
 }

@@ -3,29 +3,22 @@
 #include "cmd.h"
 #include "../opt/opt_time.h"
 #include "../pipeline/db.h"
-#include "../state/file_replace.h"
 #include "../opt/opt_files.h"
 #include "../fleet/diff.h"
-#include "../fleet/history.h"
-#include "../fleet/record.h"
-#include "../fleet/skim.h"
 #include "../print/fleet_text.h"
 #include "../print/json.h"
-#include "../print/fleet_html.h"
-#include "../print/fleet_html_counters.h"
+#include "../pipeline/fleet_report.h"
+#include "../pipeline/fleet_show.h"
+#include "../pipeline/fleet_html_file.h"
+#include "../print/fleet_report_out.h"
 #include "../print/fleet_show_out.h"
-#include "../print/safe_stream.h"
+#include "../store/latest_drift.h"
 #include "../store/store.h"
-#include "../print/text_printf.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 
 struct fleet_args {
@@ -160,6 +153,15 @@ static int db_failed(struct ctx *c, struct store *s)
 	return EXIT_RUNTIME;
 }
 
+/* An engine's -EIO (the store failed) or -ENOMEM, said. */
+static int load_failed(struct ctx *c, struct store *s, int err)
+{
+	if (err == -EIO)
+		return db_failed(c, s);
+	fprintf(stderr, "%s: out of memory\n", c->prog);
+	return EXIT_RUNTIME;
+}
+
 static void note_empty(struct ctx *c, const char *db)
 {
 	if (!c->quiet)
@@ -185,198 +187,68 @@ static int fleet_ls(struct ctx *c, struct store *s, const struct fleet_args *a)
  *  "latest": <the newest record>} */
 static int fleet_show(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *history, *latest, *doc, *counters;
+	json_t *doc;
+	int rc = fleet_show_load(s, a->host, &doc);
 
-	/* the changes need only what fleet_skim_drop keeps; the latest
-	 * record is shown whole */
-	if (store_history(s, a->host, fleet_skim_drop, &history) < 0)
-		return db_failed(c, s);
-	if (!json_array_size(history)) {
-		json_decref(history);
+	if (rc == -ENOENT) {
 		fprintf(stderr, "%s fleet: no record of host '%s' in '%s' (`rdmadoctor fleet "
 			"ls` lists the hosts)\n", c->prog, a->host, a->db);
 		return EXIT_USAGE;	/* a name that is not there, as profiles show */
 	}
-	/* the record the history ends with, whole (not a newer one stored
-	 * meanwhile: the two agree) */
-	if (store_record(s, a->host, json_string_value(json_object_get(json_array_get(history,
-			 json_array_size(history) - 1), "time")), &latest) < 0) {
-		json_decref(history);
-		return db_failed(c, s);
-	}
-	if (!json_array_size(latest)) {
-		json_decref(history);
-		json_decref(latest);
+	if (rc == -EBADMSG) {
 		fprintf(stderr, "%s fleet: cannot read '%s': the latest record of host '%s' does "
 			"not carry the time it is stored under (the file was edited by hand? "
 			"move it aside)\n", c->prog, a->db, a->host);
 		return EXIT_RUNTIME;
 	}
-	if (store_counters(s, a->host, &counters) < 0) {
-		json_decref(history);
-		json_decref(latest);
-		return db_failed(c, s);
-	}
-	doc = fleet_show_to_json(a->host, history, json_array_get(latest, 0), counters);
-	json_decref(history);
-	json_decref(latest);
-	json_decref(counters);
-	if (!doc) {
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
+	if (rc < 0)
+		return load_failed(c, s, rc);
 	return write_text_or_json(c, doc, fleet_text_show);
 }
 
 static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *hosts, *diff, *fabric;
-	size_t outliers;
-	int rc;
+	json_t *diff;
+	size_t outliers, n_hosts;
+	int rc = store_latest_drift(s, &diff, &n_hosts);
 
-	if (store_latest_facts(s, &hosts) < 0)
-		return db_failed(c, s);
-	if (!json_array_size(hosts))
+	if (n_hosts == 0)
 		note_empty(c, a->db);
-	if (store_latest_fabric(s, &fabric) < 0) {
-		json_decref(hosts);
-		return db_failed(c, s);
-	}
-	diff = fleet_diff(hosts);
-	json_decref(hosts);
-	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
-		json_decref(diff);
-		json_decref(fabric);
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-		return EXIT_RUNTIME;
-	}
-	json_decref(fabric);
+	if (rc < 0)
+		return load_failed(c, s, rc);
 	outliers = fleet_diff_odd_hosts(diff);
 	rc = write_text_or_json(c, diff, fleet_text_diff);
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
 }
 
-struct page {
-	json_t *records, *diff;
-};
-
-static int write_page(FILE *out, void *arg)
-{
-	const struct page *p = arg;
-
-	return fleet_html_write(out, p->records, p->diff) < 0 ? -EIO : 0;
-}
-
-/* The page whole or not at all (file_replace.h). */
-static int write_atomic(struct ctx *c, const char *file, json_t *records, json_t *diff)
-{
-	struct page p = { records, diff };
-	const char *stage;
-	int rc = file_replace(file, write_page, &p, &stage);
-
-	if (rc == 0)
-		return EXIT_OK;
-	if (rc == -ENOMEM)
-		fprintf(stderr, "%s: out of memory\n", c->prog);
-	else
-		fprintf(stderr, "%s fleet: cannot %s '%s': %s%s\n", c->prog, stage, file,
-			strerror(-rc), strcmp(stage, "write") ? " (is its directory there and "
-			"writable?)" : "");
-	return EXIT_RUNTIME;
-}
-
-/* Each record gets its host's error series (what the page plots), made
- * host by host so that only one host's whole history is held at a time,
- * and its last_seen: the newest of its time and its seen checks' (what
- * `fleet ls` shows as the host's latest check). */
-/* The newer of two times (either may be NULL). */
-static const char *newer(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a ? a : b;
-	return strcmp(a, b) >= 0 ? a : b;
-}
-
-static int add_series(struct ctx *c, struct store *s, json_t *records)
-{
-	json_t *rec;
-	size_t i;
-
-	json_array_foreach(records, i, rec) {
-		const char *host = json_string_value(json_object_get(rec, "host"));
-		const char *last;
-		json_t *series;
-		int rc;
-
-		if (!host)
-			continue;
-		if (store_counters(s, host, &series) < 0)
-			return db_failed(c, s);
-		last = newer(json_string_value(json_object_get(rec, "time")),
-			     json_string_value(json_object_get(json_array_get(series,
-				json_array_size(series) - 1), "time")));
-		/* set_new takes the value, even NULL (then it fails) */
-		rc = json_object_set_new(rec, FLEET_SERIES_KEY, fleet_html_error_series(series));
-		if (rc == 0 && last)
-			rc = json_object_set_new(rec, "last_seen", json_string(last));
-		json_decref(series);
-		if (rc < 0) {
-			fprintf(stderr, "%s: out of memory\n", c->prog);
-			return EXIT_RUNTIME;
-		}
-	}
-	return EXIT_OK;
-}
-
 static int fleet_report(struct ctx *c, struct store *s, const struct fleet_args *a)
 {
-	json_t *records = NULL, *hosts = NULL, *diff = NULL, *fabric = NULL;
-	int rc = EXIT_RUNTIME;
+	json_t *records, *diff;
+	char why[8192];	/* a path of PATH_MAX and the reason */
+	int rc = EXIT_RUNTIME, err;
 
 	if (!a->html) {
 		fprintf(stderr, "%s fleet report: say where: --html FILE\n", c->prog);
 		return EXIT_USAGE;
 	}
-	/* the page shows no counters of a record, GID tables, GPUs: leave
-	 * them out of the trees (fleet_skim_bulk); the counters it draws are
-	 * the series of the seen checks (add_series) */
-	if (store_latest(s, fleet_skim_bulk, &records) < 0 ||
-	    store_latest_facts(s, &hosts) < 0 || store_latest_fabric(s, &fabric) < 0) {
-		rc = db_failed(c, s);
-		goto out;
-	}
-	if (!json_array_size(records)) {
+	err = fleet_report_load(s, &records, &diff);
+	if (err == -ENOENT)
 		fprintf(stderr, "%s fleet report: no records in '%s': nothing to report (store "
 			"some with `rdmadoctor record`)\n", c->prog, a->db);
-		goto out;
-	}
-	rc = add_series(c, s, records);
-	if (rc != EXIT_OK)
-		goto out;
-	rc = EXIT_RUNTIME;
-	diff = fleet_diff(hosts);
-	if (!diff || fleet_diff_add_fabric(diff, fabric) < 0) {
+	else if (err < 0)
+		rc = load_failed(c, s, err);
+	else if ((err = fleet_html_write_file(a->html, records, diff, why, sizeof(why))) == -ENOMEM)
 		fprintf(stderr, "%s: out of memory\n", c->prog);
-		goto out;
-	}
-	rc = write_atomic(c, a->html, records, diff);
+	else if (err < 0)
+		fprintf(stderr, "%s fleet: %s\n", c->prog, why);
+	else
+		rc = EXIT_OK;
 	if (rc == EXIT_OK && !c->quiet && !c->json)
-		printf("wrote '%s': %zu %s, %zu %s (drift, rails cabled to another rail's "
-		       "switch, or named by the fabric report)\n",
-		       a->html, json_array_size(records),
-		       json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
-		       fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");
+		text_fleet_report(stdout, a->html, records, diff);
 	if (rc == EXIT_OK && c->json)
-		rc = ctx_emit_json(c, json_pack("{s:i, s:o, s:I, s:I, s:I}", "schema", 1, "html",
-						json_string_or_null(a->html),
-						"hosts", (json_int_t)json_array_size(records),
-						"hosts_differ", (json_int_t)fleet_diff_odd_hosts(diff),
-						"outliers", (json_int_t)fleet_diff_outliers(diff)));
-out:
+		rc = ctx_emit_json(c, fleet_report_json(a->html, records, diff));
 	json_decref(records);
-	json_decref(hosts);
 	json_decref(diff);
-	json_decref(fabric);
 	return rc;
 }
 

@@ -8,41 +8,30 @@
 #include "../plan/count.h"
 #include "../plan/plan.h"
 #include "../plan/recorded.h"
-#include "../plan/shapes.h"
+#include "../plan/model_shape.h"
+#include "../print/plan_models_out.h"
 #include "../profiles/profile.h"
 #include "../collect/collect.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 struct plan_args {
 	struct plan_job job;
-	const char *model, *params, *profile, *db, *host;
+	struct plan_shape_ask shape;
+	const char *profile, *db, *host;
 	const char *dtype, *grad_dtype;
-	long long gpus, gpn, moe_layers;
+	long long gpus, gpn;
 	bool list_models;
-	/* which shape values the command line gave (they beat --model's) */
-	bool has_layers, has_hidden, has_experts, has_topk;
 };
 
 static int bad_value(const struct ctx *c, const char *opt, const char *v, const char *why)
 {
 	fprintf(stderr, "%s plan: --%s '%s' %s\n", c->prog, opt, v, why);
 	return EXIT_USAGE;
-}
-
-static int dtype_bytes(const char *t)
-{
-	if (strcasecmp(t, "bf16") == 0 || strcasecmp(t, "fp16") == 0)
-		return 2;
-	if (strcasecmp(t, "fp32") == 0)
-		return 4;
-	return 0;
 }
 
 static int whole(const struct ctx *c, const char *opt, const char *v, long long min,
@@ -102,13 +91,13 @@ JOB_INT(set_tp, "tp", tp, 1 << 20, (void)0)
 JOB_INT(set_pp, "pp", pp, 1 << 20, (void)0)
 JOB_INT(set_dp, "dp", dp, 1 << 24, (void)0)
 JOB_INT(set_ep, "ep", ep, 1 << 20, (void)0)
-JOB_INT(set_layers, "layers", layers, 1 << 20, a->has_layers = true)
-JOB_INT(set_hidden, "hidden", hidden, 1 << 24, a->has_hidden = true)
+JOB_INT(set_layers, "layers", layers, 1 << 20, a->shape.has_layers = true)
+JOB_INT(set_hidden, "hidden", hidden, 1 << 24, a->shape.has_hidden = true)
 JOB_INT(set_seq, "seq", seq, 1 << 26, (void)0)
 JOB_INT(set_micro, "micro-batch", micro_batch, 1 << 20, (void)0)
-JOB_INT(set_experts, "experts", experts, 1 << 20, a->has_experts = true)
-JOB_INT(set_topk, "top-k", top_k, 1 << 20, a->has_topk = true)
-ARG_WHOLE(set_moe_layers, "moe-layers", moe_layers, 1 << 20)
+JOB_INT(set_experts, "experts", experts, 1 << 20, a->shape.has_experts = true)
+JOB_INT(set_topk, "top-k", top_k, 1 << 20, a->shape.has_topk = true)
+ARG_WHOLE(set_moe_layers, "moe-layers", shape.moe_layers, 1 << 20)
 ARG_WHOLE(set_gpus, "gpus", gpus, 1LL << 30)
 ARG_WHOLE(set_gpn, "gpus-per-node", gpn, 4096)
 JOB_COUNT(set_step, "step-seconds", step_seconds)
@@ -118,7 +107,7 @@ static int set_params(struct ctx *c, void *args, const char *v)
 {
 	struct plan_args *a = args;
 
-	a->params = v;
+	a->shape.params = v;
 	return count(c, "params", v, &a->job.params);
 }
 
@@ -138,7 +127,7 @@ static int set_zero(struct ctx *c, void *args, const char *v)
 
 static int set_dtype(struct ctx *c, void *args, const char *v)
 {
-	if (!dtype_bytes(v))
+	if (!plan_dtype_bytes(v))
 		return bad_value(c, "dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->dtype = v;
 	return CMD_GO_ON;
@@ -146,7 +135,7 @@ static int set_dtype(struct ctx *c, void *args, const char *v)
 
 static int set_grad_dtype(struct ctx *c, void *args, const char *v)
 {
-	if (!dtype_bytes(v))
+	if (!plan_dtype_bytes(v))
 		return bad_value(c, "grad-dtype", v, "is not a data type (bf16, fp16 or fp32)");
 	((struct plan_args *)args)->grad_dtype = v;
 	return CMD_GO_ON;
@@ -155,7 +144,7 @@ static int set_grad_dtype(struct ctx *c, void *args, const char *v)
 static const struct cmd_opt plan_opts[] = {
 	{ "params", 0, "N", OPT_CALL_AT(set_params),
 	  .help = "parameters: 70B, 405B, 8e9 (K, M, B, T)" },
-	{ "model", 0, "NAME", OPT_STRING_AT(struct plan_args, model), .flags = OPT_NONEMPTY,
+	{ "model", 0, "NAME", OPT_STRING_AT(struct plan_args, shape.model), .flags = OPT_NONEMPTY,
 	  .help = "a built-in shape (--models lists them); options override it" },
 	{ "tp", 0, "N", OPT_CALL_AT(set_tp), .help = "tensor-parallel size (default 1)" },
 	{ "pp", 0, "N", OPT_CALL_AT(set_pp), .help = "pipeline-parallel stages (default 1)" },
@@ -214,140 +203,8 @@ static int list_models(struct ctx *c)
 
 	if (!out)
 		return EXIT_RUNTIME;
-	fprintf(out, "%-15s %-18s %8s %7s %7s %6s %8s %6s\n", "name", "model", "params",
-		"layers", "hidden", "heads", "experts", "top-k");
-	for (size_t i = 0; i < plan_shape_count(); i++) {
-		const struct plan_shape *s = plan_shape_at(i);
-
-		fprintf(out, "%-15s %-18s %7.4gB %7d %7d %6d %8d %6d\n", s->name, s->title,
-			s->params / 1e9, s->layers, s->hidden, s->heads, s->experts, s->top_k);
-	}
+	plan_print_models(out);
 	return ctx_close_text(c, out);
-}
-
-/* The shape of s under what the command line gave. */
-static void take_shape(struct plan_args *a, const struct plan_shape *s)
-{
-	struct plan_job *j = &a->job;
-
-	if (!a->params)
-		j->params = s->params;
-	if (!a->has_layers)
-		j->layers = s->layers;
-	if (!a->has_hidden)
-		j->hidden = s->hidden;
-	if (!a->has_experts)
-		j->experts = s->experts;
-	if (!a->has_topk)
-		j->top_k = s->top_k;
-	/* another hidden size is another model: its heads are not known */
-	if (!a->has_hidden) {
-		j->heads = s->heads;
-		j->kv_heads = s->kv_heads;
-	}
-	j->moe_layers = a->moe_layers ? (int)a->moe_layers :
-			j->experts ? j->layers - (j->layers > s->dense_layers ? s->dense_layers : 0) :
-				     j->layers;
-}
-
-/* The job's parallelism needs a shape value the command line did not give. */
-static bool shape_missing(const struct plan_args *a)
-{
-	const struct plan_job *j = &a->job;
-	bool tp_pp = j->tp > 1 || j->pp > 1;
-
-	return ((tp_pp || j->ep > 1) && !a->has_hidden) || (tp_pp && !a->has_layers) ||
-	       (j->ep > 1 && !a->has_experts);
-}
-
-/* buf + at, as far as len allows; where the text ends now. */
-static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= len)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	return n < 0 ? len : at + (size_t)n;
-}
-
-/* --params alone, where the parallelism needs the shape: the built-in
- * model of exactly that size, when all of that size share one shape
- * (Llama 2 70B and Llama 3 70B do).  assumed: what the output says. */
-static int assume_shape(struct ctx *c, struct plan_args *a, const char **title,
-			char *assumed, size_t len)
-{
-	const struct plan_shape *s = plan_shape_of_params(a->job.params, 0), *o;
-	size_t used;
-
-	if (!s) {
-		fprintf(stderr, "%s plan: --params %s is no built-in model's size, and tensor, "
-			"pipeline and expert parallelism need the shape: give --hidden H and "
-			"--layers L (--experts E --top-k K for --ep), or --model NAME (`%s plan "
-			"--models` lists them)\n", c->prog, a->params, c->prog);
-		return EXIT_USAGE;
-	}
-	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
-		if (!plan_shape_same(s, o)) {
-			fprintf(stderr, "%s plan: --params %s is the size of %s and of %s, which have "
-				"other shapes: give --model NAME, or --hidden H and --layers L\n",
-				c->prog, a->params, s->title, o->title);
-			return EXIT_USAGE;
-		}
-	take_shape(a, s);
-	*title = s->title;
-	/* the job's values: what the command line gave still wins */
-	used = append(assumed, len, 0, "shape assumed from %s (%d layers, hidden %d",
-		      s->title, a->job.layers, a->job.hidden);
-	if (a->job.experts)
-		used = append(assumed, len, used, ", %d experts, top-%d", a->job.experts,
-			      a->job.top_k);
-	used = append(assumed, len, used, "), the built-in model of --params %s", a->params);
-	for (size_t i = 1; (o = plan_shape_of_params(a->job.params, i)); i++)
-		used = append(assumed, len, used, " (%s has the same shape)", o->title);
-	append(assumed, len, used, "; give --layers and --hidden, or --model NAME, for another");
-	return CMD_GO_ON;
-}
-
-/* The shape from --model under what the command line gave; without
- * --model, assumed from --params where the parallelism needs it. */
-static int apply_model(struct ctx *c, struct plan_args *a, const char **title,
-		       char *assumed, size_t len)
-{
-	const struct plan_shape *s;
-	struct plan_job *j = &a->job;
-
-	*title = NULL;
-	assumed[0] = '\0';
-	if (!a->model) {
-		if (!a->params) {
-			fprintf(stderr, "%s plan: give the model: --params 70B, or --model NAME "
-				"(`%s plan --models` lists them)\n", c->prog, c->prog);
-			return EXIT_USAGE;
-		}
-		if (shape_missing(a))
-			return assume_shape(c, a, title, assumed, len);
-		if (a->moe_layers)
-			j->moe_layers = (int)a->moe_layers;
-		else
-			j->moe_layers = j->layers;
-		return CMD_GO_ON;
-	}
-	s = plan_shape_find(a->model);
-	if (!s) {
-		fprintf(stderr, "%s plan: no built-in model '%s' (`%s plan --models` lists them; "
-			"or give --params and the shape)\n", c->prog, a->model, c->prog);
-		return EXIT_USAGE;
-	}
-	*title = s->title;
-	take_shape(a, s);
-	return CMD_GO_ON;
 }
 
 int cmd_plan(struct ctx *c, int argc, char **argv)
@@ -357,18 +214,20 @@ int cmd_plan(struct ctx *c, int argc, char **argv)
 	struct plan_source ms;
 	struct plan_result r;
 	const char *title;
-	char why[256], assumed[320];
+	char why[256], assumed[320], *bad = NULL;
 	int n, rc = opts_parse(c, &plan_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
 	if (a.list_models)
 		return list_models(c);
-	rc = apply_model(c, &a, &title, assumed, sizeof(assumed));
-	if (rc != CMD_GO_ON)
-		return rc;
-	a.job.bytes = dtype_bytes(a.dtype ? a.dtype : "bf16");
-	a.job.grad_bytes = dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
+	if (plan_model_shape(&a.shape, &a.job, c->prog, &title, assumed, sizeof(assumed), &bad) < 0) {
+		fprintf(stderr, "%s plan: %s\n", c->prog, bad ? bad : "out of memory");
+		free(bad);
+		return EXIT_USAGE;
+	}
+	a.job.bytes = plan_dtype_bytes(a.dtype ? a.dtype : "bf16");
+	a.job.grad_bytes = plan_dtype_bytes(a.grad_dtype ? a.grad_dtype : a.dtype ? a.dtype : "bf16");
 	if (plan_job_check(&a.job, a.gpus, why, sizeof(why)) < 0 ||
 	    plan_tp_check_node(a.job.tp, (int)a.gpn, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s plan: %s\n", c->prog, why);

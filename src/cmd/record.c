@@ -2,27 +2,21 @@
  * elsewhere) in the fleet database. */
 #include "cmd.h"
 #include "../opt/opt_files.h"
-#include "../pipeline/check_doc.h"
+#include "../pipeline/record_doc.h"
 #include "../opt/opt_time.h"
 #include "../pipeline/db.h"
-#include "../store/record_read.h"
-#include "../fleet/fabric.h"
-#include "../fleet/record.h"
 #include "../print/json.h"
-#include "../print/plural.h"
 #include "../print/record_out.h"
 #include "../store/batch.h"
+#include "../store/record_files.h"
+#include "../store/put_record.h"
 #include "../store/store.h"
-#include "../model/growbuf.h"
-#include "../print/text_printf.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct record_args {
 	const char *db, *profile, *time, *host, *fabric;
@@ -164,9 +158,6 @@ static int parse_args(struct ctx *c, int argc, char **argv, struct record_args *
 	return CMD_GO_ON;
 }
 
-/* Files read at once (by a few threads) before their rows are queued. */
-#define READ_CHUNK 256
-
 struct tally {
 	struct store_tally n;
 	json_t *failed;		/* [{"file", "error"}] */
@@ -203,50 +194,16 @@ static int store_failed(struct ctx *c, struct store *s, struct tally *t)
 	return EXIT_RUNTIME;
 }
 
-/* Store one record; text: its JSON text or NULL.  0 or the store's error. */
-static int put_one(struct store *s, const json_t *rec, const char *text, struct tally *t)
+struct refused_arg {
+	struct ctx *c;
+	struct tally *t;
+};
+
+static int refused_file(void *arg, const char *file, const char *why)
 {
-	enum store_put what;
-	int rc = store_put(s, rec, text, &what);
+	struct refused_arg *r = arg;
 
-	if (rc == 0)
-		store_tally_count(&t->n, what);
-	return rc;
-}
-
-/* A chunk of files read at once (up to n of them, fewer when their text
- * passes STORE_BATCH_MAX_BYTES: *done says how many), then reported and queued
- * in their order.  0, -ENOMEM, or 1 when the store failed (said by
- * store_failed). */
-static int read_chunk(struct ctx *c, struct store *s, const struct record_args *a,
-		      size_t first, size_t n, struct store_batch *p, bool *begun, struct tally *t,
-		      size_t *done)
-{
-	struct record_slot *slots = calloc(n, sizeof(*slots));
-	size_t stdin_at = SIZE_MAX;	/* the first "-" of the run reads stdin */
-	int rc;
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->n_from && stdin_at == SIZE_MAX; i++)
-		if (strcmp(a->from[i], "-") == 0)
-			stdin_at = i;
-	rc = record_read_files(a->from + first, n,
-			       stdin_at >= first && stdin_at < first + n ? stdin_at - first : n,
-			       a->time, STORE_BATCH_MAX_BYTES, slots, done);
-	for (size_t i = 0; i < n; i++) {	/* the slots past *done are empty */
-		if (rc == 0 && i < *done && !slots[i].ok &&
-		    fail_file(c, t, a->from[first + i], slots[i].why) < 0)
-			rc = -ENOMEM;
-		if (rc == 0 && slots[i].ok)
-			rc = store_batch_add(p, &slots[i].row);
-		store_row_free(&slots[i].row);
-	}
-	free(slots);
-	if (rc == 0 && p->bytes >= STORE_BATCH_MAX_BYTES &&
-	    store_batch_flush(s, p, begun, &t->n) < 0)
-		rc = 1;
-	return rc;
+	return fail_file(r->c, r->t, file, why);
 }
 
 /* Each file is read and checked, then all are written in one transaction:
@@ -255,22 +212,17 @@ static int record_from(struct ctx *c, const struct record_args *a, const char *d
 		       struct store *s)
 {
 	struct tally t = { { 0, 0, 0 }, json_array() };
-	struct store_batch p = { 0 };
 	bool begun = false;
 	int rc = EXIT_RUNTIME, err;
 
 	if (!t.failed)
 		goto oom;
-	for (size_t i = 0, done = 0; i < a->n_from; i += done) {
-		err = read_chunk(c, s, a, i, a->n_from - i < READ_CHUNK ? a->n_from - i : READ_CHUNK,
-				 &p, &begun, &t, &done);
-		if (err < 0)
-			goto oom;
-		if (err > 0)
-			goto store_failed;
-	}
-	if (store_batch_flush(s, &p, &begun, &t.n) < 0 || (begun && store_commit(s) < 0))
+	err = record_store_files(s, a->from, a->n_from, a->time, refused_file,
+				 &(struct refused_arg){ c, &t }, &begun, &t.n);
+	if (err == -EIO || (err == 0 && begun && store_commit(s) < 0))
 		goto store_failed;
+	if (err < 0)
+		goto oom;
 	rc = emit_summary(c, db, &t, NULL);
 	if (rc == EXIT_OK && json_array_size(t.failed))
 		rc = EXIT_PROBLEMS;
@@ -282,92 +234,20 @@ oom:
 store_failed:
 	rc = store_failed(c, s, &t);
 out:
-	store_batch_free(&p);
 	json_decref(t.failed);
 	return rc;
-}
-
-/* The --fabric report, checked: [doc], [] without one, NULL when refused. */
-static json_t *read_fabric(struct ctx *c, const struct record_args *a, const char *host)
-{
-	struct doc_buf b = { 0 };
-	char why[512];
-	time_t mtime;
-	json_t *doc;
-
-	if (!a->fabric)
-		return json_array();
-	doc = record_read_doc(&b, a->fabric, false, &mtime, why, sizeof(why));
-	free(b.buf);
-	if (doc && fleet_fabric_problem(doc, why, sizeof(why)) < 0) {
-		json_decref(doc);
-		doc = NULL;
-	}
-	if (doc && !fleet_fabric_names(doc, host)) {
-		snprintf(why, sizeof(why), "it does not name host '%s' among its nodes (give --host "
-			 "NAME when this machine is known there by another name)", host);
-		json_decref(doc);
-		doc = NULL;
-	}
-	if (!doc) {
-		fprintf(stderr, "%s record: --fabric '%s': %s\n", c->prog, a->fabric, why);
-		return NULL;
-	}
-	return json_pack("[o]", doc);
-}
-
-static json_t *read_bw(struct ctx *c, const struct record_args *a, const char *host)
-{
-	struct doc_buf b = { 0 };
-	json_t *bw = json_array();
-
-	for (size_t i = 0; bw && i < a->n_bw; i++) {
-		char why[512];
-		time_t mtime;
-		json_t *doc = record_read_doc(&b, a->bw[i], false, &mtime, why, sizeof(why));
-
-		if (doc && (fleet_bw_problem(doc, why, sizeof(why)) < 0 ||
-			    fleet_bw_host_problem(doc, host, why, sizeof(why)) < 0)) {
-			json_decref(doc);
-			doc = NULL;
-		}
-		if (!doc) {
-			fprintf(stderr, "%s record: --bw '%s': %s%s\n", c->prog, a->bw[i], why,
-				strstr(why, "measured on host") ? " (give --host NAME when this "
-				"machine is known by the name the document gives)" : "");
-			json_decref(bw);
-			bw = NULL;
-			break;
-		}
-		json_array_append_new(bw, doc);
-	}
-	free(b.buf);
-	return bw;
 }
 
 /* The store could not take this host's record: the check result is
  * still what the caller came for, so it is printed all the same. */
 static int not_stored(struct ctx *c, const char *db, const json_t *rec, const char *why)
 {
-	const json_t *check = json_object_get(rec, "check");
-
 	fprintf(stderr, "%s record: nothing was stored%s%s\n", c->prog, why ? ": " : "",
 		why ? why : "");
 	if (c->json) {
-		json_t *doc = json_pack("{s:i, s:o, s:i, s:i, s:i, s:[], s:O?, s:O?, s:O?, s:s?, "
-					"s:O?}", "schema", 1, "db", json_string_or_null(db),
-					"stored", 0, "seen", 0, "already", 0, "failed",
-					"host", json_object_get(rec, "host"),
-					"time", json_object_get(rec, "time"),
-					"verdict", json_object_get(rec, "verdict"), "error", why,
-					"check", check);
-
-		ctx_emit_json(c, doc);
+		ctx_emit_json(c, record_not_stored_json(db, rec, why));
 	} else if (!c->quiet) {
-		text_printf(stdout, "%s: verdict %s, %zu %s (not stored in '%s')\n",
-		                    json_string_value(json_object_get(rec, "host")),
-		                    json_string_value(json_object_get(rec, "verdict")), record_n_findings(rec),
-		                    plural(record_n_findings(rec), "finding", "findings"), db);
+		text_record_not_stored(stdout, db, rec);
 		fflush(stdout);
 	}
 	return EXIT_RUNTIME;
@@ -375,62 +255,19 @@ static int not_stored(struct ctx *c, const char *db, const json_t *rec, const ch
 
 static int record_here(struct ctx *c, const struct record_args *a, const char *db)
 {
-	struct store *s = NULL;
 	struct tally t = { { 0, 0, 0 }, json_array() };
-	char stamp[FLEET_TIME_LEN];
-	json_t *check = NULL, *bw, *rec, *fabric;
-	const char *host;
-	int rc;
+	char why[1024];
+	json_t *rec;
+	int rc = record_document(c, &(struct record_ask){ a->profile, a->host, a->bw, a->n_bw,
+							  a->fabric }, &rec);
 
-	rc = check_document(c, a->profile, &check);
-	if (rc != EXIT_OK) {
-		json_decref(t.failed);
-		return rc;
-	}
-	host = a->host ? a->host : json_string_value(json_object_get(json_object_get(
-		json_object_get(check, "inventory"), "host"), "hostname"));
-	if (a->host && !fleet_host_valid(a->host)) {
-		fprintf(stderr, "%s record: --host '%s': give a host name of 1 to 255 characters, "
-			"no control characters\n", c->prog, a->host);
-		json_decref(check);
-		json_decref(t.failed);
-		return EXIT_USAGE;
-	}
-	bw = read_bw(c, a, host ? host : "");
-	fabric = bw ? read_fabric(c, a, host ? host : "") : NULL;
-	if (!fabric) {
-		json_decref(bw);
-		json_decref(check);
-		json_decref(t.failed);
-		return EXIT_USAGE;
-	}
-	if (!fleet_time_format(time(NULL), stamp)) {
-		fprintf(stderr, "%s: the clock is out of range\n", c->prog);
-		json_decref(fabric);
-		json_decref(bw);
-		json_decref(check);
-		json_decref(t.failed);
-		return EXIT_RUNTIME;
-	}
-	rec = fleet_record_new(check, stamp, bw);
-	if (rec && json_array_size(fabric) && json_object_set(rec, "fabric", fabric) < 0) {
-		json_decref(rec);
-		rec = NULL;
-	}
-	json_decref(fabric);
-	if (rec && a->host && json_object_set_new(rec, "host", json_string(a->host)) < 0) {
-		json_decref(rec);
-		rec = NULL;
-	}
-	if (!rec || !t.failed) {
+	if (rc == EXIT_OK && !t.failed) {
 		fprintf(stderr, "%s: out of memory\n", c->prog);
 		rc = EXIT_RUNTIME;
-	} else if (store_open_wait(db, STORE_WRITE, a->timeout_ms ? a->timeout_ms : 5000, &s) < 0 ||
-		   store_begin(s) < 0 || put_one(s, rec, NULL, &t) < 0 || store_commit(s) < 0) {
-		store_rollback(s);
-		rc = not_stored(c, db, rec, store_error(s));
+	} else if (rc == EXIT_OK && store_put_record(db, rec, a->timeout_ms ? a->timeout_ms : 5000,
+						     &t.n, why, sizeof(why)) < 0) {
+		rc = not_stored(c, db, rec, why);
 	}
-	store_close(&s);
 	if (rc == EXIT_OK)
 		rc = emit_summary(c, db, &t, rec);
 	if (rc == EXIT_OK && strcmp(json_string_value(json_object_get(rec, "verdict")), "fail") == 0)

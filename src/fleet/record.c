@@ -151,6 +151,22 @@ json_t *fleet_record_new(json_t *check, const char *time, json_t *bw)
 			 "verdict", verdict ? verdict : json_null(), "check", check, "bw", bw);
 }
 
+json_t *fleet_record_with(json_t *check, const char *time, json_t *bw, json_t *fabric,
+			  const char *host)
+{
+	json_t *rec = fleet_record_new(check, time, bw);
+
+	if (rec && json_array_size(fabric) && json_object_set(rec, "fabric", fabric) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	if (rec && host && json_object_set_new(rec, "host", json_string(host)) < 0) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
 static json_t *record_checked(json_t *doc, char *why, size_t len)
 {
 	const json_t *check = json_object_get(doc, "check"), *b;

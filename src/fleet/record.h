@@ -41,6 +41,11 @@ int fleet_bw_host_problem(const json_t *doc, const char *host, char *why, size_t
  * bw documents (an array, taken; NULL for none).  NULL when out of memory. */
 json_t *fleet_record_new(json_t *check, const char *time, json_t *bw);
 
+/* The same, with the fabric reports (an array; not taken; none when
+ * empty) and stored under host when not NULL (else the check's). */
+json_t *fleet_record_with(json_t *check, const char *time, json_t *bw, json_t *fabric,
+			  const char *host);
+
 /* A record from a document read from outside: a record is checked and
  * kept; a check document is wrapped with the time given.  Takes doc's
  * reference in every case.  NULL with the reason in why when it is

@@ -44,3 +44,21 @@ void text_record_summary(FILE *out, const char *db, const struct store_tally *t,
 			json_array_size(failed),
 			plural(json_array_size(failed), "file", "files"));
 }
+
+json_t *record_not_stored_json(const char *db, const json_t *rec, const char *why)
+{
+	return json_pack("{s:i, s:o, s:i, s:i, s:i, s:[], s:O?, s:O?, s:O?, s:s?, s:O?}",
+			 "schema", 1, "db", json_string_or_null(db), "stored", 0, "seen", 0,
+			 "already", 0, "failed", "host", json_object_get(rec, "host"),
+			 "time", json_object_get(rec, "time"),
+			 "verdict", json_object_get(rec, "verdict"), "error", why,
+			 "check", json_object_get(rec, "check"));
+}
+
+void text_record_not_stored(FILE *out, const char *db, const json_t *rec)
+{
+	text_printf(out, "%s: verdict %s, %zu %s (not stored in '%s')\n",
+		    json_string_value(json_object_get(rec, "host")),
+		    json_string_value(json_object_get(rec, "verdict")), record_n_findings(rec),
+		    plural(record_n_findings(rec), "finding", "findings"), db);
+}

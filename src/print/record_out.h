@@ -17,5 +17,10 @@ json_t *record_summary_json(const char *db, const struct store_tally *t, json_t 
 			    const json_t *one);
 void text_record_summary(FILE *out, const char *db, const struct store_tally *t,
 			 const json_t *failed, const json_t *one);
+/* The store did not take this host's record rec (why: the store's
+ * error, or NULL): what was not stored, with its check.  NULL when out of
+ * memory. */
+json_t *record_not_stored_json(const char *db, const json_t *rec, const char *why);
+void text_record_not_stored(FILE *out, const char *db, const json_t *rec);
 
 #endif

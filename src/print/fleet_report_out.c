@@ -1,0 +1,22 @@
+/* `fleet report`'s line and document (fleet_report_out.h). */
+#include "fleet_report_out.h"
+#include "json_scalar.h"
+#include "../fleet/diff.h"
+
+void text_fleet_report(FILE *out, const char *html, const json_t *records, const json_t *diff)
+{
+	fprintf(out, "wrote '%s': %zu %s, %zu %s (drift, rails cabled to another rail's "
+		"switch, or named by the fabric report)\n",
+		html, json_array_size(records),
+		json_array_size(records) == 1 ? "host" : "hosts", fleet_diff_odd_hosts(diff),
+		fleet_diff_odd_hosts(diff) == 1 ? "differs" : "differ");
+}
+
+json_t *fleet_report_json(const char *html, const json_t *records, const json_t *diff)
+{
+	return json_pack("{s:i, s:o, s:I, s:I, s:I}", "schema", 1, "html",
+			 json_string_or_null(html),
+			 "hosts", (json_int_t)json_array_size(records),
+			 "hosts_differ", (json_int_t)fleet_diff_odd_hosts(diff),
+			 "outliers", (json_int_t)fleet_diff_outliers(diff));
+}
