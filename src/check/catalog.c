@@ -162,7 +162,9 @@ static const struct check_entry rows[] = {
 	  "queue that repeats needs the NIC reset or replaced" },
 	{ "kmsg.unreadable", "info (not checked)",
 	  "/dev/kmsg could not be read (kernel.dmesg_restrict for a user without "
-	  "CAP_SYSLOG, or a snapshot taken so): the kernel-log faults were not checked. "
+	  "CAP_SYSLOG, or a snapshot taken so), or a stored log is not empty and not one "
+	  "of its records is in /dev/kmsg's form (a damaged snapshot): the kernel-log "
+	  "faults were not checked. "
 	  "Live, /dev/kmsg is read once per run, at most 4 MiB and 200000 records, and only "
 	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
 	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",

@@ -4,7 +4,7 @@
  * the subject is the NIC the line names (its PCI address or netdev), the
  * address itself when no NIC here has it, else the host.  It says how many
  * lines since boot, the last one and its time.  A log that could not be
- * read is one "not checked" finding. */
+ * read, or whose bytes hold no record at all, is one "not checked" finding. */
 #include "families.h"
 
 #include <stdio.h>
@@ -118,21 +118,31 @@ struct group {
 	const struct kmsg_fault *last;
 };
 
-static int unreadable(const struct check_ctx *c, struct findings *out, int err)
+static int unreadable(const struct check_ctx *c, struct findings *out, const struct kmsg_log *l)
 {
 	struct finding *f = check_add(c, out, "kmsg.unreadable", SEV_INFO,
 				      "NIC faults that only the kernel log shows (firmware "
 				      "timeouts, health, slot power, link flaps) could not be "
 				      "looked for: not checked, not found absent.");
+	int err = l->err;
 
 	if (!f)
 		return -ENOMEM;
 	f->unchecked = true;
 	finding_set(&f->subject, "host");
+	finding_set(&f->expected, "the kernel log read");
+	if (!err) {
+		/* bytes, and not one record in /dev/kmsg's form among them */
+		finding_set(&f->observed, "not checked: the kernel log holds %zu record%s and none "
+			    "in /dev/kmsg's form (PRIO,SEQ,USEC,FLAGS;MESSAGE): it is damaged "
+			    "or not a kernel log", l->unparsed, l->unparsed == 1 ? "" : "s");
+		finding_set(&f->fix, "take the snapshot again (`rdmadoctor snapshot`), or run "
+			    "`check` on the live machine");
+		return 0;
+	}
 	finding_set(&f->observed, "not checked: /dev/kmsg: %s%s", strerror(-err),
 		    err == -EPERM || err == -EACCES ? " (kernel.dmesg_restrict: run as root "
 		    "or with CAP_SYSLOG)" : "");
-	finding_set(&f->expected, "the kernel log read");
 	finding_set(&f->fix, "run rdmadoctor as root or give it CAP_SYSLOG (`sysctl "
 		    "kernel.dmesg_restrict` is 1)");
 	return 0;
@@ -188,8 +198,8 @@ int check_kmsg(const struct check_ctx *c, struct findings *out)
 
 	if (!l)
 		return 0;
-	if (l->err)
-		return unreadable(c, out, l->err);
+	if (l->err || l->none_parsed)
+		return unreadable(c, out, l);
 	if (!l->n)
 		return 0;
 	if (!(g = calloc(l->n, sizeof(*g))))

@@ -23,6 +23,12 @@ struct kmsg_log {
 	int err;
 	/* the wall clock (Unix seconds) at the records' zero; < 0 unknown */
 	double boot_wall;
+	/* records of the log not in /dev/kmsg's form ("PRIO,SEQ,USEC,FLAGS;
+	 * MESSAGE"); when every record is such (a non-empty log of which
+	 * nothing parses: a damaged snapshot), none_parsed too, and the log
+	 * says nothing: kmsg.unreadable, not "no faults" */
+	size_t unparsed;
+	bool none_parsed;
 	struct kmsg_fault *v;
 	size_t n;
 };

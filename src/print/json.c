@@ -497,7 +497,9 @@ static json_t *kernel_log_json(const struct kmsg_log *l)
 						   "seconds", (double)l->v[i].usec / 1e6,
 						   "line", l->v[i].line));
 	return json_pack("{s:o, s:o, s:I, s:o}",
-		"unreadable", l->err ? json_string(strerror(-l->err)) : json_null(),
+		"unreadable", l->err ? json_string(strerror(-l->err))
+			      : l->none_parsed ? json_string("no record in /dev/kmsg's form")
+			      : json_null(),
 		"boot_time", l->boot_wall >= 0 ? json_real(l->boot_wall) : json_null(),
 		"records", (json_int_t)l->n,
 		"faults", v ? v : json_null());

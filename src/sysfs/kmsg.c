@@ -107,7 +107,7 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 {
 	struct kmsg_log *l;
 	void *d = NULL;
-	size_t len, cap = 0;
+	size_t len, cap = 0, parsed = 0;
 	const char *p, *end, *rec;
 	size_t rlen;
 	int rc;
@@ -139,8 +139,12 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 
 		/* the stored bytes are the reader's: parse and match again, so
 		 * a tampered snapshot yields nothing the table does not say */
-		if (kmsg_parse_record(rec, rlen, &kr) ||
-		    !(pt = kmsg_match(kr.msg, kr.msg_len, &error)))
+		if (kmsg_parse_record(rec, rlen, &kr)) {
+			l->unparsed++;
+			continue;
+		}
+		parsed++;
+		if (!(pt = kmsg_match(kr.msg, kr.msg_len, &error)))
 			continue;
 		if ((rc = add_fault(l, &cap, &kr, pt, error)) < 0) {
 			kmsg_log_free(l);
@@ -148,6 +152,8 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 			return rc;
 		}
 	}
+	/* bytes and not one record in them: the log is unknown, not clean */
+	l->none_parsed = l->unparsed && !parsed;
 	free(d);
 	*out = l;
 	return 0;

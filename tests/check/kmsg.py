@@ -148,7 +148,30 @@ h.expect(doc is not None and eperm_unchecked == doc["unchecked"] + 1,
 h.expect(doc is not None and not kmsg(doc), "no kmsg finding without a stored log",
          repr(kmsg(doc) if doc else None))
 
-# garbage in the stored file: no finding, no crash
+# garbage in the stored file: no record parses, so the log says nothing:
+# one kmsg.unreadable, counted unchecked, not "no faults" (issue #43)
 rc, doc, _, _ = h.run(with_log("garbage", "not a record\n\x00\x01;;;\n 3,1\n"))
-h.expect(doc is not None and not kmsg(doc), "garbage: no kmsg finding", repr(rc))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.unreadable", "host"))
+h.expect(f is not None and f.get("unchecked") is True and f["severity"] == "info" and
+         "2 records and none in /dev/kmsg's form" in f["observed"] and len(got) == 1,
+         "garbage: one kmsg.unreadable, unchecked", repr(got))
+h.expect(doc is not None and doc["unchecked"] == eperm_unchecked,
+         "garbage: counted with the unchecked ones as EPERM is",
+         f"{doc['unchecked'] if doc else None} vs {eperm_unchecked}")
+rc, inv, _, _ = h.run(with_log("garbage-inv", "not a record\n"), cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect(kl.get("unreadable") == "no record in /dev/kmsg's form" and kl.get("records") == 0,
+         "garbage: inventory says the log is unreadable", repr(kl)[:400])
+
+# an empty stored log is a log with no fault matched (the reader writes
+# nothing when nothing matched): no finding
+rc, doc, _, _ = h.run(with_log("empty", ""))
+h.expect(doc is not None and not kmsg(doc), "empty log: no kmsg finding", repr(rc))
+
+# garbage next to a record that parses: the record is judged, no unreadable
+rc, doc, _, _ = h.run(with_log("mixed", "not a record\n" + RECORDS[2]))
+got = kmsg(doc) if doc else {}
+h.expect(set(got) == {("kmsg.health", "mlx5_1")}, "garbage beside a record: the record judged",
+         repr(sorted(got)))
 h.done()
