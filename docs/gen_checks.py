@@ -42,7 +42,10 @@ verdict is then at best WARN and the exit code 0 (1 only with an error), and
 `RDMADOCTOR_ON_UNCHECKED=leave`.
 
 The kernel log (`kmsg.*`): `/dev/kmsg` is read once per run, to the end of
-its ring (at most 4 MiB and 200000 records), and each record is matched
+its ring however large it is (for at most 3 s; the newest 4 MiB and 20000
+matching records are kept, and a finding says what a bound cut: records the
+ring had overwritten before the read, older matches dropped, a read stopped
+at its time bound), and each record is matched
 against one table of NIC and RDMA driver messages, each taken from the
 kernel's own source (file and format string in the rows below;
 `src/sysfs/kmsg_patterns.c`). One finding per id and subject (the NIC whose

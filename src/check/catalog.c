@@ -164,11 +164,15 @@ static const struct check_entry rows[] = {
 	  "/dev/kmsg could not be read (kernel.dmesg_restrict for a user without "
 	  "CAP_SYSLOG, or a snapshot taken so), or a stored log is not empty and not one "
 	  "of its records is in /dev/kmsg's form (a damaged snapshot): the kernel-log "
-	  "faults were not checked. "
-	  "Live, /dev/kmsg is read once per run, at most 4 MiB and 200000 records, and only "
-	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
-	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",
-	  "run rdmadoctor as root or give it CAP_SYSLOG" },
+	  "faults were not checked; or the read stopped at its time bound (3 s) short of "
+	  "the ring's end: the newer records were not looked at (the faults of those read "
+	  "are reported). Live, /dev/kmsg is read once per run to the end of its ring, "
+	  "the newest 4 MiB and 20000 matching records kept (older ones dropped and said), "
+	  "and only the kernel's own records count (a line a program writes into /dev/kmsg "
+	  "never does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults) "
+	  "and how the read went (.rdmadoctor/kmsg/reading)",
+	  "run rdmadoctor as root or give it CAP_SYSLOG; a read cut by the time bound: run "
+	  "again, and see with `dmesg` what floods the log" },
 	{ "latch.state", "warn (not checked)",
 	  "`serve` or `check --state DIR`: the agent's memory (DIR/latched) could not be read "
 	  "(malformed, cut short, refused) or written (a full disk, a read-only directory): "

@@ -7,6 +7,7 @@
  * read, or whose bytes hold no record at all, is one "not checked" finding. */
 #include "families.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,15 @@ static int unreadable(const struct check_ctx *c, struct findings *out, const str
 	f->unchecked = true;
 	finding_set(&f->subject, "host");
 	finding_set(&f->expected, "the kernel log read");
+	if (!err && !l->none_parsed) {
+		/* the read stopped at its time bound: the newest records unseen */
+		finding_set(&f->observed, "not checked: the read of /dev/kmsg stopped at its time "
+			    "bound after %" PRIu64 " records, short of the ring's end: the newer "
+			    "records were not looked at", l->read);
+		finding_set(&f->fix, "run `check` again; a kernel log that keeps the read past "
+			    "its bound is flooded: `dmesg` shows by what");
+		return 0;
+	}
 	if (!err) {
 		/* bytes, and not one record in /dev/kmsg's form among them */
 		finding_set(&f->observed, "not checked: the kernel log holds %zu record%s and none "
@@ -167,7 +177,7 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 {
 	const struct kmsg_text *t = text_of(g->id);
 	struct finding *f;
-	char when[96];
+	char when[96], note[400] = "";
 
 	if (!t)
 		return 0;
@@ -177,13 +187,20 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 	if (!f)
 		return -ENOMEM;
 	when_str(when, sizeof(when), l, g->last->usec);
+	kmsg_log_note(l, note + 2, sizeof(note) - 3);
+	if (note[2]) {
+		/* what a bound cut: the counts are of what is left */
+		note[0] = ' ';
+		note[1] = '(';
+		strcat(note, ")");
+	}
 	finding_set(&f->subject, "%s", g->subject);
 	if (!strcmp(g->id, "kmsg.link_flap"))
-		finding_set(&f->observed, "%zu link down and %zu link up since boot; last at %s: %s",
-			    g->downs, g->ups, when, g->last->line);
+		finding_set(&f->observed, "%zu link down and %zu link up since boot; last at %s: "
+			    "%s%s", g->downs, g->ups, when, g->last->line, note);
 	else
-		finding_set(&f->observed, "%zu line%s since boot; last at %s: %s", g->count,
-			    g->count == 1 ? "" : "s", when, g->last->line);
+		finding_set(&f->observed, "%zu line%s since boot; last at %s: %s%s", g->count,
+			    g->count == 1 ? "" : "s", when, g->last->line, note);
 	finding_set(&f->expected, "no such kernel message since boot");
 	finding_set(&f->fix, "%s", t->fix);
 	return 0;
@@ -200,6 +217,8 @@ int check_kmsg(const struct check_ctx *c, struct findings *out)
 		return 0;
 	if (l->err || l->none_parsed)
 		return unreadable(c, out, l);
+	if (l->cut && (rc = unreadable(c, out, l)))
+		return rc;
 	if (!l->n)
 		return 0;
 	if (!(g = calloc(l->n, sizeof(*g))))

@@ -62,7 +62,7 @@ RECORDS = [
 BOOT = 1764900000  # 2025-12-05T02:00:00Z
 
 
-def with_log(name, faults=None, errno=None):
+def with_log(name, faults=None, errno=None, reading=None):
     root = h.copy("roce-broken", name)
     d = os.path.join(root, ".rdmadoctor", "kmsg")
     os.makedirs(d)
@@ -74,6 +74,9 @@ def with_log(name, faults=None, errno=None):
     if errno is not None:
         with open(os.path.join(d, "faults.errno"), "w") as f:
             f.write(f"{errno}\n")
+    if reading is not None:
+        with open(os.path.join(d, "reading"), "w") as f:
+            f.write(reading)
     return root
 
 
@@ -174,4 +177,49 @@ rc, doc, _, _ = h.run(with_log("mixed", "not a record\n" + RECORDS[2]))
 got = kmsg(doc) if doc else {}
 h.expect(set(got) == {("kmsg.health", "mlx5_1")}, "garbage beside a record: the record judged",
          repr(sorted(got)))
+
+# how the read went (.rdmadoctor/kmsg/reading, what the live reader wrote
+# of itself): what a bound cut is said in each kmsg finding and in the
+# inventory, since the counts are then of what is left (issue #43)
+READING = "records %d\nunparsed 0\nfirst_seq %d\nlost %d\ndropped %d\ncut %d\n"
+note = ("the kernel's ring had overwritten the 812 oldest records of this boot before the "
+        "read; 3 records overwritten while read; 40 older matching records dropped, the "
+        "newest 1 kept")
+rc, doc, _, _ = h.run(with_log("cut-keep", RECORDS[2], reading=READING % (250000, 812, 3, 40, 0)))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.health", "mlx5_1"))
+h.expect(f is not None and f["observed"].endswith("reached miss count (" + note + ")") and
+         set(got) == {("kmsg.health", "mlx5_1")},
+         "a bound that cut: said in the finding", repr(got))
+rc, inv, _, _ = h.run(with_log("cut-keep-inv", RECORDS[2],
+                               reading=READING % (250000, 812, 3, 40, 0)), cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect(kl.get("note") == note, "a bound that cut: inventory's kernel_log.note", repr(kl)[:600])
+
+# nothing cut: no note
+rc, inv, _, _ = h.run(with_log("whole-inv", RECORDS[2], reading=READING % (9000, 0, 0, 0, 0)),
+                      cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect("note" in kl and kl["note"] is None, "nothing cut: note null", repr(kl)[:400])
+
+# the time bound stopped the read short of the ring's end: what was read is
+# judged, and the rest is one "not checked" kmsg.unreadable, counted
+rc, doc, _, _ = h.run(with_log("cut-time", RECORDS[2], reading=READING % (123456, 0, 0, 0, 1)))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.unreadable", "host"))
+h.expect(f is not None and f.get("unchecked") is True and
+         "stopped at its time bound after 123456 records" in f["observed"] and
+         ("kmsg.health", "mlx5_1") in got and
+         "the read stopped at its time bound after 123456 records" in
+         got[("kmsg.health", "mlx5_1")]["observed"],
+         "time bound: the faults read and one kmsg.unreadable", repr(got))
+h.expect(doc is not None and doc["unchecked"] == eperm_unchecked,
+         "time bound: counted unchecked", f"{doc['unchecked'] if doc else None}")
+
+# an account that is not in its form: no facts from it, the faults judged
+rc, doc, _, _ = h.run(with_log("reading-bad", RECORDS[2], reading="dropped lots\n"))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.health", "mlx5_1"))
+h.expect(f is not None and f["observed"].endswith("reached miss count") and len(got) == 1,
+         "a malformed account: no note", repr(got))
 h.done()

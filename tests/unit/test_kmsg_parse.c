@@ -164,6 +164,54 @@ static void test_stored_run(void **state)
 	assert_int_equal(kmsg_next_record(&p, end, &rec, &rl), 0);
 }
 
+/* The account of a read (.rdmadoctor/kmsg/reading): what format writes,
+ * parse reads back; a text cut short, a key twice, a value not decimal,
+ * a key missing give no facts. */
+static void test_reading(void **state)
+{
+	struct kmsg_reading a = { 250000, 3, 812, 7, 40, true }, b;
+	char buf[KMSG_READING_MAX];
+	size_t n = kmsg_reading_format(&a, buf);
+	static const char *const bad[] = {
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\n",		/* no cut */
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 1",	/* no '\n' */
+		"records 1\nrecords 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"records x\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 2\n",
+		"records 1\nunparsed 2\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",	/* more unparsed than read */
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped -1\ncut 0\n",
+		"records 1 \nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"",
+	};
+
+	(void)state;
+	assert_string_equal(buf, "records 250000\nunparsed 3\nfirst_seq 812\nlost 7\n"
+			    "dropped 40\ncut 1\n");
+	assert_int_equal(n, strlen(buf));
+	assert_int_equal(kmsg_reading_parse(buf, n, &b), 0);
+	assert_int_equal(b.records, a.records);
+	assert_int_equal(b.unparsed, a.unparsed);
+	assert_int_equal(b.first_seq, a.first_seq);
+	assert_int_equal(b.lost, a.lost);
+	assert_int_equal(b.dropped, a.dropped);
+	assert_true(b.cut);
+	/* a key of a later version is skipped */
+	{
+		const char *s = "records 5\nunparsed 0\nnewer 9\nfirst_seq 0\nlost 0\n"
+				"dropped 1\ncut 0\n";
+
+		assert_int_equal(kmsg_reading_parse(s, strlen(s), &b), 0);
+		assert_int_equal(b.records, 5);
+		assert_int_equal(b.dropped, 1);
+		assert_false(b.cut);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b.records = 99;
+		assert_int_equal(kmsg_reading_parse(bad[i], strlen(bad[i]), &b), -EINVAL);
+		assert_int_equal(b.records, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_bdf),
 		cmocka_unit_test(test_stored_run),
+		cmocka_unit_test(test_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
