@@ -33,6 +33,11 @@ static const struct kmsg_text texts[] = {
 	  "driver, and the command's resources are leaked until a reset.",
 	  "collect `devlink health show` and the firmware dump, then `mlxfwreset -d "
 	  "ADDR reset` or a cold reboot; update the firmware if it repeats" },
+	{ "kmsg.gpu_lost",
+	  "A GPU fell off the bus (Xid 79): the driver cannot reach it, so GPUDirect "
+	  "RDMA to and from its memory and its NVLinks are gone until the GPU is reset.",
+	  "drain the node; `nvidia-smi -q` and the lines before it (power, thermal, "
+	  "PCIe AER); reseat or replace the GPU, its riser and power cables, then reboot" },
 	{ "kmsg.health",
 	  "The driver's health poller found the NIC's firmware dead or in an "
 	  "unrecoverable hardware error: the device is gone until it is reset.",
@@ -53,14 +58,35 @@ static const struct kmsg_text texts[] = {
 	  "firmware limits or stops the NIC.",
 	  "move the card to a slot that gives its full power, or fix the riser or "
 	  "auxiliary power cable; check the server's slot power settings" },
+	{ "kmsg.nic_probe",
+	  "The NIC's driver failed to bring the card up at probe (mlx5_core): the rail "
+	  "it serves never came up, and jobs run with one rail fewer or not at all.",
+	  "the lines before it in `dmesg` say why (firmware, capabilities, memory); "
+	  "match the firmware to the driver (`mlxfwmanager`), then reload mlx5_core "
+	  "or reboot; replace the card if it keeps failing" },
+	{ "kmsg.nvlink_error",
+	  "The NVIDIA driver reported an NVLink error (Xid 74, or 144-150): the link "
+	  "between GPUs retrains or goes down, and NCCL falls back to PCIe and the "
+	  "network, or the job fails.",
+	  "`nvidia-smi nvlink -s` and `-e` for the link's state and counters; reseat "
+	  "the GPU baseboard's connections, run the field diagnostics, and replace the "
+	  "part if the errors repeat" },
+	{ "kmsg.nvswitch_error",
+	  "An NVSwitch reported an error (SXid): NVLink traffic through it stalls, and "
+	  "the GPUs' jobs on it fail or fall back to slower paths.",
+	  "see the SXid's meaning in NVIDIA's Fabric Manager guide; restart Fabric "
+	  "Manager and reset the GPUs and switches (a reboot); replace the baseboard "
+	  "if a fatal SXid repeats" },
 	{ "kmsg.peermem",
-	  "nvidia_peermem could not load (a symbol its build expects is missing): "
+	  "The peer-memory module (nvidia_peermem, or the older nv_peer_mem) could not "
+	  "load (a symbol its build expects is missing or of another version): "
 	  "GPUDirect RDMA is off and NCCL copies through host memory.",
 	  "rebuild nvidia_peermem against this kernel and RDMA stack (the NVIDIA "
 	  "driver's DKMS, after MLNX_OFED if it is installed), then `modprobe "
 	  "nvidia_peermem`" },
 	{ "kmsg.tx_timeout",
-	  "The network stack's watchdog found a transmit queue stuck: the driver "
+	  "The network stack's watchdog or the driver's own reporter found a transmit "
+	  "queue stuck: the driver "
 	  "resets the queue or the device, which stalls traffic.",
 	  "look at the lines around it in `dmesg`; update the driver and firmware; "
 	  "a stuck queue that repeats needs the NIC reset or replaced" },

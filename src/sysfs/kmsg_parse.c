@@ -92,10 +92,16 @@ const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error)
 			ok = memmem_s(msg, len, pt->all[j]) != NULL;
 		if (!ok)
 			continue;
+		if (!pt->id)
+			return NULL;	/* known to be no fault */
 		*error = pt->error;
 		if (!strcmp(pt->id, "kmsg.aer") && memmem_s(msg, len, "severity=Uncorrect") &&
 		    memmem_s(msg, len, " (Fatal)"))
 			*error = 1;
+		/* an NVLink or NVSwitch error the driver calls non-fatal */
+		if ((!strcmp(pt->id, "kmsg.nvlink_error") || !strcmp(pt->id, "kmsg.nvswitch_error")) &&
+		    (memmem_s(msg, len, " Nonfatal ") || memmem_s(msg, len, "Non-fatal")))
+			*error = 0;
 		return pt;
 	}
 	return NULL;
@@ -111,6 +117,21 @@ static int hexn(const char *s, size_t n)
 
 int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
 {
+	/* the NVIDIA driver's "Xid (PCI:DDDD:BB:DD)": the GPU, function 0 */
+	static const char xid[] = "Xid (PCI:";
+	const char *x = memmem(msg, len, xid, sizeof(xid) - 1);
+
+	if (x) {
+		const char *s = x + sizeof(xid) - 1;
+		size_t left = len - (size_t)(s - msg);
+
+		if (left >= 11 && hexn(s, 4) && s[4] == ':' && hexn(s + 5, 2) && s[7] == ':' &&
+		    hexn(s + 8, 2) && s[10] == ')') {
+			memcpy(out, s, 10);
+			memcpy(out + 10, ".0", 3);
+			return 1;
+		}
+	}
 	/* DDDD:BB:DD.F is 12 bytes */
 	for (size_t i = 0; i + 12 <= len; i++) {
 		const char *s = msg + i;

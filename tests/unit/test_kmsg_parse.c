@@ -121,6 +121,38 @@ static void test_patterns(void **state)
 	assert_int_equal(e, 0);
 	assert_string_equal(match("nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -2)",
 				  &e), "kmsg.peermem");
+	/* the GPU's events: the Xid's own address is the subject; an Xid that
+	 * cuts no network path (an application's fault) is quiet even when it
+	 * names an NVLink Xid */
+	assert_string_equal(match("NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus", &e),
+			    "kmsg.gpu_lost");
+	assert_string_equal(match("NVRM: Xid (PCI:0018:01:00): 145, RLW_RXPIPE Nonfatal XC0 i0 "
+				  "Link 13 (0x0409a0c2)", &e), "kmsg.nvlink_error");
+	assert_int_equal(e, 0);
+	assert_string_equal(match("NVRM: Xid (PCI:0019:01:00): 149, NETIR Fatal XC0 i0 Link -1 "
+				  "(0x000fe406)", &e), "kmsg.nvlink_error");
+	assert_int_equal(e, 1);
+	assert_null(match("NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python3, Ch 00000001 "
+			  "caused by previous Xid 149", &e));
+	assert_null(match("NVRM: Xid (PCI:0000:9b:00): 74x, Link down", &e));
+	{
+		char b[KMSG_TOKEN_MAX];
+		const char *x = "NVRM: Xid (PCI:0003:00:00): 74, pid='<unknown>', name=<unknown>, "
+				"NVLink: fatal error detected on link 14";
+
+		assert_int_equal(kmsg_find_bdf(x, strlen(x), b), 1);
+		assert_string_equal(b, "0003:00:00.0");
+		assert_int_equal(kmsg_find_bdf("Xid (PCI:0003:00:0", 18, b), 0);
+	}
+	assert_string_equal(match("mlx5_core: probe of 0000:01:00.0 failed with error -22", &e),
+			    "kmsg.nic_probe");
+	assert_string_equal(match("nv_peer_mem: Unknown symbol ib_register_peer_memory_client (err 0)",
+				  &e), "kmsg.peermem");
+	assert_string_equal(match("mlx5_core 0000:08:00.0 ens1np0: TX timeout on queue: 5, SQ: 0x1, "
+				  "CQ: 0x2, SQ Cons: 0x10 SQ Prod: 0x20, usecs since last trans: 7236000",
+				  &e), "kmsg.tx_timeout");
+	assert_null(match("mlx5_core 0004:01:00.0: Rate limit: 127 rates are supported, range: "
+			  "0Mbps to 24414Mbps", &e));
 	assert_null(match("usb 1-1: new high-speed USB device number 2 using xhci_hcd", &e));
 	assert_null(match("", &e));
 }
