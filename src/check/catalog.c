@@ -139,7 +139,8 @@ static const struct check_entry rows[] = {
 	  "the kernel log since boot has a port's link going down "
 	  "(drivers/net/ethernet/mellanox/mlx5/core/en_main.c, mlx5e_update_carrier: "
 	  "netdev_info \"Link down\" / \"Link up\"); the first \"Link up\" of a boot alone "
-	  "is no flap; the finding counts both",
+	  "is no flap, a second one is (with or without a \"Link down\" between); the "
+	  "finding counts both",
 	  "check the cable and transceiver (`ethtool -m NETDEV`), the switch port's log "
 	  "and the error counters; reseat or replace the cable" },
 	{ "kmsg.module_temp", "warn",

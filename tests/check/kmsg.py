@@ -178,6 +178,17 @@ got = kmsg(doc) if doc else {}
 h.expect(set(got) == {("kmsg.health", "mlx5_1")}, "garbage beside a record: the record judged",
          repr(sorted(got)))
 
+# "Link up" again and again with no "Link down" between (as published in
+# bigstack-oss/cubecos#733, "mlx5_core 0000:01:00.1 eth1: Link up" four
+# times): each up after the first is a flap, said with its counts
+ups = "".join(f"6,{200 + i},{(20 + i) * 1000000},-;mlx5_core 0000:4a:00.0 enp74s0np0: Link up\n"
+              + PCI % "0000:4a:00.0" for i in range(4))
+rc, doc, _, _ = h.run(with_log("ups", ups))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.link_flap", "mlx5_2"))
+h.expect(f is not None and "0 link down and 4 link up since boot" in f["observed"],
+         "repeated Link up without Link down: a flap", repr(got))
+
 # how the read went (.rdmadoctor/kmsg/reading, what the live reader wrote
 # of itself): what a bound cut is said in each kmsg finding and in the
 # inventory, since the counts are then of what is left (issue #43)
