@@ -42,10 +42,18 @@ verdict is then at best WARN and the exit code 0 (1 only with an error), and
 `RDMADOCTOR_ON_UNCHECKED=leave`.
 
 The kernel log (`kmsg.*`): `/dev/kmsg` is read once per run, to the end of
-its ring (at most 4 MiB and 200000 records), and each record is matched
+its ring however large it is (for at most 3 s; the newest 4 MiB and 20000
+matching records are kept, and a finding says what a bound cut: records the
+ring had overwritten before the read, older matches dropped, a read stopped
+at its time bound), and each record is matched
 against one table of NIC and RDMA driver messages, each taken from the
 kernel's own source (file and format string in the rows below;
-`src/sysfs/kmsg_patterns.c`). One finding per id and subject (the NIC whose
+`src/sysfs/kmsg_patterns.c`), or, for the NVIDIA driver's GPU events that
+take GPUDirect RDMA or NVLink down (Xid 79, 74, 144-150, NVSwitch SXid), from
+published lines; `tests/check/kmsg_corpus.tsv` keeps real kernel lines from
+public issue threads and other tools' test data, each with its source, and a
+test holds the table to them: faults found, look-alikes (boot banners, "Rate
+limit", "Cable plugged", "sufficient power", an application's Xid) quiet. One finding per id and subject (the NIC whose
 PCI address or netdev the line names, else that address, else the host)
 says how many lines since boot, the last one and its time (seconds since
 boot, and the wall time). Only the kernel's own records count: a line a

@@ -121,18 +121,26 @@ static const struct check_entry rows[] = {
 	  "%s(0x%x) Async, timeout. Will cause a leak of a command resource\")",
 	  "collect `devlink health show` and the firmware dump, then `mlxfwreset -d ADDR "
 	  "reset` or a cold reboot; update the firmware if it repeats" },
+	{ "kmsg.gpu_lost", "error",
+	  "the kernel log since boot has a GPU fallen off the bus (the NVIDIA driver's "
+	  "\"NVRM: Xid (PCI:%04x:%02x:%02x): 79, GPU has fallen off the bus\" or \"NVRM: GPU at "
+	  "%s has fallen off the bus.\"; real lines in tests/check/kmsg_corpus.tsv): GPUDirect "
+	  "RDMA and NVLink through it are gone; one finding per GPU, its PCI address the subject",
+	  "drain the node; reseat or replace the GPU, its riser and power cables, then reboot" },
 	{ "kmsg.health", "error",
 	  "the kernel log since boot has mlx5's health poller giving up on the device "
 	  "(drivers/net/ethernet/mellanox/mlx5/core/health.c, poll_health: \"device's "
 	  "health compromised - reached miss count\"; print_health_info with hsynd_str: "
-	  "\"synd 0x%x: %s\", \"unrecoverable hardware error\")",
+	  "\"synd 0x%x: %s\", newer \"Health issue observed, %s, severity(%d) %s:\", "
+	  "\"PCI slot is unavailable\")",
 	  "`devlink health show` and `devlink health dump show`, then a reset (`mlxfwreset`) "
 	  "or a cold reboot; replace the card if it returns" },
 	{ "kmsg.link_flap", "warn",
 	  "the kernel log since boot has a port's link going down "
 	  "(drivers/net/ethernet/mellanox/mlx5/core/en_main.c, mlx5e_update_carrier: "
 	  "netdev_info \"Link down\" / \"Link up\"); the first \"Link up\" of a boot alone "
-	  "is no flap; the finding counts both",
+	  "is no flap, a second one is (with or without a \"Link down\" between); the "
+	  "finding counts both",
 	  "check the cable and transceiver (`ethtool -m NETDEV`), the switch port's log "
 	  "and the error counters; reseat or replace the cable" },
 	{ "kmsg.module_temp", "warn",
@@ -141,6 +149,27 @@ static const struct check_entry rows[] = {
 	  "event[error]: module %u, %s, %s\" with \"High Temperature\")",
 	  "check the airflow and fans; `ethtool -m NETDEV` for the module's temperature and "
 	  "thresholds; replace the module if it runs hot" },
+	{ "kmsg.nic_probe", "error",
+	  "the kernel log since boot has the NIC's driver failing at probe, so its rail never "
+	  "came up (drivers/base/dd.c: \"mlx5_core: probe of %s failed with error %d\"; "
+	  "mlx5/core/main.c: \"mlx5_load_one failed with error code %d\", newer "
+	  "\"mlx5_init_one failed ...\"); the subject is the card's PCI address when no NIC "
+	  "here has it",
+	  "read the lines before it in `dmesg`; match the firmware to the driver, reload "
+	  "mlx5_core or reboot; replace the card if it keeps failing" },
+	{ "kmsg.nvlink_error", "error; warn (the driver says Nonfatal)",
+	  "the kernel log since boot has an NVLink error on a GPU (the NVIDIA driver's Xid 74 "
+	  "\"NVLink: fatal error detected on link %d(...)\", or Xids 144-150 of NVLink 5): "
+	  "NCCL falls back to PCIe and the network or the job fails; one finding per GPU, its "
+	  "PCI address the subject; other Xids (an application's fault) stay quiet",
+	  "`nvidia-smi nvlink -s` / `-e`; reseat, run the field diagnostics, replace the part "
+	  "if it repeats" },
+	{ "kmsg.nvswitch_error", "error; warn (the driver says Non-fatal)",
+	  "the kernel log since boot has an NVSwitch error (\"nvidia-nvswitch%d: SXid (PCI:%s): "
+	  "%d, ...\"): NVLink traffic through the switch stalls; one finding per switch, its "
+	  "PCI address the subject",
+	  "look the SXid up in NVIDIA's Fabric Manager guide; reset the GPUs and switches (a "
+	  "reboot); replace the baseboard if a fatal SXid repeats" },
 	{ "kmsg.pcie_power", "error",
 	  "the kernel log since boot has the card short of slot power "
 	  "(drivers/net/ethernet/mellanox/mlx5/core/events.c, mlx5_pcie_event: \"Detected "
@@ -148,25 +177,33 @@ static const struct check_entry rows[] = {
 	  "move the card to a slot that gives its full power, or fix the riser or auxiliary "
 	  "power cable; check the server's slot power settings" },
 	{ "kmsg.peermem", "warn",
-	  "the kernel log since boot has nvidia_peermem failing to load "
-	  "(kernel/module/main.c, resolve_symbol_wait: \"%s: Unknown symbol %s (err %d)\" "
-	  "for nvidia_peermem)",
+	  "the kernel log since boot has the peer-memory module failing to load, under "
+	  "either name, nvidia_peermem or the older nv_peer_mem (kernel/module/main.c, "
+	  "resolve_symbol_wait: \"%s: Unknown symbol %s (err %d)\"; check_version: \"%s: "
+	  "disagrees about version of symbol %s\")",
 	  "rebuild nvidia_peermem against this kernel and RDMA stack (the NVIDIA driver's "
 	  "DKMS, after MLNX_OFED if it is installed), then `modprobe nvidia_peermem`" },
 	{ "kmsg.tx_timeout", "warn",
 	  "the kernel log since boot has the network watchdog's stuck transmit queue "
 	  "(net/sched/sch_generic.c, dev_watchdog: \"NETDEV WATCHDOG: %s (%s): transmit "
 	  "queue %u timed out\", newer \"NETDEV WATCHDOG: CPU: %d: transmit queue %u timed "
-	  "out %u ms\")",
+	  "out %u ms\"), or the driver's own reporter's (mlx5/core/en/reporter_tx.c: \"TX "
+	  "timeout on queue: %d, SQ: 0x%x, ...\"; mlx4 likewise)",
 	  "look at the lines around it in `dmesg`; update the driver and firmware; a stuck "
 	  "queue that repeats needs the NIC reset or replaced" },
 	{ "kmsg.unreadable", "info (not checked)",
 	  "/dev/kmsg could not be read (kernel.dmesg_restrict for a user without "
-	  "CAP_SYSLOG, or a snapshot taken so): the kernel-log faults were not checked. "
-	  "Live, /dev/kmsg is read once per run, at most 4 MiB and 200000 records, and only "
-	  "the kernel's own records count (a line a program writes into /dev/kmsg never "
-	  "does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults)",
-	  "run rdmadoctor as root or give it CAP_SYSLOG" },
+	  "CAP_SYSLOG, or a snapshot taken so), or a stored log is not empty and not one "
+	  "of its records is in /dev/kmsg's form (a damaged snapshot): the kernel-log "
+	  "faults were not checked; or the read stopped at its time bound (3 s) short of "
+	  "the ring's end: the newer records were not looked at (the faults of those read "
+	  "are reported). Live, /dev/kmsg is read once per run to the end of its ring, "
+	  "the newest 4 MiB and 20000 matching records kept (older ones dropped and said), "
+	  "and only the kernel's own records count (a line a program writes into /dev/kmsg "
+	  "never does); a snapshot keeps the matching records (.rdmadoctor/kmsg/faults) "
+	  "and how the read went (.rdmadoctor/kmsg/reading)",
+	  "run rdmadoctor as root or give it CAP_SYSLOG; a read cut by the time bound: run "
+	  "again, and see with `dmesg` what floods the log" },
 	{ "latch.state", "warn (not checked)",
 	  "`serve` or `check --state DIR`: the agent's memory (DIR/latched) could not be read "
 	  "(malformed, cut short, refused) or written (a full disk, a read-only directory): "

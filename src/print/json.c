@@ -488,7 +488,9 @@ static json_t *kernel_log_json(const struct kmsg_log *l)
 {
 	json_t *v;
 	size_t from;
+	char note[400];
 
+	kmsg_log_note(l, note, sizeof(note));
 	v = json_array();
 	from = l->n > KERNEL_LOG_JSON_MAX ? l->n - KERNEL_LOG_JSON_MAX : 0;
 	for (size_t i = from; v && i < l->n; i++)
@@ -496,8 +498,11 @@ static json_t *kernel_log_json(const struct kmsg_log *l)
 						   "device", json_string_or_null(l->v[i].device),
 						   "seconds", (double)l->v[i].usec / 1e6,
 						   "line", l->v[i].line));
-	return json_pack("{s:o, s:o, s:I, s:o}",
-		"unreadable", l->err ? json_string(strerror(-l->err)) : json_null(),
+	return json_pack("{s:o, s:o, s:o, s:I, s:o}",
+		"note", note[0] ? json_string(note) : json_null(),
+		"unreadable", l->err ? json_string(strerror(-l->err))
+			      : l->none_parsed ? json_string("no record in /dev/kmsg's form")
+			      : json_null(),
 		"boot_time", l->boot_wall >= 0 ? json_real(l->boot_wall) : json_null(),
 		"records", (json_int_t)l->n,
 		"faults", v ? v : json_null());

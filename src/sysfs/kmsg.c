@@ -18,14 +18,24 @@ static int fetch_faults(void *arg, void **data, size_t *len)
 {
 	const char *any = getenv("RDMADOCTOR_KMSG_ANY_FACILITY");
 	char *out;
-	size_t seen;
 	int rc;
 
-	(void)arg;
-	rc = kmsg_read_matched("/dev/kmsg", any && !strcmp(any, "1"), &out, len, &seen);
+	rc = kmsg_read_matched("/dev/kmsg", any && !strcmp(any, "1"), &out, len, arg);
 	if (rc == 0)
 		*data = out;
 	return rc;
+}
+
+/* how that read went (kmsg_parse.h), as text */
+static int fetch_reading(void *arg, void **data, size_t *len)
+{
+	char *s = malloc(KMSG_READING_MAX);
+
+	if (!s)
+		return -ENOMEM;
+	*len = kmsg_reading_format(arg, s);
+	*data = s;
+	return 0;
 }
 
 /* /dev/kmsg's stamps are local_clock(), which runs with CLOCK_MONOTONIC
@@ -103,18 +113,42 @@ static int add_fault(struct kmsg_log *l, size_t *cap, const struct kmsg_record *
 	return 0;
 }
 
+/* How the read went: live, the reader's own account (st); a replay, the
+ * stored one, or nothing known (a snapshot of an older version). */
+static void reading(struct root *r, struct kmsg_reading *st, struct kmsg_log *l)
+{
+	void *d = NULL;
+	size_t len;
+	int rc = root_fetch(r, KMSG_FETCH_KIND, "reading", KMSG_READING_MAX, fetch_reading, st,
+			    &d, &len);
+
+	if (rc == 0 && kmsg_reading_parse(d, len, st) == 0) {
+		l->reading_known = true;
+		l->read = st->records;
+		l->overwritten = st->first_seq;
+		l->lost = st->lost;
+		l->dropped = st->dropped;
+		l->cut = st->cut;
+	} else if (rc == 0 || fetch_failure_noted(r, rc)) {
+		root_note(r, "dev/kmsg", "how the read went: %s", rc ? strerror(-rc) :
+			  "not in its form (records N, unparsed N, ...)");
+	}
+	free(d);
+}
+
 int kmsg_collect(struct root *r, struct kmsg_log **out)
 {
 	struct kmsg_log *l;
 	void *d = NULL;
-	size_t len, cap = 0;
+	size_t len, cap = 0, parsed = 0;
+	struct kmsg_reading st;
 	const char *p, *end, *rec;
 	size_t rlen;
 	int rc;
 
 	*out = NULL;
-	rc = root_fetch(r, KMSG_FETCH_KIND, "faults", KMSG_READ_CAP + KMSG_RECORD_MAX,
-			fetch_faults, NULL, &d, &len);
+	rc = root_fetch(r, KMSG_FETCH_KIND, "faults", KMSG_KEEP_BYTES,
+			fetch_faults, &st, &d, &len);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc == -ENOENT && !r->live)
@@ -132,6 +166,7 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 		return 0;
 	}
 	l->boot_wall = boot_wall(r);
+	reading(r, &st, l);
 	for (p = d, end = p + len; kmsg_next_record(&p, end, &rec, &rlen);) {
 		struct kmsg_record kr;
 		const struct kmsg_pattern *pt;
@@ -139,8 +174,12 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 
 		/* the stored bytes are the reader's: parse and match again, so
 		 * a tampered snapshot yields nothing the table does not say */
-		if (kmsg_parse_record(rec, rlen, &kr) ||
-		    !(pt = kmsg_match(kr.msg, kr.msg_len, &error)))
+		if (kmsg_parse_record(rec, rlen, &kr)) {
+			l->unparsed++;
+			continue;
+		}
+		parsed++;
+		if (!(pt = kmsg_match(kr.msg, kr.msg_len, &error)))
 			continue;
 		if ((rc = add_fault(l, &cap, &kr, pt, error)) < 0) {
 			kmsg_log_free(l);
@@ -148,6 +187,9 @@ int kmsg_collect(struct root *r, struct kmsg_log **out)
 			return rc;
 		}
 	}
+	/* bytes and not one record in them: the log is unknown, not clean */
+	l->none_parsed = l->unparsed && !parsed;
+	l->kept = parsed;
 	free(d);
 	*out = l;
 	return 0;

@@ -2,6 +2,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* digits of one decimal field ending at stop; 0 and *v, or -1 */
@@ -77,14 +79,7 @@ int kmsg_parse_record(const char *buf, size_t len, struct kmsg_record *r)
 
 static const char *memmem_s(const char *h, size_t hl, const char *n)
 {
-	size_t nl = strlen(n);
-
-	if (nl > hl)
-		return NULL;
-	for (size_t i = 0; i + nl <= hl; i++)
-		if (!memcmp(h + i, n, nl))
-			return h + i;
-	return NULL;
+	return memmem(h, hl, n, strlen(n));
 }
 
 const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error)
@@ -97,10 +92,16 @@ const struct kmsg_pattern *kmsg_match(const char *msg, size_t len, int *error)
 			ok = memmem_s(msg, len, pt->all[j]) != NULL;
 		if (!ok)
 			continue;
+		if (!pt->id)
+			return NULL;	/* known to be no fault */
 		*error = pt->error;
 		if (!strcmp(pt->id, "kmsg.aer") && memmem_s(msg, len, "severity=Uncorrect") &&
 		    memmem_s(msg, len, " (Fatal)"))
 			*error = 1;
+		/* an NVLink or NVSwitch error the driver calls non-fatal */
+		if ((!strcmp(pt->id, "kmsg.nvlink_error") || !strcmp(pt->id, "kmsg.nvswitch_error")) &&
+		    (memmem_s(msg, len, " Nonfatal ") || memmem_s(msg, len, "Non-fatal")))
+			*error = 0;
 		return pt;
 	}
 	return NULL;
@@ -116,6 +117,21 @@ static int hexn(const char *s, size_t n)
 
 int kmsg_find_bdf(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
 {
+	/* the NVIDIA driver's "Xid (PCI:DDDD:BB:DD)": the GPU, function 0 */
+	static const char xid[] = "Xid (PCI:";
+	const char *x = memmem(msg, len, xid, sizeof(xid) - 1);
+
+	if (x) {
+		const char *s = x + sizeof(xid) - 1;
+		size_t left = len - (size_t)(s - msg);
+
+		if (left >= 11 && hexn(s, 4) && s[4] == ':' && hexn(s + 5, 2) && s[7] == ':' &&
+		    hexn(s + 8, 2) && s[10] == ')') {
+			memcpy(out, s, 10);
+			memcpy(out + 10, ".0", 3);
+			return 1;
+		}
+	}
 	/* DDDD:BB:DD.F is 12 bytes */
 	for (size_t i = 0; i + 12 <= len; i++) {
 		const char *s = msg + i;
@@ -168,4 +184,58 @@ int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *
 	*rlen = (size_t)(q - s);
 	*p = q;
 	return 1;
+}
+
+size_t kmsg_reading_format(const struct kmsg_reading *st, char *buf)
+{
+	int n = snprintf(buf, KMSG_READING_MAX,
+			 "records %" PRIu64 "\nunparsed %" PRIu64 "\nfirst_seq %" PRIu64
+			 "\nlost %" PRIu64 "\ndropped %" PRIu64 "\ncut %d\n",
+			 st->records, st->unparsed, st->first_seq, st->lost, st->dropped,
+			 st->cut ? 1 : 0);
+
+	return n < 0 ? 0 : (size_t)n < KMSG_READING_MAX ? (size_t)n : KMSG_READING_MAX - 1;
+}
+
+int kmsg_reading_parse(const char *buf, size_t len, struct kmsg_reading *st)
+{
+	static const char *const keys[] = {"records", "unparsed", "first_seq", "lost",
+					   "dropped", "cut"};
+	uint64_t v[6];
+	unsigned seen = 0;
+	const char *p = buf, *end = buf + len;
+
+	memset(st, 0, sizeof(*st));
+	if (!buf)
+		return -EINVAL;
+	while (p < end) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		uint64_t x;
+		size_t k;
+
+		if (!nl || !sp || sp > nl)
+			return -EINVAL;	/* every line "KEY VALUE\n", the last too */
+		for (k = 0; k < 6; k++)
+			if ((size_t)(sp - p) == strlen(keys[k]) && !memcmp(p, keys[k], strlen(keys[k])))
+				break;
+		p = sp + 1;
+		if (dec_field(&p, end, '\n', &x))
+			return -EINVAL;
+		if (k < 6) {
+			if (seen & (1u << k))
+				return -EINVAL;
+			seen |= 1u << k;
+			v[k] = x;
+		}
+	}
+	if (seen != 0x3f || v[5] > 1 || v[1] > v[0] || v[3] > UINT64_MAX - v[2])
+		return -EINVAL;
+	st->records = v[0];
+	st->unparsed = v[1];
+	st->first_seq = v[2];
+	st->lost = v[3];
+	st->dropped = v[4];
+	st->cut = v[5] == 1;
+	return 0;
 }

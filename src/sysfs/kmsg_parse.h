@@ -7,6 +7,7 @@
 #ifndef RD_SYSFS_KMSG_PARSE_H
 #define RD_SYSFS_KMSG_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,5 +54,30 @@ void kmsg_watchdog_netdev(const char *msg, size_t len, char out[KMSG_TOKEN_MAX])
  * form, .rdmadoctor/kmsg/faults): its first line and the " KEY=VALUE"
  * lines after it.  1 with *rec, *rlen set and *p moved past it, 0 at the end. */
 int kmsg_next_record(const char **p, const char *end, const char **rec, size_t *rlen);
+
+/* How one read of the ring went (sysfs/kmsg_read.h), stored beside the
+ * kept records as .rdmadoctor/kmsg/reading: one "KEY VALUE\n" line each,
+ * the value decimal:
+ *   records N     records read
+ *   unparsed N    of them not in the form above
+ *   first_seq N   the first record's SEQ: SEQ counts from 0 at boot, so
+ *                 the ring had already overwritten that many of this boot
+ *   lost N        records overwritten while the read ran (gaps in SEQ)
+ *   dropped N     matching records left out for the keep bound (the oldest)
+ *   cut 0|1       the time bound stopped the read before the ring's end */
+struct kmsg_reading {
+	uint64_t records, unparsed, first_seq, lost, dropped;
+	bool cut;
+};
+
+/* The text above, NUL-ended, into buf (at least KMSG_READING_MAX bytes);
+ * its length. */
+#define KMSG_READING_MAX 160
+size_t kmsg_reading_format(const struct kmsg_reading *st, char *buf);
+
+/* 0 and *st from that text, every key present once (others, of a later
+ * version, skipped); -EINVAL when the bytes are not such a text (then *st
+ * zeroed: no facts). */
+int kmsg_reading_parse(const char *buf, size_t len, struct kmsg_reading *st);
 
 #endif

@@ -62,7 +62,7 @@ RECORDS = [
 BOOT = 1764900000  # 2025-12-05T02:00:00Z
 
 
-def with_log(name, faults=None, errno=None):
+def with_log(name, faults=None, errno=None, reading=None):
     root = h.copy("roce-broken", name)
     d = os.path.join(root, ".rdmadoctor", "kmsg")
     os.makedirs(d)
@@ -74,6 +74,9 @@ def with_log(name, faults=None, errno=None):
     if errno is not None:
         with open(os.path.join(d, "faults.errno"), "w") as f:
             f.write(f"{errno}\n")
+    if reading is not None:
+        with open(os.path.join(d, "reading"), "w") as f:
+            f.write(reading)
     return root
 
 
@@ -148,7 +151,86 @@ h.expect(doc is not None and eperm_unchecked == doc["unchecked"] + 1,
 h.expect(doc is not None and not kmsg(doc), "no kmsg finding without a stored log",
          repr(kmsg(doc) if doc else None))
 
-# garbage in the stored file: no finding, no crash
+# garbage in the stored file: no record parses, so the log says nothing:
+# one kmsg.unreadable, counted unchecked, not "no faults" (issue #43)
 rc, doc, _, _ = h.run(with_log("garbage", "not a record\n\x00\x01;;;\n 3,1\n"))
-h.expect(doc is not None and not kmsg(doc), "garbage: no kmsg finding", repr(rc))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.unreadable", "host"))
+h.expect(f is not None and f.get("unchecked") is True and f["severity"] == "info" and
+         "2 records and none in /dev/kmsg's form" in f["observed"] and len(got) == 1,
+         "garbage: one kmsg.unreadable, unchecked", repr(got))
+h.expect(doc is not None and doc["unchecked"] == eperm_unchecked,
+         "garbage: counted with the unchecked ones as EPERM is",
+         f"{doc['unchecked'] if doc else None} vs {eperm_unchecked}")
+rc, inv, _, _ = h.run(with_log("garbage-inv", "not a record\n"), cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect(kl.get("unreadable") == "no record in /dev/kmsg's form" and kl.get("records") == 0,
+         "garbage: inventory says the log is unreadable", repr(kl)[:400])
+
+# an empty stored log is a log with no fault matched (the reader writes
+# nothing when nothing matched): no finding
+rc, doc, _, _ = h.run(with_log("empty", ""))
+h.expect(doc is not None and not kmsg(doc), "empty log: no kmsg finding", repr(rc))
+
+# garbage next to a record that parses: the record is judged, no unreadable
+rc, doc, _, _ = h.run(with_log("mixed", "not a record\n" + RECORDS[2]))
+got = kmsg(doc) if doc else {}
+h.expect(set(got) == {("kmsg.health", "mlx5_1")}, "garbage beside a record: the record judged",
+         repr(sorted(got)))
+
+# "Link up" again and again with no "Link down" between (as published in
+# bigstack-oss/cubecos#733, "mlx5_core 0000:01:00.1 eth1: Link up" four
+# times): each up after the first is a flap, said with its counts
+ups = "".join(f"6,{200 + i},{(20 + i) * 1000000},-;mlx5_core 0000:4a:00.0 enp74s0np0: Link up\n"
+              + PCI % "0000:4a:00.0" for i in range(4))
+rc, doc, _, _ = h.run(with_log("ups", ups))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.link_flap", "mlx5_2"))
+h.expect(f is not None and "0 link down and 4 link up since boot" in f["observed"],
+         "repeated Link up without Link down: a flap", repr(got))
+
+# how the read went (.rdmadoctor/kmsg/reading, what the live reader wrote
+# of itself): what a bound cut is said in each kmsg finding and in the
+# inventory, since the counts are then of what is left (issue #43)
+READING = "records %d\nunparsed 0\nfirst_seq %d\nlost %d\ndropped %d\ncut %d\n"
+note = ("the kernel's ring had overwritten the 812 oldest records of this boot before the "
+        "read; 3 records overwritten while read; 40 older matching records dropped, the "
+        "newest 1 kept")
+rc, doc, _, _ = h.run(with_log("cut-keep", RECORDS[2], reading=READING % (250000, 812, 3, 40, 0)))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.health", "mlx5_1"))
+h.expect(f is not None and f["observed"].endswith("reached miss count (" + note + ")") and
+         set(got) == {("kmsg.health", "mlx5_1")},
+         "a bound that cut: said in the finding", repr(got))
+rc, inv, _, _ = h.run(with_log("cut-keep-inv", RECORDS[2],
+                               reading=READING % (250000, 812, 3, 40, 0)), cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect(kl.get("note") == note, "a bound that cut: inventory's kernel_log.note", repr(kl)[:600])
+
+# nothing cut: no note
+rc, inv, _, _ = h.run(with_log("whole-inv", RECORDS[2], reading=READING % (9000, 0, 0, 0, 0)),
+                      cmd="inventory")
+kl = (inv or {}).get("host", {}).get("kernel_log") or {}
+h.expect("note" in kl and kl["note"] is None, "nothing cut: note null", repr(kl)[:400])
+
+# the time bound stopped the read short of the ring's end: what was read is
+# judged, and the rest is one "not checked" kmsg.unreadable, counted
+rc, doc, _, _ = h.run(with_log("cut-time", RECORDS[2], reading=READING % (123456, 0, 0, 0, 1)))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.unreadable", "host"))
+h.expect(f is not None and f.get("unchecked") is True and
+         "stopped at its time bound after 123456 records" in f["observed"] and
+         ("kmsg.health", "mlx5_1") in got and
+         "the read stopped at its time bound after 123456 records" in
+         got[("kmsg.health", "mlx5_1")]["observed"],
+         "time bound: the faults read and one kmsg.unreadable", repr(got))
+h.expect(doc is not None and doc["unchecked"] == eperm_unchecked,
+         "time bound: counted unchecked", f"{doc['unchecked'] if doc else None}")
+
+# an account that is not in its form: no facts from it, the faults judged
+rc, doc, _, _ = h.run(with_log("reading-bad", RECORDS[2], reading="dropped lots\n"))
+got = kmsg(doc) if doc else {}
+f = got.get(("kmsg.health", "mlx5_1"))
+h.expect(f is not None and f["observed"].endswith("reached miss count") and len(got) == 1,
+         "a malformed account: no note", repr(got))
 h.done()

@@ -70,6 +70,10 @@ add_test(NAME check_excluded COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/excluded.
 # subject with its count and time; an unreadable log is "not checked".
 add_test(NAME check_kmsg COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# kmsg.* on real kernel lines: tests/check/kmsg_corpus.tsv, each published
+# line with its source and label, judged by the table as labelled.
+add_test(NAME check_kmsg_corpus COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/kmsg_corpus.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 # kmsg.* live: the test writes mlx5-like lines into the real /dev/kmsg (root),
 # a live `snapshot` keeps them only when told to (they are not the kernel's),
 # and `check` counts them on the replay.  Fails, never skips, without root.

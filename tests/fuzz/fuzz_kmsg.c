@@ -1,5 +1,7 @@
 /* libFuzzer target: one /dev/kmsg record (src/sysfs/kmsg_parse.c), the
- * record parser, the fault matcher and the PCI address finder. */
+ * record parser, the fault matcher and the PCI address finder; the same
+ * bytes as a stored run of records, and as the stored account of a read
+ * (.rdmadoctor/kmsg/reading), which parses to what it formats back to. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +47,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rl == 0 || rec < m || rec + rl > end || ++k > size)
 				abort();
 			(void)kmsg_parse_record(rec, rl, &r);
+		}
+	}
+	{
+		struct kmsg_reading st, again;
+		char txt[KMSG_READING_MAX];
+		size_t n;
+
+		if (kmsg_reading_parse(m, size, &st) == 0) {
+			if (st.unparsed > st.records)
+				abort();
+			n = kmsg_reading_format(&st, txt);
+			if (n == 0 || n >= sizeof(txt) || kmsg_reading_parse(txt, n, &again) ||
+			    st.records != again.records || st.unparsed != again.unparsed ||
+			    st.first_seq != again.first_seq || st.lost != again.lost ||
+			    st.dropped != again.dropped || st.cut != again.cut)
+				abort();
 		}
 	}
 	free(m);

@@ -121,6 +121,38 @@ static void test_patterns(void **state)
 	assert_int_equal(e, 0);
 	assert_string_equal(match("nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -2)",
 				  &e), "kmsg.peermem");
+	/* the GPU's events: the Xid's own address is the subject; an Xid that
+	 * cuts no network path (an application's fault) is quiet even when it
+	 * names an NVLink Xid */
+	assert_string_equal(match("NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus", &e),
+			    "kmsg.gpu_lost");
+	assert_string_equal(match("NVRM: Xid (PCI:0018:01:00): 145, RLW_RXPIPE Nonfatal XC0 i0 "
+				  "Link 13 (0x0409a0c2)", &e), "kmsg.nvlink_error");
+	assert_int_equal(e, 0);
+	assert_string_equal(match("NVRM: Xid (PCI:0019:01:00): 149, NETIR Fatal XC0 i0 Link -1 "
+				  "(0x000fe406)", &e), "kmsg.nvlink_error");
+	assert_int_equal(e, 1);
+	assert_null(match("NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python3, Ch 00000001 "
+			  "caused by previous Xid 149", &e));
+	assert_null(match("NVRM: Xid (PCI:0000:9b:00): 74x, Link down", &e));
+	{
+		char b[KMSG_TOKEN_MAX];
+		const char *x = "NVRM: Xid (PCI:0003:00:00): 74, pid='<unknown>', name=<unknown>, "
+				"NVLink: fatal error detected on link 14";
+
+		assert_int_equal(kmsg_find_bdf(x, strlen(x), b), 1);
+		assert_string_equal(b, "0003:00:00.0");
+		assert_int_equal(kmsg_find_bdf("Xid (PCI:0003:00:0", 18, b), 0);
+	}
+	assert_string_equal(match("mlx5_core: probe of 0000:01:00.0 failed with error -22", &e),
+			    "kmsg.nic_probe");
+	assert_string_equal(match("nv_peer_mem: Unknown symbol ib_register_peer_memory_client (err 0)",
+				  &e), "kmsg.peermem");
+	assert_string_equal(match("mlx5_core 0000:08:00.0 ens1np0: TX timeout on queue: 5, SQ: 0x1, "
+				  "CQ: 0x2, SQ Cons: 0x10 SQ Prod: 0x20, usecs since last trans: 7236000",
+				  &e), "kmsg.tx_timeout");
+	assert_null(match("mlx5_core 0004:01:00.0: Rate limit: 127 rates are supported, range: "
+			  "0Mbps to 24414Mbps", &e));
 	assert_null(match("usb 1-1: new high-speed USB device number 2 using xhci_hcd", &e));
 	assert_null(match("", &e));
 }
@@ -164,6 +196,54 @@ static void test_stored_run(void **state)
 	assert_int_equal(kmsg_next_record(&p, end, &rec, &rl), 0);
 }
 
+/* The account of a read (.rdmadoctor/kmsg/reading): what format writes,
+ * parse reads back; a text cut short, a key twice, a value not decimal,
+ * a key missing give no facts. */
+static void test_reading(void **state)
+{
+	struct kmsg_reading a = { 250000, 3, 812, 7, 40, true }, b;
+	char buf[KMSG_READING_MAX];
+	size_t n = kmsg_reading_format(&a, buf);
+	static const char *const bad[] = {
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\n",		/* no cut */
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 1",	/* no '\n' */
+		"records 1\nrecords 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"records x\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 2\n",
+		"records 1\nunparsed 2\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",	/* more unparsed than read */
+		"records 1\nunparsed 0\nfirst_seq 0\nlost 0\ndropped -1\ncut 0\n",
+		"records 1 \nunparsed 0\nfirst_seq 0\nlost 0\ndropped 0\ncut 0\n",
+		"",
+	};
+
+	(void)state;
+	assert_string_equal(buf, "records 250000\nunparsed 3\nfirst_seq 812\nlost 7\n"
+			    "dropped 40\ncut 1\n");
+	assert_int_equal(n, strlen(buf));
+	assert_int_equal(kmsg_reading_parse(buf, n, &b), 0);
+	assert_int_equal(b.records, a.records);
+	assert_int_equal(b.unparsed, a.unparsed);
+	assert_int_equal(b.first_seq, a.first_seq);
+	assert_int_equal(b.lost, a.lost);
+	assert_int_equal(b.dropped, a.dropped);
+	assert_true(b.cut);
+	/* a key of a later version is skipped */
+	{
+		const char *s = "records 5\nunparsed 0\nnewer 9\nfirst_seq 0\nlost 0\n"
+				"dropped 1\ncut 0\n";
+
+		assert_int_equal(kmsg_reading_parse(s, strlen(s), &b), 0);
+		assert_int_equal(b.records, 5);
+		assert_int_equal(b.dropped, 1);
+		assert_false(b.cut);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b.records = 99;
+		assert_int_equal(kmsg_reading_parse(bad[i], strlen(bad[i]), &b), -EINVAL);
+		assert_int_equal(b.records, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_bdf),
 		cmocka_unit_test(test_stored_run),
+		cmocka_unit_test(test_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
