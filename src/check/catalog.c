@@ -228,7 +228,8 @@ static const struct check_entry rows[] = {
 	  "(no default: no standard gives one).  A window that carried fewer than 1/ber_max "
 	  "bits, or shorter than one event per the hourly ceiling, a counter cleared within "
 	  "it or one the driver does not report: not checked (between two readings of the "
-	  "agent a ratio too short to tell is left unsaid; docs/state.md)",
+	  "agent a ratio too short to tell is left unsaid, and judged over the long window from "
+	  "the boot's first reading instead; docs/state.md)",
 	  "reseat, then swap the cable or module (`ethtool -I --show-fec IF` per lane, "
 	  "`mlxlink -d DEV -c`), then the switch port" },
 	{ "link.flaps", "error",
