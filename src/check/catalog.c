@@ -444,6 +444,13 @@ static const struct check_entry rows[] = {
 	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
 	  "the host",
 	  "`mlnx_qos -i IF --trust dscp`" },
+	{ "snapshot.incomplete", "warn (not checked)",
+	  "a replayed snapshot (`--root DIR`) lacks entries its manifest (rdmadoctor-manifest, "
+	  "written by `snapshot`) lists: a half-extracted archive, a copy cut short. What it "
+	  "lacks is not judged: the findings of the RDMA devices with entries missing, and "
+	  "those of the machine as a whole (NIC count, bandwidth, topology), are left out, and "
+	  "this one names them; a snapshot without a manifest is read as it is",
+	  "take the snapshot again, or unpack the whole archive" },
 	{ "sys.device_access", "error (a rail, or a closed rdma_cm where there are rails); "
 	  "warn (elsewhere, or rdma_cm missing); info (not checked)",
 	  "a NIC's /dev/infiniband/uverbsN, or /dev/infiniband/rdma_cm, missing, or its "
