@@ -40,6 +40,12 @@ struct judged {
 	 * a healthy link; the growth of uncorrectable blocks is judged over
 	 * any window */
 	bool latched;
+	/* latched, and a ratio or a per-hour rate was left unsaid for it */
+	bool unsaid;
+	/* judged over the long window, from the boot's first reading of the
+	 * agent to this one: only ratios and rates, the growth of a count
+	 * since then being old news the short window already told */
+	bool boot;
 	struct check_buf what;	/* observed: what was measured */
 	struct check_buf why;	/* not checked: why not */
 	struct check_buf want;	/* expected */
@@ -116,6 +122,8 @@ static void ratio(struct judged *j, const char *what, double errors, double bits
 		worse(j, over);
 		return;
 	}
+	if (bits * max < 1 && j->latched)
+		j->unsaid = true;
 	if (bits * max < 1 && !j->latched) {
 		sci(need, sizeof(need), 1 / max);
 		check_buf_printf(&j->why, "%sthe window carried fewer than %s bits, too few to "
@@ -142,8 +150,10 @@ static void per_hour(struct judged *j, const char *what, const struct counter_ch
 	sci(m, sizeof(m), ceiling);
 	check_buf_printf(&j->want, "%s%s at most %s per hour", j->want.len ? ", " : "", what, m);
 	if (secs * ceiling < 3600) {
-		if (j->latched)
+		if (j->latched) {
+			j->unsaid = true;
 			return;
+		}
 		check_buf_printf(&j->why, "%sa window shorter than %.0f s cannot tell %s per "
 				 "hour from %s", j->why.len ? "; " : "", ceil(3600 / ceiling),
 				 what, m);
@@ -255,7 +265,7 @@ static void judge_eth(const struct port *pt, const struct ber_spec *s, double se
 		check_buf_printf(&j->what, "%llu uncorrectable %s", (unsigned long long)unc.delta,
 				 unc.delta == 1 ? "block" : "blocks");
 		check_buf_printf(&j->want, "no uncorrectable blocks");
-		if (unc.delta)
+		if (unc.delta && !j->boot)
 			worse(j, V_ERROR);
 		/* at least t + 1 bits of each failed codeword were wrong */
 		if (code)
@@ -316,7 +326,7 @@ static void judge_ib(const struct port *pt, const struct ber_spec *s, double sec
 }
 
 static int report(const struct check_ctx *c, struct findings *out, const struct nic *n,
-		  const struct port *pt, struct judged *j, const char *rate_from)
+		  const struct port *pt, struct judged *j, const char *rate_from, double window)
 {
 	char secs[32];
 	struct finding *f;
@@ -337,7 +347,7 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 		return -ENOMEM;
 	f->unchecked = j->v == V_UNKNOWN;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
-	check_num_str(secs, sizeof(secs), c->inv->window_s);
+	check_num_str(secs, sizeof(secs), window);
 	if (j->v == V_UNKNOWN) {
 		finding_set(&f->observed, "not checked: %s", check_buf_str(&j->why));
 		finding_set(&f->fix, "where the window was too short, a longer one "
@@ -345,7 +355,9 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 			    "named cannot be judged this way: `mlxlink -d %s -c` shows the BER",
 			    n->name);
 	} else {
-		finding_set(&f->observed, "%s in a %s s window (bits carried at the %s)",
+		finding_set(&f->observed, j->boot ? "%s in the %s s since this boot's first reading "
+			    "(bits carried at the %s; the time between two readings is too short "
+			    "to tell)" : "%s in a %s s window (bits carried at the %s)",
 			    check_buf_str(&j->what), secs, rate_from ? rate_from : "?");
 		finding_set(&f->fix, eth ?
 			    "reseat, then swap the cable or module; check `ethtool -I --show-fec "
@@ -359,6 +371,46 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 	return 0;
 }
 
+static void judge(const struct port *pt, const struct ber_spec *s, double secs,
+		  struct judged *j, const char **rate_from)
+{
+	if (check_port_is_eth(pt))
+		judge_eth(pt, s, secs, j, rate_from);
+	else
+		judge_ib(pt, s, secs, j, rate_from);
+}
+
+static void judged_free(struct judged *j)
+{
+	check_buf_free(&j->what);
+	check_buf_free(&j->why);
+	check_buf_free(&j->want);
+}
+
+static bool judged_nomem(const struct judged *j)
+{
+	return j->what.nomem || j->why.nomem || j->want.nomem;
+}
+
+/* The short window between two readings left a ratio or a rate unsaid:
+ * judged again over the long one (the boot's first reading to this one),
+ * which speaks only of a limit passed; 1 it did (*b filled), 0 not. */
+static int judge_boot(const struct inventory *inv, const struct port *pt,
+		      const struct ber_spec *s, const struct judged *j, struct judged *b,
+		      const char **rate_from)
+{
+	struct port alt;
+
+	if (!j->unsaid || j->v != V_OK || !pt->start_boot || !(inv->window_boot_s > inv->window_s))
+		return 0;
+	alt = *pt;	/* the same port, its window the long one */
+	alt.start = pt->start_boot;
+	judge(&alt, s, inv->window_boot_s, b, rate_from);
+	if (judged_nomem(b))
+		return -ENOMEM;
+	return b->v == V_ERROR || b->v == V_WARN;
+}
+
 int check_ber(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
@@ -370,7 +422,8 @@ int check_ber(const struct check_ctx *c, struct findings *out)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 			struct judged j = { .v = V_OK, .latched = inv->window_latched };
-			const char *rate_from = NULL;
+			struct judged b = { .v = V_OK, .latched = true, .boot = true };
+			const char *rate_from = NULL, *boot_from = NULL;
 			int rc;
 
 			/* rxe and siw have no wire of their own: the netdev
@@ -378,15 +431,14 @@ int check_ber(const struct check_ctx *c, struct findings *out)
 			if (!pt->start || !port_is_up(pt) || check_nic_is_software(&inv->nics[i]) ||
 			    (!check_port_is_eth(pt) && !check_port_is_ib(pt)))
 				continue;
-			if (check_port_is_eth(pt))
-				judge_eth(pt, &s, inv->window_s, &j, &rate_from);
-			else
-				judge_ib(pt, &s, inv->window_s, &j, &rate_from);
-			rc = j.what.nomem || j.why.nomem || j.want.nomem ? -ENOMEM :
-				report(c, out, &inv->nics[i], pt, &j, rate_from);
-			check_buf_free(&j.what);
-			check_buf_free(&j.why);
-			check_buf_free(&j.want);
+			judge(pt, &s, inv->window_s, &j, &rate_from);
+			rc = judged_nomem(&j) ? -ENOMEM : judge_boot(inv, pt, &s, &j, &b, &boot_from);
+			if (rc > 0)
+				rc = report(c, out, &inv->nics[i], pt, &b, boot_from, inv->window_boot_s);
+			else if (rc == 0)
+				rc = report(c, out, &inv->nics[i], pt, &j, rate_from, inv->window_s);
+			judged_free(&j);
+			judged_free(&b);
 			CHECK_TRY(rc);
 		}
 	return 0;

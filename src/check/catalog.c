@@ -228,7 +228,8 @@ static const struct check_entry rows[] = {
 	  "(no default: no standard gives one).  A window that carried fewer than 1/ber_max "
 	  "bits, or shorter than one event per the hourly ceiling, a counter cleared within "
 	  "it or one the driver does not report: not checked (between two readings of the "
-	  "agent a ratio too short to tell is left unsaid; docs/state.md)",
+	  "agent a ratio too short to tell is left unsaid, and judged over the long window from "
+	  "the boot's first reading instead; docs/state.md)",
 	  "reseat, then swap the cable or module (`ethtool -I --show-fec IF` per lane, "
 	  "`mlxlink -d DEV -c`), then the switch port" },
 	{ "link.flaps", "error",
@@ -443,6 +444,13 @@ static const struct check_entry rows[] = {
 	  "trust mode not the profile's (DSCP), or a rail's trust unlike most rails of "
 	  "the host",
 	  "`mlnx_qos -i IF --trust dscp`" },
+	{ "snapshot.incomplete", "warn (not checked)",
+	  "a replayed snapshot (`--root DIR`) lacks entries its manifest (rdmadoctor-manifest, "
+	  "written by `snapshot`) lists: a half-extracted archive, a copy cut short. What it "
+	  "lacks is not judged: the findings of the RDMA devices with entries missing, and "
+	  "those of the machine as a whole (NIC count, bandwidth, topology), are left out, and "
+	  "this one names them; a snapshot without a manifest is read as it is",
+	  "take the snapshot again, or unpack the whole archive" },
 	{ "sys.device_access", "error (a rail, or a closed rdma_cm where there are rails); "
 	  "warn (elsewhere, or rdma_cm missing); info (not checked)",
 	  "a NIC's /dev/infiniband/uverbsN, or /dev/infiniband/rdma_cm, missing, or its "

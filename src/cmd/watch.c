@@ -234,7 +234,7 @@ int cmd_watch(struct ctx *c, int argc, char **argv)
 		ctx_hint_no_devices(c);
 	}
 	if (rc == EXIT_OK && a.until) {
-		rc = ctx_window_until(c, &pl.inv, a.until, a.duration);
+		rc = ctx_window_until(c, &pl.r, &pl.inv, a.until, a.duration);
 		w.interval = w.elapsed = a.duration;
 		w.samples = 2;
 	} else if (rc == EXIT_OK) {

@@ -87,6 +87,7 @@ static void port_free(struct port *p)
 	counters_free(&p->eth_stats);
 	counters_free(&p->net_stats);
 	port_start_free(p->start);
+	port_start_free(p->start_boot);
 	neighbor_free(p->neighbor);
 	free(p->neighbor_why);
 }

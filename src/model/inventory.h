@@ -113,6 +113,10 @@ struct port {
 	 * values at its start, the counters above being those at its end.
 	 * NULL: one sample, no window. */
 	struct port_start *start;
+	/* The agent's long window (state/latch_base.h): the values at the
+	 * boot's first reading, inventory.window_boot_s before this one;
+	 * NULL: none (no memory, or the first reading of a boot). */
+	struct port_start *start_boot;
 	/* Who the port is cabled to (model/neighbor.h; read by collect/lldp.c):
 	 * NULL not known, and then neighbor_why says why in words ("lldpd is
 	 * not running", "lldpd heard no LLDP on ens1np0"); NULL both when
@@ -250,6 +254,9 @@ struct inventory {
 	 * happens to be.  link.ber says nothing of a ratio such a window is
 	 * too short for, rather than "not checked" at every reading */
 	bool window_latched;
+	/* seconds from the boot's first reading of the agent to this one (the
+	 * ports' start_boot); 0: none */
+	double window_boot_s;
 	struct npu_inventory npu;
 };
 

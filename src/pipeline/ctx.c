@@ -10,6 +10,7 @@
 #include "../collect/collect.h"
 #include "../collect/counter_window.h"
 #include "../state/einval_file.h"
+#include "until_same.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -223,17 +224,28 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 	return CMD_GO_ON;
 }
 
-int ctx_window_until(struct ctx *c, struct inventory *inv, const char *until,
-		     double duration)
+int ctx_window_until(struct ctx *c, struct root *first, struct inventory *inv,
+		     const char *until, double duration)
 {
 	struct root later;
 	struct ctx lc = *c;
+	char why[400];
 	int rc = root_open(&later, until);
 
 	if (rc < 0) {
 		fprintf(stderr, "%s: cannot open root '%s': %s\n", c->prog, until,
 			strerror(-rc));
 		return EXIT_RUNTIME;
+	}
+	rc = until_same(first, inv, &later, why, sizeof(why));
+	if (rc != 0) {
+		root_close(&later);
+		if (rc < 0)
+			return ctx_fail(c, "%s: out of memory", c->prog);
+		fprintf(stderr, "%s: '%s' is not a later reading of '%s': %s; a window's two "
+			"readings must be of one machine in one boot\n", c->prog, until,
+			c->root_dir, why);
+		return EXIT_USAGE;
 	}
 	(void)einval_file_load(&later, NULL, false);
 	rc = counter_window_until(&later, inv, duration);
@@ -259,7 +271,7 @@ int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double wind
 		return EXIT_RUNTIME;
 	}
 	if (until)
-		return ctx_window_until(c, inv, until, window_s);
+		return ctx_window_until(c, r, inv, until, window_s);
 	rc = counter_window_run(r, inv, &w);
 	if (rc < 0) {
 		fprintf(stderr, "%s: cannot read the counters under '%s': %s\n", c->prog,

@@ -66,9 +66,11 @@ void ctx_hint_no_devices(const struct ctx *c);
  * later snapshot).  Sets inv->window_s.  EXIT_OK or EXIT_RUNTIME (printed). */
 int ctx_window(struct ctx *c, struct root *r, struct inventory *inv, double window_s,
 	       const char *until);
-/* The end of a window begun already, from the root until, a snapshot taken
- * duration seconds later (check --window --until, watch --until). */
-int ctx_window_until(struct ctx *c, struct inventory *inv, const char *until,
-		     double duration);
+/* The end of a window begun already on the root first, from the root
+ * until, a snapshot taken duration seconds later (check --window --until,
+ * watch --until); EXIT_USAGE (said) when until is of another host, boot or
+ * card (pipeline/until_same.h). */
+int ctx_window_until(struct ctx *c, struct root *first, struct inventory *inv,
+		     const char *until, double duration);
 
 #endif

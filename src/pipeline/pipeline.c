@@ -1,5 +1,6 @@
 /* The check pipeline (pipeline.h): one way from a machine to a verdict. */
 #include "pipeline.h"
+#include "snapshot_gaps.h"
 #include "check_doc.h"
 #include "../print/check_out.h"
 
@@ -116,6 +117,8 @@ static int collect(struct ctx *c, const char *verb, struct pipeline *pl, bool re
 	pl->site_optional = site_optional;
 	rc = ctx_collect(c, &pl->r, &pl->inv, record);
 	if (rc == EXIT_OK)
+		rc = snapshot_gaps_open(c, verb, &pl->r, &pl->gaps);
+	if (rc == EXIT_OK)
 		rc = read_site(c, pl);
 	return rc;
 }
@@ -219,6 +222,9 @@ int pipeline_judge(struct ctx *c, struct pipeline *pl, bool counters_only)
 					    &pl->findings);
 		}
 	}
+	/* a cut snapshot: what it lacks is not judged */
+	if (rc == 0)
+		rc = snapshot_gaps_apply(&pl->inv, &pl->gaps, &pl->findings);
 	if (rc < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
 	return EXIT_OK;
@@ -241,6 +247,7 @@ void pipeline_free(struct pipeline *pl)
 	if (!pl->opened)
 		return;
 	findings_free(&pl->findings);
+	snapshot_gaps_free(&pl->gaps);
 	free(pl->roles);
 	free(pl->wrong_link);
 	if (pl->profile == &pl->site_loaded)

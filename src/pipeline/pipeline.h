@@ -15,6 +15,7 @@
 #define RD_PIPELINE_PIPELINE_H
 
 #include "ctx.h"
+#include "../sysfs/manifest_check.h"
 #include "../check/check.h"
 #include "../print/check_out.h"
 #include "../profiles/profile.h"
@@ -43,6 +44,7 @@ struct pipeline {
 	enum nic_role *roles;		/* one per NIC, once judged */
 	bool *wrong_link;		/* one per NIC: no rail for its link
 					 * layer alone (NULL: none shown) */
+	struct snapshot_gaps gaps;	/* a replayed snapshot against its manifest */
 };
 
 int pipeline_option(struct ctx *c, const char *verb, const char *arg,

@@ -57,9 +57,47 @@ static double port_bytes_per_s(const struct port *pt, bool tx, double secs)
 	return (double)ch.delta / secs;
 }
 
-static json_t *gbps_json(double bytes_per_s)
+/* A data rate the port cannot carry: above its signalling rate (5 % over
+ * it, for the time a sample takes), which no link does.  The counters then
+ * do not measure one window of this port (one cleared or reset within it,
+ * a --duration shorter than the time between the readings): no rate. */
+#define RATE_SLACK 1.05
+
+static bool rate_impossible(const struct port *pt, double bytes_per_s)
 {
+	return !isnan(bytes_per_s) && isfinite(pt->rate_gbps) && pt->rate_gbps > 0 &&
+	       bytes_per_s * 8 / 1e9 > pt->rate_gbps * RATE_SLACK;
+}
+
+/* A direction's rate in Gb/s; null unknown or impossible. */
+static json_t *gbps_json(const struct port *pt, double bytes_per_s)
+{
+	if (rate_impossible(pt, bytes_per_s))
+		return json_null();
 	return json_number_or_null(bytes_per_s * 8 / 1e9);
+}
+
+/* "tx 442188 Gb/s is above the port's 400 Gb/s: ..." for each direction
+ * past the port's rate; NULL none. */
+static json_t *impossible_json(const struct port *pt, double tx, double rx)
+{
+	char buf[400];
+	size_t at = 0;
+
+	for (int k = 0; k < 2; k++) {
+		double v = k ? rx : tx;
+
+		if (!rate_impossible(pt, v))
+			continue;
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s %.0f Gb/s",
+				       at ? ", " : "", k ? "rx" : "tx", v * 8 / 1e9);
+	}
+	if (!at)
+		return json_null();
+	snprintf(buf + at, sizeof(buf) - at, " above the port's %g Gb/s: impossible, the "
+		 "counters do not measure one window of this port (reset or cleared within it, "
+		 "or --duration shorter than the time between the readings)", pt->rate_gbps);
+	return json_string(buf);
 }
 
 static json_t *change_json(const struct counter_change *ch, double secs)
@@ -215,8 +253,11 @@ json_t *watch_to_json(const struct watch_report *rep)
 					change_json(&ch, secs) : json_null(),
 				"phy_error_ratio",
 				json_number_or_null(phy_error_ratio(pt, rep->duration_s)));
-			json_object_set_new(o, "tx_gbps", gbps_json(port_bytes_per_s(pt, true, secs)));
-			json_object_set_new(o, "rx_gbps", gbps_json(port_bytes_per_s(pt, false, secs)));
+			double tx = port_bytes_per_s(pt, true, secs), rx = port_bytes_per_s(pt, false, secs);
+
+			json_object_set_new(o, "tx_gbps", gbps_json(pt, tx));
+			json_object_set_new(o, "rx_gbps", gbps_json(pt, rx));
+			json_object_set_new(o, "rate_impossible", impossible_json(pt, tx, rx));
 			json_object_set_new(o, "ethtool_stats", opt_set_json(pt, WIN_ETH, secs));
 			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
 			json_object_set_new(o, "pfc", pfc_json(pt, secs));
@@ -301,11 +342,20 @@ static void text_throughput(FILE *out, const struct port *pt, double secs)
 		fputs("    tx ?, rx ? (no data counter read at both ends)\n", out);
 		return;
 	}
-	if (!isnan(t))
+	if (rate_impossible(pt, t))
+		snprintf(tx, sizeof(tx), "impossible");
+	else if (!isnan(t))
 		rate_gbps_str(tx, sizeof(tx), t);
-	if (!isnan(r))
+	if (rate_impossible(pt, r))
+		snprintf(rx, sizeof(rx), "impossible");
+	else if (!isnan(r))
 		rate_gbps_str(rx, sizeof(rx), r);
-	fprintf(out, "    tx %s, rx %s\n", tx, rx);
+	fprintf(out, "    tx %s, rx %s", tx, rx);
+	if (rate_impossible(pt, t) || rate_impossible(pt, r))
+		fprintf(out, " (above the port's %g Gb/s: the counters do not measure one window "
+			"of this port: reset or cleared within it, or --duration shorter than the "
+			"time between the readings)", pt->rate_gbps);
+	fputc('\n', out);
 }
 
 /* "pfc prio 3: pause tx +N (r/s) rx +M (r/s)" per listed priority, then

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void save(struct root *r, struct einval_memo *m);
@@ -20,6 +21,7 @@ static void save(struct root *r, struct einval_memo *m);
 static struct einval_memo *memo_open(struct root *r, const char *dir, bool all_paths)
 {
 	struct einval_memo *m = calloc(1, sizeof(*m));
+	struct timespec ts;
 	char why[160], *text = NULL;
 	bool same = false;
 	size_t len = 0;
@@ -33,6 +35,10 @@ static struct einval_memo *memo_open(struct root *r, const char *dir, bool all_p
 		dir = EINVAL_MEMO_DIR;
 	m->all_paths = all_paths;
 	m->save = save;
+	/* the boot's own clock: the file is of one boot, and a wall clock
+	 * set at boot (NTP) would move a retry by as much */
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) == 0)
+		m->now = (int64_t)ts.tv_sec;
 	if (asprintf(&m->file, "%s/%s", dir, EINVAL_MEMO_FILE) < 0) {
 		m->file = NULL;
 		einval_memo_free(&m);

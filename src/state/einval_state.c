@@ -10,18 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int push(struct einval_state *s, const char *path, size_t len)
+/* A path line: 'PATH' or 'PATH<tab>SECONDS', when the kernel last refused
+ * it in seconds since boot (a file of a version before them has none: 0,
+ * not known, due for a retry).  0 taken, -EINVAL not a path line,
+ * -ENOMEM. */
+static int path_line(struct einval_state *s, const char *p, size_t n, bool keep)
 {
-	char **v = growbuf_reserve(s->paths, &s->cap, s->n + 1, sizeof(*v));
+	const char *tab = memchr(p, '\t', n);
+	size_t plen = tab ? (size_t)(tab - p) : n;
+	int64_t at = 0;
+	char *path;
+	int rc;
 
-	if (!v)
+	if (!einval_state_path_ok(p, plen))
+		return -EINVAL;
+	if (tab) {
+		size_t dn = n - plen - 1;
+
+		if (!dn || dn > 18 || (dn > 1 && tab[1] == '0'))
+			return -EINVAL;
+		for (size_t i = 1; i <= dn; i++) {
+			if (tab[i] < '0' || tab[i] > '9')
+				return -EINVAL;
+			at = at * 10 + (tab[i] - '0');
+		}
+	}
+	if (!keep)
+		return 0;
+	path = strndup(p, plen);
+	if (!path)
 		return -ENOMEM;
-	s->paths = v;
-	v[s->n] = strndup(path, len);
-	if (!v[s->n])
-		return -ENOMEM;
-	s->n++;
-	return 0;
+	rc = einval_state_has(s, path) ? -EINVAL : einval_state_add(s, path, at);
+	free(path);
+	return rc < 0 ? rc : 0;
 }
 
 /* Lines end in '\n', the last one too: a file cut short is malformed. */
@@ -60,10 +81,9 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 					     !memcmp(boot_id, p + 5, n - 5);
 		} else if (out->n >= EINVAL_STATE_MAX_PATHS) {
 			rc = line_error(why, why_len, line, "more than %u paths", EINVAL_STATE_MAX_PATHS);
-		} else if (!einval_state_path_ok(p, n)) {
-			rc = line_error(why, why_len, line, "not a relative path");
-		} else if (*same_boot) {
-			rc = push(out, p, n);
+		} else if ((rc = path_line(out, p, n, *same_boot)) == -EINVAL) {
+			rc = line_error(why, why_len, line, "not a relative path (and the seconds "
+					"since boot it was refused)");
 		}
 		p = nl + 1;
 	}
@@ -82,12 +102,14 @@ char *einval_state_format(const struct einval_state *s, const char *boot_id)
 	char *text;
 
 	for (size_t i = 0; i < s->n; i++)
-		len += strlen(s->paths[i]) + 1;
+		len += strlen(s->paths[i]) + 22;
 	text = malloc(len);
 	if (!text)
 		return NULL;
 	at = (size_t)snprintf(text, len, "%s\nboot %s\n", EINVAL_STATE_MAGIC, boot_id);
 	for (size_t i = 0; i < s->n && at < len; i++)
-		at += (size_t)snprintf(text + at, len - at, "%s\n", s->paths[i]);
+		at += (size_t)(s->at[i] ? snprintf(text + at, len - at, "%s\t%lld\n", s->paths[i],
+						   (long long)s->at[i])
+					: snprintf(text + at, len - at, "%s\n", s->paths[i]));
 	return text;
 }

@@ -3,10 +3,12 @@
  *
  *   rdmadoctor-einval 1
  *   boot 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70
- *   sys/devices/pci0000:c0/.../infiniband/mlx5_8/ports/1/hw_counters/np_cnp_sent
+ *   sys/devices/pci0000:c0/.../infiniband/mlx5_8/ports/1/hw_counters/np_cnp_sent	5230
  *   ...
  *
- * One root-relative canonical path a line.  The file lives outside the
+ * One root-relative canonical path a line, a tab and when the kernel last
+ * refused it, in seconds since boot (absent in a file of a version before
+ * them: not known, so due for a retry).  The file lives outside the
  * data (/run, tmpfs), so it is read as outside bytes: bounded, every line
  * checked, and a file that is not all right gives no facts at all. */
 #ifndef RD_STATE_EINVAL_STATE_H

@@ -6,15 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where a base goes: the short bases or the long ones. */
+typedef int (*add_fn)(struct latch_state *s, const char *nic, int port, enum latch_set set,
+		      const char *name, uint64_t value);
+
 static int take_set(struct latch_state *s, const char *nic, int port, enum latch_set set,
-		    const struct counter_set *cs, latch_keep_fn keep)
+		    const struct counter_set *cs, latch_keep_fn keep, add_fn add)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct counter *ct = &cs->v[i];
 
 		if (!ct->ok || !ct->name || !keep(ct->name, (int)set))
 			continue;
-		if (latch_state_base_add(s, nic, port, set, ct->name, ct->value) < 0)
+		if (add(s, nic, port, set, ct->name, ct->value) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -23,49 +27,83 @@ static int take_set(struct latch_state *s, const char *nic, int port, enum latch
 /* The totals of the FEC statistics in the baseline, where the reply
  * carried them. */
 static int take_fec(struct latch_state *s, const char *nic, int port,
-		    const struct port_start *st)
+		    const struct port_start *st, add_fn add)
 {
 	for (int k = 0; k < FEC_COUNTERS; k++)
 		if (st->fec[k].n &&
-		    latch_state_base_add(s, nic, port, LATCH_FEC, fec_counter_name(k),
-					 st->fec[k].v[0]) < 0)
+		    add(s, nic, port, LATCH_FEC, fec_counter_name(k), st->fec[k].v[0]) < 0)
 			return -ENOMEM;
 	return 0;
 }
 
 /* The kept counters of one port's baseline. */
 static int take_port(struct latch_state *s, const char *nic, int port,
-		     const struct port_start *st, latch_keep_fn keep)
+		     const struct port_start *st, latch_keep_fn keep, add_fn add)
 {
-	if (take_set(s, nic, port, LATCH_PMA, &st->counters, keep) < 0 ||
-	    take_set(s, nic, port, LATCH_HW, &st->hw_counters, keep) < 0 ||
-	    take_set(s, nic, port, LATCH_ETH, &st->eth_stats, keep) < 0 ||
-	    take_fec(s, nic, port, st) < 0)
+	if (take_set(s, nic, port, LATCH_PMA, &st->counters, keep, add) < 0 ||
+	    take_set(s, nic, port, LATCH_HW, &st->hw_counters, keep, add) < 0 ||
+	    take_set(s, nic, port, LATCH_ETH, &st->eth_stats, keep, add) < 0 ||
+	    take_fec(s, nic, port, st, add) < 0)
 		return -ENOMEM;
 	if (!IS_NA(st->carrier_changes) && st->carrier_changes >= 0 &&
-	    latch_state_base_add(s, nic, port, LATCH_NET, "carrier_changes",
-				 (uint64_t)st->carrier_changes) < 0)
+	    add(s, nic, port, LATCH_NET, "carrier_changes", (uint64_t)st->carrier_changes) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
-int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
-		    int64_t now)
+static int take_all(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
+		    add_fn add)
 {
-	latch_state_bases_clear(s);
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct nic *n = &inv->nics[i];
 			const struct port *pt = &n->ports[k];
 			/* the port's baseline, taken as every window takes one */
 			struct port_start *st = window_baseline(pt);
-			int rc = st ? take_port(s, n->name, pt->num, st, keep) : -ENOMEM;
+			int rc = st ? take_port(s, n->name, pt->num, st, keep, add) : -ENOMEM;
 
 			port_start_free(st);
 			if (rc < 0)
 				return rc;
 		}
+	return 0;
+}
+
+/* A short base whose counter is below its long base: the counter went
+ * down (cleared) since the long baseline was taken, which can then judge
+ * nothing more of it. */
+static bool went_down(const struct latch_state *s)
+{
+	for (size_t i = 0; i < s->n_bases; i++) {
+		const struct latch_base *b = &s->bases[i];
+		const struct latch_base *l =
+			latch_state_boot_base(s, b->nic, b->port, b->set, b->name);
+
+		if (l && b->value < l->value)
+			return true;
+	}
+	return false;
+}
+
+int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
+		    int64_t now)
+{
+	int rc;
+
+	latch_state_bases_clear(s);
+	rc = take_all(s, inv, keep, latch_state_base_add);
+	if (rc < 0)
+		return rc;
 	s->taken = now;
+	if (s->boot_taken && s->n_boot_bases && !went_down(s))
+		return 0;
+	/* the boot's first reading (or its counters were cleared): the long
+	 * baseline begins here */
+	latch_state_boot_bases_clear(s);
+	rc = take_all(s, inv, keep, latch_state_boot_base_add);
+	if (rc < 0)
+		return rc;
+	s->boot_taken = now;
 	return 0;
 }
 
@@ -88,13 +126,13 @@ static int push(struct counter_set *cs, const struct latch_base *b)
 
 /* The start of pt's window from the bases; NULL when none is of it (or
  * no memory: *rc). */
-static struct port_start *start_of(const struct latch_state *s, const char *nic, int port,
-				   int *rc)
+static struct port_start *start_of(const struct latch_base *v, size_t n_v, const char *nic,
+				   int port, int *rc)
 {
 	struct port_start *st = NULL;
 
-	for (size_t i = 0; i < s->n_bases; i++) {
-		const struct latch_base *b = &s->bases[i];
+	for (size_t i = 0; i < n_v; i++) {
+		const struct latch_base *b = &v[i];
 		struct counter_set *cs;
 
 		if (b->port != port || strcmp(b->nic, nic) != 0)
@@ -135,6 +173,7 @@ nomem:
 int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t now)
 {
 	int n = 0, rc = 0;
+	bool boot = false;
 
 	if (!s->taken || !s->n_bases)
 		return 0;
@@ -145,17 +184,28 @@ int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t
 
 			if (pt->start)
 				continue;
-			st = start_of(s, inv->nics[i].name, pt->num, &rc);
+			st = start_of(s->bases, s->n_bases, inv->nics[i].name, pt->num, &rc);
 			if (rc < 0)
 				return rc;
 			if (!st)
 				continue;
 			pt->start = st;
 			n++;
+			/* the long window, where it is longer than the short one */
+			if (!s->boot_taken || s->boot_taken >= s->taken || pt->start_boot)
+				continue;
+			pt->start_boot = start_of(s->boot_bases, s->n_boot_bases, inv->nics[i].name,
+						  pt->num, &rc);
+			if (rc < 0)
+				return rc;
+			boot |= pt->start_boot != NULL;
 		}
 	if (n && inv->window_s <= 0) {
 		inv->window_s = now - s->taken >= 1 ? (double)(now - s->taken) : 1;
 		inv->window_latched = true;
+		if (boot)
+			inv->window_boot_s = now - s->boot_taken >= 1 ? (double)(now - s->boot_taken)
+								       : 1;
 	}
 	return n;
 }

@@ -16,13 +16,17 @@ typedef bool (*latch_keep_fn)(const char *name, int set);
 
 /* Replace the bases with the counters of inv that keep() names, each
  * port's carrier_changes and its FEC statistics' totals, read at now.
- * 0 or -ENOMEM. */
+ * The long bases are taken the same way where there are none (the boot's
+ * first reading) or a counter went below its long base (cleared); else
+ * they stay.  0 or -ENOMEM. */
 int latch_base_take(struct latch_state *s, const struct inventory *inv, latch_keep_fn keep,
 		    int64_t now);
 
 /* Make the bases the start of a window for each port that has some and no
  * window yet, the window lasting from s->taken to now (at least 1 s: a
- * clock set back), marked inv->window_latched.  How many ports got one; -ENOMEM. */
+ * clock set back), marked inv->window_latched; and the long bases, where
+ * they are older than the short ones, each such port's start_boot, the
+ * long window lasting inv->window_boot_s.  How many ports got one; -ENOMEM. */
 int latch_base_start(struct inventory *inv, const struct latch_state *s, int64_t now);
 
 #endif

@@ -48,14 +48,26 @@ static bool name_ok(const char *p, size_t len)
 	return true;
 }
 
+static void bases_free(struct latch_base *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].nic);
+		free(v[i].name);
+	}
+}
+
 void latch_state_bases_clear(struct latch_state *s)
 {
-	for (size_t i = 0; i < s->n_bases; i++) {
-		free(s->bases[i].nic);
-		free(s->bases[i].name);
-	}
+	bases_free(s->bases, s->n_bases);
 	s->n_bases = 0;
 	s->taken = 0;
+}
+
+void latch_state_boot_bases_clear(struct latch_state *s)
+{
+	bases_free(s->boot_bases, s->n_boot_bases);
+	s->n_boot_bases = 0;
+	s->boot_taken = 0;
 }
 
 static void event_free(struct latch_event *e)
@@ -71,6 +83,8 @@ void latch_state_free(struct latch_state *s)
 		return;
 	latch_state_bases_clear(s);
 	free(s->bases);
+	latch_state_boot_bases_clear(s);
+	free(s->boot_bases);
 	for (size_t i = 0; i < s->n_events; i++)
 		event_free(&s->events[i]);
 	free(s->events);
@@ -132,11 +146,28 @@ struct latch_event *latch_state_event(struct latch_state *s, const char *id,
 	return NULL;
 }
 
-static const struct latch_base *base_find(const struct latch_state *s, const char *nic,
-					  int port, enum latch_set set, const char *name)
+/* One list of bases: the short ones or the long ones. */
+struct base_list {
+	struct latch_base **v;
+	size_t *n, *cap;
+};
+
+static struct base_list short_list(struct latch_state *s)
 {
-	for (size_t i = 0; i < s->n_bases; i++) {
-		const struct latch_base *b = &s->bases[i];
+	return (struct base_list){ &s->bases, &s->n_bases, &s->cap_bases };
+}
+
+static struct base_list boot_list(struct latch_state *s)
+{
+	return (struct base_list){ &s->boot_bases, &s->n_boot_bases, &s->cap_boot_bases };
+}
+
+static const struct latch_base *base_find(const struct latch_base *v, size_t n,
+					  const char *nic, int port, enum latch_set set,
+					  const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct latch_base *b = &v[i];
 
 		if (b->port == port && b->set == set && strcmp(b->nic, nic) == 0 &&
 		    strcmp(b->name, name) == 0)
@@ -145,17 +176,22 @@ static const struct latch_base *base_find(const struct latch_state *s, const cha
 	return NULL;
 }
 
-static int base_push(struct latch_state *s, const char *nic, size_t nic_len, int port,
+const struct latch_base *latch_state_boot_base(const struct latch_state *s, const char *nic,
+						int port, enum latch_set set, const char *name)
+{
+	return base_find(s->boot_bases, s->n_boot_bases, nic, port, set, name);
+}
+
+static int base_push(struct base_list l, const char *nic, size_t nic_len, int port,
 		     enum latch_set set, const char *name, size_t name_len, uint64_t value)
 {
-	struct latch_base *v = growbuf_reserve(s->bases, &s->cap_bases, s->n_bases + 1,
-					       sizeof(*v));
+	struct latch_base *v = growbuf_reserve(*l.v, l.cap, *l.n + 1, sizeof(*v));
 	struct latch_base *b;
 
 	if (!v)
 		return -ENOMEM;
-	s->bases = v;
-	b = &v[s->n_bases];
+	*l.v = v;
+	b = &v[*l.n];
 	b->nic = strndup(nic, nic_len);
 	b->name = strndup(name, name_len);
 	if (!b->nic || !b->name) {
@@ -166,19 +202,31 @@ static int base_push(struct latch_state *s, const char *nic, size_t nic_len, int
 	b->port = port;
 	b->set = set;
 	b->value = value;
-	s->n_bases++;
+	(*l.n)++;
 	return 0;
+}
+
+static int base_add(struct base_list l, const char *nic, int port, enum latch_set set,
+		    const char *name, uint64_t value)
+{
+	if (*l.n >= LATCH_STATE_MAX_BASES || port < 0 || (unsigned)set > LATCH_FEC ||
+	    !name_ok(nic, strlen(nic)) || !name_ok(name, strlen(name)) ||
+	    base_find(*l.v, *l.n, nic, port, set, name))
+		return 0;
+	return base_push(l, nic, strlen(nic), port, set, name, strlen(name), value) < 0 ? -ENOMEM
+										      : 1;
 }
 
 int latch_state_base_add(struct latch_state *s, const char *nic, int port, enum latch_set set,
 			 const char *name, uint64_t value)
 {
-	if (s->n_bases >= LATCH_STATE_MAX_BASES || port < 0 || (unsigned)set > LATCH_FEC ||
-	    !name_ok(nic, strlen(nic)) || !name_ok(name, strlen(name)) ||
-	    base_find(s, nic, port, set, name))
-		return 0;
-	return base_push(s, nic, strlen(nic), port, set, name, strlen(name), value) < 0 ? -ENOMEM
-										      : 1;
+	return base_add(short_list(s), nic, port, set, name, value);
+}
+
+int latch_state_boot_base_add(struct latch_state *s, const char *nic, int port,
+			      enum latch_set set, const char *name, uint64_t value)
+{
+	return base_add(boot_list(s), nic, port, set, name, value);
 }
 
 /* A copy the file can hold: printable ASCII, at most LATCH_STATE_MAX_FIELD. */
@@ -311,7 +359,7 @@ static bool is(const struct field *f, const char *s)
 	return strlen(s) == f->n && !memcmp(s, f->p, f->n);
 }
 
-static int parse_base(struct latch_state *s, const struct field *f, int k, int line,
+static int parse_base(struct base_list l, const struct field *f, int k, int line,
 		      char *why, size_t why_len)
 {
 	uint64_t port, value;
@@ -322,18 +370,18 @@ static int parse_base(struct latch_state *s, const struct field *f, int k, int l
 		return line_error(why, why_len, line, "a base has 6 fields, not %d", k);
 	if (!name_ok(f[1].p, f[1].n) || !number(&f[2], INT32_MAX, &port) || set < 0 ||
 	    !name_ok(f[4].p, f[4].n) || !number(&f[5], UINT64_MAX, &value))
-		return line_error(why, why_len, line, "expected 'base DEVICE PORT pma|hw|eth|net|fec NAME "
-			   "VALUE'");
-	if (s->n_bases >= LATCH_STATE_MAX_BASES)
+		return line_error(why, why_len, line, "expected '%.*s DEVICE PORT pma|hw|eth|net|fec NAME "
+			   "VALUE'", (int)f[0].n, f[0].p);
+	if (*l.n >= LATCH_STATE_MAX_BASES)
 		return line_error(why, why_len, line, "more than %u bases", LATCH_STATE_MAX_BASES);
 	memcpy(nic, f[1].p, f[1].n);
 	nic[f[1].n] = '\0';
 	memcpy(name, f[4].p, f[4].n);
 	name[f[4].n] = '\0';
-	if (base_find(s, nic, (int)port, (enum latch_set)set, name))
+	if (base_find(*l.v, *l.n, nic, (int)port, (enum latch_set)set, name))
 		return line_error(why, why_len, line, "a second base of %s port %d %s", nic, (int)port,
 			   name);
-	return base_push(s, f[1].p, f[1].n, (int)port, (enum latch_set)set, f[4].p, f[4].n,
+	return base_push(l, f[1].p, f[1].n, (int)port, (enum latch_set)set, f[4].p, f[4].n,
 			 value);
 }
 
@@ -433,6 +481,19 @@ uint64_t latch_state_acked(const struct latch_state *s, const char *id)
 	return most;
 }
 
+/* 'boot_taken TIME', once */
+static int parse_boot_taken(struct latch_state *s, const struct field *line_f, int line,
+			    char *why, size_t why_len)
+{
+	struct field f = { line_f->p + 11, line_f->n - 11 };
+	uint64_t t;
+
+	if (s->boot_taken || !number(&f, INT64_MAX, &t) || !t)
+		return line_error(why, why_len, line, "expected one 'boot_taken ' and a time");
+	s->boot_taken = (int64_t)t;
+	return 0;
+}
+
 /* Lines 1 to 3 in their order: the magic, the boot id, taken. */
 static int parse_head(struct latch_state *s, const char *p, size_t n, int line, char *why,
 		      size_t why_len)
@@ -490,20 +551,26 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 		} else if ((k = split(p, n, f, MAX_FIELDS)) < 0) {
 			rc = line_error(why, why_len, line, "more than %d fields", MAX_FIELDS);
 		} else if (is(&f[0], "base")) {
-			rc = parse_base(out, f, k, line, why, why_len);
+			rc = parse_base(short_list(out), f, k, line, why, why_len);
+		} else if (is(&f[0], "boot_base")) {
+			rc = parse_base(boot_list(out), f, k, line, why, why_len);
+		} else if (k == 1 && f[0].n > 11 && !memcmp(f[0].p, "boot_taken ", 11)) {
+			rc = parse_boot_taken(out, &f[0], line, why, why_len);
 		} else if (is(&f[0], "event")) {
 			rc = parse_event(out, f, k, line, why, why_len);
 		} else if (is(&f[0], "kmsg_seen") || is(&f[0], "kmsg_acked")) {
 			rc = parse_kmsg(out, f, k, line, why, why_len);
 		} else {
-			rc = line_error(why, why_len, line, "expected 'base', 'event', 'kmsg_seen' or "
-				 "'kmsg_acked'");
+			rc = line_error(why, why_len, line, "expected 'base', 'boot_taken', 'boot_base', "
+				 "'event', 'kmsg_seen' or 'kmsg_acked'");
 		}
 		p = nl + 1;
 	}
 	if (rc == 0 && line < 3)
 		rc = line_error(why, why_len, line + 1, "cut short (no %s)",
 			 line == 0 ? "header" : line == 1 ? "boot id" : "'taken' line");
+	if (rc == 0 && out->n_boot_bases && !out->boot_taken)
+		rc = line_error(why, why_len, line, "'boot_base' lines without a 'boot_taken'");
 	if (rc < 0)
 		latch_state_free(out);
 	return rc;
@@ -549,6 +616,14 @@ char *latch_state_format(const struct latch_state *s)
 		const struct latch_base *b = &s->bases[i];
 
 		rc = put(&text, &len, &cap, "base\t%s\t%d\t%s\t%s\t%" PRIu64 "\n", b->nic,
+			 b->port, set_names[b->set], b->name, b->value);
+	}
+	if (rc == 0 && s->boot_taken)
+		rc = put(&text, &len, &cap, "boot_taken %" PRId64 "\n", s->boot_taken);
+	for (size_t i = 0; rc == 0 && s->boot_taken && i < s->n_boot_bases; i++) {
+		const struct latch_base *b = &s->boot_bases[i];
+
+		rc = put(&text, &len, &cap, "boot_base\t%s\t%d\t%s\t%s\t%" PRIu64 "\n", b->nic,
 			 b->port, set_names[b->set], b->name, b->value);
 	}
 	for (size_t i = 0; rc == 0 && i < s->n_events; i++) {

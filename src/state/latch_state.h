@@ -6,11 +6,17 @@
  *   boot 6f1c2a4e-0c3b-4f7e-9d1a-2b3c4d5e6f70
  *   taken 1796524800
  *   base	mlx5_0	1	pma	link_downed	3
+ *   boot_taken 1796521200
+ *   boot_base	mlx5_0	1	pma	link_downed	1
  *   event	link.flaps	error	1796524500	1796524800	2	0	mlx5_0 port 1	link_downed +1 ...
  *
  * One line each, fields parted by a tab.  `taken`: when the bases were
  * read (0: none yet).  A base is one counter of one port at that reading
- * (sets pma, hw, eth, net).  An event: check id, severity, first and last
+ * (sets pma, hw, eth, net).  `boot_taken` and the `boot_base` lines (none,
+ * in a file of a version before them) are the same at the boot's first
+ * reading: the long baseline, kept while the boot lasts, over which the
+ * ratios and per-hour ceilings that a short window between two readings
+ * cannot tell are judged (check/ber.c).  An event: check id, severity, first and last
  * seen, times seen, when it expires (0: until cleared), subject, observed;
  * times are seconds since the epoch.  Texts are printable ASCII: the file
  * is outside data (a disk, another version, a hand edit), so it is read
@@ -73,6 +79,11 @@ struct latch_state {
 	size_t n_acks;
 	struct latch_base *bases;
 	size_t n_bases, cap_bases;
+	/* the long baseline: the bases of this boot's first reading (or of
+	 * the reading after one of its counters went down), and when */
+	int64_t boot_taken;	/* 0: none */
+	struct latch_base *boot_bases;
+	size_t n_boot_bases, cap_boot_bases;
 	struct latch_event *events;
 	size_t n_events, cap_events;
 };
@@ -118,11 +129,19 @@ int latch_state_ack(struct latch_state *s, const char *id);
 /* The stamp up to which id's records are acknowledged; 0 none. */
 uint64_t latch_state_acked(const struct latch_state *s, const char *id);
 
-/* Forget every base. */
+/* Forget every base (the long ones stay). */
 void latch_state_bases_clear(struct latch_state *s);
+/* Forget the long bases. */
+void latch_state_boot_bases_clear(struct latch_state *s);
 /* Add a base (names copied); 1 added, 0 not (full, duplicate, or names
  * the file may not hold), -ENOMEM. */
 int latch_state_base_add(struct latch_state *s, const char *nic, int port, enum latch_set set,
 			 const char *name, uint64_t value);
+/* The same, to the long bases (at most LATCH_STATE_MAX_BASES of them too). */
+int latch_state_boot_base_add(struct latch_state *s, const char *nic, int port,
+			      enum latch_set set, const char *name, uint64_t value);
+/* The long base of that counter; NULL none. */
+const struct latch_base *latch_state_boot_base(const struct latch_state *s, const char *nic,
+						int port, enum latch_set set, const char *name);
 
 #endif

@@ -451,14 +451,25 @@ static int slurp(struct root *r, const char *cpath, char **buf, size_t *len)
 	return 0;
 }
 
+/* Minutes, rounded up: when a retry is due, how long ago a refusal was. */
+static long long minutes(int64_t s)
+{
+	return (long long)((s + 59) / 60);
+}
+
 /* The kernel refused full with EINVAL: the memo keeps it, said in a note. */
 static void memo_refused(struct root *r, const char *full)
 {
 	int rc = einval_memo_refused(r->memo, full);
 
-	if (rc > 0)
+	if (rc == 1)
 		root_note(r, full, "the kernel refused it with EINVAL: not read again this boot "
-			  "(remembered in %s)", r->memo->file);
+			  "until it is retried in %lld min (remembered in %s)",
+			  minutes(EINVAL_MEMO_RETRY_S), r->memo->file);
+	else if (rc == 2)
+		root_note(r, full, "retried: the kernel refused it with EINVAL again: not read "
+			  "again until it is retried in %lld min (%s)",
+			  minutes(EINVAL_MEMO_RETRY_S), r->memo->file);
 	else if (rc == -ENOSPC)
 		root_note(r, full, "the kernel refused it with EINVAL; not remembered (%s holds "
 			  "%u files at most)", r->memo->file, EINVAL_STATE_MAX_PATHS);
@@ -471,6 +482,8 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 	char *target = NULL;
 	int err = 0;
 	const char *hit = pathcache_get(r->files, full, &err);
+	int64_t ago = -1;
+	bool retry;
 	int rc;
 
 	if (hit) {
@@ -484,13 +497,18 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 		/* refused earlier this boot: asking again logs a kernel error */
 		r->memo->skipped++;
 		root_note(r, full, "the kernel refused it with EINVAL earlier this boot: not read "
-			  "again (%s)", r->memo->file);
+			  "again until it is retried in %lld min (%s)",
+			  minutes(einval_memo_retry_in(r->memo, full)), r->memo->file);
 		/* a snapshot holds the refusal, as it would have been read */
 		if (r->tape && tape_error(r->tape, full, EINVAL) < 0)
 			return -ENOMEM;
 		(void)pathcache_put(r->files, full, "", EINVAL);
 		return -EINVAL;
 	}
+	/* refused earlier this boot, and the retry is due: asked again */
+	retry = einval_memo_retry_in(r->memo, full) == 0;
+	if (retry)
+		ago = einval_memo_refused_ago(r->memo, full);
 	rc = slurp(r, full, buf, len);
 	if (rc == -ELOOP) {
 		/* The attribute itself is a symlink: follow it inside the root. */
@@ -502,6 +520,14 @@ static int read_cached(struct root *r, const char *full, char **buf, size_t *len
 	}
 	if (rc == -EINVAL && r->memo)
 		memo_refused(r, full);
+	if (rc == 0 && retry && einval_memo_read_ok(r->memo, full)) {
+		if (ago >= 0)
+			root_note(r, full, "retried: the kernel refused it with EINVAL %lld min ago, "
+				  "and read it now: forgotten by %s", minutes(ago), r->memo->file);
+		else
+			root_note(r, full, "retried: the kernel refused it with EINVAL earlier this "
+				  "boot, and read it now: forgotten by %s", r->memo->file);
+	}
 	if (r->tape) {
 		int trc = 0;
 

@@ -1,4 +1,5 @@
 #include "tape.h"
+#include "manifest.h"
 #include "parse.h"
 #include "pathcache.h"
 #include "tape_link.h"
@@ -257,36 +258,68 @@ static int write_link(const struct tape *t, int dirfd, const struct entry *e,
 	if (!target) {
 		if (dropped)
 			dropped(arg, e->path, e->data);
-		return 0;
+		return 1;	/* not written */
 	}
 	rc = symlinkat(target, dirfd, e->path) < 0 ? -errno : 0;
 	free(target);
 	return rc;
 }
 
+/* The manifest (manifest.h) of what was written, at the tree's top. */
+static int write_manifest(int dirfd, const struct manifest *m)
+{
+	struct entry f = { .kind = K_FILE, .path = (char *)MANIFEST_FILE };
+	int rc;
+
+	f.data = manifest_format(m);
+	if (!f.data)
+		return -ENOMEM;
+	f.len = strlen(f.data);
+	rc = write_file(dirfd, &f);
+	free(f.data);
+	return rc;
+}
+
 int tape_write(const struct tape *t, int dirfd, tape_dropped_fn *dropped, void *arg)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		const struct entry *e = &t->e[i];
-		int rc = make_dirs(dirfd, e->path, e->kind == K_DIR || e->kind == K_ERROR);
+	struct manifest m = { 0 };
+	int rc = 0;
 
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		const struct entry *e = &t->e[i];
+		char kind = 0;
+
+		rc = make_dirs(dirfd, e->path, e->kind == K_DIR || e->kind == K_ERROR);
 		if (rc < 0)
-			return rc;
+			break;
 		switch (e->kind) {
 		case K_FILE:
 			rc = write_file(dirfd, e);
+			kind = 'f';
 			break;
 		case K_SYMLINK:
 			rc = write_link(t, dirfd, e, dropped, arg);
+			kind = rc == 1 ? 0 : 'l';
+			rc = rc == 1 ? 0 : rc;
 			break;
 		case K_ERROR:
 			rc = e->err > 0 ? write_marker(dirfd, e) : 0;
+			kind = e->err > 0 ? 'e' : 'd';
 			break;
 		case K_DIR:
+			kind = 'd';
 			break;
 		}
 		if (rc < 0 && rc != -EEXIST)
-			return rc;
+			break;
+		rc = 0;
+		/* a path the manifest cannot hold (a newline in it) is left
+		 * out of it: not checked on replay, never counted missing */
+		if (kind && manifest_add(&m, kind, e->path) == -ENOMEM)
+			rc = -ENOMEM;
 	}
-	return 0;
+	if (rc == 0)
+		rc = write_manifest(dirfd, &m);
+	manifest_free(&m);
+	return rc;
 }

@@ -44,7 +44,8 @@ ok(all(len(line) <= 80 for line in text.splitlines()), "check --list wider than 
 # that `check --env` adds) is in the catalog
 code = set()
 for path in glob.glob(os.path.join(src, "src", "check", "*.c")) + \
-        glob.glob(os.path.join(src, "src", "nccl", "env_judge*.c")):
+        glob.glob(os.path.join(src, "src", "nccl", "env_judge*.c")) + \
+        [os.path.join(src, "src", "pipeline", "snapshot_gaps.c")]:  # snapshot.incomplete
     if os.path.basename(path) == "catalog.c":
         continue
     for m in re.finditer(r'"([a-z]+\.[a-z][a-z0-9_]*)"', open(path, encoding="utf-8").read()):

@@ -86,3 +86,14 @@ set_tests_properties(check_kmsg_live PROPERTIES TIMEOUT 300 LABELS system)
 # forgets them; a malformed memory or a failed write is said, never a pass.
 add_test(NAME check_latch COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/latch.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+
+# check --state keeps a long baseline per boot (the boot's first reading):
+# a per-hour ceiling the short window between two readings cannot tell is
+# judged over it; a cleared counter or a new boot begins it again.
+add_test(NAME check_latch_boot COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/latch_boot.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+
+# snapshot writes a manifest; a replay of a tree cut short (entries of it
+# deleted) says "incomplete snapshot" and judges nothing it lacks.
+add_test(NAME check_snapshot_manifest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/snapshot_manifest.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

@@ -28,12 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = latch_state_parse((const char *)data, size, &s, why, sizeof(why));
 
 	if (rc < 0) {
-		if (s.n_events || s.n_bases || s.events || s.bases || s.boot[0] || !why[0] ||
+		if (s.n_events || s.n_bases || s.events || s.bases || s.boot[0] || s.n_boot_bases ||
+		    s.boot_bases || s.boot_taken || !why[0] ||
 		    !memchr(why, '\0', sizeof(why)))
 			abort();
 		return 0;
 	}
 	if (s.n_events > LATCH_STATE_MAX_EVENTS || s.n_bases > LATCH_STATE_MAX_BASES ||
+	    s.n_boot_bases > LATCH_STATE_MAX_BASES || (s.n_boot_bases && !s.boot_taken) ||
 	    !latch_state_boot_ok(s.boot, strlen(s.boot)))
 		abort();
 	for (size_t i = 0; i < s.n_events; i++) {
@@ -50,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (latch_state_parse(text, strlen(text), &again, why, sizeof(why)) != 0 ||
 	    again.n_events != s.n_events || again.n_bases != s.n_bases ||
-	    again.taken != s.taken || strcmp(again.boot, s.boot) != 0)
+	    again.taken != s.taken || strcmp(again.boot, s.boot) != 0 ||
+	    again.boot_taken != s.boot_taken || again.n_boot_bases != s.n_boot_bases)
 		abort();
 	for (size_t i = 0; i < s.n_events; i++)
 		if (strcmp(again.events[i].observed, s.events[i].observed) != 0 ||
@@ -59,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < s.n_bases; i++)
 		if (strcmp(again.bases[i].name, s.bases[i].name) != 0 ||
 		    again.bases[i].value != s.bases[i].value)
+			abort();
+	for (size_t i = 0; i < s.n_boot_bases; i++)
+		if (strcmp(again.boot_bases[i].name, s.boot_bases[i].name) != 0 ||
+		    again.boot_bases[i].value != s.boot_bases[i].value)
 			abort();
 	free(text);
 	latch_state_free(&again);

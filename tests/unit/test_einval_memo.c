@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -51,6 +52,11 @@ static void state_text(void **state)
 		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys//a\n",
 		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a b\n",
 		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\nsys/b",		/* cut short */
+		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\t\n",			/* no time */
+		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\t-5\n",
+		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\t12x\n",
+		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\t1\t2\n",
+		EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\t99999999999999999999\n",
 	};
 	struct einval_state s, t = { 0 };
 	bool same;
@@ -88,11 +94,73 @@ static void state_text(void **state)
 		char p[32];
 
 		snprintf(p, sizeof(p), "sys/f%u", i);
-		assert_true(einval_state_add(&t, p) >= 0);
+		assert_true(einval_state_add(&t, p, 0) >= 0);
 	}
 	assert_int_equal(t.n, EINVAL_STATE_MAX_PATHS);
-	assert_int_equal(einval_state_add(&t, "../x"), 0);
+	assert_int_equal(einval_state_add(&t, "../x", 0), 0);
 	einval_state_free(&t);
+}
+
+/* The retry, on a memo with a faked clock: held files are skipped until
+ * EINVAL_MEMO_RETRY_S after their refusal, then asked again; a refusal
+ * renews the time, a read forgets the file. */
+static void retry(void **state)
+{
+	const char *p = "sys/devices/pci0000:c0/0000:c1:00.0/infiniband/mlx5_8/ports/1/"
+			"hw_counters/np_cnp_sent";
+	struct einval_memo m = { .now = 1000 };
+	struct einval_state s;
+	bool same;
+	char *text;
+
+	(void)state;
+	assert_int_equal(einval_memo_retry_in(&m, p), -1);
+	assert_int_equal(einval_memo_refused(&m, p), 1);
+	assert_true(m.dirty);
+	assert_true(einval_memo_skips(&m, p));
+	assert_int_equal(einval_memo_retry_in(&m, p), EINVAL_MEMO_RETRY_S);
+	m.now = 1000 + EINVAL_MEMO_RETRY_S - 1;
+	assert_true(einval_memo_skips(&m, p));
+	assert_int_equal(einval_memo_retry_in(&m, p), 1);
+	/* due: not skipped, asked again */
+	m.now = 1000 + EINVAL_MEMO_RETRY_S;
+	assert_false(einval_memo_skips(&m, p));
+	assert_int_equal(einval_memo_retry_in(&m, p), 0);
+	assert_int_equal(einval_memo_refused_ago(&m, p), EINVAL_MEMO_RETRY_S);
+	/* refused again: skipped for another hour */
+	m.dirty = false;
+	assert_int_equal(einval_memo_refused(&m, p), 2);
+	assert_true(m.dirty);
+	assert_true(einval_memo_skips(&m, p));
+	assert_int_equal(einval_memo_retry_in(&m, p), EINVAL_MEMO_RETRY_S);
+	/* the time is in the file */
+	text = einval_state_format(&m.st, BOOT_A);
+	assert_non_null(strstr(text, "/np_cnp_sent\t4600\n"));
+	assert_int_equal(parse(text, BOOT_A, &same, &s), 0);
+	assert_int_equal(s.at[0], 4600);
+	free(text);
+	einval_state_free(&s);
+	/* read at the next retry: forgotten */
+	m.now += EINVAL_MEMO_RETRY_S;
+	m.n_loaded = 1;
+	assert_true(einval_memo_read_ok(&m, p));
+	assert_int_equal(m.st.n, 0);
+	assert_int_equal(m.n_loaded, 0);
+	assert_false(einval_memo_skips(&m, p));
+	assert_false(einval_memo_read_ok(&m, p));
+	/* a file of a version before the times: due at once */
+	assert_int_equal(parse(EINVAL_STATE_MAGIC "\nboot " BOOT_A "\nsys/a\n", BOOT_A, &same, &s),
+			 0);
+	assert_int_equal(s.at[0], 0);
+	einval_state_free(&s);
+	einval_state_free(&m.st);
+}
+
+static int64_t boot_seconds(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_BOOTTIME, &ts) == 0 ? (int64_t)ts.tv_sec : 0;
 }
 
 static char dir[64];
@@ -197,7 +265,8 @@ static void real_file(void **state)
 	text = file_text(file);
 	assert_non_null(text);
 	assert_non_null(strstr(text, boot));
-	assert_non_null(strstr(text, "\nsys/devices/virtual/net/lo/speed\n"));
+	/* with when it was refused, in seconds since boot */
+	assert_non_null(strstr(text, "\nsys/devices/virtual/net/lo/speed\t"));
 
 	/* second run, same boot: not opened, and said why */
 	text = one_run(&r, true, &opened, &why);
@@ -206,7 +275,7 @@ static void real_file(void **state)
 	assert_int_equal(r.memo->skipped, 1);
 	assert_string_equal(why, "the kernel refused it with EINVAL earlier this boot "
 			    "(sys/class/net/lo/speed); not read again");
-	assert_true(noted(&r, "earlier this boot: not read again"));
+	assert_true(noted(&r, "earlier this boot: not read again until it is retried in "));
 	free(why);
 	root_close(&r);
 
@@ -233,7 +302,32 @@ static void real_file(void **state)
 	assert_true(noted(&r, "malformed (line 3: cut short"));
 	free(why);
 	root_close(&r);
-	assert_non_null(strstr(file_text(file), "\nsys/devices/virtual/net/lo/speed\n"));
+	assert_non_null(strstr(file_text(file), "\nsys/devices/virtual/net/lo/speed\t"));
+
+	/* refused more than EINVAL_MEMO_RETRY_S ago (the file says when):
+	 * asked again, refused again, its time renewed; -v says so */
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\nboot %s\nsys/devices/virtual/net/lo/speed\t1\n", EINVAL_STATE_MAGIC,
+		boot);
+	fclose(f);
+	if (boot_seconds() > 1 + EINVAL_MEMO_RETRY_S) {
+		text = one_run(&r, true, &opened, &why);
+		assert_null(text);
+		assert_int_equal(opened, 1);
+		assert_int_equal(r.memo->skipped, 0);
+		assert_true(noted(&r, "retried: the kernel refused it with EINVAL again: not read "
+				  "again until it is retried in 60 min"));
+		free(why);
+		root_close(&r);
+		assert_null(strstr(file_text(file), "\nsys/devices/virtual/net/lo/speed\t1\n"));
+		assert_non_null(strstr(file_text(file), "\nsys/devices/virtual/net/lo/speed\t"));
+		/* and the next run skips it again */
+		assert_null(one_run(&r, true, &opened, &why));
+		assert_int_equal(opened, 0);
+		free(why);
+		root_close(&r);
+	}
 
 	/* a directory that cannot be made: a note, the run goes on */
 	unlink(file);
@@ -255,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(state_text),
+		cmocka_unit_test(retry),
 		cmocka_unit_test(real_file),
 	};
 

@@ -250,8 +250,50 @@ static void baselines(void **state)
 	assert_int_equal(ch.delta, 1);
 	/* no ethtool -S baseline: that set stays unknown, not empty */
 	assert_null(pt.start->eth_stats.v);
+	/* the boot's first reading: the long baseline is the short one, no
+	 * long window yet */
+	assert_int_equal(again.boot_taken, 5000);
+	assert_int_equal(again.n_boot_bases, 3);
+	assert_null(pt.start_boot);
+	assert_true(inv.window_boot_s == 0);
 	port_start_free(pt.start);
 	pt.start = NULL;
+
+	/* the next reading moves the short baseline, not the long one */
+	assert_int_equal(latch_base_take(&again, &inv, keep_all, 5090), 0);
+	assert_int_equal(again.taken, 5090);
+	assert_int_equal(again.boot_taken, 5000);
+	assert_int_equal(latch_state_boot_base(&again, "mlx5_0", 1, LATCH_PMA,
+					       "symbol_error")->value, 4);
+	pma[0].value = 8;
+	inv.window_s = 0;
+	assert_int_equal(latch_base_start(&inv, &again, 5150), 1);
+	assert_true(inv.window_s == 60 && inv.window_boot_s == 150);
+	assert_non_null(pt.start_boot);
+	assert_int_equal(counter_find(&pt.start_boot->counters, "symbol_error")->value, 4);
+	assert_int_equal(counter_find(&pt.start->counters, "symbol_error")->value, 7);
+	port_start_free(pt.start);
+	port_start_free(pt.start_boot);
+	pt.start = pt.start_boot = NULL;
+
+	/* a counter cleared: the long baseline begins again */
+	pma[0].value = 1;
+	assert_int_equal(latch_base_take(&again, &inv, keep_all, 5200), 0);
+	assert_int_equal(again.boot_taken, 5200);
+	assert_int_equal(latch_state_boot_base(&again, "mlx5_0", 1, LATCH_PMA,
+					       "symbol_error")->value, 1);
+	/* and the file keeps it, and a boot_base without boot_taken is malformed */
+	text = latch_state_format(&again);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\nboot_taken 5200\nboot_base\tmlx5_0\t1\tpma\tsymbol_error\t1\n"));
+	free(text);
+	{
+		const char *bad = "rdmadoctor-latch 1\nboot abc\ntaken 5\n"
+				  "boot_base\tmlx5_0\t1\tpma\tsymbol_error\t1\n";
+		struct latch_state x;
+
+		assert_int_equal(latch_state_parse(bad, strlen(bad), &x, why, sizeof(why)), -EINVAL);
+	}
 	latch_state_free(&again);
 	latch_state_free(&s);
 }
