@@ -587,10 +587,15 @@ static int mrrs_low(const struct check_ctx *c, struct findings *out, size_t i)
 	if (rs->pcie_mrrs <= 0)
 		return 0;
 	snprintf(expected, sizeof(expected), "MaxReadReq %d bytes or more", rs->pcie_mrrs);
-	if (!settings_known(p) || p->mrrs <= 0)
-		return not_checked(c, out, i, "pcie.mrrs_low", why_mrrs, expected,
-				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
-				   "MaxReadReq`");
+	if (!settings_known(p) || p->mrrs <= 0) {
+		int rc = not_checked(c, out, i, "pcie.mrrs_low", why_mrrs, expected,
+				     "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+				     "MaxReadReq`");
+
+		if (!rc)	/* the profile names pcie_mrrs: unseen is no pass */
+			out->v[out->n - 1].required = true;
+		return rc;
+	}
 	if (p->mrrs >= rs->pcie_mrrs)
 		return 0;
 	f = check_add(c, out, "pcie.mrrs_low", SEV_WARN, why_mrrs);
