@@ -362,11 +362,13 @@ static const struct check_entry rows[] = {
 	  "profile's; says too when that caps the ports",
 	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`); "
 	  "move a card from a slot narrower than it" },
-	{ "pcie.mps_mismatch", "warn",
+	{ "pcie.mps_mismatch", "warn; info (config space not readable: not checked)",
 	  "a NIC's Max Payload Size (DevCtl MaxPayload) differs from a bridge's above it: "
 	  "set above a bridge (it may send TLPs the bridge drops as malformed), or below "
 	  "the bridge while the NIC could do more (smaller writes); a NIC at its own "
-	  "maximum below a bridge is fine",
+	  "maximum below a bridge is fine. The NIC's or a bridge's Device Control unread "
+	  "(config space past 64 bytes needs root: any non-root run, containers, snapshots "
+	  "taken without root) is said as not checked, counted, never as a match",
 	  "boot with `pci=pcie_bus_safe` or set MaxPayload in the BIOS; `lspci -vv` shows "
 	  "each" },
 	{ "pcie.mrrs_low", "warn (also config space not readable: required, not checked)",
