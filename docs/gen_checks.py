@@ -34,12 +34,34 @@ command keep one finding, the more severe.
 
 What cannot be read is never a pass: a value the profile expects but could
 not read is a finding marked `unchecked` (counted in the summary line and in
-the JSON's `"unchecked"`), an `info` that leaves the verdict alone. A rail
-whose link state could not be read is the one kind that is a warning: the
-verdict is then at best WARN and the exit code 0 (1 only with an error), and
-`check --nhc` prints one `UNCHECKED: rdmadoctor: ...` line naming it, on which
-`contrib/slurm/rdmadoctor-healthcheck` drains the node unless
-`RDMADOCTOR_ON_UNCHECKED=leave`.
+the JSON's `"unchecked"`), an `info` that leaves the verdict alone, unless
+the value is *required*.
+
+Required, not checked: where the profile names the value for the NIC's role,
+an unchecked finding is marked `"required": true` and, in one last pass over
+the findings, weighs as a warning: the verdict is then at best WARN, the
+summary line says how many unchecked were "counted as warnings", `check
+--nhc` prints one `UNCHECKED: rdmadoctor: ...` line naming the first (and how
+many more), on which `contrib/slurm/rdmadoctor-healthcheck` drains the node
+unless `RDMADOCTOR_ON_UNCHECKED=leave`, and `check --npd` exits 3 (NPD's
+unknown) with `not checked: ID SUBJECT: ...` as its message. The exit code of
+`check` stays 0 (1 only with an error). Required are: `roce.pfc` on a RoCE
+rail under any board profile (they expect RoCE rails lossless) or one that
+names `pfc_priority` or `trust` (not under `generic`, which leaves lossy RoCE
+alone); `roce.ecn` under `ecn = yes`, but not on the inbox driver (it has no
+`/sys/class/net/IF/ecn/` at all: MLNX_OFED's mlx5_core writes those files; the
+inbox driver keeps DCQCN in firmware, read only by `mlxconfig`, so there it
+stays an info); `port.rate_low` under `rate_gbps`;
+`mtu.roce` under `mtu`; `pcie.link_degraded` under `pcie_gen` or
+`pcie_width`; `pcie.mrrs_low` under `pcie_mrrs`; `nic.count` (a rail port's
+link layer) under `link_layer`; `gdr.missing` under `gpudirect = yes`. A rail
+whose link state could not be read (`port.down`) and an excluded rail
+(`nic.excluded`) are warnings of their own. What no profile names (the GID
+table, error counters, bridges' links, ACS, the kernel log, the module files)
+stays an `info`. A site file may accept named ids unchecked
+(`accept_unchecked = roce.pfc, roce.ecn`, docs/profiles.md): their findings
+stay infos, still listed, counted as unchecked and marked `"accepted": true`
+("accepted unchecked by the site file" in the text), never dropped.
 
 The kernel log (`kmsg.*`): `/dev/kmsg` is read once per run, to the end of
 its ring however large it is (for at most 3 s; the newest 4 MiB and 20000

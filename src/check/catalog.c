@@ -246,7 +246,8 @@ static const struct check_entry rows[] = {
 	  "an InfiniBand port's active MTU below 4096, or a rail's active MTU unlike "
 	  "most rails of the host",
 	  "give the partition a 4K MTU in the subnet manager" },
-	{ "mtu.roce", "warn; info (netdev MTU not readable: not checked)",
+	{ "mtu.roce", "warn (also netdev MTU not readable under the profile's mtu: required, not "
+	  "checked); info (netdev MTU not readable: not checked)",
 	  "a RoCE netdev MTU too small for a 4096-byte RDMA MTU (about 4200; 9000 "
 	  "usual), or a rail's netdev MTU unlike most rails of the host",
 	  "`ip link set dev IF mtu 9000` and the same in its network configuration" },
@@ -354,20 +355,23 @@ static const struct check_entry rows[] = {
 	  "line rate (when the link is itself degraded, pcie.link_degraded says it)",
 	  "put the card in a slot that trains a wide and fast enough link" },
 	{ "pcie.link_degraded", "error (rail); warn (storage, or a slot narrower than the card); "
+	  "warn (link not readable under pcie_gen or pcie_width: required, not checked); "
 	  "info (link not readable: not checked)",
 	  "a NIC's negotiated PCIe speed or width below what card and slot can do, its "
 	  "width below the card's own whatever the slot allows, or either below the "
 	  "profile's; says too when that caps the ports",
 	  "reseat the card, check its riser and the BIOS slot settings (`lspci -vv`); "
 	  "move a card from a slot narrower than it" },
-	{ "pcie.mps_mismatch", "warn",
+	{ "pcie.mps_mismatch", "warn; info (config space not readable: not checked)",
 	  "a NIC's Max Payload Size (DevCtl MaxPayload) differs from a bridge's above it: "
 	  "set above a bridge (it may send TLPs the bridge drops as malformed), or below "
 	  "the bridge while the NIC could do more (smaller writes); a NIC at its own "
-	  "maximum below a bridge is fine",
+	  "maximum below a bridge is fine. The NIC's or a bridge's Device Control unread "
+	  "(config space past 64 bytes needs root: any non-root run, containers, snapshots "
+	  "taken without root) is said as not checked, counted, never as a match",
 	  "boot with `pci=pcie_bus_safe` or set MaxPayload in the BIOS; `lspci -vv` shows "
 	  "each" },
-	{ "pcie.mrrs_low", "warn; info (config space not readable: not checked)",
+	{ "pcie.mrrs_low", "warn (also config space not readable: required, not checked)",
 	  "a NIC's Max Read Request Size (DevCtl MaxReadReq) below the profile's "
 	  "pcie_max_read_request (no built-in profile sets one)",
 	  "`setpci -s BDF CAP_EXP+8.w=5000:7000` (4096 bytes) at every boot" },
@@ -398,7 +402,8 @@ static const struct check_entry rows[] = {
 	{ "port.no_sm", "error (rail); warn (storage)",
 	  "an InfiniBand port in INIT with LinkUp: no subnet manager gave it a LID",
 	  "start a subnet manager on the fabric and check it sees the port" },
-	{ "port.rate_low", "error (rail); warn (storage); info (rate not readable)",
+	{ "port.rate_low", "error (rail); warn (storage, and a rate not readable: required, "
+	  "not checked)",
 	  "a port trained below the expected rate with all its lanes (lost lanes are "
 	  "port.width_low); `observed` names the cause in the field guide's order: the "
 	  "module's rate set (SFF-8636 compliance codes, CMIS applications) below the "
@@ -424,16 +429,22 @@ static const struct check_entry rows[] = {
 	  "judged",
 	  "swap the two rails' cables, or move the one cable to its rail's switch; the "
 	  "finding names the node's ports and the switch ports they reach now" },
-	{ "roce.ecn", "warn; info (ECN not readable)",
+	{ "roce.ecn", "warn (also ECN not readable under ecn = yes: required, not checked)",
 	  "ECN (DCQCN notification or reaction point) off on the RoCE priority, or a "
 	  "rail's ECN priorities unlike most rails of the host",
 	  "`echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P` (and roce_rp)" },
-	{ "roce.pfc", "error (PFC off); warn (elsewhere); info (no DCB, or no DCB reply: not "
-	  "checked)",
+	{ "roce.pfc", "error (PFC off); warn (elsewhere, and no DCB or no DCB reply where the "
+	  "profile requires PFC: not checked); info (no DCB reading under generic: not checked)",
 	  "PFC not on the priority the profile names, on no priority at all where the profile "
 	  "names none (a board built as InfiniBand or RoCE), or a rail's PFC priorities unlike "
 	  "most rails of the host (the finding says over how many rails the majority was "
-	  "taken); every RoCE rail without a DCB reading is counted as not checked",
+	  "taken); every RoCE rail without a DCB reading is counted as not checked, and under "
+	  "a board profile (or one naming pfc_priority or trust) weighs as a warning unless "
+	  "the site file's accept_unchecked names roce.pfc. The collector reads PFC and trust "
+	  "by DCB netlink (RTM_GETDCB, DCB_CMD_IEEE_GET: the inbox mlx5 driver answers it); "
+	  "the a800-8x100g-roce and hgx-roce-lag examples have no DCB reading on their rails "
+	  "because their snapshots never stored a reply (.rdmadoctor/dcb/IFNAME), not because "
+	  "the driver cannot give one: they are not checked, so not PASS",
 	  "`mlnx_qos -i IF --pfc 0,0,0,1,0,0,0,0` and the same on the switch port" },
 	{ "roce.qos_mismatch", "error (no PFC on it); warn",
 	  "a RoCE port's PFC, DSCP 26 mapping and ECN do not name the same priority, "

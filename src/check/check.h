@@ -42,6 +42,14 @@ struct finding {
 	 * rail whose state could not be read is a warning, so that a node
 	 * nobody saw cannot PASS */
 	bool unchecked;
+	/* unchecked, of a value the profile names for this NIC's role (PFC
+	 * and trust, ECN, the rate, ...: docs/checks.md, "Required, not
+	 * checked"): check_run_site weighs it as a warning at least, so a
+	 * node whose required values nobody saw cannot PASS */
+	bool required;
+	/* required and unchecked, but named in the site file's
+	 * accept_unchecked =: left an info, still listed and counted */
+	bool accepted;
 	/* named in the site file's ignore =: kept, but not counted toward
 	 * the verdict */
 	bool waived;
@@ -95,6 +103,10 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 void check_sort(struct findings *fs);
 /* Mark the findings of the ids the site file ignores (NULL: none). */
 void check_waive(struct findings *fs, const struct site *site);
+/* A required unchecked finding (required set) the site file does not
+ * accept weighs as a warning at least; one it accepts is marked accepted
+ * and left as it is.  On fs->v[from..]; waived ones are left alone. */
+void check_weigh_required(struct findings *fs, size_t from, const struct site *site);
 /* Findings that say what could not be checked (unchecked set). */
 size_t check_unchecked(const struct findings *fs);
 

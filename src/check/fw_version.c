@@ -161,6 +161,15 @@ int check_fw_version(const struct check_ctx *c, struct findings *out)
 					      "board_id"));
 			continue;
 		}
+		/* an empty board_id ("\n") names no rule either: unreadable,
+		 * never a card no rule is about */
+		if (!n->board_id[strspn(n->board_id, " \t\r\n")]) {
+			CHECK_TRY(not_checked(c, out, n, "its PSID (board_id) is empty, so which "
+					      "[firmware] rule applies is not known",
+					      "a PSID, judged by the site file's [firmware] rules",
+					      "board_id"));
+			continue;
+		}
 		r = site_fw_rule(c->site, n->board_id);
 		if (!r)
 			continue;

@@ -86,6 +86,7 @@ static int modules_unknown(const struct check_ctx *c, struct findings *out)
 	if (!f)
 		return -ENOMEM;
 	f->unchecked = true;
+	f->required = sev == SEV_ERROR;	/* the profile says gpudirect = 1 */
 	finding_set(&f->subject, "host");
 	finding_set(&f->observed, "not checked: neither /proc/modules nor /sys/module could "
 		    "be read, so whether nvidia_peermem is loaded is unknown");

@@ -486,6 +486,36 @@ static bool settings_known(const struct pcie_settings *p)
 	return p->express == 1 && p->mps > 0;
 }
 
+static int not_checked(const struct check_ctx *c, struct findings *out, size_t i,
+		       const char *id, const char *why, const char *expected, const char *fix);
+
+static const char why_mps[] =
+	"Every link carries TLPs no larger than the smaller Max Payload Size of its two ends: a "
+	"NIC set below the path writes to GPU and host memory in smaller pieces (more header "
+	"per byte), and a NIC set above a bridge may send TLPs that bridge drops as malformed.";
+static const char expected_mps[] = "one MaxPayload on the NIC and every bridge above it";
+
+/* Bridges above the NIC whose settings could not be read while the NIC's
+ * were (config space of only some functions readable): not checked, the
+ * bridges named. */
+static int mps_bridges_unknown(const struct check_ctx *c, struct findings *out, size_t i,
+			       const struct check_buf *which)
+{
+	struct finding *f = check_add(c, out, "pcie.mps_mismatch", SEV_INFO, why_mps);
+
+	if (!f)
+		return -ENOMEM;
+	f->unchecked = true;
+	finding_set(&f->subject, "%s", c->inv->nics[i].name);
+	finding_set(&f->observed, "not checked: the Device Control of bridge %s above it "
+		    "could not be read (config space past the first 64 bytes, which only root "
+		    "reads)", check_buf_str(which));
+	finding_set(&f->expected, "%s", expected_mps);
+	finding_set(&f->fix, "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+		    "MaxPayload` for each bridge");
+	return 0;
+}
+
 /* One finding per NIC: every bridge above it whose MaxPayload differs
  * from the NIC's, when the NIC is set above one (it may send TLPs that
  * bridge rejects as malformed) or below both what it supports and what
@@ -495,18 +525,27 @@ static int mps_mismatch(const struct check_ctx *c, struct findings *out, size_t 
 {
 	const struct nic *n = &c->inv->nics[i];
 	const struct pci_func *f = &n->pci;
-	struct check_buf where = { 0 };
-	int smallest = f->pcie.mps, best = f->pcie.mps_cap;
+	struct check_buf where = { 0 }, unknown = { 0 };
+	int smallest = f->pcie.mps, best = f->pcie.mps_cap, rc;
 	bool above = false;
 	struct finding *fd;
 
+	/* unread is not matched: said, counted (a NIC with no PCI Express
+	 * capability has no payload size to match) */
 	if (!settings_known(&f->pcie))
-		return 0;
+		return f->pcie.express == 0 ? 0 :
+		       not_checked(c, out, i, "pcie.mps_mismatch", why_mps, expected_mps,
+				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+				   "MaxPayload` on the NIC and each bridge above it");
 	for (size_t k = f->n_upstream; k-- > 0;) {
 		const struct pci_func *b = &f->upstream[k];
 
-		if (!settings_known(&b->pcie))
+		if (!settings_known(&b->pcie)) {
+			if (b->pcie.express != 0)
+				check_buf_printf(&unknown, "%s%s", unknown.len ? ", " : "",
+						 b->bdf ? b->bdf : "?");
 			continue;
+		}
 		if (b->pcie.mps_cap > 0 && b->pcie.mps_cap < best)
 			best = b->pcie.mps_cap;
 		if (b->pcie.mps == f->pcie.mps)
@@ -521,13 +560,14 @@ static int mps_mismatch(const struct check_ctx *c, struct findings *out, size_t 
 	}
 	if (!where.len) {
 		check_buf_free(&where);
-		return 0;
+		rc = unknown.len ? mps_bridges_unknown(c, out, i, &unknown) : 0;
+		if (!rc && unknown.nomem)
+			rc = -ENOMEM;
+		check_buf_free(&unknown);
+		return rc;
 	}
-	fd = check_add(c, out, "pcie.mps_mismatch", SEV_WARN,
-		       "Every link carries TLPs no larger than the smaller Max Payload Size of its "
-		       "two ends: a NIC set below the path writes to GPU and host memory in "
-		       "smaller pieces (more header per byte), and a NIC set above a bridge may "
-		       "send TLPs that bridge drops as malformed.");
+	check_buf_free(&unknown);
+	fd = check_add(c, out, "pcie.mps_mismatch", SEV_WARN, why_mps);
 	if (!fd) {
 		check_buf_free(&where);
 		return -ENOMEM;
@@ -536,11 +576,11 @@ static int mps_mismatch(const struct check_ctx *c, struct findings *out, size_t 
 	finding_set(&fd->observed, "NIC %s MaxPayload %d bytes, %s", f->bdf, f->pcie.mps,
 		    check_buf_str(&where));
 	if (best > 0 && best < f->pcie.mps_cap)
-		finding_set(&fd->expected, "one MaxPayload on the NIC and every bridge above it "
-			    "(%d bytes, the most they all support)", best);
+		finding_set(&fd->expected, "%s (%d bytes, the most they all support)",
+			    expected_mps, best);
 	else
-		finding_set(&fd->expected, "one MaxPayload on the NIC and every bridge above it "
-			    "(up to %d bytes, what the NIC supports)", f->pcie.mps_cap);
+		finding_set(&fd->expected, "%s (up to %d bytes, what the NIC supports)",
+			    expected_mps, f->pcie.mps_cap);
 	finding_set(&fd->fix,
 		    "%sboot with `pci=pcie_bus_safe` (the kernel then sets each device to the "
 		    "largest size all devices below its root port support), or set MaxPayload "
@@ -587,10 +627,15 @@ static int mrrs_low(const struct check_ctx *c, struct findings *out, size_t i)
 	if (rs->pcie_mrrs <= 0)
 		return 0;
 	snprintf(expected, sizeof(expected), "MaxReadReq %d bytes or more", rs->pcie_mrrs);
-	if (!settings_known(p) || p->mrrs <= 0)
-		return not_checked(c, out, i, "pcie.mrrs_low", why_mrrs, expected,
-				   "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
-				   "MaxReadReq`");
+	if (!settings_known(p) || p->mrrs <= 0) {
+		int rc = not_checked(c, out, i, "pcie.mrrs_low", why_mrrs, expected,
+				     "run rdmadoctor as root, or `sudo lspci -vv -s BDF | grep "
+				     "MaxReadReq`");
+
+		if (!rc)	/* the profile names pcie_mrrs: unseen is no pass */
+			out->v[out->n - 1].required = true;
+		return rc;
+	}
 	if (p->mrrs >= rs->pcie_mrrs)
 		return 0;
 	f = check_add(c, out, "pcie.mrrs_low", SEV_WARN, why_mrrs);

@@ -53,6 +53,8 @@ static int pfc(const struct check_ctx *c, struct findings *out, const struct nic
 		if (!f)
 			return -ENOMEM;
 		f->unchecked = true;
+		/* asked only under a profile's pfc_priority: unseen is no pass */
+		f->required = true;
 		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 		finding_set(&f->observed, "%s does not support DCB netlink", dev_of(pt));
 		finding_set(&f->expected, "PFC on priority %d (not checked)", prio);

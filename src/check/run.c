@@ -71,6 +71,20 @@ void check_waive(struct findings *fs, const struct site *site)
 		fs->v[i].waived = site_ignores(site, fs->v[i].id);
 }
 
+void check_weigh_required(struct findings *fs, size_t from, const struct site *site)
+{
+	for (size_t i = from; i < fs->n; i++) {
+		struct finding *f = &fs->v[i];
+
+		if (!f->unchecked || !f->required || f->waived)
+			continue;
+		if (site_accepts_unchecked(site, f->id))
+			f->accepted = true;
+		else if (f->severity < SEV_WARN)
+			f->severity = SEV_WARN;
+	}
+}
+
 size_t check_unchecked(const struct findings *fs)
 {
 	size_t n = 0;
@@ -155,6 +169,10 @@ int check_run_site(const struct inventory *inv, const struct profile *p,
 		check_waive(out, site);
 	if (!rc)
 		rc = check_drop_same_fix(out, first);
+	/* last: what the profile requires and nobody saw keeps the verdict
+	 * from PASS, unless the site file accepts it by name */
+	if (!rc)
+		check_weigh_required(out, first, site);
 	free(gpu_nic);
 	free(gpu_path);
 	free(wrong_link);

@@ -1,7 +1,16 @@
 /* What the profile expects but could not be read: an info under the id of
  * the check that could not run, naming the value and why, marked
  * unchecked (counted as "unchecked", an info that leaves the verdict
- * alone; port.c's rail whose state is unknown is the one warning).  Silence
+ * alone; port.c's rail whose state is unknown is the one warning).  Where
+ * the profile names the value for the NIC's role the finding is marked
+ * required too, and check_run_site weighs it as a warning unless the site
+ * file accepts it (check.h; docs/checks.md "Required, not checked"):
+ * roce.pfc under a board profile (lossless RoCE rails) or one that names
+ * pfc_priority or trust, roce.ecn (asked
+ * only under ecn = 1; not on the inbox driver, which has no ecn/ files), port.rate_low (only under a rate), mtu.roce under
+ * mtu, pcie.link_degraded under pcie_gen or pcie_width, nic.count (the
+ * link layer) under link_layer.  The GID table, counters and bridges'
+ * links are no value a profile names: they stay infos.  Silence
  * would read as "fine"; an error would blame the machine for what the
  * tool could not see.
  *
@@ -17,6 +26,7 @@
 #include "families.h"
 
 #include <math.h>
+#include <string.h>
 
 static struct finding *add(const struct check_ctx *c, struct findings *out, const char *id,
 			   const char *why)
@@ -53,6 +63,10 @@ static int qos_unknown(const struct check_ctx *c, struct findings *out, size_t i
 		check_buf_free(&want);
 		return -ENOMEM;
 	}
+	/* required where the profile names the priority or the trust, and
+	 * under any board profile, which expects RoCE rails lossless (qos.c's
+	 * pfc_off); generic leaves lossy RoCE alone */
+	f->required = !c->generic || rs->pfc_priority >= 0 || rs->trust;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: DCB netlink gave no answer for %s (the driver "
 		    "does not answer it, or this snapshot holds no reply)", dev);
@@ -73,6 +87,11 @@ static int ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i
 
 	if (!f)
 		return -ENOMEM;
+	/* asked only where the profile says ecn = 1; required but on the
+	 * inbox driver, which has no ecn/ files at all (its DCQCN state is
+	 * in firmware, read only by mlxconfig/mlxreg): there not reading it
+	 * says nothing of the machine */
+	f->required = !c->inv->host.stack || strcmp(c->inv->host.stack, "inbox") != 0;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: no /sys/class/net/%s/ecn/ (MLNX_OFED writes "
 		    "it; the inbox driver has no such files)", dev);
@@ -95,6 +114,7 @@ static int rate_unknown(const struct check_ctx *c, struct findings *out, size_t 
 
 	if (!f)
 		return -ENOMEM;
+	f->required = true;	/* only asked where the profile names a rate */
 	check_num_str(s, sizeof(s), want);
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: the port's rate file names no rate this tool "
@@ -146,6 +166,8 @@ static int pcie_unknown(const struct check_ctx *c, struct findings *out, size_t 
 		"read was not checked, not found right.");
 	if (!f)
 		return -ENOMEM;
+	/* required where the profile names a generation or width */
+	f->required = check_role_spec(c, i)->pcie_gen > 0 || check_role_spec(c, i)->pcie_width > 0;
 	finding_set(&f->subject, "%s", n->name);
 	if (cur)
 		finding_set(&f->observed, "not checked: its PCIe link %s could not be read "
@@ -212,6 +234,7 @@ static int link_layer_unknown(const struct check_ctx *c, struct findings *out, s
 
 	if (!f)
 		return -ENOMEM;
+	f->required = check_role_spec(c, i)->link_layer != NULL;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "not checked: its link layer could not be read "
 		    "(`rdmadoctor -v` says why), so none of its InfiniBand or RoCE settings "
@@ -257,6 +280,7 @@ static int mtu_unknown(const struct check_ctx *c, struct findings *out, size_t i
 
 	if (!f)
 		return -ENOMEM;
+	f->required = check_role_spec(c, i)->mtu > 0;
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	if (pt->netdev)
 		finding_set(&f->observed, "not checked: /sys/class/net/%s/mtu could not be read",

@@ -211,8 +211,11 @@ static int show_arg(struct ctx *c, const char *arg)
 	}
 	rc = profile_load_file(arg, &p, &err);
 	if (rc == -ENOENT && !strchr(arg, '/')) {
-		fprintf(stderr, "%s profiles: no built-in profile or file '%s' "
-			"(`%s profiles` lists the built-ins)\n", c->prog, arg, c->prog);
+		const char *near = profile_builtin_nearest(arg);
+
+		fprintf(stderr, "%s profiles: no built-in profile or file '%s'%s%s%s "
+			"(`%s profiles` lists the built-ins)\n", c->prog, arg,
+			near ? ": did you mean '" : "", near ? near : "", near ? "'?" : "", c->prog);
 		return EXIT_USAGE;
 	}
 	if (rc < 0) {

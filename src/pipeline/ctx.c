@@ -206,8 +206,11 @@ int ctx_load_profile(struct ctx *c, const char *verb, const char *arg, struct pr
 	if (*out)
 		return CMD_GO_ON;
 	if (access(arg, F_OK) != 0) {
-		fprintf(stderr, "%s %s: no built-in profile '%s' and no such file "
-			"(`%s profiles` lists them)\n", c->prog, verb, arg, c->prog);
+		const char *near = profile_builtin_nearest(arg);
+
+		fprintf(stderr, "%s %s: no built-in profile '%s' and no such file%s%s%s "
+			"(`%s profiles` lists them)\n", c->prog, verb, arg,
+			near ? ": did you mean '" : "", near ? near : "", near ? "'?" : "", c->prog);
 		return EXIT_USAGE;
 	}
 	memset(&err, 0, sizeof(err));

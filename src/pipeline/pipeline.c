@@ -2,6 +2,7 @@
 #include "pipeline.h"
 #include "snapshot_gaps.h"
 #include "check_doc.h"
+#include "../check/site_names.h"
 #include "../print/check_out.h"
 
 #include <errno.h>
@@ -103,6 +104,13 @@ static int read_site(struct ctx *c, struct pipeline *pl)
 	if (rc < 0)
 		return profile_error(c, pl, &err, rc);
 	pl->has_site = true;
+	/* a misspelt id or a device this machine lacks would waive or label
+	 * nothing, in silence */
+	rc = check_site_names(&pl->site, &pl->inv, err.message, sizeof(err.message));
+	if (rc == -ENOMEM)
+		return ctx_fail(c, "%s: out of memory", c->prog);
+	if (rc < 0)
+		return site_problem(c, pl, EXIT_USAGE, "%s: %s", path, err.message);
 	return EXIT_OK;
 }
 

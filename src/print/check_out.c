@@ -36,6 +36,10 @@ json_t *findings_to_json(const struct findings *fs)
 		/* only when set, so the common finding stays as it was */
 		if (o && f->unchecked)
 			json_object_set_new(o, "unchecked", json_true());
+		if (o && f->required)
+			json_object_set_new(o, "required", json_true());
+		if (o && f->accepted)
+			json_object_set_new(o, "accepted", json_true());
 		if (o && f->waived)
 			json_object_set_new(o, "waived", json_true());
 		if (o && f->latch.since)

@@ -104,6 +104,7 @@ static bool same_finding(const struct finding *a, const struct finding *b)
 	const char *an, *bn;
 
 	if (a->severity != b->severity || strcmp(a->id, b->id) != 0 || a->waived != b->waived ||
+	    a->accepted != b->accepted ||
 	    (a->why != b->why && (!a->why || !b->why || strcmp(a->why, b->why) != 0)) ||
 	    !one_word_apart(a->subject, b->subject, &ao, &al, &bo, &bl))
 		return false;
@@ -264,7 +265,8 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				put_subjects(out, fs, leader, i, count, col, 8, o->width);
 			else
 				text_wrap(out, f->subject, col, 8, o->width);
-			fputs(f->waived ? "  (waived by the site file)\n" : "\n", out);
+			fputs(f->waived ? "  (waived by the site file)\n" :
+			      f->accepted ? "  (accepted unchecked by the site file)\n" : "\n", out);
 			field(out, "observed", f->observed, name, nl, o->width);
 			field(out, "expected", f->expected, name, nl, o->width);
 			field(out, "why", f->why, NULL, 0, o->width);
@@ -322,12 +324,34 @@ static void unchecked_weight(FILE *out, const size_t unread[3])
 	fputc(')', out);
 }
 
+/* "10 RDMA devices, 8 GPUs: 0 errors, ... 9 unchecked (8 counted as warnings)" */
+static void counts_line(FILE *out, const struct check_report *rep, const size_t count[3],
+			const size_t unread[3], size_t unchecked, size_t waived)
+{
+	text_printf(out, "%zu %s, %zu %s", rep->inv->n_nics,
+		plural(rep->inv->n_nics, "RDMA device", "RDMA devices"), rep->inv->n_gpus,
+		plural(rep->inv->n_gpus, "GPU", "GPUs"));
+	if (rep->inv->npu.n_pci || rep->inv->npu.n) {	/* docs/ascend.md */
+		size_t npus = rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci;
+
+		text_printf(out, ", %zu %s", npus, plural(npus, "NPU", "NPUs"));
+	}
+	text_printf(out, ": %zu %s, %zu %s, %zu %s, %zu unchecked", count[SEV_ERROR],
+		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
+		plural(count[SEV_WARN], "warning", "warnings"), count[SEV_INFO],
+		plural(count[SEV_INFO], "note", "notes"), unchecked);
+	unchecked_weight(out, unread);
+	if (waived)
+		text_printf(out, ", %zu waived", waived);
+}
+
 static void headline(FILE *out, const struct check_report *rep, const struct text_opts *o)
 {
 	const char *verdict = check_verdict(rep->findings);
 	size_t count[3] = { 0 }, unread[3] = { 0 }, col, waived = 0;
-	size_t unchecked = check_unchecked(rep->findings);
-	char *why;
+	size_t unchecked = check_unchecked(rep->findings), counts_len = 0;
+	char *why, *counts = NULL;
+	FILE *line;
 
 	/* notes are the infos that say something; the unchecked ones and the
 	 * waived are counted apart, but an unchecked one still weighs in the
@@ -355,21 +379,19 @@ static void headline(FILE *out, const struct check_report *rep, const struct tex
 		free(why);
 	}
 	fputc('\n', out);
-	text_printf(out, "  %zu %s, %zu %s", rep->inv->n_nics,
-		plural(rep->inv->n_nics, "RDMA device", "RDMA devices"), rep->inv->n_gpus,
-		plural(rep->inv->n_gpus, "GPU", "GPUs"));
-	if (rep->inv->npu.n_pci || rep->inv->npu.n) {	/* docs/ascend.md */
-		size_t npus = rep->inv->npu.n ? rep->inv->npu.n : rep->inv->npu.n_pci;
-
-		text_printf(out, ", %zu %s", npus, plural(npus, "NPU", "NPUs"));
+	/* the counts, wrapped: "(8 counted as warnings)" may pass 80 columns */
+	line = open_memstream(&counts, &counts_len);
+	if (!line) {
+		fputs("  ", out);
+		counts_line(out, rep, count, unread, unchecked, waived);
+	} else {
+		counts_line(line, rep, count, unread, unchecked, waived);
+		if (fclose(line) == 0 && counts) {
+			fputs("  ", out);
+			text_wrap(out, counts, 2, 4, o->width);
+		}
+		free(counts);
 	}
-	text_printf(out, ": %zu %s, %zu %s, %zu %s, %zu unchecked", count[SEV_ERROR],
-		plural(count[SEV_ERROR], "error", "errors"), count[SEV_WARN],
-		plural(count[SEV_WARN], "warning", "warnings"), count[SEV_INFO],
-		plural(count[SEV_INFO], "note", "notes"), unchecked);
-	unchecked_weight(out, unread);
-	if (waived)
-		text_printf(out, ", %zu waived", waived);
 	fputc('\n', out);
 	text_roles(out, rep);
 }
@@ -396,6 +418,8 @@ void text_check_brief(FILE *out, const struct check_report *rep, const struct te
 			text_put_clean(out, f->subject);
 			if (f->waived)
 				fputs(" (waived)", out);
+			else if (f->accepted)
+				fputs(" (accepted unchecked)", out);
 			fputs(": ", out);
 			text_put_clean(out, f->observed);
 			if (f->expected && *f->expected) {

@@ -15,6 +15,7 @@
  *     (PFC on priority 3, trust DSCP, ECN on).
  *   - no built-in uses based_on: each one reads on its own. */
 #include "profile.h"
+#include "../model/nearest.h"
 
 #include <string.h>
 
@@ -407,6 +408,17 @@ const struct profile *profile_builtin_at(size_t i)
 	if (i >= N_BUILTIN || !load())
 		return NULL;
 	return &loaded[i];
+}
+
+const char *profile_builtin_nearest(const char *name)
+{
+	const char *names[N_BUILTIN];
+
+	if (!name || !load())
+		return NULL;
+	for (size_t i = 0; i < N_BUILTIN; i++)
+		names[i] = loaded[i].name;
+	return nearest_name(name, names, N_BUILTIN);
 }
 
 const struct profile *profile_builtin(const char *name)

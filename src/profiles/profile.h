@@ -107,6 +107,8 @@ struct profile_error {
 size_t profile_builtin_count(void);
 const struct profile *profile_builtin_at(size_t i);
 const struct profile *profile_builtin(const char *name);
+/* The built-in name closest to name ("did you mean"), or NULL. */
+const char *profile_builtin_nearest(const char *name);
 
 /* Profile text is at most this long. */
 #define PROFILE_MAX_TEXT (64u << 10)

@@ -390,6 +390,8 @@ static int handler(void *user, const char *section, const char *name, const char
 			st->rc = -ENOMEM;
 	} else if (strcmp(name, "ignore") == 0) {
 		add_names(st, name, buf, &st->out->ignore, true);
+	} else if (strcmp(name, "accept_unchecked") == 0) {
+		add_names(st, name, buf, &st->out->accept_unchecked, true);
 	} else if (strcmp(name, "job_user") == 0 || strcmp(name, "job_group") == 0) {
 		job_name(st, name, buf);
 	} else if (strcmp(name, "rail") == 0) {
@@ -405,8 +407,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		hold(st, strcmp(name, site_hold_keys[0]) == 0 ? 0
 			 : strcmp(name, site_hold_keys[1]) == 0 ? 1 : 2, buf);
 	} else {
-		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, rail, "
-		     "storage, rail_switch, job_user, job_group, exclude, hold_drops, hold_flaps "
+		fail(st, st->src.line, "unknown key '%s' in [site]: expected profile, ignore, "
+		     "accept_unchecked, rail, storage, rail_switch, job_user, job_group, exclude, hold_drops, hold_flaps "
 		     "or hold_faults", name);
 	}
 	return st->rc ? 0 : 1;
@@ -457,6 +459,7 @@ void site_free(struct site *s)
 	free(s->job_user);
 	free(s->job_group);
 	list_free(&s->ignore);
+	list_free(&s->accept_unchecked);
 	list_free(&s->rail);
 	list_free(&s->storage);
 	for (size_t i = 0; i < s->n_rail_switch; i++) {
@@ -493,6 +496,16 @@ bool site_ignores(const struct site *s, const char *id)
 	if (!s || !id)
 		return false;
 	return listed(&s->ignore, id, strlen(id)) || (old && listed(&s->ignore, old, strlen(old)));
+}
+
+bool site_accepts_unchecked(const struct site *s, const char *id)
+{
+	const char *old = site_old_id(id);
+
+	if (!s || !id)
+		return false;
+	return listed(&s->accept_unchecked, id, strlen(id)) ||
+	       (old && listed(&s->accept_unchecked, old, strlen(old)));
 }
 
 int site_role(const struct site *s, const char *nic)

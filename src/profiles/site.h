@@ -5,6 +5,9 @@
  *   [site]
  *   profile = a800-8x100g-roce        a built-in name, or a profile file
  *   ignore = sys.job_memlock, port.fec   check ids waived on this fleet
+ *   accept_unchecked = roce.pfc       ids whose required value may stay
+ *                                     unread: "not checked" as an info,
+ *                                     not a warning (still listed)
  *   rail = mlx5_0, mlx5_1             RDMA devices that are rails
  *   storage = mlx5_8 mlx5_9           ... and storage / in-band NICs
  *   rail_switch = 0 leaf-r0-*         the switch a rail is cabled to
@@ -13,7 +16,7 @@
  *   exclude = mlx5_8 0000:c1:00.*     devices not to read beyond their
  *                                     name and PCI address (fnmatch)
  *
- * ignore, rail, storage and exclude take names separated by commas or blanks and
+ * ignore, accept_unchecked, rail, storage and exclude take names separated by commas or blanks and
  * may be given on several lines; rail_switch takes one rail and one
  * pattern a line, on as many lines as there are rails.
  *
@@ -72,6 +75,9 @@ struct site {
 	char *profile;		/* NULL: the profile is picked from the machine */
 	int profile_line;
 	struct name_list ignore, rail, storage;
+	/* accept_unchecked =: check ids whose required value, unread, is
+	 * left an info (check_weigh_required) */
+	struct name_list accept_unchecked;
 	struct rail_switch *rail_switch;	/* in file order */
 	size_t n_rail_switch, cap_rail_switch;	/* cap: room (growbuf) */
 	char *job_user, *job_group;	/* NULL: any user */
@@ -97,6 +103,9 @@ void site_free(struct site *s);
 /* Whether the site waives id, under its own name or under the one it had
  * before a rename (site_old_id). */
 bool site_ignores(const struct site *s, const char *id);
+/* Whether the site accepts id unchecked (accept_unchecked =), under its
+ * own name or its old one. */
+bool site_accepts_unchecked(const struct site *s, const char *id);
 /* The id a renamed check had, which `ignore` still accepts; NULL none. */
 const char *site_old_id(const char *id);
 /* ROLE_RAIL or ROLE_STORAGE when the site file names the NIC; else -1. */

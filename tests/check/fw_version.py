@@ -137,6 +137,21 @@ h.expect(list(got) == ["mlx5_4"] and f.get("unchecked") is True and "board_id" i
          and "PSID (board_id) could not be read" in f.get("observed", ""),
          "psid-gone: mlx5_4 not checked, naming board_id", str(got))
 
+# -- board_id empty ("\n"), or blanks: no PSID, unreadable as a missing one
+# (issue 43: the card was skipped in silence) ---------------------------------
+for name, text in (("psid-empty", "\n"), ("psid-blank", "   \n")):
+    root = case(name, "MT_0000000359 = 22.39.1002\n")
+    p = nic_file(root, "mlx5_4", "board_id")
+    os.remove(p)
+    with open(p, "w") as fh:
+        fh.write(text)
+    rc, doc, _, _ = h.run(root)
+    got = fw(doc) if doc else {}
+    f = got.get("mlx5_4", {})
+    h.expect(list(got) == ["mlx5_4"] and f.get("unchecked") is True and
+             "PSID (board_id) is empty" in f.get("observed", ""),
+             f"{name}: mlx5_4 not checked, its PSID empty", str(got))
+
 # -- waived -----------------------------------------------------------------
 rc, doc, _, _ = h.run(case("waived", "MT_0000000359 >= 22.40.1000\n", "ignore = fw.version\n"))
 got = fw(doc) if doc else {}

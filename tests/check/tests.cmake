@@ -26,6 +26,16 @@ add_test(NAME check_unknown COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/unknown.py
 # profile's rails is port.link_layer with its mlxconfig fix, and no rail.
 add_test(NAME check_link_layer COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/link_layer.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# Required, not checked: a value the profile names that could not be read
+# (the RoCE examples' PFC, no DCB reply stored) keeps the verdict from PASS,
+# --nhc names it, --npd exits 3; the site file's accept_unchecked makes it
+# an info again, listed and counted.
+add_test(NAME check_required COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/required.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+# The site file's ids and devices held to the catalog and the machine:
+# a typo is a usage error with the nearest name, never a silent no-op.
+add_test(NAME check_site_names COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/site_names.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 # The class, not only the example: a table over every reader a check
 # depends on (port state, rate, link layer, GIDs, netdev MTU, PCIe links of
 # NIC and bridges, DCB replies, transceiver pages, firmware, counters,

@@ -44,6 +44,9 @@ expect 2 "$bin" --color=purple inventory;	stderr_has "auto, always or never"
 expect 2 "$bin" chek;				stderr_has "did you mean 'check'?"
 expect 2 "$bin" check --profil x;		stderr_has "did you mean '--profile'?"
 expect 2 "$bin" check --nhc=yes;		stderr_has "takes no value"
+# a profile name with a typo: the built-in it is near (issue 43)
+expect 2 "$bin" --root "$fxd" check --profile dgx-h10;	stderr_has "did you mean 'dgx-h100'?"
+expect 2 "$bin" profiles show dgx-h10;		stderr_has "did you mean 'dgx-h100'?"
 expect 2 "$bin" check --window;			stderr_has "needs a value"
 if [ "$(wc -l <"$tmp/err")" -le 2 ]; then ok; else bad "a usage error printed $(wc -l <"$tmp/err") lines"; fi
 expect 0 "$bin" --dump-options;			valid_json "--dump-options"

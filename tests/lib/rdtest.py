@@ -7,6 +7,10 @@
   Harness      a tally, a scratch directory, copies of the bundled fixture
                roots and running rdmadoctor on one (argv: RDMADOCTOR FIXTURES)
   copy_root()  a writable copy of a fixture root, links kept as links
+  give_dcb()   DCB netlink replies (PFC on 3, DSCP trust) for a copy's RoCE
+               netdevs that have none: the RoCE fixtures' snapshots stored
+               none, so their PFC is "not checked", which a profile that
+               requires it weighs as a warning (docs/checks.md)
   Server ...   what the serve tests share: start `rdmadoctor serve` on a free
                loopback port (port 0: the server says which it got), fetch,
                parse the exposition, stop it with a signal and check it
@@ -42,6 +46,31 @@ def copy_root(src, dst):
     """A writable copy of the fixture root SRC at DST, links kept as links."""
     shutil.copytree(src, dst, symlinks=True)
     return dst
+
+
+def give_dcb(root, fixtures):
+    """Write the DCB_CMD_IEEE_GET reply a healthy lossless RoCE netdev gives
+    (gen_fixtures.dcb_reply: PFC on priority 3, DSCP trust, DSCP d on
+    priority d / 8) at ROOT/.rdmadoctor/dcb/IFNAME for each RDMA netdev
+    (one with device/infiniband) that has no reply yet.  FIXTURES is
+    tests/fixtures, where gen_fixtures.py lives.  The netdevs given one."""
+    if fixtures not in sys.path:
+        sys.path.insert(0, fixtures)
+    from gen_fixtures import dcb_reply
+    net = os.path.join(root, "sys/class/net")
+    d = os.path.join(root, ".rdmadoctor/dcb")
+    given = []
+    for name in sorted(os.listdir(net)):
+        if not os.path.isdir(os.path.join(net, name, "device", "infiniband")):
+            continue
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            continue
+        os.makedirs(d, exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(dcb_reply(name, dscp2prio=lambda v: v >> 3))
+        given.append(name)
+    return given
 
 
 class Tally:

@@ -69,7 +69,9 @@ static void pcie_link_degraded(void **state)
 	f->link.width = NA;
 	run(&m, &p, &fs);
 	assert_int_equal(count_id(&fs, "pcie.link_degraded"), 1);
-	assert_true(expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_INFO, NULL, NULL)->unchecked);
+	/* the profile names gen and width: unseen weighs as a warning (issue 43) */
+	assert_true(expect(&fs, "pcie.link_degraded", "mlx5_2", SEV_WARN, NULL, NULL)->unchecked);
+	assert_true(get(&fs, "pcie.link_degraded", "mlx5_2")->required);
 	findings_free(&fs);
 	f->link.speed_gts = 16;
 	f->link.width = 16;
@@ -314,14 +316,36 @@ static void pcie_settings(void **state)
 	run(&m, NULL, &fs);
 	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 1);
 	findings_free(&fs);
-	/* a bridge not read (not root): not judged, not said */
+	/* a bridge not read (not root): not judged, but said and counted
+	 * (issue 43: it was silent) */
 	m.inv.nics[1].pci.pcie.mps = 256;
 	m.inv.nics[1].pci.upstream[1].pcie.mps = 128;
 	m.inv.nics[1].pci.upstream[1].pcie.express = -1;
 	run(&m, NULL, &fs);
-	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 0);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 1);
+	f = expect(&fs, "pcie.mps_mismatch", "mlx5_1", SEV_INFO, NULL, NULL);
+	assert_true(f->unchecked);
+	assert_false(f->required);
+	assert_non_null(strstr(f->observed, "not checked: the Device Control of bridge "));
+	assert_non_null(strstr(f->observed, m.inv.nics[1].pci.upstream[1].bdf));
 	assert_int_equal(count_id(&fs, "pcie.mrrs_low"), 0);
 	findings_free(&fs);
+	/* the NIC's own config space not read: not checked, counted */
+	m.inv.nics[1].pci.upstream[1].pcie.express = 1;
+	m.inv.nics[1].pci.pcie.express = -1;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 1);
+	f = expect(&fs, "pcie.mps_mismatch", "mlx5_1", SEV_INFO, NULL, NULL);
+	assert_true(f->unchecked);
+	assert_non_null(strstr(f->observed, "not checked: the NIC's Device Control is in PCI "
+				"config space"));
+	findings_free(&fs);
+	/* no PCI Express capability at all: nothing to match, nothing said */
+	m.inv.nics[1].pci.pcie.express = 0;
+	run(&m, NULL, &fs);
+	assert_int_equal(count_id(&fs, "pcie.mps_mismatch"), 0);
+	findings_free(&fs);
+	m.inv.nics[1].pci.pcie.express = 1;
 
 	/* the profile asks for MaxReadReq 4096 and Relaxed Ordering */
 	p.role[ROLE_RAIL].pcie_mrrs = 4096;
@@ -335,7 +359,9 @@ static void pcie_settings(void **state)
 	assert_non_null(strstr(f->observed, "MaxReadReq 512 bytes"));
 	assert_non_null(strstr(f->fix, "CAP_EXP+8.w=5000:7000"));
 	assert_null(get(&fs, "pcie.mrrs_low", "mlx5_0"));
-	f = expect(&fs, "pcie.mrrs_low", "mlx5_1", SEV_INFO, NULL, NULL);
+	/* the profile names pcie_mrrs: unseen weighs as a warning (issue 43) */
+	f = expect(&fs, "pcie.mrrs_low", "mlx5_1", SEV_WARN, NULL, NULL);
+	assert_true(f->required);
 	assert_true(f->unchecked);
 	expect(&fs, "pcie.relaxed_ordering", "mlx5_0", SEV_WARN, NULL,
 	       "RlxdOrd+ (Relaxed Ordering on)");

@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include "check/check.h"
+#include "profiles/site.h"
+
+#define MAXNIC 8
 
 static const char rail_profile[] =
 	"[profile]\n"
@@ -290,20 +293,105 @@ static void dcb_unknown_or_unsupported(void **state)
 	free(q->trust);
 	qos_init(q);	/* nothing known: ECN only from sysfs, say */
 	run(&inv, &p, &fs);
-	/* nothing judged, but said: one "not checked" info (it was silent) */
+	/* nothing judged, but said: one "not checked" (it was silent); the
+	 * profile names PFC and trust, so unseen weighs as a warning */
 	assert_int_equal(count_qos(&fs), 1);
 	f = get(&fs, "roce.pfc");
-	assert_int_equal(f->severity, SEV_INFO);
+	assert_int_equal(f->severity, SEV_WARN);
 	assert_true(f->unchecked);
+	assert_true(f->required);
 	assert_non_null(strstr(f->observed, "not checked: DCB netlink gave no answer for eth0"));
 	findings_free(&fs);
-	q->dcb_supported = 0;	/* a VF, veth: an info, nothing judged */
+	q->dcb_supported = 0;	/* a VF, veth: nothing judged, required all the same */
 	run(&inv, &p, &fs);
 	f = get(&fs, "roce.pfc");
-	assert_int_equal(f->severity, SEV_INFO);
+	assert_int_equal(f->severity, SEV_WARN);
+	assert_true(f->required);
 	assert_string_equal(f->observed, "eth0 does not support DCB netlink");
 	assert_true(f->unchecked);
 	assert_int_equal(count_qos(&fs), 1);
+	findings_free(&fs);
+	profile_free(&p);
+	inventory_free(&inv);
+}
+
+/* check_run_site under a site file (NULL text: none). */
+static void run_site(const struct inventory *inv, const struct profile *p, const char *text,
+		     struct findings *fs)
+{
+	enum nic_role roles[MAXNIC];
+	struct profile_error err;
+	struct site site;
+
+	assert_true(inv->n_nics <= MAXNIC);
+	memset(fs, 0, sizeof(*fs));
+	if (text)
+		assert_int_equal(site_parse(text, strlen(text), "site.conf", &site, &err), 0);
+	check_roles(inv, p, text ? &site : NULL, roles);
+	assert_int_equal(check_run_site(inv, p, text ? &site : NULL, roles, fs), 0);
+	if (text)
+		site_free(&site);
+}
+
+/* A value the profile requires that could not be read keeps the verdict
+ * from PASS (a warning), on every rail; a site file may accept it by id:
+ * an info again, still unchecked and counted, marked accepted.  Under
+ * generic, which names no PFC, it stays an info. */
+static void required_unchecked_weighs(void **state)
+{
+	struct inventory inv;
+	struct profile p;
+	struct findings fs;
+	const struct finding *f;
+	size_t unchecked;
+	(void)state;
+
+	machine_n(&inv, 2);
+	profile(&p);
+	for (size_t k = 0; k < inv.n_nics; k++) {
+		struct qos *q = inv.nics[k].ports[0].qos;
+
+		free(q->trust);
+		qos_init(q);	/* DCB netlink gave no answer */
+		for (int i = 0; i < 8; i++)
+			q->ecn_np[i] = q->ecn_rp[i] = i == 3;
+	}
+	run_site(&inv, &p, NULL, &fs);
+	assert_int_equal(count_id(&fs, "roce.pfc"), 2);
+	unchecked = check_unchecked(&fs);
+	for (size_t i = 0; i < fs.n; i++) {
+		if (strcmp(fs.v[i].id, "roce.pfc") != 0)
+			continue;
+		assert_true(fs.v[i].unchecked);
+		assert_int_equal(fs.v[i].severity, SEV_WARN);
+		assert_true(fs.v[i].required);
+		assert_false(fs.v[i].accepted);
+	}
+	assert_string_equal(check_verdict(&fs), "warn");
+	findings_free(&fs);
+
+	run_site(&inv, &p, "[site]\naccept_unchecked = roce.ecn, roce.pfc\n", &fs);
+	assert_int_equal(count_id(&fs, "roce.pfc"), 2);
+	assert_int_equal(check_unchecked(&fs), unchecked);	/* still counted */
+	f = get(&fs, "roce.pfc");
+	assert_int_equal(f->severity, SEV_INFO);
+	assert_true(f->accepted);
+	assert_false(f->waived);
+	assert_string_equal(check_verdict(&fs), "pass");
+	findings_free(&fs);
+
+	/* accepting another id accepts nothing here */
+	run_site(&inv, &p, "[site]\naccept_unchecked = roce.ecn\n", &fs);
+	assert_int_equal(get(&fs, "roce.pfc")->severity, SEV_WARN);
+	assert_string_equal(check_verdict(&fs), "warn");
+	findings_free(&fs);
+
+	/* generic leaves lossy RoCE alone: not required, an info */
+	run_site(&inv, profile_builtin("generic"), NULL, &fs);
+	f = get(&fs, "roce.pfc");
+	assert_int_equal(f->severity, SEV_INFO);
+	assert_true(f->unchecked);
+	assert_false(f->required);
 	findings_free(&fs);
 	profile_free(&p);
 	inventory_free(&inv);
@@ -434,6 +522,7 @@ int main(void)
 		cmocka_unit_test(trust),
 		cmocka_unit_test(mismatch),
 		cmocka_unit_test(dcb_unknown_or_unsupported),
+		cmocka_unit_test(required_unchecked_weighs),
 		cmocka_unit_test(mismatch_fix_changes_something),
 		cmocka_unit_test(rails_agree),
 	};

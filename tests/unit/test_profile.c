@@ -760,7 +760,8 @@ static void site_rail_switch_lines(void **state)
 		{ "[site]\nrail_switch = mlx5_0 a*\nrail_switch = mlx5_0 b*\n", 3,
 		  "rail mlx5_0 given twice (first on line 2)" },
 		{ "[site]\nrail_switches = 0 a*\n", 2, "unknown key 'rail_switches' in [site]: "
-		  "expected profile, ignore, rail, storage, rail_switch, job_user, job_group, exclude, "
+		  "expected profile, ignore, accept_unchecked, rail, storage, rail_switch, job_user, "
+		  "job_group, exclude, "
 		  "hold_drops, hold_flaps or hold_faults" },
 		{ "[site]\nrail_switch =\n", 2, "rail_switch: expected a value" },
 		{ "[site]\nhold_drops = 10m\n", 2, "hold_drops: expected whole seconds up to a "
