@@ -20,6 +20,7 @@
 #include "loopback.h"
 #include "expect.h"
 #include "progress.h"
+#include "why.h"
 #include "../check/check.h"
 #include "../check/rails.h"
 #include "../model/inventory.h"
@@ -28,7 +29,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +40,6 @@
  * (its own client, and local strangers refused at AUTH). */
 #define LB_ACCEPTS_MAX 4
 #define LB_SECRET_BYTES 32
-
-__attribute__((format(printf, 4, 5)))
-static int say(int err, char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 /* ---- the pairs ---- */
 
@@ -72,7 +61,7 @@ static int add_side(struct bw_loopback *L, size_t nic, int port_num, struct bw_l
 	int rc;
 
 	if (!pt)
-		return say(-EINVAL, why, whysz, "%s has no port %d (see `%s inventory`)", n->name,
+		return bw_why(-EINVAL, why, whysz, "%s has no port %d (see `%s inventory`)", n->name,
 			   port_num, L->prog);
 	rc = bw_rails_add(&L->rs, L->r, L->inv, nic, port_num, L->o->gpu, why, whysz);
 	if (rc < 0)
@@ -97,9 +86,9 @@ static int add_side(struct bw_loopback *L, size_t nic, int port_num, struct bw_l
 	}
 	if (!best) {
 		if (L->o->gid_index >= 0)
-			return say(-EADDRNOTAVAIL, why, whysz, "%s port %d has no gid %d (see `%s "
+			return bw_why(-EADDRNOTAVAIL, why, whysz, "%s port %d has no gid %d (see `%s "
 				   "gids`)", n->name, port_num, L->o->gid_index, L->prog);
-		return say(-EADDRNOTAVAIL, why, whysz, "%s port %d has no RoCE v2 GID of an IPv4 "
+		return bw_why(-EADDRNOTAVAIL, why, whysz, "%s port %d has no RoCE v2 GID of an IPv4 "
 			   "address: set an address on its netdev%s%s (see `%s gids`)", n->name,
 			   port_num, pt->netdev ? " " : "", pt->netdev ? pt->netdev : "", L->prog);
 	}
@@ -136,7 +125,7 @@ static int named_pairs(struct bw_loopback *L, char *why, size_t whysz)
 				if (strcmp(inv->nics[idx[j]].name, name) == 0)
 					break;
 			if (idx[j] == inv->n_nics)
-				return say(-EINVAL, why, whysz, "--loopback: no RDMA device '%s' here "
+				return bw_why(-EINVAL, why, whysz, "--loopback: no RDMA device '%s' here "
 					   "(see `%s inventory`)", name, L->prog);
 		}
 		rc = add_pair(L, idx[0], L->o->ib_port, idx[1], L->o->ib_port, why, whysz);
@@ -155,13 +144,13 @@ static int default_pairs(struct bw_loopback *L, char *why, size_t whysz)
 	int rc = 0;
 
 	if (!roles)
-		return say(-ENOMEM, why, whysz, "%s", "out of memory");
+		return bw_why(-ENOMEM, why, whysz, "%s", "out of memory");
 	check_roles(inv, L->pr, L->site, roles);
 	rp = rail_ports(inv, roles, &n);
 	free(roles);
 	if (n < 2) {
 		free(rp);
-		return say(-EINVAL, why, whysz, "--loopback: no rails to pair: this host has %zu "
+		return bw_why(-EINVAL, why, whysz, "--loopback: no rails to pair: this host has %zu "
 			   "rail port%s under the %s profile; name the pairs (bw --loopback A B)", n,
 			   n == 1 ? "" : "s", L->pr ? L->pr->name : "chosen");
 	}
@@ -183,11 +172,11 @@ int bw_loopback_pairs(struct bw_loopback *L, char *why, size_t whysz)
 	bw_rails_init(&L->rs);
 	L->n_pairs = 0;
 	if (!L->inv->n_nics)
-		return say(-ENODEV, why, whysz, "--loopback: this host has no RDMA device (see `%s "
+		return bw_why(-ENODEV, why, whysz, "--loopback: this host has no RDMA device (see `%s "
 			   "inventory`)", L->prog);
 	if (L->o->gpu && !L->inv->n_gpus)
 		/* said before any traffic, not per pair by the engine */
-		return say(-ENODEV, why, whysz, "--gpu: this host has no GPU that the inventory "
+		return bw_why(-ENODEV, why, whysz, "--gpu: this host has no GPU that the inventory "
 			   "sees (is the driver loaded? see `%s inventory`); run without --gpu for "
 			   "host memory", L->prog);
 	return L->o->n_lb_names ? named_pairs(L, why, whysz) : default_pairs(L, why, whysz);

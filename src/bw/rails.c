@@ -1,26 +1,15 @@
 /* Which devices a bw/lat test runs on (bw/rails.h). */
 #include "rails.h"
+#include "why.h"
 #include "../model/inventory.h"
 #include "../sysfs/root.h"
 
 #include <errno.h>
 #include <math.h>
 #include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((format(printf, 4, 5)))
-static int say(int err, char *why, size_t whysz, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whysz, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 bool bw_rails_device_list_ok(const char *list)
 {
@@ -95,7 +84,7 @@ int bw_rails_add(struct bw_rail_set *s, struct root *r, const struct inventory *
 	struct bw_report_rail *rr = &s->rail[s->n];
 
 	if (s->n >= BW_RAILS_MAX)
-		return say(-EINVAL, why, whysz, "more than %d rails", BW_RAILS_MAX);
+		return bw_why(-EINVAL, why, whysz, "more than %d rails", BW_RAILS_MAX);
 	s->nic[s->n] = k;
 	rr->device = n->name;
 	rr->port = port_num;
@@ -127,7 +116,7 @@ int bw_rails_verbs(struct bw_rail_set *s, struct root *r, const struct inventory
 	int rc = 0;
 
 	if (!inv->n_nics)
-		return say(-ENODEV, why, whysz, "%s",
+		return bw_why(-ENODEV, why, whysz, "%s",
 			   "this host has no RDMA device: use --transport tcp");
 	if (!list)
 		return bw_rails_add(s, r, inv, 0, ib_port, gpu, why, whysz);
@@ -144,7 +133,7 @@ int bw_rails_verbs(struct bw_rail_set *s, struct root *r, const struct inventory
 			    strncmp(inv->nics[k].name, p, len) == 0)
 				break;
 		if (k == inv->n_nics)
-			return say(-ENODEV, why, whysz, "no RDMA device '%.*s' here (see `%s "
+			return bw_why(-ENODEV, why, whysz, "no RDMA device '%.*s' here (see `%s "
 				   "inventory`)", (int)len, p, prog);
 		rc = bw_rails_add(s, r, inv, k, ib_port, gpu, why, whysz);
 		p += len + (p[len] == ',');
@@ -156,10 +145,10 @@ int bw_rails_tcp(struct bw_rail_set *s, const char *list, const char *gpu, char 
 		 size_t whysz)
 {
 	if (gpu)
-		return say(-EINVAL, why, whysz, "%s", "the tcp transport has no GPU memory: use "
+		return bw_why(-EINVAL, why, whysz, "%s", "the tcp transport has no GPU memory: use "
 			   "--transport verbs for --gpu");
 	if (list && strcmp(list, "all") == 0)
-		return say(-EINVAL, why, whysz, "%s", "--devices all is for the verbs transport; "
+		return bw_why(-EINVAL, why, whysz, "%s", "--devices all is for the verbs transport; "
 			   "with tcp name the network interfaces (--devices eth0,eth1) or use "
 			   "--streams");
 	if (!list) {
@@ -171,12 +160,12 @@ int bw_rails_tcp(struct bw_rail_set *s, const char *list, const char *gpu, char 
 		size_t len = strcspn(p, ",");
 
 		if (s->n >= BW_RAILS_MAX || len == 0 || len >= 16)
-			return say(-EINVAL, why, whysz, "bad interface list '%s'", list);
+			return bw_why(-EINVAL, why, whysz, "bad interface list '%s'", list);
 		s->names[s->n] = strndup(p, len);
 		if (!s->names[s->n])
-			return say(-ENOMEM, why, whysz, "%s", "out of memory");
+			return bw_why(-ENOMEM, why, whysz, "%s", "out of memory");
 		if (if_nametoindex(s->names[s->n]) == 0) {
-			say(-ENODEV, why, whysz, "no network interface '%s' here (see `ip link`)",
+			bw_why(-ENODEV, why, whysz, "no network interface '%s' here (see `ip link`)",
 			    s->names[s->n]);
 			free(s->names[s->n]);
 			s->names[s->n] = NULL;

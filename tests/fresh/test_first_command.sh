@@ -39,7 +39,7 @@ done
 # shellcheck source=/dev/null
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 
-work=$(mktemp -d /var/tmp/rdfresh.XXXXXX) || fail "mktemp"
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/rdfresh.XXXXXX") || fail "mktemp"
 tree=$work/tree
 trap 'rm -rf "$work"' EXIT
 

@@ -12,7 +12,7 @@
 set -u
 src=$1
 keep=${2:-}
-work=$(mktemp -d /tmp/rdpkg-XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/rdpkg-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fails=0
 ok() { echo "ok: $*"; }
