@@ -298,16 +298,16 @@ struct check_report pipeline_report(const struct pipeline *pl)
 	return rep;
 }
 
-int check_document(struct ctx *c, const char *profile, json_t **doc)
+int check_document(struct ctx *c, const char *verb, const char *profile, json_t **doc)
 {
 	struct pipeline_option option;
 	struct pipeline pl;
-	int rc = pipeline_option(c, "check", profile, &option);
+	int rc = pipeline_option(c, verb, profile, &option);
 
 	*doc = NULL;
 	if (rc >= 0)
 		return rc;
-	rc = pipeline_run(c, "check", &pl, &option);
+	rc = pipeline_run(c, verb, &pl, &option);
 	if (rc == EXIT_OK) {
 		struct check_report rep = pipeline_report(&pl);
 

@@ -17,7 +17,7 @@ int record_document(struct ctx *c, const struct record_ask *a, json_t **rec)
 	int rc;
 
 	*rec = NULL;
-	rc = check_document(c, a->profile, &check);
+	rc = check_document(c, "record", a->profile, &check);
 	if (rc != EXIT_OK)
 		return rc;
 	host = a->host ? a->host : json_string_value(json_object_get(json_object_get(

@@ -118,6 +118,9 @@ valid_json "empty root"
 stderr_has "examples/dgx-h100"
 expect 0 "$bin" --root "$tmp/empty" -q --json inventory
 if [ -s "$tmp/err" ]; then bad "-q still printed: $(cat "$tmp/err")"; else ok; fi
+# record with nothing to check speaks as record, not as check
+expect 3 "$bin" --root "$tmp/empty" record --db "$tmp/empty.db"
+stderr_has "rdmadoctor record: nothing to check under"
 # a netdev the root does not have is named as missing, not read as empty
 expect 2 "$bin" --root "$tmp/empty" --json ethtool-stats eth9
 stderr_has "no network interface 'eth9' under '$tmp/empty'"
