@@ -74,6 +74,34 @@ static void rails_of(const struct check_report *rep, const struct rail_port *rp,
 		rf->link_layer = NULL;
 }
 
+/* An Ascend machine's rails are its NPUs' own ports (docs/ascend.md), not
+ * RDMA devices: counted the same way, up ones only, Ethernet (RoCE). */
+static void npu_rails_of(const struct inventory *inv, struct rail_facts *rf, FILE *out)
+{
+	bool rate_unknown = false;
+
+	for (size_t i = 0; i < inv->npu.n; i++) {
+		const struct npu_port *pt = &inv->npu.v[i].port;
+
+		if (pt->link_up != 1)
+			continue;
+		rf->up++;
+		rf->link_layer = "ethernet";
+		if (IS_NA(pt->speed_mbps) || pt->speed_mbps <= 0) {
+			rate_unknown = true;
+			continue;
+		}
+		if (isnan(rf->min_gbps) || pt->speed_mbps / 1000.0 < rf->min_gbps)
+			rf->min_gbps = pt->speed_mbps / 1000.0;
+		/* named by the device id hccn_tool -i takes */
+		fprintf(out, NFD_LABEL_PREFIX "rail%lld-gbps=%g\n",
+			IS_NA(inv->npu.v[i].id) ? (long long)i : (long long)inv->npu.v[i].id,
+			pt->speed_mbps / 1000.0);
+	}
+	if (rate_unknown)
+		rf->min_gbps = NAN;
+}
+
 /* "true" GPUs that GPUDirect RDMA can serve, "false" a gdr finding says
  * it cannot; NULL no datacenter GPU to speak of. */
 static const char *gpudirect(const struct check_report *rep)
@@ -121,6 +149,8 @@ int nfd_labels_write(FILE *out, const struct check_report *rep, time_t now, long
 	fprintf(out, NFD_LABEL_PREFIX "verdict=%s\n", check_verdict(rep->findings));
 	fprintf(out, NFD_LABEL_PREFIX "unchecked=%zu\n", check_unchecked(rep->findings));
 	rails_of(rep, rp, n, &rf, out);
+	if (!rf.up)
+		npu_rails_of(rep->inv, &rf, out);
 	fprintf(out, NFD_LABEL_PREFIX "rails=%zu\n", rf.up);
 	if (!isnan(rf.min_gbps))
 		fprintf(out, NFD_LABEL_PREFIX "rail-gbps=%g\n", rf.min_gbps);

@@ -230,6 +230,23 @@ for shape, gdr in (("dgx-h100", "true"), ("a800-8x100g-roce", "true"), ("broken"
     left = [n for n in os.listdir(os.path.dirname(path)) if n != "rdmadoctor"]
     expect(left == [], "no temporary file left beside it", left)
 
+# an Ascend machine: its rails are its NPUs' ports (docs/ascend.md), counted
+# as check reads them, not 0 beside verdict=pass
+for shape in ("atlas-800-9000", "atlas-a3"):
+    path, text = labels_of(fixture(shape), "--ttl", "0")
+    labels = nfd_parse(text, now)
+    _, out, _ = run("--root", fixture(shape), "--json", "check")
+    up = [d for d in json.loads(out)["inventory"]["npus"]["devices"]
+          if (d.get("port") or {}).get("link") == "UP"]
+    get = lambda k: labels.get(f"{NFD_NS}/rdmadoctor.{k}")  # noqa: E731
+    expect(up and get("rails") == str(len(up)), f"{shape}: the NPU ports that are up are its rails",
+           (get("rails"), len(up)))
+    rates = [d["port"].get("speed_mbps") for d in up]
+    want = f"{min(rates) / 1000:g}" if rates and None not in rates else None
+    expect(get("rail-gbps") == want and get("link-layer") == "ethernet",
+           f"{shape}: the slowest NPU port's rate, Ethernet",
+           (get("rail-gbps"), get("link-layer"), rates))
+
 # a rail whose rate cannot be read: the slowest rate is not known, so it is
 # left out (never the others' minimum); the other rails keep theirs
 case = os.path.join(tmp, "no-rate")
