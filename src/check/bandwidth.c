@@ -5,7 +5,8 @@
  * figure a warning; a profile that has fewer rails than GPUs on purpose
  * (fewer_rails) only warns, so the shortfall still shows where it is
  * accepted.  Every profile judges it, generic too: eight A800 sharing two
- * 100G ports is the pitfall no other id names. */
+ * 100G ports is the pitfall no other id names.  A rail port that trained
+ * below its role's rate counts at that rate: port.rate_low is its finding. */
 #include "families.h"
 #include "../profiles/gpu_class.h"
 
@@ -71,6 +72,7 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 	*rails = *unknown = *unseen = 0;
 	for (size_t i = 0; i < inv->n_nics; i++) {
 		const struct nic *n = &inv->nics[i];
+		const struct role_spec *rs;
 		bool counted = false;
 
 		if (!check_is_rail(c, i) || check_nic_is_software(n))
@@ -79,6 +81,7 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 			(*unseen)++;	/* not read: nic.excluded says so, once */
 			continue;
 		}
+		rs = check_role_spec(c, i);
 		for (size_t p = 0; p < n->n_ports; p++) {
 			const struct port *pt = &n->ports[p];
 
@@ -90,7 +93,12 @@ static double rails_gbps(const struct check_ctx *c, size_t *rails, size_t *unkno
 				(*unknown)++;
 				continue;
 			}
-			total += pt->rate_gbps;
+			/* a port that trained below its role's rate is
+			 * port.rate_low's (or port.width_low's) finding, whose
+			 * fix gets the rate back: one cause, one finding, so
+			 * it counts here at the rate it is built for */
+			total += rs && rs->rate_gbps > pt->rate_gbps ? rs->rate_gbps
+								    : pt->rate_gbps;
 			counted = true;
 		}
 		*rails += counted;

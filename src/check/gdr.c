@@ -1,6 +1,7 @@
 /* gdr.missing: datacenter / workstation GPUs without a peer-memory path.
  * gdr.unsupported: GeForce GPUs, which have no GPUDirect RDMA (info). */
 #include "families.h"
+#include "gpudirect.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -96,16 +97,6 @@ static int modules_unknown(const struct check_ctx *c, struct findings *out)
 	return 0;
 }
 
-/* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
-static bool kernel_at_least(const char *release, int major, int minor)
-{
-	int ma, mi;
-
-	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
 static int unsupported(const struct check_ctx *c, struct findings *out, size_t n)
 {
 	const char *model = first_model(c->inv, true);
@@ -169,9 +160,8 @@ int check_gdr(const struct check_ctx *c, struct findings *out)
 	}
 	/* DMA-BUF: the open kernel modules export GPU memory, kernel 5.12+
 	 * imports it (ib_umem_dmabuf); no peer-memory module needed */
-	bool peer = h->modules[MOD_NVIDIA_PEERMEM].loaded || h->modules[MOD_NV_PEER_MEM].loaded ||
-		    h->peermem_memory_peers;
-	bool dmabuf = h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12);
+	bool peer = gpudirect_peer(h);
+	bool dmabuf = gpudirect_dmabuf(h);
 
 	if (dc && !peer && !dmabuf)
 		CHECK_TRY(h->modules_known ? missing(c, out, dc) : modules_unknown(c, out));

@@ -197,17 +197,21 @@ static int socket_ifname(struct nccl_advice *a)
 				       "interface the job's hosts reach each other on"));
 }
 
-static const char *gdr_not_why(const struct nccl_facts *f)
+/* GPUDirect RDMA not to be counted on: *why says so (advice_fmt's). */
+static bool gdr_not(const struct nccl_facts *f, char **why)
 {
 	if (!f->n_gpus)
-		return "no GPU";
-	if (f->gdr_ready == 0)
-		return "GPUDirect RDMA is not ready (no nvidia_peermem, no DMA-BUF: "
-		       "`rdmadoctor check` says gdr.missing or gdr.unsupported)";
-	if (f->gdr_ready < 0)
-		return "whether GPUDirect RDMA is ready is unknown (the module list could not "
-		       "be read)";
-	return NULL;
+		*why = advice_fmt("no GPU");
+	else if (f->gdr_ready == 0)
+		*why = advice_fmt("GPUDirect RDMA is not ready (%s: `rdmadoctor check` says %s)",
+				  f->gdr_why ? f->gdr_why : "?",
+				  f->gdr_cause ? f->gdr_cause : "gdr.missing");
+	else if (f->gdr_ready < 0)
+		*why = advice_fmt("whether GPUDirect RDMA is ready is unknown (%s)",
+				  f->gdr_why ? f->gdr_why : "the module list could not be read");
+	else
+		return false;
+	return true;
 }
 
 /* NCCL's name of a path as NCCL_NET_GDR_LEVEL takes it: it has no NODE
@@ -227,11 +231,12 @@ static const char *level_name(enum path_type t)
 
 static int gdr_level(const struct nccl_facts *f, struct nccl_advice *a)
 {
-	const char *name = "NCCL_NET_GDR_LEVEL", *not = gdr_not_why(f);
+	const char *name = "NCCL_NET_GDR_LEVEL";
 	const struct nccl_port *worst = NULL;
+	char *not;
 
-	if (not)
-		return advice_leave(a, name, advice_fmt("%s", not));
+	if (gdr_not(f, &not))
+		return advice_leave(a, name, not);
 	if (!rails_up(f))
 		return advice_leave(a, name, advice_fmt("no compute rail port is up"));
 	for (size_t i = 0; i < f->n_ports; i++) {
@@ -266,10 +271,10 @@ static int gdr_level(const struct nccl_facts *f, struct nccl_advice *a)
 
 static int gdr_read(const struct nccl_facts *f, struct nccl_advice *a)
 {
-	const char *not = gdr_not_why(f);
+	char *not;
 
-	if (not)
-		return advice_leave(a, "NCCL_NET_GDR_READ", advice_fmt("%s", not));
+	if (gdr_not(f, &not))
+		return advice_leave(a, "NCCL_NET_GDR_READ", not);
 	/* as the level: about the rails the job uses, and there is none */
 	if (!rails_up(f))
 		return advice_leave(a, "NCCL_NET_GDR_READ",

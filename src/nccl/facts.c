@@ -6,6 +6,7 @@
  * the facts live no longer than it does. */
 #include "facts.h"
 #include "../check/check.h"
+#include "../check/gpudirect.h"
 #include "../model/gid_choice.h"
 #include "../model/port_state.h"
 #include "../model/topo_verdict.h"
@@ -15,34 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
-static bool kernel_at_least(const char *release, int major, int minor)
+/* GPUDirect RDMA as every command judges it (check/gpudirect.c): 1
+ * ready, 0 not (its cause in f->gdr_cause), -1 unknown. */
+static int gdr_ready(const struct inventory *inv, struct nccl_facts *f)
 {
-	int ma, mi;
+	struct gd_judgement j;
 
-	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
-/* GPUDirect RDMA as check's gdr.* checks judge it (check/gdr.c): a
- * peer-memory module, OFED's memory peers, or DMA-BUF (the open kernel
- * modules on kernel 5.12 or later).  GeForce GPUs have none. */
-static int gdr_ready(const struct inventory *inv)
-{
-	const struct host *h = &inv->host;
-	size_t dc = 0;
-
-	for (size_t g = 0; g < inv->n_gpus; g++)
-		if (inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION)
-			dc++;
-	if (!dc)
-		return 0;
-	if (h->modules[MOD_NVIDIA_PEERMEM].loaded || h->modules[MOD_NV_PEER_MEM].loaded ||
-	    h->peermem_memory_peers || (h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12)))
-		return 1;
-	/* no module list to look in: a peer-memory module may be loaded */
-	return h->modules_known ? 0 : -1;
+	gpudirect_judge(inv, &j);
+	f->gdr_cause = j.cause;
+	f->gdr_why = j.why;
+	return j.state == GD_READY ? 1 : j.state == GD_UNKNOWN ? -1 : 0;
 }
 
 static int netdev_up(const struct port *p)
@@ -174,7 +157,7 @@ int nccl_facts_of(const struct inventory *inv, const enum nic_role *roles,
 		for (size_t k = 0; k < inv->nics[i].n_ports && rc == 0; k++)
 			rc = port_of(inv, roles, i, &inv->nics[i].ports[k], &f->ports[f->n_ports++]);
 	f->n_gpus = inv->n_gpus;
-	f->gdr_ready = gdr_ready(inv);
+	f->gdr_ready = gdr_ready(inv, f);
 	f->ascend = inv->npu.n > 0 || inv->npu.n_pci > 0;
 	if (rc == 0)
 		rc = npu_ports_of(inv, f);

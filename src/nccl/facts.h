@@ -52,9 +52,11 @@ struct nccl_facts {
 	struct nccl_port *ports;	/* every port of every RDMA NIC, NIC order */
 	size_t n_ports;
 	size_t n_gpus;
-	/* GPUDirect RDMA: 1 ready (nvidia_peermem loaded, or dma-buf
-	 * possible), 0 not, -1 unknown */
+	/* GPUDirect RDMA as check/gpudirect.c judges it for every command:
+	 * 1 ready, 0 not, -1 unknown; the check id that says why and one
+	 * clause of why (static), NULL when ready */
 	int gdr_ready;
+	const char *gdr_cause, *gdr_why;
 	bool ascend;			/* an Ascend machine (NPUs read) */
 	struct nccl_npu_port *npu_ports;	/* every NPU read, for HCCL's variables */
 	size_t n_npu_ports;

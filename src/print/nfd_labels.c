@@ -2,6 +2,7 @@
  * it is a valid Kubernetes label value as it stands (63 characters at
  * most, alphanumeric at both ends). */
 #include "nfd_labels.h"
+#include "../check/gpudirect.h"
 #include "../check/rails.h"
 #include "../model/gid_choice.h"
 #include "../model/port_state.h"
@@ -102,22 +103,25 @@ static void npu_rails_of(const struct inventory *inv, struct rail_facts *rf, FIL
 		rf->min_gbps = NAN;
 }
 
-/* "true" GPUs that GPUDirect RDMA can serve, "false" a gdr finding says
- * it cannot; NULL no datacenter GPU to speak of. */
+/* "true" GPUs that GPUDirect RDMA can serve, "false" it cannot, as the
+ * one judgement (check/gpudirect.c) says for every command; "unknown"
+ * what decides it could not be read; NULL no datacenter GPU to speak of. */
 static const char *gpudirect(const struct check_report *rep)
 {
-	size_t dc = 0;
+	struct gd_judgement j;
 
-	for (size_t g = 0; g < rep->inv->n_gpus; g++)
-		dc += rep->inv->gpus[g].kind == GPU_DATACENTER ||
-		      rep->inv->gpus[g].kind == GPU_WORKSTATION;
-	for (size_t i = 0; i < rep->findings->n; i++) {
-		const struct finding *f = &rep->findings->v[i];
-
-		if (!f->waived && (!strcmp(f->id, "gdr.missing") || !strcmp(f->id, "gdr.unsupported")))
-			return "false";
+	gpudirect_judge(rep->inv, &j);
+	switch (j.state) {
+	case GD_READY:
+		return "true";
+	case GD_NOT_READY:
+		return "false";
+	case GD_UNKNOWN:
+		return "unknown";
+	case GD_NO_GPU:
+		break;
 	}
-	return dc ? "true" : NULL;
+	return NULL;
 }
 
 int nfd_labels_write(FILE *out, const struct check_report *rep, time_t now, long ttl,

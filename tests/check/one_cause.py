@@ -8,6 +8,8 @@ bundled fixtures:
   NIC that won a tie among equally far ones;
 - nic.bandwidth_per_gpu gives one design figure for a machine whichever
   profile judges it, and the FAIL names the budget profile its NICs fit;
+- a rail port that trained low is port.rate_low's alone, not also a
+  nic.bandwidth_per_gpu that says to buy NICs;
 - pcie.acs names every bridge of a path in its fix, and no text shows a
   placeholder for a value check knows.
 
@@ -34,6 +36,15 @@ def check(fixture, *args, text=False):
     if res.returncode not in (0, 1):
         raise SystemExit(f"{cmd} exited {res.returncode}: {res.stderr}")
     return res.stdout if text else json.loads(res.stdout)["findings"]
+
+
+def check_in(root_dir, fixture, *args):
+    global fixtures
+    saved, fixtures = fixtures, root_dir
+    try:
+        return check(fixture, *args)
+    finally:
+        fixtures = saved
 
 
 def on(findings, subject, ids=None):
@@ -133,5 +144,24 @@ ecn = [f for f in check("a800-2x100g-roce") if f["id"] == "roce.ecn"]
 ok(len(ecn) == 2 and all(f["subject"] in ("mlx5_0 port 1", "mlx5_1 port 1") for f in ecn)
    and all("`mlxconfig -d 0000:" in f["fix"] and "<dev>" not in f["fix"] for f in ecn),
    "a800-2x100g-roce: roce.ecn's mlxconfig names the card", json.dumps(ecn, indent=1))
+
+# -- a port that trained low is its own finding, not a shortfall of design ----
+# one of the DGX H100's NDR rails trained at 200G (HDR): port.rate_low names it
+# and its fix; nic.bandwidth_per_gpu (whose fix buys NICs) must not add a
+# second finding for the same 200 Gb/s.
+with tempfile.TemporaryDirectory() as tmp:
+    shutil.copytree(os.path.join(fixtures, "dgx-h100"), os.path.join(tmp, "dgx-h100"),
+                    symlinks=True)
+    rate = os.path.join(tmp, "dgx-h100", "root", "sys/class/infiniband/mlx5_0/ports/1/rate")
+    real = os.path.realpath(rate)
+    os.chmod(real, 0o644)
+    with open(real, "w") as fh:
+        fh.write("200 Gb/sec (4X HDR)\n")
+    slow = check_in(tmp, "dgx-h100")
+    ids = sorted(f["id"] for f in slow if f["severity"] in ("error", "warn"))
+    ok(any(f["id"] == "port.rate_low" and f["subject"].startswith("mlx5_0") for f in slow)
+       and "nic.bandwidth_per_gpu" not in ids,
+       "dgx-h100 with mlx5_0 at 200G: port.rate_low only, no nic.bandwidth_per_gpu",
+       json.dumps(ids))
 
 done()

@@ -107,3 +107,8 @@ add_test(NAME check_latch_boot COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/latch_b
 # deleted) says "incomplete snapshot" and judges nothing it lacks.
 add_test(NAME check_snapshot_manifest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/snapshot_manifest.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+
+# GPUDirect RDMA judged once (src/check/gpudirect.c): check, nccl and
+# labels agree on roce-broken (ACS redirect) and on a healthy dgx-h100.
+add_test(NAME check_gpudirect_agree COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gpudirect_agree.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})

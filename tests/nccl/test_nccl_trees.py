@@ -12,7 +12,8 @@ What is taken from the program, and why:
   each NIC's nearest GPU and path from `topo --json` (the PCIe tree walk).
 Everything else is read here: port state and link layer, GIDs and their
 types, the DCB netlink reply a snapshot keeps in .rdmadoctor/dcb/<netdev>,
-the kernel modules and NVIDIA driver flavour, and on Ascend the hccn_tool
+the kernel modules and NVIDIA driver flavour, the bridges' ACS Control in their
+config space images (redirect on a GPU-NIC path: no GPUDirect), and on Ascend the hccn_tool
 -pfc and -link captures in .rdmadoctor/hccn/<N>/.
 
 Then `nccl --check --env FILE` with each tests/nccl/envs/*.env: the ids
@@ -165,14 +166,62 @@ def gdr_ready(tree):
     mods = read(os.path.join(tree, "proc/modules")) or ""
     names = {l.split()[0] for l in mods.splitlines() if l.split()}
     if names & {"nvidia_peermem", "nv_peer_mem"}:
-        return True
+        return not acs_redirect(tree)
     if any(n.startswith("nv_mem") for n in ls(os.path.join(tree, "sys/kernel/mm/memory_peers"))):
-        return True
+        return not acs_redirect(tree)
     ver = read(os.path.join(tree, "proc/driver/nvidia/version")) or ""
     rel = read(os.path.join(tree, "proc/sys/kernel/osrelease")) or ""
     m = re.match(r"(\d+)\.(\d+)", rel)
     first = ver.splitlines()[0] if ver else ""
-    return "Open Kernel Module" in first and bool(m and (int(m[1]), int(m[2])) >= (5, 12))
+    if not ("Open Kernel Module" in first and bool(m and (int(m[1]), int(m[2])) >= (5, 12))):
+        return False
+    return not acs_redirect(tree)
+
+
+def acs_control(cfg):
+    """ACS Control of a config space image: the extended capability list
+    from 0x100 (PCIe base spec 7.6.3), ACS is ID 0x000d, Control at +6.
+    None: not there or not readable (a short image)."""
+    off, seen = 0x100, 0
+    while cfg and 0x100 <= off and off + 8 <= len(cfg) and seen < 64:
+        hdr = int.from_bytes(cfg[off:off + 4], "little")
+        if hdr & 0xffff == 0x000d:
+            return int.from_bytes(cfg[off + 6:off + 8], "little")
+        off, seen = hdr >> 20, seen + 1
+    return None
+
+
+def acs_redirect(tree):
+    """ACS Request or Completion Redirect on a bridge between a GPU and an
+    RDMA NIC under the same PCIe switch (pcie.acs: GPUDirect RDMA broken)."""
+    pci = os.path.join(tree, "sys/bus/pci/devices")
+
+    def chain(f):
+        real = os.path.realpath(os.path.join(pci, f))
+        return [c for c in real.split(os.sep) if re.match(r"[0-9a-f]{4}:", c)]
+    gpus = [f for f in ls(pci) if read(os.path.join(pci, f, "vendor")) == "0x10de"
+            and (read(os.path.join(pci, f, "class")) or "").startswith("0x03")]
+    nics = [os.path.basename(os.path.realpath(os.path.join(tree, "sys/class/infiniband", d,
+                                                           "device")))
+            for d in ls(os.path.join(tree, "sys/class/infiniband"))]
+    for g in gpus:
+        for n in nics:
+            a, b = chain(g), chain(n)
+            common = 0
+            while common < min(len(a), len(b)) - 1 and a[common] == b[common]:
+                common += 1
+            if common < 2:
+                continue        # not under one switch (PHB or farther)
+            for br in a[common:-1] + b[common:-1]:
+                try:
+                    with open(os.path.join(pci, br, "config"), "rb") as fh:
+                        v = acs_control(fh.read())
+                except OSError:
+                    v = None    # not readable: check says not checked
+
+                if v is not None and v & 0x0c:
+                    return True
+    return False
 
 
 def nearest_paths(binary, tree):

@@ -1,0 +1,113 @@
+/* GPUDirect RDMA readiness, judged once (gpudirect.h). */
+#include "gpudirect.h"
+#include "../model/na.h"
+#include "../model/topo_verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ACS_RR 0x04	/* P2P Request Redirect (PCIe base spec, ACS Control) */
+#define ACS_CR 0x08	/* P2P Completion Redirect */
+
+/* Kernel release "5.15.0-1063-nvidia" at least major.minor? */
+static bool kernel_at_least(const char *release, int major, int minor)
+{
+	int ma, mi;
+
+	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+bool gpudirect_dmabuf(const struct host *h)
+{
+	return h->nvidia_open == 1 && kernel_at_least(h->kernel, 5, 12);
+}
+
+bool gpudirect_peer(const struct host *h)
+{
+	return h->modules[MOD_NVIDIA_PEERMEM].loaded || h->modules[MOD_NV_PEER_MEM].loaded ||
+	       h->peermem_memory_peers;
+}
+
+static bool redirect(const struct pci_func *b, size_t *unknown)
+{
+	if (!b->config_full) {
+		(*unknown)++;
+		return false;
+	}
+	return !IS_NA(b->acs_ctrl) && (b->acs_ctrl & (ACS_RR | ACS_CR));
+}
+
+bool gpudirect_acs_redirect(const struct pci_func *gp, const struct pci_func *np, size_t *unknown)
+{
+	size_t common = 0;
+	bool on = false;
+
+	while (common < gp->n_upstream && common < np->n_upstream &&
+	       gp->upstream[common].bdf && np->upstream[common].bdf &&
+	       strcmp(gp->upstream[common].bdf, np->upstream[common].bdf) == 0)
+		common++;
+	if (!common)
+		return false;
+	for (size_t k = common; k < gp->n_upstream; k++)
+		on |= redirect(&gp->upstream[k], unknown);
+	for (size_t k = common; k < np->n_upstream; k++)
+		on |= redirect(&np->upstream[k], unknown);
+	return on;
+}
+
+static bool any_acs_redirect(const struct inventory *inv)
+{
+	size_t unknown = 0;
+
+	for (size_t g = 0; g < inv->n_gpus; g++)
+		for (size_t i = 0; i < inv->n_nics; i++) {
+			const struct affinity *a = topo_pair(inv, g, i);
+
+			if (a && a->path <= PATH_PXB &&
+			    gpudirect_acs_redirect(&inv->gpus[g].pci, &inv->nics[i].pci, &unknown))
+				return true;
+		}
+	return false;
+}
+
+void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
+{
+	const struct host *h = &inv->host;
+	const struct verbs_user *u = h->verbs_user;
+	size_t dc = 0, geforce = 0;
+
+	for (size_t g = 0; g < inv->n_gpus; g++) {
+		dc += inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION;
+		geforce += inv->gpus[g].kind == GPU_GEFORCE;
+	}
+	*out = (struct gd_judgement){ .state = GD_NO_GPU };
+	if (!dc) {
+		if (geforce)
+			*out = (struct gd_judgement){ GD_NOT_READY, "gdr.unsupported",
+						      "GeForce GPUs have no GPUDirect RDMA" };
+		return;
+	}
+	if (!gpudirect_peer(h) && !gpudirect_dmabuf(h)) {
+		if (h->modules_known)
+			*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
+						      "no nvidia_peermem, no DMA-BUF" };
+		else
+			*out = (struct gd_judgement){ GD_UNKNOWN, "gdr.missing",
+						      "the module list could not be read" };
+		return;
+	}
+	if (!gpudirect_peer(h) && h->modules_known && u && u->verbs_minor >= 0 &&
+	    u->verbs_minor < VERBS_DMABUF_MINOR) {
+		*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
+					      "DMA-BUF, but libibverbs has no ibv_reg_dmabuf_mr" };
+		return;
+	}
+	if (any_acs_redirect(inv)) {
+		*out = (struct gd_judgement){ GD_NOT_READY, "pcie.acs",
+					      "ACS redirect on a bridge between a GPU and its NIC" };
+		return;
+	}
+	*out = (struct gd_judgement){ GD_READY, NULL, NULL };
+}
