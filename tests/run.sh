@@ -66,7 +66,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # keep it elsewhere.
 if [ -z "${TMPDIR:-}" ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
 	! findmnt -n -o OPTIONS /dev/shm 2>/dev/null | grep -qE '(^|,)(noexec|nodev)(,|$)'; then
-	TMPDIR=$(mktemp -d /dev/shm/rdtests.XXXXXX) && export TMPDIR &&
+	# mode 1777 as /tmp: PostgreSQL's initdb and the daemons of some tests
+	# run as their own users and must reach their scratch in it
+	TMPDIR=$(mktemp -d /dev/shm/rdtests.XXXXXX) && chmod 1777 "$TMPDIR" && export TMPDIR &&
 		trap 'rm -rf "$TMPDIR"' EXIT
 fi
 t_start=$(date +%s)
