@@ -11,7 +11,6 @@ usage: link_layer.py RDMADOCTOR FIXTURES_DIR
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -106,8 +105,7 @@ expect(rails(doc) == 0, "dgx-h100 under the Ethernet profile: no rail counted",
        str(ids(doc, "nic.count")))
 
 # --- one rail of dgx-h100 left in Ethernet -------------------------------------
-root = os.path.join(tmp, "dgx-h100-eth")
-shutil.copytree(os.path.join(fixtures, "dgx-h100", "root"), root, symlinks=True)
+root = h.copy("dgx-h100", "dgx-h100-eth")
 port = os.path.join(os.path.realpath(os.path.join(root, "sys/class/infiniband/mlx5_5")),
                     "ports", "1")
 with open(os.path.join(port, "link_layer"), "w") as f:

@@ -30,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness  # noqa: E402
+from rdtest import Harness, copy_root  # noqa: E402
 
 h = Harness("readers")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
@@ -238,7 +238,7 @@ for name, shape, where, how, want, rail in ROWS:
         continue
     b = base(shape)
     root = os.path.join(tmp, name)
-    shutil.copytree(os.path.join(fixtures, shape, "root"), root, symlinks=True)
+    copy_root(os.path.join(fixtures, shape, "root"), root, overlay=True)
     target = where(root)
     if not os.path.lexists(target):
         expect(False, f"{name}: the row's target is not in {shape}", target)

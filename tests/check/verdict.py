@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness, drop_root, give_dcb  # noqa: E402
 
 h = Harness("verdict")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
@@ -226,7 +226,7 @@ if os.path.exists(dist):
         site(r, variant)
         rc, doc, _, err = run(r)
         expect(rc in (0, 1) and doc, "the shipped site file parses", f"rc {rc} {err}")
-        shutil.rmtree(r)
+        drop_root(r)
 
 
 
@@ -278,7 +278,7 @@ for text, line, want, code in [
                              capture_output=True, text=True, timeout=60)
         expect(res.returncode == 2 and f"{conf}:3: " in res.stderr,
                "watch stops on a broken site file too", res.stderr)
-    shutil.rmtree(r)
+    drop_root(r)
 # a broken profile file named there: its own FILE:LINE
 r = copy("dgx-h100", "site-badprofile")
 site(r, "[site]\nprofile = /etc/rdmadoctor/bad.ini\n")

@@ -6,7 +6,9 @@
                on any failure (ok/expect/done at module level use one tally)
   Harness      a tally, a scratch directory, copies of the bundled fixture
                roots and running rdmadoctor on one (argv: RDMADOCTOR FIXTURES)
-  copy_root()  a writable copy of a fixture root, links kept as links
+  copy_root()  a writable copy of a fixture root, links kept as links (an
+               overlayfs mount over it, where it can, for Harness.copy);
+               drop_root() removes one
   give_dcb()   DCB netlink replies (PFC on 3, DSCP trust) for a copy's RoCE
                netdevs that have none: the RoCE fixtures' snapshots stored
                none, so their PFC is "not checked", which a profile that
@@ -42,10 +44,64 @@ def run(binary, *args, root=None, stdin=None, env=None, timeout=60, text=True,
                           errors=errors if text else None, env=env, timeout=timeout)
 
 
-def copy_root(src, dst):
-    """A writable copy of the fixture root SRC at DST, links kept as links."""
+def copy_root(src, dst, overlay=False):
+    """A writable copy of the fixture root SRC at DST, links kept as links.
+
+    With overlay=True, and where this process may have a mount namespace of
+    its own (root; RDTEST_COPY=copy turns it off), DST is an overlayfs
+    mount over SRC instead: what a test writes goes to DST's upper layer
+    beside it, SRC is never written, and the mount costs milliseconds where
+    copying a fixture root (~4,700 files) costs a second or more of CPU,
+    most of it in the kernel on this kind of virtual machine; the check
+    tests copy dozens.  The caller's DST must be under a directory removed
+    at exit (Harness.tmp): the mounts are taken down first, at exit, and
+    vanish with the process anyway."""
+    if overlay and _own_mounts():
+        layers = dst + ".layers"
+        os.makedirs(os.path.join(layers, "upper"))
+        os.makedirs(os.path.join(layers, "work"))
+        os.makedirs(dst)
+        # redirect_dir: a test may rename a directory of the lower layer
+        opts = (f"lowerdir={os.path.abspath(src)},upperdir={layers}/upper,"
+                f"workdir={layers}/work,redirect_dir=on")
+        if _libc.mount(b"overlay", dst.encode(), b"overlay", 0, opts.encode()) == 0:
+            _mounts.append(dst)
+            return dst
+        os.rmdir(dst)
     shutil.copytree(src, dst, symlinks=True)
     return dst
+
+
+def drop_root(root):
+    """Remove a copy copy_root made, an overlay mount or a plain tree."""
+    if root in _mounts:
+        _libc.umount2(root.encode(), 2)     # MNT_DETACH
+        _mounts.remove(root)
+        shutil.rmtree(root + ".layers", ignore_errors=True)
+    shutil.rmtree(root)
+
+
+_libc = None
+_mounts = []
+
+
+def _own_mounts():
+    """Once per process: whether it has a mount namespace of its own, with
+    nothing it mounts seen outside (unshare(2) CLONE_NEWNS, then / made
+    private, as unshare(1) --mount does); the overlays are taken down at
+    exit, before the scratch directory is removed."""
+    global _libc
+    if _libc is None:
+        import ctypes
+        _libc = ctypes.CDLL(None, use_errno=True)
+        clone_newns, ms_rec, ms_private, mnt_detach = 0x20000, 0x4000, 0x40000, 2
+        if (os.geteuid() != 0 or os.environ.get("RDTEST_COPY") == "copy"
+                or _libc.unshare(clone_newns) != 0
+                or _libc.mount(b"none", b"/", None, ms_rec | ms_private, None) != 0):
+            _libc = False
+        else:
+            atexit.register(lambda: [_libc.umount2(m.encode(), mnt_detach) for m in _mounts])
+    return bool(_libc)
 
 
 def give_dcb(root, fixtures):
@@ -129,7 +185,7 @@ class Harness(Tally):
     def copy(self, shape, name):
         """A writable copy of a bundled fixture's root, links kept as links."""
         return copy_root(os.path.join(self.fixtures, shape, "root"),
-                         os.path.join(self.tmp, name))
+                         os.path.join(self.tmp, name), overlay=True)
 
     def run(self, root, *args, json_out=True, verbose=False, cmd="check"):
         """rdmadoctor --root ROOT [-v] [--json] CMD ARGS: (rc, doc, stdout, stderr);
