@@ -394,20 +394,20 @@ static enum bw_lb_verdict report_pair(struct bw_loopback *L, size_t k, struct bw
 		       min_rate(L->rs.rail[p->from.rail].rate_gbps,
 				L->rs.rail[p->to.rail].rate_gbps), why, sizeof(why));
 	bw_judge(&rep);
-	if (!rep.pass)
+	if (!rep.pass || rep.no_floor)
 		snprintf(L->reason + len, sizeof(L->reason) - len, "%spair %zu %s -> %s: %s",
 			 len ? "; " : "", k + 1, p->from.device, p->to.device, rep.reason);
 	if (L->pair_done(L->arg, L, k, &rep) < 0)
 		return BW_LB_ERROR;
-	return rep.pass ? BW_LB_PASS : rep.could_not_run ? BW_LB_ERROR : BW_LB_FAIL;
+	if (rep.pass)
+		return rep.no_floor ? BW_LB_NO_FLOOR : BW_LB_PASS;
+	return rep.could_not_run ? BW_LB_ERROR : BW_LB_FAIL;
 }
 
-/* The worse of two verdicts: could not run, then below. */
+/* The worse of two verdicts: could not run, then below, then not judged. */
 static enum bw_lb_verdict worse(enum bw_lb_verdict a, enum bw_lb_verdict b)
 {
-	if (a == BW_LB_ERROR || b == BW_LB_ERROR)
-		return BW_LB_ERROR;
-	return a != BW_LB_PASS ? a : b;
+	return a > b ? a : b;
 }
 
 int bw_loopback_run(struct bw_loopback *L)

@@ -29,8 +29,9 @@ struct bw_lb_pair {
 	struct bw_lb_side from, to;
 };
 
-/* The worst of the pairs, as the exit code says it. */
-enum bw_lb_verdict { BW_LB_PASS, BW_LB_FAIL, BW_LB_ERROR };
+/* The worst of the pairs, as the exit code says it, best first: a pair with
+ * no floor (nothing judged, exit 0) is worse than one that passed. */
+enum bw_lb_verdict { BW_LB_PASS, BW_LB_NO_FLOOR, BW_LB_FAIL, BW_LB_ERROR };
 
 struct bw_loopback {
 	/* in */

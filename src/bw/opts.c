@@ -132,6 +132,7 @@ void bw_opts_hello(const struct bw_opts *o, uint64_t size, uint32_t n_rails,
 		h->p.cq_mod = bw_params_cq_mod(h->p.size, h->p.tx_depth, o->n_sizes > 1);
 	h->n_rails = n_rails;
 	snprintf(h->host, sizeof(h->host), "%s", host);
+	h->expect_gbps = o->expect_gbps;	/* NAN: none */
 }
 
 int bw_opts_admit(const struct bw_opts *o, const struct bw_params *q, struct bw_err *e)

@@ -246,13 +246,25 @@ int bw_hello_encode(const struct bw_hello *h, struct bw_buf *b)
 	put_u32(b, p->interval_ms);
 	put_u32(b, h->n_rails);
 	put_str(b, h->host, BW_HOST_MAX);
+	/* version 3: a flag, then the floor as its IEEE-754 bits */
+	if (isfinite(h->expect_gbps) && h->expect_gbps > 0) {
+		uint64_t bits;
+
+		memcpy(&bits, &h->expect_gbps, sizeof(bits));
+		put_u8(b, 1);
+		put_u64(b, bits);
+	} else {
+		put_u8(b, 0);
+		put_u64(b, 0);
+	}
 	return b->failed ? -1 : 0;
 }
 
 int bw_hello_decode(const uint8_t *p, size_t n, struct bw_hello *h, struct bw_err *e)
 {
 	struct rd r = { p, n, 0, false };
-	uint8_t mode, transport, op, bidir;
+	uint8_t mode, transport, op, bidir, has_floor;
+	uint64_t floor_bits;
 
 	memset(h, 0, sizeof(*h));
 	mode = get_u8(&r);
@@ -271,8 +283,18 @@ int bw_hello_decode(const uint8_t *p, size_t n, struct bw_hello *h, struct bw_er
 	h->p.interval_ms = get_u32(&r);
 	h->n_rails = get_u32(&r);
 	get_str(&r, h->host, sizeof(h->host), BW_HOST_MAX);
+	has_floor = get_u8(&r);
+	floor_bits = get_u64(&r);
 	if (r.bad || r.off != n) {
 		bw_errf(e, "malformed HELLO (%zu bytes)", n);
+		return -1;
+	}
+	h->expect_gbps = NAN;
+	if (has_floor == 1)
+		memcpy(&h->expect_gbps, &floor_bits, sizeof(h->expect_gbps));
+	if (has_floor > 1 || (has_floor == 0 && floor_bits) ||
+	    (has_floor == 1 && !(h->expect_gbps > 0 && h->expect_gbps <= BW_EXPECT_GBPS_MAX))) {
+		bw_errf(e, "HELLO with a malformed --expect-gbps");
 		return -1;
 	}
 	if (mode > BW_MODE_LAT || transport > BW_TRANSPORT_VERBS || op > BW_OP_SEND ||

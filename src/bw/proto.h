@@ -12,7 +12,8 @@
  *   GO both ways;  RESULT x rails, client first;  ... BYE.
  * ERROR may come instead of any message; its text is shown to the user.
  * A server that refuses a client (address, token, limits, busy, idle)
- * says why in an ERROR before it closes.  Version 2 added AUTH.
+ * says why in an ERROR before it closes.  Version 2 added AUTH, version 3
+ * the client's --expect-gbps in HELLO (the server judges by it too).
  * This header is the codec (bw/proto.c, pure); sending and receiving the
  * frames with deadlines is bw/proto_io.h. */
 #ifndef RD_BW_PROTO_H
@@ -25,7 +26,7 @@
 #include "engine.h"
 
 #define BW_PROTO_MAGIC 0x52444257u	/* "RDBW" */
-#define BW_PROTO_VERSION 2
+#define BW_PROTO_VERSION 3
 #define BW_HDR_LEN 12
 #define BW_DEFAULT_PORT 18516	/* perftest uses 18515; both can run at once */
 
@@ -63,7 +64,12 @@ struct bw_hello {
 	struct bw_params p;
 	uint32_t n_rails;
 	char host[BW_HOST_MAX + 1];	/* the client's host name */
+	/* the client's --expect-gbps (per rail), so that the server's verdict
+	 * is the client's; NAN (or 0 from a memset): none asked */
+	double expect_gbps;
 };
+/* The largest --expect-gbps a HELLO carries (bw --expect-gbps's own bound). */
+#define BW_EXPECT_GBPS_MAX 1e6
 
 /* The header; 0, or -1 with e set (wrong magic, version, type, length). */
 int bw_hdr_parse(const uint8_t *hdr, uint16_t *type, uint32_t *len, struct bw_err *e);

@@ -47,6 +47,13 @@ struct bw_report {
 	const char *error;
 	/* bw_judge: the verdict is "error" (could not run), not "fail" */
 	bool could_not_run;
+	/* bw_judge: a bandwidth test with no floor to hold it to (tcp without
+	 * --expect-gbps, verbs with neither a profile floor nor a port rate):
+	 * it ran, nothing was judged; verdict "no floor", exit 0 */
+	bool no_floor;
+	/* On the server: the client's --expect-gbps (from its HELLO), NAN
+	 * none; the server judges by it when it has no --expect-gbps of its own. */
+	double client_expect_gbps;
 };
 
 /* The figures of one outcome, computed once for every output: per rail the
@@ -72,7 +79,12 @@ const struct bw_result *bw_lat_figures(const struct bw_report *r, const struct b
 /* Sets pass and reason: every rail's average at every size (of at least
  * expect_min_bytes) against expect_gbps (when set).  Latency tests pass
  * when they ran and have samples.  An error, or a latency test without
- * samples, sets could_not_run. */
+ * samples, sets could_not_run.  A bandwidth test without expect_gbps sets
+ * no_floor (pass stays true: nothing was found below a floor) and says in
+ * reason that nothing was judged. */
 void bw_judge(struct bw_report *r);
+/* The verdict's word, as text and JSON print it: "pass", "fail", "error"
+ * or "no floor". */
+const char *bw_verdict_name(const struct bw_report *r);
 
 #endif

@@ -119,6 +119,7 @@ static int server_report(struct server *sv, const char *error)
 	rep.outcomes = sv->outs;
 	rep.n_outcomes = sv->n_outs;
 	rep.error = error;
+	rep.client_expect_gbps = h->expect_gbps;
 	return sv->cf->report(sv->cf->arg, &rep);
 }
 

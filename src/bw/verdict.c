@@ -63,6 +63,7 @@ void bw_judge(struct bw_report *r)
 {
 	r->pass = true;
 	r->could_not_run = false;
+	r->no_floor = false;
 	r->reason[0] = 0;
 	if (r->error) {
 		r->pass = false;
@@ -84,8 +85,16 @@ void bw_judge(struct bw_report *r)
 		}
 		return;
 	}
-	if (isnan(r->expect_gbps))
+	if (isnan(r->expect_gbps)) {
+		r->no_floor = true;
+		snprintf(r->reason, sizeof(r->reason), "%s",
+			 r->p.transport == BW_TRANSPORT_TCP ?
+			 "nothing judged: tcp has no line rate to hold it to; give "
+			 "--expect-gbps GBPS for a verdict" :
+			 "nothing judged: neither a profile's bw_floor_gbps nor the port's rate "
+			 "is known; give --expect-gbps GBPS for a verdict");
 		return;
+	}
 	for (size_t k = 0; k < r->n_outcomes; k++) {
 		const struct bw_outcome *o = &r->outcomes[k];
 
@@ -111,4 +120,11 @@ void bw_judge(struct bw_report *r)
 			return;
 		}
 	}
+}
+
+const char *bw_verdict_name(const struct bw_report *r)
+{
+	if (!r->pass)
+		return r->could_not_run ? "error" : "fail";
+	return r->no_floor ? "no floor" : "pass";
 }

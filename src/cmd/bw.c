@@ -143,18 +143,30 @@ static const struct bw_rail_set *server_rails(void *arg)
 	return bw_setup_rails(&sv->s, BW_TRANSPORT_VERBS) == EXIT_OK ? &sv->s.rs : NULL;
 }
 
-/* One report for everything a client ran, as the client prints it. */
+/* One report for everything a client ran, as the client prints it: judged
+ * by the server's --expect-gbps, else by the one the client asked for, so
+ * that both ends give one verdict (and --once the client's exit code). */
 static int server_report(void *arg, struct bw_report *rep)
 {
 	struct server *sv = arg;
+	const struct bw_opts *o = sv->s.o;
+	bool theirs = isnan(o->expect_gbps) && !isnan(rep->client_expect_gbps);
 	char why[256];
 	int rc;
 
-	expectation(rep, sv->s.o, &sv->s, why, sizeof(why));
+	bw_expectation(rep, theirs ? rep->client_expect_gbps : o->expect_gbps,
+		       sv->s.have_inv ? sv->s.pl.profile : NULL, sv->s.rs.min_rate, why, sizeof(why));
+	if (theirs)
+		rep->expect_why = "the client's --expect-gbps";
 	rc = emit(sv->c, rep);
 	if (rc != EXIT_OK || rep->pass)
 		return rc;
-	return rep->could_not_run ? EXIT_RUNTIME : EXIT_PROBLEMS;
+	if (rep->could_not_run)
+		return EXIT_RUNTIME;	/* said when it happened */
+	fprintf(stderr, "%s %s: client %s: below expectation: %s\n", sv->c->prog,
+		rep->p.mode == BW_MODE_LAT ? "lat" : "bw", rep->remote_addr ? rep->remote_addr : "-",
+		rep->reason);
+	return EXIT_PROBLEMS;
 }
 
 static int run_server(struct ctx *c, const char *cmd, struct bw_opts *o)
@@ -229,7 +241,8 @@ static int loopback_all(struct ctx *c, struct bw_loopback *L)
 	}
 	worst = rc == BW_LB_ERROR ? EXIT_RUNTIME : rc == BW_LB_FAIL ? EXIT_PROBLEMS : EXIT_OK;
 	if (c->json) {
-		json_t *doc = bw_loopback_json(pairs, worst == EXIT_OK ? "pass" :
+		json_t *doc = bw_loopback_json(pairs, rc == BW_LB_PASS ? "pass" :
+					       rc == BW_LB_NO_FLOOR ? "no floor" :
 					       worst == EXIT_PROBLEMS ? "fail" : "error", L->reason);
 
 		if (!doc) {

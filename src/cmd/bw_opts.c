@@ -336,7 +336,9 @@ static const struct cmd_opt bw_opts[] = {
 		  "below X; by default verbs expects the bw_floor_gbps of\n"
 		  "the profile check judges by (the site file's, else the\n"
 		  "machine's) where it has one, else 90% of the port rate,\n"
-		  "at sizes of 64 KiB and up; tcp nothing" },
+		  "at sizes of 64 KiB and up; tcp nothing (verdict \"no\n"
+		  "floor\": nothing judged).  The client sends it to the\n"
+		  "server, which judges by it unless it has its own" },
 	/* this host's side */
 	{ "device", 0, "NAME", OPT_STRING_AT(struct bw_opts, device), .flags = OPT_NONEMPTY,
 	  .needs = "a device name",
@@ -368,7 +370,8 @@ static const struct cmd_opt bw_opts[] = {
 	{ "bind", 0, "ADDR", OPT_STRING_AT(struct bw_opts, bind),
 	  .help = "server: listen on ADDR (tcp data connections too)" },
 	{ "once", 0, NULL, OPT_FLAG_AT(struct bw_opts, once),
-	  .help = "server: exit after the first client that ran a test" },
+	  .help = "server: exit after the first client that ran a test,\n"
+		  "with that test's exit code (1: below the floor, said)" },
 	{ "allow", 0, "CIDR", OPT_CALL_AT(take_allow),
 	  .help = "server: serve only peers in CIDR (10.0.0.0/8,\n"
 		  "fd00::/64, an address); repeatable; default anyone" },
@@ -435,7 +438,8 @@ static const struct cmd_opt bw_opts[] = {
 	"pair on stderr as it starts (-q: none).  --json writes one document:\n" \
 	"schema, test, role (loopback), pairs [a bw document per pair, role\n" \
 	"loopback, with pair {from, to} {device, port, address, rate_gbps}],\n" \
-	"verdict (pass, fail, error: a pair that could not run), reason.\n"
+	"verdict (pass, fail, error: a pair that could not run, no floor: a\n" \
+	"pair with nothing to judge it by), reason.\n"
 
 const struct cmd_spec bw_spec = {
 	.name = "bw",
@@ -461,13 +465,14 @@ const struct cmd_spec bw_spec = {
 	"numa_node, gid_index, mtu_bytes, gpu, gpu_path, gbps {avg,min,max},\n"
 	"msg_rate_mpps, cpu_user_s, cpu_sys_s, seconds, bytes, intervals_gbps}],\n"
 	"total, remote_total, bidir_total}], expect_gbps, verdict (pass, fail,\n"
-	"error), reason.  A client that could not finish writes the sizes that\n"
-	"finished, verdict error and the reason.\n"
+	"error, \"no floor\": nothing to judge by, the reason says so), reason.\n"
+	"A client that could not finish writes the sizes that finished, verdict\n"
+	"error and the reason.\n"
 	"\n"
 	BW_LOOPBACK_HELP
 	"\n"
-	"exit: 0 pass, 1 below the expectation, 2 usage, 3 could not run\n"
-	"(--loopback: the worst pair's).\n",
+	"exit: 0 pass or no floor, 1 below the expectation, 2 usage, 3 could\n"
+	"not run (--loopback: the worst pair's; server --once: its client's).\n",
 };
 
 const struct cmd_spec lat_spec = {

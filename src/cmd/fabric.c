@@ -263,7 +263,8 @@ static const struct cmd_opt fabric_opts[] = {
 	{ "tolerance", 0, "F", OPT_CALL_AT(take_tolerance),
 	  .help = "slow below F x the rail's median (default 0.93)" },
 	{ "retest", 0, "N", OPT_CALL_AT(take_retest),
-	  .help = "known-good partners per suspect end (default 1; 0: none)" },
+	  .help = "known-good partners per suspect end (default 1; 0:\n"
+		  "no retest, and no slow pair re-run alone)" },
 	{ "guard", 0, "S", OPT_SECONDS_AT(struct fab_opts, cf.guard_s, 0.05, 600),
 	  .help = "each round's time beyond its test, for connecting,\n"
 		  "setting up and draining (default 0.5; --load 2)" },
@@ -303,14 +304,17 @@ const struct cmd_spec fabric_spec = {
 	"Bandwidth between every pair of nodes on every rail, in rounds of\n"
 	"simultaneous pairs, one task per node, started by the job launcher (PMIx).\n"
 	"Slow pairs are judged against the floor and against the median of their\n"
-	"rail; their ends are retested against nodes that passed everything, and\n"
-	"the verdict names a node, a rail of a node, or a pair.  A rank that dies\n"
-	"or never answers is named; the run goes on without it (Open MPI needs\n"
-	"--enable-recovery for that).  Rank 0 prints the plan on stderr, a line\n"
-	"per round, then the report.  docs/fabric.md explains it all.\n",
+	"rail; their ends are retested against nodes that passed everything, each\n"
+	"slow pair is re-run alone (slow again: confirmed; else cleared, not\n"
+	"named), and the verdict names a node, a rail of a node, or a pair.  A\n"
+	"rank that dies or never answers is named; the run goes on without it\n"
+	"(Open MPI needs --enable-recovery for that).  Rank 0 prints the plan on\n"
+	"stderr, a line per round, then the report.  docs/fabric.md explains it\n"
+	"all.\n",
 	.epilog =
 	"--json: one document (schema, test \"fabric\", nodes, rounds, pairs,\n"
-	"rails, suspects, verdict, reason; docs/json/fabric.md), whatever fails.\n"
+	"rails, suspects, cleared, verdict, reason; docs/json/fabric.md), whatever\n"
+	"fails.\n"
 	"Started outside a launcher it says how to start it (exit 2).\n"
 	"\n"
 	"With --load, every receiver and rail gets a verdict from its goodput and\n"

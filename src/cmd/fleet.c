@@ -216,7 +216,8 @@ static int fleet_diff_cmd(struct ctx *c, struct store *s, const struct fleet_arg
 		note_empty(c, a->db);
 	if (rc < 0)
 		return load_failed(c, s, rc);
-	outliers = fleet_diff_odd_hosts(diff);
+	/* exit 1 for the fabric's suspects too, recorded or not */
+	outliers = fleet_diff_odd_hosts(diff) + fleet_diff_fabric_unrecorded(diff);
 	rc = write_text_or_json(c, diff, fleet_text_diff);
 	return rc == EXIT_OK && outliers ? EXIT_PROBLEMS : rc;
 }

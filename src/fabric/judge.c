@@ -15,6 +15,16 @@ const char *fab_suspect_kind_name(enum fab_suspect_kind k)
 	return k == FAB_SUSPECT_NODE ? "node" : k == FAB_SUSPECT_RAIL ? "rail" : "pair";
 }
 
+const char *fab_rerun_name(enum fab_rerun r)
+{
+	switch (r) {
+	case FAB_RERUN_CONFIRMED: return "confirmed";
+	case FAB_RERUN_CLEARED: return "cleared";
+	case FAB_RERUN_ERROR: return "error";
+	default: return "none";
+	}
+}
+
 const char *fab_pair_verdict_name(enum fab_pair_verdict v)
 {
 	switch (v) {
@@ -30,6 +40,9 @@ void fab_judgement_free(struct fab_judgement *j)
 	for (size_t i = 0; i < j->n_suspects; i++)
 		free(j->suspects[i].evidence);
 	free(j->suspects);
+	for (size_t i = 0; i < j->n_cleared; i++)
+		free(j->cleared[i].evidence);
+	free(j->cleared);
 	free(j->rails);
 	memset(j, 0, sizeof(*j));
 }
@@ -164,6 +177,15 @@ static bool explained(const struct work *w, const struct fab_result *r)
 	       w->node_named[r->a] || w->node_named[r->b];
 }
 
+/* A slow pair's own re-run: a retest result between two ends of
+ * unexplained slow pairs (a retest partner is never one: it passed
+ * everything).  It confirms or clears the pair; it says nothing of either
+ * node, whose retest is against known-good partners. */
+static bool rerun(const struct work *w, const struct fab_result *r)
+{
+	return r->retest && w->candidate[r->a] && w->candidate[r->b];
+}
+
 static void work_free(struct work *w)
 {
 	free(w->t);
@@ -240,6 +262,55 @@ static bool good(const struct work *w, uint32_t x)
 	return true;
 }
 
+static int cmp_pair_first(const void *x, const void *y)
+{
+	const struct fab_pair *a = x, *b = y;
+	uint32_t alo = a->a < a->b ? a->a : a->b, ahi = a->a < a->b ? a->b : a->a;
+	uint32_t blo = b->a < b->b ? b->a : b->b, bhi = b->a < b->b ? b->b : b->a;
+
+	if (alo != blo)
+		return alo < blo ? -1 : 1;
+	return ahi < bhi ? -1 : ahi > bhi;
+}
+
+/* Each unexplained slow pair of the first pass, once (whatever its rails),
+ * alone in a round from round `first` on, the first FAB_RERUN_MAX of them. */
+static int plan_reruns(const struct fab_input *in, const struct work *w, size_t first,
+		       struct fab_schedule *s)
+{
+	struct fab_pair *p;
+	size_t n = 0, k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < in->n_results; i++) {
+		const struct fab_result *r = &in->results[i];
+
+		n += !r->retest && r->verdict == FAB_PV_SLOW && !explained(w, r);
+	}
+	if (!n)
+		return 0;
+	if (!(p = malloc(n * sizeof(*p))))
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < in->n_results; i++) {
+		const struct fab_result *r = &in->results[i];
+
+		if (!r->retest && r->verdict == FAB_PV_SLOW && !explained(w, r))
+			p[n++] = (struct fab_pair){ r->a, r->b };
+	}
+	qsort(p, n, sizeof(*p), cmp_pair_first);
+	for (size_t i = 0; i < n && k < FAB_RERUN_MAX; i++) {
+		if (i && cmp_pair_first(&p[i - 1], &p[i]) == 0)
+			continue;
+		if (fab_schedule_add_directed(s, first + k++, p[i].a, p[i].b) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
 int fab_retest_plan(const struct fab_input *in, uint32_t partners, struct fab_schedule *s)
 {
 	struct fab_judgement j = { 0 };
@@ -262,9 +333,9 @@ int fab_retest_plan(const struct fab_input *in, uint32_t partners, struct fab_sc
 		if (good(&w, x))
 			goods[n_good++] = x;
 	rc = 0;
-	if (!n_good || !partners)
+	if (!partners)
 		goto out;
-	for (uint32_t x = 0, c = 0; x < n; x++) {
+	for (uint32_t x = 0, c = 0; n_good && x < n; x++) {
 		if (!w.candidate[x] || w.node_named[x])
 			continue;
 		for (uint32_t k = 0; k < partners && k < n_good; k++, c++) {
@@ -293,6 +364,7 @@ int fab_retest_plan(const struct fab_input *in, uint32_t partners, struct fab_sc
 			}
 		}
 	}
+	rc = plan_reruns(in, &w, n_busy_rounds, s);
 out:
 	if (rc < 0)
 		fab_schedule_free(s);
@@ -429,7 +501,34 @@ static int cmp_pair_key(const void *x, const void *y)
 }
 
 /* Slow or failed pair-rails that no node explains, one suspect per pair
- * (per pair and rail when the pair has several rails). */
+ * (per pair and rail when the pair has several rails), with what the
+ * pair's re-run said: slow again confirms it, at or above the threshold
+ * clears it (a cleared pair, never a suspect). */
+static bool pair_evidence(const struct work *w, const struct fab_result *r)
+{
+	if (explained(w, r))
+		return false;
+	return rerun(w, r) || r->verdict == FAB_PV_SLOW || r->verdict == FAB_PV_ERROR;
+}
+
+static struct fab_suspect *add_cleared(struct fab_judgement *j, uint32_t a, uint32_t b, int rail)
+{
+	struct fab_suspect *n;
+
+	n = growbuf_reserve(j->cleared, &j->cap_cleared, j->n_cleared + 1, sizeof(*n));
+	if (!n)
+		return NULL;
+	j->cleared = n;
+	n = &j->cleared[j->n_cleared++];
+	memset(n, 0, sizeof(*n));
+	n->kind = FAB_SUSPECT_PAIR;
+	n->a = a;
+	n->b = b;
+	n->rail = rail;
+	n->rerun = FAB_RERUN_CLEARED;
+	return n;
+}
+
 static int pair_suspects(const struct fab_input *in, struct work *w, struct fab_judgement *j)
 {
 	struct pair_key *k = NULL;
@@ -440,8 +539,7 @@ static int pair_suspects(const struct fab_input *in, struct work *w, struct fab_
 		for (size_t i = 0; i < in->n_results; i++) {
 			const struct fab_result *r = &in->results[i];
 
-			if ((r->verdict != FAB_PV_SLOW && r->verdict != FAB_PV_ERROR) ||
-			    explained(w, r))
+			if (!pair_evidence(w, r))
 				continue;
 			if (pass)
 				k[n] = (struct pair_key){ r->a < r->b ? r->a : r->b,
@@ -460,30 +558,79 @@ static int pair_suspects(const struct fab_input *in, struct work *w, struct fab_
 	for (size_t s0 = 0; s0 < n;) {
 		uint32_t lo = k[s0].lo, hi = k[s0].hi;
 		bool multi = in->nodes[lo].n_rails > 1 && in->nodes[hi].n_rails > 1;
-		size_t e = s0;
+		size_t e = s0, bad = 0, re_slow = 0, re_pass = 0, re_err = 0;
+		const struct fab_result *r0 = NULL, *re_failed = NULL;
 		struct fab_suspect *s;
-		const struct fab_result *r0 = &in->results[k[s0].i];
-		const struct tally *tl = T(w, lo, r0->rail), *th = T(w, hi, r0->rail);
+		const struct tally *tl, *th;
+		char why[140];	/* room for what a re-run adds */
 
 		while (e < n && k[e].lo == lo && k[e].hi == hi && (!multi || k[e].rail == k[s0].rail))
 			e++;
-		if (!(s = add_suspect(j, FAB_SUSPECT_PAIR, lo, hi, multi ? (int)r0->rail : -1)))
-			goto out;
+		for (size_t q = s0; q < e; q++) {
+			const struct fab_result *r = &in->results[k[q].i];
+
+			if (!rerun(w, r)) {
+				bad++;
+				if (!r0)
+					r0 = r;
+			} else if (r->verdict == FAB_PV_SLOW) {
+				re_slow++;
+			} else if (r->verdict == FAB_PV_PASS) {
+				re_pass++;
+			} else {
+				re_err++;
+				re_failed = r;
+			}
+		}
+		if (!bad && !re_slow) {
+			s0 = e;	/* a re-run on a rail that was never slow */
+			continue;
+		}
+		if (!r0)
+			r0 = &in->results[k[s0].i];
+		tl = T(w, lo, r0->rail);
+		th = T(w, hi, r0->rail);
 		if (r0->verdict == FAB_PV_ERROR)
-			snprintf(s->reason, sizeof(s->reason), "could not test: %.120s",
+			snprintf(why, sizeof(why), "could not test: %.120s",
 				 r0->error ? r0->error : "no figures");
 		else if (tl->rt && th->rt)
-			snprintf(s->reason, sizeof(s->reason),
+			snprintf(why, sizeof(why),
 				 "slow only between these two: both are fine with known-good "
 				 "partners (the path between them)");
 		else if (tl->p1 >= 2 && th->p1 >= 2)
-			snprintf(s->reason, sizeof(s->reason),
+			snprintf(why, sizeof(why),
 				 "slow only between these two: both are fine with their other "
 				 "partners (the path between them)");
 		else
-			snprintf(s->reason, sizeof(s->reason),
-				 "slow between these two (not retested: no partner passed "
+			snprintf(why, sizeof(why),
+				 "slow between these two (the ends not retested: no partner passed "
 				 "everything)");
+		if (!re_slow && re_pass && r0->verdict == FAB_PV_SLOW) {
+			s = add_cleared(j, lo, hi, multi ? (int)r0->rail : -1);
+			if (!s)
+				goto out;
+			snprintf(s->reason, sizeof(s->reason),
+				 "slow in round %u, at or above the threshold when re-run alone: "
+				 "cleared, not a bad path", r0->round + 1);
+		} else {
+			s = add_suspect(j, FAB_SUSPECT_PAIR, lo, hi, multi ? (int)r0->rail : -1);
+			if (!s)
+				goto out;
+			if (re_slow) {
+				s->rerun = FAB_RERUN_CONFIRMED;
+				snprintf(s->reason, sizeof(s->reason), "%s; slow again when re-run "
+					 "alone", why);
+			} else if (re_err && r0->verdict == FAB_PV_SLOW) {
+				s->rerun = FAB_RERUN_ERROR;
+				snprintf(s->reason, sizeof(s->reason), "%s; its re-run could not "
+					 "test: %.30s", why, re_failed->error ? re_failed->error :
+					 "no figures");
+			} else if (r0->verdict == FAB_PV_SLOW) {
+				snprintf(s->reason, sizeof(s->reason), "%s; not re-run", why);
+			} else {
+				snprintf(s->reason, sizeof(s->reason), "%s", why);
+			}
+		}
 		s->evidence = malloc((e - s0) * sizeof(size_t));
 		if (!s->evidence)
 			goto out;
@@ -518,6 +665,14 @@ static void summarise(const struct fab_input *in, struct fab_judgement *j, size_
 		snprintf(j->reason, sizeof(j->reason), "%s",
 			 alive < 2 ? "fewer than two nodes took part: nothing to test"
 				   : "no pair could be measured");
+		return;
+	}
+	if (!j->n_suspects && j->n_cleared) {
+		j->verdict = "pass";
+		snprintf(j->reason, sizeof(j->reason),
+			 "%u nodes, no suspect: %zu %s slow once %s at or above the threshold "
+			 "when re-run alone", alive, j->n_cleared,
+			 j->n_cleared == 1 ? "pair" : "pairs", j->n_cleared == 1 ? "was" : "were");
 		return;
 	}
 	if (!j->n_suspects) {
@@ -574,7 +729,8 @@ int fab_judge(const struct fab_input *in, struct fab_judgement *j)
 
 		if (r->verdict == FAB_PV_PASS || r->verdict == FAB_PV_SLOW)
 			measured_n++;
-		if (!r->retest || (r->verdict != FAB_PV_PASS && r->verdict != FAB_PV_SLOW))
+		if (!r->retest || (r->verdict != FAB_PV_PASS && r->verdict != FAB_PV_SLOW) ||
+		    rerun(&w, r))
 			continue;
 		for (int e = 0; e < 2; e++) {
 			if (!w.candidate[ends[e]])

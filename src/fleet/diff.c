@@ -593,8 +593,10 @@ size_t fleet_diff_odd_hosts(const json_t *diff)
 			mark(seen, json_object_get(o, "host"));
 	json_array_foreach(json_object_get(diff, "profile_changes"), i, o)
 		mark(seen, json_object_get(o, "host"));
+	/* a node of the fabric without a record is no host of the fleet */
 	json_array_foreach(json_object_get(json_object_get(diff, "fabric"), "suspects"), i, o)
-		mark(seen, json_object_get(o, "host"));
+		if (!json_is_false(json_object_get(o, "recorded")))
+			mark(seen, json_object_get(o, "host"));
 	json_array_foreach(json_object_get(json_object_get(diff, "rails"), "findings"), i, o)
 		mark(seen, json_object_get(o, "host"));
 	/* of a split, the hosts of every profile but the one most have */
@@ -616,10 +618,47 @@ size_t fleet_diff_odd_hosts(const json_t *diff)
 	return n;
 }
 
-int fleet_diff_add_fabric(json_t *diff, const json_t *summary)
+size_t fleet_diff_fabric_unrecorded(const json_t *diff)
 {
-	if (json_object_set(diff, "fabric", summary ? (json_t *)summary : json_null()) < 0)
-		return -1;
-	return json_object_set_new(diff, "hosts_differ",
-				   json_integer((json_int_t)fleet_diff_odd_hosts(diff)));
+	json_t *seen = json_object();
+	const json_t *o;
+	size_t i, n;
+
+	if (!seen)
+		return 0;
+	json_array_foreach(json_object_get(json_object_get(diff, "fabric"), "suspects"), i, o)
+		if (json_is_false(json_object_get(o, "recorded")))
+			mark(seen, json_object_get(o, "host"));
+	n = json_object_size(seen);
+	json_decref(seen);
+	return n;
+}
+
+int fleet_diff_add_fabric(json_t *diff, const json_t *summary, const json_t *hosts)
+{
+	json_t *fabric = json_is_object(summary) ? json_deep_copy(summary) : json_null();
+	json_t *known = json_object(), *x;
+	const json_t *e;
+	size_t i;
+	int rc = -1;
+
+	if (!fabric || !known)
+		goto out;
+	json_array_foreach(hosts, i, e)
+		mark(known, json_object_get(e, "host"));
+	json_array_foreach(json_object_get(fabric, "suspects"), i, x) {
+		const char *h = json_string_value(json_object_get(x, "host"));
+
+		if (json_object_set_new(x, "recorded",
+					json_boolean(h && json_object_get(known, h))) < 0)
+			goto out;
+	}
+	if (json_object_set(diff, "fabric", fabric) < 0)
+		goto out;
+	rc = json_object_set_new(diff, "hosts_differ",
+				 json_integer((json_int_t)fleet_diff_odd_hosts(diff)));
+out:
+	json_decref(fabric);
+	json_decref(known);
+	return rc;
 }

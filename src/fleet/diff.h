@@ -48,16 +48,21 @@
  * when there is one).  NULL when out of memory. */
 json_t *fleet_diff(const json_t *hosts);
 /* Add the newest fabric report's suspects (fleet_fabric_summary(), or
- * NULL / JSON null for none) as "fabric": the hosts it names are hosts
- * that differ.  0, or -1 when out of memory. */
-int fleet_diff_add_fabric(json_t *diff, const json_t *summary);
+ * NULL / JSON null for none) as "fabric", each suspect marked "recorded":
+ * whether its host is one of hosts (fleet_diff's input: the hosts with
+ * records).  The recorded hosts it names are hosts that differ; a node of
+ * the fabric with no record is no host of the fleet and counts as none
+ * (fleet_diff_fabric_unrecorded counts them).  0, or -1 when out of memory. */
+int fleet_diff_add_fabric(json_t *diff, const json_t *summary, const json_t *hosts);
+/* How many nodes the fabric report names that have no record. */
+size_t fleet_diff_fabric_unrecorded(const json_t *diff);
 /* The same from whole records (each host's latest). */
 json_t *fleet_diff_records(const json_t *records);
 /* How many outliers (host, value) a diff document lists. */
 size_t fleet_diff_outliers(const json_t *diff);
 /* How many hosts differ: of one group (a member of "groups"), or of the
  * whole document (a host in two groups counted once, profile changes and
- * splits included).  A host that differs in three values is one host,
+ * splits included, and the fabric report's suspects that have records).  A host that differs in three values is one host,
  * three outliers. */
 size_t fleet_diff_group_odd_hosts(const json_t *group);
 size_t fleet_diff_odd_hosts(const json_t *diff);

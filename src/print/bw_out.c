@@ -128,8 +128,7 @@ json_t *bw_report_to_json(const struct bw_report *r)
 		json_object_set_new(doc, "latency_usec",
 				    lat_json(bw_lat_figures(r, &r->outcomes[r->n_outcomes - 1])));
 	json_object_set_new(doc, "expect_gbps", json_number_or_null(r->expect_gbps));
-	json_object_set_new(doc, "verdict", json_string(r->pass ? "pass" : r->could_not_run ?
-							      "error" : "fail"));
+	json_object_set_new(doc, "verdict", json_string(bw_verdict_name(r)));
 	json_object_set_new(doc, "reason", r->reason[0] ? json_string(r->reason) : json_null());
 	return doc;
 }
@@ -257,8 +256,8 @@ void bw_report_print(FILE *out, const struct bw_report *r)
 		text_printf(out, " expected: %.2f Gb/s per rail%s%s%s\n", r->expect_gbps,
 			    r->expect_why ? " (" : "", r->expect_why ? r->expect_why : "",
 			    r->expect_why ? ")" : "");
-	text_printf(out, " verdict: %s%s%s\n", r->pass ? "pass" : r->could_not_run ? "error" : "fail",
-		    r->reason[0] ? ": " : "", r->reason);
+	text_printf(out, " verdict: %s%s%s\n", bw_verdict_name(r), r->reason[0] ? ": " : "",
+		    r->reason);
 }
 
 /* ---- bw --loopback ---- */

@@ -94,6 +94,12 @@ static json_t *suspect_json(const struct fab_report *r, const struct fab_suspect
 		json_decref(o);
 		return NULL;
 	}
+	/* a pair's re-run alone: confirmed, cleared, error, or none */
+	if (o && s->kind == FAB_SUSPECT_PAIR &&
+	    json_object_set_new(o, "rerun", json_string(fab_rerun_name(s->rerun))) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -101,9 +107,9 @@ json_t *fab_report_to_json(const struct fab_report *r)
 {
 	const struct fab_judgement *j = r->j;
 	json_t *doc, *nodes = json_array(), *pairs = json_array(), *sus = json_array(),
-		*rails = json_array(), *rounds = rounds_json(r);
+		*rails = json_array(), *rounds = rounds_json(r), *cleared = json_array();
 
-	if (!nodes || !pairs || !sus || !rails || !rounds)
+	if (!nodes || !pairs || !sus || !rails || !rounds || !cleared)
 		goto fail;
 	for (uint32_t i = 0; i < r->n_nodes; i++)
 		if (json_array_append_new(nodes, json_pack("{s:s, s:i, s:i, s:s}", "name",
@@ -117,6 +123,9 @@ json_t *fab_report_to_json(const struct fab_report *r)
 			goto fail;
 	for (size_t i = 0; j && i < j->n_suspects; i++)
 		if (json_array_append_new(sus, suspect_json(r, &j->suspects[i])) < 0)
+			goto fail;
+	for (size_t i = 0; j && i < j->n_cleared; i++)
+		if (json_array_append_new(cleared, suspect_json(r, &j->cleared[i])) < 0)
 			goto fail;
 	for (uint32_t i = 0; j && i < j->n_rails; i++) {
 		const struct fab_rail_stats *s = &j->rails[i];
@@ -132,7 +141,7 @@ json_t *fab_report_to_json(const struct fab_report *r)
 			goto fail;
 	}
 	doc = json_pack("{s:i, s:s, s:s, s:s, s:{s:I, s:f, s:f, s:f, s:i, s:b, s:b, s:f, s:o, s:o}, s:o, "
-			"s:o, s:o, s:o, s:o, s:s, s:s, s:o}",
+			"s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:o}",
 			"schema", FAB_SCHEMA, "test", "fabric", "transport",
 			r->transport ? r->transport : "tcp", "mode", r->mode ? r->mode : "full",
 			"params", "size_bytes", (json_int_t)r->size, "duration_s", r->duration_s,
@@ -140,7 +149,8 @@ json_t *fab_report_to_json(const struct fab_report *r)
 			r->tolerance, "floor_gbps", json_number_or_null(r->floor_gbps),
 			"floor_from", json_string_or_null(r->floor_why),
 			"nodes", nodes, "rounds", rounds, "pairs", pairs, "rails", rails,
-			"suspects", sus, "verdict", r->error ? "error" : j ? j->verdict : "error",
+			"suspects", sus, "cleared", cleared,
+			"verdict", r->error ? "error" : j ? j->verdict : "error",
 			"reason", r->error ? r->error : j ? j->reason : "not judged",
 			"wall_s", json_number_or_null(r->wall_s));
 	if (doc && r->load && fab_load_json_add(doc, r) < 0) {
@@ -154,6 +164,7 @@ fail:
 	json_decref(sus);
 	json_decref(rails);
 	json_decref(rounds);
+	json_decref(cleared);
 	return NULL;
 }
 
@@ -203,6 +214,26 @@ static int cmp_slowest(const void *x, const void *y)
 #define FAB_TEXT_EVIDENCE 8
 #define FAB_TEXT_SLOWEST 10
 
+/* A suspect (or a cleared pair), its reason and its evidence. */
+static void suspect_print(FILE *out, const struct fab_report *r, const struct fab_suspect *s)
+{
+	char subject[2 * 64 + 2];
+
+	if (s->kind == FAB_SUSPECT_PAIR)
+		fab_pair_name(r, s->a, s->b, subject, sizeof(subject));
+	else
+		snprintf(subject, sizeof(subject), "%s", r->nodes[s->a].name);
+	text_printf(out, "  %s %s", fab_suspect_kind_name(s->kind), subject);
+	if (s->rail >= 0)
+		text_printf(out, " rail %d", s->rail);
+	text_printf(out, ": %s\n", s->reason);
+	for (size_t e = 0; e < s->n_evidence && e < FAB_TEXT_EVIDENCE; e++)
+		result_line(out, r, &r->results[s->evidence[e]]);
+	if (s->n_evidence > FAB_TEXT_EVIDENCE)
+		text_printf(out, "    ... and %zu more (--json has them all)\n",
+			    s->n_evidence - FAB_TEXT_EVIDENCE);
+}
+
 void fab_report_print(FILE *out, const struct fab_report *r)
 {
 	const struct fab_judgement *j = r->j;
@@ -231,24 +262,12 @@ void fab_report_print(FILE *out, const struct fab_report *r)
 		return;
 	if (j->n_suspects)
 		fputs("\nsuspects:\n", out);
-	for (size_t i = 0; i < j->n_suspects; i++) {
-		const struct fab_suspect *s = &j->suspects[i];
-		char subject[2 * 64 + 2];
-
-		if (s->kind == FAB_SUSPECT_PAIR)
-			fab_pair_name(r, s->a, s->b, subject, sizeof(subject));
-		else
-			snprintf(subject, sizeof(subject), "%s", r->nodes[s->a].name);
-		text_printf(out, "  %s %s", fab_suspect_kind_name(s->kind), subject);
-		if (s->rail >= 0)
-			text_printf(out, " rail %d", s->rail);
-		text_printf(out, ": %s\n", s->reason);
-		for (size_t e = 0; e < s->n_evidence && e < FAB_TEXT_EVIDENCE; e++)
-			result_line(out, r, &r->results[s->evidence[e]]);
-		if (s->n_evidence > FAB_TEXT_EVIDENCE)
-			text_printf(out, "    ... and %zu more (--json has them all)\n",
-				    s->n_evidence - FAB_TEXT_EVIDENCE);
-	}
+	for (size_t i = 0; i < j->n_suspects; i++)
+		suspect_print(out, r, &j->suspects[i]);
+	if (j->n_cleared)
+		fputs("\ncleared (slow once, at or above the threshold when re-run alone):\n", out);
+	for (size_t i = 0; i < j->n_cleared; i++)
+		suspect_print(out, r, &j->cleared[i]);
 	fputs("\nrails (first pass, every direction):\n"
 	      "  rail  directions     min  median     max  threshold  Gb/s\n", out);
 	for (uint32_t i = 0; i < j->n_rails; i++) {

@@ -722,6 +722,7 @@ static int slowest_pairs(struct html_out *o, const struct fleet_bw *bw)
 static int bandwidth(struct html_out *o, const json_t *records)
 {
 	struct fleet_bw bw;
+	size_t fabric_dirs = fleet_html_fabric_measured(records);
 	int rc = 0;
 
 	if (fleet_bw_collect(records, &bw))
@@ -742,6 +743,12 @@ static int bandwidth(struct html_out *o, const json_t *records)
 	html_raw(o, "</section>\n<section id=\"pairs\"><h2>Bandwidth between hosts</h2>\n");
 	if (rc) {
 		/* out of memory: the page is not whole either way */
+	} else if (!bw.n_pairs && fabric_dirs) {
+		/* the fabric report's pairs are drawn under Fabric: say so, not "none" */
+		html_printf(o, "<p id=\"pairs-fabric-only\" class=\"note\" data-fabric-directions="
+			    "\"%zu\">No <code>bw</code> pair results recorded; the newest fabric "
+			    "report measured %zu %s between its nodes, drawn under Fabric below.</p>\n",
+			    fabric_dirs, fabric_dirs, fabric_dirs == 1 ? "direction" : "directions");
 	} else if (!bw.n_pairs) {
 		html_raw(o, "<p id=\"pairs-none\" class=\"note\">No pair results recorded.</p>\n");
 	} else {

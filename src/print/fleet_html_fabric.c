@@ -38,12 +38,63 @@ static char *rail_text(const json_t *rail)
 	return json_dumps(rail, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
+/* By (src, dst), a first-pass figure (n 1) before a retest's (n 2). */
 static int pair_cmp(const void *a, const void *b)
 {
 	const struct fleet_pair_bw *x = a, *y = b;
 	int c = strcmp(x->src, y->src);
 
-	return c ? c : strcmp(x->dst, y->dst);
+	if (!c)
+		c = strcmp(x->dst, y->dst);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* One cell per direction: the first pass's figure where it has one (a
+ * retest, or a slow pair's re-run, measures a direction again).  Returns
+ * how many are left. */
+static size_t one_per_direction(struct fleet_pair_bw *cells, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (k && !strcmp(cells[k - 1].src, cells[i].src) &&
+		    !strcmp(cells[k - 1].dst, cells[i].dst))
+			continue;
+		cells[k] = cells[i];
+		cells[k++].n = 1;
+	}
+	return k;
+}
+
+/* How many nodes the cells name (rows and columns of the heatmap). */
+static size_t nodes_of(const struct fleet_pair_bw *cells, size_t n, const json_t *pairs,
+		       const char *rail)
+{
+	json_t *seen = json_object();
+	const json_t *p;
+	size_t i, k;
+
+	if (!seen)
+		return 0;
+	for (i = 0; i < n; i++) {
+		json_object_set_new(seen, cells[i].src, json_true());
+		json_object_set_new(seen, cells[i].dst, json_true());
+	}
+	/* nothing measured: the nodes of the rail's pairs, none drawn */
+	json_array_foreach(pairs, i, p) {
+		char *r = n ? NULL : rail_text(json_object_get(p, "rail"));
+		const char *a = json_string_value(json_object_get(p, "a"));
+		const char *b = json_string_value(json_object_get(p, "b"));
+
+		if (r && a && b && strcmp(r, rail) == 0) {
+			json_object_set_new(seen, a, json_true());
+			json_object_set_new(seen, b, json_true());
+		}
+		free(r);
+	}
+	k = json_object_size(seen);
+	json_decref(seen);
+	return k;
 }
 
 static bool gbps_ok(const json_t *v)
@@ -52,12 +103,13 @@ static bool gbps_ok(const json_t *v)
 	       json_number_value(v) <= FLEET_BW_MAX_GBPS;
 }
 
-/* One rail's heatmap: both directions of every pair measured on it. */
+/* One rail's heatmap: both directions of every pair measured on it, and
+ * how many of the directions between its nodes that is. */
 static int rail_map(struct html_out *o, const json_t *pairs, const char *rail, size_t index)
 {
 	struct fleet_pair_bw *cells = calloc(2 * json_array_size(pairs) + 1, sizeof(*cells));
 	const json_t *p;
-	size_t i, n = 0;
+	size_t i, n = 0, nodes;
 	char id[48];
 	int rc;
 
@@ -70,22 +122,32 @@ static int rail_map(struct html_out *o, const json_t *pairs, const char *rail, s
 		const char *b = json_string_value(json_object_get(p, "b"));
 		bool mine = r && strcmp(r, rail) == 0;
 
+		size_t pass = json_is_true(json_object_get(p, "retest")) ? 2 : 1;
+
 		free(r);
 		if (!mine || !a || !b)
 			continue;
 		if (gbps_ok(json_object_get(g, "a_to_b")))
 			cells[n++] = (struct fleet_pair_bw){ a, b,
-				json_number_value(json_object_get(g, "a_to_b")), 1 };
+				json_number_value(json_object_get(g, "a_to_b")), pass };
 		if (gbps_ok(json_object_get(g, "b_to_a")))
 			cells[n++] = (struct fleet_pair_bw){ b, a,
-				json_number_value(json_object_get(g, "b_to_a")), 1 };
+				json_number_value(json_object_get(g, "b_to_a")), pass };
 	}
 	qsort(cells, n, sizeof(*cells), pair_cmp);
+	n = one_per_direction(cells, n);
+	nodes = nodes_of(cells, n, pairs, rail);
 	html_raw(o, "<div class=\"fabric-rail\" data-rail=\"");
 	html_text(o, rail);
 	html_raw(o, "\"><h3>Rail ");
 	html_text(o, rail);
 	html_printf(o, "</h3>\n");
+	/* what the heatmap shows: its directions, and how many were measured */
+	html_printf(o, "<p class=\"note\" data-k=\"fabric-directions\" data-measured=\"%zu\" "
+		    "data-of=\"%zu\">%zu of %zu directions between its %zu nodes measured%s</p>\n",
+		    n, nodes * (nodes ? nodes - 1 : 0), n, nodes * (nodes ? nodes - 1 : 0), nodes,
+		    !n ? ": no pair on this rail gave figures." :
+		    n < nodes * (nodes - 1) ? " (grey: not measured)." : ".");
 	snprintf(id, sizeof(id), "fabric-heatmap-%zu", index);
 	rc = n ? fleet_svg_heatmap_id(o, cells, n, id) : 0;
 	if (rc == -E2BIG) {
@@ -128,6 +190,37 @@ static void suspects(struct html_out *o, const json_t *doc)
 		free(rail);
 	}
 	html_raw(o, "</table>\n");
+}
+
+size_t fleet_html_fabric_measured(const json_t *records)
+{
+	const char *when;
+	const json_t *doc = newest(records, &when), *p;
+	json_t *seen = json_object();
+	size_t i, n;
+
+	if (!seen)
+		return 0;
+	json_array_foreach(json_object_get(doc, "pairs"), i, p) {
+		char *r = rail_text(json_object_get(p, "rail"));
+		const char *a = json_string_value(json_object_get(p, "a"));
+		const char *b = json_string_value(json_object_get(p, "b"));
+		const json_t *g = json_object_get(p, "gbps");
+		char *k;
+
+		for (int way = 0; r && a && b && way < 2; way++) {
+			if (!gbps_ok(json_object_get(g, way ? "b_to_a" : "a_to_b")))
+				continue;
+			if (asprintf(&k, "%s\x1f%s\x1f%s", r, way ? b : a, way ? a : b) < 0)
+				continue;
+			json_object_set_new(seen, k, json_true());
+			free(k);
+		}
+		free(r);
+	}
+	n = json_object_size(seen);
+	json_decref(seen);
+	return n;
 }
 
 int fleet_html_fabric(struct html_out *o, const json_t *records)

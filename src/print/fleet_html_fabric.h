@@ -11,5 +11,8 @@
 
 /* records: as for fleet_html_write().  0, or -ENOMEM. */
 int fleet_html_fabric(struct html_out *o, const json_t *records);
+/* How many directions (a rail, a sender, a receiver) the newest fabric
+ * report measured; 0 when there is none (or no memory). */
+size_t fleet_html_fabric_measured(const json_t *records);
 
 #endif

@@ -159,19 +159,36 @@ static void text_group(FILE *out, const json_t *g)
 	}
 }
 
-static void text_fabric(FILE *out, const json_t *fabric)
+static void text_fabric(FILE *out, const json_t *diff)
 {
+	const json_t *fabric = json_object_get(diff, "fabric");
 	const json_t *suspects = json_object_get(fabric, "suspects"), *x;
-	size_t i, n = json_array_size(suspects);
+	json_t *named = json_object();
+	size_t i, n, un = fleet_diff_fabric_unrecorded(diff);
 
-	if (!json_is_object(fabric))
+	if (!json_is_object(fabric) || !named) {
+		json_decref(named);
 		return;
-	text_printf(out, "\nfabric report of %s: %s, %zu %s named\n", str(json_object_get(fabric, "time")),
-		    str(json_object_get(fabric, "verdict")), n, n == 1 ? "host" : "hosts");
+	}
+	/* hosts, each once (a node in two suspects is one host) */
+	json_array_foreach(suspects, i, x)
+		if (json_is_string(json_object_get(x, "host")))
+			json_object_set_new(named, json_string_value(json_object_get(x, "host")),
+					    json_true());
+	n = json_object_size(named);
+	json_decref(named);
+	text_printf(out, "\nfabric report of %s: %s, %zu %s named", str(json_object_get(fabric, "time")),
+		    str(json_object_get(fabric, "verdict")), n,
+		    un ? plural(n, "node", "nodes") : plural(n, "host", "hosts"));
+	if (un)
+		text_printf(out, ", %zu with no record here (not counted as %s of this fleet)", un,
+			    plural(un, "a host", "hosts"));
+	fputc('\n', out);
 	json_array_foreach(suspects, i, x) {
 		const json_t *rail = json_object_get(x, "rail");
 
-		text_printf(out, "  %s: %s %s", str(json_object_get(x, "host")),
+		text_printf(out, "  %s%s: %s %s", str(json_object_get(x, "host")),
+			    json_is_false(json_object_get(x, "recorded")) ? " (no record)" : "",
 			    str(json_object_get(x, "kind")), str(json_object_get(x, "subject")));
 		if (rail) {
 			fputs(" rail ", out);
@@ -341,7 +358,7 @@ void fleet_text_diff(FILE *out, const json_t *diff)
 	json_array_foreach(groups, i, g)
 		text_group(out, g);
 	text_host_drift(out, diff);
-	text_fabric(out, json_object_get(diff, "fabric"));
+	text_fabric(out, diff);
 	text_rails(out, json_object_get(diff, "rails"));
 	text_firmware(out, json_object_get(diff, "firmware"));
 	if (odd)

@@ -19,13 +19,15 @@ int store_latest_drift(struct store *s, json_t **diff, size_t *n_hosts)
 		return -EIO;
 	}
 	*diff = fleet_diff(hosts);
-	json_decref(hosts);
-	if (!*diff || fleet_diff_add_fabric(*diff, fabric) < 0) {
+	/* the fabric's nodes that have no record are no hosts of the fleet */
+	if (!*diff || fleet_diff_add_fabric(*diff, fabric, hosts) < 0) {
 		json_decref(*diff);
 		*diff = NULL;
 		json_decref(fabric);
+		json_decref(hosts);
 		return -ENOMEM;
 	}
 	json_decref(fabric);
+	json_decref(hosts);
 	return 0;
 }

@@ -69,12 +69,12 @@ RDMADOCTOR_TOKEN=s3cret-door-but-longer client_refused "bad token" "${big[@]}"
 # by hand: AUTH with a wrong token and the HELLO right behind it
 python3 - "$port" <<'PY' || fail=1
 import socket, struct, sys
-MAGIC, VER, HELLO, ERROR, AUTH = 0x52444257, 2, 1, 3, 8
+MAGIC, VER, HELLO, ERROR, AUTH = 0x52444257, 3, 1, 3, 8
 def msg(t, b):
     return struct.pack(">IHHI", MAGIC, VER, t, len(b)) + b
 tok = b"s3cret-doo"
 p = struct.pack(">BBBBQIIIIIIIQII", 0, 0, 0, 0, 64 << 20, 1, 128, 1, 1, 0, 300, 0, 0, 1000, 1)
-p += struct.pack(">H", 4) + b"evil"
+p += struct.pack(">H", 4) + b"evil" + struct.pack(">BQ", 0, 0)	# v3: no --expect-gbps
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 5)
 s.settimeout(5)
 s.sendall(msg(AUTH, struct.pack(">H", len(tok)) + tok) + msg(HELLO, p))
@@ -143,7 +143,7 @@ def error_text(s):
     n = struct.unpack(">IHHI", h)[3]
     return s.recv(n, socket.MSG_WAITALL)[2:].decode()
 for what, first in (("mute", b""),
-                    ("after its token", struct.pack(">IHHIH", 0x52444257, 2, 8, 13, 11) + b"s3cret-door")):
+                    ("after its token", struct.pack(">IHHIH", 0x52444257, 3, 8, 13, 11) + b"s3cret-door")):
     t0 = time.time()
     s = socket.create_connection(("127.0.0.1", port), 5)
     s.settimeout(10)
@@ -187,8 +187,9 @@ t = first_reply("127.0.0.2", garbage)
 assert "magic" in t, t
 print("ok: inside --allow, read (and its garbage refused):", t)
 PY
-# 6. a server of protocol version 1 (before AUTH) answers a version 2
-# client's first message with its ERROR: the client says which versions
+# 6. a server of protocol version 2 (before the client's floor in HELLO)
+# answers a version 3 client's first message with its ERROR: the client
+# says which versions
 port3=$(free_port)
 python3 - "$port3" <<'PY' &
 import socket, struct, sys
@@ -196,8 +197,8 @@ l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 l.bind(("127.0.0.1", int(sys.argv[1]))); l.listen(1); l.settimeout(20)
 c, _ = l.accept()
 c.recv(12, socket.MSG_WAITALL)
-t = b"the peer speaks bw protocol version 2, this build speaks 1"
-c.sendall(struct.pack(">IHHIH", 0x52444257, 1, 3, 2 + len(t), len(t)) + t)
+t = b"the peer speaks bw protocol version 3, this build speaks 2"
+c.sendall(struct.pack(">IHHIH", 0x52444257, 2, 3, 2 + len(t), len(t)) + t)
 c.shutdown(socket.SHUT_WR)
 c.recv(65536)
 PY
@@ -207,10 +208,10 @@ wait_port "$port3" || exit 1
 timeout 30 "$bin" bw client 127.0.0.1 --transport tcp --port "$port3" --duration 0.3 \
 	>/dev/null 2>"$tmp/v1.err"
 rc=$?
-if [ $rc = 3 ] && grep -q "version 1, this build speaks 2: run the same rdmadoctor version" "$tmp/v1.err"; then
+if [ $rc = 3 ] && grep -q "version 2, this build speaks 3: run the same rdmadoctor version" "$tmp/v1.err"; then
 	echo "ok: an old server: $(cat "$tmp/v1.err")"
 else
-	echo "FAIL: against a version 1 server the client exited $rc:"; cat "$tmp/v1.err"; fail=1
+	echo "FAIL: against a version 2 server the client exited $rc:"; cat "$tmp/v1.err"; fail=1
 fi
 [ $fail = 0 ] && echo "bw door: all passed"
 exit $fail

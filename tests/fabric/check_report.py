@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Check one fabric run of a test: rank 0's report is one JSON document
 with the keys docs/json/fabric.md promises, the suspects are exactly the
-expected ones (KIND:SUBJECT[:REASON-WORD]), the plan rank 0 printed on
-stderr is the rounds that ran, and there was a progress line per round.
+expected ones (KIND:SUBJECT[:REASON-WORDS]...), a pair suspect says what
+its re-run said and a confirmed one was re-run alone in a retest round,
+the plan rank 0 printed on stderr is the rounds that ran, and there was a
+progress line per round.
 
 usage: check_report.py REPORT.json RANK0-STDERR EXPECTED..."""
 import json
@@ -23,7 +25,8 @@ def main():
         doc = json.loads(text)
     except ValueError as e:
         fail(f"{report} is not one JSON document: {e}: {text[:300]!r}")
-    for key in ("schema", "test", "nodes", "rounds", "pairs", "suspects", "verdict", "reason"):
+    for key in ("schema", "test", "nodes", "rounds", "pairs", "suspects", "cleared", "verdict",
+                "reason"):
         if key not in doc:
             fail(f"no '{key}' in the report")
     if doc["test"] != "fabric":
@@ -51,8 +54,23 @@ def main():
         parts = e.split(":")
         if len(parts) > 2:
             s = [s for s in doc["suspects"] if f"{s['kind']}:{s['subject']}" == ":".join(parts[:2])][0]
-            if parts[2] not in s["reason"]:
-                fail(f"{parts[0]} {parts[1]}: reason {s['reason']!r} does not say {parts[2]!r}")
+            for word in parts[2:]:
+                if word not in s["reason"]:
+                    fail(f"{parts[0]} {parts[1]}: reason {s['reason']!r} does not say {word!r}")
+    # a pair suspect says what its re-run said; a confirmed one ran alone
+    alone = {f"{r['pairs'][0][0]}-{r['pairs'][0][1]}" for r in doc["rounds"]
+             if r["retest"] and len(r["pairs"]) == 1}
+    for s in doc["suspects"]:
+        if s["kind"] != "pair":
+            continue
+        if s.get("rerun") not in ("none", "confirmed", "error"):
+            fail(f"pair {s['subject']}: rerun {s.get('rerun')!r}")
+        if s["rerun"] == "confirmed":
+            a, b = s["subject"].split("-", 1)
+            if s["subject"] not in alone and f"{b}-{a}" not in alone:
+                fail(f"pair {s['subject']} confirmed, but not re-run alone: {doc['rounds']}")
+            if not any(e["retest"] and e["verdict"] == "slow" for e in s["evidence"]):
+                fail(f"pair {s['subject']} confirmed without a slow re-run in its evidence")
     want_verdict = "fail" if expected else "pass"
     if doc["verdict"] != want_verdict:
         fail(f"verdict {doc['verdict']!r}, expected {want_verdict!r} ({doc['reason']})")

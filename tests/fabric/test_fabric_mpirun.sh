@@ -6,9 +6,10 @@
 # pairs agree), the faults as slower classes:
 #
 #   1. 8 ranks; fab3 slowed both ways, the pair fab1-fab6 slowed only
-#      between themselves: fab3 is named a node, fab1-fab6 a pair, nobody
-#      else; the plan printed first is the rounds that ran, a progress line
-#      per round, one JSON document, exit 1;
+#      between themselves: fab3 is named a node, fab1-fab6 a pair (slow
+#      again when re-run alone), nobody else; the plan printed first is
+#      the rounds that ran, a progress line per round, one JSON document,
+#      exit 1;
 #   2. 6 ranks, fab4 killed mid-run: it is named (died), nobody else, and
 #      the run ends with verdict fail (exit 1);
 #   3. a healthy 6-rank quick run passes (exit 0), text report verdict first;
@@ -123,7 +124,7 @@ wait "$MPIRUN" || fail "mpirun failed: $(tail -n 5 "$T/run1/mpirun.out")"
 [ "$(rank0_rc run1)" = 1 ] || fail "rank 0 exit $(rank0_rc run1), expected 1 (suspects)"
 quiet_ranks run1 8
 python3 "$HERE/check_report.py" "$T/run1/out.0" "$T/run1/err.0" \
-	"node:fab3:every partner" "pair:fab1-fab6:only between" || fail "report"
+	"node:fab3:every partner" "pair:fab1-fab6:only between:slow again when re-run alone" || fail "report"
 
 # ---- 2. a rank killed mid-run ------------------------------------------
 STEP="rank killed mid-run"

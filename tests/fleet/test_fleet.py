@@ -1784,6 +1784,56 @@ def case_fabric(tmp):
     rows = re.findall(r'<tr class="suspect" data-kind="([^"]*)" data-subject="([^"]*)"', sec)
     expect(rows == [(x["kind"], x["subject"]) for x in report["suspects"]],
            "the page lists the suspects: %s" % rows)
+    # the page says what its heatmaps show: no bw pairs, but the fabric's are
+    # drawn below (not "No pair results recorded"), and each rail how many
+    # of its directions were measured
+    expect("No pair results recorded" not in page and 'id="pairs-fabric-only"' in page and
+           'data-fabric-directions="%d"' % len(cells) in page,
+           "the pairs section points at the fabric's pairs, not 'none'")
+    notes = re.findall(r'data-k="fabric-directions" data-measured="(\d+)" data-of="(\d+)">'
+                       r'(\d+) of (\d+) directions', sec)
+    expect(notes == [("12", "12", "12", "12")] * 2,
+           "each rail: 12 of 12 directions (4 nodes) measured: %s" % notes)
+    # a report that measured 3 of 12 directions (one way, three pairs of
+    # four nodes) and a retest of one of them: the note says 3 of 12, the
+    # heatmap draws 3 cells, the first pass's figure where a retest measured
+    # the same direction again
+    sparse = json.loads(json.dumps(report))
+    sparse["pairs"] = [{"a": "gpu-0%d" % i, "b": "gpu-0%d" % (i + 1), "rail": "mlx5_0",
+                        "round": i + 1, "retest": False,
+                        "gbps": {"a_to_b": 100.0 + i, "b_to_a": None}, "verdict": "pass"}
+                       for i in range(3)]
+    sparse["pairs"].append({"a": "gpu-00", "b": "gpu-01", "rail": "mlx5_0", "round": 4,
+                            "retest": True, "gbps": {"a_to_b": 7.0, "b_to_a": None},
+                            "verdict": "slow"})
+    sparse["suspects"] = []
+    sparse["verdict"] = "pass"
+    sparse_file = os.path.join(tmp, "sparse-fabric.json")
+    fleetgen.write(sparse_file, sparse)
+    db2 = new_db(tmp, "sparse")
+    rc, _, err = run("record", "--db", db2, "--from", *files)
+    expect_rc(rc, 0, "the sparse fleet's records", err)
+    rc, _, err = run("--root", root, "record", "--db", db2, "--host", "gpu-02", "--fabric",
+                     sparse_file)
+    expect_rc(rc, 0, "a sparse fabric report kept", err)
+    html2 = os.path.join(tmp, "sparse.html")
+    rc, _, err = run("fleet", "--db", db2, "report", "--html", html2)
+    expect_rc(rc, 0, "fleet report of the sparse fabric report", err)
+    with open(html2) as f:
+        page2 = f.read()
+    sec2 = page2[page2.index('<section id="fabric">'):]
+    sec2 = sec2[:sec2.index("</section>")]
+    notes = re.findall(r'data-measured="(\d+)" data-of="(\d+)">([^<]*)<', sec2)
+    expect(len(notes) == 1 and notes[0][:2] == ("3", "12") and
+           notes[0][2].startswith("3 of 12 directions between its 4 nodes measured"),
+           "the sparse heatmap says 3 of 12 directions: %s" % notes)
+    cells2 = re.findall(r'<g class="cell" data-src="([^"]*)" data-dst="([^"]*)" '
+                        r'data-gbps="([0-9.]*)"', sec2)
+    expect(sorted(cells2) == [("gpu-00", "gpu-01", "100.00"), ("gpu-01", "gpu-02", "101.00"),
+                              ("gpu-02", "gpu-03", "102.00")],
+           "one cell per measured direction, the first pass's figure: %s" % cells2)
+    expect("No pair results recorded" not in page2 and 'data-fabric-directions="3"' in page2,
+           "the pairs section says the fabric measured 3 directions")
     # the report `rdmadoctor fabric --json` writes (its documented example,
     # where the build has the fabric command): kept, its suspects named
     example = os.path.join(SRC, "docs", "json", "fabric-example.json")
@@ -1804,6 +1854,28 @@ def case_fabric(tmp):
             else:
                 want.add(x["subject"])
         expect(named == want, "its suspects are named: %s" % sorted(named))
+        # its nodes have no record here but the one it is kept with: they
+        # are named, but the counts are of hosts (no "5 hosts, 6 differ")
+        unrecorded = want - {node}
+        rc, out, err = run("--json", "fleet", "--db", db, "report", "--html", html)
+        expect_rc(rc, 0, "fleet report --json with the example kept", err)
+        rep = json.loads(out)
+        # (every host here is a copy of one machine: no drift, and none of
+        # them is a suspect of the newest report)
+        expect(rep["hosts_differ"] == 0 and rep["hosts"] == 5 and
+               rep.get("fabric_nodes_unrecorded") == len(unrecorded),
+               "fleet report counts hosts (%d of %d differ), the fabric's nodes with no "
+               "record apart (%d)" % (rep["hosts_differ"], rep["hosts"],
+                                      rep["fabric_nodes_unrecorded"]))
+        rc, out, err = run("fleet", "--db", db, "report", "--html", html)
+        expect(rc == 0 and ("the fabric report also names %d nodes with no record" %
+                            len(unrecorded)) in out, "the text says so: " + out.strip())
+        rc, out, _ = run("--json", "fleet", "--db", db, "diff")
+        d = json.loads(out)
+        expect(d["hosts_differ"] <= d["hosts"] and
+               {x["host"] for x in d["fabric"]["suspects"] if not x["recorded"]} == unrecorded,
+               "fleet diff marks the suspects with no record: %s" % d["fabric"]["suspects"])
+        expect(rc == 1, "fleet diff still exits 1 for the fabric's suspects")
 
 
 # ---------------------------------------------------------------- rails

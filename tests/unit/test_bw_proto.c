@@ -98,6 +98,60 @@ static void hello_round_trip(void **state)
 	bw_buf_free(&b);
 }
 
+/* Version 3: the client's --expect-gbps travels in HELLO so that the
+ * server judges by the same floor (bw server --once exits as the client). */
+static void hello_carries_the_floor(void **state)
+{
+	struct bw_hello h = sample_hello(), d;
+	struct bw_buf b = { 0 };
+	struct bw_err e;
+	uint8_t *flag;
+
+	(void)state;
+	h.expect_gbps = 187.5;
+	assert_int_equal(bw_hello_encode(&h, &b), 0);
+	assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), 0);
+	assert_true(d.expect_gbps == 187.5);
+	/* the flag and the 8 bytes of the floor end the payload */
+	flag = &b.p[b.len - 9];
+	assert_int_equal(*flag, 1);
+	*flag = 2;	/* an unknown flag */
+	assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), -1);
+	assert_non_null(strstr(e.msg, "expect-gbps"));
+	*flag = 0;	/* no floor, but bits after it */
+	assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), -1);
+	bw_buf_free(&b);
+	memset(&b, 0, sizeof(b));
+	/* a negative, infinite or NaN floor is refused */
+	{
+		const double bad[] = { -1.0, INFINITY, 2e6 };
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			uint64_t bits;
+
+			h.expect_gbps = 100;
+			assert_int_equal(bw_hello_encode(&h, &b), 0);
+			memcpy(&bits, &bad[k], sizeof(bits));
+			bw_put_be(&b.p[b.len - 8], bits, 8);
+			assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), -1);
+			bw_buf_free(&b);
+			memset(&b, 0, sizeof(b));
+		}
+	}
+	/* none asked (NAN, or 0 from a memset): NAN on the other end */
+	h.expect_gbps = NAN;
+	assert_int_equal(bw_hello_encode(&h, &b), 0);
+	assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), 0);
+	assert_true(isnan(d.expect_gbps));
+	bw_buf_free(&b);
+	memset(&b, 0, sizeof(b));
+	h.expect_gbps = 0;
+	assert_int_equal(bw_hello_encode(&h, &b), 0);
+	assert_int_equal(bw_hello_decode(b.p, b.len, &d, &e), 0);
+	assert_true(isnan(d.expect_gbps));
+	bw_buf_free(&b);
+}
+
 static void hello_host_must_be_printable(void **state)
 {
 	struct bw_hello h = sample_hello(), d;
@@ -457,6 +511,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hello_round_trip),
+		cmocka_unit_test(hello_carries_the_floor),
 		cmocka_unit_test(hello_host_must_be_printable),
 		cmocka_unit_test(header_damage),
 		cmocka_unit_test(result_round_trip),
