@@ -1,5 +1,6 @@
-/* The rails agree: on one host every rail port should carry the same
- * trust mode, PFC priorities, DSCP map, ECN priorities and MTU.  A rail
+/* The rails agree: on one host every RoCE rail port should carry the same
+ * trust mode, PFC priorities, DSCP map, ECN priorities and netdev MTU
+ * (InfiniBand's MTU is judged per port by mtu.c, against 4096).  A rail
  * whose setting differs from what most rails (more than half of those
  * where it is known, and at least two) run is a finding under that
  * setting's id, even where the profile names no value: "trust pcp while 3
@@ -255,63 +256,38 @@ static int ecn_differs(const struct check_ctx *c, struct findings *out, const st
 
 /* -- MTU ---------------------------------------------------------------- */
 
-/* One rule for both link layers, each voting on the MTU that sizes its
- * RDMA packets: on RoCE the netdev MTU, on InfiniBand the active MTU the
- * subnet manager set.  The voters of one vote share a link layer. */
-struct mtu_rule {
-	const char *id, *what, *expected, *why;
-};
-
-static const struct mtu_rule roce_mtu = {
-	"mtu.roce", "netdev MTU", "netdev MTU ",
+/* The netdev MTU that sizes a RoCE rail's RDMA packets.  InfiniBand's
+ * active MTU is not voted on: mtu.c judges every IB port against 4096,
+ * the largest there is, so a rail below it has its finding already, and
+ * a vote could only ask the one rail at 4096 to come down to what most
+ * run (the wrong way). */
+static const char WHY_MTU[] =
 	"A rail with another netdev MTU than the rest sends RDMA packets of "
 	"another size: the job runs at the pace of the smallest, or its "
-	"large frames are dropped where the path carries less.",
-};
-
-static const struct mtu_rule ib_mtu = {
-	"mtu.ib", "active MTU", "",
-	"A rail with another active MTU than the rest cuts the same "
-	"messages into other packets: the job runs at the pace of the "
-	"smallest.",
-};
-
-static int64_t mtu_of(const struct port *pt)
-{
-	return check_port_is_eth(pt) ? pt->netdev_mtu : pt->active_mtu;
-}
+	"large frames are dropped where the path carries less.";
 
 static bool mtu_known(const struct port *pt)
 {
-	return port_is_up(pt) && !IS_NA(mtu_of(pt));
+	return port_is_up(pt) && !IS_NA(pt->netdev_mtu);
 }
 
 static bool mtu_same(const struct port *a, const struct port *b)
 {
-	return mtu_of(a) == mtu_of(b);
+	return a->netdev_mtu == b->netdev_mtu;
 }
 
 static int mtu_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
 		       const struct port *major, size_t n)
 {
-	bool eth = check_port_is_eth(v->pt);
-	const struct mtu_rule *r = eth ? &roce_mtu : &ib_mtu;
-	long long mine = (long long)mtu_of(v->pt), theirs = (long long)mtu_of(major);
-	struct finding *f = add(c, out, r->id, r->why, v);
+	long long mine = (long long)v->pt->netdev_mtu, theirs = (long long)major->netdev_mtu;
+	struct finding *f = add(c, out, "mtu.roce", WHY_MTU, v);
 
 	if (!f)
 		return -ENOMEM;
-	finding_set(&f->observed, "%s %lld while %zu rails use %lld", r->what, mine, n, theirs);
-	finding_set(&f->expected, "%s%lld, as the other rails", r->expected, theirs);
-	if (eth)
-		finding_set(&f->fix,
-			    "`ip link set dev %s mtu %lld` and the same in its network "
-			    "configuration", dev_of(v->pt), theirs);
-	else
-		finding_set(&f->fix,
-			    "the subnet manager sets it: check this port's partition MTU in the "
-			    "SM configuration, and `ibv_devinfo -d %s`",
-			    c->inv->nics[v->nic].name);
+	finding_set(&f->observed, "netdev MTU %lld while %zu rails use %lld", mine, n, theirs);
+	finding_set(&f->expected, "netdev MTU %lld, as the other rails", theirs);
+	finding_set(&f->fix, "`ip link set dev %s mtu %lld` and the same in its network "
+		    "configuration", dev_of(v->pt), theirs);
 	return 0;
 }
 
@@ -383,13 +359,8 @@ static const struct setting roce_settings[] = {
 	{ "mtu.roce", mtu_known, mtu_same, mtu_differs },
 };
 
-static const struct setting ib_settings[] = {
-	{ "mtu.ib", mtu_known, mtu_same, mtu_differs },
-};
-
-/* The rail ports of one link layer: *n of them at *vp (NULL: none).
- * 0 or -ENOMEM. */
-static int rail_ports(const struct check_ctx *c, bool eth, struct voter **vp, size_t *n)
+/* The RoCE rail ports: *n of them at *vp (NULL: none).  0 or -ENOMEM. */
+static int rail_ports(const struct check_ctx *c, struct voter **vp, size_t *n)
 {
 	const struct inventory *inv = c->inv;
 	struct voter *v;
@@ -411,7 +382,7 @@ static int rail_ports(const struct check_ctx *c, bool eth, struct voter **vp, si
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {
 			const struct port *pt = &inv->nics[i].ports[k];
 
-			if (eth ? check_port_is_eth(pt) : check_port_is_ib(pt))
+			if (check_port_is_eth(pt))
 				v[(*n)++] = (struct voter){ i, pt };
 		}
 	}
@@ -422,7 +393,7 @@ int check_agree(const struct check_ctx *c, struct findings *out, size_t from)
 {
 	size_t n;
 	struct voter *v;
-	int rc = rail_ports(c, true, &v, &n);
+	int rc = rail_ports(c, &v, &n);
 
 	for (size_t s = 0; !rc && v && s < sizeof(roce_settings) / sizeof(roce_settings[0]); s++) {
 		bool profile_says = false;
@@ -436,12 +407,6 @@ int check_agree(const struct check_ctx *c, struct findings *out, size_t from)
 		if (!profile_says)
 			rc = vote(c, out, from, v, n, &roce_settings[s]);
 	}
-	free(v);
-	if (rc)
-		return rc;
-	rc = rail_ports(c, false, &v, &n);
-	for (size_t s = 0; !rc && v && s < sizeof(ib_settings) / sizeof(ib_settings[0]); s++)
-		rc = vote(c, out, from, v, n, &ib_settings[s]);
 	free(v);
 	return rc;
 }

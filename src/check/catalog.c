@@ -243,8 +243,8 @@ static const struct check_entry rows[] = {
 	  "clean and reseat the connector and fibre, then swap the patch cord, then "
 	  "the module" },
 	{ "mtu.ib", "warn",
-	  "an InfiniBand port's active MTU below 4096, or a rail's active MTU unlike "
-	  "most rails of the host",
+	  "an InfiniBand port's active MTU below 4096, the largest there is (a rail at "
+	  "4096 is never asked to match rails below it)",
 	  "give the partition a 4K MTU in the subnet manager" },
 	{ "mtu.roce", "warn (also netdev MTU not readable under the profile's mtu: required, not "
 	  "checked); info (netdev MTU not readable: not checked)",
