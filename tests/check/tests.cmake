@@ -109,6 +109,7 @@ add_test(NAME check_snapshot_manifest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 
 # GPUDirect RDMA judged once (src/check/gpudirect.c): check, nccl and
-# labels agree on roce-broken (ACS redirect) and on a healthy dgx-h100.
+# labels agree on roce-broken (ACS redirect), on a healthy dgx-h100, and on
+# a copy of it whose ACS control is unreadable (unknown, not ready).
 add_test(NAME check_gpudirect_agree COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gpudirect_agree.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
