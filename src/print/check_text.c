@@ -8,6 +8,7 @@
 #include "text_wrap.h"
 #include "tint.h"
 #include "../check/catalog.h"
+#include "../check/rank.h"
 #include "text_printf.h"
 #include "plural.h"
 
@@ -478,6 +479,30 @@ void text_check_list(FILE *out, size_t width)
 	}
 }
 
+/* The order findings come in (check/rank.h): each cost with its basis and
+ * the ids it ranks, in order (those with a row of their own; an id
+ * without one comes after them). */
+static json_t *order_to_json(void)
+{
+	size_t n;
+	const struct check_rank_row *r = check_rank_rows(&n);
+	json_t *order = json_array();
+
+	for (int c = 0; order && c < N_COSTS; c++) {
+		json_t *ids = json_array();
+
+		for (size_t i = 0; ids && i < n; i++)
+			if (r[i].cost == (enum check_cost)c)
+				json_array_append_new(ids, json_string(r[i].id));
+		json_array_append_new(order, json_pack("{s:s, s:s, s:o}", "cost",
+						       check_cost_name((enum check_cost)c),
+						       "basis",
+						       check_cost_basis((enum check_cost)c),
+						       "ids", ids));
+	}
+	return order;
+}
+
 json_t *check_list_to_json(void)
 {
 	size_t n;
@@ -485,8 +510,10 @@ json_t *check_list_to_json(void)
 	json_t *list = json_array();
 
 	for (size_t i = 0; list && i < n; i++)
-		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s}", "id", e[i].id,
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", e[i].id,
 						      "severity", e[i].severity, "fires",
-						      e[i].fires, "fix", e[i].fix));
-	return json_pack("{s:i, s:o}", "schema", 1, "checks", list);
+						      e[i].fires, "fix", e[i].fix, "cost",
+						      check_cost_name(check_cost(e[i].id))));
+	return json_pack("{s:i, s:o, s:o}", "schema", 1, "checks", list, "order",
+			 order_to_json());
 }
