@@ -97,16 +97,47 @@ def cell(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
 
+ORDER = """
+## The order of findings
+
+`check` gives its findings errors first, then warnings, then infos, and
+within each severity by the bandwidth a finding costs, the most likely cause
+of lost bandwidth first: a rail down or slow before PFC off, FEC off or bad
+optics, and all of those before a count of errors or a kernel log line that
+only records that a fault happened (the state it left, if it lasts, is one
+of the others and explains it); then by id and subject. The text, `--brief`
+and the JSON's `findings` keep that order, and the one line `--nhc` gives
+Slurm's NHC (the drain reason) and the `--npd` message name the error that
+ranks first (with no error, the unchecked warning that ranks first). The
+rank is one table, `src/check/rank.c` (`check --json --list` gives it as
+`order`); its basis, cost by cost, the most first:
+
+"""
+
+
+def order(doc):
+    out = [ORDER]
+    for k, c in enumerate(doc.get("order", []), 1):
+        ids = ", ".join(f"`{i}`" for i in c["ids"])
+        out.append(f"{k}. **{c['cost']}**: {cell(c['basis'])}. {ids}\n")
+    out.append("\nWithin a cost the ids come in the order above (a cause before what "
+               "follows from it). An id not named above takes its family's cost "
+               "(`kmsg.*` a record of faults, `nccl.*` a setting, ...) and comes after "
+               "the ids named there.\n")
+    return "".join(out)
+
+
 def render(binary):
     res = subprocess.run([binary, "--json", "check", "--list"], capture_output=True,
                          text=True, timeout=60)
     if res.returncode != 0:
         raise SystemExit(f"{binary} --json check --list exited {res.returncode}: {res.stderr}")
-    rows = json.loads(res.stdout)["checks"]
+    doc = json.loads(res.stdout)
     out = [HEAD]
-    for r in rows:
+    for r in doc["checks"]:
         out.append(f"| `{r['id']}` | {cell(r['severity'])} | {cell(r['fires'])} | "
                    f"{cell(r['fix'])} |\n")
+    out.append(order(doc))
     return "".join(out)
 
 

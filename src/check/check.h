@@ -89,7 +89,7 @@ bool *check_wrong_links(const struct inventory *inv, const struct profile *p,
 			const struct site *site);
 
 /* Run every check; 0 or -ENOMEM.  Findings come out sorted: errors first,
- * then by id, then by subject. */
+ * then by the bandwidth each costs (rank.h), then by id, then by subject. */
 int check_run(const struct inventory *inv, const struct profile *p, struct findings *out);
 /* The same, with what the site file says (profiles/site.h; NULL: none)
  * and the roles check_roles gave under it (one per NIC, computed once by
@@ -98,7 +98,7 @@ int check_run(const struct inventory *inv, const struct profile *p, struct findi
 struct site;
 int check_run_site(const struct inventory *inv, const struct profile *p,
 		   const struct site *site, const enum nic_role *roles, struct findings *out);
-/* Sort findings as check_run does (errors first, then id, then subject):
+/* Sort findings as check_run does (errors first, then cost, id, subject):
  * for findings added after it (`check --env`'s nccl.* ones). */
 void check_sort(struct findings *fs);
 /* Mark the findings of the ids the site file ignores (NULL: none). */

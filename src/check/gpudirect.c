@@ -57,16 +57,16 @@ bool gpudirect_acs_redirect(const struct pci_func *gp, const struct pci_func *np
 	return on;
 }
 
-static bool any_acs_redirect(const struct inventory *inv)
+/* ACS redirect on a GPU-NIC path under one switch?  *unknown counts the
+ * bridges on such paths whose ACS control could not be read. */
+static bool any_acs_redirect(const struct inventory *inv, size_t *unknown)
 {
-	size_t unknown = 0;
-
 	for (size_t g = 0; g < inv->n_gpus; g++)
 		for (size_t i = 0; i < inv->n_nics; i++) {
 			const struct affinity *a = topo_pair(inv, g, i);
 
 			if (a && a->path <= PATH_PXB &&
-			    gpudirect_acs_redirect(&inv->gpus[g].pci, &inv->nics[i].pci, &unknown))
+			    gpudirect_acs_redirect(&inv->gpus[g].pci, &inv->nics[i].pci, unknown))
 				return true;
 		}
 	return false;
@@ -76,7 +76,7 @@ void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
 {
 	const struct host *h = &inv->host;
 	const struct verbs_user *u = h->verbs_user;
-	size_t dc = 0, geforce = 0;
+	size_t dc = 0, geforce = 0, unknown = 0;
 
 	for (size_t g = 0; g < inv->n_gpus; g++) {
 		dc += inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION;
@@ -104,9 +104,18 @@ void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
 					      "DMA-BUF, but libibverbs has no ibv_reg_dmabuf_mr" };
 		return;
 	}
-	if (any_acs_redirect(inv)) {
+	if (any_acs_redirect(inv, &unknown)) {
 		*out = (struct gd_judgement){ GD_NOT_READY, "pcie.acs",
 					      "ACS redirect on a bridge between a GPU and its NIC" };
+		return;
+	}
+	/* a redirect not seen is not a redirect ruled out: unknown is never
+	 * ready (check says pcie.acs "not checked" for the same bridges) */
+	if (unknown) {
+		*out = (struct gd_judgement){ GD_UNKNOWN, "pcie.acs",
+					      "the ACS control of the bridges between a GPU and "
+					      "its NIC is in PCI config space, which only root "
+					      "reads; run as root to confirm it" };
 		return;
 	}
 	*out = (struct gd_judgement){ GD_READY, NULL, NULL };

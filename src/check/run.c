@@ -1,6 +1,7 @@
 /* check_run: roles, then every family, then one order for the output. */
 #include "check.h"
 #include "families.h"
+#include "rank.h"
 #include "../profiles/site.h"
 
 #include <errno.h>
@@ -21,15 +22,21 @@ static int cmp_str(const char *a, const char *b)
 	return strverscmp(a ? a : "", b ? b : "");
 }
 
-/* errors, warnings, infos; then id; then subject (mlx5_2 before mlx5_10);
+/* errors, warnings, infos; then the bandwidth each costs (rank.h: a rail
+ * down before a count); then id; then subject (mlx5_2 before mlx5_10);
  * observed and expected only to make the order total. */
 static int by_severity_id_subject(const void *pa, const void *pb)
 {
 	const struct finding *a = pa, *b = pb;
+	unsigned ra, rb;
 	int r;
 
 	if (a->severity != b->severity)
 		return a->severity > b->severity ? -1 : 1;
+	ra = check_rank(a->id);
+	rb = check_rank(b->id);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
 	if ((r = strcmp(a->id, b->id)) != 0)
 		return r;
 	if ((r = cmp_str(a->subject, b->subject)) != 0)

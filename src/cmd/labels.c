@@ -48,7 +48,7 @@ const struct cmd_spec labels_spec = {
 	"  rail-gbps        the slowest of them; railN-gbps each one's rate\n"
 	"  link-layer       infiniband, ethernet or mixed\n"
 	"  roce-gid-index   the RoCE v2 IPv4 GID index every RoCE rail shares\n"
-	"  gpudirect        true or false, with datacenter GPUs\n"
+	"  gpudirect        true, false or unknown, with datacenter GPUs\n"
 	"A label that cannot be known is left out, never guessed.\n",
 	.epilog =
 	"Run it from a timer or the DaemonSet more often than --ttl: the file says\n"

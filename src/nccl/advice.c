@@ -207,8 +207,10 @@ static bool gdr_not(const struct nccl_facts *f, char **why)
 				  f->gdr_why ? f->gdr_why : "?",
 				  f->gdr_cause ? f->gdr_cause : "gdr.missing");
 	else if (f->gdr_ready < 0)
-		*why = advice_fmt("whether GPUDirect RDMA is ready is unknown (%s)",
-				  f->gdr_why ? f->gdr_why : "the module list could not be read");
+		*why = advice_fmt("GPUDirect RDMA could not be confirmed: %s (`rdmadoctor check` "
+				  "says %s \"not checked\")",
+				  f->gdr_why ? f->gdr_why : "the module list could not be read",
+				  f->gdr_cause ? f->gdr_cause : "gdr.missing");
 	else
 		return false;
 	return true;

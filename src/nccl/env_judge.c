@@ -109,6 +109,43 @@ static void picked_by(const struct if_list *l, const struct nccl_port *pt, char 
 		snprintf(buf, len, "'%s' selects it", t);
 }
 
+/* Every storage device l selects ("mlx5_1,mlx5_2"), or every rail port
+ * that is up and l leaves out ("mlx5_3:1,mlx5_4:1"), comma-separated as
+ * NCCL_IB_HCA takes them: the one list each such finding's fix names, so
+ * that the value to type is whole in every one of them (and prints whole
+ * when the text printer groups them).  malloc'd; NULL without memory. */
+static char *hca_list(const struct judge *j, const struct if_list *l, bool storage)
+{
+	char *s = NULL;
+	size_t len = 0, n = 0;
+	FILE *m = open_memstream(&s, &len);
+
+	if (!m)
+		return NULL;
+	for (size_t k = 0; k < j->f->n_ports; k++) {
+		const struct nccl_port *pt = &j->f->ports[k];
+		bool sel = if_list_selects(l, pt->dev, pt->port), seen = false;
+
+		if (storage) {
+			if (!sel || pt->role != ROLE_STORAGE)
+				continue;
+			for (size_t i = 0; i < k && !seen; i++)	/* a device once */
+				seen = strcmp(j->f->ports[i].dev, pt->dev) == 0 &&
+				       j->f->ports[i].role == ROLE_STORAGE &&
+				       if_list_selects(l, j->f->ports[i].dev, j->f->ports[i].port);
+			if (!seen)
+				fprintf(m, "%s%s", n++ ? "," : "", pt->dev);
+		} else if (!sel && pt->role == ROLE_RAIL && pt->up == 1) {
+			fprintf(m, "%s%s:%d", n++ ? "," : "", pt->dev, pt->port);
+		}
+	}
+	if (fclose(m) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 static int hca_unknown(struct judge *j, const struct if_list *l, const char *value)
 {
 	char at[JUDGE_AT_LEN], t[IF_NAME_MAX + 16];
@@ -148,7 +185,8 @@ static int hca_unknown(struct judge *j, const struct if_list *l, const char *val
 }
 
 /* One port the job's list selects. */
-static int hca_port(struct judge *j, const struct if_list *l, const char *value, size_t k)
+static int hca_port(struct judge *j, const struct if_list *l, const char *value,
+		    const char *storage, size_t k)
 {
 	const struct nccl_port *pt = &j->f->ports[k];
 	char at[JUDGE_AT_LEN], by[IF_NAME_MAX * 2 + 160];
@@ -166,7 +204,8 @@ static int hca_port(struct judge *j, const struct if_list *l, const char *value,
 		finding_set(&f->observed, "NCCL_IB_HCA=%s%s: %s, a storage NIC", value, at, by);
 		finding_set(&f->expected, "only rail NICs");
 		finding_set(&f->fix, "name the rails with '=' and their ports (`rdmadoctor "
-			    "nccl` prints them), or exclude %s with '^=%s'", pt->dev, pt->dev);
+			    "nccl` prints them), or exclude the storage NIC%s with "
+			    "NCCL_IB_HCA=^=%s", strchr(storage, ',') ? "s" : "", storage);
 		if (judge_done(f) < 0)
 			return -ENOMEM;
 	}
@@ -201,7 +240,7 @@ static int hca_port(struct judge *j, const struct if_list *l, const char *value,
 	return judge_done(f);
 }
 
-static int hca_missing(struct judge *j, const char *value, size_t k)
+static int hca_missing(struct judge *j, const char *value, const char *missing, size_t k)
 {
 	const struct nccl_port *pt = &j->f->ports[k];
 	char at[JUDGE_AT_LEN];
@@ -215,8 +254,8 @@ static int hca_missing(struct judge *j, const char *value, size_t k)
 	finding_set(&f->observed, "NCCL_IB_HCA=%s%s does not select this rail port, which is up",
 		    value, judge_at(j->env, "NCCL_IB_HCA", at));
 	finding_set(&f->expected, "every rail port that is up");
-	finding_set(&f->fix, "add %s:%d to NCCL_IB_HCA (`rdmadoctor nccl` prints the whole "
-		    "list)", pt->dev, pt->port);
+	finding_set(&f->fix, "add %s to NCCL_IB_HCA (`rdmadoctor nccl` prints the whole "
+		    "list)", missing);
 	return judge_done(f);
 }
 
@@ -224,8 +263,8 @@ static int hca_missing(struct judge *j, const char *value, size_t k)
 static int judge_hca(struct judge *j)
 {
 	const char *value = nccl_env_get(j->env, "NCCL_IB_HCA");
+	char err[200], *storage, *missing;
 	struct if_list *l;
-	char err[200];
 	int rc = 0;
 
 	if (!value || !*value) {
@@ -244,17 +283,21 @@ static int judge_hca(struct judge *j)
 				       "an optional '^' then '=', and a comma list of dev[:port]",
 				       err);
 	}
-	rc = hca_unknown(j, l, value);
+	storage = hca_list(j, l, true);
+	missing = hca_list(j, l, false);
+	rc = storage && missing ? hca_unknown(j, l, value) : -ENOMEM;
 	for (size_t k = 0; k < j->f->n_ports && rc == 0; k++) {
 		const struct nccl_port *pt = &j->f->ports[k];
 		bool sel = if_list_selects(l, pt->dev, pt->port);
 
 		j->used[k] = sel && pt->up != 0;
 		if (sel)
-			rc = hca_port(j, l, value, k);
+			rc = hca_port(j, l, value, storage, k);
 		else if (pt->role == ROLE_RAIL && pt->up == 1)
-			rc = hca_missing(j, value, k);
+			rc = hca_missing(j, value, missing, k);
 	}
+	free(storage);
+	free(missing);
 	free(l);
 	return rc;
 }

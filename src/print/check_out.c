@@ -1,6 +1,7 @@
 #include "check_out.h"
 #include "json.h"
 #include "../check/rails.h"
+#include "../check/rank.h"
 #include "text_wrap.h"
 #include "text_printf.h"
 
@@ -132,7 +133,9 @@ const struct finding *check_lead_unchecked(const struct findings *fs, size_t *n)
 
 		if (!f->unchecked || f->waived || f->severity == SEV_INFO)
 			continue;
-		if (!first)
+		/* the more severe, then the one that may cost the most */
+		if (!first || f->severity > first->severity ||
+		    (f->severity == first->severity && check_rank(f->id) < check_rank(first->id)))
 			first = f;
 		(*n)++;
 	}
@@ -156,26 +159,20 @@ static void nhc_unchecked(FILE *out, const struct findings *fs)
 const struct finding *check_lead_error(const struct findings *fs, size_t *errors)
 {
 	const struct finding *first = NULL;
+	unsigned best = 0;
 
-	/* The drain reason names the error that explains the most: a NIC or
-	 * port that is missing or down before what follows from it. */
-	static const char *const rank[] = {
-		"nic.count", "port.down", "port.no_sm", "sys.device_access", "link.flaps",
-		"port.rate_low", "port.width_low", "pcie.link_degraded",
-		"pcie.upstream_degraded", "gid.rocev2_missing", "counters.errors",
-	};
-	size_t best = sizeof(rank) / sizeof(rank[0]);
-
+	/* The drain reason names the error that costs the most bandwidth,
+	 * as check/rank.c ranks them: a NIC or port missing or down before
+	 * a slow one, PFC or FEC off, optics, and those before a count */
 	*errors = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->v[i];
-		size_t r = 0;
+		unsigned r;
 
 		if (f->severity != SEV_ERROR || f->waived)
 			continue;
 		(*errors)++;
-		while (r < sizeof(rank) / sizeof(rank[0]) && strcmp(rank[r], f->id) != 0)
-			r++;
+		r = check_rank(f->id);
 		if (!first || r < best) {
 			first = f;
 			best = r;

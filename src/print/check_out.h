@@ -48,12 +48,12 @@ json_t *check_list_to_json(void);
  * (a rail whose state could not be read), one "UNCHECKED: rdmadoctor:
  * ..." line. */
 void nhc_check(FILE *out, const struct check_report *rep);
-/* The error a one-line report names (the one that explains the most: a
- * NIC or port missing or down before what follows from it), *errors the
- * unwaived errors; NULL when none. */
+/* The error a one-line report names (the one that costs the most
+ * bandwidth, as check/rank.h ranks them: a NIC or port missing or down
+ * first), *errors the unwaived errors; NULL when none. */
 const struct finding *check_lead_error(const struct findings *fs, size_t *errors);
-/* The first unwaived warning that says what was not checked (a rail not
- * seen), *n how many; NULL when none. */
+/* The unwaived warning (or error) that says what was not checked (a rail
+ * not seen) and ranks first, *n how many; NULL when none. */
 const struct finding *check_lead_unchecked(const struct findings *fs, size_t *n);
 
 #endif

@@ -8,9 +8,11 @@
 #include "text_wrap.h"
 #include "tint.h"
 #include "../check/catalog.h"
+#include "../check/rank.h"
 #include "text_printf.h"
 #include "plural.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,21 +78,43 @@ static bool name_at(const char *s, size_t i, const char *name, size_t n)
 	       !name_char(s[i + n]);
 }
 
-/* x and y are the same text once the name of each is set aside. */
-static bool same_text(const char *x, const char *xn, size_t xl, const char *y, const char *yn,
-		      size_t yl)
-{
-	size_t i = 0, j = 0;
+/* Where the leader of a group varies with its members: the span of its
+ * subject's name, and for observed, expected and fix the times that name
+ * stands as a word in the leader's text where each member has its own
+ * name (bit k: the k-th time; a placeholder prints there).  Where a member
+ * has the leader's name too, the text is common to all (the value of a
+ * variable the user wrote, which names every device) and prints as it is:
+ * a value to be typed never carries a placeholder. */
+enum { VARY_OBSERVED, VARY_EXPECTED, VARY_FIX, N_VARY };
 
+struct vary {
+	size_t off, len;
+	uint64_t at[N_VARY];
+};
+
+/* x and y are the same text once the name of each is set aside where
+ * both stand together; *at: which times x's name was set aside. */
+static bool same_text(const char *x, const char *xn, size_t xl, const char *y, const char *yn,
+		      size_t yl, uint64_t *at)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	*at = 0;
 	if (!x || !y)
 		return x == y;
 	while (x[i] || y[j]) {
-		if (name_at(x, i, xn, xl) && name_at(y, j, yn, yl)) {
+		bool mine = name_at(x, i, xn, xl);
+
+		if (mine && name_at(y, j, yn, yl)) {
+			if (k >= 64)
+				return false;	/* too many to say which: not grouped */
+			*at |= (uint64_t)1 << k++;
 			i += xl;
 			j += yl;
 		} else if (x[i] != y[j]) {
 			return false;
 		} else {
+			k += mine;
 			i++;
 			j++;
 		}
@@ -98,64 +122,82 @@ static bool same_text(const char *x, const char *xn, size_t xl, const char *y, c
 	return true;
 }
 
-static bool same_finding(const struct finding *a, const struct finding *b)
+static bool same_finding(const struct finding *a, const struct finding *b, struct vary *v)
 {
-	size_t ao, al, bo, bl;
+	size_t bo = 0, bl = 0;
 	const char *an, *bn;
 
 	if (a->severity != b->severity || strcmp(a->id, b->id) != 0 || a->waived != b->waived ||
 	    a->accepted != b->accepted ||
 	    (a->why != b->why && (!a->why || !b->why || strcmp(a->why, b->why) != 0)) ||
-	    !one_word_apart(a->subject, b->subject, &ao, &al, &bo, &bl))
+	    !one_word_apart(a->subject, b->subject, &v->off, &v->len, &bo, &bl))
 		return false;
-	an = a->subject + ao;
+	an = a->subject + v->off;
 	bn = b->subject + bo;
-	return same_text(a->observed, an, al, b->observed, bn, bl) &&
-	       same_text(a->expected, an, al, b->expected, bn, bl) &&
-	       same_text(a->fix, an, al, b->fix, bn, bl);
+	return same_text(a->observed, an, v->len, b->observed, bn, bl, &v->at[VARY_OBSERVED]) &&
+	       same_text(a->expected, an, v->len, b->expected, bn, bl, &v->at[VARY_EXPECTED]) &&
+	       same_text(a->fix, an, v->len, b->fix, bn, bl, &v->at[VARY_FIX]);
 }
 
-/* leader[i]: the first finding i is the same as (i itself if none). */
-static size_t *group(const struct findings *fs)
+/* leader[i]: the first finding i is the same as (i itself if none), where
+ * i varies with it as its first member does; vary[j]: how the members of
+ * leader j's group vary with it. */
+static size_t *group(const struct findings *fs, struct vary **vary)
 {
 	size_t *leader = malloc((fs->n ? fs->n : 1) * sizeof(*leader));
+	struct vary *v = calloc(fs->n ? fs->n : 1, sizeof(*v));
 
-	if (!leader)
+	if (!leader || !v) {
+		free(leader);
+		free(v);
 		return NULL;
+	}
 	for (size_t i = 0; i < fs->n; i++) {
 		leader[i] = i;
-		for (size_t j = 0; j < i; j++)
-			if (leader[j] == j && same_finding(&fs->v[j], &fs->v[i])) {
-				leader[i] = j;
-				break;
-			}
+		for (size_t j = 0; j < i; j++) {
+			struct vary here;
+
+			if (leader[j] != j || !same_finding(&fs->v[j], &fs->v[i], &here))
+				continue;
+			if (v[j].len && memcmp(&v[j], &here, sizeof(here)) != 0)
+				continue;	/* varies otherwise than the rest */
+			v[j] = here;
+			leader[i] = j;
+			break;
+		}
 	}
+	*vary = v;
 	return leader;
 }
 
 /* ---- printing ------------------------------------------------------------ */
 
-/* Text of a group's leader with its name, where it stands as a word, as
- * a placeholder; the text itself when that fails. */
-static void put_group_text(FILE *out, const char *s, const char *name, size_t nl, size_t col,
-			   size_t width)
+/* Text of a group's leader with its name, where it stands as a word and
+ * varies with the members (bit k of at: the k-th time), as a placeholder;
+ * the text itself when that fails. */
+static void put_group_text(FILE *out, const char *s, const char *name, size_t nl, uint64_t at,
+			   size_t col, size_t width)
 {
 	const char *ph = memchr(name, ':', nl) ? "<bdf>" : "<dev>";
-	size_t len = strlen(s), n = 0;
+	size_t len = strlen(s), n = 0, k = 0;
 	char *t = malloc(len * 5 + 1);
 
 	if (!t) {
 		text_wrap(out, s, col, FIELD_INDENT, width);
 		return;
 	}
+	/* the walk of same_text, so that the k-th time is the same one */
 	for (size_t i = 0; s[i];) {
-		if (name_at(s, i, name, nl)) {
+		bool mine = name_at(s, i, name, nl);
+
+		if (mine && k < 64 && ((at >> k) & 1)) {
 			memcpy(t + n, ph, 5);
 			n += 5;
 			i += nl;
 		} else {
 			t[n++] = s[i++];
 		}
+		k += mine;
 	}
 	t[n] = '\0';
 	text_wrap(out, t, col, FIELD_INDENT, width);
@@ -163,13 +205,13 @@ static void put_group_text(FILE *out, const char *s, const char *name, size_t nl
 }
 
 static void field(FILE *out, const char *label, const char *value, const char *name,
-		  size_t nl, size_t width)
+		  size_t nl, uint64_t at, size_t width)
 {
 	if (!value || !*value)
 		return;
 	text_printf(out, "      %-9s ", label);
-	if (name)
-		put_group_text(out, value, name, nl, FIELD_INDENT, width);
+	if (name && at)
+		put_group_text(out, value, name, nl, at, FIELD_INDENT, width);
 	else
 		text_wrap(out, value, FIELD_INDENT, FIELD_INDENT, width);
 	fputc('\n', out);
@@ -222,37 +264,27 @@ static size_t group_size(const size_t *leader, size_t n, size_t i)
 	return count;
 }
 
-/* The name a group's subjects differ in (the leader's), for placeholders;
- * NULL for a group of one. */
-static const char *group_name(const struct findings *fs, const size_t *leader, size_t i,
-			      size_t *nl)
-{
-	size_t ao, al, bo, bl;
-
-	for (size_t j = i + 1; j < fs->n; j++)
-		if (leader[j] == i &&
-		    one_word_apart(fs->v[i].subject, fs->v[j].subject, &ao, &al, &bo, &bl)) {
-			*nl = al;
-			return fs->v[i].subject + ao;
-		}
-	return NULL;
-}
-
 void text_findings(FILE *out, const struct findings *fs, const struct text_opts *o)
 {
-	size_t *leader = group(fs);
+	struct vary *vary = NULL, none = { 0 };
+	size_t *leader = group(fs, &vary);
 
 	for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--) {
 		for (size_t i = 0; i < fs->n; i++) {
 			const struct finding *f = &fs->v[i];
-			size_t count = 1, nl = 0, col;
+			const struct vary *v = &none;
+			size_t count = 1, col;
 			const char *name = NULL;
 
 			if ((int)f->severity != sev || (leader && leader[i] != i))
 				continue;
 			if (leader) {
 				count = group_size(leader, fs->n, i);
-				name = group_name(fs, leader, i, &nl);
+				v = &vary[i];
+				/* the name the subjects differ in (the leader's),
+				 * for placeholders; none in a group of one */
+				if (count > 1)
+					name = f->subject + v->off;
 			}
 			fputs("\n  ", out);
 			tint_on(out, o, sev_tint(f->severity));
@@ -267,13 +299,16 @@ void text_findings(FILE *out, const struct findings *fs, const struct text_opts 
 				text_wrap(out, f->subject, col, 8, o->width);
 			fputs(f->waived ? "  (waived by the site file)\n" :
 			      f->accepted ? "  (accepted unchecked by the site file)\n" : "\n", out);
-			field(out, "observed", f->observed, name, nl, o->width);
-			field(out, "expected", f->expected, name, nl, o->width);
-			field(out, "why", f->why, NULL, 0, o->width);
-			field(out, "fix", f->fix, name, nl, o->width);
+			field(out, "observed", f->observed, name, v->len, v->at[VARY_OBSERVED],
+			      o->width);
+			field(out, "expected", f->expected, name, v->len, v->at[VARY_EXPECTED],
+			      o->width);
+			field(out, "why", f->why, NULL, 0, 0, o->width);
+			field(out, "fix", f->fix, name, v->len, v->at[VARY_FIX], o->width);
 		}
 	}
 	free(leader);
+	free(vary);
 }
 
 /* One line of the NICs of a kind: "  rail: mlx5_0 mlx5_1" */
@@ -438,10 +473,34 @@ void text_check_list(FILE *out, size_t width)
 
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "%s%s\n", i ? "\n" : "", e[i].id);	/* the catalog's own */
-		field(out, "severity", e[i].severity, NULL, 0, width);
-		field(out, "fires", e[i].fires, NULL, 0, width);
-		field(out, "fix", e[i].fix, NULL, 0, width);
+		field(out, "severity", e[i].severity, NULL, 0, 0, width);
+		field(out, "fires", e[i].fires, NULL, 0, 0, width);
+		field(out, "fix", e[i].fix, NULL, 0, 0, width);
 	}
+}
+
+/* The order findings come in (check/rank.h): each cost with its basis and
+ * the ids it ranks, in order (those with a row of their own; an id
+ * without one comes after them). */
+static json_t *order_to_json(void)
+{
+	size_t n;
+	const struct check_rank_row *r = check_rank_rows(&n);
+	json_t *order = json_array();
+
+	for (int c = 0; order && c < N_COSTS; c++) {
+		json_t *ids = json_array();
+
+		for (size_t i = 0; ids && i < n; i++)
+			if (r[i].cost == (enum check_cost)c)
+				json_array_append_new(ids, json_string(r[i].id));
+		json_array_append_new(order, json_pack("{s:s, s:s, s:o}", "cost",
+						       check_cost_name((enum check_cost)c),
+						       "basis",
+						       check_cost_basis((enum check_cost)c),
+						       "ids", ids));
+	}
+	return order;
 }
 
 json_t *check_list_to_json(void)
@@ -451,8 +510,10 @@ json_t *check_list_to_json(void)
 	json_t *list = json_array();
 
 	for (size_t i = 0; list && i < n; i++)
-		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s}", "id", e[i].id,
+		json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", e[i].id,
 						      "severity", e[i].severity, "fires",
-						      e[i].fires, "fix", e[i].fix));
-	return json_pack("{s:i, s:o}", "schema", 1, "checks", list);
+						      e[i].fires, "fix", e[i].fix, "cost",
+						      check_cost_name(check_cost(e[i].id))));
+	return json_pack("{s:i, s:o, s:o}", "schema", 1, "checks", list, "order",
+			 order_to_json());
 }

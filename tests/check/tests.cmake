@@ -109,6 +109,12 @@ add_test(NAME check_snapshot_manifest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
 
 # GPUDirect RDMA judged once (src/check/gpudirect.c): check, nccl and
-# labels agree on roce-broken (ACS redirect) and on a healthy dgx-h100.
+# labels agree on roce-broken (ACS redirect), on a healthy dgx-h100, and on
+# a copy of it whose ACS control is unreadable (unknown, not ready).
 add_test(NAME check_gpudirect_agree COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gpudirect_agree.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+
+# Findings by the bandwidth each costs (src/check/rank.c): a rail down or
+# PFC off before a count, in the text, JSON, --brief, --nhc and --npd.
+add_test(NAME check_rank_order COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/rank_order.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check's text for people: the same finding on several subjects printed
-once naming them (JSON keeps one entry each), lines wrapped to 80 columns
+once naming them (JSON keeps one entry each), a value to type printed
+whole in such a group (never with a <dev> placeholder), lines wrapped to 80 columns
 when not a terminal, `--brief` one line per finding, and the option errors.
 
 A copy of dgx-h100 where every port has link_downed 1 and nothing else.
@@ -69,6 +70,34 @@ try:
     rc, out, _ = run("--root", root, "check")
     ok(out.count("counters.errors") == 2 and f"{n - 1} ports:" in out and
        "observed  link_downed 2" in out, "text: a different finding printed apart", out)
+
+    # a grouped NCCL finding: the value the user wrote, and the value a fix
+    # tells them to type, print whole, never with a <dev> placeholder in
+    # them (NCCL_IB_HCA=<dev>,mlx5_2); one fix names every device at once
+    fx = os.path.join(fixtures, "dgx-h100", "root")
+    env = os.path.join(tmp, "job.env")
+    with open(env, "w") as f:
+        f.write("NCCL_IB_HCA=mlx5_1,mlx5_2\n")    # both storage NICs of the DGX
+    rc, out, _ = run("--root", fx, "--json", "check", "--env", env)
+    doc = json.loads(out)
+    storage = [f for f in doc["findings"] if f["id"] == "nccl.hca_storage"]
+    missing = [f for f in doc["findings"] if f["id"] == "nccl.hca_missing"]
+    ok(len(storage) == 2 and len({f["fix"] for f in storage}) == 1 and
+       "NCCL_IB_HCA=^=mlx5_1,mlx5_2" in storage[0]["fix"],
+       "JSON: each nccl.hca_storage's fix excludes both storage NICs at once",
+       json.dumps(storage, indent=1))
+    every = ",".join(f["subject"].replace(" port ", ":") for f in missing)
+    ok(len(missing) > 1 and len({f["fix"] for f in missing}) == 1 and
+       f"add {every} to NCCL_IB_HCA" in missing[0]["fix"],
+       "JSON: each nccl.hca_missing's fix adds every rail left out at once",
+       json.dumps(missing, indent=1))
+    rc, out, _ = run("--root", fx, "check", "--env", env)
+    typed = [w for w in out.split() if ("<dev>" in w or "<bdf>" in w) and
+             ("=" in w or "," in w)]
+    ok(not typed, "text: no placeholder in a value to type", "\n".join(typed) + "\n" + out)
+    ok(out.count("nccl.hca_storage") == 1 and "NCCL_IB_HCA=mlx5_1,mlx5_2 (line 1)" in out and
+       "NCCL_IB_HCA=^=mlx5_1,mlx5_2" in out and f"add {every} to" in out,
+       "text: the grouped NCCL findings print the lists whole", out)
 
     # every fixture: no text line beyond 80 columns but a word longer than that
     for r in sorted(glob.glob(os.path.join(fixtures, "*", "root"))):

@@ -150,7 +150,8 @@ def ports_of(tree, roles):
 
 
 def gdr_ready(tree):
-    """None: no datacenter GPU (or GeForce only); else True/False."""
+    """None: no datacenter GPU (or GeForce only), or ACS control on a
+    GPU-NIC path not readable (unknown, never ready); else True/False."""
     pci = os.path.join(tree, "sys/bus/pci/devices")
     dc = geforce = 0
     for f in ls(pci):
@@ -166,16 +167,21 @@ def gdr_ready(tree):
     mods = read(os.path.join(tree, "proc/modules")) or ""
     names = {l.split()[0] for l in mods.splitlines() if l.split()}
     if names & {"nvidia_peermem", "nv_peer_mem"}:
-        return not acs_redirect(tree)
+        return ready_by_acs(tree)
     if any(n.startswith("nv_mem") for n in ls(os.path.join(tree, "sys/kernel/mm/memory_peers"))):
-        return not acs_redirect(tree)
+        return ready_by_acs(tree)
     ver = read(os.path.join(tree, "proc/driver/nvidia/version")) or ""
     rel = read(os.path.join(tree, "proc/sys/kernel/osrelease")) or ""
     m = re.match(r"(\d+)\.(\d+)", rel)
     first = ver.splitlines()[0] if ver else ""
     if not ("Open Kernel Module" in first and bool(m and (int(m[1]), int(m[2])) >= (5, 12))):
         return False
-    return not acs_redirect(tree)
+    return ready_by_acs(tree)
+
+
+def ready_by_acs(tree):
+    acs = acs_redirect(tree)
+    return None if acs is None else not acs
 
 
 def acs_control(cfg):
@@ -193,7 +199,10 @@ def acs_control(cfg):
 
 def acs_redirect(tree):
     """ACS Request or Completion Redirect on a bridge between a GPU and an
-    RDMA NIC under the same PCIe switch (pcie.acs: GPUDirect RDMA broken)."""
+    RDMA NIC under the same PCIe switch (pcie.acs: GPUDirect RDMA broken);
+    None: none seen, but a bridge's config is not readable past the 64
+    bytes a user who is not root gets (unknown)."""
+    unknown = False
     pci = os.path.join(tree, "sys/bus/pci/devices")
 
     def chain(f):
@@ -215,13 +224,14 @@ def acs_redirect(tree):
             for br in a[common:-1] + b[common:-1]:
                 try:
                     with open(os.path.join(pci, br, "config"), "rb") as fh:
-                        v = acs_control(fh.read())
+                        cfg = fh.read()
                 except OSError:
-                    v = None    # not readable: check says not checked
-
+                    cfg = b""   # not readable: check says not checked
+                unknown |= len(cfg) <= 64
+                v = acs_control(cfg)
                 if v is not None and v & 0x0c:
                     return True
-    return False
+    return None if unknown else False
 
 
 def nearest_paths(binary, tree):

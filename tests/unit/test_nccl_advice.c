@@ -354,7 +354,18 @@ static void test_gdr_paths(void **state)
 	roce(&m, 2);
 	m.f.gdr_ready = -1;
 	advise(&m);
-	is_left(&m, "NCCL_NET_GDR_READ", "unknown");
+	is_left(&m, "NCCL_NET_GDR_READ", "could not be confirmed");
+	done(&m);
+	/* unknown for unread ACS control: says so, names the check, sets nothing */
+	roce(&m, 2);
+	m.f.gdr_ready = -1;
+	m.f.gdr_cause = "pcie.acs";
+	m.f.gdr_why = "the ACS control of the bridges between a GPU and its NIC is in PCI "
+		      "config space, which only root reads; run as root to confirm it";
+	advise(&m);
+	is_left(&m, "NCCL_NET_GDR_LEVEL", "run as root");
+	is_left(&m, "NCCL_NET_GDR_LEVEL", "pcie.acs \"not checked\"");
+	is_left(&m, "NCCL_NET_GDR_READ", "could not be confirmed");
 	done(&m);
 }
 
