@@ -42,12 +42,21 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 
 /* counters_ext/ (older kernels, mlx4): PortCountersExtended, 64 bits wide.
  * "<name>_64" stands for counters/<name>, whose 32 bits stop at their
- * maximum.  Yet where the driver reads the extended counters into
- * counters/ and leaves counters_ext/ at 0 (a published mlx4 capture:
- * port_rcv_packets 6825908347 beside port_rcv_packets_64 0), counters/ is
- * the wider: both count up from the same reset, so the larger value is the
- * one that did not stop, and -v says which was taken when they differ.
- * The others (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
+ * maximum; "port_unicast_xmit_packets" and the other three unicast and
+ * multicast ones are the fields that newer kernels show as
+ * counters/unicast_xmit_packets ... (drivers/infiniband/core/sysfs.c:
+ * PORT_PMA_ATTR_EXT(unicast_xmit_packets, 64, 320): PortCountersExtended's
+ * PortUnicastXmitPkts), and are taken as those: one counter, one name,
+ * whichever the kernel wrote (prometheus/procfs sysfs/class_infiniband.go
+ * reads both spellings, node_exporter's collector/infiniband_linux.go
+ * shows them as legacy_unicast_packets_transmitted_total and
+ * unicast_packets_transmitted_total).  Yet where the driver reads the
+ * extended counters into counters/ and leaves counters_ext/ at 0 (a
+ * published mlx4 capture: port_rcv_packets 6825908347 beside
+ * port_rcv_packets_64 0), counters/ is the wider: both count up from the
+ * same reset, so the larger value is the one that did not stop, and -v
+ * says which was taken when they differ.  Those counters/ lacks (older
+ * kernels have no counters/unicast_*) join the set.  0 or -ENOMEM. */
 static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 {
 	struct counter_set ext = { 0 };
@@ -64,6 +73,9 @@ static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 
 		if (len > 3 && strcmp(e->name + len - 3, "_64") == 0)
 			e->name[len - 3] = '\0';
+		else if (strncmp(e->name, "port_unicast_", 13) == 0 ||
+			 strncmp(e->name, "port_multicast_", 15) == 0)
+			memmove(e->name, e->name + 5, len - 5 + 1);
 		if (e->ok && is_pma_data_counter(e->name)) {
 			if (e->value > UINT64_MAX / 4) {
 				root_note(r, edir, "'%s_64' too large to count in bytes", e->name);

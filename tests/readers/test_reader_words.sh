@@ -45,6 +45,11 @@ printf '9000\n' >"$t/sys/class/net/bond0/mtu"
 printf '4294967295\n' >"$port/counters/port_rcv_data"
 printf '10000000000\n' >"$port/counters_ext/port_rcv_data_64"
 printf '123\n' >"$port/counters_ext/port_unicast_rcv_packets"
+# counters/unicast_xmit_packets (newer kernels) beside counters_ext/'s
+# spelling of the same PortCountersExtended field (MLNX_OFED's mlx4): one
+# counter, the wider value
+printf '4000000000\n' >"$port/counters/unicast_xmit_packets"
+printf '4000000007\n' >"$port/counters_ext/port_unicast_xmit_packets"
 # a published mlx4 capture: counters/ already 64 bits wide, counters_ext/ 0
 printf '6825908347\n' >"$port/counters/port_rcv_packets"
 printf '0\n' >"$port/counters_ext/port_rcv_packets_64"
@@ -63,8 +68,10 @@ timeout 20 "$bin" --root "$t" -v --json inventory >"$tmp/out" 2>"$tmp/err"
 py 'd["nics"][0]["ports"][0]["link_layer"] == "Ethernet"' "a value ending in two newlines keeps none"
 py 'd["nics"][0]["ports"][0]["counters"]["port_rcv_data"] == 40000000000' \
 	"counters_ext: the 64-bit count (in bytes) wins over the 32-bit maximum"
-py 'd["nics"][0]["ports"][0]["counters"]["port_unicast_rcv_packets"] == 123' \
-	"counters_ext: the extended-only counters are read"
+py 'd["nics"][0]["ports"][0]["counters"]["unicast_rcv_packets"] == 123' \
+	"counters_ext: the extended-only counters are read, under the name newer kernels give them"
+py 'd["nics"][0]["ports"][0]["counters"]["unicast_xmit_packets"] == 4000000007 and not [k for k in d["nics"][0]["ports"][0]["counters"] if k.startswith("port_unicast")]' \
+	"counters_ext/port_unicast_xmit_packets and counters/unicast_xmit_packets are one counter, the wider"
 py 'd["nics"][0]["ports"][0]["counters"]["port_rcv_packets"] == 6825908347' \
 	"counters/ wider than counters_ext/: counters/ wins"
 if grep -q "'port_rcv_packets': counters/ 6825908347, counters_ext/ 0: took counters/, the wider" "$tmp/err" &&
@@ -76,7 +83,7 @@ py 'd["host"]["iommu"]["present"] is None' \
 	"no sys/class/iommu but a device in an IOMMU group: IOMMU unknown, not off"
 # one counters/ file "N/A (no PMA)" beside others read, and hw_counters/ read:
 # said precisely (what is missing, what is still read), never "no counters"
-if grep -qF "counters: the driver does not give the PMA port counter 'symbol_error' (\"N/A (no PMA)\"); still read: 3 PMA port counters, 3 hw_counters" "$tmp/err"
+if grep -qF "counters: the driver does not give the PMA port counter 'symbol_error' (\"N/A (no PMA)\"); still read: 4 PMA port counters, 3 hw_counters" "$tmp/err"
 then ok; else bad "N/A (no PMA) on one counter not said precisely"; cat "$tmp/err"; fi
 if grep -q "has no counters" "$tmp/err"; then bad "-v says no counters where others are read"; else ok; fi
 if grep -q "malformed 'symbol_error'" "$tmp/err"; then bad "N/A (no PMA) called malformed"; else ok; fi
@@ -97,7 +104,7 @@ if grep -q "unicast\|out_of_buffer" "$tmp/out"; then bad "a counter check does n
 for f in "$port"/counters/*; do printf 'N/A (no PMA)\n' >"$f"; done
 rm -r "$port/counters_ext"
 timeout 20 "$bin" --root "$t" -v inventory >"$tmp/out" 2>"$tmp/err"
-if grep -qF "counters: no PMA port counters: the driver answers \"N/A (no PMA)\" for all 3 in counters/; still read: 3 hw_counters" "$tmp/err"
+if grep -qF "counters: no PMA port counters: the driver answers \"N/A (no PMA)\" for all 4 in counters/; still read: 3 hw_counters" "$tmp/err"
 then ok; else bad "no PMA port counters at all not said with what is still read"; cat "$tmp/err"; fi
 
 timeout 20 "$bin" --root "$t" --json check --profile generic >"$tmp/out" 2>"$tmp/err"
