@@ -112,3 +112,9 @@ add_test(NAME check_snapshot_manifest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/
 # labels agree on roce-broken (ACS redirect) and on a healthy dgx-h100.
 add_test(NAME check_gpudirect_agree COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gpudirect_agree.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+
+# The healthy examples compare their RDMA modules with lib/modules (no
+# driver.* "not checked") and have a boot id (check --state keeps its
+# memory on each); what they still leave unchecked is listed.
+add_test(NAME check_healthy_examples COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/healthy_examples.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
