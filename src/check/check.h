@@ -117,6 +117,14 @@ int check_run_counters(const struct inventory *inv, struct findings *out);
  * model/window.h's enum window_set (false / true: a PMA / hw_counters
  * name; WIN_ETH an `ethtool -S` name). */
 bool check_counter_is_error(const char *name, int set);
+/* A counter counters.errors lists when it is not 0 (a one-shot check):
+ * the error ones above and the PHY's link-down count (link_downed's
+ * Ethernet form).  What `inventory` shows on its errors line. */
+bool check_counter_is_listed(const char *name, int set);
+/* One of them that counts retries (out of sequence, sequence NAKs, ACK
+ * timeouts): they build up on any busy fabric, so counters.errors judges
+ * them only as they grow within a window, or next to a real fault. */
+bool check_counter_is_retry(const char *name, int set);
 /* An error counter that counts bits or symbols received wrong (PMA
  * symbol_error and port_rcv_errors, the PHY's FCS and symbol errors):
  * what the physical-layer error ratio sums, never link_downed. */

@@ -261,6 +261,22 @@ bool check_counter_is_error(const char *name, int set)
 	return false;
 }
 
+bool check_counter_is_listed(const char *name, int set)
+{
+	return check_counter_is_error(name, set) ||
+	       (set == WIN_ETH && strcmp(name, ETH_LINK_DOWN) == 0);
+}
+
+bool check_counter_is_retry(const char *name, int set)
+{
+	if (set != WIN_HW)
+		return false;
+	for (size_t i = 0; i < N_HW; i++)
+		if (strcmp(hw_errors[i].name, name) == 0)
+			return hw_errors[i].retry;
+	return false;
+}
+
 bool check_counter_is_bit_error(const char *name, int set)
 {
 	if (set == WIN_ETH)

@@ -8,7 +8,16 @@
  *   counters_ext/port_<x>[_64]  rdmadoctor_port_<x>_total (the 64-bit
  *                                   PortCountersExtended of older kernels, in
  *                                   the same family as counters/port_<x>; the
- *                                   reader took the wider, its HELP says so)
+ *                                   reader took the wider, its HELP says so;
+ *                                   counters_ext/port_unicast_xmit_packets is
+ *                                   counters/unicast_xmit_packets' field, the
+ *                                   reader names it so: one family)
+ *
+ * Every series node_exporter's infiniband collector gives has its
+ * counterpart here (prometheus/node_exporter collector/infiniband_linux.go,
+ * read through prometheus/procfs sysfs/class_infiniband.go): its legacy_*
+ * ones (counters_ext/) and the counters/ ones of the same field are one
+ * family, of the wider value (tests/serve/test_serve_node_exporter.py).
  *   hw_counters/<x>     rdmadoctor_hw_<x>_total
  *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
  *                                   per-queue ones, hundreds on a ConnectX)

@@ -1,4 +1,5 @@
 #include "text.h"
+#include "../check/check.h"
 #include "tint.h"
 #include "../model/module_info.h"
 #include "../model/link_modes.h"
@@ -11,6 +12,7 @@
 #include "plural.h"
 #include "../model/port_guid.h"
 #include "../model/port_state.h"
+#include "../model/window.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -112,20 +114,6 @@ static void print_host(FILE *out, const struct host *h)
 	fputc('\n', out);
 	verbs_user_text(out, h->verbs_user);
 	drv_stack_text(out, h->drv_stack);
-}
-
-static bool is_error_counter(const char *name)
-{
-	static const char *const data[] = {
-		"port_xmit_data", "port_rcv_data", "port_xmit_packets",
-		"port_rcv_packets", "unicast_xmit_packets", "unicast_rcv_packets",
-		"multicast_xmit_packets", "multicast_rcv_packets", "port_xmit_wait",
-	};
-
-	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
-		if (strcmp(name, data[i]) == 0)
-			return false;
-	return true;
 }
 
 /* "prio 3", "prio 0,3", "all", "off" or "?": where a flag is on. */
@@ -399,10 +387,45 @@ static void print_neighbor(FILE *out, const struct port *p)
 	text_printf(out, " (%s)\n", n->source ? n->source : "?");
 }
 
+/* One line of the counters counters.errors judges (check_counter_is_listed:
+ * its table), PMA, hw_counters and the PHY's, those not 0: the retries
+ * (check_counter_is_retry) or the others; nothing when all are 0. */
+static void print_error_line(FILE *out, const struct port *p, const char *label,
+			     bool retries)
+{
+	const struct counter_set *sets[] = { &p->counters, &p->hw_counters, &p->eth_stats };
+	const int kind[] = { WIN_PMA, WIN_HW, WIN_ETH };
+	bool first = true;
+
+	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
+		for (size_t i = 0; i < sets[s]->n; i++) {
+			const struct counter *c = &sets[s]->v[i];
+
+			if (!c->ok || !c->value || !c->name ||
+			    !check_counter_is_listed(c->name, kind[s]) ||
+			    check_counter_is_retry(c->name, kind[s]) != retries)
+				continue;
+			text_printf(out, "%s%s%s %llu", first ? label : ", ",
+				    kind[s] == WIN_ETH ? "ethtool " : "", c->name,
+				    (unsigned long long)c->value);
+			first = false;
+		}
+	if (!first)
+		fputc('\n', out);
+}
+
+/* "errors: link_downed 3, rx_icrc_encapsulated 2, ethtool rx_crc_errors_phy
+ * 1532", then "retries: local_ack_timeout_err 8, out_of_sequence 4" (lifetime
+ * counts, as check sees them without a window). */
+static void print_errors(FILE *out, const struct port *p)
+{
+	print_error_line(out, p, "      errors: ", false);
+	print_error_line(out, p, "      retries: ", true);
+}
+
 static void print_port(FILE *out, const struct port *p, const struct text_opts *o)
 {
 	const struct gid *rec = gid_recommended(p);
-	bool first = true;
 
 	text_printf(out, "    port %d  %-10s  ", p->num, OR_NA(p->link_layer));
 	print_state(out, p, o);
@@ -451,17 +474,7 @@ static void print_port(FILE *out, const struct port *p, const struct text_opts *
 		if (s->link)
 			link_lines(out, "        ", s->link);
 	}
-	for (size_t i = 0; i < p->counters.n; i++) {
-		const struct counter *c = &p->counters.v[i];
-
-		if (!c->ok || !c->value || !is_error_counter(c->name))
-			continue;
-		text_printf(out, "%s%s %llu", first ? "      errors: " : ", ", c->name,
-			    (unsigned long long)c->value);
-		first = false;
-	}
-	if (!first)
-		fputc('\n', out);
+	print_errors(out, p);
 }
 
 /* The NIC's PCI Express settings in lspci's words, when root read them:

@@ -18,16 +18,9 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 
 	counter_set_clear(&pt->counters);
 	counter_set_clear(&pt->hw_counters);
-	if (asprintf(&dir, "sys/class/infiniband/%s/ports/%d/counters", n->name, pt->num) < 0)
+	if (asprintf(&dir, "sys/class/infiniband/%s/ports/%d", n->name, pt->num) < 0)
 		return -ENOMEM;
-	rc = ib_read_counter_dir(r, dir, &pt->counters, true);
-	free(dir);
-	if (rc < 0)
-		return rc;
-	if (asprintf(&dir, "sys/class/infiniband/%s/ports/%d/hw_counters", n->name,
-		     pt->num) < 0)
-		return -ENOMEM;
-	rc = ib_read_counter_dir(r, dir, &pt->hw_counters, false);
+	rc = ib_read_port_counters(r, dir, pt);
 	free(dir);
 	if (rc < 0)
 		return rc;

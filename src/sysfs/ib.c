@@ -28,17 +28,35 @@ static bool is_pma_data_counter(const char *name)
 	return strcmp(name, "port_xmit_data") == 0 || strcmp(name, "port_rcv_data") == 0;
 }
 
+/* The counters/ files that read "N/A (no PMA)" (a driver without the
+ * PMA's port counters, or without some of them): how many, the first's
+ * name and the driver's words. */
+struct na_seen {
+	size_t n;
+	char first[64];
+	char text[48];
+};
+
 static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
-			    bool pma);
+			    bool pma, struct na_seen *na);
 
 /* counters_ext/ (older kernels, mlx4): PortCountersExtended, 64 bits wide.
  * "<name>_64" stands for counters/<name>, whose 32 bits stop at their
- * maximum.  Yet where the driver reads the extended counters into
- * counters/ and leaves counters_ext/ at 0 (a published mlx4 capture:
- * port_rcv_packets 6825908347 beside port_rcv_packets_64 0), counters/ is
- * the wider: both count up from the same reset, so the larger value is the
- * one that did not stop, and -v says which was taken when they differ.
- * The others (port_unicast_xmit_packets...) join the set.  0 or -ENOMEM. */
+ * maximum; "port_unicast_xmit_packets" and the other three unicast and
+ * multicast ones are the fields that newer kernels show as
+ * counters/unicast_xmit_packets ... (drivers/infiniband/core/sysfs.c:
+ * PORT_PMA_ATTR_EXT(unicast_xmit_packets, 64, 320): PortCountersExtended's
+ * PortUnicastXmitPkts), and are taken as those: one counter, one name,
+ * whichever the kernel wrote (prometheus/procfs sysfs/class_infiniband.go
+ * reads both spellings, node_exporter's collector/infiniband_linux.go
+ * shows them as legacy_unicast_packets_transmitted_total and
+ * unicast_packets_transmitted_total).  Yet where the driver reads the
+ * extended counters into counters/ and leaves counters_ext/ at 0 (a
+ * published mlx4 capture: port_rcv_packets 6825908347 beside
+ * port_rcv_packets_64 0), counters/ is the wider: both count up from the
+ * same reset, so the larger value is the one that did not stop, and -v
+ * says which was taken when they differ.  Those counters/ lacks (older
+ * kernels have no counters/unicast_*) join the set.  0 or -ENOMEM. */
 static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 {
 	struct counter_set ext = { 0 };
@@ -48,13 +66,16 @@ static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 
 	if (asprintf(&edir, "%s_ext", dir) < 0)
 		return -ENOMEM;
-	rc = read_counter_dir(r, edir, &ext, false);
+	rc = read_counter_dir(r, edir, &ext, false, NULL);
 	for (size_t i = 0; rc == 0 && i < ext.n; i++) {
 		struct counter *e = &ext.v[i], *c = NULL, *grown;
 		size_t len = strlen(e->name);
 
 		if (len > 3 && strcmp(e->name + len - 3, "_64") == 0)
 			e->name[len - 3] = '\0';
+		else if (strncmp(e->name, "port_unicast_", 13) == 0 ||
+			 strncmp(e->name, "port_multicast_", 15) == 0)
+			memmove(e->name, e->name + 5, len - 5 + 1);
 		if (e->ok && is_pma_data_counter(e->name)) {
 			if (e->value > UINT64_MAX / 4) {
 				root_note(r, edir, "'%s_64' too large to count in bytes", e->name);
@@ -99,15 +120,80 @@ static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
 			bool pma)
 {
-	int rc = read_counter_dir(r, dir, set, pma);
+	int rc = read_counter_dir(r, dir, set, pma, NULL);
 
 	if (rc == 0 && pma)
 		rc = merge_ext(r, dir, set);
 	return rc;
 }
 
+static size_t count_read(const struct counter_set *set)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		k += set->v[i].ok;
+	return k;
+}
+
+/* Said once for counters/, precisely: which PMA port counters the driver
+ * does not give, and what is still read beside them (the other PMA port
+ * counters, hw_counters/), never "no counters" for a port whose others
+ * are read. */
+static void note_no_pma(struct root *r, const char *dir, const struct na_seen *na,
+			const struct port *p)
+{
+	size_t pma = count_read(&p->counters), hw = count_read(&p->hw_counters);
+	char still[96];
+
+	if (pma && hw)
+		snprintf(still, sizeof(still), "still read: %zu PMA port counter%s, %zu hw_counters",
+			 pma, pma == 1 ? "" : "s", hw);
+	else if (pma)
+		snprintf(still, sizeof(still), "still read: %zu PMA port counter%s, no hw_counters",
+			 pma, pma == 1 ? "" : "s");
+	else if (hw)
+		snprintf(still, sizeof(still), "still read: %zu hw_counters", hw);
+	else
+		snprintf(still, sizeof(still), "no hw_counters either");
+	if (!pma)
+		root_note(r, dir, "no PMA port counters: the driver answers \"%s\" for %s%zu in "
+			  "counters/; %s", na->text, na->n == 1 ? "the " : "all ", na->n, still);
+	else if (na->n == 1)
+		root_note(r, dir, "the driver does not give the PMA port counter '%s' (\"%s\"); %s",
+			  na->first, na->text, still);
+	else
+		root_note(r, dir, "the driver does not give %zu PMA port counters ('%s' and %zu "
+			  "more: \"%s\"); %s", na->n, na->first, na->n - 1, na->text, still);
+}
+
+int ib_read_port_counters(struct root *r, const char *portdir, struct port *p)
+{
+	struct na_seen na = { 0 };
+	char *dir, *hdir;
+	int rc;
+
+	if (asprintf(&dir, "%s/counters", portdir) < 0)
+		return -ENOMEM;
+	if (asprintf(&hdir, "%s/hw_counters", portdir) < 0) {
+		free(dir);
+		return -ENOMEM;
+	}
+	rc = read_counter_dir(r, dir, &p->counters, true, &na);
+	if (rc == 0)
+		rc = merge_ext(r, dir, &p->counters);
+	if (rc == 0)
+		rc = read_counter_dir(r, hdir, &p->hw_counters, false, NULL);
+	/* after both: the note says what is still read */
+	if (rc == 0 && na.n)
+		note_no_pma(r, dir, &na, p);
+	free(hdir);
+	free(dir);
+	return rc;
+}
+
 static int read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
-			    bool pma)
+			    bool pma, struct na_seen *na)
 {
 	char **names;
 	size_t n;
@@ -138,9 +224,18 @@ static int read_counter_dir(struct root *r, const char *dir, struct counter_set 
 			continue;
 		}
 		if (strncmp(text, "N/A", 3) == 0) {
-			/* "N/A (no PMA)": the driver has no port counters (iWARP,
-			 * some RoCE drivers): said once for the directory */
-			root_note(r, dir, "the driver has no counters (\"%.40s\")", text);
+			/* "N/A (no PMA)" (drivers/infiniband/core/sysfs.c
+			 * show_pma_counter: a driver without the PMA's port
+			 * counters, iWARP, some RoCE drivers): counted, said
+			 * once for counters/ with what is still read */
+			if (na) {
+				if (!na->n++) {
+					snprintf(na->first, sizeof(na->first), "%.60s", c->name);
+					snprintf(na->text, sizeof(na->text), "%.40s", text);
+				}
+			} else {
+				root_note(r, dir, "'%s' not given (\"%.40s\")", c->name, text);
+			}
 		} else if (parse_u64(text, &c->value) < 0) {
 			root_note(r, dir, "malformed '%s': \"%.40s\" (expected a count)",
 				  c->name, text);
@@ -374,7 +469,7 @@ static int read_verbs(struct root *r, struct verbs_lazy *vs, const char *dev, st
 static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *nic,
 		     const char *devdir, const char *pci_dir, struct port *p)
 {
-	char *portdir, *dir;
+	char *portdir;
 	bool lag;
 	int rc;
 
@@ -432,14 +527,8 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	if (rc == 0)
 		rc = read_verbs(r, vs, nic->name, p);
 
-	if (rc == 0 && asprintf(&dir, "%s/counters", portdir) >= 0) {
-		rc = ib_read_counter_dir(r, dir, &p->counters, true);
-		free(dir);
-	}
-	if (rc == 0 && asprintf(&dir, "%s/hw_counters", portdir) >= 0) {
-		rc = ib_read_counter_dir(r, dir, &p->hw_counters, false);
-		free(dir);
-	}
+	if (rc == 0)
+		rc = ib_read_port_counters(r, portdir, p);
 	free(portdir);
 	return rc;
 }

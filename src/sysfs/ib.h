@@ -26,5 +26,9 @@ int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
  * empty set.  A missing
  * directory gives an empty set; 0 or -ENOMEM. */
 int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set, bool pma);
+/* A port's counters/ (with counters_ext/) and hw_counters/ under portdir
+ * into its empty sets; where counters/ files read "N/A (no PMA)" a note
+ * says which, and what is still read.  0 or -ENOMEM. */
+int ib_read_port_counters(struct root *r, const char *portdir, struct port *p);
 
 #endif

@@ -118,3 +118,9 @@ add_test(NAME check_gpudirect_agree COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gp
 # PFC off before a count, in the text, JSON, --brief, --nhc and --npd.
 add_test(NAME check_rank_order COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/rank_order.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+
+# The healthy examples compare their RDMA modules with lib/modules (no
+# driver.* "not checked") and have a boot id (check --state keeps its
+# memory on each); what they still leave unchecked is listed.
+add_test(NAME check_healthy_examples COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/healthy_examples.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)

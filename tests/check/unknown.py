@@ -33,11 +33,11 @@ def port_dir(root, dev, port=1):
 
 
 def counted(doc):
-    """The unchecked count less the fixtures' own gaps: they hold no
-    lib/modules, so driver.stale_module is not checked on each of them
-    (tests/drvstack judges it), and no config space past its first 64
-    bytes, so pcie.mps_mismatch is not checked either (unit_check_pcie
-    judges it): gaps these cases do not make."""
+    """The unchecked count less the fixtures' own gaps: their NICs have
+    no config space past its first 64 bytes, so pcie.mps_mismatch is not
+    checked (unit_check_pcie judges it), and a copy whose lib/modules a case
+    takes away leaves driver.* unchecked (tests/drvstack judges those):
+    gaps these cases do not make."""
     return doc["unchecked"] - len([f for f in doc["findings"] if f.get("unchecked") and
                                    (f["id"].startswith("driver.") or
                                     f["id"] == "pcie.mps_mismatch")])

@@ -201,7 +201,9 @@ def case_diff(tmp):
     out("dgx-h100", "ConnectX-7", "h100-05", "pcie_mrrs", 512, 4096, {"4096": 9, "512": 1})
     out("dgx-h100", "ConnectX-7", "h100-03", "slurmd_memlock", 65536, "unlimited",
         {"unlimited": 9, "65536": 1})
-    mods = "mlx5_core %s, mlx5_ib, ib_core, ib_uverbs, nvidia_peermem 570.86.15"
+    # the fixture's files say where the rest come from (lib/modules)
+    mods = ("mlx5_core %s, mlx5_ib (inbox), ib_core (inbox), ib_uverbs (inbox), "
+            "nvidia_peermem 570.86.15 (dkms)")
     out("dgx-h100", "ConnectX-7", "h100-02", "rdma_modules", mods % "24.10-1.1.4 (out-of-tree)",
         mods % "24.10-2.1.8 (out-of-tree)",
         {mods % "24.10-2.1.8 (out-of-tree)": 9, mods % "24.10-1.1.4 (out-of-tree)": 1})

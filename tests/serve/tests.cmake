@@ -21,3 +21,9 @@ set_tests_properties(serve_metrics serve_prometheus serve_hostile PROPERTIES
 add_test(NAME serve_latch COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_latch.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(serve_latch PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+# node_exporter's infiniband series for an mlx4 port with counters_ext/
+# (its collector's and procfs's source the oracle): each has its
+# counterpart in /metrics with the value node_exporter would read.
+add_test(NAME serve_node_exporter COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_serve_node_exporter.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(serve_node_exporter PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)

@@ -179,7 +179,7 @@ static void test_empty(void **state)
 static struct counter pma[] = {
 	{ S("port_xmit_data"), 4000, true, false, false },
 	{ S("port_rcv_data"), 8000, true, true, false },	/* counters_ext/'s, the wider */
-	{ S("port_unicast_rcv_packets"), 123, true, true, false },	/* counters_ext/ only */
+	{ S("unicast_rcv_packets"), 123, true, true, false },	/* counters_ext/ only */
 	{ S("symbol_error"), 3, true, false, false },
 	{ S("link_downed"), 0, false, false, false },		/* unreadable: left out */
 	{ S("bad-name"), 1, true, false, false },		/* not a metric name: left out */
@@ -407,7 +407,7 @@ static void test_render_machine(void **state)
 	expect_line(text, "# HELP rdmadoctor_port_rcv_data_bytes_total Port counter port_rcv_data "
 		    "of the port (sysfs counters_ext/, 64 bits), bytes");
 	expect_line(text, "# HELP rdmadoctor_port_unicast_rcv_packets_total Port counter "
-		    "port_unicast_rcv_packets of the port (sysfs counters_ext/, 64 bits)");
+		    "unicast_rcv_packets of the port (sysfs counters_ext/, 64 bits)");
 	expect_line(text, LINE("rdmadoctor_hw_out_of_buffer_total{%s} 7", lab));
 	expect_line(text, LINE("rdmadoctor_hw_rp_cnp_handled_total{%s} 18446744073709551615", lab));
 	expect_line(text, LINE("rdmadoctor_netdev_carrier_changes_total{%s} 2", lab));
