@@ -21,7 +21,7 @@
 #include "expect.h"
 #include "progress.h"
 #include "why.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../check/rails.h"
 #include "../model/inventory.h"
 #include "../profiles/profile.h"

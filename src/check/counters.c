@@ -8,6 +8,7 @@
  *   (they saturate instead of wrapping: the IBTA PMA counters stop at their maximum). */
 #include "families.h"
 #include "../model/window.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "check.h"
+#include "finding.h"
+#include "../model/inventory.h"
+#include "../profiles/profile.h"
 #include "../model/port_state.h"
 #include "../model/growbuf.h"
 
@@ -62,7 +64,7 @@ void check_buf_printf(struct check_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *check_buf_str(const struct check_buf *b);
 /* Move the text into *field (freeing what was there); a failed buffer
- * leaves *field NULL, which check_run counts as out of memory (check.h). */
+ * leaves *field NULL, which check_run counts as out of memory (run.h). */
 void check_buf_take(struct check_buf *b, char **field);
 void check_buf_free(struct check_buf *b);
 

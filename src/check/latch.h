@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "finding.h"
 #include "../state/latch_state.h"
 
 /* How long each kind of event is held after it was last seen. */

@@ -15,6 +15,7 @@
  * reader), not checked rather than failed. */
 #include "families.h"
 #include "../model/pcie_link.h"
+#include "run.h"
 
 #include <math.h>
 #include <stdio.h>

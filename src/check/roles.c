@@ -11,7 +11,7 @@
  * cannot use it on that fabric.  Where it takes a rail's place (next to a
  * GPU, or making up a shortfall) it is marked, so that port.link_layer
  * names it as the cause of the missing rail. */
-#include "check.h"
+#include "run.h"
 #include "families.h"
 #include "../model/topo_verdict.h"
 

@@ -1,5 +1,5 @@
 /* check_run: roles, then every family, then one order for the output. */
-#include "check.h"
+#include "run.h"
 #include "families.h"
 #include "rank.h"
 #include "../profiles/site.h"

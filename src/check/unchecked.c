@@ -4,7 +4,7 @@
  * alone; port.c's rail whose state is unknown is the one warning).  Where
  * the profile names the value for the NIC's role the finding is marked
  * required too, and check_run_site weighs it as a warning unless the site
- * file accepts it (check.h; docs/checks.md "Required, not checked"):
+ * file accepts it (finding.h; docs/checks.md "Required, not checked"):
  * roce.pfc under a board profile (lossless RoCE rails) or one that names
  * pfc_priority or trust, roce.ecn (asked
  * only under ecn = 1; not on the inbox driver, which has no ecn/ files), port.rate_low (only under a rate), mtu.roce under

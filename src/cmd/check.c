@@ -3,7 +3,7 @@
 #include "../opt/hold.h"
 #include "../pipeline/latch_run.h"
 #include "../pipeline/pipeline.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../print/check_out.h"
 #include "../print/json.h"
 #include "../print/npd_out.h"

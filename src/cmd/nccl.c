@@ -8,6 +8,7 @@
 #include "../nccl/env_judge.h"
 #include "../pipeline/pipeline.h"
 #include "../nccl/advice.h"
+#include "../check/run.h"
 #include "../nccl/facts.h"
 #include "../print/nccl_check_out.h"
 #include "../print/nccl_out.h"

@@ -4,7 +4,7 @@
  * does) and has src/metrics render the text, which is kept for --cache
  * seconds so that a scrape storm reads sysfs once per period. */
 #include "cmd.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../metrics/metrics.h"
 #include "../opt/hold.h"
 #include "../pipeline/latch_run.h"

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "../opt/opt_parse.h"
 #include "../pipeline/pipeline.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../collect/counter_window.h"
 #include "../model/window.h"
 #include "../model/growbuf.h"

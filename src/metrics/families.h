@@ -8,7 +8,7 @@
 #define RD_METRICS_FAMILIES_H
 
 #include "expo.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../model/inventory.h"
 
 #include <math.h>

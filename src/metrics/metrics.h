@@ -14,7 +14,7 @@
 #define RD_METRICS_METRICS_H
 
 #include "expo.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../model/inventory.h"
 
 struct metrics_report {

@@ -6,7 +6,7 @@
 
 #include "env.h"
 #include "facts.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 
 struct judge {
 	const struct nccl_facts *f;
@@ -20,7 +20,7 @@ struct judge {
 /* A finding on subject "dev port N"; NULL without memory. */
 struct finding *judge_add(struct judge *j, const char *id, enum severity sev, const char *why,
 			  const struct nccl_port *pt);
-/* 0 when every text of f was stored, else -ENOMEM (check.h: a finding
+/* 0 when every text of f was stored, else -ENOMEM (check/finding.h: a finding
  * with a text missing is never given). */
 int judge_done(const struct finding *f);
 /* " (line N)" when name came from a file's line N, else "": what an

@@ -5,7 +5,7 @@
  * The strings of a port (dev, netdev, trust) point into the inventory:
  * the facts live no longer than it does. */
 #include "facts.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../check/gpudirect.h"
 #include "../model/gid_choice.h"
 #include "../model/port_state.h"

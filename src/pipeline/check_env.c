@@ -6,6 +6,7 @@
 #include "../nccl/env_judge.h"
 #include "../nccl/facts.h"
 #include "../sysfs/host_netdevs.h"
+#include "../check/run.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The agent's memory around one reading (latch_run.h). */
 #include "latch_run.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../model/kmsg_log.h"
 #include "../state/latch_base.h"
 #include "ctx.h"

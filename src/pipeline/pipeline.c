@@ -4,6 +4,7 @@
 #include "check_doc.h"
 #include "../check/site_names.h"
 #include "../print/check_out.h"
+#include "../check/run.h"
 
 #include <errno.h>
 #include <stdarg.h>

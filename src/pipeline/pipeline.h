@@ -16,7 +16,7 @@
 
 #include "ctx.h"
 #include "../sysfs/manifest_check.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../print/check_out.h"
 #include "../profiles/profile.h"
 #include "../profiles/site.h"

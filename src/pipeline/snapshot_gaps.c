@@ -3,6 +3,7 @@
 #include "../check/families.h"
 #include "../sysfs/manifest.h"
 #include "../print/text_wrap.h"
+#include "../check/run.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #define RD_PIPELINE_SNAPSHOT_GAPS_H
 
 #include "ctx.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../model/inventory.h"
 #include "../sysfs/manifest_check.h"
 

@@ -1,5 +1,5 @@
 #include "machine.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../check/families.h"
 #include "../model/pcie_link.h"
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../check/check.h"
+#include "../check/finding.h"
 
 struct check_report {
 	const struct inventory *inv;

@@ -11,6 +11,8 @@
 #include "../check/rank.h"
 #include "text_printf.h"
 #include "plural.h"
+#include "../model/inventory.h"
+#include "../profiles/profile.h"
 
 #include <stdint.h>
 #include <stdlib.h>

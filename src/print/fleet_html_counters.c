@@ -1,6 +1,6 @@
 /* Error counters over time: see fleet_html_counters.h. */
 #include "fleet_html_counters.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "../model/window.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "check_out.h"
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "../nccl/env.h"
 #include "../nccl/facts.h"
 

@@ -1,6 +1,7 @@
 /* check --npd (npd_out.h): one message that fits NPD's 80 bytes whole, so
  * that NPD's own cut never splits a word or a UTF-8 character. */
 #include "npd_out.h"
+#include "../profiles/profile.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "text.h"
-#include "../check/check.h"
+#include "../check/run.h"
 #include "tint.h"
 #include "../model/module_info.h"
 #include "../model/link_modes.h"

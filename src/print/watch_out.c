@@ -7,6 +7,7 @@
 #include "../model/window.h"
 #include "text_printf.h"
 #include "plural.h"
+#include "../check/run.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../check/check.h"
+#include "../check/finding.h"
 #include "check_out.h"
 
 struct watch_report {

@@ -51,7 +51,7 @@ struct latch_base {
 
 struct latch_event {
 	char *id;		/* a check id: "link.flaps" */
-	int severity;		/* 0 info, 1 warn, 2 error (check.h's enum severity) */
+	int severity;		/* 0 info, 1 warn, 2 error (check/finding.h's enum severity) */
 	int64_t first, last;	/* first and last seen */
 	uint64_t count;		/* readings that saw it */
 	int64_t expires;	/* 0: until cleared */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "check/check.h"
+#include "check/run.h"
 #include "model/affinity.h"
 #include "sysfs/parse.h"
 #include "sysfs/access_parse.h"

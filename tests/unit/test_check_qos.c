@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "check/check.h"
+#include "check/run.h"
 #include "profiles/site.h"
 
 #define MAXNIC 8

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "check/check.h"
+#include "check/run.h"
 #include "check/rails.h"
 #include "model/neighbor.h"
 #include "profiles/site.h"

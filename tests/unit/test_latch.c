@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "check/catalog.h"
-#include "check/check.h"
+#include "check/finding.h"
 #include "check/latch.h"
 #include "state/latch_base.h"
 #include "state/latch_state.h"

@@ -13,7 +13,7 @@
 
 #include "eeprom/module.h"
 
-#include "check/check.h"
+#include "check/finding.h"
 #include "metrics/expo.h"
 #include "metrics/metrics.h"
 

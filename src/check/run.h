@@ -10,71 +10,12 @@
  * check_buf_take), and check_run counts that as -ENOMEM too.  So a verdict
  * with a finding missing is never given; the check context is read-only.
  * Nothing here prints. */
-#ifndef RD_CHECK_CHECK_H
-#define RD_CHECK_CHECK_H
+#ifndef RD_CHECK_RUN_H
+#define RD_CHECK_RUN_H
 
-#include <stdarg.h>
-
+#include "finding.h"
 #include "../model/inventory.h"
 #include "../profiles/profile.h"
-
-enum severity { SEV_INFO, SEV_WARN, SEV_ERROR };
-
-/* What the agent's memory (`serve`, `check --state DIR`) says of a
- * finding: since 0, not kept. */
-struct finding_latch {
-	int64_t since, last;	/* first and last seen, seconds since the epoch */
-	uint64_t count;		/* readings that saw it */
-	int64_t expires;	/* 0: until cleared (`rdmadoctor clear ID`) */
-	bool remembered;	/* not seen in this reading: only remembered */
-};
-
-struct finding {
-	const char *id;		/* stable id, static: "port.rate_low" */
-	enum severity severity;
-	char *subject;		/* "mlx5_0 port 1", "mlx5_0", "GPU 0000:1b:00.0", "host" */
-	char *observed;
-	char *expected;
-	const char *why;	/* one sentence, static */
-	char *fix;		/* the first thing an engineer tries */
-	/* says what was expected but could not be read, and why: counted as
-	 * "unchecked".  Mostly an info, which leaves the verdict alone; a
-	 * rail whose state could not be read is a warning, so that a node
-	 * nobody saw cannot PASS */
-	bool unchecked;
-	/* unchecked, of a value the profile names for this NIC's role (PFC
-	 * and trust, ECN, the rate, ...: docs/checks.md, "Required, not
-	 * checked"): check_run_site weighs it as a warning at least, so a
-	 * node whose required values nobody saw cannot PASS */
-	bool required;
-	/* required and unchecked, but named in the site file's
-	 * accept_unchecked =: left an info, still listed and counted */
-	bool accepted;
-	/* named in the site file's ignore =: kept, but not counted toward
-	 * the verdict */
-	bool waived;
-	/* kept in the agent's memory (check/latch.h): latch.since set */
-	struct finding_latch latch;
-};
-
-struct findings {
-	struct finding *v;
-	size_t n, cap;
-};
-
-/* Add a finding; observed/expected/fix are printf formats joined by the
- * caller with finding_set.  Returns the new finding or NULL (no memory). */
-struct finding *finding_add(struct findings *fs, const char *id, enum severity sev,
-			    const char *why);
-/* *field = formatted string (replacing any old one). */
-void finding_set(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void findings_free(struct findings *fs);
-/* Remove from fs->v[from..] each finding gone() says to, keeping the
- * order of the rest; i counts from `from`. */
-void findings_remove_if(struct findings *fs, size_t from,
-			bool (*gone)(const struct finding *f, size_t i, const void *ctx),
-			const void *ctx);
-const char *severity_name(enum severity s);
 
 /* The role of each NIC under a profile (rail or storage). */
 void roles_assign(const struct inventory *inv, const struct profile *p, enum nic_role *roles);
@@ -107,8 +48,6 @@ void check_waive(struct findings *fs, const struct site *site);
  * accept weighs as a warning at least; one it accepts is marked accepted
  * and left as it is.  On fs->v[from..]; waived ones are left alone. */
 void check_weigh_required(struct findings *fs, size_t from, const struct site *site);
-/* Findings that say what could not be checked (unchecked set). */
-size_t check_unchecked(const struct findings *fs);
 
 /* Only the counter checks (counters.errors, counters.saturated, link.flaps,
  * link.ber under the defaults every profile has) for `watch`, sorted the same way; 0 or -ENOMEM. */
@@ -132,9 +71,5 @@ bool check_counter_is_bit_error(const char *name, int set);
 /* One of the Ascend NPU port's error counters (hccn_tool -stat names)
  * that counters.errors judges. */
 bool check_npu_counter_is_error(const char *name);
-
-/* "fail" if any error, "warn" if any warning, else "pass"; waived
- * findings do not count. */
-const char *check_verdict(const struct findings *fs);
 
 #endif
