@@ -4,9 +4,7 @@
 #      Soft-RoCE VM, namespaces, mpirun, Slurm, PostgreSQL, Chromium,
 #      promtool, valgrind, the Debian package, and the README's first
 #      command on a fresh Debian tree (tests/fresh);
-#   2. an ASan + UBSan build (started beside the release tests, at idle
-#      priority: "The builds beside the tests" in tests/README.md) and the
-#      same tests but for those labelled `vm`
+#   2. an ASan + UBSan build and the same tests but for those labelled `vm`
 #      (a second boot of each VM), `system` (the package, the fresh tree,
 #      valgrind and shellcheck: they judge no memory of ours, or cannot run
 #      under the sanitizers) and `outside` (how a launcher, Slurm, a browser,
@@ -59,7 +57,6 @@ if [ -n "$missing" ]; then
 		{ echo "could not install: $(echo "$missing" | tr '\n' ' ')"; exit 1; }
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-own_tmp=
 # The tests' scratch (TMPDIR) on tmpfs when /dev/shm is one that allows
 # devices and programs: the check tests copy fixture trees of ~4,700 files
 # dozens of times, the package test builds and lintian reads ~28,000, the
@@ -72,7 +69,7 @@ if [ -z "${TMPDIR:-}" ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &
 	# mode 1777 as /tmp: PostgreSQL's initdb and the daemons of some tests
 	# run as their own users and must reach their scratch in it
 	TMPDIR=$(mktemp -d /dev/shm/rdtests.XXXXXX) && chmod 1777 "$TMPDIR" && export TMPDIR &&
-		own_tmp=$TMPDIR && trap 'rm -rf "$own_tmp"' EXIT
+		trap 'rm -rf "$TMPDIR"' EXIT
 fi
 t_start=$(date +%s)
 ci=()
@@ -112,55 +109,12 @@ if [ $quick = 1 ]; then
 		${stages[@]+"${stages[@]}"}
 	exit
 fi
-# The sanitizer and fuzz builds run beside the release tests at the lowest
-# priority (nice 19, SCHED_IDLE): they take only the CPU the tests leave
-# idle (a RUN_SERIAL test on one core, a test waiting on a daemon or a
-# timer), and what is left of them after the tests builds at full speed.
-fuzz_targets() {	# the libFuzzer sources that -R picks (all without it)
-	local src
-	for src in tests/fuzz/fuzz_*.c; do
-		[ -z "$regex" ] || grep -qE -- "$regex" <<<"$(basename "$src" .c)" && echo "$src"
-	done
-}
-build_asan() {
-	cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
-		cmake --build build-asan -j "$jobs" >/dev/null
-}
-build_fuzz() {	# nothing to do without clang or without a target -R picks
-	local names=() src
-	command -v clang >/dev/null || return 0
-	for src in $(fuzz_targets); do names+=("$(basename "$src" .c)"); done
-	[ ${#names[@]} -gt 0 ] || return 0
-	CC=clang cmake -S . -B build-fuzz -DRD_TESTS=ON -DRD_FUZZ=ON >/dev/null &&
-		cmake --build build-fuzz -j "$jobs" --target "${names[@]}" >/dev/null
-}
-niceness=$(nice)
-background() {	# DIR FUNCTION: the build in the background, DIR/built when it built
-	rm -f "$1/built"
-	nice -n $((19 - niceness)) chrt --idle 0 bash -c "$2 && touch $1/built" &
-}
-tree() { local c; echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
-foreground() {	# PID: a background build raised to our priority, waited for
-	local p
-	for p in $(tree "$1"); do
-		chrt --other -p 0 "$p" 2>/dev/null && renice -n "$niceness" -p "$p" >/dev/null 2>&1
-	done
-	wait "$1"
-}
-export -f build_asan build_fuzz fuzz_targets
-export jobs regex
-background build-asan build_asan
-asan_build=$!
-background build-fuzz build_fuzz
-fuzz_build=$!
-# a run cut short takes its builds with it
-trap 'kill $(tree $asan_build) $(tree $fuzz_build) 2>/dev/null; [ -z "$own_tmp" ] || rm -rf "$own_tmp"' EXIT
-echo "== tests, the sanitizer and fuzz builds beside them ($(elapsed))"
+echo "== tests ($(elapsed))"
 run_ctest tests build-test
 
-echo "== build with ASan + UBSan: what the tests left of it ($(elapsed))"
-foreground $asan_build
-if [ ! -e build-asan/built ]; then
+echo "== build with ASan + UBSan ($(elapsed))"
+if ! { cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+	cmake --build build-asan -j "$jobs" >/dev/null; }; then
 	echo "sanitizer build failed"; cmake --build build-asan 2>&1 | tail -30; exit 1
 fi
 echo "== tests under ASan + UBSan, but for the labels vm, system and outside ($(elapsed))"
@@ -186,12 +140,15 @@ fuzz_one() {	# SOURCE: one line `NAME pass|fail SECONDS` on stdout
 	echo "$t $([ $rc -eq 0 ] && echo pass || echo fail) $(($(date +%s) - t0))"
 }
 if command -v clang >/dev/null; then
-	mapfile -t targets < <(fuzz_targets)
+	for src in tests/fuzz/fuzz_*.c; do
+		[ -z "$regex" ] || grep -qE -- "$regex" <<<"$(basename "$src" .c)" && targets+=("$src")
+	done
 	if [ ${#targets[@]} -gt 0 ]; then
+		names=()
+		for src in "${targets[@]}"; do names+=("$(basename "$src" .c)"); done
 		echo "== fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS:-6} s each, $jobs at a time ($(elapsed))"
-		echo "(the fuzz build: what the sanitizer tests left of it)"
-		foreground $fuzz_build
-		if [ ! -e build-fuzz/built ]; then
+		if ! { CC=clang cmake -S . -B build-fuzz -DRD_TESTS=ON -DRD_FUZZ=ON >/dev/null &&
+			cmake --build build-fuzz -j "$jobs" --target "${names[@]}" >/dev/null; }; then
 			echo "fuzz build failed"; cmake --build build-fuzz 2>&1 | tail -30; exit 1
 		fi
 		export -f fuzz_one
