@@ -122,6 +122,12 @@ size_t latch_state_clear(struct latch_state *s, const char *id, const char *subj
 	 * acknowledged, or the next reading would see and remember them again */
 	if (n && (all || strncmp(id, "kmsg.", 5) == 0))
 		latch_state_ack(s, all ? "*" : id);
+	/* a cleared counter finding was counted in the boot's long baseline
+	 * too: it begins again at the next reading, or the long window would
+	 * judge the same errors again as soon as it is long enough to */
+	if (n && (all || !strcmp(id, "link.ber") || !strcmp(id, "counters.errors") ||
+		  !strcmp(id, "link.flaps") || !strcmp(id, "counters.saturated")))
+		latch_state_boot_bases_clear(s);
 	return n;
 }
 
