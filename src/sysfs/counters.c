@@ -34,7 +34,7 @@ static int sample_port(struct root *r, const struct nic *n, struct port *pt)
 	free(dir);
 	if (asprintf(&dir, "sys/class/net/%s/statistics", pt->netdev) < 0)
 		return -ENOMEM;
-	rc = ib_read_counter_dir(r, dir, &pt->net_stats, false);
+	rc = ib_read_counter_dir(r, dir, &pt->net_stats);
 	free(dir);
 	if (rc < 0)
 		return rc;

@@ -117,14 +117,9 @@ static int merge_ext(struct root *r, const char *dir, struct counter_set *set)
 	return rc;
 }
 
-int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set,
-			bool pma)
+int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set)
 {
-	int rc = read_counter_dir(r, dir, set, pma, NULL);
-
-	if (rc == 0 && pma)
-		rc = merge_ext(r, dir, set);
-	return rc;
+	return read_counter_dir(r, dir, set, false, NULL);
 }
 
 static size_t count_read(const struct counter_set *set)

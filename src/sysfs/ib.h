@@ -20,12 +20,11 @@
 
 int ib_read_nics(struct root *r, struct nic **nics, size_t *n);
 
-/* The counters of one directory (ports/N/counters: pma, data counters
- * turned into bytes, and of a counter in both counters/ and counters_ext/
- * the wider value, counter.ext saying which; ports/N/hw_counters) into an
- * empty set.  A missing
- * directory gives an empty set; 0 or -ENOMEM. */
-int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set, bool pma);
+/* The counters of one plain directory of count files (a netdev's
+ * statistics/) into an empty set; a port's PMA and hw counters are
+ * ib_read_port_counters'.  A missing directory gives an empty set; 0 or
+ * -ENOMEM. */
+int ib_read_counter_dir(struct root *r, const char *dir, struct counter_set *set);
 /* A port's counters/ (with counters_ext/) and hw_counters/ under portdir
  * into its empty sets; where counters/ files read "N/A (no PMA)" a note
  * says which, and what is still read.  0 or -ENOMEM. */
