@@ -183,7 +183,7 @@ int fab_sampler_end(struct fab_sampler *s, uint32_t round, uint32_t rank,
 		for (int p = 0; p < 8; p++)
 			for (int tx = 0; tx < 2; tx++) {
 				struct counter_change ch;
-				char name[24];
+				char name[32];
 
 				snprintf(name, sizeof(name), "%s_pause_prio%d", tx ? "tx" : "rx", p);
 				if (window_pause(pt, p, tx, &ch) && keep(&d, "dcb:", name, &ch) < 0)

@@ -7,7 +7,7 @@
 
 struct npu_labels {
 	struct expo_label l[4];
-	char id[24], lane[8];
+	char id[24], lane[12];
 };
 
 static void labels_init(struct npu_labels *nl, const struct npu *n)

@@ -112,7 +112,7 @@ static json_t *dscp_map(const int v[64])
 	json_t *o = json_object();
 
 	for (int i = 0; i < 64; i++) {
-		char key[4];
+		char key[12];
 
 		if (v[i] < 0)
 			continue;
