@@ -32,7 +32,7 @@ bool gpudirect_peer(const struct host *h)
 
 static bool redirect(const struct pci_func *b, size_t *unknown)
 {
-	if (!b->config_full) {
+	if (!b->acs_known) {
 		(*unknown)++;
 		return false;
 	}

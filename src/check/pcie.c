@@ -383,7 +383,7 @@ static void acs_bridge(const struct pci_func *b, struct check_buf *reported,
 {
 	int64_t v = b->acs_ctrl;
 
-	if (!b->config_full) {
+	if (!b->acs_known) {
 		(*unknown)++;
 		return;
 	}
@@ -470,8 +470,8 @@ static int acs(const struct check_ctx *c, struct findings *out)
 		return -ENOMEM;
 	f->unchecked = true;
 	finding_set(&f->subject, "host");
-	finding_set(&f->observed, "not checked: the bridges' ACS control is in PCI config "
-		    "space, which only root reads");
+	finding_set(&f->observed, "not checked: the bridges' ACS control is in extended PCI "
+		    "config space, which only root reads, and only where the kernel reaches it");
 	finding_set(&f->expected,
 		    "Request and Completion Redirect off on the bridges between each GPU and its NIC");
 	finding_set(&f->fix,

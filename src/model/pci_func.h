@@ -46,6 +46,10 @@ struct pci_func {
 	 * config space past 64 bytes is unreadable (not root) or has no ACS */
 	int64_t acs_ctrl;
 	bool config_full;	/* config space past the first 64 bytes was readable */
+	/* a bridge's extended capabilities were read to their end, so acs_ctrl
+	 * NA means no ACS capability; false when config space stops before
+	 * them (not root: 64 bytes; no extended config access: 256) */
+	bool acs_known;
 	struct pcie_settings pcie;	/* MPS, MRRS, relaxed ordering, ext tag, ATS */
 	/* bridges from the root port (index 0) down to the one just above */
 	struct pci_func *upstream;

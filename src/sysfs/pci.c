@@ -57,6 +57,7 @@ static void read_config(struct root *r, const char *dir, struct pci_func *f, boo
 	if (!bridge)
 		return;
 	rc = pci_config_acs_ctrl(cfg, len, &ctrl);
+	f->acs_known = rc == 0 || rc == -ENOENT;
 	if (rc == 0)
 		f->acs_ctrl = ctrl;
 	else if (rc == -ENODATA && len >= PCI_CFG_SPACE_EXP_SIZE)

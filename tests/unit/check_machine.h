@@ -45,6 +45,7 @@ static inline void func_init(struct pci_func *f, const char *dir)
 	f->numa_node = 0;
 	f->acs_ctrl = 0;
 	f->config_full = true;
+	f->acs_known = true;
 	set_link(&f->link, 16, 16);	/* Gen4 x16 */
 }
 

@@ -544,12 +544,15 @@ static void bridges_acs(void **state)
 	assert_int_equal(f.n_upstream, 3);
 	/* root port: full config, ACS on */
 	assert_true(f.upstream[0].config_full);
+	assert_true(f.upstream[0].acs_known);
 	assert_int_equal(f.upstream[0].acs_ctrl, 0x001d);
-	/* upstream port: full config, no ACS capability */
+	/* upstream port: full config, no ACS capability (known absent) */
 	assert_true(f.upstream[1].config_full);
+	assert_true(f.upstream[1].acs_known);
 	assert_true(IS_NA(f.upstream[1].acs_ctrl));
 	/* downstream port read without root: 64 bytes, not known */
 	assert_false(f.upstream[2].config_full);
+	assert_false(f.upstream[2].acs_known);
 	assert_true(IS_NA(f.upstream[2].acs_ctrl));
 	pci_func_free(&f);
 	root_close(&r);
@@ -573,6 +576,7 @@ static void bridge_short_config(void **state)
 				       &f, true), 0);
 	assert_int_equal(f.n_upstream, 1);
 	assert_true(f.upstream[0].config_full);
+	assert_false(f.upstream[0].acs_known);	/* not "no ACS": unread */
 	assert_true(IS_NA(f.upstream[0].acs_ctrl));
 	for (size_t i = 0; i < r.n_notes; i++)
 		noted |= strstr(r.notes[i].what, "only 256 of 4096 bytes") != NULL &&
