@@ -51,7 +51,11 @@ names `pfc_priority` or `trust` (not under `generic`, which leaves lossy RoCE
 alone); `roce.ecn` under `ecn = yes`, but not on the inbox driver (it has no
 `/sys/class/net/IF/ecn/` at all: MLNX_OFED's mlx5_core writes those files; the
 inbox driver keeps DCQCN in firmware, read only by `mlxconfig`, so there it
-stays an info); `port.rate_low` under `rate_gbps`;
+stays an info). Without those files, CNPs counted both ways in the port's
+`hw_counters` (`np_cnp_sent` and `rp_cnp_handled` above 0: the notification
+point sent them and the reaction point acted on them) show ECN at work, and
+`roce.ecn` is not reported as unchecked; those counts do not say on which
+priority, and zero counts prove nothing, so it stays unchecked then; `port.rate_low` under `rate_gbps`;
 `mtu.roce` under `mtu`; `pcie.link_degraded` under `pcie_gen` or
 `pcie_width`; `pcie.mrrs_low` under `pcie_mrrs`; `nic.count` (a rail port's
 link layer) under `link_layer`; `gdr.missing` under `gpudirect = yes`. A rail

@@ -16,7 +16,7 @@
  *
  * Here: the RoCE QoS of every RoCE rail when DCB netlink gave no answer
  * (qos.c says it for a netdev that has no DCB at all), ECN without its
- * sysfs files, port rates whose rate string is unknown, a NIC's PCIe link
+ * sysfs files and without CNPs counted both ways (dcqcn_seen), port rates whose rate string is unknown, a NIC's PCIe link
  * (negotiated or capability) and its bridges' links that could not be read
  * (Gen? x?), a rail port's link layer, the GID table and netdev MTU of a
  * RoCE rail that is up, and error counters that could not be read.  A
@@ -101,6 +101,20 @@ static int ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i
 		    "(`mlxconfig -d %s q | grep -i ecn`)", dev,
 		    n->pci.bdf ? n->pci.bdf : "<pci-address>");
 	return 0;
+}
+
+/* The inbox driver has no ecn/ files, but DCQCN at work leaves counts in
+ * the port's hw_counters (mlx5: drivers/infiniband/hw/mlx5/counters.c,
+ * np_cnp_sent and rp_cnp_handled of the congestion counters): a port whose
+ * notification point sent CNPs and whose reaction point acted on them has
+ * ECN on in both roles, on the priority its RoCE traffic runs.  Zero or
+ * absent counts prove nothing (no congestion yet): still not checked. */
+static bool dcqcn_seen(const struct port *pt)
+{
+	const struct counter *np = counter_find(&pt->hw_counters, "np_cnp_sent");
+	const struct counter *rp = counter_find(&pt->hw_counters, "rp_cnp_handled");
+
+	return np && rp && np->value > 0 && rp->value > 0;
 }
 
 static int rate_unknown(const struct check_ctx *c, struct findings *out, size_t i,
@@ -385,7 +399,8 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 			 * the profile or not, and agrees with the others */
 			if (!q || q->dcb_supported < 0)
 				CHECK_TRY(qos_unknown(c, out, i, pt, rs));
-			if (rs->ecn == 1 && (!q || q->ecn_np[prio] < 0 || q->ecn_rp[prio] < 0))
+			if (rs->ecn == 1 && (!q || q->ecn_np[prio] < 0 || q->ecn_rp[prio] < 0) &&
+			    !dcqcn_seen(pt))
 				CHECK_TRY(ecn_unknown(c, out, i, pt, prio));
 		}
 	}

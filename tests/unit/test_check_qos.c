@@ -514,6 +514,55 @@ static void rails_agree(void **state)
 	inventory_free(&inv);
 }
 
+/* Two CNP counts of the port's hw_counters, as mlx5 has them. */
+static void cnps(struct port *pt, uint64_t sent, uint64_t handled)
+{
+	static const char *names[] = { "np_cnp_sent", "rp_cnp_handled" };
+
+	pt->hw_counters.v = calloc(2, sizeof(*pt->hw_counters.v));
+	assert_non_null(pt->hw_counters.v);
+	pt->hw_counters.n = 2;
+	for (int k = 0; k < 2; k++) {
+		pt->hw_counters.v[k].name = strdup(names[k]);
+		pt->hw_counters.v[k].value = k ? handled : sent;
+		pt->hw_counters.v[k].ok = true;
+	}
+}
+
+/* No ecn/ files (the inbox driver): roce.ecn not checked, unless the
+ * port's counters show DCQCN at work both ways (CNPs sent by the
+ * notification point and handled by the reaction point). */
+static void ecn_unread_cnps(void **state)
+{
+	struct inventory inv;
+	struct profile p;
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	machine_n(&inv, 3);
+	profile(&p);
+	inv.host.stack = strdup("inbox");
+	for (size_t k = 0; k < 3; k++)
+		for (int i = 0; i < 8; i++)
+			inv.nics[k].ports[0].qos->ecn_np[i] = inv.nics[k].ports[0].qos->ecn_rp[i] = -1;
+	cnps(&inv.nics[0].ports[0], 1200, 900);	/* both ways: ECN at work */
+	cnps(&inv.nics[1].ports[0], 1200, 0);	/* sent, never acted on: unproven */
+	run(&inv, &p, &fs);
+	assert_int_equal(count_id(&fs, "roce.ecn"), 2);
+	for (size_t i = 0; i < fs.n; i++) {
+		f = &fs.v[i];
+		if (strcmp(f->id, "roce.ecn") != 0)
+			continue;
+		assert_true(f->unchecked);
+		assert_false(f->required);	/* inbox: an info */
+		assert_null(strstr(f->subject, "mlx5_0"));
+	}
+	findings_free(&fs);
+	profile_free(&p);
+	inventory_free(&inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +574,7 @@ int main(void)
 		cmocka_unit_test(required_unchecked_weighs),
 		cmocka_unit_test(mismatch_fix_changes_something),
 		cmocka_unit_test(rails_agree),
+		cmocka_unit_test(ecn_unread_cnps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
