@@ -89,8 +89,8 @@ try:
     # PFC off on a rail beside a count
     a = rdtest.copy_root(os.path.join(fixtures, "a800-8x100g-roce", "root"),
                          os.path.join(tmp, "roce-a"))
-    given = rdtest.give_dcb(a, fixtures)
-    ok(bool(given), "a800-8x100g-roce: DCB replies given", f"{given}")
+    given = sorted(os.listdir(os.path.join(a, ".rdmadoctor/dcb")))
+    ok(bool(given), "a800-8x100g-roce: its DCB replies", f"{given}")
     if given:
         with open(os.path.join(a, ".rdmadoctor/dcb", given[0]), "wb") as f:
             f.write(dcb_reply(given[0], pfc_en=0, dscp2prio=lambda d: d // 8))

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Required, not checked (issue 43, section 1): a value the profile names
-for a rail that could not be read keeps the verdict from PASS.  The RoCE
-examples a800-8x100g-roce (pfc_priority = 3, trust dscp) and hgx-roce-lag
-(a board profile: RoCE rails lossless) hold no DCB reply for their rails,
-so every rail's roce.pfc is "not checked": WARN, `--nhc` names it on one
-UNCHECKED line, `--npd` exits 3 with it.  A site file's accept_unchecked
+for a rail that could not be read keeps the verdict from PASS.  Copies of the
+RoCE examples a800-8x100g-roce (pfc_priority = 3, trust dscp) and
+hgx-roce-lag (a board profile: RoCE rails lossless) without their rails'
+DCB replies (a driver that does not answer DCB netlink): every rail's
+roce.pfc is "not checked": WARN, `--nhc` names it on one UNCHECKED line,
+`--npd` exits 3 with it.  The examples themselves, with the replies, pass.  A site file's accept_unchecked
 names the id: an info again, still listed and counted, marked accepted.
 
 usage: required.py RDMADOCTOR FIXTURES_DIR
@@ -13,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness, take_dcb  # noqa: E402
 
 h = Harness("required")
 expect, run, copy = h.expect, h.run, h.copy
@@ -24,7 +25,8 @@ def pfc(doc):
 
 
 for shape in ("a800-8x100g-roce", "hgx-roce-lag"):
-    r = os.path.join(h.fixtures, shape, "root")
+    r = copy(shape, shape + "-nodcb")
+    expect(len(take_dcb(r)) >= 8, f"{shape}: the copy lost its rails' DCB replies")
     rc, doc, _, err = run(r)
     fs = pfc(doc)
     expect(rc == 0 and doc["verdict"] == "warn" and len(fs) == 8 and
@@ -45,16 +47,17 @@ for shape in ("a800-8x100g-roce", "hgx-roce-lag"):
            out.rstrip().endswith("(+7 more)"),
            f"{shape}: --npd exits 3 (unknown) and says why", f"rc {rc} {out!r}")
 
-    # the reading was all that was missing: given the rails' DCB replies,
-    # the same machine passes
-    c = copy(shape, shape + "-dcb")
-    give_dcb(c, h.fixtures)
-    rc2, doc2, _, _ = run(c)
-    expect(rc2 == 0 and doc2["verdict"] == "pass" and not pfc(doc2),
-           f"{shape} with its rails' DCB replies: PASS, no roce.pfc", doc2 and doc2["verdict"])
+    # the reading was all that was missing: with the rails' DCB replies
+    # (the example as shipped), the same machine passes, nothing unchecked
+    rc2, doc2, _, _ = run(os.path.join(h.fixtures, shape, "root"))
+    expect(rc2 == 0 and doc2["verdict"] == "pass" and not pfc(doc2) and
+           doc2["unchecked"] == 0,
+           f"{shape} with its rails' DCB replies: PASS, no roce.pfc, 0 unchecked",
+           doc2 and (doc2["verdict"], doc2["unchecked"]))
 
     # the fleet accepts it: infos again, listed, counted, marked
     c = copy(shape, shape + "-accept")
+    take_dcb(c)
     os.makedirs(os.path.join(c, "etc/rdmadoctor"), exist_ok=True)
     with open(os.path.join(c, "etc/rdmadoctor/rdmadoctor.conf"), "w") as f:
         f.write("[site]\naccept_unchecked = roce.pfc\n")

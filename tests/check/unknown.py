@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness  # noqa: E402
+from rdtest import Harness, take_dcb  # noqa: E402
 
 h = Harness("unknown")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
@@ -134,7 +134,8 @@ f1 = [f for f in doc["findings"] if f["subject"] == "mlx5_1 port 1" and
 expect(doc["profile"] == "hgx-8x400g" and len(f1) == 1 and f1[0]["id"] == "roce.pfc" and
        f1[0]["severity"] == "error" and "none" in f1[0]["observed"],
        "hgx-8x400g with RoCE rails: PFC on no priority is one roce.pfc error", str(f1))
-lag = os.path.join(fixtures, "hgx-roce-lag", "root")
+lag = copy("hgx-roce-lag", "no-dcb")
+take_dcb(lag)
 rc, doc, _, _ = run(lag)
 expect(doc["profile"] == "hgx-8x400g" and counted(doc) == 8 and
        len(unchecked(doc, "roce.pfc")) == 8,
@@ -176,7 +177,7 @@ want = sorted(os.listdir(os.path.join(os.path.dirname(os.path.dirname(port_dir(r
 expect(nic["ports"][0]["netdev"] == want and not unchecked(doc, "mtu.roce") and
        not any("<" in f["fix"] or "could not be found" in f["observed"] for f in on0) and
        [f["id"] for f in unchecked(doc) if f["subject"] == "mlx5_0 port 1" and
-        f["id"] != "roce.pfc"] == ["gid.rocev2_missing"],   # this fixture has no DCB
+        f["id"] != "roce.pfc"] == ["gid.rocev2_missing"],
        "a800-8x100g-roce, mlx5_0's gids/ and gid_attrs/ removed: the netdev is found on the "
        "PCI function, only the GID check is newly not checked",
        f"{nic['ports'][0]['netdev']} want {want}; {[(f['id'], f['observed']) for f in on0]}")

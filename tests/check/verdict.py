@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, drop_root, give_dcb  # noqa: E402
+from rdtest import Harness, drop_root, give_dcb, take_dcb  # noqa: E402
 
 h = Harness("verdict")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
@@ -79,7 +79,8 @@ expect(rc == 0 and doc["verdict"] == "warn" and bw and bw[0]["severity"] == "war
        f"rc {rc} {doc['verdict']} {bw} {others}")
 
 # --- what the profile wants but cannot be read is said -----------------------
-a8 = os.path.join(fixtures, "a800-8x100g-roce", "root")
+a8 = copy("a800-8x100g-roce", "no-dcb")
+take_dcb(a8)
 rc, doc, out, _ = run(a8)
 pfc = [f for f in doc["findings"] if f["id"] == "roce.pfc"]
 # the profile names PFC and trust: required, so unseen weighs as a warning

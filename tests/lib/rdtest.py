@@ -10,9 +10,11 @@
                overlayfs mount over it, where it can, for Harness.copy);
                drop_root() removes one
   give_dcb()   DCB netlink replies (PFC on 3, DSCP trust) for a copy's RoCE
-               netdevs that have none: the RoCE fixtures' snapshots stored
-               none, so their PFC is "not checked", which a profile that
-               requires it weighs as a warning (docs/checks.md)
+               netdevs that have none (roce-broken's rails 3-6, the other
+               fixtures' storage ports)
+  take_dcb()   removes a copy's DCB replies: a healthy RoCE example whose
+               driver did not answer, so its PFC is "not checked", which a
+               profile that requires it weighs as a warning (docs/checks.md)
   Server ...   what the serve tests share: start `rdmadoctor serve` on a free
                loopback port (port 0: the server says which it got), fetch,
                parse the exposition, stop it with a signal and check it
@@ -127,6 +129,17 @@ def give_dcb(root, fixtures):
             f.write(dcb_reply(name, dscp2prio=lambda v: v >> 3))
         given.append(name)
     return given
+
+
+def take_dcb(root):
+    """Remove every DCB reply of ROOT (.rdmadoctor/dcb/): the copy of a
+    healthy RoCE fixture whose driver did not answer DCB netlink, so its
+    rails' PFC and trust cannot be read.  The netdevs whose reply went."""
+    d = os.path.join(root, ".rdmadoctor/dcb")
+    names = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    for name in names:
+        os.unlink(os.path.join(d, name))
+    return names
 
 
 class Tally:
