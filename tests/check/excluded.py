@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness  # noqa: E402
 
 h = Harness("excluded")
 binary, expect, run = h.binary, h.expect, h.run
@@ -23,11 +23,8 @@ SHAPE = "a800-8x100g-roce"
 
 
 def copy(shape, name):
-    """A copy with the DCB replies its snapshot never stored: a healthy
-    machine, whose required PFC is read (docs/checks.md, roce.pfc)."""
-    root = h.copy(shape, name)
-    give_dcb(root, h.fixtures)
-    return root
+    """A copy of a healthy machine, to break."""
+    return h.copy(shape, name)
 
 
 def site(root, text):

@@ -10,7 +10,8 @@ the plain check).
 Each leaves nothing unchecked: the NICs' config space is there (MaxPayload
 and MaxReadReq judged), the RoCE rails have their DCB replies (PFC and
 trust judged), and the inbox-driver RoCE ones show DCQCN at work in their
-CNP counters (roce.ecn judged without ecn/ files).  Those that are the
+CNP counters (roce.ecn judged without ecn/ files).  Every active port
+names its switch (SMP answers from the IB leaves, lldpd's JSON for RoCE).  Those that are the
 machine their profile describes pass; the others (a800-2x100g-*: a budget
 box judged as the 8-rail one; rtx4090-cx6dx-x8: a desktop's x8 slot and
 1500-byte MTU) keep their own findings.
@@ -42,6 +43,20 @@ for shape in shapes:
     left = collections.Counter(f["id"] for f in doc["findings"] if f.get("unchecked"))
     h.expect(doc["unchecked"] == 0 and not left, f"{shape}: 0 unchecked",
              f"{doc['unchecked']} unchecked {dict(left)}")
+    # every port that is up names the switch it is cabled to: the IB ones
+    # from their leaf's SMP answers, the RoCE ones from lldpd (a RoCE LAG's
+    # bond: through its slaves, said in its neighbor_unknown)
+    blind = [f"{n['name']}/{p['port']}: {p.get('neighbor_unknown')}"
+             for n in doc["inventory"]["nics"] for p in n.get("ports", [])
+             if (p.get("state") or {}).get("code") == 4 and not p.get("neighbor") and
+             not (p.get("neighbor_unknown") or "").startswith("RoCE LAG: its slaves carry")]
+    active = sum((p.get("state") or {}).get("code") == 4
+                 for n in doc["inventory"]["nics"] for p in n.get("ports", []))
+    # (the Atlas shapes' ports are NPU ports: their neighbours are
+    # hccn_tool's, judged in tests/ascend)
+    if not shape.startswith("atlas"):
+        h.expect(not blind and active,
+                 f"{shape}: every active port's neighbour known ({active})", "; ".join(blind))
     if shape not in NOT_THEIR_PROFILE:
         h.expect(rc == 0 and doc["verdict"] == "pass", f"{shape}: PASS",
                  f"rc {rc} {doc['verdict']}")

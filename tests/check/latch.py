@@ -20,7 +20,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness  # noqa: E402
 
 h = Harness("latch")
 sys.path.insert(0, h.fixtures)
@@ -31,9 +31,6 @@ BOOT2 = "0b7d3c1e-5a2f-4e8d-8c6b-1a2b3c4d5e6f"
 SUBJ = "mlx5_0 port 1"
 
 root = h.copy("a800-8x100g-roce", "root")
-# the DCB replies its snapshot never stored: a healthy machine, whose
-# required PFC is read (docs/checks.md, roce.pfc)
-give_dcb(root, h.fixtures)
 state = os.path.join(h.tmp, "state")
 latched = os.path.join(state, "latched")
 port = os.path.join(root, "sys/class/infiniband/mlx5_0/ports/1")

@@ -34,7 +34,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness  # noqa: E402
 
 RAILS = ["enp25s0np0", "enp27s0np0", "enp77s0np0", "enp79s0np0",
          "enp154s0np0", "enp156s0np0", "enp204s0np0", "enp206s0np0"]
@@ -263,9 +263,8 @@ def capture(h, lab, root):
 
 def tree(h, name, site=SITE):
     root = h.copy("a800-8x100g-roce", name)
-    # the fixture stores no DCB reply for its rails: unread PFC, which the
-    # profile requires, would keep a rightly cabled machine from PASS
-    give_dcb(root, h.fixtures)
+    # the example's own lldpcli answer goes: this node's lldpd answers here
+    shutil.rmtree(os.path.join(root, ".rdmadoctor", "lldp"), ignore_errors=True)
     if site is not None:
         os.makedirs(os.path.join(root, "etc", "rdmadoctor"), exist_ok=True)
         with open(os.path.join(root, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:

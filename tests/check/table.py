@@ -7,12 +7,9 @@ healthy fixtures of the built-in profiles: no error and no warning at all.
 
 usage: table.py RDMADOCTOR FIXTURES_DIR
 """
-import atexit
 import json
 import os
-import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import rdtest  # noqa: E402
@@ -91,20 +88,13 @@ HEALTHY = [("dgx-h100", None), ("dgx-a100", None), ("hgx-roce-lag", None),
            ("a800-2x100g-roce", "budget-2x100g-roce"), ("dgx-b200", None),
            ("hgx-a100-8x200g", None), ("a800-8x100g-roce", None), ("rtx3090-x16", None)]
 ACCEPTED_WARN = {("a800-2x100g-roce", "budget-2x100g-roce"): {"nic.bandwidth_per_gpu"}}
-# RoCE fixtures whose snapshots stored no DCB reply for their rails: as
-# they are, their required PFC is "not checked", a warning
-# (tests/check/required.py holds that); judged healthy on a copy given the
-# replies a healthy lossless rail sends (rdtest.give_dcb)
-NO_DCB = {"hgx-roce-lag", "a800-2x100g-roce", "a800-8x100g-roce", "rtx3090-x16"}
 
 t = rdtest.Tally()
 cache = {}
-tmp = tempfile.mkdtemp(prefix="rdmadoctor-table-")
-atexit.register(shutil.rmtree, tmp, True)
 
 
-def check(fixture, profile, dcb=False):
-    key = (fixture, profile, dcb)
+def check(fixture, profile):
+    key = (fixture, profile)
     if key not in cache:
         cmd = ["--json", "check"]
         if profile:
@@ -113,9 +103,6 @@ def check(fixture, profile, dcb=False):
                 profile = os.path.join(os.path.dirname(os.path.abspath(__file__)), profile)
             cmd += ["--profile", profile]
         root = f"{fixtures}/{fixture}/root"
-        if dcb:
-            root = rdtest.copy_root(root, os.path.join(tmp, f"{fixture}-{profile}-dcb"))
-            rdtest.give_dcb(root, fixtures)
         res = rdtest.run(binary, *cmd, root=root)
         if res.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(res.args)} exited {res.returncode}: {res.stderr}")
@@ -140,7 +127,7 @@ for cid, fixture, profile, subject, observed in FIRES:
             print(f"    {f['subject']!r}: {f['observed']!r}")
 
 for fixture, profile in HEALTHY:
-    doc = check(fixture, profile, fixture in NO_DCB)
+    doc = check(fixture, profile)
     accepted = ACCEPTED_WARN.get((fixture, profile), set())
     bad = [f for f in doc["findings"] if f["severity"] == "error" or
            (f["severity"] == "warn" and f["id"] not in accepted)]

@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, give_dcb  # noqa: E402
+from rdtest import Harness  # noqa: E402
 
 LIBDIR = "usr/lib/x86_64-linux-gnu"
 
@@ -107,7 +107,6 @@ def build_old_libibverbs(h, pabi):
 
 def userspace(h, shape, name):
     root = h.copy(shape, name)
-    give_dcb(root, h.fixtures)   # its snapshot stored none: PFC required, read
     lib = install_userspace(root)
     return root, lib
 

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from rdtest import Harness, drop_root, give_dcb, take_dcb  # noqa: E402
+from rdtest import Harness, drop_root, take_dcb  # noqa: E402
 
 h = Harness("verdict")
 binary, fixtures, tmp, expect = h.binary, h.fixtures, h.tmp, h.expect
@@ -66,10 +66,9 @@ expect(rc == 1 and doc["profile"] != "budget-2x100g-roce",
 bw = [f for f in doc["findings"] if f["id"] == "nic.bandwidth_per_gpu"]
 expect(bw and bw[0]["severity"] == "error" and "8 GPUs share 200 Gb/s" in bw[0]["observed"],
        "8 A800 on 2 x 100G: nic.bandwidth_per_gpu is an error", str(bw))
-# given the DCB replies its snapshot never stored (its PFC is required)
-bud_dcb = copy("a800-2x100g-roce", "budget-dcb")
-give_dcb(bud_dcb, fixtures)
-rc, doc, _, _ = run(bud_dcb, "--profile", "budget-2x100g-roce")
+# its PFC (required) read from its DCB replies
+rc, doc, _, _ = run(os.path.join(fixtures, "a800-2x100g-roce", "root"),
+                    "--profile", "budget-2x100g-roce")
 bw = [f for f in doc["findings"] if f["id"] == "nic.bandwidth_per_gpu"]
 others = [f["id"] for f in doc["findings"] if f["severity"] in ("error", "warn")
           and f["id"] != "nic.bandwidth_per_gpu"]

@@ -100,6 +100,7 @@ def record(tmp):
 def tree(tmp, name, replies, errnos=None):
     root = os.path.join(tmp, name)
     shutil.copytree(os.path.join(FIX, "dgx-h100", "root"), root, symlinks=True)
+    shutil.rmtree(os.path.join(root, ".rdmadoctor", "ibsmp"))	# the example's own
     os.makedirs(os.path.join(root, "etc", "rdmadoctor"), exist_ok=True)
     with open(os.path.join(root, "etc", "rdmadoctor", "rdmadoctor.conf"), "w") as f:
         f.write(SITE)

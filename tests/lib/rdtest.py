@@ -9,9 +9,6 @@
   copy_root()  a writable copy of a fixture root, links kept as links (an
                overlayfs mount over it, where it can, for Harness.copy);
                drop_root() removes one
-  give_dcb()   DCB netlink replies (PFC on 3, DSCP trust) for a copy's RoCE
-               netdevs that have none (roce-broken's rails 3-6, the other
-               fixtures' storage ports)
   take_dcb()   removes a copy's DCB replies: a healthy RoCE example whose
                driver did not answer, so its PFC is "not checked", which a
                profile that requires it weighs as a warning (docs/checks.md)
@@ -104,31 +101,6 @@ def _own_mounts():
         else:
             atexit.register(lambda: [_libc.umount2(m.encode(), mnt_detach) for m in _mounts])
     return bool(_libc)
-
-
-def give_dcb(root, fixtures):
-    """Write the DCB_CMD_IEEE_GET reply a healthy lossless RoCE netdev gives
-    (gen_fixtures.dcb_reply: PFC on priority 3, DSCP trust, DSCP d on
-    priority d / 8) at ROOT/.rdmadoctor/dcb/IFNAME for each RDMA netdev
-    (one with device/infiniband) that has no reply yet.  FIXTURES is
-    tests/fixtures, where gen_fixtures.py lives.  The netdevs given one."""
-    if fixtures not in sys.path:
-        sys.path.insert(0, fixtures)
-    from gen_fixtures import dcb_reply
-    net = os.path.join(root, "sys/class/net")
-    d = os.path.join(root, ".rdmadoctor/dcb")
-    given = []
-    for name in sorted(os.listdir(net)):
-        if not os.path.isdir(os.path.join(net, name, "device", "infiniband")):
-            continue
-        path = os.path.join(d, name)
-        if os.path.exists(path):
-            continue
-        os.makedirs(d, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(dcb_reply(name, dscp2prio=lambda v: v >> 3))
-        given.append(name)
-    return given
 
 
 def take_dcb(root):

@@ -35,6 +35,7 @@ def tree(tmp, name, recording=None, renames=(), errno=None, raw=None):
     root = os.path.join(tmp, name)
     shutil.copytree(os.path.join(FIX, "hgx-roce-lag", "root"), root, symlinks=True)
     d = os.path.join(root, ".rdmadoctor", "lldp")
+    shutil.rmtree(d, ignore_errors=True)	# the example's own neighbours
     os.makedirs(d, exist_ok=True)
     if recording:
         with open(os.path.join(FIX, "lldp", recording), "rb") as f:
@@ -114,7 +115,10 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # an InfiniBand tree with no SMP replies stored: no lldpcli asked, and
     # the port is not checked (tests/ibsmp has the replies' own tests)
-    ib = ports(os.path.join(FIX, "dgx-h100", "root"))
+    noib = os.path.join(tmp, "no-smp")
+    shutil.copytree(os.path.join(FIX, "dgx-h100", "root"), noib, symlinks=True)
+    shutil.rmtree(os.path.join(noib, ".rdmadoctor", "ibsmp"))
+    ib = ports(noib)
     check(ib["ibp24s0"]["neighbor_unknown"] == "not in the snapshot", "InfiniBand ports")
 
 tally.done()

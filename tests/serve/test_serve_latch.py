@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import rdtest  # noqa: E402
-from rdtest import Server, check, give_dcb, one, parse, series  # noqa: E402
+from rdtest import Server, check, one, parse, series  # noqa: E402
 
 binary, src = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="rdmadoctor-serve-latch-")
@@ -24,9 +24,6 @@ root = os.path.join(tmp, "root")
 state = os.path.join(tmp, "state")
 shutil.copytree(os.path.join(src, "tests", "fixtures", "a800-8x100g-roce", "root"), root,
                 symlinks=True)
-# the DCB replies its snapshot never stored: a healthy machine, whose
-# required PFC is read (docs/checks.md, roce.pfc)
-give_dcb(root, os.path.join(src, "tests", "fixtures"))
 os.makedirs(os.path.join(root, "proc/sys/kernel/random"), exist_ok=True)
 port = os.path.join(root, "sys/class/infiniband/mlx5_0/ports/1")
 net = os.path.join(root, "sys/class/net/enp25s0np0")
