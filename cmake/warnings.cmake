@@ -11,7 +11,9 @@ if(RD_SANITIZE)
   add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
 if(RD_FUZZ)
-  # every library the fuzz targets link is instrumented for coverage
+  # every library the fuzz targets link is instrumented for coverage; with
+  # RD_SANITIZE too (clang), one tree holds the sanitizer tests and the
+  # fuzzers, so the sources are compiled once for both
   add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g)
   add_link_options(-fsanitize=address,undefined)
 endif()

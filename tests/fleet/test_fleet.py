@@ -212,7 +212,7 @@ def case_diff(tmp):
         {modes % "0666": 9, modes % "0600": 1})
 
     # five RoCE hosts: one at netdev MTU 1500, one trusting pcp where the
-    # rest report no trust at all (null is a value; the baseline is null)
+    # rest trust dscp
     roce = base["hgx-roce-lag"]
     for i in range(5):
         d = fleetgen.as_host(roce, "roce-%d" % i)
@@ -226,7 +226,7 @@ def case_diff(tmp):
                     p["qos"]["trust"] = "pcp"
         add(d)
     out("hgx-8x400g", "ConnectX-7", "roce-2", "netdev_mtu", 1500, 9000, {"9000": 4, "1500": 1})
-    out("hgx-8x400g", "ConnectX-7", "roce-4", "trust", "pcp", None, {"null": 4, "pcp": 1})
+    out("hgx-8x400g", "ConnectX-7", "roce-4", "trust", "pcp", "dscp", {"dscp": 4, "pcp": 1})
 
     # a tie, one host each: no baseline, no outlier; it is listed as a tie
     a100 = base["dgx-a100"]

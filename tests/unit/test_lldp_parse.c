@@ -353,8 +353,8 @@ static void malformed_gives_nothing(void **state)
 		"{\"lldp\": {\"interface\": {\"\": {\"chassis\": {\"id\": \"x\"}}}}}",
 		"{\"lldp\": {\"interface\": {\"e0\": {\"chassis\": 5, \"port\": 6}}}}",
 		/* an interface named twice would lose a neighbour */
-		"{\"lldp\": {\"interface\": {\"e0\": {\"port\": {\"descr\": \"a\"}},"
-		" \"e0\": {\"port\": {\"descr\": \"b\"}}}}}",
+		("{\"lldp\": {\"interface\": {\"e0\": {\"port\": {\"descr\": \"a\"}},"
+		 " \"e0\": {\"port\": {\"descr\": \"b\"}}}}}"),
 		/* one good interface does not make a bad one acceptable */
 		"{\"lldp\": {\"interface\": [{\"e0\": {\"port\": {\"descr\": \"a\"}}}, {\"e1\": 1}]}}",
 	};
