@@ -4,16 +4,18 @@
 #      Soft-RoCE VM, namespaces, mpirun, Slurm, PostgreSQL, Chromium,
 #      promtool, valgrind, the Debian package, and the README's first
 #      command on a fresh Debian tree (tests/fresh);
-#   2. an ASan + UBSan build and the same tests but for those labelled `vm`
+#   2. an ASan + UBSan build (clang, where it is there: the same tree then
+#      holds the libFuzzer targets, so the sources are compiled once for
+#      both) and the same tests but for those labelled `vm`
 #      (a second boot of each VM), `system` (the package, the fresh tree,
 #      valgrind and shellcheck: they judge no memory of ours, or cannot run
 #      under the sanitizers) and `outside` (how a launcher, Slurm, a browser,
 #      Prometheus or a second database server takes ours, on code that
 #      other tests run under the sanitizers); tests/README.md, "Stages and
 #      time", names them and says why;
-#   3. every libFuzzer target for FUZZ_SECONDS (6) each, two at a time
-#      (when clang is there): 6 s keeps the suite under 25 min on 2 cores;
-#      longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
+#   3. every libFuzzer target of that tree for FUZZ_SECONDS (6) each, two
+#      at a time (when clang is there): 6 s keeps the stage short on 2
+#      cores; longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
 # It ends with the ten slowest tests, one line `suite: N passed, N failed,
 # N skipped`, and the name and reason of every skipped test.  With CI=true
 # a skip fails the run, unless tests/ci-allowed-skips names the test.
@@ -25,7 +27,7 @@
 #              package, no daemon, no sanitizer stage, no fuzzing
 #   -R REGEX   only the tests whose names match (as ctest -R), in both
 #              builds, and the fuzz targets fuzz_NAME that match
-# Build trees go to build-test/, build-asan/ and build-fuzz/ beside the sources.
+# Build trees go to build-test/ and build-asan/ beside the sources.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -112,8 +114,14 @@ fi
 echo "== tests ($(elapsed))"
 run_ctest tests build-test
 
+# clang builds the sanitizer tree with the fuzzers in it (-DRD_FUZZ=ON:
+# every source also instrumented for libFuzzer's coverage); without clang,
+# the default compiler builds it, and nothing is fuzzed
+san=(-DRD_FUZZ=OFF)
+command -v clang >/dev/null && san=(-DCMAKE_C_COMPILER=clang -DRD_FUZZ=ON)
 echo "== build with ASan + UBSan ($(elapsed))"
-if ! { cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+if ! { cmake -S . -B build-asan -DRD_TESTS=ON -DRD_WERROR=ON -DRD_SANITIZE=ON "${san[@]}" \
+	-DCMAKE_BUILD_TYPE=Debug >/dev/null &&
 	cmake --build build-asan -j "$jobs" >/dev/null; }; then
 	echo "sanitizer build failed"; cmake --build build-asan 2>&1 | tail -30; exit 1
 fi
@@ -123,7 +131,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 	run_ctest sanitizer build-asan -LE '^(vm|system|outside)$'
 
 # libFuzzer: each target from its seed corpus, two at a time (one a core)
-fuzz_results=build-fuzz/results.txt
+fuzz_results=build-asan/fuzz-results.txt
 rm -f "$fuzz_results"
 targets=()
 fuzz_one() {	# SOURCE: one line `NAME pass|fail SECONDS` on stdout
@@ -133,8 +141,8 @@ fuzz_one() {	# SOURCE: one line `NAME pass|fail SECONDS` on stdout
 	corpus=$(mktemp -d)
 	cp tests/fuzz/corpus/"$name"/* "$corpus/"
 	t0=$(date +%s)
-	./build-fuzz/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-6}" \
-		-print_final_stats=1 >build-fuzz/"$t".log 2>&1
+	./build-asan/tests/"$t" "$corpus" -max_total_time="${FUZZ_SECONDS:-6}" \
+		-print_final_stats=1 >build-asan/"$t".log 2>&1
 	rc=$?
 	rm -rf "$corpus"
 	echo "$t $([ $rc -eq 0 ] && echo pass || echo fail) $(($(date +%s) - t0))"
@@ -144,22 +152,16 @@ if command -v clang >/dev/null; then
 		[ -z "$regex" ] || grep -qE -- "$regex" <<<"$(basename "$src" .c)" && targets+=("$src")
 	done
 	if [ ${#targets[@]} -gt 0 ]; then
-		names=()
-		for src in "${targets[@]}"; do names+=("$(basename "$src" .c)"); done
 		echo "== fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS:-6} s each, $jobs at a time ($(elapsed))"
-		if ! { CC=clang cmake -S . -B build-fuzz -DRD_TESTS=ON -DRD_FUZZ=ON >/dev/null &&
-			cmake --build build-fuzz -j "$jobs" --target "${names[@]}" >/dev/null; }; then
-			echo "fuzz build failed"; cmake --build build-fuzz 2>&1 | tail -30; exit 1
-		fi
 		export -f fuzz_one
 		export FUZZ_SECONDS
 		printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'fuzz_one {}' >"$fuzz_results"
 		while read -r t state _; do
 			if [ "$state" = pass ]; then
-				echo "$t: $(grep -E "stat::number_of_executed_units" build-fuzz/"$t".log)"
+				echo "$t: $(grep -E "stat::number_of_executed_units" build-asan/"$t".log)"
 			else
 				echo "---- FAILED $t, its fuzzer's last lines:"
-				tail -n 30 build-fuzz/"$t".log | sed 's/^/| /'
+				tail -n 30 build-asan/"$t".log | sed 's/^/| /'
 			fi
 		done <"$fuzz_results"
 	fi

@@ -92,7 +92,7 @@ static int bin(const uint8_t *p, size_t n, struct fec_hist_bin *b)
 
 int ethnl_parse_fec_stats(const uint8_t *p, size_t n, struct fec_stats *s)
 {
-	const uint8_t *end = p + n, *pl;
+	const uint8_t *end, *pl;
 	struct fec_stats t;
 	uint16_t type;
 	size_t plen;
@@ -100,6 +100,7 @@ int ethnl_parse_fec_stats(const uint8_t *p, size_t n, struct fec_stats *s)
 
 	if (!p || !s)
 		return -EINVAL;
+	end = p + n;	/* not before: NULL + 0 is undefined */
 	fec_stats_init(&t);
 	t.have = 1;
 	while ((rc = nl_next_attr(&p, end, &type, &pl, &plen)) > 0) {

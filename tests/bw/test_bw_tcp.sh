@@ -189,7 +189,14 @@ rc=$? t1=$(date +%s)
 	echo "ok: link cut: client ended in $((t1 - t0)) s: $(cat "$tmp/cut.err")" ||
 	{ echo "FAIL: link cut: client exited $rc after $((t1 - t0)) s"; cat "$tmp/cut.err"; fail=1; }
 n2 ip link set "$vb" up
-sleep 12	# the server gives up on that client too, within its bounds
+# the server gives up on that client too, within its bounds (--timeout 5):
+# its connections from the cut client close (waited for, at most 20 s)
+for _ in $(seq 200); do
+	[ -z "$(n2 ss -tnH state established "( sport = :$port )" 2>/dev/null)" ] && break
+	sleep 0.1
+done
+[ -z "$(n2 ss -tnH state established "( sport = :$port )" 2>/dev/null)" ] ||
+	{ echo "FAIL: the server kept the cut client's connection past 20 s"; fail=1; }
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: bw server died after the cut"; fail=1; }
 client bw client "$a2" --port $port --duration 0.5 --warmup 0.1 >"$tmp/after.json" &&
 	check "a test after the cut" "$tmp/after.json" || { echo "FAIL: after the cut"; fail=1; }

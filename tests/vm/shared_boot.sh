@@ -30,46 +30,22 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 PARTS="inventory access lldp roce drv_stack"
 
+# shellcheck source=tests/vm/vm_parts.sh
+. "$here/vm_parts.sh"
+
 if [ "${1:-}" != --inside ]; then
 	[ $# -eq 2 ] || { echo "usage: $0 RDMADOCTOR OUTDIR" >&2; exit 2; }
-	bin=$(realpath "$1")
-	dir=$2
-	rm -rf "$dir" && mkdir -p "$dir" || exit 1
-	dir=$(cd "$dir" && pwd -P)
-	"$here/vm-run.sh" --outdir "$dir" --timeout 1500 -- "$here/shared_boot.sh" --inside "$bin" \
-		>"$dir/boot.log" 2>&1
-	rc=$?
-	cat "$dir/boot.log"
-	echo "$rc" >"$dir/boot.rc"
-	if [ $rc -eq 77 ]; then
-		for p in $PARTS; do echo 77 >"$dir/$p.rc"; done
-		exit 77
-	fi
-	# a part that left no status: the VM stopped before it ended
-	for p in $PARTS; do
-		[ -s "$dir/$p.rc" ] || echo "the VM stopped before this part ended (vm-run exit $rc)" >>"$dir/$p.log"
-	done
-	[ $rc -eq 0 ] || exit 1
-	exit 0
+	parts_boot "$here/shared_boot.sh" "$2" 1500 "$PARTS" -- "$(realpath "$1")"
+	exit
 fi
 
 # --- inside the VM ---------------------------------------------------------
 bin=$2
-dir=$VM_OUT
+dir=$VM_OUT	# part() writes under it (vm_parts.sh)
+export dir
 # Each part is bounded at twice the limit its own boot had (a loaded host
 # slows TCG several times over), the VM at 1500 s, more than the five boots
 # had together (1260 s).
-part() { # NAME LIMIT COMMAND...: bounded, its output and status in $dir/NAME.*
-	local name=$1 limit=$2 rc t0
-	shift 2
-	mkdir -p "$dir/$name"
-	t0=$SECONDS
-	timeout -k 5 "$limit" "$@" >"$dir/$name.log" 2>&1
-	rc=$?
-	echo "$name: exit $rc after $((SECONDS - t0)) s"
-	echo "$rc" >"$dir/$name.rc"
-}
-
 part inventory 480 python3 "$here/check_inventory.py" "$bin" "$dir/inventory"
 
 # the site file as the host's root has it (none, on a test machine), put

@@ -7,10 +7,17 @@
 # comparison and the duration window must not see.
 add_executable(bw_pair ${CMAKE_CURRENT_LIST_DIR}/bw_pair.c)
 target_link_libraries(bw_pair PRIVATE rdcore)
-add_test(NAME vm_bw_verbs COMMAND ${CMAKE_CURRENT_LIST_DIR}/bw_verbs.sh
-  $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:bw_pair>)
-set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE
-  LABELS vm)
+# The timed VM tests (vm_bw_verbs, vm_bw_loopback, fabric_vm) share one
+# boot with 2 vCPUs, alone on the host (RUN_SERIAL): timed_boot.sh runs
+# their parts, each test prints its own and passes or fails on it.
+add_test(NAME vm_timed_boot COMMAND ${CMAKE_CURRENT_LIST_DIR}/timed_boot.sh
+  $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:bw_pair> ${PROJECT_BINARY_DIR}/vm-timed)
+set_tests_properties(vm_timed_boot PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1260 RUN_SERIAL TRUE
+  LABELS vm FIXTURES_SETUP vm_timed)
+add_test(NAME vm_bw_verbs COMMAND ${CMAKE_CURRENT_LIST_DIR}/shared_result.sh
+  ${PROJECT_BINARY_DIR}/vm-timed bw_verbs)
+set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS vm
+  FIXTURES_REQUIRED vm_timed)
 
 # One boot of the VM for the tests that time nothing (tests/vm/shared_boot.sh,
 # fixture vm_shared): the VM parts of vm_inventory, vm_lldp_cabling and
@@ -39,10 +46,10 @@ set_tests_properties(vm_lldp_cabling PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
 # two ends of a veth pair, the pair's JSON, bytes, devices and verdict, the
 # default pairs, --gpu without a GPU; ib_write_bw on the same pair prints
 # the ratio (not asserted).  About 60 s on 2 cores.
-add_test(NAME vm_bw_loopback COMMAND ${CMAKE_CURRENT_LIST_DIR}/bw_loopback.sh
-  $<TARGET_FILE:rdmadoctor>)
-set_tests_properties(vm_bw_loopback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 500 RUN_SERIAL TRUE
-  LABELS vm)
+add_test(NAME vm_bw_loopback COMMAND ${CMAKE_CURRENT_LIST_DIR}/shared_result.sh
+  ${PROJECT_BINARY_DIR}/vm-timed bw_loopback)
+set_tests_properties(vm_bw_loopback PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS vm
+  FIXTURES_REQUIRED vm_timed)
 
 # driver.stale_module on the VM's real kernel (tests/vm/drv_stack_vm.sh):
 # ib_core as insmod loaded it against its file, then the file replaced in
