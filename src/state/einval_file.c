@@ -1,6 +1,7 @@
 /* The EINVAL memo on disk (einval_file.h). */
 #include "einval_file.h"
 #include "boot_id.h"
+#include "dir.h"
 #include "einval_state.h"
 #include "file_replace.h"
 #include "own_file.h"
@@ -22,7 +23,7 @@ static struct einval_memo *memo_open(struct root *r, const char *dir, bool all_p
 {
 	struct einval_memo *m = calloc(1, sizeof(*m));
 	struct timespec ts;
-	char why[160], *text = NULL;
+	char why[400], *text = NULL;
 	bool same = false;
 	size_t len = 0;
 	int rc;
@@ -52,6 +53,14 @@ static struct einval_memo *memo_open(struct root *r, const char *dir, bool all_p
 		einval_memo_free(&m);
 		return NULL;
 	}
+	/* a directory another user can write is one whose memo that user
+	 * writes: this run would skip the files it names */
+	m->dir_ok = state_dir_check(dir, false, why, sizeof(why));
+	if (m->dir_ok < 0 && m->dir_ok != -ENOENT) {
+		root_note(r, m->file, "not used: %s; files the kernel refused with EINVAL are "
+			  "read again", why);
+		return m;
+	}
 	rc = own_file_read(m->file, EINVAL_STATE_MAX_TEXT, &text, &len);
 	if (rc == -ENOENT)
 		return m;
@@ -77,10 +86,12 @@ static struct einval_memo *memo_open(struct root *r, const char *dir, bool all_p
 	return m;
 }
 
-/* The directory of the file: made when missing. */
+/* The directory of the file: made when missing (0755: users other than
+ * root read root's memo too), and refused when another user could write
+ * it (dir.h). */
 static int make_dir(const char *file)
 {
-	char *dir = strdup(file), *slash;
+	char *dir = strdup(file), *slash, why[400];
 	int rc = 0;
 
 	if (!dir)
@@ -90,6 +101,8 @@ static int make_dir(const char *file)
 		*slash = '\0';
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 			rc = -errno;
+		else
+			rc = state_dir_check(dir, false, why, sizeof(why));
 	}
 	free(dir);
 	return rc;
@@ -108,7 +121,7 @@ static void save(struct root *r, struct einval_memo *m)
 	char *text;
 	int rc;
 
-	if (!m || !m->dirty)
+	if (!m || !m->dirty || (m->dir_ok < 0 && m->dir_ok != -ENOENT))
 		return;
 	text = einval_state_format(&m->st, m->boot_id);
 	rc = text ? make_dir(m->file) : -ENOMEM;

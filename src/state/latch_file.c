@@ -1,5 +1,6 @@
 /* The agent's memory on disk (latch_file.h). */
 #include "latch_file.h"
+#include "dir.h"
 #include "file_replace.h"
 #include "lock.h"
 #include "own_file.h"
@@ -38,12 +39,9 @@ int latch_file_open(const char *dir, bool make_dir, struct latch_file *lf, char 
 		lf->path = NULL;
 		return -ENOMEM;
 	}
-	if (make_dir && mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(problem, problem_len, "cannot make the directory '%s': %s", dir,
-			 strerror(-rc));
+	rc = state_dir_check(dir, make_dir, problem, problem_len);
+	if (rc < 0)
 		return rc;
-	}
 	rc = lock(dir, &lf->lock_fd);
 	if (rc == -ENOMEM)
 		return rc;

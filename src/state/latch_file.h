@@ -25,8 +25,9 @@ struct latch_file {
 	struct latch_state st;	/* what the file held (empty when nothing) */
 };
 
-/* Lock and read DIR's memory; the directory is made (0755) when missing
- * and make_dir.  0, with lf->st what the file held (empty when there was
+/* Lock and read DIR's memory; the directory is made (0700) when missing
+ * and make_dir, and refused when another user could change it (dir.h:
+ * -ENOENT, -ELOOP, -ENOTDIR, -EPERM, with why in problem).  0, with lf->st what the file held (empty when there was
  * none); when the file was there but gave nothing (unreadable, malformed)
  * still 0, with why it gave nothing in problem ("" otherwise).  A
  * negative errno when the lock cannot be had (how in problem): nothing

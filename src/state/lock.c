@@ -4,19 +4,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 int state_lock(const char *path, int wait_s, int *fd_out)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	struct stat st;
 
-	/* made by another user (root's `clear` beside serve's own user): a
-	 * lock needs no write access */
-	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* a lock another user can open, that user can hold: one made 0644
+	 * by an older rdmadoctor is made private by its owner */
+	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 077))
+		(void)fchmod(fd, 0600);
 	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; tries++) {
 		const struct timespec tick = { 0, 50000000L };
 

@@ -5,9 +5,10 @@
 #ifndef RD_STATE_LOCK_H
 #define RD_STATE_LOCK_H
 
-/* Lock path (made 0644 when missing; one made by another user is opened
- * read-only: a lock needs no write access), waiting wait_s at most for
- * another holder.  0 and *fd (close it to unlock), or a negative errno
+/* Lock path (made 0600 when missing, and made 0600 when its owner finds it
+ * open to others: a user who can open the lock can hold it, and every
+ * reading would wait for that user), waiting wait_s at most for another
+ * holder.  0 and *fd (close it to unlock), or a negative errno
  * (-EWOULDBLOCK: held by another for longer than wait_s). */
 int state_lock(const char *path, int wait_s, int *fd);
 

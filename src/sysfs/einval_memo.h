@@ -63,6 +63,9 @@ struct einval_memo {
 	struct einval_state st;	/* this boot's refused files */
 	size_t n_loaded;	/* of them, the first n_loaded came from the file */
 	bool dirty;		/* a file was added: to save */
+	/* the directory as state/dir.h judged it: 0, -ENOENT (not made yet),
+	 * or why the memo is neither read nor written (another user's) */
+	int dir_ok;
 	unsigned long skipped;	/* reads not made for it in this run */
 	/* now, in seconds since boot (CLOCK_BOOTTIME, the clock of
 	 * st.at: the file lives as long as the boot) */

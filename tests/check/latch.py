@@ -15,6 +15,7 @@ import os
 import re
 import resource
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -325,5 +326,29 @@ h.expect("cannot write" in r.stderr and latched in r.stderr and f is not None an
 h.expect(read(latched) == before and
          not [n for n in os.listdir(state) if n.startswith(".latched")],
          "the old memory is kept, no temporary file left", repr(os.listdir(state)))
+
+# the memory's directory is the agent's own (issue 44): made 0700 with its
+# lock 0600; one that others can write, or a link to one, is refused with
+# the reason, and nothing is remembered in that reading
+h.expect(stat.S_IMODE(os.stat(state).st_mode) == 0o700 and
+         stat.S_IMODE(os.stat(latched + ".lock").st_mode) == 0o600,
+         "the directory made 0700, its lock 0600",
+         f"{oct(os.stat(state).st_mode)} {oct(os.stat(latched + '.lock').st_mode)}")
+before = read(latched)
+put(os.path.join(net, "carrier_changes"), "12\n")
+os.chmod(state, 0o777)
+rc, doc, _, err = check()
+f = [x for x in (doc or {}).get("findings", []) if x["id"] == "latch.state"]
+h.expect(f and f[0].get("unchecked") and "writable by every user" in err and
+         "chmod go-w" in f[0]["observed"] + err and doc["verdict"] == "warn" and
+         read(latched) == before,
+         "a world-writable state directory: refused, said, nothing written",
+         f"rc {rc} {err} {f!r}")
+os.chmod(state, 0o700)
+link = state + "-link"
+os.symlink(state, link)
+rc, doc, _, err = h.run(root, "--state", link)
+h.expect("symbolic link" in err and read(latched) == before,
+         "a state directory given as a link: not followed", f"rc {rc} {err}")
 
 h.done()

@@ -329,7 +329,8 @@ static void real_file(void **state)
 		root_close(&r);
 	}
 
-	/* a directory that cannot be made: a note, the run goes on */
+	/* a directory that cannot be made (a file in its place): a note, the
+	 * memo neither read nor written, the run goes on */
 	unlink(file);
 	f = fopen(file, "w");	/* a file where the directory would be */
 	assert_non_null(f);
@@ -337,7 +338,8 @@ static void real_file(void **state)
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", EINVAL_MEMO_FILE);
 	assert_null(one_run(&r, true, &opened, &why));
 	assert_int_equal(opened, 1);
-	assert_true(noted(&r, "cannot write it ("));
+	assert_true(noted(&r, "is not a directory; files the kernel refused with EINVAL are "
+			  "read again"));
 	free(why);
 	root_close(&r);
 	unlink(file);
