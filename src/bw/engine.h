@@ -166,6 +166,11 @@ enum bw_errc {
 	BW_E_NOMEM,		/* out of memory */
 	BW_E_REFUSED,		/* this side refused the peer (token, limits,
 				 * idle): said to it, and e->msg says why */
+	BW_E_AGAIN,		/* accepting failed for this connection (a network
+				 * error pending on it, a signal): the listener
+				 * is fine */
+	BW_E_SHORT,		/* accepting failed for want of descriptors,
+				 * buffers or memory: it may pass */
 };
 
 struct bw_err {

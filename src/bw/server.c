@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct bw_report_rail tcp_rail = { .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
@@ -24,7 +25,11 @@ struct server {
 	struct bw_outcome *outs;
 	size_t n_outs, cap_outs;
 	size_t accepted;	/* HELLOs of this client that were accepted */
+	double accept_said;	/* bw_now() of the last accept failure said */
 };
+
+/* the pause after an accept that failed for now (accept_again) */
+#define ACCEPT_RETRY_MS 100
 
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 			struct bw_err *e)
@@ -138,6 +143,23 @@ static void server_busy(void *arg, double until)
 	bw_door_busy_until(&sv->door, until);
 }
 
+/* After an accept that failed but leaves the listener fine: said at most
+ * once a minute (a client that keeps failing, or a shortage that lasts,
+ * cannot fill the log); after a shortage, a pause, so that it cannot spin
+ * the server while the connection waits in the backlog. */
+static void accept_again(struct server *sv, const char *why, bool shortage)
+{
+	const struct timespec pause = { 0, ACCEPT_RETRY_MS * 1000000L };
+	double now = bw_now();
+
+	if (now - sv->accept_said >= 60) {
+		fprintf(stderr, "%s %s: %s (going on)\n", sv->cf->prog, sv->cf->cmd, why);
+		sv->accept_said = now;
+	}
+	if (shortage)
+		nanosleep(&pause, NULL);
+}
+
 int bw_server_run(const struct bw_server_conf *cf)
 {
 	struct bw_opts *o = cf->o;
@@ -164,7 +186,14 @@ int bw_server_run(const struct bw_server_conf *cf)
 		if (sv.door.handoff.fd >= 0) {
 			ss = sv.door.handoff;	/* came as the last session ended */
 			sv.door.handoff.fd = -1;
-		} else if (bw_session_accept(lfd, &ss, -1, &e) < 0) {
+		} else if ((rc = bw_session_accept(lfd, &ss, -1, &e)) < 0) {
+			if (rc == -BW_E_AGAIN || rc == -BW_E_SHORT) {
+				/* the connection's trouble, or a shortage that
+				 * passes: the server goes on */
+				accept_again(&sv, e.msg, rc == -BW_E_SHORT);
+				rc = 0;
+				continue;
+			}
 			fprintf(stderr, "%s %s: %s\n", cf->prog, cf->cmd, e.msg);
 			rc = -1;
 			break;

@@ -215,6 +215,27 @@ int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *
 	return fd;
 }
 
+/* accept(2)'s errors that are not the listener's: BW_E_AGAIN for the
+ * connection's own (Linux passes a network error already pending on the
+ * new connection to accept: ENETDOWN, EPROTO, ENOPROTOOPT, EHOSTDOWN,
+ * ENONET, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH, which accept(2), "Error
+ * handling", says to retry as EAGAIN; a client gone before it was taken,
+ * ECONNABORTED; a firewall's refusal, EPERM; a signal), BW_E_SHORT for a
+ * shortage that may pass (descriptors, buffers, memory); 0 otherwise. */
+static enum bw_errc accept_passing(int err)
+{
+	switch (err) {
+	case EAGAIN: case EINTR: case ECONNABORTED: case EPERM:
+	case ENETDOWN: case EPROTO: case ENOPROTOOPT: case EHOSTDOWN: case ENONET:
+	case EHOSTUNREACH: case EOPNOTSUPP: case ENETUNREACH:
+		return BW_E_AGAIN;
+	case EMFILE: case ENFILE: case ENOBUFS: case ENOMEM:
+		return BW_E_SHORT;
+	default:
+		return 0;
+	}
+}
+
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e)
 {
 	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
@@ -230,7 +251,14 @@ int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_e
 	}
 	s->fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (s->fd < 0) {
-		bw_errf(e, "cannot accept a client: %s", strerror(errno));
+		int err = errno;
+		enum bw_errc code = accept_passing(err);
+
+		if (code)
+			return bw_errc(e, code, "cannot accept a client: %s%s", strerror(err),
+				       code == BW_E_SHORT && err != ENOMEM ? " (raise ulimit -n?)" :
+				       "");
+		bw_errf(e, "cannot accept a client: %s", strerror(err));
 		return -1;
 	}
 	fill_addrs(s);

@@ -95,7 +95,10 @@ void bw_session_close(struct bw_session *s);
  * transport's data listener. */
 int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *e);
 /* Server: accept one control connection within timeout_ms (-1 forever);
- * -BW_E_TIMEOUT when none came. */
+ * -BW_E_TIMEOUT when none came, -BW_E_AGAIN when accepting failed for that
+ * connection (a network error pending on it, a signal), -BW_E_SHORT for
+ * want of descriptors, buffers or memory: a long-running server goes on
+ * after either, e says what. */
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
 
 /* Server: serve the tests one client asks for until BYE: first its AUTH

@@ -95,8 +95,7 @@ static int take(struct door *d, int lfd, struct bw_err *e)
 	memset(p, 0, sizeof(*p));
 	rc = bw_session_accept(lfd, &p->ss, 0, e);
 	if (rc < 0)	/* one gone before it was taken is no failure of the listener */
-		return rc == -BW_E_TIMEOUT || errno == EAGAIN || errno == ECONNABORTED ||
-		       errno == EINTR ? 0 : -1;
+		return rc == -BW_E_TIMEOUT || rc == -BW_E_AGAIN ? 0 : -1;
 	d->n++;
 	p->until = bw_now() + FAB_PROOF_WAIT_S;
 	return 0;
