@@ -42,10 +42,20 @@ int bw_opts_token(struct bw_opts *o, const char *env, char *why, size_t whysz)
 	if (o->token_arg && o->token_file)
 		return say(why, whysz, "%s", "--token and --token-file exclude each other");
 	if (o->token_file) {
-		if (bw_token_read_file(o->token_file, o->token_buf, sizeof(o->token_buf), &e) < 0)
+		struct bw_err warn;
+
+		if (bw_token_read_file(o->token_file, o->token_buf, sizeof(o->token_buf), &e,
+				       &warn) < 0)
 			return say(why, whysz, "--token-file: %s", e.msg);
-	} else if (o->token_arg || (env && *env)) {
+		snprintf(o->token_warning, sizeof(o->token_warning), "%s", warn.msg);
+	} else if (o->token_arg || env) {
 		const char *t = o->token_arg ? o->token_arg : env;
+
+		/* set but empty is a mistake (an unset variable in a script),
+		 * not a wish for an open server */
+		if (!o->token_arg && !*env)
+			return say(why, whysz, "%s", "RDMADOCTOR_TOKEN is set but empty: give the "
+				   "secret, or unset it for no token");
 
 		if (bw_token_take(t, strlen(t), o->token_buf, sizeof(o->token_buf), &e) < 0)
 			return say(why, whysz, "%s: %s", o->token_arg ? "--token" :

@@ -62,6 +62,7 @@ struct bw_opts {
 	 * list and --idle-timeout */
 	const char *token, *token_arg, *token_file;
 	char token_buf[BW_TOKEN_MAX + 1];
+	char token_warning[256];	/* "": none (a token file others can read) */
 	struct bw_allow allow[BW_ALLOW_MAX];
 	unsigned n_allow;
 	double idle_s;
@@ -70,8 +71,9 @@ struct bw_opts {
 /* Every field as no option was given, for the test cmd ("bw", "lat"). */
 void bw_opts_defaults(struct bw_opts *o, const char *cmd, enum bw_mode mode);
 /* The shared secret: --token, else --token-file, else env (the value of
- * RDMADOCTOR_TOKEN; NULL or empty: none); o->token then points at
- * o->token_buf. */
+ * RDMADOCTOR_TOKEN; NULL: none, empty: an error); o->token then points at
+ * o->token_buf, and o->token_warning says what the caller should say of
+ * a token file that others can read. */
 int bw_opts_token(struct bw_opts *o, const char *env, char *why, size_t whysz);
 /* bw --loopback's operands argv[1..n] (device pairs) and the options that
  * do not apply to it; prog names the program in the advice. */

@@ -45,6 +45,9 @@ enum bw_msg_type {
 #define BW_HOST_MAX 255		/* host names */
 #define BW_ERROR_MAX 1024	/* error text */
 #define BW_TOKEN_MAX 256	/* the shared secret in AUTH */
+/* a shorter secret is guessed: a server answers about 3,000 AUTHs a
+ * second, and 12 characters of a random hex string are 48 bits */
+#define BW_TOKEN_MIN 12
 #define BW_RAILS_MAX 32		/* rails (NICs) in one test */
 #define BW_INTERVALS_MAX 100000	/* per-interval samples in a RESULT */
 #define BW_LAT_SAMPLES_MAX (1u << 20)	/* latency samples in a RESULT */

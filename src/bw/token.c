@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int bw_token_take(const char *text, size_t n, char *out, size_t outsz, struct bw_err *e)
@@ -15,8 +16,9 @@ int bw_token_take(const char *text, size_t n, char *out, size_t outsz, struct bw
 		n--;
 	if (n && text[n - 1] == '\r')
 		n--;
-	if (n == 0 || n > BW_TOKEN_MAX || n >= outsz) {
-		bw_errf(e, "a token is 1 to %u characters", BW_TOKEN_MAX);
+	if (n < BW_TOKEN_MIN || n > BW_TOKEN_MAX || n >= outsz) {
+		bw_errf(e, "a token is %u to %u characters (a shorter one is guessed: "
+			"`openssl rand -hex 16` makes one)", BW_TOKEN_MIN, BW_TOKEN_MAX);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -32,18 +34,27 @@ int bw_token_take(const char *text, size_t n, char *out, size_t outsz, struct bw
 	return 0;
 }
 
-int bw_token_read_file(const char *path, char *out, size_t outsz, struct bw_err *e)
+int bw_token_read_file(const char *path, char *out, size_t outsz, struct bw_err *e,
+		       struct bw_err *warn)
 {
 	/* room for the longest token, its line end, and one byte more to tell
 	 * a file that is too long */
 	char buf[BW_TOKEN_MAX + 3];
 	size_t n = 0;
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
 	if (fd < 0) {
 		bw_errf(e, "cannot open token file %s: %s", path, strerror(errno));
 		return -1;
 	}
+	warn->msg[0] = '\0';
+	/* a secret others can read is theirs too: used, and said, as ssh says
+	 * of a private key (ssh refuses; a shared test rig may want it so) */
+	if (fstat(fd, &st) == 0 && (st.st_mode & (S_IRGRP | S_IROTH)))
+		bw_errf(warn, "token file %s is readable by %s (mode %04o): `chmod 600 %s`", path,
+			st.st_mode & S_IROTH ? "every user" : "its group",
+			(unsigned)(st.st_mode & 07777), path);
 	while (n < sizeof(buf)) {
 		ssize_t r = read(fd, buf + n, sizeof(buf) - n);
 

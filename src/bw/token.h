@@ -10,12 +10,15 @@
 #include "engine.h"
 
 /* A token from n bytes of text (one trailing newline dropped, as a file
- * written by echo has): 1..BW_TOKEN_MAX printable ASCII characters, into
+ * written by echo has): BW_TOKEN_MIN..BW_TOKEN_MAX printable ASCII
+ * characters, into
  * out (outsz > BW_TOKEN_MAX).  0, or -1 with e saying what is wrong
  * (never quoting the secret). */
 int bw_token_take(const char *text, size_t n, char *out, size_t outsz, struct bw_err *e);
-/* The same from a file's contents.  0, or -1 with e set. */
-int bw_token_read_file(const char *path, char *out, size_t outsz, struct bw_err *e);
+/* The same from a file's contents.  0, or -1 with e set; warn->msg says
+ * (else "") that the file is readable by others than its owner. */
+int bw_token_read_file(const char *path, char *out, size_t outsz, struct bw_err *e,
+		       struct bw_err *warn);
 /* Whether got is want, in a time that depends on neither (both at most
  * BW_TOKEN_MAX long; a longer got never matches). */
 bool bw_token_equal(const char *want, const char *got);

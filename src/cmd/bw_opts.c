@@ -411,8 +411,10 @@ static const struct cmd_opt bw_opts[] = {
 	"as perftest does, within its --max-* caps.  To narrow that: --allow\n" \
 	"(a peer outside is refused before a byte of it is read) and a shared\n" \
 	"secret (--token, --token-file or the RDMADOCTOR_TOKEN environment\n" \
-	"variable, the same on both ends; the client presents it first, and\n" \
-	"nothing is allocated for it before it matched).  A second client while\n" \
+	"variable, the same on both ends, 12 to 256 printable characters:\n" \
+	"`openssl rand -hex 16` makes one; the client presents it first, and\n" \
+	"nothing is allocated for it before it matched; a token file others can\n" \
+	"read is said, an empty RDMADOCTOR_TOKEN refused).  A second client while\n" \
 	"a test runs is told at once to try again in N s; one that says nothing\n" \
 	"for --idle-timeout is cut.  Every refusal is one line on the server's\n" \
 	"stderr (peer address, reason); the client prints the reason, exit 3.\n"
@@ -537,6 +539,8 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 			     o->bind ? "bind" : o->once ? "once" : o->server_only);
 	if (bw_opts_token(o, getenv("RDMADOCTOR_TOKEN"), why, sizeof(why)) < 0)
 		return usage(c, cmd, "%s", why);
+	if (o->token_warning[0])
+		fprintf(stderr, "%s %s: warning: %s\n", c->prog, cmd, o->token_warning);
 test:
 	if (bw_opts_finish(o, mode, why, sizeof(why)) < 0)
 		return usage(c, cmd, "%s", why);

@@ -53,7 +53,8 @@ client_refused() {
 # 1. the token: the request is 64 MiB messages (128 MiB of buffers), which
 # the server would take at once were it asked by a client with the token
 port=$(free_port)
-printf 's3cret-door\n' >"$tmp/token"
+printf 's3cret-door-2\n' >"$tmp/token"
+chmod 600 "$tmp/token"
 "$bin" bw server --port "$port" --token-file "$tmp/token" --idle-timeout 2 \
 	>"$tmp/s1.out" 2>"$tmp/s1.err" &
 s1=$!
@@ -63,9 +64,28 @@ base=$(hwm_kib $s1)
 big=(--port "$port" --size 64M --duration 0.3 --warmup 0)
 client_refused "no token" "${big[@]}"
 logged "no token" "$tmp/s1.err"
-client_refused "bad token" "${big[@]}" --token wrong-one
+client_refused "bad token" "${big[@]}" --token wrong-one-token
 logged "bad token" "$tmp/s1.err"
 RDMADOCTOR_TOKEN=s3cret-door-but-longer client_refused "bad token" "${big[@]}"
+# an empty secret is a mistake, not an open door; a short one is guessed
+# (issue 44): both refused before anything listens or connects
+RDMADOCTOR_TOKEN= timeout 10 "$bin" bw server --port "$port" >/dev/null 2>"$tmp/empty.err"
+rc=$?
+[ $rc = 2 ] && grep -q "RDMADOCTOR_TOKEN is set but empty" "$tmp/empty.err" &&
+	echo "ok: an empty RDMADOCTOR_TOKEN is a usage error" ||
+	{ echo "FAIL: empty token: exit $rc"; cat "$tmp/empty.err"; fail=1; }
+timeout 10 "$bin" bw client 127.0.0.1 --port "$port" --token short >/dev/null 2>"$tmp/short.err"
+rc=$?
+[ $rc = 2 ] && grep -q "12 to 256 characters" "$tmp/short.err" && ! grep -qw short "$tmp/short.err" &&
+	echo "ok: a 5-character token is refused, not quoted" ||
+	{ echo "FAIL: short token: exit $rc"; cat "$tmp/short.err"; fail=1; }
+# a token file others can read: used, and said
+cp "$tmp/token" "$tmp/token-open" && chmod 644 "$tmp/token-open"
+timeout 10 "$bin" bw client 127.0.0.1 --port 1 --token-file "$tmp/token-open" --timeout 1 \
+	>/dev/null 2>"$tmp/open.err"
+grep -q "warning: token file .* is readable by every user (mode 0644)" "$tmp/open.err" &&
+	echo "ok: a world-readable token file is said" ||
+	{ echo "FAIL: the open token file was not said"; cat "$tmp/open.err"; fail=1; }
 # by hand: AUTH with a wrong token and the HELLO right behind it
 python3 - "$port" <<'PY' || fail=1
 import socket, struct, sys
@@ -143,7 +163,7 @@ def error_text(s):
     n = struct.unpack(">IHHI", h)[3]
     return s.recv(n, socket.MSG_WAITALL)[2:].decode()
 for what, first in (("mute", b""),
-                    ("after its token", struct.pack(">IHHIH", 0x52444257, 3, 8, 13, 11) + b"s3cret-door")):
+                    ("after its token", struct.pack(">IHHIH", 0x52444257, 3, 8, 15, 13) + b"s3cret-door-2")):
     t0 = time.time()
     s = socket.create_connection(("127.0.0.1", port), 5)
     s.settimeout(10)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -24,16 +25,20 @@ static void token_text(void **state)
 	struct bw_err e;
 
 	(void)state;
-	assert_int_equal(bw_token_take("s3cret\n", 7, out, sizeof(out), &e), 0);
-	assert_string_equal(out, "s3cret");
-	assert_int_equal(bw_token_take("s3cret\r\n", 8, out, sizeof(out), &e), 0);
-	assert_string_equal(out, "s3cret");
+	assert_int_equal(bw_token_take("s3cret-token\n", 13, out, sizeof(out), &e), 0);
+	assert_string_equal(out, "s3cret-token");
+	assert_int_equal(bw_token_take("s3cret-token\r\n", 14, out, sizeof(out), &e), 0);
+	assert_string_equal(out, "s3cret-token");
 	assert_int_equal(bw_token_take("", 0, out, sizeof(out), &e), -1);
 	assert_int_equal(bw_token_take("\n", 1, out, sizeof(out), &e), -1);
-	assert_int_equal(bw_token_take("two words", 9, out, sizeof(out), &e), -1);
+	/* shorter than BW_TOKEN_MIN (12): guessed at 3,000 tries a second */
+	assert_int_equal(bw_token_take("s3cret-toke", 11, out, sizeof(out), &e), -1);
+	assert_non_null(strstr(e.msg, "12 to 256 characters"));
+	assert_null(strstr(e.msg, "s3cret"));
+	assert_int_equal(bw_token_take("two words and more", 18, out, sizeof(out), &e), -1);
 	assert_non_null(strstr(e.msg, "character 4"));
 	assert_null(strstr(e.msg, "two"));	/* the secret is never quoted */
-	assert_int_equal(bw_token_take("a\0b", 3, out, sizeof(out), &e), -1);
+	assert_int_equal(bw_token_take("a\0bcdefghijkl", 13, out, sizeof(out), &e), -1);
 	memset(long_one, 'x', sizeof(long_one));
 	assert_int_equal(bw_token_take(long_one, BW_TOKEN_MAX, out, sizeof(out), &e), 0);
 	assert_int_equal(bw_token_take(long_one, BW_TOKEN_MAX + 1, out, sizeof(out), &e), -1);
@@ -42,24 +47,33 @@ static void token_text(void **state)
 static void token_file(void **state)
 {
 	char path[] = "/tmp/rd_token_XXXXXX", out[BW_TOKEN_MAX + 1];
-	struct bw_err e;
+	struct bw_err e, warn;
 	int fd = mkstemp(path);
 	char big[BW_TOKEN_MAX + 10];
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "from-a-file\n", 12), 12);
-	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), 0);
-	assert_string_equal(out, "from-a-file");
+	assert_int_equal(write(fd, "from-a-file-1\n", 14), 14);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e, &warn), 0);
+	assert_string_equal(out, "from-a-file-1");
+	assert_string_equal(warn.msg, "");	/* mkstemp's 0600 */
+	/* readable by others: used, and said (issue 44) */
+	assert_int_equal(fchmod(fd, 0644), 0);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e, &warn), 0);
+	assert_non_null(strstr(warn.msg, "readable by every user (mode 0644)"));
+	assert_non_null(strstr(warn.msg, "chmod 600"));
+	assert_int_equal(fchmod(fd, 0640), 0);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e, &warn), 0);
+	assert_non_null(strstr(warn.msg, "readable by its group"));
 	/* a file longer than any token is refused, not cut */
 	memset(big, 'y', sizeof(big));
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
 	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
-	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), -1);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e, &warn), -1);
 	assert_non_null(strstr(e.msg, path));
 	close(fd);
 	unlink(path);
-	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e), -1);
+	assert_int_equal(bw_token_read_file(path, out, sizeof(out), &e, &warn), -1);
 	assert_non_null(strstr(e.msg, "cannot open"));
 }
 
