@@ -2,6 +2,7 @@
  * "# HELP", "# TYPE" and samples; all lines of a family together. */
 #include "expo.h"
 #include "../model/growbuf.h"
+#include "../print/safe_stream.h"
 #include "../print/utf8.h"
 
 #include <inttypes.h>
@@ -84,17 +85,20 @@ static void putc_(struct expo *e, char c)
 }
 
 /* Text with backslash and newline escaped, and the double quote too when
- * in a label value; broken UTF-8 replaced. */
+ * in a label value; broken UTF-8, other control characters (ESC: a
+ * terminal that shows a scrape obeys it) and bidirectional controls
+ * (safe_stream.h's rule) replaced by U+FFFD. */
 static void put_escaped(struct expo *e, const char *s, bool quote)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		size_t n = utf8_seq_len(p);
+		int bad = *p == '\n' ? 0 : safe_seq(p, strnlen((const char *)p, 3), false);
 
-		if (n == 0) {
+		if (n == 0 || bad > 0) {
 			puts_(e, "\xef\xbf\xbd");	/* U+FFFD */
-			p++;
+			p += bad > 0 ? (size_t)bad : 1;
 		} else if (*p == '\\') {
 			puts_(e, "\\\\");
 			p++;

@@ -40,12 +40,14 @@ static char *cleaned(const char *s, size_t n)
 	if (!c)
 		return NULL;
 	for (size_t i = 0; i < len; i++) {
-		int bad = safe_control((unsigned char)s[i],
-				       i + 1 < len ? (unsigned char)s[i + 1] : 0, false);
+		int bad = safe_seq((const unsigned char *)s + i, len - i, false);
 
-		c[i] = bad ? '?' : s[i];
-		if (bad == 2)
-			c[++i] = '?';
+		if (bad <= 0) {
+			c[i] = s[i];
+			continue;
+		}
+		memset(c + i, '?', (size_t)bad);
+		i += (size_t)bad - 1;
 	}
 	c[len] = '\0';
 	return c;

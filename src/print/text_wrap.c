@@ -8,15 +8,15 @@
 static void put_clean_n(FILE *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		int bad = safe_control((unsigned char)s[i],
-				       i + 1 < n ? (unsigned char)s[i + 1] : 0, false);
+		int bad = safe_seq((const unsigned char *)s + i, n - i, false);
 
-		if (bad == 2) {
-			fputs("??", out);
-			i++;
+		if (bad <= 0) {
+			fputc(s[i], out);
 			continue;
 		}
-		fputc(bad ? '?' : s[i], out);
+		for (int j = 0; j < bad; j++)
+			fputc('?', out);
+		i += (size_t)bad - 1;
 	}
 }
 

@@ -140,6 +140,9 @@ ln -s ../../../../.. "$dev/infiniband/mlx5_0/device"
 mkfifo "$dev/infiniband/mlx5_0/ports/1/rate"
 printf 'caf\xe9 \xff\xfe\n' >"$dev/infiniband/mlx5_0/node_desc"
 printf '28.\033[31mRED\n' >"$dev/infiniband/mlx5_0/fw_ver"
+# a right-to-left override in the board id: the terminal would show the
+# rest of the line reversed
+printf 'MT_\342\200\256kaerb\n' >"$dev/infiniband/mlx5_0/board_id"
 printf '99999999999999999999999\n' >"$dev/infiniband/mlx5_0/ports/1/counters/symbol_error"
 printf '4: ACTIVE' >"$dev/infiniband/mlx5_0/ports/1/state"
 printf 'not-a-gid\n' >"$dev/infiniband/mlx5_0/ports/1/gids/0"
@@ -158,6 +161,8 @@ expect 0 "$bin" --root "$h" inventory
 # a value must not reach the terminal as an escape sequence
 if grep -q "$(printf '\033')" "$tmp/out"; then bad "an ESC byte reached the text output"; else ok; fi
 stdout_has "28.?\[31mRED"
+if grep -q "$(printf '\342\200\256')" "$tmp/out"; then bad "a bidi override reached the text output"; else ok; fi
+stdout_has "MT_???kaerb"
 expect 0 "$bin" --root "$h" --json gids;	valid_json "hostile gids"
 expect 0 "$bin" --root "$h" --json topo;	valid_json "hostile topo"
 
@@ -216,6 +221,8 @@ if grep -q "${esc}\[[0-9;]*mPIX" "$tmp/out"; then bad "topo: a PIX cell is colou
 # the codes bypass the filter of values: a value's own ESC is still '?'
 expect 0 "$bin" --root "$h" --color=always inventory
 stdout_has "28.?\[31mRED"
+if grep -q "$(printf '\342\200\256')" "$tmp/out"; then bad "a bidi override reached the text output"; else ok; fi
+stdout_has "MT_???kaerb"
 # NO_COLOR (no-color.org): any non-empty value turns auto colour off on a
 # terminal; empty is as unset; --color=always, asked for on the command
 # line, still colours (as that page says a flag may)

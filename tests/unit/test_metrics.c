@@ -69,6 +69,20 @@ static void test_label_broken_utf8(void **state)
 	expect_label("\xe2\"", "\xef\xbf\xbd\\\"");
 }
 
+/* A terminal that shows a scrape (curl) obeys ESC and C1 controls and
+ * reorders text at a bidirectional override (issue 44): each becomes
+ * U+FFFD, one a control; a tab stays, a newline is escaped. */
+static void test_label_controls(void **state)
+{
+	(void)state;
+	expect_label("a\033[2Jb", "a\xef\xbf\xbd[2Jb");
+	expect_label("a\x7f\x01", "a\xef\xbf\xbd\xef\xbf\xbd");
+	expect_label("\xc2\x9b" "31m", "\xef\xbf\xbd" "31m");
+	expect_label("mlx5_0\xe2\x80\xae" "kaerb", "mlx5_0\xef\xbf\xbd" "kaerb");
+	expect_label("\xe2\x81\xa6x\xe2\x81\xa9", "\xef\xbf\xbdx\xef\xbf\xbd");
+	expect_label("a\tb", "a\tb");
+}
+
 static char *render_sample(const char *name, const struct expo_label *l, size_t n, double v)
 {
 	struct expo e;
@@ -622,6 +636,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_label_escaping),
 		cmocka_unit_test(test_label_broken_utf8),
+		cmocka_unit_test(test_label_controls),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_sample_with_labels),
 		cmocka_unit_test(test_help_escaping),
