@@ -1,5 +1,6 @@
 /* A job's environment as NAME=value assignments (nccl/env.h).  The file
- * form is what a job script or Slurm prolog holds, read the way sh reads
+ * form is what a job script or Slurm prolog holds (nccl_env_parse_script
+ * skips its commands and `#SBATCH` lines but --export's), read the way sh reads
  * an assignment without running anything: `NAME=value` or `export
  * NAME=value`, single quotes literal, double quotes with \" \\ \$ \`
  * escaped, a backslash outside quotes taking the next byte, `#` after
@@ -45,6 +46,7 @@ void nccl_env_free(struct nccl_env *env)
 	free(env->v);
 	env->v = NULL;
 	env->n = env->cap = 0;
+	env->skipped = env->n_notes = 0;
 }
 
 static struct nccl_env_var *find(const struct nccl_env *env, const char *name, size_t len)
@@ -176,10 +178,75 @@ static const char *value_of(const char *p, const char *end, char *out, size_t *o
 	return NULL;
 }
 
-/* One line (without its newline and CR).  0 (done), 1 (err set), -ENOMEM. */
-static int line_of(const char *p, const char *end, unsigned no, struct nccl_env *env,
-		   char *buf, char *err, size_t errsz)
+/* A line a job script may hold that is not read: noted (the first
+ * NCCL_ENV_NOTES), counted; 0.  Outside a script, an error: 1, err set. */
+static int skip(struct nccl_env *env, bool script, char *err, size_t errsz, unsigned no,
+		const char *line, const char *end, const char *why)
 {
+	int shown = (int)(end - line > 48 ? 48 : end - line);
+
+	if (!script) {
+		say(err, errsz, "line %u: %s", no, why);
+		return 1;
+	}
+	if (env->n_notes < NCCL_ENV_NOTES)
+		snprintf(env->notes[env->n_notes++], NCCL_ENV_NOTE_MAX, "line %u (%.*s%s): %s", no,
+			 shown, line, end - line > 48 ? "..." : "", why);
+	env->skipped++;
+	return 0;
+}
+
+/* `#SBATCH --export=NAME=value,...`: its NAME=value items (ALL, NONE and
+ * bare names assign nothing).  0, 1 (too many variables), -ENOMEM. */
+static int sbatch_export(const char *p, const char *end, unsigned no, struct nccl_env *env)
+{
+	static const char opt[] = "--export=";
+	const char *q = p;
+
+	while (q + sizeof(opt) - 1 <= end && memcmp(q, opt, sizeof(opt) - 1) != 0)
+		q++;
+	if (q + sizeof(opt) - 1 > end)
+		return 0;
+	q += sizeof(opt) - 1;
+	while (q < end && !blank(*q)) {
+		const char *item = q, *eq, *stop;
+		size_t len;
+
+		while (q < end && !blank(*q) && *q != ',')
+			q++;
+		stop = q;
+		if (q < end && *q == ',')
+			q++;
+		eq = memchr(item, '=', (size_t)(stop - item));
+		if (!eq || eq == item || !name_start(*item))
+			continue;
+		len = (size_t)(eq - item);
+		if (len > ENV_NAME_MAX || (size_t)(stop - eq - 1) > ENV_VALUE_MAX)
+			continue;
+		for (const char *c = item; c < eq; c++)
+			if (!name_char(*c))
+				goto next;
+		{
+			char *value = strndup(eq + 1, (size_t)(stop - eq - 1));
+			int rc;
+
+			if (!value)
+				return -ENOMEM;
+			rc = set(env, item, len, value, no);
+			if (rc != 0)
+				return rc;
+		}
+next:;
+	}
+	return 0;
+}
+
+/* One line (without its newline and CR).  0 (done), 1 (err set), -ENOMEM.
+ * In a script (script) a line that is not read is skipped instead. */
+static int line_of(const char *p, const char *end, unsigned no, struct nccl_env *env,
+		   char *buf, char *err, size_t errsz, bool script)
+{
+	const char *line;
 	const char *name;
 	const char *why;
 	size_t len, vlen = 0;
@@ -193,6 +260,13 @@ static int line_of(const char *p, const char *end, unsigned no, struct nccl_env 
 	}
 	while (p < end && blank(*p))
 		p++;
+	line = p;
+	if (script && end - p >= 7 && memcmp(p, "#SBATCH", 7) == 0) {
+		rc = sbatch_export(p + 7, end, no, env);
+		if (rc == 1)
+			say(err, errsz, "line %u: more than %d variables", no, ENV_VARS_MAX);
+		return rc;
+	}
 	if (p == end || *p == '#')
 		return 0;
 	if (end - p > 7 && memcmp(p, "export", 6) == 0 && blank(p[6])) {
@@ -202,17 +276,15 @@ static int line_of(const char *p, const char *end, unsigned no, struct nccl_env 
 		exported = true;
 	}
 	name = p;
-	if (p == end || !name_start(*p)) {
-		say(err, errsz, "line %u: not NAME=value: a name begins with a letter or _", no);
-		return 1;
-	}
+	if (p == end || !name_start(*p))
+		return skip(env, script, err, errsz, no, line, end,
+			    "not NAME=value: a name begins with a letter or _");
 	while (p < end && name_char(*p))
 		p++;
 	len = (size_t)(p - name);
-	if (len > ENV_NAME_MAX) {
-		say(err, errsz, "line %u: a name longer than %d bytes", no, ENV_NAME_MAX);
-		return 1;
-	}
+	if (len > ENV_NAME_MAX)
+		return skip(env, script, err, errsz, no, line, end,
+			    "a name longer than 255 bytes");
 	if (p == end || blank(*p) || *p == '#') {
 		/* `export NAME` exports what is already set: it assigns
 		 * nothing, so there is nothing here to read */
@@ -224,14 +296,21 @@ static int line_of(const char *p, const char *end, unsigned no, struct nccl_env 
 			return 0;
 	}
 	if (p == end || *p != '=') {
-		say(err, errsz, "line %u: not NAME=value (no '=' right after the name '%.*s')",
-		    no, (int)(len > 64 ? 64 : len), name);
-		return 1;
+		char what[120];
+
+		if (script)	/* a command: srun, if, module load, ... */
+			return skip(env, script, err, errsz, no, line, end, "not an assignment");
+		snprintf(what, sizeof(what), "not NAME=value (no '=' right after the name '%.*s')",
+			 (int)(len > 64 ? 64 : len), name);
+		return skip(env, script, err, errsz, no, line, end, what);
 	}
 	why = value_of(p + 1, end, buf, &vlen);
 	if (why) {
-		say(err, errsz, "line %u: %.*s: %s", no, (int)(len > 64 ? 64 : len), name, why);
-		return 1;
+		char what[200];
+
+		snprintf(what, sizeof(what), "%.*s: %s%s", (int)(len > 64 ? 64 : len), name, why,
+			 script ? ": not read" : "");
+		return skip(env, script, err, errsz, no, line, end, what);
 	}
 	value = malloc(vlen + 1);
 	if (!value)
@@ -244,8 +323,8 @@ static int line_of(const char *p, const char *end, unsigned no, struct nccl_env 
 	return rc;
 }
 
-int nccl_env_parse(const char *text, size_t len, struct nccl_env *env, char *err,
-		   size_t errsz)
+static int parse(const char *text, size_t len, struct nccl_env *env, char *err, size_t errsz,
+		 bool script)
 {
 	const char *p = text, *end = text + len;
 	char *buf;
@@ -270,7 +349,7 @@ int nccl_env_parse(const char *text, size_t len, struct nccl_env *env, char *err
 		no++;
 		if (stop > p && stop[-1] == '\r')
 			stop--;
-		rc = line_of(p, stop, no, env, buf, err, errsz);
+		rc = line_of(p, stop, no, env, buf, err, errsz, script);
 		p = nl ? nl + 1 : end;
 	}
 	free(buf);
@@ -279,6 +358,18 @@ int nccl_env_parse(const char *text, size_t len, struct nccl_env *env, char *err
 		return rc < 0 ? rc : -1;
 	}
 	return 0;
+}
+
+int nccl_env_parse(const char *text, size_t len, struct nccl_env *env, char *err,
+		   size_t errsz)
+{
+	return parse(text, len, env, err, errsz, false);
+}
+
+int nccl_env_parse_script(const char *text, size_t len, struct nccl_env *env, char *err,
+			  size_t errsz)
+{
+	return parse(text, len, env, err, errsz, true);
 }
 
 int nccl_env_from(char *const *envp, struct nccl_env *env)

@@ -17,6 +17,22 @@ extern char **environ;
 
 #define ENV_FILE_MAX (1u << 20)
 
+/* A job script's lines that were not read: counted on stderr, and named
+ * where they speak of NCCL or HCCL (a value the shell computes is one
+ * nobody judged); with -v every one noted. */
+static void say_skipped(const struct ctx *c, const char *verb, const char *arg,
+			const struct nccl_env *env)
+{
+	if (!env->skipped || c->quiet)
+		return;
+	fprintf(stderr, "%s %s: --env '%s': %u line%s not read (commands, or values the shell "
+		"would compute); %zu assignment%s read\n", c->prog, verb, arg, env->skipped,
+		env->skipped == 1 ? "" : "s", env->n, env->n == 1 ? "" : "s");
+	for (unsigned i = 0; i < env->n_notes; i++)
+		if (c->verbose || strstr(env->notes[i], "NCCL_") || strstr(env->notes[i], "HCCL_"))
+			fprintf(stderr, "%s %s: --env '%s': %s\n", c->prog, verb, arg, env->notes[i]);
+}
+
 int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl_env *env)
 {
 	char err[240], *text;
@@ -49,7 +65,7 @@ int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl
 		return EXIT_USAGE;
 	}
 	fclose(f);
-	rc = nccl_env_parse(text, len, env, err, sizeof(err));
+	rc = nccl_env_parse_script(text, len, env, err, sizeof(err));
 	free(text);
 	if (rc == -1) {
 		fprintf(stderr, "%s %s: --env '%s': %s\n", c->prog, verb, arg, err);
@@ -57,6 +73,7 @@ int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl
 	}
 	if (rc < 0)
 		return ctx_fail(c, "%s: out of memory", c->prog);
+	say_skipped(c, verb, arg, env);
 	return EXIT_OK;
 }
 

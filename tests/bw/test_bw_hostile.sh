@@ -460,6 +460,28 @@ rc=$?
 wait $fake 2>/dev/null
 done
 
+# Ctrl-C midway through a sweep (issue 44): what finished is written, with
+# the verdict and why the rest did not; the server serves the next client
+timeout 60 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --sizes 4K..64K \
+	--duration 1 --warmup 0.1 --timeout 30 >"$tmp/int.json" 2>"$tmp/int.err" &
+cl=$!
+sleep 3
+kill -INT "$cl"
+wait "$cl"
+rc=$?
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = len(d["results"])
+assert 1 <= n < 5, n
+assert "interrupted (Ctrl-C)" in d["reason"], d["reason"]
+assert d["verdict"] != "pass", d["verdict"]
+' "$tmp/int.json" && [ "$rc" = 3 ] && grep -q "interrupted (Ctrl-C) during the" "$tmp/int.err"; then
+	echo "ok: Ctrl-C: the sizes that finished, the verdict and why (exit $rc)"
+else
+	echo "FAIL: Ctrl-C: exit $rc:"; cat "$tmp/int.err"; head -c 600 "$tmp/int.json"; fail=1
+fi
+
 # the same server still serves a normal test (the storm drains in ~1 s each
 # at worst; the client waits up to its --timeout for the accept)
 if ! timeout 90 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --duration 0.5 \
@@ -472,5 +494,41 @@ d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "no floor" and d["results"][0]["rails"][0]["gbps"]["avg"] > 0
 ' "$tmp/ok.json" || { echo "FAIL: the normal test's JSON"; fail=1; }
 kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; fail=1; }
+# out of descriptors: a server that cannot accept goes on (said once, paced),
+# and serves again once it can (issue 44: any accept error used to end it).
+# Its limit is lowered while it runs to its lowest free descriptor, so that
+# the next accept fails with EMFILE whatever it inherited.
+port5=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$bin" bw server --bind 127.0.0.1 --port "$port5" --timeout 1 </dev/null >/dev/null 2>"$tmp/emfile.err" &
+srv5=$!
+if wait_port "$port5"; then
+	low=$(python3 -c 'import os, sys
+used = {int(f) for f in os.listdir("/proc/%s/fd" % sys.argv[1])}
+print(min(n for n in range(len(used) + 1) if n not in used))' "$srv5")
+	prlimit --pid "$srv5" --nofile="$low:4096"
+	timeout 20 "$bin" bw client 127.0.0.1 --port "$port5" --transport tcp --timeout 1 \
+		--duration 0.2 >/dev/null 2>&1
+	sleep 0.5
+	if ! kill -0 "$srv5" 2>/dev/null; then
+		echo "FAIL: out of descriptors, the server ended:"; cat "$tmp/emfile.err"; fail=1
+	elif ! grep -q "cannot accept a client: Too many open files.*(going on)" "$tmp/emfile.err" ||
+		[ "$(grep -c 'cannot accept' "$tmp/emfile.err")" != 1 ]; then
+		echo "FAIL: out of descriptors (limit $low): not said once:"; cat "$tmp/emfile.err"; fail=1
+	else
+		prlimit --pid "$srv5" --nofile=4096:4096
+		if timeout 60 "$bin" bw client 127.0.0.1 --port "$port5" --transport tcp --timeout 10 \
+			--duration 0.3 --warmup 0.1 >/dev/null 2>"$tmp/emfile-ok.err"; then
+			echo "ok: out of descriptors, the server went on and served once it could"
+		else
+			echo "FAIL: after the limit was raised:"; cat "$tmp/emfile-ok.err"; fail=1
+		fi
+	fi
+else
+	cat "$tmp/emfile.err"
+	fail=1
+fi
+kill "$srv5" 2>/dev/null
+wait "$srv5" 2>/dev/null
+
 [ $fail = 0 ] && echo "bw hostile: all passed"
 exit $fail

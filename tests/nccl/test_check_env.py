@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`check --env FILE|environ` on bundled examples: a job's bad NCCL
 environment gives the documented nccl.* findings in check's verdict, a
-good one none, a bad line is a usage error naming it, and check without
---env is unchanged.  usage: test_check_env.py RDMADOCTOR SRCDIR"""
+good one none, a job script's commands are skipped and counted (its
+#SBATCH --export read), a file that is no text is a usage error, and
+check without --env is unchanged.  usage: test_check_env.py RDMADOCTOR SRCDIR"""
 import json
 import os
 import sys
@@ -74,9 +75,24 @@ ids = [i for i, _ in nccl(doc)]
 ok("nccl.tc_no_pfc" in ids and "nccl.gid_index" in ids and rc == 1,
    f"roce-broken environ: rc {rc} {nccl(doc)}")
 
-# a line that is no assignment: usage, named
+# a line that is no assignment (here a command the shell would run, not a
+# variable it would set): not read, counted, and named since it speaks of
+# NCCL (issue 44: a job script's first srun used to be a usage error)
 rc, doc, err = check("dgx-h100", "NCCL_IB_HCA==mlx5_0\n\nNCCL_IB_TC = 106\n")
-ok(rc == 2 and "line 3" in err, f"bad line: rc {rc}, {err!r}")
+ok(rc in (0, 1) and "1 line not read" in err and "line 3 (NCCL_IB_TC = 106): not an assignment"
+   in err, f"a command line: rc {rc}, {err!r}")
+
+# a job script as sbatch takes it: its assignments and #SBATCH --export's
+# items judged, the commands skipped; what the shell would compute named
+script = ("#!/bin/bash\n#SBATCH -N 2\n#SBATCH --export=ALL,NCCL_IB_HCA=mlx5_99\n"
+          "module load nccl\nexport NCCL_IB_GID_INDEX=$GID\nsrun ./all_reduce_perf\n")
+rc, doc, err = check("dgx-h100", script)
+ok(rc == 1 and "nccl.hca_unknown" in [i for i, _ in nccl(doc)] and "3 lines not read" in err
+   and "NCCL_IB_GID_INDEX: a $ or `" in err and "srun" not in err,
+   f"job script: rc {rc} {doc and nccl(doc)} {err!r}")
+# a NUL byte: no text, a usage error
+rc, _, err = check("dgx-h100", "NCCL_IB_HCA=mlx5_0\n\0\n")
+ok(rc == 2 and "NUL" in err, f"a NUL byte: rc {rc}, {err!r}")
 rc, _, err = check("dgx-h100", None)
 res = rdtest.run(binary, "check", "--env", "/nonexistent/job.env")
 ok(res.returncode == 2 and "/nonexistent/job.env" in res.stderr, f"missing file: {res.stderr!r}")

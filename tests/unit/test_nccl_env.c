@@ -142,6 +142,67 @@ static void from_environ(void **state)
 	nccl_env_free(&env);
 }
 
+/* A real job script (issue 44): `check --env job.sh` used to stop at its
+ * first srun.  Its assignments and #SBATCH --export's items are read, the
+ * rest skipped, counted and noted. */
+static void job_script(void **state)
+{
+	static const char text[] =
+		"#!/bin/bash\n"
+		"#SBATCH -N 2 --gpus-per-node=8\n"
+		"#SBATCH --export=ALL,NCCL_IB_HCA=mlx5_0:1,NCCL_NET_GDR_LEVEL=PIX\n"
+		"module load nccl/2.21\n"
+		"export NCCL_SOCKET_IFNAME=eth0\n"
+		"if [ -n \"$DEBUG\" ]; then\n"
+		"  export NCCL_DEBUG=INFO\n"
+		"fi\n"
+		"export NCCL_IB_GID_INDEX=$GID\n"
+		"srun --mpi=pmix ./all_reduce_perf -b 8 -e 1G\n";
+	struct nccl_env env;
+	char err[200];
+
+	(void)state;
+	/* as an environment file: an error at the first command */
+	assert_int_equal(nccl_env_parse(text, strlen(text), &env, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "line 4"));
+	assert_int_equal(nccl_env_parse_script(text, strlen(text), &env, err, sizeof(err)), 0);
+	assert_string_equal(nccl_env_get(&env, "NCCL_IB_HCA"), "mlx5_0:1");
+	assert_string_equal(nccl_env_get(&env, "NCCL_NET_GDR_LEVEL"), "PIX");
+	assert_string_equal(nccl_env_get(&env, "NCCL_SOCKET_IFNAME"), "eth0");
+	assert_string_equal(nccl_env_get(&env, "NCCL_DEBUG"), "INFO");
+	/* what the shell would compute is nobody's value: not read, said */
+	assert_null(nccl_env_get(&env, "NCCL_IB_GID_INDEX"));
+	assert_null(nccl_env_get(&env, "ALL"));
+	assert_int_equal(env.skipped, 5);	/* module, if, fi, the $GID line, srun */
+	assert_int_equal(env.n_notes, 5);
+	assert_non_null(strstr(env.notes[0], "line 4 (module load nccl/2.21): not an assignment"));
+	assert_non_null(strstr(env.notes[3], "line 9"));
+	assert_non_null(strstr(env.notes[3], "NCCL_IB_GID_INDEX: a $ or `"));
+	assert_non_null(strstr(env.notes[3], "not read"));
+	assert_non_null(strstr(env.notes[4], "line 10 (srun --mpi=pmix ./all_reduce_perf -b 8 -e 1G)"));
+	nccl_env_free(&env);
+	/* a NUL byte is still no text */
+	assert_int_equal(nccl_env_parse_script("A=1\n\0\n", 5, &env, err, sizeof(err)), -1);
+}
+
+/* more skipped lines than notes: all counted, the first noted, each note
+ * bounded however long the line */
+static void job_script_bounds(void **state)
+{
+	char text[4096] = "";
+	struct nccl_env env;
+	char err[200];
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		strcat(text, "echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n");
+	assert_int_equal(nccl_env_parse_script(text, strlen(text), &env, err, sizeof(err)), 0);
+	assert_int_equal(env.skipped, 20);
+	assert_int_equal(env.n_notes, NCCL_ENV_NOTES);
+	assert_non_null(strstr(env.notes[NCCL_ENV_NOTES - 1], "...): not an assignment"));
+	nccl_env_free(&env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +210,8 @@ int main(void)
 		cmocka_unit_test(errors_name_the_line),
 		cmocka_unit_test(bounds),
 		cmocka_unit_test(from_environ),
+		cmocka_unit_test(job_script),
+		cmocka_unit_test(job_script_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
