@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""contrib/kubernetes/daemonset.yaml and servicemonitor.yaml against
-Kubernetes' published object schemas, with no cluster:
+"""contrib/kubernetes/daemonset.yaml, servicemonitor.yaml and
+prometheusrule.yaml against Kubernetes' published object schemas, with no
+cluster:
 
 - ajv's validators that the npm package kubernetes-models compiles from
   Kubernetes' OpenAPI spec (DaemonSet, Service), and that
   @kubernetes-models/prometheus-operator compiles from the Prometheus
-  Operator's CRDs (ServiceMonitor); tests/k8s/schema/package.json pins them;
+  Operator's CRDs (ServiceMonitor, PrometheusRule); tests/k8s/schema/package.json
+  pins them;
 - the TypeScript interfaces the same packages generate from the same spec,
   for what the schemas let through: an unknown field (a misspelt
   `readOnlyRootFilesystem` is silently dropped by an API server that does
   not validate strictly, and the container's root is then writable);
 - what no schema says, read from the objects: the selectors match the
-  labels, the ports' names and numbers agree with --listen.
+  labels, the ports' names and numbers agree with --listen, and the
+  PrometheusRule holds contrib/prometheus/rdmadoctor.rules.yml's groups as
+  they are (prometheusrule.sh makes it so) and passes promtool as Prometheus
+  would load them: `promtool check rules`, and `promtool test rules` with
+  the rules file's own tests run on the PrometheusRule's copy.
 
 Each check is also shown a broken copy, which it must reject.
 
@@ -28,6 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -81,7 +88,7 @@ def install():
 
 def load():
     docs = []
-    for name in ("daemonset.yaml", "servicemonitor.yaml"):
+    for name in ("daemonset.yaml", "servicemonitor.yaml", "prometheusrule.yaml"):
         with open(os.path.join(K8S, name)) as f:
             docs += [d for d in yaml.safe_load_all(f) if d is not None]
     return docs
@@ -100,6 +107,8 @@ TYPES = {
     "Service": ("kubernetes-models/v1/Service", "IService"),
     "ServiceMonitor": ("@kubernetes-models/prometheus-operator/"
                        "monitoring.coreos.com/v1/ServiceMonitor", "IServiceMonitor"),
+    "PrometheusRule": ("@kubernetes-models/prometheus-operator/"
+                       "monitoring.coreos.com/v1/PrometheusRule", "IPrometheusRule"),
 }
 
 
@@ -175,6 +184,40 @@ def consistent(objs):
     return why
 
 
+def rules_agree(objs):
+    """The PrometheusRule against the rules file it is made from: a list
+    of the disagreements."""
+    pr = by_kind(objs, "PrometheusRule")
+    if not pr:
+        return ["not exactly one PrometheusRule"]
+    with open(os.path.join(SRC, "contrib", "prometheus", "rdmadoctor.rules.yml")) as f:
+        groups = yaml.safe_load(f)["groups"]
+    if pr["spec"].get("groups") != groups:
+        return ["the PrometheusRule's groups are not rdmadoctor.rules.yml's "
+                "(run contrib/kubernetes/prometheusrule.sh)"]
+    return []
+
+
+def promtool(objs):
+    """The PrometheusRule's groups as a rule file, loaded and tested by
+    promtool as Prometheus would load them: (ok, what it said)."""
+    if not shutil.which("promtool"):
+        return False, "no promtool (apt-get install prometheus)"
+    with tempfile.TemporaryDirectory(prefix="rd-prule-") as d:
+        with open(os.path.join(d, "rdmadoctor.rules.yml"), "w") as f:
+            yaml.safe_dump({"groups": by_kind(objs, "PrometheusRule")["spec"]["groups"]}, f)
+        shutil.copy(os.path.join(SRC, "contrib", "prometheus", "rdmadoctor.rules_test.yml"), d)
+        out = ""
+        for args in (["check", "rules", "rdmadoctor.rules.yml"],
+                     ["test", "rules", "rdmadoctor.rules_test.yml"]):
+            r = subprocess.run(["promtool"] + args, cwd=d, capture_output=True, text=True,
+                               timeout=120)
+            out += (r.stdout + r.stderr).strip() + "\n"
+            if r.returncode != 0:
+                return False, out
+        return True, out
+
+
 def main():
     install()
     objs = load()
@@ -199,6 +242,9 @@ def main():
     b = copy.deepcopy(objs)
     by_kind(b, "ServiceMonitor")["spec"]["endpoints"][0]["interval"] = "30 seconds"
     broken.append(("a ServiceMonitor interval '30 seconds'", b))
+    b = copy.deepcopy(objs)
+    del by_kind(b, "PrometheusRule")["spec"]["groups"][0]["name"]
+    broken.append(("a PrometheusRule group without a name", b))
     for what, b in broken:
         rc, out = ajv(b)
         if rc != 0 and "invalid" in out:
@@ -234,6 +280,41 @@ def main():
         ok("a Service selecting no pod and a ServiceMonitor naming no port are caught")
     else:
         bad(f"broken labels and port names: {consistent(b)}")
+
+    # the PrometheusRule: made from the rules file, and what promtool loads
+    made = subprocess.run(["sh", os.path.join(K8S, "prometheusrule.sh")], capture_output=True,
+                          text=True, timeout=30)
+    with open(os.path.join(K8S, "prometheusrule.yaml")) as f:
+        shipped = f.read()
+    if made.returncode == 0 and made.stdout == shipped:
+        ok("prometheusrule.yaml is what prometheusrule.sh makes of the rules file")
+    else:
+        bad(f"prometheusrule.yaml is not prometheusrule.sh's output: {made.stderr}")
+    why = rules_agree(objs)
+    if why:
+        for w in why:
+            bad(w)
+    else:
+        ok("the PrometheusRule holds rdmadoctor.rules.yml's groups as they are")
+    b = copy.deepcopy(objs)
+    rule = by_kind(b, "PrometheusRule")["spec"]["groups"][0]["rules"][0]
+    rule["for"] = "10m"
+    if rules_agree(b):
+        ok("a PrometheusRule that drifted from the rules file is caught")
+    else:
+        bad("a drifted PrometheusRule passes")
+    good, out = promtool(objs)
+    print(out.rstrip())
+    if good:
+        ok("promtool checks the PrometheusRule's rules and its alerts fire as the rules' tests say")
+    else:
+        bad("promtool on the PrometheusRule's rules")
+    b = copy.deepcopy(objs)
+    by_kind(b, "PrometheusRule")["spec"]["groups"][0]["rules"][0]["expr"] = "rdmadoctor_up =="
+    if not promtool(b)[0]:
+        ok("promtool rejects a PrometheusRule with a broken expression")
+    else:
+        bad("promtool accepts a broken expression")
 
     print(f"manifests: {fails} failed")
     return 1 if fails else 0

@@ -16,6 +16,7 @@ add_test(NAME package_shellcheck COMMAND ${RD_NEED_SHELLCHECK} shellcheck -s bas
   ${PROJECT_SOURCE_DIR}/dist/rdmadoctor.bash-completion)
 add_test(NAME package_shellcheck_sh COMMAND ${RD_NEED_SHELLCHECK} shellcheck
   ${PROJECT_SOURCE_DIR}/dist/gen-man.sh ${CMAKE_CURRENT_LIST_DIR}/test_package.sh
-  ${PROJECT_SOURCE_DIR}/contrib/kubernetes/image/build-image.sh)
+  ${PROJECT_SOURCE_DIR}/contrib/kubernetes/image/build-image.sh
+  ${PROJECT_SOURCE_DIR}/contrib/kubernetes/prometheusrule.sh)
 set_tests_properties(package_shellcheck package_shellcheck_sh PROPERTIES
   SKIP_RETURN_CODE 77 LABELS system)
