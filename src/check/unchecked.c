@@ -16,8 +16,9 @@
  *
  * Here: the RoCE QoS of every RoCE rail when DCB netlink gave no answer
  * (qos.c says it for a netdev that has no DCB at all), ECN without its
- * sysfs files and without CNPs counted both ways (dcqcn_seen), port rates whose rate string is unknown, a NIC's PCIe link
- * (negotiated or capability) and its bridges' links that could not be read
+ * sysfs files and without CNPs counted both ways (dcqcn_seen), port rates
+ * whose rate string is unknown, a NIC's PCIe link (negotiated or
+ * capability) and its bridges' links that could not be read
  * (Gen? x?), a rail port's link layer, the GID table and netdev MTU of a
  * RoCE rail that is up, and error counters that could not be read.  A
  * NIC's firmware version (nic.c), the memlock limit (sys.c), ACS

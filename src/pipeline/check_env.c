@@ -7,6 +7,7 @@
 #include "../nccl/facts.h"
 #include "../sysfs/host_netdevs.h"
 #include "../check/run.h"
+#include "../print/safe_stream.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,14 +24,21 @@ extern char **environ;
 static void say_skipped(const struct ctx *c, const char *verb, const char *arg,
 			const struct nccl_env *env)
 {
+	FILE *err;
+
 	if (!env->skipped || c->quiet)
 		return;
-	fprintf(stderr, "%s %s: --env '%s': %u line%s not read (commands, or values the shell "
+	/* the notes quote the script's lines: filtered like any text output */
+	err = safe_stream(stderr);
+	if (!err)
+		return;
+	fprintf(err, "%s %s: --env '%s': %u line%s not read (commands, or values the shell "
 		"would compute); %zu assignment%s read\n", c->prog, verb, arg, env->skipped,
 		env->skipped == 1 ? "" : "s", env->n, env->n == 1 ? "" : "s");
 	for (unsigned i = 0; i < env->n_notes; i++)
 		if (c->verbose || strstr(env->notes[i], "NCCL_") || strstr(env->notes[i], "HCCL_"))
-			fprintf(stderr, "%s %s: --env '%s': %s\n", c->prog, verb, arg, env->notes[i]);
+			fprintf(err, "%s %s: --env '%s': %s\n", c->prog, verb, arg, env->notes[i]);
+	fclose(err);
 }
 
 int check_env_load(struct ctx *c, const char *verb, const char *arg, struct nccl_env *env)

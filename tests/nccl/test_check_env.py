@@ -90,6 +90,10 @@ rc, doc, err = check("dgx-h100", script)
 ok(rc == 1 and "nccl.hca_unknown" in [i for i, _ in nccl(doc)] and "3 lines not read" in err
    and "NCCL_IB_GID_INDEX: a $ or `" in err and "srun" not in err,
    f"job script: rc {rc} {doc and nccl(doc)} {err!r}")
+# a skipped line is quoted through the text filter: its ESC never reaches
+# the terminal
+rc, doc, err = check("dgx-h100", "echo \033[2J NCCL_IB_HCA\n")
+ok("\033" not in err and "echo ?[2J NCCL_IB_HCA" in err, f"a quoted control: {err!r}")
 # a NUL byte: no text, a usage error
 rc, _, err = check("dgx-h100", "NCCL_IB_HCA=mlx5_0\n\0\n")
 ok(rc == 2 and "NUL" in err, f"a NUL byte: rc {rc}, {err!r}")
