@@ -1,7 +1,7 @@
 /* A job's environment as NAME=value assignments (nccl/env.h).  The file
  * form is what a job script or Slurm prolog holds (nccl_env_parse_script
- * skips its commands and `#SBATCH` lines but --export's), read the way sh reads
- * an assignment without running anything: `NAME=value` or `export
+ * skips its commands and `#SBATCH` lines but --export's), read the way sh
+ * reads an assignment without running anything: `NAME=value` or `export
  * NAME=value`, single quotes literal, double quotes with \" \\ \$ \`
  * escaped, a backslash outside quotes taking the next byte, `#` after
  * blanks a comment, CRLF or LF.  What sh would expand ($VAR, `cmd`) is
@@ -196,6 +196,18 @@ static int skip(struct nccl_env *env, bool script, char *err, size_t errsz, unsi
 	return 0;
 }
 
+/* Whether p..end is a name sh would assign: a letter or _, then letters,
+ * digits or _, at most ENV_NAME_MAX bytes. */
+static bool is_name(const char *p, const char *end)
+{
+	if (p == end || end - p > ENV_NAME_MAX || !name_start(*p))
+		return false;
+	while (++p < end)
+		if (!name_char(*p))
+			return false;
+	return true;
+}
+
 /* `#SBATCH --export=NAME=value,...`: its NAME=value items (ALL, NONE and
  * bare names assign nothing).  0, 1 (too many variables), -ENOMEM. */
 static int sbatch_export(const char *p, const char *end, unsigned no, struct nccl_env *env)
@@ -210,7 +222,9 @@ static int sbatch_export(const char *p, const char *end, unsigned no, struct ncc
 	q += sizeof(opt) - 1;
 	while (q < end && !blank(*q)) {
 		const char *item = q, *eq, *stop;
+		char *value;
 		size_t len;
+		int rc;
 
 		while (q < end && !blank(*q) && *q != ',')
 			q++;
@@ -218,25 +232,15 @@ static int sbatch_export(const char *p, const char *end, unsigned no, struct ncc
 		if (q < end && *q == ',')
 			q++;
 		eq = memchr(item, '=', (size_t)(stop - item));
-		if (!eq || eq == item || !name_start(*item))
+		if (!eq || !is_name(item, eq) || (size_t)(stop - eq - 1) > ENV_VALUE_MAX)
 			continue;
 		len = (size_t)(eq - item);
-		if (len > ENV_NAME_MAX || (size_t)(stop - eq - 1) > ENV_VALUE_MAX)
-			continue;
-		for (const char *c = item; c < eq; c++)
-			if (!name_char(*c))
-				goto next;
-		{
-			char *value = strndup(eq + 1, (size_t)(stop - eq - 1));
-			int rc;
-
-			if (!value)
-				return -ENOMEM;
-			rc = set(env, item, len, value, no);
-			if (rc != 0)
-				return rc;
-		}
-next:;
+		value = strndup(eq + 1, (size_t)(stop - eq - 1));
+		if (!value)
+			return -ENOMEM;
+		rc = set(env, item, len, value, no);
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }
