@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Ctrl-C (or SIGTERM) during a sweep: what finished is reported, with why
@@ -19,11 +20,28 @@
  * second signal ends the process as it would have (SA_RESETHAND). */
 static volatile sig_atomic_t interrupted;
 static volatile int cut_fd = -1;
+static struct timespec first_interrupt;
 
+/* The first SIGINT/SIGTERM ends the sweep with a report; a second one a
+ * second or more later (an impatient user) ends the process at once. One
+ * sooner is the same interrupt delivered twice: timeout(1) and other
+ * wrappers forward a signal both to their child and to its process group. */
 static void on_interrupt(int sig)
 {
 	int fd = cut_fd;
+	struct timespec now;
 
+	clock_gettime(CLOCK_MONOTONIC, &now);	/* async-signal-safe (POSIX) */
+	if (interrupted) {
+		if (now.tv_sec - first_interrupt.tv_sec < 1 ||
+		    (now.tv_sec - first_interrupt.tv_sec == 1 &&
+		     now.tv_nsec < first_interrupt.tv_nsec))
+			return;
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	first_interrupt = now;
 	interrupted = sig;
 	if (fd >= 0)
 		shutdown(fd, SHUT_RDWR);
@@ -35,7 +53,7 @@ static void catch_interrupts(struct sigaction old[2])
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
-	sa.sa_flags = SA_RESETHAND;	/* no SA_RESTART: waits end with EINTR */
+	sa.sa_flags = 0;	/* no SA_RESTART: waits end with EINTR */
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;
 	sigaction(SIGINT, &sa, &old[0]);

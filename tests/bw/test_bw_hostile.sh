@@ -461,12 +461,14 @@ wait $fake 2>/dev/null
 done
 
 # Ctrl-C midway through a sweep (issue 44): what finished is written, with
-# the verdict and why the rest did not; the server serves the next client
+# the verdict and why the rest did not; the server serves the next client.
+# timeout(1) forwards the signal twice (to the client and to its process
+# group), and a second kill follows at once: both are the same interrupt.
 timeout 60 "$bin" --json bw client 127.0.0.1 --port "$port" --transport tcp --sizes 4K..64K \
 	--duration 1 --warmup 0.1 --timeout 30 >"$tmp/int.json" 2>"$tmp/int.err" &
 cl=$!
 sleep 3
-kill -INT "$cl"
+kill -INT "$cl"; kill -INT "$cl"
 wait "$cl"
 rc=$?
 if python3 -c '
