@@ -106,3 +106,20 @@ bool bw_allow_match(const struct bw_allow *list, unsigned n, const struct sockad
 	}
 	return false;
 }
+
+bool bw_addr_loopback(const char *addr)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	if (!addr)
+		return false;
+	if (strcmp(addr, "localhost") == 0)
+		return true;
+	if (inet_pton(AF_INET, addr, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (inet_pton(AF_INET6, addr, &a6) == 1)
+		return IN6_IS_ADDR_LOOPBACK(&a6) ||
+		       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+	return false;
+}

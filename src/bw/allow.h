@@ -23,5 +23,8 @@ int bw_allow_parse(const char *cidr, struct bw_allow *out, struct bw_err *e);
 /* Whether sa (a connected peer; an IPv4-mapped IPv6 address counts as the
  * IPv4 it is) is in one of the n entries.  n == 0: every peer is. */
 bool bw_allow_match(const struct bw_allow *list, unsigned n, const struct sockaddr *sa);
+/* Whether a --bind ADDR reaches only this host: 127.0.0.0/8, ::1, an
+ * IPv4-mapped 127 address, or "localhost".  NULL (every address) is not. */
+bool bw_addr_loopback(const char *addr);
 
 #endif

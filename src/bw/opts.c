@@ -67,6 +67,16 @@ int bw_opts_token(struct bw_opts *o, const char *env, char *why, size_t whysz)
 	return 0;
 }
 
+int bw_opts_exposure(const struct bw_opts *o, char *why, size_t whysz)
+{
+	if (!o->server || o->open || o->token || o->n_allow || bw_addr_loopback(o->bind))
+		return 0;
+	return say(why, whysz, "a server without a token or --allow would serve anyone who "
+		   "reaches %s port %u: give --token-file FILE (or RDMADOCTOR_TOKEN), --allow "
+		   "CIDR, --bind 127.0.0.1, or --open to serve anyone as perftest does",
+		   o->bind ? o->bind : "every address on", o->port);
+}
+
 int bw_opts_loopback(struct bw_opts *o, enum bw_mode mode, int n, char **argv,
 		     const char *prog, char *why, size_t whysz)
 {

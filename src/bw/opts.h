@@ -37,6 +37,9 @@ enum {
 /* What the command line asked for (both sides). */
 struct bw_opts {
 	bool server, once;
+	/* server: --open, listening beyond loopback with neither a token nor
+	 * --allow, as perftest does (bw_opts_exposure) */
+	bool open;
 	/* bw --loopback (bw/loopback.c): server and client on two RDMA
 	 * devices of this host; the pairs as named on the command line
 	 * (A B [C D]...: pointers into argv), none: each rail with its
@@ -75,6 +78,10 @@ void bw_opts_defaults(struct bw_opts *o, const char *cmd, enum bw_mode mode);
  * o->token_buf, and o->token_warning says what the caller should say of
  * a token file that others can read. */
 int bw_opts_token(struct bw_opts *o, const char *env, char *why, size_t whysz);
+/* A server that anyone who reaches it could use (no token, no --allow)
+ * listens beyond loopback only when --open says so: 0, or -EINVAL with
+ * why. */
+int bw_opts_exposure(const struct bw_opts *o, char *why, size_t whysz);
 /* bw --loopback's operands argv[1..n] (device pairs) and the options that
  * do not apply to it; prog names the program in the advice. */
 int bw_opts_loopback(struct bw_opts *o, enum bw_mode mode, int n, char **argv,

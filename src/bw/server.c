@@ -1,6 +1,7 @@
 /* The server side of bw and lat (server.h). */
 #include "server.h"
 #include "door.h"
+#include "lobby.h"
 #include "../model/growbuf.h"
 
 #include <math.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const struct bw_report_rail tcp_rail = { .numa_node = -1, .gpu = -1, .rate_gbps = NAN };
@@ -19,17 +19,14 @@ struct server {
 	const struct bw_rail_set *rs;	/* the verbs rails, chosen at the first verbs test */
 	bool verbs_tried;
 	struct bw_session *ss;
-	struct bw_door door;
+	struct bw_lobby lobby;		/* the door (lobby.h) */
+	struct bw_door door;		/* its doorman while a client runs */
 	/* the tests of the current client: one report when it leaves */
 	struct bw_hello first;
 	struct bw_outcome *outs;
 	size_t n_outs, cap_outs;
 	size_t accepted;	/* HELLOs of this client that were accepted */
-	double accept_said;	/* bw_now() of the last accept failure said */
 };
-
-/* the pause after an accept that failed for now (accept_again) */
-#define ACCEPT_RETRY_MS 100
 
 static int server_setup(void *arg, const struct bw_hello *h, struct bw_rails *r,
 			struct bw_err *e)
@@ -128,12 +125,16 @@ static int server_report(struct server *sv, const char *error)
 	return sv->cf->report(sv->cf->arg, &rep);
 }
 
-/* One line per refusal, from the session or the doorman's thread. */
+/* One line per refusal, from the session or the door (lobby.h; peer NULL:
+ * the door's own trouble, which it goes on after). */
 static void server_refused(void *arg, const char *peer, const char *why)
 {
 	struct server *sv = arg;
 
-	fprintf(stderr, "%s %s: refused %s: %s\n", sv->cf->prog, sv->cf->cmd, peer, why);
+	if (peer)
+		fprintf(stderr, "%s %s: refused %s: %s\n", sv->cf->prog, sv->cf->cmd, peer, why);
+	else
+		fprintf(stderr, "%s %s: %s (going on)\n", sv->cf->prog, sv->cf->cmd, why);
 }
 
 static void server_busy(void *arg, double until)
@@ -141,23 +142,6 @@ static void server_busy(void *arg, double until)
 	struct server *sv = arg;
 
 	bw_door_busy_until(&sv->door, until);
-}
-
-/* After an accept that failed but leaves the listener fine: said at most
- * once a minute (a client that keeps failing, or a shortage that lasts,
- * cannot fill the log); after a shortage, a pause, so that it cannot spin
- * the server while the connection waits in the backlog. */
-static void accept_again(struct server *sv, const char *why, bool shortage)
-{
-	const struct timespec pause = { 0, ACCEPT_RETRY_MS * 1000000L };
-	double now = bw_now();
-
-	if (now - sv->accept_said >= 60) {
-		fprintf(stderr, "%s %s: %s (going on)\n", sv->cf->prog, sv->cf->cmd, why);
-		sv->accept_said = now;
-	}
-	if (shortage)
-		nanosleep(&pause, NULL);
 }
 
 int bw_server_run(const struct bw_server_conf *cf)
@@ -168,42 +152,29 @@ int bw_server_run(const struct bw_server_conf *cf)
 	struct bw_err e = { "" };
 	int lfd, rc = 0;
 
-	lfd = bw_listen(o->bind, o->port, 16, &e);
+	lfd = bw_listen(o->bind, o->port, BW_LOBBY_BACKLOG, &e);
 	if (lfd < 0) {
 		fprintf(stderr, "%s %s: %s\n", cf->prog, cf->cmd, e.msg);
 		return -1;
 	}
-	sv.door = (struct bw_door){ .lfd = lfd, .allow = o->allow, .n_allow = o->n_allow,
-				    .log = server_refused, .log_arg = &sv,
-				    .handoff = { .fd = -1 } };
+	sv.lobby = (struct bw_lobby){ .lfd = lfd, .allow = o->allow, .n_allow = o->n_allow,
+				      .token = o->token, .auth_s = o->idle_s,
+				      .log = server_refused, .log_arg = &sv };
+	bw_lobby_init(&sv.lobby);
+	sv.door.lobby = &sv.lobby;
 	if (!cf->quiet)
 		fprintf(stderr, "%s %s: listening on port %u%s%s\n", cf->prog, cf->cmd, o->port,
 			o->n_allow ? ", --allow" : "", o->token ? ", token required" : "");
 	for (;;) {
-		struct bw_session ss = { .fd = -1, .timeout_ms = (int)(o->timeout_s * 1000) };
+		struct bw_session ss = { .fd = -1 };
 		int tests;
 
-		if (sv.door.handoff.fd >= 0) {
-			ss = sv.door.handoff;	/* came as the last session ended */
-			sv.door.handoff.fd = -1;
-		} else if ((rc = bw_session_accept(lfd, &ss, -1, &e)) < 0) {
-			if (rc == -BW_E_AGAIN || rc == -BW_E_SHORT) {
-				/* the connection's trouble, or a shortage that
-				 * passes: the server goes on */
-				accept_again(&sv, e.msg, rc == -BW_E_SHORT);
-				rc = 0;
-				continue;
-			}
+		/* the next client that showed its token; strangers, the silent
+		 * and whoever --allow keeps out are refused meanwhile */
+		if (bw_lobby_admit(&sv.lobby, &ss, &e) < 0) {
 			fprintf(stderr, "%s %s: %s\n", cf->prog, cf->cmd, e.msg);
 			rc = -1;
 			break;
-		}
-		/* a peer outside --allow: refused before a byte of it is read */
-		if (!bw_door_allowed(&sv.door, ss.fd)) {
-			server_refused(&sv, ss.peer_addr, "not allowed (--allow)");
-			bw_door_refuse(ss.fd, "refused: this address is not in the server's "
-				       "--allow list");
-			continue;
 		}
 		ss.timeout_ms = (int)(o->timeout_s * 1000);
 		ss.idle_ms = (int)(o->idle_s * 1000);
@@ -217,8 +188,8 @@ int bw_server_run(const struct bw_server_conf *cf)
 		tests = bw_session_serve(&ss, &o->caps, &ops, &e);
 		bw_door_shut(&sv.door);
 		if (tests == -BW_E_REFUSED) {
-			/* said and logged; close so that the client reads why */
-			bw_door_close(ss.fd);
+			/* said and logged; closed so that the client reads why */
+			bw_lobby_refuse(&sv.lobby, ss.fd, NULL);
 			ss.fd = -1;
 		} else if (tests < 0) {
 			fprintf(stderr, "%s %s: client %s: %s\n", cf->prog, cf->cmd, ss.peer_addr,
@@ -236,7 +207,7 @@ int bw_server_run(const struct bw_server_conf *cf)
 			break;
 		sv.accepted = 0;
 	}
-	bw_session_close(&sv.door.handoff);	/* --once: one who came as it ended */
+	bw_lobby_end(&sv.lobby);	/* --once: those who came as it ended */
 	close(lfd);
 	return rc;
 }

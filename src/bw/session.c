@@ -694,10 +694,10 @@ static int idle_ms(const struct bw_session *s)
  * with e set (sent to the client) when it broke the protocol. */
 static int check_auth(struct bw_session *s, const struct bw_server_ops *ops, struct bw_err *e)
 {
-	char token[BW_TOKEN_MAX + 1];
 	uint8_t *pl;
 	uint32_t len;
 	uint16_t type;
+	bool wrong;
 	int rc = bw_recv_msg(s->fd, &type, &pl, &len, BW_TOKEN_MAX + 2, step_ms(s, idle_ms(s)),
 			     "AUTH", e);
 
@@ -716,18 +716,15 @@ static int check_auth(struct bw_session *s, const struct bw_server_ops *ops, str
 		send_error(s, e->msg);
 		return -1;
 	}
-	rc = bw_text_decode(pl, len, BW_TOKEN_MAX, token, sizeof(token), e);
+	rc = bw_token_judge(s->token, pl, len, &wrong, e);
 	free(pl);
+	if (rc == -BW_E_REFUSED) {
+		refusal(s, ops, e);
+		return rc;
+	}
 	if (rc < 0) {
 		send_error(s, e->msg);
 		return -1;
-	}
-	if (s->token && !bw_token_equal(s->token, token)) {
-		bw_errf(e, "%s", token[0] ? "bad token (--token, --token-file or RDMADOCTOR_TOKEN)"
-					  : "no token: this server needs one (--token, "
-					    "--token-file or RDMADOCTOR_TOKEN)");
-		refusal(s, ops, e);
-		return -BW_E_REFUSED;
 	}
 	return 0;
 }
@@ -748,7 +745,7 @@ int bw_session_serve(struct bw_session *s, const struct bw_caps *caps,
 	char host[BW_HOST_MAX + 1] = "";
 
 	busy_until(ops, bw_now() + idle_ms(s) / 1e3);
-	rc = check_auth(s, ops, e);
+	rc = s->authed ? 0 : check_auth(s, ops, e);
 	if (rc < 0)
 		return rc;
 	gethostname(host, sizeof(host) - 1);

@@ -42,6 +42,9 @@ struct bw_session {
 	/* the shared secret: the client sends it in AUTH when it connects
 	 * (NULL: an empty one); the server requires it (NULL: takes any) */
 	const char *token;
+	/* server: its AUTH was read and matched already (bw/lobby.h), so
+	 * bw_session_serve starts at its HELLOs */
+	bool authed;
 	/* server: how long a client may say nothing where AUTH or its next
 	 * HELLO is due before it is cut (0: timeout_ms), so that an idle
 	 * connection does not hold the one test slot */
@@ -102,8 +105,8 @@ int bw_listen(const char *bind_addr, uint16_t port, int backlog, struct bw_err *
 int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_err *e);
 
 /* Server: serve the tests one client asks for until BYE: first its AUTH
- * (s->token; nothing else is read or allocated before it matched), then
- * its HELLOs.  For every HELLO that passes the caps, setup() chooses the
+ * (s->token; nothing else is read or allocated before it matched; not
+ * when s->authed), then its HELLOs.  For every HELLO that passes the caps, setup() chooses the
  * engine and the rails' locals (or refuses with e set, and the client gets
  * that text); done() gets the outcome of each test.  refused() (may be
  * NULL) hears every refusal (token, idle, limits) with its reason; busy()

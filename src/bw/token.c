@@ -96,3 +96,22 @@ bool bw_token_equal(const char *want, const char *got)
 	diff |= (uint8_t)(la > BW_TOKEN_MAX);
 	return diff == 0;
 }
+
+int bw_token_judge(const char *want, const uint8_t *pl, size_t len, bool *wrong,
+		   struct bw_err *e)
+{
+	char got[BW_TOKEN_MAX + 1];
+
+	*wrong = false;
+	if (bw_text_decode(pl, len, BW_TOKEN_MAX, got, sizeof(got), e) < 0)
+		return -1;
+	if (!want || bw_token_equal(want, got))
+		return 0;
+	/* only a token that was presented is a guess: a client without one
+	 * did not know it was needed */
+	*wrong = got[0] != 0;
+	return bw_errc(e, BW_E_REFUSED, "%s",
+		       *wrong ? "bad token (--token, --token-file or RDMADOCTOR_TOKEN)"
+			      : "no token: this server needs one (--token, --token-file or "
+				"RDMADOCTOR_TOKEN)");
+}

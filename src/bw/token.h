@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine.h"
 
@@ -22,5 +23,11 @@ int bw_token_read_file(const char *path, char *out, size_t outsz, struct bw_err 
 /* Whether got is want, in a time that depends on neither (both at most
  * BW_TOKEN_MAX long; a longer got never matches). */
 bool bw_token_equal(const char *want, const char *got);
+/* A client's AUTH (its payload, len bytes) against want (NULL: anyone may
+ * come in).  0: in; -BW_E_REFUSED with e saying why, never quoting either
+ * token (*wrong: it presented one, a guess, rather than none); -1 with e
+ * set when the payload is malformed. */
+int bw_token_judge(const char *want, const uint8_t *pl, size_t len, bool *wrong,
+		   struct bw_err *e);
 
 #endif

@@ -33,7 +33,7 @@ wait_port() {	# a server listens on PORT (bounded: 10 s), seen without connectin
 server() {
 	local port=$1 name=$2
 	shift 2
-	timeout 60 "$bin" "$@" --port "$port" --once >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	timeout 60 "$bin" "$@" --bind 127.0.0.1 --port "$port" --once >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	srv=$!
 	pids+=("$srv")
 	wait_port "$port"

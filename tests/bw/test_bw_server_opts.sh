@@ -27,7 +27,7 @@ wait_port() {	# a server listens on PORT (bounded: 10 s), seen without connectin
 
 # 1. the same test options on both ends: it runs, both print it
 opts=(--transport tcp --size 4K --duration 0.5 --warmup 0 --interval 0.25 --streams 2)
-timeout 60 "$bin" --json bw server --port $base --once "${opts[@]}" >"$tmp/s1.json" 2>"$tmp/s1.err" &
+timeout 60 "$bin" --json bw server --bind 127.0.0.1 --port $base --once "${opts[@]}" >"$tmp/s1.json" 2>"$tmp/s1.err" &
 s1=$!
 pids+=("$s1")
 wait_port $base || exit 1
@@ -50,7 +50,7 @@ PY
 # 2. a server with test options as checks: mismatches are refused, naming
 # the option; a matching request after them still runs
 port=$((base + 1))
-timeout 120 "$bin" bw server --port $port --transport tcp --op write --sizes 2K..8K --duration 0.5 \
+timeout 120 "$bin" bw server --bind 127.0.0.1 --port $port --transport tcp --op write --sizes 2K..8K --duration 0.5 \
 	--warmup 0 --timeout 5 >"$tmp/s2.out" 2>"$tmp/s2.err" &
 s2=$!
 pids+=("$s2")
@@ -77,7 +77,7 @@ kill -0 "$s2" 2>/dev/null || { echo "FAIL: the server died"; cat "$tmp/s2.err"; 
 # 3. lat server with the client's options
 port=$((base + 2))
 lopts=(--transport tcp --size 64 --iters 200)
-timeout 60 "$bin" lat server --port $port --once "${lopts[@]}" >"$tmp/s3.out" 2>"$tmp/s3.err" &
+timeout 60 "$bin" lat server --bind 127.0.0.1 --port $port --once "${lopts[@]}" >"$tmp/s3.out" 2>"$tmp/s3.err" &
 s3=$!
 pids+=("$s3")
 wait_port $port || exit 1

@@ -28,9 +28,9 @@ trap 'exit 1' INT TERM
 veth_pair rdbw 10.232 || exit 1
 
 port=18516
-n2 "$bin" bw server --port "$port" --timeout 5 >"$tmp/srv.out" 2>"$tmp/srv.err" &
+n2 "$bin" bw server --open --port "$port" --timeout 5 >"$tmp/srv.out" 2>"$tmp/srv.err" &
 srv=$!
-n2 "$bin" lat server --port $((port + 1)) --timeout 5 >"$tmp/lsrv.out" 2>"$tmp/lsrv.err" &
+n2 "$bin" lat server --open --port $((port + 1)) --timeout 5 >"$tmp/lsrv.out" 2>"$tmp/lsrv.err" &
 lsrv=$!
 # wait until a server in ns2 listens on PORT (bounded: 10 s)
 wait_port() {
@@ -162,7 +162,7 @@ kill "$lsrv" 2>/dev/null; wait "$lsrv" 2>/dev/null
 
 # --once --json: one document for everything the client ran (a sweep of
 # two sizes), then the server exits with the verdict
-n2 timeout 60 "$bin" --json bw server --port $((port + 2)) --once >"$tmp/once.json" 2>"$tmp/once.err" &
+n2 timeout 60 "$bin" --json bw server --open --port $((port + 2)) --once >"$tmp/once.json" 2>"$tmp/once.err" &
 once=$!
 wait_port $((port + 2)) || fail=1
 client bw client "$a2" --port $((port + 2)) --sizes 4K..8K --duration 0.5 --warmup 0.1 >/dev/null ||

@@ -35,3 +35,9 @@ set_tests_properties(bw_door PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 # (server --once exits 1 below it, and says why).
 add_test(NAME bw_floor COMMAND ${BW_TEST_DIR}/test_bw_floor.sh $<TARGET_FILE:rdmadoctor>)
 set_tests_properties(bw_floor PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# Strangers cannot keep a real client out (loopback, no root): silent
+# reconnecting connections, a flood from outside --allow, wrong tokens
+# (five judged, then a doubling pause), and --open beyond loopback.
+add_test(NAME bw_siege COMMAND ${BW_TEST_DIR}/test_bw_siege.sh $<TARGET_FILE:rdmadoctor>)
+set_tests_properties(bw_siege PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

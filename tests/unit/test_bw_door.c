@@ -1,5 +1,6 @@
-/* The server's door (bw/token.c, bw/allow.c): tokens as typed and as read
- * from a file, their comparison, CIDRs of both families and the match of
+/* The server's door (bw/token.c, bw/allow.c, bw/peer_memo.c): tokens as
+ * typed and as read from a file, their comparison and an AUTH judged, the
+ * pause wrong guesses earn and the log's budget, CIDRs of both families and the match of
  * a peer's address (an IPv4-mapped one counts as its IPv4), and the caps
  * a server has by default. */
 #include <arpa/inet.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bw/allow.h"
+#include "bw/peer_memo.h"
 #include "bw/params.h"
 #include "bw/proto.h"
 #include "bw/token.h"
@@ -175,6 +177,130 @@ static void auth_frame(void **state)
 	assert_non_null(strstr(e.msg, "malformed"));
 }
 
+/* Five wrong tokens in a row are free; then 1, 2, 4... s, up to 60; a
+ * right one forgets them; another address is not touched. */
+static void wrong_tokens_pause(void **state)
+{
+	struct bw_peer_memo *m = malloc(sizeof(*m));
+	double now = 1000;
+
+	(void)state;
+	assert_non_null(m);
+	bw_peer_memo_init(m);
+	for (int i = 0; i < BW_PEER_FREE_GUESSES; i++)
+		assert_true(bw_peer_wrong_token(m, "10.0.0.9", now) == 0);
+	assert_true(bw_peer_paused(m, "10.0.0.9", now) == 0);
+	assert_true(bw_peer_wrong_token(m, "10.0.0.9", now) == 1);
+	assert_true(bw_peer_paused(m, "10.0.0.9", now + 0.5) == 0.5);
+	assert_true(bw_peer_paused(m, "10.0.0.9", now + 1) == 0);
+	assert_true(bw_peer_paused(m, "10.0.0.8", now) == 0);
+	assert_true(bw_peer_wrong_token(m, "10.0.0.9", now + 1) == 2);
+	assert_true(bw_peer_wrong_token(m, "10.0.0.9", now + 3) == 4);
+	for (int i = 0; i < 40; i++)
+		bw_peer_wrong_token(m, "10.0.0.9", now + 10);
+	assert_true(bw_peer_paused(m, "10.0.0.9", now + 10) == BW_PEER_PAUSE_MAX_S);
+	bw_peer_right_token(m, "10.0.0.9");
+	assert_true(bw_peer_paused(m, "10.0.0.9", now + 10) == 0);
+	assert_true(bw_peer_wrong_token(m, "10.0.0.9", now + 10) == 0);
+	free(m);
+}
+
+/* More addresses than it holds: the one seen least lately gives way, and
+ * the newest keeps what it earned. */
+static void peers_bounded(void **state)
+{
+	struct bw_peer_memo *m = malloc(sizeof(*m));
+	char a[32];
+
+	(void)state;
+	assert_non_null(m);
+	bw_peer_memo_init(m);
+	for (int i = 0; i < BW_PEERS_MAX + 10; i++) {
+		snprintf(a, sizeof(a), "10.1.%d.%d", i / 256, i % 256);
+		for (int k = 0; k <= BW_PEER_FREE_GUESSES; k++)
+			bw_peer_wrong_token(m, a, 100 + i);
+	}
+	assert_int_equal(m->n, BW_PEERS_MAX);
+	assert_true(bw_peer_paused(m, "10.1.0.0", 100) == 0);	/* forgotten */
+	snprintf(a, sizeof(a), "10.1.%d.%d", (BW_PEERS_MAX + 9) / 256, (BW_PEERS_MAX + 9) % 256);
+	assert_true(bw_peer_paused(m, a, 100 + BW_PEERS_MAX + 9) == 1);
+	free(m);
+}
+
+/* The log: ten lines of an address at once, then one every 6 s; the line
+ * that is logged counts those that were not. */
+static void log_budget(void **state)
+{
+	struct bw_peer_memo *m = malloc(sizeof(*m));
+	unsigned unlogged = 99, said = 0;
+
+	(void)state;
+	assert_non_null(m);
+	bw_peer_memo_init(m);
+	for (int i = 0; i < 1000; i++)
+		said += bw_peer_log(m, "10.0.0.7", 50, &unlogged);
+	assert_int_equal(said, BW_PEER_LOG_BURST);
+	assert_int_equal(unlogged, 0);
+	/* another address has its own budget */
+	assert_true(bw_peer_log(m, "10.0.0.6", 50, &unlogged));
+	assert_int_equal(unlogged, 1000 - BW_PEER_LOG_BURST);
+	assert_false(bw_peer_log(m, "10.0.0.7", 50 + BW_PEER_LOG_EVERY_S / 2, &unlogged));
+	assert_true(bw_peer_log(m, "10.0.0.7", 50 + BW_PEER_LOG_EVERY_S + 0.01, &unlogged));
+	assert_int_equal(unlogged, 1);
+	/* many addresses at once: the budget of all of them together */
+	said = 0;
+	for (int i = 0; i < 500; i++) {
+		char a[32];
+
+		snprintf(a, sizeof(a), "10.2.%d.%d", i / 256, i % 256);
+		said += bw_peer_log(m, a, 60, &unlogged);
+	}
+	assert_true(said <= BW_LOG_BURST);
+	free(m);
+}
+
+static void auth_judged(void **state)
+{
+	struct bw_buf b = { 0 };
+	struct bw_err e;
+	bool wrong;
+
+	(void)state;
+	assert_int_equal(bw_text_encode("the-right-token", BW_TOKEN_MAX, &b), 0);
+	assert_int_equal(bw_token_judge("the-right-token", b.p, b.len, &wrong, &e), 0);
+	assert_int_equal(bw_token_judge(NULL, b.p, b.len, &wrong, &e), 0);
+	assert_int_equal(bw_token_judge("another-token", b.p, b.len, &wrong, &e), -BW_E_REFUSED);
+	assert_true(wrong);
+	assert_non_null(strstr(e.msg, "bad token"));
+	assert_null(strstr(e.msg, "right"));
+	bw_buf_free(&b);
+	b = (struct bw_buf){ 0 };
+	assert_int_equal(bw_text_encode("", BW_TOKEN_MAX, &b), 0);
+	assert_int_equal(bw_token_judge("another-token", b.p, b.len, &wrong, &e), -BW_E_REFUSED);
+	assert_false(wrong);	/* none presented: no guess */
+	assert_non_null(strstr(e.msg, "no token"));
+	assert_int_equal(bw_token_judge("another-token", b.p, b.len - 1, &wrong, &e), -1);
+	assert_non_null(strstr(e.msg, "malformed"));
+	bw_buf_free(&b);
+}
+
+static void loopback_addresses(void **state)
+{
+	(void)state;
+	assert_true(bw_addr_loopback("127.0.0.1"));
+	assert_true(bw_addr_loopback("127.3.2.1"));
+	assert_true(bw_addr_loopback("::1"));
+	assert_true(bw_addr_loopback("::ffff:127.0.0.1"));
+	assert_true(bw_addr_loopback("localhost"));
+	assert_false(bw_addr_loopback(NULL));
+	assert_false(bw_addr_loopback("0.0.0.0"));
+	assert_false(bw_addr_loopback("::"));
+	assert_false(bw_addr_loopback("10.0.0.1"));
+	assert_false(bw_addr_loopback("128.0.0.1"));
+	assert_false(bw_addr_loopback("::ffff:10.0.0.1"));
+	assert_false(bw_addr_loopback("localhost.example"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +310,11 @@ int main(void)
 		cmocka_unit_test(allow_cidrs),
 		cmocka_unit_test(caps_for_a_link_test),
 		cmocka_unit_test(auth_frame),
+		cmocka_unit_test(wrong_tokens_pause),
+		cmocka_unit_test(peers_bounded),
+		cmocka_unit_test(log_budget),
+		cmocka_unit_test(auth_judged),
+		cmocka_unit_test(loopback_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

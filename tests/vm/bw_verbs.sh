@@ -119,7 +119,9 @@ run_pair gid0 --gid-index 0 --size 4096 --iters 100 && [ "$(field "$(side "$out"
 	ok "--gid-index 0 overrides the choice" || bad "gid0: $out"
 
 # --- the command line: rdmadoctor bw/lat server and client over verbs -------
-# (server --once in the background, client in the foreground, --json)
+# (server --once in the background, client in the foreground, --json; both
+# with the same token, which a server beyond loopback needs, or --open)
+export RDMADOCTOR_TOKEN=vm-bw-verbs-$$-token
 srv_args=()	# the server's own options, for the next cli_pair
 cli_pair() { # NAME bw|lat CLIENT-ARGS...: the client's JSON in $js
 	local name=$1 cmd=$2
