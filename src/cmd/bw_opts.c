@@ -374,7 +374,10 @@ static const struct cmd_opt bw_opts[] = {
 		  "with that test's exit code (1: below the floor, said)" },
 	{ "allow", 0, "CIDR", OPT_CALL_AT(take_allow),
 	  .help = "server: serve only peers in CIDR (10.0.0.0/8,\n"
-		  "fd00::/64, an address); repeatable; default anyone" },
+		  "fd00::/64, an address); repeatable" },
+	{ "open", 0, NULL, OPT_FLAG_AT(struct bw_opts, open),
+	  .help = "server: serve anyone who reaches it, with neither\n"
+		  "a token nor --allow (needed beyond --bind loopback)" },
 	{ "idle-timeout", 0, "S", OPT_CALL_AT(take_idle),
 	  .help = "server: cut a client that says nothing for S where\n"
 		  "its token or next request is due (default 5)" },
@@ -407,17 +410,22 @@ static const struct cmd_opt bw_opts[] = {
 	"data connections are accepted on --bind's address, and only on\n" \
 	"--device's interface when it names one.\n" \
 	"\n" \
-	"The server listens on every address and serves anyone who connects,\n" \
-	"as perftest does, within its --max-* caps.  To narrow that: --allow\n" \
-	"(a peer outside is refused before a byte of it is read) and a shared\n" \
-	"secret (--token, --token-file or the RDMADOCTOR_TOKEN environment\n" \
-	"variable, the same on both ends, 12 to 256 printable characters:\n" \
-	"`openssl rand -hex 16` makes one; the client presents it first, and\n" \
-	"nothing is allocated for it before it matched; a token file others can\n" \
-	"read is said, an empty RDMADOCTOR_TOKEN refused).  A second client while\n" \
-	"a test runs is told at once to try again in N s; one that says nothing\n" \
-	"for --idle-timeout is cut.  Every refusal is one line on the server's\n" \
-	"stderr (peer address, reason); the client prints the reason, exit 3.\n"
+	"The server listens on every address (--bind: one).  Beyond loopback it\n" \
+	"needs a way to tell its clients: a shared secret (--token-file FILE,\n" \
+	"--token or the RDMADOCTOR_TOKEN environment variable, the same on both\n" \
+	"ends, 12 to 256 printable characters: `openssl rand -hex 16` makes\n" \
+	"one), --allow (a peer outside is refused before a byte of it is read),\n" \
+	"or --open to serve anyone who connects, as perftest does, within its\n" \
+	"--max-* caps.  The client presents its token first, and nothing is\n" \
+	"allocated for it before it matched; a token file others can read is\n" \
+	"said, an empty RDMADOCTOR_TOKEN refused.  An address that presents five\n" \
+	"wrong tokens in a row waits 1 s, then twice as long at each further one\n" \
+	"(up to 60 s).  Connections are heard several at a time: one that says\n" \
+	"nothing holds nobody up, and is cut after --idle-timeout.  A second\n" \
+	"client while a test runs is told at once to try again in N s.  Every\n" \
+	"refusal is one line on the server's stderr (peer address, reason; a\n" \
+	"flood of them is cut short, with the count of lines left out); the\n" \
+	"client prints the reason, exit 3.\n"
 
 #define BW_LOOPBACK_HELP                                                         \
 	"bw --loopback tests the rails of this one host against each other, as\n" \
@@ -534,10 +542,12 @@ int bw_cmd_parse(struct ctx *c, const char *cmd, enum bw_mode mode, int argc, ch
 	} else {
 		return usage(c, cmd, "unknown word '%s': say `server` or `client HOST`", argv[1]);
 	}
-	if (!o->server && (o->bind || o->once || o->server_only))
+	if (!o->server && (o->bind || o->once || o->open || o->server_only))
 		return usage(c, cmd, "--%s is a server option",
-			     o->bind ? "bind" : o->once ? "once" : o->server_only);
+			     o->bind ? "bind" : o->once ? "once" : o->open ? "open" : o->server_only);
 	if (bw_opts_token(o, getenv("RDMADOCTOR_TOKEN"), why, sizeof(why)) < 0)
+		return usage(c, cmd, "%s", why);
+	if (bw_opts_exposure(o, why, sizeof(why)) < 0)
 		return usage(c, cmd, "%s", why);
 	if (o->token_warning[0])
 		fprintf(stderr, "%s %s: warning: %s\n", c->prog, cmd, o->token_warning);
