@@ -1,14 +1,20 @@
 /* rdmadoctor labels: the machine as Node Feature Discovery labels, written
  * to NFD's local feature directory (print/nfd_labels.h, docs/kubernetes.md),
  * so that a job's node selector can ask for "4 rails of 400G, GPUDirect
- * ready".  The file is replaced whole (file_replace.h) and expires. */
+ * ready".  The file is replaced whole (file_replace.h) and expires.  With
+ * --npd the same reading's verdict goes to the file NPD's plugin reads
+ * (state/npd_verdict.h); with --every it is the DaemonSet's agent, writing
+ * both again every S seconds until SIGTERM. */
 #include "cmd.h"
 #include "../state/file_replace.h"
 #include "../opt/opt_files.h"
+#include "../pipeline/latch_run.h"
 #include "../pipeline/pipeline.h"
 #include "../print/nfd_labels.h"
+#include "../print/npd_out.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,8 +24,17 @@
 struct labels_args {
 	const char *profile;
 	const char *output;
-	double ttl;
+	const char *npd;
+	double ttl, every;
+	struct latch_opts latch;	/* --state DIR */
 };
+
+static int take_state(struct ctx *c, void *a, const char *v)
+{
+	(void)c;
+	((struct labels_args *)a)->latch.dir = v;
+	return CMD_GO_ON;
+}
 
 static const struct cmd_opt labels_opts[] = {
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct labels_args, profile),
@@ -32,6 +47,18 @@ static const struct cmd_opt labels_opts[] = {
 	{ "ttl", 0, "S", OPT_SECONDS_AT(struct labels_args, ttl, 0, 7 * 86400),
 	  .help = "NFD drops the labels S seconds after they are\n"
 		  "written unless written again (default 900; 0 never)" },
+	{ "npd", 0, "FILE", OPT_STRING_AT(struct labels_args, npd), .flags = OPT_NONEMPTY,
+	  .help = "also write the verdict as Node Problem Detector\n"
+		  "reads it (check --npd's line and status) to FILE,\n"
+		  "which rdmadoctor-npd prints from NPD's pod" },
+	{ "state", 0, "DIR", OPT_CALL_AT(take_state), .flags = OPT_NONEMPTY,
+	  .help = "remember what each reading saw in DIR/latched, as\n"
+		  "check --state does: a flap between two readings\n"
+		  "stays in the verdict until `rdmadoctor clear`" },
+	{ "every", 0, "S", OPT_SECONDS_AT(struct labels_args, every, 0, 86400),
+	  .help = "read and write again every S seconds until SIGTERM\n"
+		  "or Ctrl-C (the DaemonSet's agent); 0, the default:\n"
+		  "once" },
 	{ 0 }
 };
 
@@ -51,13 +78,18 @@ const struct cmd_spec labels_spec = {
 	"  gpudirect        true, false or unknown, with datacenter GPUs\n"
 	"A label that cannot be known is left out, never guessed.\n",
 	.epilog =
-	"Run it from a timer or the DaemonSet more often than --ttl: the file says\n"
-	"when it expires (# +expiry-time), so a node whose agent stopped loses its\n"
-	"labels instead of keeping a stale \"pass\".\n"
+	"Run it more often than --ttl (--every S, a timer, or the DaemonSet's\n"
+	"agent container, contrib/kubernetes/daemonset.yaml): the file says when\n"
+	"it expires (# +expiry-time), so a node whose agent stopped loses its\n"
+	"labels instead of keeping a stale \"pass\".  --npd FILE writes the same\n"
+	"reading's verdict for Node Problem Detector: rdmadoctor-npd, a program\n"
+	"with no library to load, prints it from NPD's own pod.\n"
 	"\n"
 	"Examples:\n"
 	"  rdmadoctor labels\n"
 	"  rdmadoctor --root examples/dgx-h100 labels -o -\n"
+	"  rdmadoctor labels --every 300 --state /var/lib/rdmadoctor \\\n"
+	"      --npd /var/lib/rdmadoctor/npd\n"
 	"  kubectl get nodes -l feature.node.kubernetes.io/rdmadoctor.rails=8\n"
 	"\n"
 	"exit: 0 written, 2 usage, a broken profile or site file, no directory for\n"
@@ -97,12 +129,78 @@ static int emit(struct ctx *c, const char *path, const struct labels_job *j)
 	return ctx_fail(c, "%s labels: cannot %s '%s': %s", c->prog, stage, path, strerror(-rc));
 }
 
+static int write_verdict(FILE *out, void *arg)
+{
+	char buf[NPD_VERDICT_FILE_MAX + 1];
+	int n = npd_verdict_format(buf, sizeof(buf), arg);
+
+	if (n < 0)
+		return -EINVAL;
+	return fputs(buf, out) < 0 ? -EIO : 0;
+}
+
+/* One reading: the labels, and with --npd the verdict (unknown, with why,
+ * when the machine could not be read). */
+static int one_round(struct ctx *c, struct labels_args *a,
+		     const struct pipeline_option *option)
+{
+	struct pipeline pl;
+	struct npd_verdict v;
+	long long now = (long long)time(NULL);
+	const char *stage;
+	int rc, vrc = 0;
+
+	c->error[0] = 0;
+	rc = latch_pipeline_run(c, "labels", &pl, option, &a->latch);
+	if (rc == EXIT_OK) {
+		struct check_report rep = pipeline_report(&pl);
+		struct labels_job j = { &rep, (long)a->ttl };
+
+		rc = emit(c, a->output, &j);
+		if (a->npd)
+			vrc = npd_verdict_of(&rep, now, &v);
+	} else if (a->npd) {
+		vrc = npd_verdict_of_error(c->error, now, &v);
+	}
+	pipeline_free(&pl);
+	if (!a->npd)
+		return rc;
+	if (vrc < 0)
+		return ctx_fail(c, "%s labels: out of memory", c->prog);
+	vrc = file_replace(a->npd, write_verdict, &v, &stage);
+	if (vrc < 0)
+		return ctx_fail(c, "%s labels: cannot %s '%s': %s", c->prog, stage, a->npd,
+				strerror(-vrc));
+	return rc;
+}
+
+/* Wait s seconds, or until SIGTERM or SIGINT (blocked while the agent
+ * runs, so that one that comes during a reading ends the agent after it
+ * instead of half way through a file): false when one came. */
+static bool wait_next(const sigset_t *stop, double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	for (;;) {
+		int sig = sigtimedwait(stop, NULL, &ts);
+
+		if (sig == SIGTERM || sig == SIGINT)
+			return false;
+		if (sig < 0 && errno == EINTR)
+			continue;
+		return true;	/* the time is up */
+	}
+}
+
 int cmd_labels(struct ctx *c, int argc, char **argv)
 {
 	struct labels_args a = { .ttl = 900 };
 	struct pipeline_option option;
-	struct pipeline pl;
-	int n, rc = opts_parse(c, &labels_spec, argc, argv, &a, &n);
+	sigset_t stop;
+	int n, rc;
+
+	latch_opts_init(&a.latch);
+	rc = opts_parse(c, &labels_spec, argc, argv, &a, &n);
 
 	if (rc != CMD_GO_ON)
 		return rc;
@@ -111,23 +209,36 @@ int cmd_labels(struct ctx *c, int argc, char **argv)
 			"--json` has every fact)\n", c->prog);
 		return EXIT_USAGE;
 	}
+	if (a.every > 0 && a.ttl > 0 && a.every >= a.ttl) {
+		fprintf(stderr, "%s labels: --every %.0f is not more often than --ttl %.0f: the "
+			"labels would expire between two writes\n", c->prog, a.every, a.ttl);
+		return EXIT_USAGE;
+	}
 	/* a mistyped directory is said before the machine is read */
 	if (!a.output)
 		a.output = NFD_FEATURE_FILE;
 	if (strcmp(a.output, "-") &&
 	    (rc = opt_need_parent(c, "labels", "--output", a.output)) != CMD_GO_ON)
 		return rc;
+	if (a.npd && (rc = opt_need_parent(c, "labels", "--npd", a.npd)) != CMD_GO_ON)
+		return rc;
 	rc = pipeline_option(c, "labels", a.profile, &option);
 	if (rc >= 0)
 		return rc;
-	rc = pipeline_run(c, "labels", &pl, &option);
-	if (rc == EXIT_OK) {
-		struct check_report rep = pipeline_report(&pl);
-		struct labels_job j = { &rep, (long)a.ttl };
-
-		rc = emit(c, a.output, &j);
+	if (a.every <= 0) {
+		rc = one_round(c, &a, &option);
+		pipeline_option_free(&option);
+		return rc;
 	}
-	pipeline_free(&pl);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	/* a reading that failed is said, and the next one tried: the labels
+	 * expire meanwhile (--ttl) and the verdict says unknown */
+	do
+		rc = one_round(c, &a, &option);
+	while (wait_next(&stop, a.every));
 	pipeline_option_free(&option);
 	return rc;
 }

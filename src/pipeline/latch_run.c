@@ -149,3 +149,21 @@ void latch_run_free(struct latch_run *lr)
 		latch_file_close(&lr->f);
 	lr->opened = false;
 }
+
+int latch_pipeline_run(struct ctx *c, const char *verb, struct pipeline *pl,
+		       const struct pipeline_option *option, struct latch_opts *o)
+{
+	struct latch_run lr = { .opened = false };
+	int rc = pipeline_collect(c, verb, pl, false);
+
+	if (rc == EXIT_OK)
+		rc = pipeline_choose(c, pl, option);
+	if (rc == EXIT_OK)
+		rc = latch_run_begin(c, pl, o, &lr);
+	if (rc == EXIT_OK)
+		rc = pipeline_judge(c, pl, false);
+	if (rc == EXIT_OK)
+		rc = latch_run_end(c, pl, &lr);
+	latch_run_free(&lr);
+	return rc;
+}

@@ -46,6 +46,11 @@ int latch_run_begin(struct ctx *c, struct pipeline *pl, struct latch_opts *o,
 		    struct latch_run *lr);
 int latch_run_end(struct ctx *c, struct pipeline *pl, struct latch_run *lr);
 void latch_run_free(struct latch_run *lr);
+/* pipeline_run with the memory between choosing and judging, as check does:
+ * collect, choose, latch_run_begin, judge, latch_run_end (o->dir NULL:
+ * none).  EXIT_OK or what failed, said. */
+int latch_pipeline_run(struct ctx *c, const char *verb, struct pipeline *pl,
+		       const struct pipeline_option *option, struct latch_opts *o);
 
 /* The --hold help, shared by check and serve. */
 #define LATCH_HOLD_HELP \

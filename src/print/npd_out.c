@@ -3,7 +3,9 @@
 #include "npd_out.h"
 #include "../profiles/profile.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A message being built: at most NPD_MAX_MESSAGE bytes, cut with "..." at
@@ -109,4 +111,56 @@ void npd_error(FILE *out, const char *why)
 	put(&m, "rdmadoctor could not check: ", 0);
 	put(&m, why && *why ? why : "see its stderr", 0);
 	finish(out, &m, "");
+}
+
+/* What one of the printers above wrote (status st) as a verdict: the line
+ * without its newline, any byte the file does not take made '?'. */
+static int verdict_from(char *text, size_t len, int st, long long now, struct npd_verdict *v)
+{
+	size_t n = len && text[len - 1] == '\n' ? len - 1 : len;
+
+	memset(v, 0, sizeof(*v));
+	if (n > NPD_VERDICT_LINE_MAX)
+		n = NPD_VERDICT_LINE_MAX;
+	for (size_t i = 0; i < n; i++)
+		v->line[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+	if (n == 0)
+		v->line[n++] = '?';
+	v->status = st;
+	v->when = now;
+	free(text);
+	return 0;
+}
+
+int npd_verdict_of(const struct check_report *rep, long long now, struct npd_verdict *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int st;
+
+	if (!f)
+		return -ENOMEM;
+	st = (int)npd_check(f, rep);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	return verdict_from(text, len, st, now, v);
+}
+
+int npd_verdict_of_error(const char *why, long long now, struct npd_verdict *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -ENOMEM;
+	npd_error(f, why);
+	if (fclose(f) != 0) {
+		free(text);
+		return -ENOMEM;
+	}
+	return verdict_from(text, len, NPD_UNKNOWN, now, v);
 }

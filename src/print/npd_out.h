@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "check_out.h"
+#include "../state/npd_verdict.h"
 
 #define NPD_MAX_MESSAGE 80	/* NPD's default max_output_length */
 
@@ -22,5 +23,10 @@ enum npd_status { NPD_OK = 0, NPD_PROBLEM = 1, NPD_UNKNOWN = 3 };
 enum npd_status npd_check(FILE *out, const struct check_report *rep);
 /* The line of a run that could not judge: unknown. */
 void npd_error(FILE *out, const char *why);
+
+/* The same verdicts for the file rdmadoctor-npd reads in NPD's pod
+ * (state/npd_verdict.h), judged at now: 0, or -ENOMEM. */
+int npd_verdict_of(const struct check_report *rep, long long now, struct npd_verdict *v);
+int npd_verdict_of_error(const char *why, long long now, struct npd_verdict *v);
 
 #endif

@@ -9,7 +9,7 @@ describes is run from that image: the image's entrypoint with the
 DaemonSet's args, the host's network, a read-only root, the DaemonSet's
 hostPath volumes bound read-only where it mounts them (but the agent's
 memory, /var/lib/rdmadoctor: a directory of this test's own, writable), its
-memory volume as a tmpfs, its capabilities (all dropped, NET_ADMIN added) and no new
+memory volume as a tmpfs, its capabilities (all dropped, none added) and no new
 privileges.  One thing differs, and is said: serve listens on a free port
 of 127.0.0.1, not on every address's 9879 (a test machine's are not ours).
 
@@ -81,13 +81,18 @@ def die(msg):
 
 
 class Pod:
-    """The DaemonSet's one container, read from daemonset.yaml."""
+    """One container of the DaemonSet's pod, read from daemonset.yaml: the
+    first (serve), or the one named (among the init containers too)."""
 
-    def __init__(self, path):
+    def __init__(self, path, name=None):
         with open(path) as f:
             ds = yaml.safe_load(f)
         spec = ds["spec"]["template"]["spec"]
-        c = spec["containers"][0]
+        every = spec["containers"] + spec.get("initContainers", [])
+        c = next((k for k in every if k["name"] == name), None) if name else every[0]
+        if c is None:
+            die(f"the DaemonSet has no container {name}")
+        self.name = c["name"]
         self.image = c["image"]
         self.host_network = spec.get("hostNetwork", False)
         self.command = c.get("command")
@@ -128,7 +133,9 @@ def podman_argv(podman, image, pod, binds):
         argv += ["-v", f"{src}:{dst}" + (":ro" if ro else "")]
     for m in pod.memory:
         argv += ["--tmpfs", m]
-    return argv + [image] + test_listen(pod.args)
+    if pod.command:
+        argv += ["--entrypoint", pod.command[0]]
+    return argv + [image] + (pod.command or [])[1:] + test_listen(pod.args)
 
 
 def bwrap_argv(rootfs, entrypoint, pod, binds):
@@ -150,7 +157,7 @@ def bwrap_argv(rootfs, entrypoint, pod, binds):
         argv += ["--cap-drop", "ALL"]
     for c in pod.cap_add:
         argv += ["--cap-add", "CAP_" + c]
-    return argv + ["--"] + entrypoint + test_listen(pod.args)
+    return argv + ["--"] + (pod.command or entrypoint) + test_listen(pod.args)
 
 
 def serve_pid(argv_tail, not_pid):
@@ -277,9 +284,11 @@ def main():
 def run_pods(podman, image, config, rootfs, pod, version, work):
     entrypoint = config.get("Entrypoint") or []
     # the pod runs the image's entrypoint with the DaemonSet's args, which
-    # are the image's own command: the two cannot drift apart
+    # are the image's own command but for where it listens (the node's own
+    # address in the pod, every address in the image's plain `podman run`):
+    # the two cannot drift apart
     if pod.command is None and entrypoint == ["/usr/bin/rdmadoctor"] and \
-            pod.args == config.get("Cmd"):
+            test_listen(pod.args) == test_listen(config.get("Cmd") or []):
         ok(f"the DaemonSet runs the image's entrypoint and command: {entrypoint + pod.args}")
     else:
         bad(f"image {entrypoint} {config.get('Cmd')} vs DaemonSet {pod.command} {pod.args}")
@@ -318,14 +327,15 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
                        capture_output=True, text=True, timeout=120)
     if r.returncode == 0 and version in r.stdout:
         runner = "podman run"
-        make = lambda b: podman_argv(podman, image, pod, b)
+        make_for = lambda p, b: podman_argv(podman, image, p, b)
     elif re.search(r"OCI|crun: |runc: ", r.stderr):
         why = r.stderr.strip().splitlines()[-1]
         runner = f"bwrap (podman run failed before the container started: {why})"
-        make = lambda b: bwrap_argv(rootfs, entrypoint, pod, b)
+        make_for = lambda p, b: bwrap_argv(rootfs, entrypoint, p, b)
     else:	# the runtime started it: the image is at fault
         die(f"podman run {image} --version: exit {r.returncode}: {r.stdout}{r.stderr}")
     print(f"container: {runner}")
+    make = lambda b: make_for(pod, b)
 
     # 1. the host's /sys, as the DaemonSet has it
     host_rdma = sorted(os.listdir("/sys/class/infiniband")) \
@@ -368,6 +378,66 @@ def run_pods(podman, image, config, rootfs, pod, version, work):
         ok("SIGTERM stops it, exit 0")
     else:
         bad(f"after SIGTERM: exit {rc}: {open(log.name).read()[-500:]}")
+    run_agent(make_for, state, work)
+
+
+def run_agent(make_for, state, work):
+    """The pod's other containers, from the image, on the example machine:
+    the init container puts NPD's plugin into the memory's directory, the
+    agent (labels --every) writes the NFD labels and the NPD verdict, and
+    the plugin, run from there in an empty root as NPD's pod would, says
+    what check --npd says of the same machine."""
+    path = os.path.join(SRC, "contrib/kubernetes/daemonset.yaml")
+    features = os.path.join(work, "features.d")
+    os.mkdir(features)
+
+    def binds(p):
+        out = []
+        for src, dst, ro in p.host_paths:
+            if dst == STATE:
+                out.append((state, dst, False))
+            elif dst == "/sys":
+                out.append((os.path.join(EXAMPLE, "sys"), dst, ro))
+            elif src.endswith("node-feature-discovery/features.d"):
+                out.append((features, dst, ro))
+            elif os.path.exists(src):
+                out.append((src, dst, ro))
+        return out
+
+    init = Pod(path, "npd-plugin")
+    r = subprocess.run(make_for(init, binds(init)), capture_output=True, text=True, timeout=120)
+    plugin = os.path.join(state, "rdmadoctor-npd")
+    if r.returncode == 0 and os.access(plugin, os.X_OK):
+        ok(f"the init container installed NPD's plugin: {r.stderr.strip()}")
+    else:
+        bad(f"init container npd-plugin: exit {r.returncode}: {r.stdout}{r.stderr}")
+        return
+    agent = Pod(path, "agent")
+    log = open(os.path.join(work, "agent.log"), "w+")
+    proc = subprocess.Popen(make_for(agent, binds(agent)), stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=log, start_new_session=True)
+    verdict, labels = os.path.join(state, "npd"), os.path.join(features, "rdmadoctor")
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and \
+            not (os.path.exists(verdict) and os.path.exists(labels)):
+        time.sleep(0.2)
+    pid = serve_pid(["/usr/bin/rdmadoctor"] + agent.args, proc.pid) if proc.poll() is None \
+        else None
+    rc = stop(proc, pid)
+    text = open(labels).read() if os.path.exists(labels) else ""
+    if rc == 0 and "rdmadoctor.verdict=pass" in text and "rdmadoctor.rails=8" in text:
+        ok("the agent wrote the example's NFD labels (verdict pass, 8 rails) and ended on "
+           "SIGTERM with 0")
+    else:
+        bad(f"agent: exit {rc}, labels {text!r}: {open(log.name).read()[-600:]}")
+    r = subprocess.run(["bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", state, STATE,
+                        os.path.join(STATE, "rdmadoctor-npd"), os.path.join(STATE, "npd")],
+                       capture_output=True, timeout=30)
+    line = r.stdout.decode(errors="replace").strip()
+    if r.returncode == 0 and line.startswith("OK: rdmadoctor check passes"):
+        ok(f"NPD's plugin, run from the host path in an empty root: exit 0, {line!r}")
+    else:
+        bad(f"NPD's plugin: exit {r.returncode}: {r.stdout!r} {r.stderr!r}")
 
 
 def scrape(port):
@@ -396,6 +466,7 @@ def judge_process(pid, pod, runtime):
         if c != "NET_ADMIN":
             bad(f"the DaemonSet adds {c}, which this test does not know the number of")
         want |= 1 << CAP_NET_ADMIN
+    named = "/".join("CAP_" + c for c in pod.cap_add) or "no capability"
     got = {k: caps(status, k) for k in ("CapEff", "CapPrm", "CapBnd", "CapInh", "CapAmb")}
     held = ("CapEff", "CapPrm") + (("CapBnd",) if runtime else ())
     unset = ("CapInh", "CapAmb") if runtime else ()
@@ -403,8 +474,8 @@ def judge_process(pid, pod, runtime):
     if "ALL" in pod.cap_drop and all(got[k] == want for k in held) and \
             all(got[k] == 0 for k in unset):
         note = "" if runtime else " (bwrap run by root leaves the bounding set whole, " \
-            "and the added capability inheritable and ambient)"
-        ok(f"{'/'.join(held)} hold CAP_NET_ADMIN alone{note}: {shown}")
+            "and an added capability inheritable and ambient)"
+        ok(f"{'/'.join(held)} hold {named} (the DaemonSet's){note}: {shown}")
     else:
         bad(f"capabilities {shown}: want {want:#x} in {held}, nothing in {unset}")
     nnp = re.search(r"^NoNewPrivs:\s*(\d)", status, re.M)

@@ -181,6 +181,30 @@ def consistent(objs):
         why.append(f"serve's --listen {listen} is not the container's port {list(cports.values())}")
     if not spec.get("hostNetwork"):
         why.append("not on the host's network: the NICs' netdevs and netlink are not the pod's")
+    # issue 44: the node's own address, not every address of the host's
+    # network (public, data-plane), where NetworkPolicy does not reach
+    env = {e["name"]: e for e in c.get("env", [])}
+    host = listen[0].rsplit(":", 1)[0] if len(listen) == 1 else ""
+    var = host[2:-1] if host.startswith("$(") and host.endswith(")") else None
+    if not var or env.get(var, {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") \
+            != "status.hostIP":
+        why.append(f"serve listens on {host!r}, not on the node's own address "
+                   "(an env var from the downward API's status.hostIP)")
+    # no capability unless the operator opts in (NET_ADMIN: the module pages)
+    for k in spec.get("initContainers", []) + spec["containers"]:
+        caps = k.get("securityContext", {}).get("capabilities", {})
+        if caps.get("drop") != ["ALL"] or caps.get("add"):
+            why.append(f"container {k['name']} keeps or adds capabilities: {caps}")
+    # only RDMA nodes: NFD's rdma labels; and no blanket toleration
+    terms = spec.get("affinity", {}).get("nodeAffinity", {}) \
+        .get("requiredDuringSchedulingIgnoredDuringExecution", {}).get("nodeSelectorTerms", [])
+    keys = {e["key"] for t in terms for e in t.get("matchExpressions", [])}
+    if not keys or not keys <= {"feature.node.kubernetes.io/rdma.capable",
+                                "feature.node.kubernetes.io/rdma.available"}:
+        why.append(f"the pods are not kept to RDMA nodes by NFD's rdma labels: {keys}")
+    for t in spec.get("tolerations", []):
+        if "key" not in t:
+            why.append(f"a toleration of every taint: {t}")
     return why
 
 
@@ -280,6 +304,21 @@ def main():
         ok("a Service selecting no pod and a ServiceMonitor naming no port are caught")
     else:
         bad(f"broken labels and port names: {consistent(b)}")
+    # what the pods were given, each undone in a copy (issue 44)
+    for what, undo in (
+            ("serve on every address", lambda p: p["containers"][0]["args"].__setitem__(
+                1, "--listen=0.0.0.0:9879")),
+            ("NET_ADMIN added by default", lambda p: p["containers"][0]["securityContext"]
+             ["capabilities"].__setitem__("add", ["NET_ADMIN"])),
+            ("no node affinity", lambda p: p.pop("affinity")),
+            ("a toleration of every taint", lambda p: p["tolerations"].append(
+                {"operator": "Exists"}))):
+        b = copy.deepcopy(objs)
+        undo(by_kind(b, "DaemonSet")["spec"]["template"]["spec"])
+        if len(consistent(b)) == 1:
+            ok(f"{what} is caught: {consistent(b)[0]}")
+        else:
+            bad(f"{what}: {consistent(b)}")
 
     # the PrometheusRule: made from the rules file, and what promtool loads
     made = subprocess.run(["sh", os.path.join(K8S, "prometheusrule.sh")], capture_output=True,

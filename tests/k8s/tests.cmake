@@ -22,3 +22,13 @@ if(NOT RD_SANITIZE)
   set_tests_properties(k8s_image PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 LABELS system
     FIXTURES_REQUIRED rd_deb)
 endif()
+
+# Node Problem Detector's plugin as NPD runs it: the agent's verdict
+# (labels --npd) printed by rdmadoctor-npd in an empty root (bwrap: no
+# library there), against check --npd on the same machines; stale, missing
+# and malformed verdicts Unknown; --install; the manifests agree.  The
+# sanitizer trees link the plugin dynamically (a sanitizer cannot link
+# statically), so it runs once per suite (label system).
+add_test(NAME k8s_npd_plugin COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_npd_plugin.py
+  $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:rdmadoctor-npd> ${PROJECT_SOURCE_DIR})
+set_tests_properties(k8s_npd_plugin PROPERTIES TIMEOUT 300 LABELS system)
