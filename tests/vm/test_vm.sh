@@ -24,7 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 # the VM's snapshot, replayed on the host, gives the document it gives in
 # the VM, byte for byte; and the live inventory, but for the traffic
 # counters that moved between the two runs and the kernel log
-"$bin" --root "$out/snap" --json inventory >"$tmp/replay.json"
+tar -C "$tmp" -xf "$out/snap.tar" || { echo "FAIL: the VM's snapshot did not come out"; exit 1; }
+"$bin" --root "$tmp/inventory-snap" --json inventory >"$tmp/replay.json"
 if cmp -s "$out/replay-vm.json" "$tmp/replay.json" &&
 	python3 - "$out/inventory.json" "$tmp/replay.json" <<'PY'
 import json, sys
