@@ -46,8 +46,9 @@ depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[
 work=$(mktemp -d "${TMPDIR:-/tmp}/rdimage.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # The mount points of /proc, /sys, serve's /run/rdmadoctor (where a pod
-# mounts a memory volume, daemonset.yaml) and /var/lib/rdmadoctor (its
-# memory, docs/state.md; a hostPath): an extracted tree has none, and
+# mounts a memory volume, daemonset.yaml), /var/lib/rdmadoctor (its
+# memory, docs/state.md; a hostPath) and the agent's NFD features.d (a
+# hostPath): an extracted tree has none, and
 # a runtime that mounts the root read-only cannot make them (and
 # mmdebstrap's cleanup would empty /run).  The hooks' "$1" is the tree,
 # expanded by mmdebstrap's shell.
@@ -58,7 +59,8 @@ RDMADOCTOR_DEB=$deb mmdebstrap --variant=extract --quiet --skip=cleanup/run \
 	--extract-hook='rm -rf "$1"/usr/share/man "$1"/usr/share/locale "$1"/usr/share/info \
 		"$1"/usr/share/rdmadoctor/examples "$1"/sbin "$1"/usr/sbin' \
 	--extract-hook='find "$1"/usr/bin -mindepth 1 ! -name rdmadoctor -delete' \
-	--extract-hook='mkdir -p "$1"/proc "$1"/sys "$1"/run/rdmadoctor "$1"/var/lib/rdmadoctor "$1"/tmp' \
+	--extract-hook='mkdir -p "$1"/proc "$1"/sys "$1"/run/rdmadoctor "$1"/var/lib/rdmadoctor "$1"/tmp \
+		"$1"/etc/kubernetes/node-feature-discovery/features.d' \
 	"$suite" "$work/rootfs.tar" "$@"
 
 # serve's default is loopback; in a pod on the host's network the node's
