@@ -357,7 +357,7 @@ static int lobby_round(struct bw_lobby *lb, int stop_fd, atomic_llong *until_ms,
 		if (lb->d[i].until < wake)
 			wake = lb->d[i].until;
 	}
-	if (poll(pf, base_d + nd, (int)((wake - now) * 1e3) + 1) < 0) {
+	if (poll(pf, base_d + nd, wake > now ? (int)((wake - now) * 1e3) + 1 : 0) < 0) {
 		if (errno == EINTR)
 			return 0;
 		bw_errf(e, "cannot wait for clients: %s", strerror(errno));

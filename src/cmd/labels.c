@@ -29,13 +29,6 @@ struct labels_args {
 	struct latch_opts latch;	/* --state DIR */
 };
 
-static int take_state(struct ctx *c, void *a, const char *v)
-{
-	(void)c;
-	((struct labels_args *)a)->latch.dir = v;
-	return CMD_GO_ON;
-}
-
 static const struct cmd_opt labels_opts[] = {
 	{ "profile", 0, "NAME|FILE", OPT_STRING_AT(struct labels_args, profile),
 	  .flags = OPT_NONEMPTY,
@@ -51,7 +44,7 @@ static const struct cmd_opt labels_opts[] = {
 	  .help = "also write the verdict as Node Problem Detector\n"
 		  "reads it (check --npd's line and status) to FILE,\n"
 		  "which rdmadoctor-npd prints from NPD's pod" },
-	{ "state", 0, "DIR", OPT_CALL_AT(take_state), .flags = OPT_NONEMPTY,
+	{ "state", 0, "DIR", OPT_STRING_AT(struct labels_args, latch.dir), .flags = OPT_NONEMPTY,
 	  .help = "remember what each reading saw in DIR/latched, as\n"
 		  "check --state does: a flap between two readings\n"
 		  "stays in the verdict until `rdmadoctor clear`" },

@@ -20,6 +20,15 @@ import time
 MAGIC, VERSION, ERROR, AUTH = 0x52444257, 3, 3, 8
 
 
+def in_threads(threads, one):
+    """one() in that many threads at once, until each returns."""
+    ts = [threading.Thread(target=one) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+
 def hold(port, seconds, threads):
     end = time.time() + seconds
     count = [0]
@@ -42,11 +51,7 @@ def hold(port, seconds, threads):
                 pass
             s.close()
 
-    ts = [threading.Thread(target=one) for _ in range(threads)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    in_threads(threads, one)
     print(count[0])
 
 
@@ -70,11 +75,7 @@ def flood(port, src, seconds, threads):
         with lock:
             count[0] += n
 
-    ts = [threading.Thread(target=one) for _ in range(threads)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
+    in_threads(threads, one)
     print(count[0])
 
 

@@ -11,26 +11,8 @@
 set -u
 bin=${1:?usage: $0 path/to/rdmadoctor}
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-wait_port() {	# a server listens on PORT (bounded: 10 s), seen without connecting
-	for _ in $(seq 100); do
-		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
-		sleep 0.1
-	done
-	echo "FAIL: no server on port $1"; return 1
-}
+# shellcheck source=tests/lib/bw_loopback.sh
+. "$(dirname "$0")/../lib/bw_loopback.sh"
 hwm_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 # logged PATTERN FILE: the server's log has a refusal line for 127.0.0.1
 logged() {

@@ -10,24 +10,11 @@
 set -u
 bin=${1:?usage: $0 path/to/rdmadoctor}
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
+# shellcheck source=tests/lib/bw_loopback.sh
+. "$(dirname "$0")/../lib/bw_loopback.sh"
 base=21320
 run=(--transport tcp --duration 0.3 --warmup 0 --timeout 10)
 
-wait_port() {	# a server listens on PORT (bounded: 10 s), seen without connecting
-	for _ in $(seq 100); do
-		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
-		sleep 0.1
-	done
-	echo "FAIL: no server on port $1"; return 1
-}
 
 # server PORT NAME [server options...]: a --once server in the background
 server() {
