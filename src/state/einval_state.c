@@ -1,7 +1,7 @@
 /* The EINVAL memory's text (einval_state.h). */
 #include "einval_state.h"
 #include "boot_id.h"
-#include "../model/line_error.h"
+#include "../model/line_text.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -50,8 +50,10 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 		       struct einval_state *out, char *why, size_t why_len)
 {
 	static const char boot[] = "boot ";
-	const char *p = text, *end = text + len;
-	int line = 0, rc = 0;
+	struct line_walk w = LINE_WALK(text, len);
+	const char *p;
+	size_t n;
+	int line, rc;
 
 	memset(out, 0, sizeof(*out));
 	*same_boot = false;
@@ -59,19 +61,10 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 		why[0] = '\0';
 	if (!text || len > EINVAL_STATE_MAX_TEXT)
 		return line_error(why, why_len, 0, "larger than %u KiB", EINVAL_STATE_MAX_TEXT >> 10);
-	while (p < end && rc == 0) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n;
-
-		line++;
-		if (!nl) {
-			rc = line_error(why, why_len, line, "cut short (no newline)");
-			break;
-		}
-		n = (size_t)(nl - p);
+	while ((rc = line_next(&w, &p, &n, why, why_len)) > 0) {
+		line = w.line;
 		if (line == 1) {
-			if (n != strlen(EINVAL_STATE_MAGIC) || memcmp(p, EINVAL_STATE_MAGIC, n))
-				rc = line_error(why, why_len, line, "expected '%s'", EINVAL_STATE_MAGIC);
+			rc = line_magic(p, n, EINVAL_STATE_MAGIC, line, why, why_len);
 		} else if (line == 2) {
 			if (n < sizeof(boot) - 1 || memcmp(p, boot, sizeof(boot) - 1) ||
 			    !boot_id_ok(p + 5, n - 5))
@@ -85,8 +78,10 @@ int einval_state_parse(const char *text, size_t len, const char *boot_id, bool *
 			rc = line_error(why, why_len, line, "not a relative path (and the seconds "
 					"since boot it was refused)");
 		}
-		p = nl + 1;
+		if (rc < 0)
+			break;
 	}
+	line = w.line;
 	if (rc == 0 && line < 2)
 		rc = line_error(why, why_len, line + 1, "cut short (no %s)", line ? "boot id" : "header");
 	if (rc < 0) {

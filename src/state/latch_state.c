@@ -1,6 +1,6 @@
 /* The agent's memory as text (latch_state.h). */
 #include "latch_state.h"
-#include "../model/line_error.h"
+#include "../model/line_text.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -508,9 +508,7 @@ static int parse_head(struct latch_state *s, const char *p, size_t n, int line, 
 	uint64_t t;
 
 	if (line == 1)
-		return n == strlen(LATCH_STATE_MAGIC) && !memcmp(p, LATCH_STATE_MAGIC, n)
-			       ? 0
-			       : line_error(why, why_len, line, "expected '%s'", LATCH_STATE_MAGIC);
+		return line_magic(p, n, LATCH_STATE_MAGIC, line, why, why_len);
 	if (line == 2) {
 		if (n < 6 || memcmp(p, "boot ", 5) || !latch_state_boot_ok(p + 5, n - 5))
 			return line_error(why, why_len, line, "expected 'boot ' and a boot id");
@@ -532,26 +530,21 @@ static int parse_head(struct latch_state *s, const char *p, size_t n, int line, 
 int latch_state_parse(const char *text, size_t len, struct latch_state *out, char *why,
 		      size_t why_len)
 {
-	const char *p = text, *end = text + len;
-	int line = 0, rc = 0;
+	struct line_walk w = LINE_WALK(text, len);
+	const char *p;
+	size_t n;
+	int line, rc;
 
 	memset(out, 0, sizeof(*out));
 	if (why_len)
 		why[0] = '\0';
 	if (!text || len > LATCH_STATE_MAX_TEXT)
 		return line_error(why, why_len, 0, "larger than %u KiB", LATCH_STATE_MAX_TEXT >> 10);
-	while (p < end && rc == 0) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+	while ((rc = line_next(&w, &p, &n, why, why_len)) > 0) {
 		struct field f[MAX_FIELDS];
-		size_t n;
 		int k;
 
-		line++;
-		if (!nl) {
-			rc = line_error(why, why_len, line, "cut short (no newline)");
-			break;
-		}
-		n = (size_t)(nl - p);
+		line = w.line;
 		if (line <= 3) {
 			rc = parse_head(out, p, n, line, why, why_len);
 		} else if ((k = split(p, n, f, MAX_FIELDS)) < 0) {
@@ -570,8 +563,10 @@ int latch_state_parse(const char *text, size_t len, struct latch_state *out, cha
 			rc = line_error(why, why_len, line, "expected 'base', 'boot_taken', 'boot_base', "
 				 "'event', 'kmsg_seen' or 'kmsg_acked'");
 		}
-		p = nl + 1;
+		if (rc < 0)
+			break;
 	}
+	line = w.line;
 	if (rc == 0 && line < 3)
 		rc = line_error(why, why_len, line + 1, "cut short (no %s)",
 			 line == 0 ? "header" : line == 1 ? "boot id" : "'taken' line");

@@ -1,7 +1,7 @@
 /* A snapshot's manifest (manifest.h). */
 #include "manifest.h"
 #include "../model/growbuf.h"
-#include "../model/line_error.h"
+#include "../model/line_text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -105,28 +105,20 @@ static bool entries_line(const char *p, size_t n, size_t *out)
 int manifest_parse(const char *text, size_t len, struct manifest *out, char *why,
 		   size_t why_len)
 {
-	const char *p = text, *end = text + len;
-	size_t want = 0;
-	int line = 0, rc = 0;
+	struct line_walk w = LINE_WALK(text, len);
+	const char *p;
+	size_t n, want = 0;
+	int line, rc;
 
 	memset(out, 0, sizeof(*out));
 	if (why_len)
 		why[0] = '\0';
 	if (!text || len > MANIFEST_MAX_TEXT)
 		return line_error(why, why_len, 0, "larger than %u MiB", MANIFEST_MAX_TEXT >> 20);
-	while (p < end && rc == 0) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n;
-
-		line++;
-		if (!nl) {
-			rc = line_error(why, why_len, line, "cut short (no newline)");
-			break;
-		}
-		n = (size_t)(nl - p);
+	while ((rc = line_next(&w, &p, &n, why, why_len)) > 0) {
+		line = w.line;
 		if (line == 1) {
-			if (n != strlen(MANIFEST_MAGIC) || memcmp(p, MANIFEST_MAGIC, n))
-				rc = line_error(why, why_len, line, "expected '%s'", MANIFEST_MAGIC);
+			rc = line_magic(p, n, MANIFEST_MAGIC, line, why, why_len);
 		} else if (line == 2) {
 			if (!entries_line(p, n, &want))
 				rc = line_error(why, why_len, line, "expected 'entries N' (N at most %u)",
@@ -138,8 +130,10 @@ int manifest_parse(const char *text, size_t len, struct manifest *out, char *why
 		} else {
 			rc = push(out, p[0], p + 2, n - 2);
 		}
-		p = nl + 1;
+		if (rc < 0)
+			break;
 	}
+	line = w.line;
 	if (rc == 0 && line < 2)
 		rc = line_error(why, why_len, line + 1, "cut short (no %s)",
 				line ? "'entries' line" : "header");
