@@ -33,19 +33,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import done, expect, npd_read  # noqa: E402
+
 binary, src = sys.argv[1], sys.argv[2]
 fixtures = os.path.join(src, "tests", "fixtures")
 tmp = tempfile.mkdtemp(prefix="rdmadoctor-k8s-")
-passed = failed = 0
-
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
 
 
 def run(*argv):
@@ -53,16 +46,7 @@ def run(*argv):
     return r.returncode, r.stdout, r.stderr.decode(errors="replace")
 
 
-# --- NPD: plugin.go's reading of a plugin's run --------------------------
-NPD_STATUS = {0: "OK", 1: "NonOK"}
-
-
-def npd_read(rc, stdout, max_output_length=80):
-    """(status, message) as NPD's plugin.run makes them."""
-    out = stdout.decode("utf-8", errors="strict").strip()
-    if len(out.encode()) > max_output_length:
-        out = out.encode()[:max_output_length].decode("utf-8", errors="replace")
-    return NPD_STATUS.get(rc, "Unknown"), out
+# --- NPD: plugin.go's reading of a plugin's run (rdtest.npd_read) --------
 
 
 def npd(root, *extra):
@@ -276,5 +260,4 @@ rc, out, err = run("--root", fixture("dgx-h100"), "labels", "-o", "-")
 expect(rc == 0 and out.startswith(b"# written by rdmadoctor"), "-o -: standard output", err)
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+done()

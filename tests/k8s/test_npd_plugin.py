@@ -31,29 +31,12 @@ import time
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import done, expect, npd_read  # noqa: E402
+
 binary, plugin, src = sys.argv[1], sys.argv[2], sys.argv[3]
 fixtures = os.path.join(src, "tests", "fixtures")
 tmp = tempfile.mkdtemp(prefix="rdmadoctor-npd-")
-passed = failed = 0
-
-
-def expect(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok: {what}")
-    else:
-        failed += 1
-        print(f"FAIL: {what}" + (f"\n    {detail}" if detail else ""))
-
-
-def npd_read(rc, stdout, max_output_length=80):
-    """(status, message) as NPD's plugin.go makes them (written from its
-    source: pkg/custompluginmonitor/plugin/plugin.go)."""
-    out = stdout.decode("utf-8", errors="strict").strip()
-    if len(out.encode()) > max_output_length:
-        out = out.encode()[:max_output_length].decode("utf-8", errors="replace")
-    return {0: "OK", 1: "NonOK"}.get(rc, "Unknown"), out
 
 
 def in_empty_root(verdict_dir, *args):
@@ -176,5 +159,4 @@ expect(agent.get("args", [None])[0] == "labels" and "--every=300" in agent["args
        "the agent reads every 5 minutes, with the memory", agent.get("args"))
 
 shutil.rmtree(tmp)
-print(f"npd plugin: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+done()

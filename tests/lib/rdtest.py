@@ -150,6 +150,18 @@ expect = _tally.expect
 done = _tally.done
 
 
+# Node Problem Detector's reading of a custom plugin's run, written from its
+# source (kubernetes/node-problem-detector, pkg/custompluginmonitor/plugin/
+# plugin.go): stdout trimmed and cut at max_output_length; exit 0 OK, 1
+# NonOK, anything else Unknown.
+def npd_read(rc, stdout, max_output_length=80):
+    """(status, message) as NPD's plugin.run makes them."""
+    out = stdout.decode("utf-8", errors="strict").strip()
+    if len(out.encode()) > max_output_length:
+        out = out.encode()[:max_output_length].decode("utf-8", errors="replace")
+    return {0: "OK", 1: "NonOK"}.get(rc, "Unknown"), out
+
+
 class Harness(Tally):
     """What the check tests share: the tally, a scratch directory, copies of
     the bundled fixture roots, and running rdmadoctor on one.
