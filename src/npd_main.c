@@ -24,6 +24,9 @@
 #define DEFAULT_FILE "/var/lib/rdmadoctor/npd"
 #define DEFAULT_MAX_AGE 900
 #define UNKNOWN 3
+/* How far ahead of this clock a verdict may be dated (the agent's and
+ * NPD's pods read the same host clock: only a step of it) */
+#define FUTURE_SLACK 300
 
 static const char usage[] =
 	"usage: rdmadoctor-npd [--max-age S] [FILE]\n"
@@ -65,6 +68,11 @@ static int say(const char *path, long long max_age)
 		return unknown(why);
 	}
 	age = (long long)time(NULL) - v.when;
+	if (age < -FUTURE_SLACK) {	/* a clock stepped back, or a file not ours */
+		snprintf(why, sizeof(why), "rdmadoctor's verdict is dated %lld s ahead of this "
+			 "clock", -age);
+		return unknown(why);
+	}
 	if (age > max_age) {
 		snprintf(why, sizeof(why), "rdmadoctor's last verdict is %lld s old: is its agent "
 			 "running?", age);
@@ -151,6 +159,11 @@ int main(int argc, char **argv)
 			return UNKNOWN;
 		}
 		i += 2;
+	}
+	if (i < argc && argv[i][0] == '-') {
+		printf("rdmadoctor-npd: unknown option or missing value: '%.40s' (see --help)\n",
+		       argv[i]);
+		return UNKNOWN;
 	}
 	if (i < argc)
 		path = argv[i++];

@@ -166,6 +166,12 @@ static int start(struct child *c, struct tool_job *job, const char *path, int ti
 		return e;
 	}
 	if (pid == 0) {
+		sigset_t none;
+
+		/* a caller may block signals it waits for (labels --every):
+		 * exec keeps the mask, and the tool must be stoppable */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
 		if (dup2(devnull, 0) < 0 || dup2(pfd[1], 1) < 0 || dup2(devnull, 2) < 0)
 			_exit(127);

@@ -235,10 +235,45 @@ static bool allowed(const struct bw_lobby *lb, int fd)
 	return bw_allow_match(lb->allow, lb->n_allow, (struct sockaddr *)&ss);
 }
 
-/* Take one connection from the backlog.  1: one was there (taken, or
- * refused at once); 0: none, or the listener rests; -1 with e set when the
- * listener failed. */
-static int take(struct bw_lobby *lb, struct bw_err *e)
+/* Pending connections from addr. */
+static size_t same_address(const struct bw_lobby *lb, const char *addr)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < lb->n; i++)
+		k += strcmp(lb->c[i].ss.peer_addr, addr) == 0;
+	return k;
+}
+
+/* A place for one more connection from addr: free, or made by pushing out
+ * the oldest one that was heard from and showed no token (among addr's own
+ * when addr holds its share).  false: none can go, refuse the newcomer. */
+static bool make_room(struct bw_lobby *lb, const char *addr)
+{
+	bool own = same_address(lb, addr) >= BW_LOBBY_PER_ADDRESS;
+	size_t victim = lb->n;
+
+	if (!own && lb->n < BW_LOBBY_PENDING)
+		return true;
+	for (size_t i = 0; i < lb->n; i++) {
+		const struct bw_lobby_conn *c = &lb->c[i];
+
+		if (c->shown || !c->heard || (own && strcmp(c->ss.peer_addr, addr) != 0))
+			continue;
+		if (victim == lb->n || c->until < lb->c[victim].until)
+			victim = i;
+	}
+	if (victim == lb->n)
+		return false;
+	refuse_pending(lb, victim, own ? "sent no token while newer connections from its "
+				   "address came" : "sent no token while newer connections came");
+	return true;
+}
+
+/* Take one connection from the backlog (busy: while another client's test
+ * runs).  1: one was there (taken, or refused at once); 0: none, or the
+ * listener rests; -1 with e set when the listener failed. */
+static int take(struct bw_lobby *lb, bool busy, struct bw_err *e)
 {
 	struct bw_session s = { .fd = -1 };
 	double now, pause;
@@ -277,18 +312,32 @@ static int take(struct bw_lobby *lb, struct bw_err *e)
 		bw_lobby_refuse(lb, s.fd, text);
 		return 1;
 	}
-	if (lb->n == BW_LOBBY_PENDING) {
-		size_t oldest = 0;
+	if (!make_room(lb, s.peer_addr)) {
+		char text[160];
 
-		for (size_t i = 1; i < lb->n; i++)
-			if (lb->c[i].until < lb->c[oldest].until)
-				oldest = i;
-		refuse_pending(lb, oldest, lb->c[oldest].shown
-						   ? "busy with another client's test, try again"
-						   : "sent no token while newer connections came");
+		snprintf(why, sizeof(why), "too many connections waiting to show a token%s",
+			 same_address(lb, s.peer_addr) >= BW_LOBBY_PER_ADDRESS ? " from this address"
+										: "");
+		say(lb, s.peer_addr, why);
+		snprintf(text, sizeof(text), "refused: %s: try again", why);
+		bw_lobby_refuse(lb, s.fd, text);
+		return 1;
 	}
+	/* not pushed out before a poll has given it a chance */
 	lb->c[lb->n++] = (struct bw_lobby_conn){ .ss = s, .until = now + lb->auth_s };
+	/* a client sends its AUTH as soon as it is connected: often it is
+	 * there already, and is judged before anyone can push it out */
+	if (hear(lb, lb->n - 1) && busy)
+		lb->c[lb->n - 1].until = bw_now() + BW_LOBBY_GRACE_S;
 	return 1;
+}
+
+static bool any_shown(const struct bw_lobby *lb)
+{
+	for (size_t i = 0; i < lb->n; i++)
+		if (lb->c[i].shown)
+			return true;
+	return false;
 }
 
 /* The seconds until_ms (bw_now() milliseconds) is away, at least 1. */
@@ -306,8 +355,19 @@ static void expire(struct bw_lobby *lb, double now, atomic_llong *until_ms)
 	char why[160];
 
 	for (size_t i = lb->n; i-- > 0;) {
+		size_t before = lb->n;
+
 		if (now < lb->c[i].until)
 			continue;
+		/* what it sent meanwhile first (a long session without a
+		 * doorman leaves AUTHs unread) */
+		if (!lb->c[i].shown && hear(lb, i)) {
+			if (until_ms)
+				lb->c[i].until = now + BW_LOBBY_GRACE_S;
+			continue;
+		}
+		if (lb->n != before)
+			continue;	/* turned away, or gone */
 		if (lb->c[i].shown && until_ms)
 			snprintf(why, sizeof(why),
 				 "busy with another client's test, try again in %.0f s",
@@ -365,6 +425,8 @@ static int lobby_round(struct bw_lobby *lb, int stop_fd, atomic_llong *until_ms,
 	}
 	if (stop_fd >= 0 && pf[0].revents)
 		return 1;
+	for (size_t i = 0; i < np; i++)
+		lb->c[i].heard = true;
 	/* from the end down: the one that takes a freed place has been worked
 	 * through already */
 	for (size_t i = nd; i-- > 0;)
@@ -375,8 +437,10 @@ static int lobby_round(struct bw_lobby *lb, int stop_fd, atomic_llong *until_ms,
 		    until_ms)
 			lb->c[i].until = bw_now() + BW_LOBBY_GRACE_S;
 	if (pf[1].revents)
-		for (int k = 0; k < ACCEPTS_PER_ROUND; k++) {
-			int rc = take(lb, e);
+		for (int k = 0; k < ACCEPTS_PER_ROUND && !(until_ms == NULL && any_shown(lb)); k++) {
+			/* between clients, one that showed its token is served
+			 * before more are taken */
+			int rc = take(lb, until_ms != NULL, e);
 
 			if (rc < 0)
 				return -1;

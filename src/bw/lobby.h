@@ -25,10 +25,15 @@
 #include "proto.h"
 #include "session.h"
 
-/* Connections heard at once; one more pushes out the oldest that has not
- * shown its token (a real client's AUTH comes within milliseconds). */
+/* Connections heard at once, and from one address: one more pushes out
+ * the oldest that has been through a poll and has not shown its token (a
+ * real client's AUTH comes within milliseconds, and is read as soon as it
+ * is accepted and again at the next poll), or is refused when there is
+ * none. */
 #define BW_LOBBY_PENDING 32
-/* Refused connections draining at once; one more is closed outright. */
+#define BW_LOBBY_PER_ADDRESS 8
+/* Refused connections draining at once; one more closes the oldest drain
+ * outright to make room. */
 #define BW_LOBBY_CLOSING 64
 /* How long, and how many bytes, a refused connection is drained. */
 #define BW_LOBBY_DRAIN_S 0.5
@@ -50,6 +55,7 @@ struct bw_lobby_conn {
 	uint8_t msg[BW_HDR_LEN + BW_TOKEN_MAX + 2];	/* its AUTH so far */
 	size_t got;
 	bool shown;		/* its token was right: to be served */
+	bool heard;		/* it has been through a poll: may be pushed out */
 };
 
 struct bw_lobby_drain {

@@ -11,9 +11,17 @@ void bw_peer_memo_init(struct bw_peer_memo *m)
 	m->log_credit = BW_LOG_BURST;
 }
 
+/* Whether p guessed: wrong tokens not yet forgotten, or a pause. */
+static bool guessed(const struct bw_peer *p)
+{
+	return p->wrong > 0 || p->paused_until > 0;
+}
+
 /* addr's entry: found, or made in a free place or in place of the one seen
- * least lately (what that one earned is forgotten: at worst an address
- * among more than BW_PEERS_MAX guessing at once starts its count again). */
+ * least lately among those that never guessed (addresses that were only
+ * refused, so that strangers knocking from many addresses cannot wipe a
+ * guesser's count and pause); only when every entry guessed, the guesser
+ * seen least lately (more than BW_PEERS_MAX addresses guessing at once). */
 static struct bw_peer *peer(struct bw_peer_memo *m, const char *addr, double now)
 {
 	struct bw_peer *p = NULL;
@@ -26,10 +34,13 @@ static struct bw_peer *peer(struct bw_peer_memo *m, const char *addr, double now
 	if (m->n < BW_PEERS_MAX) {
 		p = &m->p[m->n++];
 	} else {
-		p = &m->p[0];
-		for (size_t i = 1; i < m->n; i++)
-			if (m->p[i].seen < p->seen)
-				p = &m->p[i];
+		for (size_t i = 0; i < m->n; i++) {
+			struct bw_peer *q = &m->p[i];
+
+			if (!p || (guessed(p) && !guessed(q)) ||
+			    (guessed(p) == guessed(q) && q->seen < p->seen))
+				p = q;
+		}
 	}
 	memset(p, 0, sizeof(*p));
 	snprintf(p->addr, sizeof(p->addr), "%s", addr);

@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Addresses remembered at once. */
+/* Addresses remembered at once (those that guessed wrong tokens are kept
+ * over those that were only refused). */
 #define BW_PEERS_MAX 128
 /* Wrong tokens an address may present in a row before it must pause; each
  * further one doubles the pause, from 1 s up to BW_PEER_PAUSE_MAX_S.  A

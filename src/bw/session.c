@@ -245,6 +245,8 @@ int bw_session_accept(int lfd, struct bw_session *s, int timeout_ms, struct bw_e
 	rc = poll(&pfd, 1, timeout_ms);
 	if (rc == 0)
 		return bw_errc(e, BW_E_TIMEOUT, "no client came");
+	if (rc < 0 && errno == EINTR)
+		return bw_errc(e, BW_E_AGAIN, "interrupted while waiting for a client");
 	if (rc < 0) {
 		bw_errf(e, "cannot wait for a client: %s", strerror(errno));
 		return -1;

@@ -170,18 +170,33 @@ static int one_round(struct ctx *c, struct labels_args *a,
 /* Wait s seconds, or until SIGTERM or SIGINT (blocked while the agent
  * runs, so that one that comes during a reading ends the agent after it
  * instead of half way through a file): false when one came. */
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static bool wait_next(const sigset_t *stop, double s)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	double end = mono_s() + s;
 
 	for (;;) {
-		int sig = sigtimedwait(stop, NULL, &ts);
+		/* what is left, after a stop (SIGSTOP, SIGCONT) cut the wait */
+		double left = end - mono_s();
+		struct timespec ts;
+		int sig;
 
+		if (left <= 0)
+			return true;	/* the time is up */
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(stop, NULL, &ts);
 		if (sig == SIGTERM || sig == SIGINT)
 			return false;
-		if (sig < 0 && errno == EINTR)
-			continue;
-		return true;	/* the time is up */
+		if (sig < 0 && errno != EINTR && errno != EAGAIN)
+			return true;
 	}
 }
 

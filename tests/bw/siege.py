@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Strangers at a bw server's door (tests/bw/test_bw_siege.sh), each bounded
 in time and count:
-  hold PORT SECONDS THREADS   connect, say nothing, and connect again as
-                              soon as the server cuts: prints how many
-                              connections were made
+  hold PORT SRC SECONDS THREADS
+                              from SRC, connect, say nothing, and connect
+                              again as soon as the server cuts: prints how
+                              many connections were made
   flood PORT SRC SECONDS THREADS
                               from source address SRC, connect and close as
                               fast as possible: prints how many
@@ -29,16 +30,20 @@ def in_threads(threads, one):
         t.join()
 
 
-def hold(port, seconds, threads):
+def hold(port, src, seconds, threads):
     end = time.time() + seconds
     count = [0]
     lock = threading.Lock()
 
     def one():
         while time.time() < end:
+            s = socket.socket()
             try:
-                s = socket.create_connection(("127.0.0.1", port), 2)
+                s.bind((src, 0))
+                s.settimeout(2)
+                s.connect(("127.0.0.1", port))
             except OSError:
+                s.close()
                 time.sleep(0.01)
                 continue
             with lock:
@@ -114,7 +119,7 @@ def guess(port, src, n):
 if __name__ == "__main__":
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "hold":
-        hold(port, float(sys.argv[3]), int(sys.argv[4]))
+        hold(port, sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))
     elif mode == "flood":
         flood(port, sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))
     elif mode == "guess":

@@ -45,19 +45,27 @@ s1=$!
 pids+=("$s1")
 wait_port "$port" || exit 1
 
-# 1. the silent reconnecting strangers
-python3 "$here/siege.py" hold "$port" 12 8 >"$tmp/hold.n" &
+# 1. the silent reconnecting strangers: 8 from the real clients' own
+# address, and 48 more from another, more than the lobby holds
+python3 "$here/siege.py" hold "$port" 127.0.0.1 12 8 >"$tmp/hold.n" &
 holders=$!
+python3 "$here/siege.py" hold "$port" 127.0.0.4 12 48 >"$tmp/hold4.n" &
+holders4=$!
 sleep 1
 served=$(clients 8 "$port" 2>"$tmp/hold.clients")
-wait $holders
+wait $holders $holders4
 held=$(cat "$tmp/hold.n")
-if [ "$served" = 8 ] && [ "${held:-0}" -ge 8 ]; then
-	echo "ok: 8 of 8 clients served while 8 silent strangers held $held connections"
+held4=$(cat "$tmp/hold4.n")
+if [ "$served" = 8 ] && [ "${held:-0}" -ge 8 ] && [ "${held4:-0}" -ge 48 ]; then
+	echo "ok: 8 of 8 clients served while silent strangers held $held + $held4 connections"
 else
-	echo "FAIL: $served of 8 clients served under $held silent connections:"
+	echo "FAIL: $served of 8 clients served under $held + $held4 silent connections:"
 	cat "$tmp/hold.clients"; fail=1
 fi
+# (its newest connections push out its own oldest, or are refused at once)
+grep -qE "refused 127.0.0.4: (too many connections waiting to show a token from this address|sent no token while newer connections from its address came)" \
+	"$tmp/s1.err" && echo "ok: one address holds at most its share of the lobby" ||
+	{ echo "FAIL: no address share"; grep 127.0.0.4 "$tmp/s1.err" | head -5; fail=1; }
 grep -q "refused 127.0.0.1: idle: sent nothing within 5.0 s" "$tmp/s1.err" &&
 	echo "ok: the silent ones were cut after --idle-timeout, and logged" ||
 	{ echo "FAIL: no idle refusal logged"; tail -n 5 "$tmp/s1.err"; fail=1; }

@@ -106,6 +106,12 @@ expect(got[0] == "Unknown" and "s old: is its agent running?" in got[1],
        f"an OK older than --max-age: Unknown: {got[1]!r}", got)
 got = npd_read(*in_empty_root(vdir, "--max-age", "2000", "/var/lib/rdmadoctor/npd")[:2])
 expect(got[0] == "OK", "the same within --max-age: OK", got)
+with open(os.path.join(vdir, "future"), "w") as f:
+    f.write("rdmadoctor-npd 1 0 %d\nOK: rdmadoctor check passes (dgx-h100)\n" %
+            (time.time() + 86400))
+got = npd_read(*in_empty_root(vdir, "/var/lib/rdmadoctor/future")[:2])
+expect(got[0] == "Unknown" and "ahead of this clock" in got[1],
+       f"an OK dated a day ahead (a clock stepped back): Unknown: {got[1]!r}", got)
 got = npd_read(*in_empty_root(vdir, "/var/lib/rdmadoctor/none")[:2])
 expect(got[0] == "Unknown" and got[1].startswith("no verdict from rdmadoctor's agent yet"),
        f"no verdict file: Unknown: {got[1]!r}", got)

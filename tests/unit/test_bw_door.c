@@ -227,6 +227,30 @@ static void peers_bounded(void **state)
 	free(m);
 }
 
+/* Addresses only refused (logged) give way before a guesser: strangers
+ * knocking from many addresses cannot wipe a guesser's pause. */
+static void guessers_kept(void **state)
+{
+	struct bw_peer_memo *m = malloc(sizeof(*m));
+	unsigned unlogged;
+	char a[32];
+
+	(void)state;
+	assert_non_null(m);
+	bw_peer_memo_init(m);
+	for (int k = 0; k <= BW_PEER_FREE_GUESSES + 5; k++)
+		bw_peer_wrong_token(m, "10.9.9.9", 10);
+	assert_true(bw_peer_paused(m, "10.9.9.9", 10) == BW_PEER_PAUSE_MAX_S / 2 + 2);
+	for (int i = 0; i < 3 * BW_PEERS_MAX; i++) {
+		snprintf(a, sizeof(a), "10.3.%d.%d", i / 256, i % 256);
+		bw_peer_log(m, a, 11 + i, &unlogged);
+	}
+	assert_true(bw_peer_paused(m, "10.9.9.9", 20) > 0);
+	/* and its count goes on: the next wrong token doubles the pause */
+	assert_true(bw_peer_wrong_token(m, "10.9.9.9", 100) == BW_PEER_PAUSE_MAX_S);
+	free(m);
+}
+
 /* The log: ten lines of an address at once, then one every 6 s; the line
  * that is logged counts those that were not. */
 static void log_budget(void **state)
@@ -312,6 +336,7 @@ int main(void)
 		cmocka_unit_test(auth_frame),
 		cmocka_unit_test(wrong_tokens_pause),
 		cmocka_unit_test(peers_bounded),
+		cmocka_unit_test(guessers_kept),
 		cmocka_unit_test(log_budget),
 		cmocka_unit_test(auth_judged),
 		cmocka_unit_test(loopback_addresses),
