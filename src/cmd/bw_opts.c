@@ -420,12 +420,12 @@ static const struct cmd_opt bw_opts[] = {
 	"allocated for it before it matched; a token file others can read is\n" \
 	"said, an empty RDMADOCTOR_TOKEN refused.  An address that presents five\n" \
 	"wrong tokens in a row waits 1 s, then twice as long at each further one\n" \
-	"(up to 60 s).  Connections are heard several at a time: one that says\n" \
-	"nothing holds nobody up, and is cut after --idle-timeout.  A second\n" \
-	"client while a test runs is told at once to try again in N s.  Every\n" \
-	"refusal is one line on the server's stderr (peer address, reason; a\n" \
-	"flood of them is cut short, with the count of lines left out); the\n" \
-	"client prints the reason, exit 3.\n"
+	"(up to 60 s).  Connections are heard several at a time (32, at most 8\n" \
+	"from one address): one that says nothing holds nobody up, and is cut\n" \
+	"after --idle-timeout.  A second client while a test runs is told at\n" \
+	"once to try again in N s.  Every refusal is one line on the server's\n" \
+	"stderr (peer address, reason; a flood of them is cut short, with the\n" \
+	"count of lines left out); the client prints the reason, exit 3.\n"
 
 #define BW_LOOPBACK_HELP                                                         \
 	"bw --loopback tests the rails of this one host against each other, as\n" \
