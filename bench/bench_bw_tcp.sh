@@ -36,7 +36,7 @@ n1 ip addr add "$net.$((oct + 1))/30" dev "$va" && n2 ip addr add "$a2/30" dev "
 	n1 ip link set "$va" up && n2 ip link set "$vb" up && n1 ip link set lo up &&
 	n2 ip link set lo up || exit 1
 
-n2 "$bin" -q bw server --port 18516 >/dev/null 2>&1 &
+n2 "$bin" -q bw server --open --port 18516 >/dev/null 2>&1 &
 pids+=($!)
 n2 iperf3 -s -p 5201 >/dev/null 2>&1 &
 pids+=($!)

@@ -158,7 +158,7 @@ ours_lat() {	# [BW_PAIR]
 cli_lat() {	# the CLI, server and client as two processes, as ib_write_lat runs
 	local inl spid
 	inl=$(pt_inline)
-	timeout 60 "$cli" lat server --once --bind "$ip" --inline "${inl:-220}" >/dev/null 2>&1 &
+	timeout 60 "$cli" lat server --once --open --bind "$ip" --inline "${inl:-220}" >/dev/null 2>&1 &
 	spid=$!
 	listening 18516
 	timeout 60 "$cli" --json lat client "$ip" --inline "${inl:-220}" --iters 1000 --size 2 2>/dev/null |
