@@ -27,26 +27,36 @@ int nl_next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
 	return 1;
 }
 
+int nl_msg_header(const void *msg, size_t len, struct nlmsghdr *h)
+{
+	const uint8_t *base = msg;
+
+	if (!msg || len < NLMSG_HDRLEN)
+		return -EINVAL;
+	memcpy(h, base, sizeof(*h));
+	if (h->nlmsg_len < NLMSG_HDRLEN || h->nlmsg_len > len)
+		return -EINVAL;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		int err;
+
+		if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(err))
+			return -EINVAL;
+		memcpy(&err, base + NLMSG_HDRLEN, sizeof(err));
+		return err < 0 && err > -4096 ? err : -EINVAL;
+	}
+	return 0;
+}
+
 int nl_genl_body(const void *msg, size_t len, uint16_t type, uint8_t cmd, const uint8_t **p,
 		 const uint8_t **end)
 {
 	const uint8_t *base = msg;
 	struct nlmsghdr h;
 	struct genlmsghdr g;
+	int rc = nl_msg_header(msg, len, &h);
 
-	if (!msg || len < NLMSG_HDRLEN)
-		return -EINVAL;
-	memcpy(&h, base, sizeof(h));
-	if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len)
-		return -EINVAL;
-	if (h.nlmsg_type == NLMSG_ERROR) {
-		int err;
-
-		if (h.nlmsg_len < NLMSG_HDRLEN + sizeof(err))
-			return -EINVAL;
-		memcpy(&err, base + NLMSG_HDRLEN, sizeof(err));
-		return err < 0 && err > -4096 ? err : -EINVAL;
-	}
+	if (rc < 0)
+		return rc;
 	if (type ? h.nlmsg_type != type : h.nlmsg_type < NLMSG_MIN_TYPE)
 		return -EINVAL;
 	if (h.nlmsg_len < NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(g)))

@@ -4,6 +4,7 @@
 #ifndef RD_NL_ATTR_H
 #define RD_NL_ATTR_H
 
+#include <linux/netlink.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,12 @@
  * the end.  The last attribute's padding may be missing. */
 int nl_next_attr(const uint8_t **pos, const uint8_t *end, uint16_t *type,
 		 const uint8_t **payload, size_t *plen);
+
+/* The header of the one netlink message in msg (len bytes) into *h, its
+ * length within len: 0; the kernel's error for an NLMSG_ERROR reply (an
+ * ACK, error 0, carries no data: -EINVAL, as malformed as anything else
+ * where a reply is due); -EINVAL when it is not a whole message. */
+int nl_msg_header(const void *msg, size_t len, struct nlmsghdr *h);
 
 /* The attributes of a generic netlink message of family `type` (0: any
  * family, as in a snapshot taken where the kernel gave another id) and

@@ -115,20 +115,9 @@ int dcb_parse_ieee(const void *msg, size_t len, struct dcb_info *out)
 	int rc;
 
 	info_init(out);
-	if (!msg || len < NLMSG_HDRLEN)
-		return -EINVAL;
-	memcpy(&h, base, sizeof(h));
-	if (h.nlmsg_len < NLMSG_HDRLEN || h.nlmsg_len > len)
-		return -EINVAL;
-	if (h.nlmsg_type == NLMSG_ERROR) {
-		int err;
-
-		if (h.nlmsg_len < NLMSG_HDRLEN + sizeof(err))
-			return -EINVAL;
-		memcpy(&err, base + NLMSG_HDRLEN, sizeof(err));
-		/* 0 is an ACK: no data, as malformed as anything else here */
-		return err < 0 && err > -4096 ? err : -EINVAL;
-	}
+	rc = nl_msg_header(msg, len, &h);
+	if (rc < 0)
+		return rc;
 	if (h.nlmsg_type != RTM_GETDCB || h.nlmsg_len < NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(dm)))
 		return -EINVAL;
 	memcpy(&dm, base + NLMSG_HDRLEN, sizeof(dm));
