@@ -191,19 +191,7 @@ static char *read_and_render(void *arg, size_t *len, bool *ok)
 	struct metrics_report rep = { 0 };
 	struct pipeline pl;
 	struct expo e;
-	struct latch_run latch;
-	int rc = pipeline_collect(s->c, "serve", &pl, false);
-
-	memset(&latch, 0, sizeof(latch));
-	if (rc == EXIT_OK)
-		rc = pipeline_choose(s->c, &pl, s->option);
-	if (rc == EXIT_OK)
-		rc = latch_run_begin(s->c, &pl, s->latch, &latch);
-	if (rc == EXIT_OK)
-		rc = pipeline_judge(s->c, &pl, false);
-	if (rc == EXIT_OK)
-		rc = latch_run_end(s->c, &pl, &latch);
-	latch_run_free(&latch);
+	int rc = latch_pipeline_run(s->c, "serve", &pl, s->option, s->latch);
 
 	if (rc == EXIT_OK && !inventory_has_network(&pl.inv) && s->refreshes == 0)
 		ctx_hint_no_devices(s->c);	/* said once, at the start */

@@ -132,7 +132,9 @@ static int verdict_from(char *text, size_t len, int st, long long now, struct np
 	return 0;
 }
 
-int npd_verdict_of(const struct check_report *rep, long long now, struct npd_verdict *v)
+/* A printer above as a verdict: say() writes the line, returns its status. */
+static int verdict_of(int (*say)(FILE *out, const void *arg), const void *arg, long long now,
+		      struct npd_verdict *v)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -141,7 +143,7 @@ int npd_verdict_of(const struct check_report *rep, long long now, struct npd_ver
 
 	if (!f)
 		return -ENOMEM;
-	st = (int)npd_check(f, rep);
+	st = say(f, arg);
 	if (fclose(f) != 0) {
 		free(text);
 		return -ENOMEM;
@@ -149,18 +151,23 @@ int npd_verdict_of(const struct check_report *rep, long long now, struct npd_ver
 	return verdict_from(text, len, st, now, v);
 }
 
+static int say_check(FILE *out, const void *rep)
+{
+	return (int)npd_check(out, rep);
+}
+
+static int say_error(FILE *out, const void *why)
+{
+	npd_error(out, why);
+	return NPD_UNKNOWN;
+}
+
+int npd_verdict_of(const struct check_report *rep, long long now, struct npd_verdict *v)
+{
+	return verdict_of(say_check, rep, now, v);
+}
+
 int npd_verdict_of_error(const char *why, long long now, struct npd_verdict *v)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return -ENOMEM;
-	npd_error(f, why);
-	if (fclose(f) != 0) {
-		free(text);
-		return -ENOMEM;
-	}
-	return verdict_from(text, len, NPD_UNKNOWN, now, v);
+	return verdict_of(say_error, why, now, v);
 }
