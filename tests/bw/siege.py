@@ -30,6 +30,19 @@ def in_threads(threads, one):
         t.join()
 
 
+def connect_from(src, port):
+    """A connection from address src to the server, or None."""
+    s = socket.socket()
+    try:
+        s.bind((src, 0))
+        s.settimeout(2)
+        s.connect(("127.0.0.1", port))
+        return s
+    except OSError:
+        s.close()
+        return None
+
+
 def hold(port, src, seconds, threads):
     end = time.time() + seconds
     count = [0]
@@ -37,13 +50,8 @@ def hold(port, src, seconds, threads):
 
     def one():
         while time.time() < end:
-            s = socket.socket()
-            try:
-                s.bind((src, 0))
-                s.settimeout(2)
-                s.connect(("127.0.0.1", port))
-            except OSError:
-                s.close()
+            s = connect_from(src, port)
+            if s is None:
                 time.sleep(0.01)
                 continue
             with lock:
@@ -68,15 +76,10 @@ def flood(port, src, seconds, threads):
     def one():
         n = 0
         while time.time() < end:
-            s = socket.socket()
-            try:
-                s.bind((src, 0))
-                s.settimeout(2)
-                s.connect(("127.0.0.1", port))
+            s = connect_from(src, port)
+            if s is not None:
                 n += 1
-            except OSError:
-                pass
-            s.close()
+                s.close()
         with lock:
             count[0] += n
 

@@ -8,29 +8,14 @@
 # usage: test_bw_hostile.sh path/to/rdmadoctor
 set -u
 bin=${1:?usage: $0 path/to/rdmadoctor}
-tmp=$(mktemp -d) || exit 1
-srv=
-cleanup() {
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	[ -n "${srv3:-}" ] && kill "$srv3" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+# shellcheck source=tests/lib/bw_loopback.sh
+. "$(dirname "$0")/../lib/bw_loopback.sh"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 "$bin" bw server --bind 127.0.0.1 --port "$port" --timeout 1 --max-size 1M --max-qps 8 \
 	--max-duration 30 --max-memory 64M --idle-timeout 1 >"$tmp/srv.out" 2>"$tmp/srv.err" &
 srv=$!
-# wait until a server listens on PORT (bounded: 10 s)
-wait_port() {
-	for _ in $(seq 100); do
-		# listening, seen without connecting (a probe would be a client)
-		[ -n "$(ss -ltnH "sport = :$1" 2>/dev/null)" ] && return 0
-		sleep 0.1
-	done
-	echo "FAIL: no server on port $1"; return 1
-}
+pids+=("$srv")
 wait_port "$port" || exit 1
 
 fail=0
@@ -241,7 +226,7 @@ kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died with its client"; ex
 
 # a server killed in the middle of a test: the client ends, bounded in
 # time, exit 3 with a message
-port2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port2=$(free_port)
 "$bin" bw server --bind 127.0.0.1 --port "$port2" >/dev/null 2>&1 &
 srv2=$!
 wait_port "$port2" || fail=1
@@ -259,10 +244,11 @@ t1=$(date +%s)
 echo "ok: orphaned client ended in $((t1 - t0)) s: $(cat "$tmp/orphan.err")"
 
 # review findings: a server with a short cap and --once
-port3=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port3=$(free_port)
 "$bin" bw server --bind 127.0.0.1 --port "$port3" --timeout 2 --max-duration 3 --max-size 1M --once \
 	>"$tmp/srv3.out" 2>"$tmp/srv3.err" &
 srv3=$!
+pids+=("$srv3")
 wait_port "$port3" || fail=1
 python3 - "$port3" <<'PY' || fail=1
 import socket, struct, sys, time
@@ -413,7 +399,7 @@ assert abs(b - r["total"]["gbps"]["avg"] - r["remote_total"]["gbps"]["avg"]) < 1
 # connections, and says the server's reason, not its own timeout; a data
 # connection that fails: the server's pending ERROR is the reason given
 for mode in late-error refused; do
-port4=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port4=$(free_port)
 python3 - "$port4" "$mode" >"$tmp/fake.out" 2>&1 <<'PY' &
 import socket, struct, sys, time
 port, mode = int(sys.argv[1]), sys.argv[2]
@@ -500,7 +486,7 @@ kill -0 "$srv" 2>/dev/null || { echo "FAIL: the server died"; fail=1; }
 # and serves again once it can (issue 44: any accept error used to end it).
 # Its limit is lowered while it runs to its lowest free descriptor, so that
 # the next accept fails with EMFILE whatever it inherited.
-port5=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port5=$(free_port)
 "$bin" bw server --bind 127.0.0.1 --port "$port5" --timeout 1 </dev/null >/dev/null 2>"$tmp/emfile.err" &
 srv5=$!
 if wait_port "$port5"; then
