@@ -1,5 +1,5 @@
 /* Figures from samples: interval bandwidth (decimal Gb/s) and latency
- * percentiles.  Pure functions, unit-tested (tests/unit/test_bw_stats.c). */
+ * percentiles.  Pure functions, unit-tested (tests/bw/test_bw_stats.c). */
 #ifndef RD_BW_STATS_H
 #define RD_BW_STATS_H
 

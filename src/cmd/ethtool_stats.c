@@ -1,7 +1,7 @@
 /* `rdmadoctor ethtool-stats IFNAME`: a debug entry to the ethtool
  * statistics reader (sysfs/ethtool.c, nl/ethtool_stats.c) for any netdev,
  * not only those of RDMA ports: what the inventory's "ethtool_stats" of a
- * port would hold.  tests/ethtool/test_ethtool_stats.sh compares it with
+ * port would hold.  tests/nl/test_ethtool_stats.sh compares it with
  * `ethtool -S` on a veth. */
 #include "cmd.h"
 #include "../opt/opt_parse.h"

@@ -1,7 +1,7 @@
 /* The fabric test's judgement: which pairs are slow, and whether a slow
  * pair is explained by a node, a rail of a node, or only the path between
  * the two.  Pure functions over the measurements (no I/O), unit-tested in
- * tests/unit/test_fabric_judge.c; docs/fabric.md states the rules:
+ * tests/fabric/test_fabric_judge.c; docs/fabric.md states the rules:
  *
  *   - per rail, the threshold is the higher of the absolute floor and
  *     tolerance x the median of every measured direction on that rail in

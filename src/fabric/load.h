@@ -1,7 +1,7 @@
 /* fabric --load: the congestion test's model and judgement.  Pure
  * functions over what the ranks measured and the counters they read
  * around each round (no I/O), unit-tested in
- * tests/unit/test_fabric_load.c from recorded deltas of real mlx5 and rxe
+ * tests/fabric/test_fabric_load.c from recorded deltas of real mlx5 and rxe
  * counter names; docs/fabric.md ("Under load") states the rules.
  *
  * A load round sends many flows into one port at once (incast: K senders

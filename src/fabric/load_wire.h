@@ -9,7 +9,7 @@
  * rate and pfc are null when unknown; unread is there only when the
  * counters could not be read; each counter is [name, delta, reset].
  * Every field of a peer's text is checked (it comes from another process),
- * unit-tested in tests/unit/test_fabric_load_wire.c and fuzzed by
+ * unit-tested in tests/fabric/test_fabric_load_wire.c and fuzzed by
  * tests/fuzz/fuzz_fabric_load_wire.c. */
 #ifndef RD_FABRIC_LOAD_WIRE_H
 #define RD_FABRIC_LOAD_WIRE_H

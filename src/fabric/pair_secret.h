@@ -18,7 +18,7 @@
  * partner of an earlier round late is refused), and the listener takes
  * one partner per round: a proof seen on the wire and sent again comes
  * after the partner's own, to a door already closed.  Pure bytes in and
- * out here (unit-tested in tests/unit/test_fabric_pair_secret.c,
+ * out here (unit-tested in tests/fabric/test_fabric_pair_secret.c,
  * fuzzed by tests/fuzz/fuzz_fabric_secret.c); the socket steps are in
  * fabric/pair_test.c and fabric/admit.c. */
 #ifndef RD_FABRIC_PAIR_SECRET_H

@@ -1,6 +1,6 @@
 /* The fabric test's schedule: which nodes meet in which round.  Pure
  * functions over node indices 0..n-1 (the ranks that answered), unit-tested
- * in tests/unit/test_fabric_schedule.c; docs/fabric.md describes the modes. */
+ * in tests/fabric/test_fabric_schedule.c; docs/fabric.md describes the modes. */
 #ifndef RD_FABRIC_SCHEDULE_H
 #define RD_FABRIC_SCHEDULE_H
 

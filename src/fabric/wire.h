@@ -2,7 +2,7 @@
  * (PMIx): each rank's endpoint before the rounds, each client's results
  * after them.  Small JSON texts; every field of a peer's text is checked
  * (it comes from another process), unit-tested in
- * tests/unit/test_fabric_wire.c and fuzzed by tests/fuzz/fuzz_fabric_wire.c. */
+ * tests/fabric/test_fabric_wire.c and fuzzed by tests/fuzz/fuzz_fabric_wire.c. */
 #ifndef RD_FABRIC_WIRE_H
 #define RD_FABRIC_WIRE_H
 

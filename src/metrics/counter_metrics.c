@@ -17,7 +17,7 @@
  * counterpart here (prometheus/node_exporter collector/infiniband_linux.go,
  * read through prometheus/procfs sysfs/class_infiniband.go): its legacy_*
  * ones (counters_ext/) and the counters/ ones of the same field are one
- * family, of the wider value (tests/serve/test_serve_node_exporter.py).
+ * family, of the wider value (tests/metrics/test_serve_node_exporter.py).
  *   hw_counters/<x>     rdmadoctor_hw_<x>_total
  *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
  *                                   per-queue ones, hundreds on a ConnectX)

@@ -15,16 +15,17 @@ usage: gpudirect_agree.py RDMADOCTOR SOURCE_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 
 GDR_IDS = ("gdr.missing", "gdr.unsupported", "pcie.acs")
 
 
-def run(*args):
-    p = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    return p.stdout
+def run(exe, *args):
+    return rdtest.run(exe, *args, timeout=120).stdout
 
 
 def unprivileged(src, dst):

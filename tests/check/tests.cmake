@@ -124,3 +124,9 @@ add_test(NAME check_rank_order COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/rank_or
 # memory on each); what they still leave unchecked is listed.
 add_test(NAME check_healthy_examples COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/healthy_examples.py
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
+
+# RoCE LAG: a bond port asks its slaves for DCB, ECN and the module EEPROM
+# (hgx-roce-lag copied, one slave broken at a time; watch's pause sums).
+add_test(NAME lag COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_lag.sh
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+set_tests_properties(lag PROPERTIES TIMEOUT 120)

@@ -36,7 +36,7 @@ def counted(doc):
     """The unchecked count less the fixtures' own gaps: their NICs have
     no config space past its first 64 bytes, so pcie.mps_mismatch is not
     checked (unit_check_pcie judges it), and a copy whose lib/modules a case
-    takes away leaves driver.* unchecked (tests/drvstack judges those):
+    takes away leaves driver.* unchecked (tests/sysfs judges those):
     gaps these cases do not make."""
     return doc["unchecked"] - len([f for f in doc["findings"] if f.get("unchecked") and
                                    (f["id"].startswith("driver.") or

@@ -14,7 +14,11 @@ fails on:
     includes y.h), and so of folders, since the order is total;
   - src/cmd/ over 5,000 lines in all, or a file of it over 600;
   - a path of src/ that the page names (`src/x/y.c`, or `x/y.c` for a folder
-    x of src/) and the tree lacks.
+    x of src/) and the tree lacks;
+  - a folder of tests/ that mirrors no folder of src/ and is not one of the
+    whole product's (WHOLE), or a unit test tests/x/test_*.c that includes
+    nothing of src/x/ (directly or through a tests/lib header): the test of
+    src/x/ is found in tests/x/.
 usage: test_architecture.py SRC_DIR ARCHITECTURE_MD
 """
 import os
@@ -28,6 +32,41 @@ from rdtest import Tally  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CMD_LINES, CMD_FILE_LINES = 5000, 600
+# tests/ folders that test the whole product rather than one folder of src/
+WHOLE = {"fixtures", "fuzz", "docs", "vm", "pkg", "fresh", "k8s", "slurm", "valgrind", "lib"}
+
+
+def src_folders_included(path, lib, seen=None):
+    """The folders of src/ whose headers PATH includes, directly or through
+    a header of tests/lib."""
+    seen = seen if seen is not None else set()
+    with open(path, errors='replace') as fh:
+        text = fh.read()
+    out = set()
+    for inc in INCLUDE.findall(text):
+        if '/' in inc:
+            out.add(inc.split('/', 1)[0])
+        elif os.path.exists(os.path.join(lib, inc)) and inc not in seen:
+            seen.add(inc)
+            out |= src_folders_included(os.path.join(lib, inc), lib, seen)
+    return out
+
+
+def mirror_problems(top, present):
+    tests = os.path.join(top, 'tests')
+    lib = os.path.join(tests, 'lib')
+    found = []
+    for d in sorted(os.listdir(tests)):
+        if not os.path.isdir(os.path.join(tests, d)):
+            continue
+        units = [f for f in sorted(os.listdir(os.path.join(tests, d)))
+                 if f.startswith('test_') and f.endswith('.c')]
+        if d not in present and d not in WHOLE:
+            found.append(f"tests/{d}/ mirrors no folder of src/ (name it for the folder it tests)")
+        for u in units:
+            if d not in src_folders_included(os.path.join(tests, d, u), lib):
+                found.append(f"tests/{d}/{u} includes nothing of src/{d}/: move it to the folder it tests")
+    return found
 
 
 def floors_of(doc):
@@ -177,7 +216,9 @@ def main():
         elif not os.path.exists(os.path.join(top, p)):
             missing.append(p)
 
+    mirror = mirror_problems(top, present)
     t = Tally()
+    t.expect(not mirror, "tests/ mirrors src/", "\n    ".join(mirror))
     by_kind = {
         "every folder on a floor": [p for p in problems if "floor of the map" in p or "the map places" in p],
         "no include up or past the map": [p for p in problems if p.startswith(("upward", "include past"))],

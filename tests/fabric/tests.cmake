@@ -1,4 +1,4 @@
-# rdmadoctor fabric: the pure parts are unit tests (tests/unit/test_fabric_*.c);
+# rdmadoctor fabric: the pure parts are unit tests (tests/fabric/test_fabric_*.c);
 # these run it under the real launchers.
 
 # Open MPI's mpirun, 6-8 ranks in one network namespace made by the test,

@@ -1,6 +1,6 @@
 /* libFuzzer target: the verbs transport's endpoint bytes (src/bw/
  * verbs_endpoint.c), which arrive from the peer over the control channel.
- * Seeds in corpus/bw_endpoint/ come from tests/unit/test_bw_verbs_endpoint.c
+ * Seeds in corpus/bw_endpoint/ come from tests/bw/test_bw_verbs_endpoint.c
  * (RD_BW_ENDPOINT_CORPUS=DIR).  Whatever decodes must re-encode to the same
  * bytes and satisfy the documented ranges. */
 #include <stdint.h>

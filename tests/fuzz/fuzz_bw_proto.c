@@ -1,6 +1,6 @@
 /* libFuzzer target: bw control messages (src/bw/proto.c), header and
  * payload as they come from the network.  Seeds in corpus/bw_proto/ come
- * from tests/unit/test_bw_proto.c (RD_BW_PROTO_CORPUS=DIR). */
+ * from tests/bw/test_bw_proto.c (RD_BW_PROTO_CORPUS=DIR). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

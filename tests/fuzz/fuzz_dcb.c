@@ -1,6 +1,6 @@
 /* libFuzzer target: DCB netlink replies (src/nl/dcb.c), live bytes or a
  * snapshot's .rdmadoctor/dcb/<netdev> file.  Seeds in corpus/dcb/ come
- * from tests/unit/test_dcb.c (RD_DCB_CORPUS=DIR). */
+ * from tests/nl/test_dcb.c (RD_DCB_CORPUS=DIR). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Input: u32 (host order) length of the strings payload, the strings
  * payload, then the stats payload; the count is what the strings header
  * says, as in replay.  Seeds in corpus/ethtool_stats/ come from
- * tests/unit/test_ethtool_stats.c (RD_ETHTOOL_STATS_CORPUS=DIR). */
+ * tests/nl/test_ethtool_stats.c (RD_ETHTOOL_STATS_CORPUS=DIR). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

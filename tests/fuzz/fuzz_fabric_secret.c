@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[200];
 	bool late;
 
-	/* the fixed secret and nonce of tests/unit/test_fabric_pair_secret.c */
+	/* the fixed secret and nonce of tests/fabric/test_fabric_pair_secret.c */
 	for (int i = 0; i < FAB_SECRET_LEN; i++)
 		secret[i] = (unsigned char)i;
 	for (int i = 0; i < FAB_NONCE_LEN; i++)

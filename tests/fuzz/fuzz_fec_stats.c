@@ -1,7 +1,7 @@
 /* libFuzzer target: the ETHTOOL_A_FEC_STATS nest of a FEC_GET reply
  * (src/nl/fec_stats.c), its payload alone.  Whole replies with the nest
  * reach it through fuzz_link_modes too.  Seeds in corpus/fec_stats/ come
- * from tests/unit/test_link_modes.c (RD_FEC_STATS_CORPUS=DIR). */
+ * from tests/nl/test_link_modes.c (RD_FEC_STATS_CORPUS=DIR). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* libFuzzer target: ethtool netlink LINKMODES_GET and FEC_GET replies and
  * their bitsets (src/nl/link_modes.c), for the kernel's family id and for
  * a snapshot's (any).  Seeds in corpus/link_modes/ come from
- * tests/unit/test_link_modes.c (RD_LINK_MODES_CORPUS=DIR). */
+ * tests/nl/test_link_modes.c (RD_LINK_MODES_CORPUS=DIR). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* libFuzzer target: ethtool netlink MODULE_EEPROM_GET and nlctrl family
  * replies (src/nl/module_eeprom.c), and the page plan over whatever bytes
  * a reply carried.  Seeds in corpus/module_eeprom/ come from
- * tests/unit/test_module_eeprom.c (RD_MODULE_EEPROM_CORPUS=DIR). */
+ * tests/nl/test_module_eeprom.c (RD_MODULE_EEPROM_CORPUS=DIR). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

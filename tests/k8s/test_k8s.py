@@ -29,11 +29,11 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import rdtest  # noqa: E402
 from rdtest import done, expect, npd_read  # noqa: E402
 
 binary, src = sys.argv[1], sys.argv[2]
@@ -42,7 +42,7 @@ tmp = tempfile.mkdtemp(prefix="rdmadoctor-k8s-")
 
 
 def run(*argv):
-    r = subprocess.run([binary, *argv], capture_output=True, timeout=60)
+    r = rdtest.run(binary, *argv, text=False)
     return r.returncode, r.stdout, r.stderr.decode(errors="replace")
 
 

@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 if "$bin" --json ethtool-stats "$VM_NETDEV" >/tmp/es1.json &&
 	ethtool -S "$VM_NETDEV" >/tmp/es.txt &&
 	"$bin" --json ethtool-stats "$VM_NETDEV" >/tmp/es2.json &&
-	python3 "$here/../ethtool/compare_stats.py" /tmp/es1.json /tmp/es.txt /tmp/es2.json "VM $VM_NETDEV"; then
+	python3 "$here/../nl/compare_stats.py" /tmp/es1.json /tmp/es.txt /tmp/es2.json "VM $VM_NETDEV"; then
 	pass=$((pass + 1))
 else
 	echo "FAIL: ethtool statistics of the VM's $VM_NETDEV"; fail=$((fail + 1))

@@ -1,5 +1,5 @@
 /* Small machines built in C the way the readers fill them, and looking at
- * the findings check_run gives on them: what every tests/unit/test_check_*.c
+ * the findings check_run gives on them: what every tests/check/test_check_*.c
  * shares (one cmocka program per check family, src/check/<family>.c).
  * Each check id fires on the shape it is about, with the subject and
  * observed text an engineer reads, and a healthy machine gives no finding

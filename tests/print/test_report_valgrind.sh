@@ -6,7 +6,7 @@ set -u
 bin=$1
 render=$2
 src=$3
-here=$src/tests/report
+here=$src/tests/print
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdreport-vg.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0

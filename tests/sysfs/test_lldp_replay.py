@@ -114,7 +114,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p["enp57s0np0"]["neighbor"] is None, "malformed output gives no port a neighbour")
 
     # an InfiniBand tree with no SMP replies stored: no lldpcli asked, and
-    # the port is not checked (tests/ibsmp has the replies' own tests)
+    # the port is not checked (tests/sysfs has the replies' own tests)
     noib = os.path.join(tmp, "no-smp")
     shutil.copytree(os.path.join(FIX, "dgx-h100", "root"), noib, symlinks=True)
     shutil.rmtree(os.path.join(noib, ".rdmadoctor", "ibsmp"))

@@ -194,7 +194,7 @@ static char *one_run(struct root *r, bool all_paths, unsigned long *opened, char
 	unsigned long before;
 	char mark[64], *text;
 
-	/* a marker in the syscall trace: tests/readers/test_einval_strace.sh
+	/* a marker in the syscall trace: tests/sysfs/test_einval_strace.sh
 	 * finds which run opened what */
 	snprintf(mark, sizeof(mark), "/proc/rdmadoctor-einval-run-%d", ++run_no);
 	(void)access(mark, F_OK);

@@ -12,7 +12,7 @@ bin=$1
 render=$2
 src=$3
 art=$4
-here=$src/tests/report
+here=$src/tests/print
 
 if ! command -v chromium >/dev/null 2>&1; then
 	echo "SKIP: chromium is not installed (Debian package chromium): the page cannot be checked in a browser"
