@@ -71,9 +71,8 @@ timeout -k 10 1500 unshare --mount --pid --fork --mount-proc="$tree/proc" \
 rc=$?
 echo "the first command exited $rc after $(($(date +%s) - t0)) s; its last lines:"
 tail -n 15 "$work/first.log" | sed 's/^/| /'
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 # check on a machine without RDMA NICs (this one) says so, exit 3 ("nothing
 # to check", docs/exit-codes.md), and points at a bundled example
@@ -96,10 +95,8 @@ erc=$?
 [ $erc -eq 0 ] && grep -q PASS <<<"$out" && ok "the built binary passes examples/dgx-h100" ||
 	bad "--root examples/dgx-h100 check (exit $erc): $out"
 
-if [ $fails -ne 0 ]; then
+if [ "$fail" -ne 0 ]; then
 	echo "--- the first command's output:"
 	tail -n 60 "$work/first.log"
-	echo "fresh machine: $fails failed"
-	exit 1
 fi
-echo "fresh machine: all passed"
+tally_done "fresh machine"

@@ -14,9 +14,8 @@ src=$1
 keep=${2:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rdpkg-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$(dirname "$0")/../lib/tally.sh"
 
 for tool in dpkg-buildpackage dh lintian man; do
 	command -v "$tool" >/dev/null || { echo "FAIL: $tool missing (tests/debian-packages.txt)"; exit 1; }
@@ -140,5 +139,4 @@ else
 	bad "systemd-analyze missing (tests/debian-packages.txt has systemd)"
 fi
 
-echo "package: $fails failed"
-[ $fails -eq 0 ]
+tally_done package

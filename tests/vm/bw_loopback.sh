@@ -27,9 +27,8 @@ if [ "${1:-}" != --inside ]; then
 fi
 bin=$2 src=$3
 ulimit -l unlimited
-pass=0 fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$here/../lib/tally.sh"
 
 # --- two NICs of one host, cabled to each other -----------------------------
 . "$here/loopback_pair.sh"
@@ -150,5 +149,4 @@ else
 	bad "default pairs: exit $rc: $err / $(head -c 400 <<<"$js")"
 fi
 rm -f /tmp/lb-err.$$ /tmp/lb-pt.$$
-echo "# $pass passed, $fail failed"
-[ $fail -eq 0 ]
+tally_done "vm bw loopback"

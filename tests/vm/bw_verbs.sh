@@ -23,9 +23,8 @@ bin=$1 pair=$2
 dev=${VM_RDMA_DEV:-rxe0}
 ip=${VM_IP:-10.0.2.15}
 ulimit -l unlimited
-pass=0 fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../lib/tally.sh
+. "$here/../lib/tally.sh"
 field() { sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<"$1" | head -n 1; }
 side() { grep "^side=$2 " <<<"$1"; }
 
@@ -265,5 +264,4 @@ else
 	bad "perftest is not installed (apt-get install perftest)"
 fi
 rm -f /tmp/pt-srv.$$
-echo "vm bw verbs: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+tally_done "vm bw verbs"
