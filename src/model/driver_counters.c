@@ -403,9 +403,9 @@ static const struct drv_counter *find(const char *driver, const char *name, bool
 {
 	const struct drv_table *t;
 
-	if (!name)
+	if (!name || !driver)
 		return NULL;
-	if (driver)
+	if (strcmp(driver, DRV_ANY) != 0)
 		return (t = drv_table_of(driver)) ? in_table(t, name, device) : NULL;
 	for (size_t i = 0; i < N_TABLES; i++) {
 		const struct drv_counter *r = in_table(&tables[i], name, device);

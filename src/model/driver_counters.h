@@ -65,10 +65,14 @@ const struct drv_table *drv_table_of(const char *driver);
 /* Every table, for walking them: *n is set to their number. */
 const struct drv_table *drv_tables(unsigned *n);
 
-/* The row of a port's hw_counters file NAME; driver NULL: the row of any
- * driver that has the name (the tables agree on every shared name, a unit
- * test holds them to it), for records that no longer name the driver.
- * NULL: an unknown driver, or a name the driver does not have. */
+/* Any driver: a lookup by name alone, for records that no longer name
+ * the driver (the tables agree on every name two drivers share; a unit
+ * test holds them to it). */
+#define DRV_ANY "*"
+
+/* The row of a port's hw_counters file NAME; driver DRV_ANY: the row of
+ * any driver that has the name.  NULL: an unknown driver (NULL among
+ * them: nic.driver not read), or a name the driver does not have. */
 const struct drv_counter *drv_counter_find(const char *driver, const char *name);
 /* The same for a device-level hw_counters file (DEV/hw_counters/NAME). */
 const struct drv_counter *drv_device_counter_find(const char *driver, const char *name);

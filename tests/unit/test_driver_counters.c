@@ -146,8 +146,10 @@ static void unknown(void **unused)
 	assert_int_equal(counter_class("qede", "out_of_sequence"), CTR_NONE);
 	assert_int_equal(drv_classes("qede"), 0);
 	assert_int_equal(drv_classes(NULL), 0);
-	/* no driver named: any driver's row */
-	assert_int_equal(counter_class(NULL, "to_retransmits"), CTR_ACK_TIMEOUT);
+	assert_null(drv_counter_find(NULL, "out_of_sequence"));
+	/* any driver's row, for a record without its driver */
+	assert_int_equal(counter_class(DRV_ANY, "to_retransmits"), CTR_ACK_TIMEOUT);
+	assert_null(drv_table_of(DRV_ANY));
 }
 
 /* Where two drivers share a name they count it the same way, so a
