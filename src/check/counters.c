@@ -45,7 +45,7 @@ static const struct pma_error pma_errors[] = {
  * the peer's retransmit, judged where it was sent: one cause, one
  * finding) and byte counts (their packet counter counts the same events)
  * are left out.  Drops, RNR and the rest are shown, not judged here. */
-static bool hw_judged(const struct drv_counter *r, bool *retry)
+bool check_hw_judged(const struct drv_counter *r, bool *retry)
 {
 	if (!r || r->flags & (CTR_F_ECHO | CTR_F_BYTES))
 		return false;
@@ -68,7 +68,7 @@ static bool hw_judged(const struct drv_counter *r, bool *retry)
 static const struct drv_counter *hw_next(const struct drv_table *t, unsigned *i, bool *retry)
 {
 	for (; t && *i < t->n; (*i)++)
-		if (hw_judged(&t->rows[*i], retry))
+		if (check_hw_judged(&t->rows[*i], retry))
 			return &t->rows[(*i)++];
 	return NULL;
 }
@@ -275,7 +275,7 @@ bool check_counter_is_error(const char *driver, const char *name, int set)
 	if (set == WIN_NET)
 		return false;
 	if (set == WIN_HW)
-		return hw_judged(drv_counter_find(driver, name), &retry);
+		return check_hw_judged(drv_counter_find(driver, name), &retry);
 	for (size_t i = 0; i < N_PMA; i++)
 		if (strcmp(pma_errors[i].name, name) == 0)
 			return true;
@@ -292,7 +292,7 @@ bool check_counter_is_retry(const char *driver, const char *name, int set)
 {
 	bool retry;
 
-	return set == WIN_HW && hw_judged(drv_counter_find(driver, name), &retry) && retry;
+	return set == WIN_HW && check_hw_judged(drv_counter_find(driver, name), &retry) && retry;
 }
 
 bool check_counter_is_bit_error(const char *name, int set)
@@ -438,6 +438,8 @@ static int flaps(const struct check_ctx *c, struct findings *out, const struct n
 int check_counters(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
+
+	CHECK_TRY(check_counter_avail(c, out));
 
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {

@@ -228,6 +228,40 @@ static void counters_bnxt_re_like_mlx5(void **state)
 	assert_false(check_counter_is_retry("mlx5_core", "rx_icrc_encapsulated", WIN_HW));
 }
 
+/* A class counters.errors judges that the driver keeps no counter of is
+ * "not available on DRIVER", an unchecked info per NIC, never a pass; the
+ * hw_counters of an unknown driver are named, not judged; mlx5 has every
+ * class, so nothing is said of it. */
+static void counters_not_available(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	as_driver(&m.inv.nics[3], "hns_0", "hns3");
+	as_driver(&m.inv.nics[4], "rxe0", "rdma_rxe");
+	as_driver(&m.inv.nics[5], "qedr0", "qede");
+	add_counter(&m.inv.nics[5].ports[0].hw_counters, "rx_ecn_marked", 0);
+	run(&m, NULL, &fs);
+	f = expect(&fs, "counters.errors", "hns_0", SEV_INFO,
+		   "not checked: retransmit, seq_err, ack_timeout, phy_err not available on hns "
+		   "(hns3 keeps no such hw_counters)", NULL);
+	assert_true(f->unchecked);
+	expect(&fs, "counters.errors", "rxe0", SEV_INFO,
+	       "not checked: ack_timeout, phy_err not available on rxe (rdma_rxe keeps no "
+	       "such hw_counters)", NULL);
+	expect(&fs, "counters.errors", "qedr0", SEV_INFO,
+	       "not checked: 1 hw_counters (rx_ecn_marked) of driver qede, which this tool "
+	       "has no table of: shown, not judged", NULL);
+	assert_null(get(&fs, "counters.errors", "mlx5_0"));
+	assert_int_equal(count_id(&fs, "counters.errors"), 3);
+	assert_string_equal(check_verdict(&fs), "pass");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +269,7 @@ int main(void)
 		cmocka_unit_test(counters_refused_before),
 		cmocka_unit_test(counters_ethernet_phy),
 		cmocka_unit_test(counters_bnxt_re_like_mlx5),
+		cmocka_unit_test(counters_not_available),
 	};
 
 	return cmocka_run_group_tests_name("check_counters", tests, NULL, NULL);
