@@ -7,6 +7,7 @@
  * counters.saturated: an IB PMA error counter stuck at its width's maximum
  *   (they saturate instead of wrapping: the IBTA PMA counters stop at their maximum). */
 #include "families.h"
+#include "../model/driver_counters.h"
 #include "../model/window.h"
 #include "run.h"
 
@@ -33,24 +34,44 @@ static const struct pma_error pma_errors[] = {
 	{ "VL15_dropped", 65535 },
 };
 
-/* Transport counters (hw_counters).  Retries (out of sequence, sequence
- * NAKs, ACK timeouts) build up on any busy fabric over a lifetime, from a
- * peer that rebooted mid-transfer for one: alone they say nothing in a
+/* Transport counters (hw_counters), by the driver's vocabulary
+ * (model/driver_counters.h).  Retries (classes retransmit, seq_err,
+ * ack_timeout) build up on any busy fabric over a lifetime, from a peer
+ * that rebooted mid-transfer for one: alone they say nothing in a
  * one-shot check (listing them on every healthy port only buries real
  * findings); they matter when they grow within a window.  They are listed
- * next to a real fault.  ICRC errors are corrupted packets, as much a
- * fault as a symbol error. */
-struct hw_error {
-	const char *name;
-	bool retry;
-};
+ * next to a real fault.  Corrupted packets (phy_err: mlx5's ICRC errors)
+ * are as much a fault as a symbol error.  Echoes (a duplicate request is
+ * the peer's retransmit, judged where it was sent: one cause, one
+ * finding) and byte counts (their packet counter counts the same events)
+ * are left out.  Drops, RNR and the rest are shown, not judged here. */
+bool check_hw_judged(const struct drv_counter *r, bool *retry)
+{
+	if (!r || r->flags & (CTR_F_ECHO | CTR_F_BYTES))
+		return false;
+	switch (r->cls) {
+	case CTR_RETRANSMIT:
+	case CTR_SEQ_ERR:
+	case CTR_ACK_TIMEOUT:
+		*retry = true;
+		return true;
+	case CTR_PHY_ERR:
+		*retry = false;
+		return true;
+	default:
+		return false;
+	}
+}
 
-static const struct hw_error hw_errors[] = {
-	{ "out_of_sequence", true },
-	{ "packet_seq_err", true },
-	{ "local_ack_timeout_err", true },
-	{ "rx_icrc_encapsulated", false },
-};
+/* The driver's judged rows in its table's order (the order they are
+ * listed in); NULL past the last or for a driver no table knows. */
+static const struct drv_counter *hw_next(const struct drv_table *t, unsigned *i, bool *retry)
+{
+	for (; t && *i < t->n; (*i)++)
+		if (check_hw_judged(&t->rows[*i], retry))
+			return &t->rows[(*i)++];
+	return NULL;
+}
 
 /* The PHY's own error counters in `ethtool -S` (mlx5 names,
  * mlx5's ethtool -S names): FCS errors and symbol errors on the wire.
@@ -108,7 +129,6 @@ static bool eth_error(const char *name)
 }
 
 #define N_PMA (sizeof(pma_errors) / sizeof(pma_errors[0]))
-#define N_HW (sizeof(hw_errors) / sizeof(hw_errors[0]))
 
 static const struct counter *find(const struct counter_set *s, const char *name)
 {
@@ -122,9 +142,11 @@ static int errors(const struct check_ctx *c, struct findings *out, const struct 
 		  const struct port *pt)
 {
 	struct check_buf obs = { 0 };
-	bool link = false, fault = false, eth = false;
+	bool link = false, fault = false, eth = false, retry;
 	size_t nz = 0;
 	struct finding *f;
+	const struct drv_table *t = drv_table_of(n->driver);
+	const struct drv_counter *r;
 
 	for (size_t i = 0; i < N_PMA; i++) {
 		const struct counter *ct = find(&pt->counters, pma_errors[i].name);
@@ -140,15 +162,15 @@ static int errors(const struct check_ctx *c, struct findings *out, const struct 
 		if (i <= 4 || i == 9)
 			link = true;
 	}
-	for (size_t i = 0; i < N_HW; i++) {
-		const struct counter *ct = find(&pt->hw_counters, hw_errors[i].name);
+	for (unsigned i = 0; (r = hw_next(t, &i, &retry));) {
+		const struct counter *ct = find(&pt->hw_counters, r->name);
 
 		if (!ct || !ct->value)
 			continue;
 		check_buf_printf(&obs, "%s%s %llu", nz ? ", " : "", ct->name,
 				 (unsigned long long)ct->value);
 		nz++;
-		if (!hw_errors[i].retry)
+		if (!retry)
 			fault = link = true;
 	}
 	/* the PHY's own counts (RoCE ports: the PMA's read 0 there) */
@@ -244,38 +266,33 @@ static int saturated(const struct check_ctx *c, struct findings *out, const stru
 	return 0;
 }
 
-bool check_counter_is_error(const char *name, int set)
+bool check_counter_is_error(const char *driver, const char *name, int set)
 {
+	bool retry;
+
 	if (set == WIN_ETH)
 		return eth_error(name);
 	if (set == WIN_NET)
 		return false;
-	if (set == WIN_HW) {
-		for (size_t i = 0; i < N_HW; i++)
-			if (strcmp(hw_errors[i].name, name) == 0)
-				return true;
-		return false;
-	}
+	if (set == WIN_HW)
+		return check_hw_judged(drv_counter_find(driver, name), &retry);
 	for (size_t i = 0; i < N_PMA; i++)
 		if (strcmp(pma_errors[i].name, name) == 0)
 			return true;
 	return false;
 }
 
-bool check_counter_is_listed(const char *name, int set)
+bool check_counter_is_listed(const char *driver, const char *name, int set)
 {
-	return check_counter_is_error(name, set) ||
+	return check_counter_is_error(driver, name, set) ||
 	       (set == WIN_ETH && strcmp(name, ETH_LINK_DOWN) == 0);
 }
 
-bool check_counter_is_retry(const char *name, int set)
+bool check_counter_is_retry(const char *driver, const char *name, int set)
 {
-	if (set != WIN_HW)
-		return false;
-	for (size_t i = 0; i < N_HW; i++)
-		if (strcmp(hw_errors[i].name, name) == 0)
-			return hw_errors[i].retry;
-	return false;
+	bool retry;
+
+	return set == WIN_HW && check_hw_judged(drv_counter_find(driver, name), &retry) && retry;
 }
 
 bool check_counter_is_bit_error(const char *name, int set)
@@ -306,11 +323,13 @@ static int errors_window(const struct check_ctx *c, struct findings *out,
 			 const struct nic *n, const struct port *pt)
 {
 	struct check_buf obs = { 0 };
-	bool link = false, fault = false;
+	bool link = false, fault = false, retry;
 	size_t nz = 0;
 	struct counter_change ch;
 	struct finding *f;
 	char secs[32];
+	const struct drv_table *t = drv_table_of(n->driver);
+	const struct drv_counter *r;
 
 	for (size_t i = 0; i < N_PMA; i++) {
 		/* link_downed growing is a flap: link.flaps says so */
@@ -324,11 +343,11 @@ static int errors_window(const struct check_ctx *c, struct findings *out,
 		if (i <= 4 || i == 9)
 			link = true;
 	}
-	for (size_t i = 0; i < N_HW; i++) {
-		if (!window_change(pt, true, hw_errors[i].name, &ch) || !ch.delta)
+	for (unsigned i = 0; (r = hw_next(t, &i, &retry));) {
+		if (!window_change(pt, true, r->name, &ch) || !ch.delta)
 			continue;
-		grew(c, &obs, &nz, hw_errors[i].name, &ch);
-		if (!hw_errors[i].retry)
+		grew(c, &obs, &nz, r->name, &ch);
+		if (!retry)
 			fault = link = true;
 	}
 	for (size_t i = 0; i < pt->eth_stats.n; i++) {
@@ -419,6 +438,8 @@ static int flaps(const struct check_ctx *c, struct findings *out, const struct n
 int check_counters(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
+
+	CHECK_TRY(check_counter_avail(c, out));
 
 	for (size_t i = 0; i < inv->n_nics; i++)
 		for (size_t k = 0; k < inv->nics[i].n_ports; k++) {

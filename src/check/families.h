@@ -121,6 +121,14 @@ int check_pcie(const struct check_ctx *c, struct findings *out);
 int check_mtu(const struct check_ctx *c, struct findings *out);
 int check_gid(const struct check_ctx *c, struct findings *out);
 int check_counters(const struct check_ctx *c, struct findings *out);
+/* counters.errors' "not checked" per NIC (counter_avail.c, called by
+ * check_counters): the judged classes its driver has no counter of, or
+ * hw_counters of a driver no table knows. */
+int check_counter_avail(const struct check_ctx *c, struct findings *out);
+struct drv_counter;	/* model/driver_counters.h */
+/* A hw_counters row counters.errors judges, *retry set for the retries
+ * (counters.c); NULL or a row of no judged class: false. */
+bool check_hw_judged(const struct drv_counter *r, bool *retry);
 int check_gdr(const struct check_ctx *c, struct findings *out);
 int check_verbs_user(const struct check_ctx *c, struct findings *out);
 int check_drv_stack(const struct check_ctx *c, struct findings *out);

@@ -54,16 +54,18 @@ void check_weigh_required(struct findings *fs, size_t from, const struct site *s
 int check_run_counters(const struct inventory *inv, struct findings *out);
 /* One of the error counters the counter checks judge; set as in
  * model/window.h's enum window_set (false / true: a PMA / hw_counters
- * name; WIN_ETH an `ethtool -S` name). */
-bool check_counter_is_error(const char *name, int set);
+ * name; WIN_ETH an `ethtool -S` name).  driver (nic.driver) says what a
+ * hw_counters name counts (model/driver_counters.h): NULL or a driver no
+ * table knows judges none of them; DRV_ANY: any driver's, for records. */
+bool check_counter_is_error(const char *driver, const char *name, int set);
 /* A counter counters.errors lists when it is not 0 (a one-shot check):
  * the error ones above and the PHY's link-down count (link_downed's
  * Ethernet form).  What `inventory` shows on its errors line. */
-bool check_counter_is_listed(const char *name, int set);
+bool check_counter_is_listed(const char *driver, const char *name, int set);
 /* One of them that counts retries (out of sequence, sequence NAKs, ACK
  * timeouts): they build up on any busy fabric, so counters.errors judges
  * them only as they grow within a window, or next to a real fault. */
-bool check_counter_is_retry(const char *name, int set);
+bool check_counter_is_retry(const char *driver, const char *name, int set);
 /* An error counter that counts bits or symbols received wrong (PMA
  * symbol_error and port_rcv_errors, the PHY's FCS and symbol errors):
  * what the physical-layer error ratio sums, never link_downed. */

@@ -46,7 +46,7 @@ static void count_growing(const struct inventory *inv, size_t *errors, size_t *a
 					    !window_change(pt, set, s->v[j].name, &ch) || !ch.delta)
 						continue;
 					(*all)++;
-					if (check_counter_is_error(s->v[j].name, set))
+					if (check_counter_is_error(inv->nics[i].driver, s->v[j].name, set))
 						(*errors)++;
 				}
 			}

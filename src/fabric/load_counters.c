@@ -1,10 +1,11 @@
 /* fabric --load's counters (load_counters.h): which kernel counter tells
- * what, and what one port's counters add up to.  The names are the
- * kernel's: drivers/infiniband/hw/mlx5/counters.c (hw: of mlx5),
- * drivers/infiniband/sw/rxe/rxe_hw_counters.c (hw: of rxe),
+ * what, and what one port's counters add up to.  hw: names are the RDMA
+ * drivers' hw_counters, told by the one vocabulary the checks use
+ * (model/driver_counters.h); the others are the kernel's:
  * drivers/net/ethernet/mellanox/mlx5/core/en_stats.c (eth: of mlx5),
  * struct rtnl_link_stats64 (net:) and DCB netlink's PFC counters (dcb:). */
 #include "load_counters.h"
+#include "../model/driver_counters.h"
 
 #include <string.h>
 
@@ -35,21 +36,6 @@ enum cls {
 	CL_WRED,	/* eth:rx_prioN_cong_discard */
 	CL_TX_DROPPED,
 	CL_FIFO,
-	CL_SEND_ERR,
-	CL_OOS,
-	CL_PSN_ERR,
-	CL_IMPLIED_NAK,
-	CL_ACK_TIMEOUT,
-	CL_DUP,
-	CL_RETRIES,
-	CL_ADP_RETRANS,
-	CL_ADP_RETRANS_TO,
-	CL_SLOW_RESTART,
-	CL_RCVD_SEQ,
-	CL_RETRY_EXCEEDED,
-	CL_COMP_RETRY,
-	CL_CNP_SENT,
-	CL_CNP_HANDLED,
 	CL_ECN,		/* hw:np_ecn_marked_roce_packets, eth:rx_prioN_marked */
 	CL_PAUSE_RX,	/* 9 classes: the global pause, then priorities 0-7 */
 	CL_PAUSE_TX = CL_PAUSE_RX + 9,
@@ -64,33 +50,12 @@ struct cdef {
 	unsigned char cls, view;	/* pauses: cls is the global one's, + 1 + prio */
 };
 
-/* RNR counters (rnr_nak_retry_err, req_rnr_retries_exceeded,
- * rcvd_rnr_err, send_rnr_err, retry_rnr_exceeded_err) are left out: a
- * receiver with no receive posted is not the fabric losing packets; so are
- * rp_cnp_ignored and roce_slow_restart_cnps/_trans, which count what
- * another counter here already counts. */
+/* The hw: counters that count the same frames as an eth: or net: one
+ * (mlx5's) share its class here; every other hw: counter of a kind is a
+ * class of its own (fab_port_sum). */
 static const struct cdef cdefs[] = {
-	/* mlx5 q and congestion counters */
 	{ "hw:", "out_of_buffer", FAB_CK_DROP, CL_OOB, 0 },
-	{ "hw:", "out_of_sequence", FAB_CK_RETRANS, CL_OOS, 0 },	/* and rxe before 4.19 */
-	{ "hw:", "packet_seq_err", FAB_CK_RETRANS, CL_PSN_ERR, 0 },
-	{ "hw:", "implied_nak_seq_err", FAB_CK_RETRANS, CL_IMPLIED_NAK, 0 },
-	{ "hw:", "local_ack_timeout_err", FAB_CK_RETRANS, CL_ACK_TIMEOUT, 0 },
-	{ "hw:", "duplicate_request", FAB_CK_RETRANS, CL_DUP, 0 },	/* and rxe */
-	{ "hw:", "req_transport_retries_exceeded", FAB_CK_RETRANS, CL_RETRIES, 0 },
-	{ "hw:", "roce_adp_retrans", FAB_CK_RETRANS, CL_ADP_RETRANS, 0 },
-	{ "hw:", "roce_adp_retrans_to", FAB_CK_RETRANS, CL_ADP_RETRANS_TO, 0 },
-	{ "hw:", "roce_slow_restart", FAB_CK_RETRANS, CL_SLOW_RESTART, 0 },
-	{ "hw:", "np_cnp_sent", FAB_CK_CNP_SENT, CL_CNP_SENT, 0 },
-	{ "hw:", "rp_cnp_handled", FAB_CK_CNP_HANDLED, CL_CNP_HANDLED, 0 },
 	{ "hw:", "np_ecn_marked_roce_packets", FAB_CK_ECN_MARKED, CL_ECN, 0 },
-	/* rxe */
-	{ "hw:", "out_of_seq_request", FAB_CK_RETRANS, CL_OOS, 1 },
-	{ "hw:", "rcvd_seq_err", FAB_CK_RETRANS, CL_RCVD_SEQ, 0 },
-	{ "hw:", "retry_exceeded_err", FAB_CK_RETRANS, CL_RETRY_EXCEEDED, 0 },
-	{ "hw:", "completer_retry_err", FAB_CK_RETRANS, CL_COMP_RETRY, 0 },
-	/* rxe_xmit_packet failed: the packet never left, lost all the same */
-	{ "hw:", "send_err", FAB_CK_DROP, CL_SEND_ERR, 0 },
 	/* mlx5 ethtool -S */
 	{ "eth:", "rx_prio#_pause", FAB_CK_PAUSE_RX, CL_PAUSE_RX, 0 },
 	{ "eth:", "tx_prio#_pause", FAB_CK_PAUSE_TX, CL_PAUSE_TX, 0 },
@@ -128,6 +93,44 @@ static bool match(const char *pattern, const char *s, int *prio)
 	return !*s;
 }
 
+/* What a hw_counters row tells under load: retransmits, sequence errors,
+ * ACK timeouts and retries run out are packets sent again; drops; CNPs and
+ * ECN marks.  RNR is left out (a receiver with no receive posted is not
+ * the fabric losing packets), as are ICRC errors and link downs, which
+ * other tests judge, and byte counts (their packet counter counts the same
+ * events).  An echo (duplicate_request) counts: a duplicate arriving at a
+ * receiver is a retransmit on its path. */
+static enum fab_ckind row_kind(const struct drv_counter *r)
+{
+	if (!r || r->flags & CTR_F_BYTES)
+		return FAB_CK_NONE;
+	switch (r->cls) {
+	case CTR_RETRANSMIT:
+	case CTR_SEQ_ERR:
+	case CTR_ACK_TIMEOUT:
+	case CTR_RETRY_EXCEEDED:
+		return FAB_CK_RETRANS;
+	case CTR_DROP:
+		return FAB_CK_DROP;
+	case CTR_CNP_SENT:
+		return FAB_CK_CNP_SENT;
+	case CTR_CNP_HANDLED:
+		return FAB_CK_CNP_HANDLED;
+	case CTR_ECN_MARKED:
+		return FAB_CK_ECN_MARKED;
+	default:
+		return FAB_CK_NONE;
+	}
+}
+
+/* The kind of a "hw:" name by driver's vocabulary (DRV_ANY: any driver's). */
+static enum fab_ckind hw_kind(const char *driver, const char *name)
+{
+	if (!name || strncmp(name, "hw:", 3) != 0)
+		return FAB_CK_NONE;
+	return row_kind(drv_counter_find(driver, name + 3));
+}
+
 static const struct cdef *cdef_find(const char *name, int *prio)
 {
 	*prio = -1;
@@ -143,14 +146,21 @@ static const struct cdef *cdef_find(const char *name, int *prio)
 	return NULL;
 }
 
-enum fab_ckind fab_counter_kind(const char *name, int *prio)
+enum fab_ckind fab_counter_kind_of(const char *driver, const char *name, int *prio)
 {
 	int p;
 	const struct cdef *d = cdef_find(name, &p);
 
 	if (prio)
 		*prio = d ? p : -1;
+	if (name && strncmp(name, "hw:", 3) == 0)
+		return hw_kind(driver, name);	/* a cdef row's kind is its class's too */
 	return d ? d->kind : FAB_CK_NONE;
+}
+
+enum fab_ckind fab_counter_kind(const char *name, int *prio)
+{
+	return fab_counter_kind_of(DRV_ANY, name, prio);
 }
 
 /* ---- one port's totals ---- */
@@ -178,14 +188,7 @@ static enum fab_ckind kind_of_cls(unsigned c)
 		[CL_OOB] = FAB_CK_DROP, [CL_RX_DISCARD] = FAB_CK_DROP,
 		[CL_TX_DISCARD] = FAB_CK_DROP, [CL_WRED] = FAB_CK_DROP,
 		[CL_TX_DROPPED] = FAB_CK_DROP, [CL_FIFO] = FAB_CK_DROP,
-		[CL_SEND_ERR] = FAB_CK_DROP, [CL_OOS] = FAB_CK_RETRANS,
-		[CL_PSN_ERR] = FAB_CK_RETRANS, [CL_IMPLIED_NAK] = FAB_CK_RETRANS,
-		[CL_ACK_TIMEOUT] = FAB_CK_RETRANS, [CL_DUP] = FAB_CK_RETRANS,
-		[CL_RETRIES] = FAB_CK_RETRANS, [CL_ADP_RETRANS] = FAB_CK_RETRANS,
-		[CL_ADP_RETRANS_TO] = FAB_CK_RETRANS, [CL_SLOW_RESTART] = FAB_CK_RETRANS,
-		[CL_RCVD_SEQ] = FAB_CK_RETRANS, [CL_RETRY_EXCEEDED] = FAB_CK_RETRANS,
-		[CL_COMP_RETRY] = FAB_CK_RETRANS, [CL_CNP_SENT] = FAB_CK_CNP_SENT,
-		[CL_CNP_HANDLED] = FAB_CK_CNP_HANDLED, [CL_ECN] = FAB_CK_ECN_MARKED,
+		[CL_ECN] = FAB_CK_ECN_MARKED,
 	};
 
 	if (c >= CL_PAUSE_TX)
@@ -203,8 +206,19 @@ void fab_port_sum(const struct fab_port_load *p, struct fab_port_sum *s)
 	for (size_t i = 0; i < p->n; i++) {
 		int prio;
 		const struct cdef *d = cdef_find(p->c[i].name, &prio);
+		enum fab_ckind own = d ? FAB_CK_NONE : hw_kind(DRV_ANY, p->c[i].name);
 		unsigned c;
 
+		if (own != FAB_CK_NONE) {
+			/* a hw: counter of its own class: it adds up with the others */
+			if (p->c[i].reset) {
+				s->any_reset_loss |= own == FAB_CK_DROP || own == FAB_CK_RETRANS;
+				continue;
+			}
+			s->known[own] = true;
+			s->k[own] = add_sat(s->k[own], p->c[i].delta);
+			continue;
+		}
 		if (!d)
 			continue;
 		if (p->c[i].reset) {

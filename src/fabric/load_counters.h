@@ -32,7 +32,12 @@ enum fab_ckind {
 };
 
 /* The kind of the counter with that prefixed name; *prio the priority of
- * a per-priority counter (0-7), else -1. */
+ * a per-priority counter (0-7), else -1.  A hw: name's kind is its class
+ * in the RDMA driver's vocabulary (model/driver_counters.h): of driver
+ * (nic.driver; NULL or unknown: none) where the port is read, of any
+ * driver where it arrives over the wire without one (the tables agree on
+ * every shared name). */
+enum fab_ckind fab_counter_kind_of(const char *driver, const char *name, int *prio);
 enum fab_ckind fab_counter_kind(const char *name, int *prio);
 const char *fab_ckind_name(enum fab_ckind k);
 

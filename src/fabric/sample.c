@@ -102,7 +102,7 @@ struct deltas {
 };
 
 /* Keep one counter's change if the judge weighs it. */
-static int keep(struct deltas *d, const char *prefix, const char *name,
+static int keep(struct deltas *d, const char *driver, const char *prefix, const char *name,
 		const struct counter_change *ch)
 {
 	char full[96];
@@ -111,7 +111,7 @@ static int keep(struct deltas *d, const char *prefix, const char *name,
 
 	/* a name the wire would refuse (fabric/load_wire.h) is none the judge knows */
 	if (snprintf(full, sizeof(full), "%s%s", prefix, name) > FAB_LOAD_NAME_MAX ||
-	    fab_counter_kind(full, &prio) == FAB_CK_NONE)
+	    fab_counter_kind_of(driver, full, &prio) == FAB_CK_NONE)
 		return 0;
 	if (d->n == d->cap) {
 		d->cap = d->cap ? 2 * d->cap : 16;
@@ -127,7 +127,9 @@ static int keep(struct deltas *d, const char *prefix, const char *name,
 	return 0;
 }
 
-static int keep_set(struct deltas *d, const struct port *pt, int set, const char *prefix)
+/* driver: the NIC's, which says what its hw_counters count */
+static int keep_set(struct deltas *d, const char *driver, const struct port *pt, int set,
+		    const char *prefix)
 {
 	const struct counter_set *end = window_set_of(pt, set);
 
@@ -135,7 +137,7 @@ static int keep_set(struct deltas *d, const struct port *pt, int set, const char
 		struct counter_change ch;
 
 		if (end->v[i].name && window_change(pt, set, end->v[i].name, &ch) &&
-		    keep(d, prefix, end->v[i].name, &ch) < 0)
+		    keep(d, driver, prefix, end->v[i].name, &ch) < 0)
 			return -1;
 	}
 	return 0;
@@ -167,6 +169,7 @@ int fab_sampler_end(struct fab_sampler *s, uint32_t round, uint32_t rank,
 		struct port *pt = rail_port(s, i);
 		struct deltas d = { 0 };
 		struct fab_port_load *l = &out[i];
+		const char *drv;
 
 		memset(l, 0, sizeof(*l));
 		l->rank = rank;
@@ -177,8 +180,10 @@ int fab_sampler_end(struct fab_sampler *s, uint32_t round, uint32_t rank,
 		l->unread = !pt ? s->why[i] : s->error[0] ? s->error : NULL;
 		if (l->unread || !s->started)
 			continue;
-		if (keep_set(&d, pt, WIN_HW, "hw:") < 0 || keep_set(&d, pt, WIN_ETH, "eth:") < 0 ||
-		    keep_set(&d, pt, WIN_NET, "net:") < 0)
+		drv = s->inv->nics[s->nic[i]].driver;
+		if (keep_set(&d, drv, pt, WIN_HW, "hw:") < 0 ||
+		    keep_set(&d, drv, pt, WIN_ETH, "eth:") < 0 ||
+		    keep_set(&d, drv, pt, WIN_NET, "net:") < 0)
 			goto nomem;
 		for (int p = 0; p < 8; p++)
 			for (int tx = 0; tx < 2; tx++) {
@@ -186,7 +191,7 @@ int fab_sampler_end(struct fab_sampler *s, uint32_t round, uint32_t rank,
 				char name[32];
 
 				snprintf(name, sizeof(name), "%s_pause_prio%d", tx ? "tx" : "rx", p);
-				if (window_pause(pt, p, tx, &ch) && keep(&d, "dcb:", name, &ch) < 0)
+				if (window_pause(pt, p, tx, &ch) && keep(&d, drv, "dcb:", name, &ch) < 0)
 					goto nomem;
 			}
 		l->c = d.v;

@@ -20,9 +20,9 @@ void latch_opts_init(struct latch_opts *o)
 
 /* The counters whose baselines are kept: those the counter checks judge
  * over a window (the error ones, and the PHY's link-down count). */
-static bool keep(const char *name, int set)
+static bool keep(const char *driver, const char *name, int set)
 {
-	return check_counter_is_error(name, set) ||
+	return check_counter_is_error(driver, name, set) ||
 	       (set == WIN_ETH && strcmp(name, "link_down_events_phy") == 0);
 }
 

@@ -1,6 +1,7 @@
 /* Error counters over time: see fleet_html_counters.h. */
 #include "fleet_html_counters.h"
 #include "../check/run.h"
+#include "../model/driver_counters.h"
 #include "../model/window.h"
 
 #include <errno.h>
@@ -15,16 +16,18 @@
 
 /* An error counter by its series name (fleet/counters.h): an NPU port's
  * subject is "npu3" (no space), a NIC port's "mlx5_0 port 1", its names
- * prefixed "hw:" and "eth:" by the set they come from. */
+ * prefixed "hw:" and "eth:" by the set they come from.  The series do not
+ * keep the NIC's driver: a hw_counters name counts as any driver's
+ * (model/driver_counters.h: they agree on the names they share). */
 static bool is_error(const char *subject, const char *name)
 {
 	if (!strchr(subject, ' '))
 		return check_npu_counter_is_error(name) || strcmp(name, "link_up_count") == 0;
 	if (strncmp(name, "hw:", 3) == 0)
-		return check_counter_is_error(name + 3, WIN_HW);
+		return check_counter_is_error(DRV_ANY, name + 3, WIN_HW);
 	if (strncmp(name, "eth:", 4) == 0)
-		return check_counter_is_error(name + 4, WIN_ETH);
-	return strcmp(name, "carrier_changes") == 0 || check_counter_is_error(name, WIN_PMA);
+		return check_counter_is_error(DRV_ANY, name + 4, WIN_ETH);
+	return strcmp(name, "carrier_changes") == 0 || check_counter_is_error(DRV_ANY, name, WIN_PMA);
 }
 
 /* A delta as stored: a number, or {"reset": the new value}; never below 0. */

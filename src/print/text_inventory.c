@@ -390,8 +390,8 @@ static void print_neighbor(FILE *out, const struct port *p)
 /* One line of the counters counters.errors judges (check_counter_is_listed:
  * its table), PMA, hw_counters and the PHY's, those not 0: the retries
  * (check_counter_is_retry) or the others; nothing when all are 0. */
-static void print_error_line(FILE *out, const struct port *p, const char *label,
-			     bool retries)
+static void print_error_line(FILE *out, const char *driver, const struct port *p,
+			     const char *label, bool retries)
 {
 	const struct counter_set *sets[] = { &p->counters, &p->hw_counters, &p->eth_stats };
 	const int kind[] = { WIN_PMA, WIN_HW, WIN_ETH };
@@ -402,8 +402,8 @@ static void print_error_line(FILE *out, const struct port *p, const char *label,
 			const struct counter *c = &sets[s]->v[i];
 
 			if (!c->ok || !c->value || !c->name ||
-			    !check_counter_is_listed(c->name, kind[s]) ||
-			    check_counter_is_retry(c->name, kind[s]) != retries)
+			    !check_counter_is_listed(driver, c->name, kind[s]) ||
+			    check_counter_is_retry(driver, c->name, kind[s]) != retries)
 				continue;
 			text_printf(out, "%s%s%s %llu", first ? label : ", ",
 				    kind[s] == WIN_ETH ? "ethtool " : "", c->name,
@@ -417,13 +417,15 @@ static void print_error_line(FILE *out, const struct port *p, const char *label,
 /* "errors: link_downed 3, rx_icrc_encapsulated 2, ethtool rx_crc_errors_phy
  * 1532", then "retries: local_ack_timeout_err 8, out_of_sequence 4" (lifetime
  * counts, as check sees them without a window). */
-static void print_errors(FILE *out, const struct port *p)
+static void print_errors(FILE *out, const char *driver, const struct port *p)
 {
-	print_error_line(out, p, "      errors: ", false);
-	print_error_line(out, p, "      retries: ", true);
+	print_error_line(out, driver, p, "      errors: ", false);
+	print_error_line(out, driver, p, "      retries: ", true);
 }
 
-static void print_port(FILE *out, const struct port *p, const struct text_opts *o)
+/* driver: the NIC's, which says what its hw_counters count */
+static void print_port(FILE *out, const char *driver, const struct port *p,
+		       const struct text_opts *o)
 {
 	const struct gid *rec = gid_recommended(p);
 
@@ -474,7 +476,7 @@ static void print_port(FILE *out, const struct port *p, const struct text_opts *
 		if (s->link)
 			link_lines(out, "        ", s->link);
 	}
-	print_errors(out, p);
+	print_errors(out, driver, p);
 }
 
 /* The NIC's PCI Express settings in lspci's words, when root read them:
@@ -572,7 +574,7 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 				    OR_NA(n->uverbs_dev));
 		access_text_nic(out, inv->host.access, n->name);
 		for (size_t p = 0; p < n->n_ports; p++)
-			print_port(out, &n->ports[p], o);
+			print_port(out, n->driver, &n->ports[p], o);
 	}
 	text_printf(out, "\nGPUs (%zu)\n", inv->n_gpus);
 	for (size_t i = 0; i < inv->n_gpus; i++) {

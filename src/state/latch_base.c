@@ -10,15 +10,15 @@
 typedef int (*add_fn)(struct latch_state *s, const char *nic, int port, enum latch_set set,
 		      const char *name, uint64_t value);
 
-static int take_set(struct latch_state *s, const char *nic, int port, enum latch_set set,
+static int take_set(struct latch_state *s, const struct nic *n, int port, enum latch_set set,
 		    const struct counter_set *cs, latch_keep_fn keep, add_fn add)
 {
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct counter *ct = &cs->v[i];
 
-		if (!ct->ok || !ct->name || !keep(ct->name, (int)set))
+		if (!ct->ok || !ct->name || !keep(n->driver, ct->name, (int)set))
 			continue;
-		if (add(s, nic, port, set, ct->name, ct->value) < 0)
+		if (add(s, n->name, port, set, ct->name, ct->value) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -37,16 +37,16 @@ static int take_fec(struct latch_state *s, const char *nic, int port,
 }
 
 /* The kept counters of one port's baseline. */
-static int take_port(struct latch_state *s, const char *nic, int port,
+static int take_port(struct latch_state *s, const struct nic *n, int port,
 		     const struct port_start *st, latch_keep_fn keep, add_fn add)
 {
-	if (take_set(s, nic, port, LATCH_PMA, &st->counters, keep, add) < 0 ||
-	    take_set(s, nic, port, LATCH_HW, &st->hw_counters, keep, add) < 0 ||
-	    take_set(s, nic, port, LATCH_ETH, &st->eth_stats, keep, add) < 0 ||
-	    take_fec(s, nic, port, st, add) < 0)
+	if (take_set(s, n, port, LATCH_PMA, &st->counters, keep, add) < 0 ||
+	    take_set(s, n, port, LATCH_HW, &st->hw_counters, keep, add) < 0 ||
+	    take_set(s, n, port, LATCH_ETH, &st->eth_stats, keep, add) < 0 ||
+	    take_fec(s, n->name, port, st, add) < 0)
 		return -ENOMEM;
 	if (!IS_NA(st->carrier_changes) && st->carrier_changes >= 0 &&
-	    add(s, nic, port, LATCH_NET, "carrier_changes", (uint64_t)st->carrier_changes) < 0)
+	    add(s, n->name, port, LATCH_NET, "carrier_changes", (uint64_t)st->carrier_changes) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -60,7 +60,7 @@ static int take_all(struct latch_state *s, const struct inventory *inv, latch_ke
 			const struct port *pt = &n->ports[k];
 			/* the port's baseline, taken as every window takes one */
 			struct port_start *st = window_baseline(pt);
-			int rc = st ? take_port(s, n->name, pt->num, st, keep, add) : -ENOMEM;
+			int rc = st ? take_port(s, n, pt->num, st, keep, add) : -ENOMEM;
 
 			port_start_free(st);
 			if (rc < 0)

@@ -11,8 +11,9 @@
 #include "../model/inventory.h"
 #include "latch_state.h"
 
-/* Which counters are kept: set as in window.h's enum window_set. */
-typedef bool (*latch_keep_fn)(const char *name, int set);
+/* Which counters are kept: set as in window.h's enum window_set; driver
+ * the NIC's (nic.driver), which says what its hw_counters count. */
+typedef bool (*latch_keep_fn)(const char *driver, const char *name, int set);
 
 /* Replace the bases with the counters of inv that keep() names, each
  * port's carrier_changes and its FEC statistics' totals, read at now.

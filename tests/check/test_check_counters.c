@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "check_machine.h"
+#include "model/port_start.h"
+#include "model/window.h"
 
 /* A counter the kernel refused with EINVAL earlier this boot was not read
  * (sysfs/einval_memo.h): not checked, and the reason names the file. */
@@ -139,12 +141,135 @@ static void counters_ethernet_phy(void **state)
 	machine_free(&m);
 }
 
+/* A counter that grew over a window: start at `from`, now at `to`. */
+static void grown(struct port *pt, const char *name, uint64_t from, uint64_t to)
+{
+	if (!pt->start) {
+		pt->start = calloc(1, sizeof(*pt->start));
+		assert_non_null(pt->start);
+		pt->start->carrier_changes = NA;
+	}
+	add_counter(&pt->start->hw_counters, name, from);
+	add_counter(&pt->hw_counters, name, to);
+}
+
+/* The NIC as another driver's: its name and nic.driver. */
+static void as_driver(struct nic *n, const char *name, const char *driver)
+{
+	free(n->name);
+	free(n->driver);
+	n->name = strdup(name);
+	n->driver = strdup(driver);
+}
+
+/* bnxt_re counts its retransmits under its own names before the kernel
+ * renamed them to mlx5's, and under mlx5's after: a grown one is judged
+ * as mlx5's own, in either spelling, with the same severity and fix; its
+ * echo (a duplicate request: the peer's retransmit) is not; and a driver
+ * no table knows has none of its hw_counters judged, whatever their names. */
+static void counters_bnxt_re_like_mlx5(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *mlx5, *old, *renamed;
+	(void)state;
+
+	healthy(&m);
+	as_driver(&m.inv.nics[4], "bnxt_re0", "bnxt_en");
+	as_driver(&m.inv.nics[5], "bnxt_re1", "bnxt_en");
+	as_driver(&m.inv.nics[2], "qedr0", "qede");
+	grown(&m.inv.nics[3].ports[0], "out_of_sequence", 10, 52);	/* mlx5 */
+	grown(&m.inv.nics[4].ports[0], "oos_drop_count", 10, 52);	/* before the rename */
+	grown(&m.inv.nics[4].ports[0], "dup_req", 0, 9);		/* an echo */
+	grown(&m.inv.nics[5].ports[0], "out_of_sequence", 10, 52);	/* after it */
+	grown(&m.inv.nics[5].ports[0], "to_retransmits", 0, 0);	/* no growth */
+	grown(&m.inv.nics[2].ports[0], "out_of_sequence", 10, 52);	/* unknown driver */
+	m.inv.window_s = 60;
+	run(&m, NULL, &fs);
+	mlx5 = expect(&fs, "counters.errors", "mlx5_3 port 1", SEV_WARN,
+		      "out_of_sequence grew by 42 in 60 s (10 to 52)", NULL);
+	old = expect(&fs, "counters.errors", "bnxt_re0 port 1", SEV_WARN,
+		     "oos_drop_count grew by 42 in 60 s (10 to 52)", NULL);
+	renamed = expect(&fs, "counters.errors", "bnxt_re1 port 1", SEV_WARN,
+			 "out_of_sequence grew by 42 in 60 s (10 to 52)", NULL);
+	assert_string_equal(old->why, mlx5->why);
+	assert_string_equal(old->fix, mlx5->fix);
+	assert_string_equal(renamed->fix, mlx5->fix);
+	for (size_t i = 0; i < fs.n; i++)
+		assert_false(strcmp(fs.v[i].subject, "qedr0 port 1") == 0 &&
+			     fs.v[i].severity != SEV_INFO);
+	findings_free(&fs);
+	machine_free(&m);
+
+	/* as lifetime counts, a retry alone says nothing on bnxt_re as on
+	 * mlx5; next to a fault it is listed */
+	healthy(&m);
+	as_driver(&m.inv.nics[4], "bnxt_re0", "bnxt_en");
+	add_counter(&m.inv.nics[4].ports[0].hw_counters, "to_retransmits", 8);
+	add_counter(&m.inv.nics[4].ports[0].hw_counters, "seq_err_naks_rcvd", 3);
+	add_counter(&m.inv.nics[4].ports[0].hw_counters, "rx_roce_discards", 5);	/* not judged */
+	run(&m, NULL, &fs);
+	assert_null(get(&fs, "counters.errors", "bnxt_re0 port 1"));
+	findings_free(&fs);
+	/* bnxt_re's PMA counters (since 2025) fill port_rcv_errors */
+	add_counter(&m.inv.nics[4].ports[0].counters, "port_rcv_errors", 7);
+	run(&m, NULL, &fs);
+	expect(&fs, "counters.errors", "bnxt_re0 port 1", SEV_WARN,
+	       "port_rcv_errors 7, to_retransmits 8, seq_err_naks_rcvd 3", NULL);
+	findings_free(&fs);
+	machine_free(&m);
+
+	assert_true(check_counter_is_retry("bnxt_en", "to_retransmits", WIN_HW));
+	assert_true(check_counter_is_retry("mlx5_core", "local_ack_timeout_err", WIN_HW));
+	assert_false(check_counter_is_error("bnxt_en", "dup_req", WIN_HW));
+	assert_false(check_counter_is_error("qede", "out_of_sequence", WIN_HW));
+	assert_false(check_counter_is_error(NULL, "out_of_sequence", WIN_HW));
+	assert_true(check_counter_is_error("mlx5_core", "rx_icrc_encapsulated", WIN_HW));
+	assert_false(check_counter_is_retry("mlx5_core", "rx_icrc_encapsulated", WIN_HW));
+}
+
+/* A class counters.errors judges that the driver keeps no counter of is
+ * "not available on DRIVER", an unchecked info per NIC, never a pass; the
+ * hw_counters of an unknown driver are named, not judged; mlx5 has every
+ * class, so nothing is said of it. */
+static void counters_not_available(void **state)
+{
+	struct machine m;
+	struct findings fs;
+	const struct finding *f;
+	(void)state;
+
+	healthy(&m);
+	as_driver(&m.inv.nics[3], "hns_0", "hns3");
+	as_driver(&m.inv.nics[4], "rxe0", "rdma_rxe");
+	as_driver(&m.inv.nics[5], "qedr0", "qede");
+	add_counter(&m.inv.nics[5].ports[0].hw_counters, "rx_ecn_marked", 0);
+	run(&m, NULL, &fs);
+	f = expect(&fs, "counters.errors", "hns_0", SEV_INFO,
+		   "not checked: retransmit, seq_err, ack_timeout, phy_err not available on hns "
+		   "(hns3 keeps no such hw_counters)", NULL);
+	assert_true(f->unchecked);
+	expect(&fs, "counters.errors", "rxe0", SEV_INFO,
+	       "not checked: ack_timeout, phy_err not available on rxe (rdma_rxe keeps no "
+	       "such hw_counters)", NULL);
+	expect(&fs, "counters.errors", "qedr0", SEV_INFO,
+	       "not checked: 1 hw_counters (rx_ecn_marked) of driver qede, which this tool "
+	       "has no table of: shown, not judged", NULL);
+	assert_null(get(&fs, "counters.errors", "mlx5_0"));
+	assert_int_equal(count_id(&fs, "counters.errors"), 3);
+	assert_string_equal(check_verdict(&fs), "pass");
+	findings_free(&fs);
+	machine_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counters_errors_and_saturated),
 		cmocka_unit_test(counters_refused_before),
 		cmocka_unit_test(counters_ethernet_phy),
+		cmocka_unit_test(counters_bnxt_re_like_mlx5),
+		cmocka_unit_test(counters_not_available),
 	};
 
 	return cmocka_run_group_tests_name("check_counters", tests, NULL, NULL);

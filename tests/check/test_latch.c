@@ -202,8 +202,9 @@ static void worse_stays(void **state)
 	latch_state_free(&s);
 }
 
-static bool keep_all(const char *name, int set)
+static bool keep_all(const char *driver, const char *name, int set)
 {
+	(void)driver;
 	(void)name;
 	(void)set;
 	return true;

@@ -180,6 +180,19 @@ static void counter_kinds(void **state)
 		{ "hw:rcvd_rnr_err", FAB_CK_NONE, -1 },
 		{ "hw:send_err", FAB_CK_DROP, -1 },
 		{ "hw:sent_pkts", FAB_CK_NONE, -1 },
+		/* other drivers, by the one vocabulary (model/driver_counters.h) */
+		{ "hw:to_retransmits", FAB_CK_RETRANS, -1 },		/* bnxt_re */
+		{ "hw:oos_drop_count", FAB_CK_RETRANS, -1 },
+		{ "hw:rx_roce_discards", FAB_CK_DROP, -1 },
+		{ "hw:np_cnp_pkts", FAB_CK_CNP_SENT, -1 },
+		{ "hw:rx_ecn_marked_pkts", FAB_CK_ECN_MARKED, -1 },
+		{ "hw:cnpSent", FAB_CK_CNP_SENT, -1 },			/* irdma */
+		{ "hw:RTO", FAB_CK_RETRANS, -1 },
+		{ "hw:RNR sent", FAB_CK_NONE, -1 },
+		{ "hw:retrans_pkts", FAB_CK_RETRANS, -1 },		/* efa */
+		{ "hw:retrans_bytes", FAB_CK_NONE, -1 },		/* bytes, not events */
+		{ "hw:rx_drops", FAB_CK_DROP, -1 },
+		{ "hw:CRC errors", FAB_CK_NONE, -1 },			/* judged elsewhere */
 		/* mlx5 ethtool -S (en_stats.c) */
 		{ "eth:rx_prio3_pause", FAB_CK_PAUSE_RX, 3 },
 		{ "eth:tx_prio5_pause", FAB_CK_PAUSE_TX, 5 },
@@ -228,6 +241,16 @@ static void counter_kinds(void **state)
 				 fab_ckind_name(t[i].k), t[i].prio);
 	}
 	assert_int_equal(fab_counter_kind(NULL, NULL), FAB_CK_NONE);
+	/* where the port is read, its driver says: a name another driver has
+	 * counts for nothing on this one, nor on a driver no table knows */
+	assert_int_equal(fab_counter_kind_of("bnxt_en", "hw:oos_drop_count", NULL), FAB_CK_RETRANS);
+	assert_int_equal(fab_counter_kind_of("mlx5_core", "hw:oos_drop_count", NULL), FAB_CK_NONE);
+	assert_int_equal(fab_counter_kind_of("rdma_rxe", "hw:local_ack_timeout_err", NULL),
+			 FAB_CK_NONE);
+	assert_int_equal(fab_counter_kind_of("qede", "hw:out_of_sequence", NULL), FAB_CK_NONE);
+	assert_int_equal(fab_counter_kind_of(NULL, "hw:out_of_buffer", NULL), FAB_CK_NONE);
+	assert_int_equal(fab_counter_kind_of("mlx5_core", "hw:out_of_buffer", NULL), FAB_CK_DROP);
+	assert_int_equal(fab_counter_kind_of(NULL, "eth:rx_prio3_pause", NULL), FAB_CK_PAUSE_RX);
 	assert_string_equal(fab_ckind_name(FAB_CK_CNP_HANDLED), "cnp-handled");
 	assert_string_equal(fab_load_name(FAB_LOAD_ALLTOALL), "alltoall");
 	assert_null(fab_load_name(FAB_LOAD_NONE));
