@@ -386,8 +386,13 @@ static const struct check_entry rows[] = {
 	{ "port.down", "error (rail); warn (storage; a rail not checked); info (storage not checked)",
 	  "a port is not ACTIVE or its physical state is not LinkUp; a port whose state files "
 	  "are missing, unreadable or malformed is not checked (unchecked), and on a rail that "
-	  "warning keeps the verdict from PASS (WARN, exit 0; `--nhc` prints an UNCHECKED line)",
-	  "reseat then swap the cable and module, then `mlxlink`, then the switch port" },
+	  "warning keeps the verdict from PASS (WARN, exit 0; `--nhc` prints an UNCHECKED line). "
+	  "A driver whose port state is a constant (efa: `efa_query_port` answers ACTIVE/LinkUp "
+	  "at EDR 4X whatever the link does; `src/model/driver_link.c`) is judged by the network "
+	  "interface on its PCI function, and not checked, with that reason, where it has none; "
+	  "its rate is never read",
+	  "reseat then swap the cable and module, then `mlxlink`, then the switch port (an EFA: "
+	  "its interface and instance, not a cable)" },
 	{ "port.fec", "error (rail); warn",
 	  "an Ethernet link at 50 Gb/s or more per lane runs with FEC off",
 	  "`ethtool --set-fec IF encoding auto` and the same FEC on the switch port" },

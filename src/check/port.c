@@ -4,6 +4,7 @@
  *   that is also why it is below its rate, this one finding names both. */
 #include "families.h"
 #include "rate_cause.h"
+#include "../model/driver_link.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +77,12 @@ static int port_down(const struct check_ctx *c, struct findings *out, size_t i,
 		    state_text(s2, sizeof(s2), pt->phys_state, pt->phys_state_name),
 		    pt->netdev ? ", netdev " : "", pt->netdev ? pt->netdev : "");
 	finding_set(&f->expected, "ACTIVE, LinkUp");
+	if (drv_link_of(n->driver)) {
+		/* the state is its interface's (sysfs/fixed_link.c): the
+		 * driver's own advice, not a cable's */
+		finding_set(&f->fix, "%s", drv_link_of(n->driver)->down_fix);
+		return 0;
+	}
 	switch (IS_NA(pt->phys_state) ? -1 : (int)pt->phys_state) {
 	case 2:	/* Polling: no signal from the other end */
 		finding_set(&f->fix,
@@ -137,10 +144,17 @@ static int state_unknown(const struct check_ctx *c, struct findings *out, size_t
 	finding_set(&f->observed, "not checked: its state could not be read (%s)",
 		    pt->state_why ? pt->state_why : "no state given");
 	finding_set(&f->expected, "ACTIVE, LinkUp");
-	finding_set(&f->fix,
-		    "`cat /sys/class/infiniband/%s/ports/%d/state phys_state` and `ibstat %s %d` "
-		    "as root; a file that is missing or refused is a driver or kernel to look at",
-		    n->name, pt->num, n->name, pt->num);
+	if (drv_link_of(n->driver))
+		finding_set(&f->fix,
+			    "its driver's port state says nothing of the link: watch the device's "
+			    "own error counters (`rdmadoctor watch`), or name the network interface "
+			    "that carries it; a site that accepts this says so with "
+			    "`accept_unchecked = port.down` in the site file");
+	else
+		finding_set(&f->fix,
+			    "`cat /sys/class/infiniband/%s/ports/%d/state phys_state` and `ibstat %s %d` "
+			    "as root; a file that is missing or refused is a driver or kernel to look at",
+			    n->name, pt->num, n->name, pt->num);
 	return 0;
 }
 

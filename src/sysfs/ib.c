@@ -12,6 +12,8 @@
 #include "../model/growbuf.h"
 #include "../model/pci_ids.h"
 #include "../model/port_state.h"
+#include "../model/driver_link.h"
+#include "fixed_link.h"
 #include "../verbs/port_attr.h"
 
 #include <errno.h>
@@ -491,6 +493,10 @@ static int read_port(struct root *r, struct verbs_lazy *vs, const struct nic *ni
 	p->lid = attr_hex(r, portdir, "lid");
 	p->sm_lid = attr_hex(r, portdir, "sm_lid");
 	rc = read_gids(r, portdir, p);
+	/* a driver whose port state is a constant (efa): the link is its
+	 * interface's, or unknown */
+	if (rc == 0 && drv_link_of(nic->driver))
+		rc = fixed_link_read(r, drv_link_of(nic->driver), pci_dir, portdir, p);
 
 	/* The port's netdev: RoCE names it in the GID table (for a LAG the
 	 * bond master); IPoIB sits on the PCI function with dev_port, and so

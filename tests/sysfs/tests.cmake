@@ -75,3 +75,8 @@ set_tests_properties(drv_stack_real PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME facts_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_facts.sh
   $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
 set_tests_properties(facts_outside PROPERTIES TIMEOUT 120)
+
+# A driver whose port state is a constant (efa): the link from the
+# interface on its PCI function, or not checked with the driver's reason.
+add_test(NAME reader_fixed_link COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixed_link.py
+  $<TARGET_FILE:rdmadoctor> ${CMAKE_CURRENT_LIST_DIR}/../fixtures)
