@@ -15,7 +15,12 @@
 #      time", names them and says why;
 #   3. every libFuzzer target of that tree for FUZZ_SECONDS (6) each, two
 #      at a time (when clang is there): 6 s keeps the stage short on 2
-#      cores; longer runs are for a fuzzing machine (FUZZ_SECONDS=600).
+#      cores; longer runs are for a fuzzing machine (FUZZ_SECONDS=600);
+#   4. aarch64 (Grace): a -Werror cross build with Debian's aarch64 gcc
+#      against an arm64 sysroot (mmdebstrap --variant=extract, from the
+#      Debian archive, kept in build-arm64/sysroot), and its unit, CLI and
+#      fixture tests under qemu-user, on the same fixtures with the same
+#      expected outputs (tests/README.md, "aarch64").
 # It ends with the ten slowest tests, one line `suite: N passed, N failed,
 # N skipped`, and the name and reason of every skipped test.  With CI=true
 # a skip fails the run, unless tests/ci-allowed-skips names the test.
@@ -167,6 +172,32 @@ if command -v clang >/dev/null; then
 	fi
 else
 	echo "note: no clang, the fuzzer did not run (its corpus still ran as a test)"
+fi
+
+# aarch64: the packages of debian-packages.txt that are libraries, for
+# arm64, and cmocka; a sysroot is unpacked, not installed (no arm64 code
+# runs to make it), so it takes seconds
+arm_tests='^(unit_.*|cli|cli_.*|fixtures)$'
+if [ -n "$regex" ]; then
+	echo "(the aarch64 stage runs only without -R)"
+else
+	echo "== aarch64: sysroot, cross build with -Werror, unit, CLI and fixture tests under qemu-user ($(elapsed))"
+	sysroot=$PWD/build-arm64/sysroot
+	libs=$(grep -E -- '-dev$' debian-packages.txt | tr '\n' ',')libcmocka-dev,libc6-dev
+	if [ ! -e "$sysroot/lib/ld-linux-aarch64.so.1" ]; then
+		rm -rf "$sysroot"
+		mkdir -p build-arm64
+		if ! mmdebstrap --quiet --variant=extract --arch=arm64 --include="$libs" bookworm "$sysroot" \
+			>build-arm64/sysroot.log 2>&1; then
+			echo "could not make the arm64 sysroot:"; tail -20 build-arm64/sysroot.log; exit 1
+		fi
+	fi
+	if ! { cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+		-DRD_SYSROOT="$sysroot" -DRD_TESTS=ON -DRD_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+		cmake --build build-arm64 -j "$jobs" >/dev/null; }; then
+		echo "aarch64 build failed"; cmake --build build-arm64 2>&1 | tail -30; exit 1
+	fi
+	run_ctest aarch64 build-arm64 -R "$arm_tests"
 fi
 
 echo "== done in $(elapsed)"

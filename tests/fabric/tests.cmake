@@ -5,7 +5,7 @@
 # each on its own address, faults made with tc (root only: skipped, exit 77,
 # otherwise or without mpirun; the script says why).  About 40 s.
 add_test(NAME fabric_mpirun COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_mpirun.sh
-  $<TARGET_FILE:rdmadoctor>)
+  ${RD_BIN})
 set_tests_properties(fabric_mpirun PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RUN_SERIAL TRUE)
 
 # fabric --load under mpirun, over tcp: 4-5 ranks in one network namespace
@@ -16,7 +16,7 @@ set_tests_properties(fabric_mpirun PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 400 RU
 # measured in one round; the option conflicts usage errors.  Root only
 # (exit 77 otherwise, or without mpirun).  About 40 s.
 add_test(NAME fabric_load COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_load.sh
-  $<TARGET_FILE:rdmadoctor>)
+  ${RD_BIN})
 set_tests_properties(fabric_load PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 
 # A stranger on the ranks' ports: mpirun -np 4, every rank on 127.0.0.1 in a
@@ -26,7 +26,7 @@ set_tests_properties(fabric_load PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_
 # each refusal with the stranger's address.  Root only (exit 77 otherwise,
 # or without mpirun).  About 20 s.
 add_test(NAME fabric_stranger COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_stranger.sh
-  $<TARGET_FILE:rdmadoctor>)
+  ${RD_BIN})
 set_tests_properties(fabric_stranger PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 
 # A real four-node Slurm on this machine (four slurmd -N nodeN, in a network
@@ -34,7 +34,7 @@ set_tests_properties(fabric_stranger PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 
 # slow node named, and contrib/slurm/rdmadoctor-fabric-drain draining it.
 # Skipped, exit 77, only when not root or Slurm/munge are not installed.
 add_test(NAME fabric_slurm COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_fabric_slurm.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(fabric_slurm PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE
   RESOURCE_LOCK slurm)
 

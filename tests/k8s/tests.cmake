@@ -3,7 +3,7 @@
 # `labels` against Node Feature Discovery's feature-file parser and
 # Kubernetes' label syntax (each read from its source; no cluster here).
 add_test(NAME k8s_npd_nfd COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_k8s.py
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 
 # contrib/kubernetes's DaemonSet, Service and ServiceMonitor against
 # Kubernetes' published object schemas and the types generated from them
@@ -30,5 +30,5 @@ endif()
 # sanitizer trees link the plugin dynamically (a sanitizer cannot link
 # statically), so it runs once per suite (label system).
 add_test(NAME k8s_npd_plugin COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_npd_plugin.py
-  $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:rdmadoctor-npd> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} $<TARGET_FILE:rdmadoctor-npd> ${PROJECT_SOURCE_DIR})
 set_tests_properties(k8s_npd_plugin PROPERTIES TIMEOUT 300 LABELS system)

@@ -2,5 +2,5 @@
 # test derives from the tree's own files, and `nccl --check --env` with the
 # bad environments of tests/nccl/envs (their ids in each file's header).
 add_test(NAME nccl_trees COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_nccl_trees.py
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(nccl_trees PROPERTIES TIMEOUT 300)

@@ -295,7 +295,9 @@ static void test_live_refusals(void **state)
 	assert_int_equal(ethtool_stats_query("0123456789abcdefg", &s, &slen, &v, &vlen, &count),
 			 -EINVAL);
 	rc = ethtool_stats_query("rdnosuch0", &s, &slen, &v, &vlen, &count);
-	assert_true(rc == -ENODEV || rc == -EPERM || rc == -EACCES);
+	/* ENOSYS: qemu-user, which runs the aarch64 build's tests
+	 * (tests/run.sh), does not translate the SIOCETHTOOL ioctl */
+	assert_true(rc == -ENODEV || rc == -EPERM || rc == -EACCES || rc == -ENOSYS);
 }
 
 int main(void)

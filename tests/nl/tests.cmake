@@ -2,5 +2,5 @@
 # two network namespaces (skipped, exit 77, when not root or without
 # `ip netns`; the script says why).
 add_test(NAME ethtool_stats_live COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_ethtool_stats.sh
-  $<TARGET_FILE:rdmadoctor>)
+  ${RD_BIN})
 set_tests_properties(ethtool_stats_live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)

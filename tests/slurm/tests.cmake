@@ -4,7 +4,7 @@
 # started and stopped by the script; about 10 s).  Skipped, exit 77, only when
 # not root or Slurm/munge are not installed: the script says which.
 add_test(NAME slurm_healthcheck COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_slurm.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 # Not serial (it times nothing), but never beside the other Slurm of the
 # suite (fabric_slurm): one slurmctld and munged each at a time.
 set_tests_properties(slurm_healthcheck PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180

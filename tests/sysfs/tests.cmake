@@ -1,7 +1,7 @@
 # The readers on small trees: trailing whitespace, counters_ext, memlock
 # near 2^64, "N/A (no PMA)", IOMMU unknown, no empty parentheses.
 add_test(NAME reader_words COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_reader_words.sh
-  $<TARGET_FILE:rdmadoctor>)
+  ${RD_BIN})
 # The EINVAL memory (sysfs/einval_memo.h) traced: a file the kernel refused
 # with EINVAL earlier this boot is not opened again (strace; 77 without it).
 add_test(NAME reader_einval_strace COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_einval_strace.sh
@@ -13,7 +13,7 @@ set_tests_properties(reader_einval_strace PROPERTIES SKIP_RETURN_CODE 77)
 # .rdmadoctor/lldp/neighbors, a failed lldpcli, output that is not lldpcli's,
 # and the snapshot round trip.
 add_test(NAME lldp_replay COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_lldp_replay.py
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(lldp_replay PROPERTIES TIMEOUT 120)
 
 # InfiniBand neighbours by directed-route SMP (src/sysfs/ib_smp.c) against
@@ -34,7 +34,7 @@ set_tests_properties(ibsmp_ibsim PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 # topo, JSON, rail.cabling on a crossed pair, a stored failure, the
 # snapshot round trip, and the fleet naming the crossed host.
 add_test(NAME ibsmp_replay COMMAND ${RD_NEED} ibsim ibsim-utils -- python3
-  ${CMAKE_CURRENT_LIST_DIR}/test_ibsmp_replay.py $<TARGET_FILE:rdmadoctor>
+  ${CMAKE_CURRENT_LIST_DIR}/test_ibsmp_replay.py ${RD_BIN}
   $<TARGET_FILE:ib_smp_ask> ${PROJECT_SOURCE_DIR})
 set_tests_properties(ibsmp_replay PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77)
 
@@ -66,17 +66,17 @@ set_tests_properties(vm_pcie_settings_lspci PROPERTIES SKIP_RETURN_CODE 77 TIMEO
 # modinfo on the same bytes, and a DKMS tree built by Debian's dkms (77: no
 # /lib/modules with the RDMA modules).
 add_test(NAME drv_stack_real COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_drv_stack.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(drv_stack_real PROPERTIES SKIP_RETURN_CODE 77)
 
 # Facts checked against outside references (issue #29, section 3): each
 # case a tree copied from a bundled fixture and changed, the value it must
 # give asserted.
 add_test(NAME facts_outside COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_facts.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR})
+  ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(facts_outside PROPERTIES TIMEOUT 120)
 
 # A driver whose port state is a constant (efa): the link from the
 # interface on its PCI function, or not checked with the driver's reason.
 add_test(NAME reader_fixed_link COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixed_link.py
-  $<TARGET_FILE:rdmadoctor> ${CMAKE_CURRENT_LIST_DIR}/../fixtures)
+  ${RD_BIN} ${CMAKE_CURRENT_LIST_DIR}/../fixtures)

@@ -11,7 +11,7 @@ target_link_libraries(bw_pair PRIVATE rdcore)
 # boot with 2 vCPUs, alone on the host (RUN_SERIAL): timed_boot.sh runs
 # their parts, each test prints its own and passes or fails on it.
 add_test(NAME vm_timed_boot COMMAND ${CMAKE_CURRENT_LIST_DIR}/timed_boot.sh
-  $<TARGET_FILE:rdmadoctor> $<TARGET_FILE:bw_pair> ${PROJECT_BINARY_DIR}/vm-timed)
+  ${RD_BIN} $<TARGET_FILE:bw_pair> ${PROJECT_BINARY_DIR}/vm-timed)
 set_tests_properties(vm_timed_boot PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1260 RUN_SERIAL TRUE
   LABELS vm FIXTURES_SETUP vm_timed)
 add_test(NAME vm_bw_verbs COMMAND ${CMAKE_CURRENT_LIST_DIR}/shared_result.sh
@@ -29,7 +29,7 @@ set_tests_properties(vm_bw_verbs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABEL
 # other tests), but never beside another VM of the same kind either
 # (RESOURCE_LOCK vm_tcg: two TCG VMs would take both cores from the rest).
 add_test(NAME vm_boot COMMAND ${CMAKE_CURRENT_LIST_DIR}/shared_boot.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_BINARY_DIR}/vm-shared)
+  ${RD_BIN} ${PROJECT_BINARY_DIR}/vm-shared)
 set_tests_properties(vm_boot PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1560 LABELS vm
   FIXTURES_SETUP vm_shared RESOURCE_LOCK vm_tcg)
 
@@ -38,7 +38,7 @@ set_tests_properties(vm_boot PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 1560 LABELS 
 # lldpd read live by inventory and check, a crossed pair, a snapshot replayed
 # on the host, and lldpd stopped.  The VM part (about 150 s) runs in vm_boot.
 add_test(NAME vm_lldp_cabling COMMAND ${CMAKE_CURRENT_LIST_DIR}/lldp_cabling.sh
-  $<TARGET_FILE:rdmadoctor> ${PROJECT_BINARY_DIR}/vm-shared)
+  ${RD_BIN} ${PROJECT_BINARY_DIR}/vm-shared)
 set_tests_properties(vm_lldp_cabling PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
   LABELS vm FIXTURES_REQUIRED vm_shared)
 
