@@ -1,4 +1,5 @@
-/* gdr.missing: datacenter / workstation GPUs without a peer-memory path.
+/* gdr.missing: datacenter / workstation GPUs without a peer-memory path
+ * (NVIDIA: nvidia_peermem or DMA-BUF; AMD: DMA-BUF or amdkfd's peer).
  * gdr.unsupported: GeForce GPUs, which have no GPUDirect RDMA (info). */
 #include "families.h"
 #include "gpudirect.h"
@@ -146,14 +147,64 @@ static int dmabuf_userspace_old(const struct check_ctx *c, struct findings *out,
 	return 0;
 }
 
+/* AMD Instinct GPUs: what gpudirect_amd says is missing, or could not be
+ * read (an info, "not checked", never a pass). */
+static int amd_missing(const struct check_ctx *c, struct findings *out, size_t n)
+{
+	const struct host *h = &c->inv->host;
+	const char *model = NULL;
+	struct gd_judgement j;
+	enum severity sev;
+	struct finding *f;
+
+	if (gpudirect_amd(h, &j) || !gdr_severity(c, &sev))
+		return 0;
+	for (size_t g = 0; g < c->inv->n_gpus && !model; g++)
+		if (c->inv->gpus[g].vendor == GPU_VENDOR_AMD)
+			model = c->inv->gpus[g].model;
+	f = check_add(c, out, "gdr.missing", j.state == GD_UNKNOWN ? SEV_INFO : sev,
+		      j.state == GD_UNKNOWN ?
+		      "Without DMA-BUF or ROCm's memory peer the NIC cannot read GPU memory "
+		      "directly; what could not be read was not checked, not found right." :
+		      "Without DMA-BUF or ROCm's memory peer the NIC cannot read GPU memory "
+		      "directly: every transfer is staged through host memory, at a fraction "
+		      "of the bandwidth and with extra latency.");
+	if (!f)
+		return -ENOMEM;
+	if (j.state == GD_UNKNOWN) {
+		f->unchecked = true;
+		f->required = sev == SEV_ERROR;
+	}
+	finding_set(&f->subject, "host");
+	finding_set(&f->observed, "%s%zu AMD %s GPU%s: %s", j.state == GD_UNKNOWN ?
+		    "not checked: " : "", n, model ? model : "Instinct", n == 1 ? "" : "s", j.why);
+	finding_set(&f->expected, "DMA-BUF (amdgpu loaded, kernel 5.12 or later, libibverbs "
+		    "with ibv_reg_dmabuf_mr), or ROCm's amdkfd memory peer "
+		    "(/sys/kernel/mm/memory_peers/amdkfd)");
+	if (j.state == GD_UNKNOWN)
+		finding_set(&f->fix, "read it by hand: `lsmod | grep amdgpu; uname -r; ls "
+			    "/sys/kernel/mm/memory_peers`");
+	else
+		finding_set(&f->fix, "load amdgpu from the ROCm release the job uses (`modprobe "
+			    "amdgpu`) on kernel 5.12 or later with rdma-core 34 or later; on an "
+			    "older kernel, ROCm's PeerDirect needs MLNX_OFED's ib_peer_mem");
+	return 0;
+}
+
 int check_gdr(const struct check_ctx *c, struct findings *out)
 {
 	const struct inventory *inv = c->inv;
 	const struct host *h = &inv->host;
-	size_t dc = 0, geforce = 0;
+	size_t dc = 0, geforce = 0, amd = 0;
 
 	for (size_t g = 0; g < inv->n_gpus; g++) {
-		if (inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION)
+		bool big = inv->gpus[g].kind == GPU_DATACENTER ||
+			   inv->gpus[g].kind == GPU_WORKSTATION;
+
+		/* AMD's are judged by their own path (amd_missing) */
+		if (big && inv->gpus[g].vendor == GPU_VENDOR_AMD)
+			amd++;
+		else if (big)
 			dc++;
 		else if (inv->gpus[g].kind == GPU_GEFORCE)
 			geforce++;
@@ -171,6 +222,8 @@ int check_gdr(const struct check_ctx *c, struct findings *out)
 		 h->verbs_user->verbs_minor >= 0 &&
 		 h->verbs_user->verbs_minor < VERBS_DMABUF_MINOR)
 		CHECK_TRY(dmabuf_userspace_old(c, out, dc));
+	if (amd)
+		CHECK_TRY(amd_missing(c, out, amd));
 	if (geforce)
 		CHECK_TRY(unsupported(c, out, geforce));
 	return 0;

@@ -72,24 +72,93 @@ static bool any_acs_redirect(const struct inventory *inv, size_t *unknown)
 	return false;
 }
 
+static bool verbs_no_dmabuf(const struct host *h)
+{
+	const struct verbs_user *u = h->verbs_user;
+
+	return h->modules_known && u && u->verbs_minor >= 0 && u->verbs_minor < VERBS_DMABUF_MINOR;
+}
+
+/* AMD Instinct: ROCm's amdkfd memory peer (PeerDirect through an OFED
+ * ib_peer_mem), or DMA-BUF: amdgpu exports GPU memory as a dma-buf and
+ * the kernel's RDMA core imports it from 5.12 on (ib_umem_dmabuf), with a
+ * libibverbs that has ibv_reg_dmabuf_mr.  RCCL uses the first it finds
+ * (ROCm/rccl src/transport/net_ib.cc: ncclIbGdrSupport looks for
+ * amdkfd/version under memory_peers, ncclIbDmaBufSupport for DMA-BUF). */
+bool gpudirect_amd(const struct host *h, struct gd_judgement *out)
+{
+	int ma, mi, kernel_ok = -1;	/* unknown until the release reads */
+
+	if (h->kernel && sscanf(h->kernel, "%d.%d", &ma, &mi) == 2)
+		kernel_ok = kernel_at_least(h->kernel, 5, 12);
+
+	if (h->amd.memory_peer) {
+		*out = (struct gd_judgement){ GD_READY, NULL,
+					      "ROCm's amdkfd memory peer is registered" };
+		return true;
+	}
+	if (!h->modules_known) {
+		*out = (struct gd_judgement){ GD_UNKNOWN, "gdr.missing",
+					      "the module list could not be read, so whether "
+					      "amdgpu is loaded is unknown" };
+		return false;
+	}
+	if (!h->amd.amdgpu.loaded) {
+		*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
+					      "amdgpu is not loaded and no amdkfd memory peer "
+					      "is registered" };
+		return false;
+	}
+	if (kernel_ok < 0) {
+		*out = (struct gd_judgement){ GD_UNKNOWN, "gdr.missing",
+					      "the kernel release could not be read, so whether "
+					      "it imports DMA-BUF (5.12 or later) is unknown" };
+		return false;
+	}
+	if (!kernel_ok) {
+		*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
+					      "the kernel is older than 5.12 (no DMA-BUF import "
+					      "in RDMA) and no amdkfd memory peer is registered" };
+		return false;
+	}
+	if (verbs_no_dmabuf(h)) {
+		*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
+					      "DMA-BUF, but libibverbs has no ibv_reg_dmabuf_mr" };
+		return false;
+	}
+	*out = (struct gd_judgement){ GD_READY, NULL,
+				      "DMA-BUF: amdgpu loaded, kernel 5.12 or later" };
+	return true;
+}
+
 void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
 {
 	const struct host *h = &inv->host;
-	const struct verbs_user *u = h->verbs_user;
-	size_t dc = 0, geforce = 0, unknown = 0;
+	size_t dc = 0, geforce = 0, unknown = 0, amd = 0;
+	struct gd_judgement amd_j = { GD_READY, NULL, NULL };
 
 	for (size_t g = 0; g < inv->n_gpus; g++) {
-		dc += inv->gpus[g].kind == GPU_DATACENTER || inv->gpus[g].kind == GPU_WORKSTATION;
+		bool big = inv->gpus[g].kind == GPU_DATACENTER ||
+			   inv->gpus[g].kind == GPU_WORKSTATION;
+
+		if (big && inv->gpus[g].vendor == GPU_VENDOR_AMD)
+			amd++;
+		else
+			dc += big;
 		geforce += inv->gpus[g].kind == GPU_GEFORCE;
 	}
 	*out = (struct gd_judgement){ .state = GD_NO_GPU };
-	if (!dc) {
+	if (amd && !gpudirect_amd(h, &amd_j)) {
+		*out = amd_j;
+		return;
+	}
+	if (!dc && !amd) {
 		if (geforce)
 			*out = (struct gd_judgement){ GD_NOT_READY, "gdr.unsupported",
 						      "GeForce GPUs have no GPUDirect RDMA" };
 		return;
 	}
-	if (!gpudirect_peer(h) && !gpudirect_dmabuf(h)) {
+	if (dc && !gpudirect_peer(h) && !gpudirect_dmabuf(h)) {
 		if (h->modules_known)
 			*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
 						      "no nvidia_peermem, no DMA-BUF" };
@@ -98,8 +167,7 @@ void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
 						      "the module list could not be read" };
 		return;
 	}
-	if (!gpudirect_peer(h) && h->modules_known && u && u->verbs_minor >= 0 &&
-	    u->verbs_minor < VERBS_DMABUF_MINOR) {
+	if (dc && !gpudirect_peer(h) && verbs_no_dmabuf(h)) {
 		*out = (struct gd_judgement){ GD_NOT_READY, "gdr.missing",
 					      "DMA-BUF, but libibverbs has no ibv_reg_dmabuf_mr" };
 		return;
@@ -118,5 +186,7 @@ void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out)
 					      "reads; run as root to confirm it" };
 		return;
 	}
-	*out = (struct gd_judgement){ GD_READY, NULL, NULL };
+	/* ready: an AMD machine keeps the path it is ready by, for the
+	 * advice that says why */
+	*out = (struct gd_judgement){ GD_READY, NULL, amd ? amd_j.why : NULL };
 }

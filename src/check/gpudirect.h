@@ -17,13 +17,18 @@ struct gd_judgement {
 	enum gd_state state;
 	const char *cause;	/* the check id that says why: "gdr.missing",
 				 * "gdr.unsupported", "pcie.acs"; NULL when ready */
-	const char *why;	/* one clause, static */
+	const char *why;	/* one clause, static; NULL when ready, but for
+				 * AMD GPUs the path they are ready by */
 };
 
 /* Peer memory (nvidia_peermem, nv_peer_mem, OFED memory peers, or DMA-BUF
  * with a libibverbs that registers it), GeForce GPUs, and ACS redirect on a
  * bridge between a GPU and a NIC under the same PCIe switch. */
 void gpudirect_judge(const struct inventory *inv, struct gd_judgement *out);
+
+/* AMD Instinct GPUs alone (host->amd): true when ready (out->why says by
+ * which path), else out says why not or what could not be read. */
+bool gpudirect_amd(const struct host *h, struct gd_judgement *out);
 
 /* DMA-BUF's parts (open kernel modules, kernel 5.12 or later) present? */
 bool gpudirect_dmabuf(const struct host *h);

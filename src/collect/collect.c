@@ -4,6 +4,7 @@
 #include "../sysfs/access_read.h"
 #include "../sysfs/drv_stack.h"
 #include "../sysfs/host.h"
+#include "../sysfs/host_amd.h"
 #include "../sysfs/ib.h"
 #include "../sysfs/ib_smp.h"
 #include "../sysfs/kmsg.h"
@@ -11,6 +12,14 @@
 #include "../sysfs/verbs_user.h"
 
 #include <string.h>
+
+static bool any_amd_gpu(const struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->n_gpus; i++)
+		if (inv->gpus[i].vendor == GPU_VENDOR_AMD)
+			return true;
+	return false;
+}
 
 int inventory_collect(struct root *r, struct inventory *inv)
 {
@@ -24,6 +33,8 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = pci_read_gpus(r, &inv->gpus, &inv->n_gpus);
 	if (rc == 0)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
+	if (rc == 0 && any_amd_gpu(inv))
+		rc = host_read_amd(r, &inv->host);
 	if (rc == 0)
 		rc = ib_smp_read(r, inv->nics, inv->n_nics);
 	/* after the ports have their netdevs and LAG slaves */

@@ -125,6 +125,9 @@ void inventory_free(struct inventory *inv)
 	free(h->stack);
 	free(h->ofed_version);
 	free(h->nvidia_driver);
+	free(h->amd.amdgpu.initstate);
+	free(h->amd.amdgpu.version);
+	free(h->amd.memory_peer);
 	dev_access_free(h->access);
 	verbs_user_free(h->verbs_user);
 	drv_stack_free(h->drv_stack);
@@ -148,6 +151,11 @@ const char *path_type_name(enum path_type p)
 	static const char *const names[] = { "X", "PIX", "PXB", "PHB", "NODE", "SYS" };
 
 	return names[p];
+}
+
+const char *gpu_vendor_name(enum gpu_vendor v)
+{
+	return v == GPU_VENDOR_AMD ? "AMD" : "NVIDIA";
 }
 
 bool inventory_has_network(const struct inventory *inv)

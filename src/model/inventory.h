@@ -177,10 +177,17 @@ struct nic {
 
 enum gpu_kind { GPU_DATACENTER, GPU_WORKSTATION, GPU_GEFORCE, GPU_UNKNOWN };
 
+/* Whose GPU: what GPUDirect needs (peer memory or DMA-BUF from NVIDIA's
+ * driver, DMA-BUF or the amdkfd memory peer from AMD's) and which library
+ * a job runs (NCCL or RCCL) follow from it.  From pci.vendor (pci_ids.h:
+ * gpu_vendor_of). */
+enum gpu_vendor { GPU_VENDOR_NVIDIA, GPU_VENDOR_AMD };
+
 struct gpu {
 	struct pci_func pci;
 	const char *model;	/* static table string, NULL if unknown */
 	enum gpu_kind kind;
+	enum gpu_vendor vendor;
 };
 
 enum path_type { PATH_X, PATH_PIX, PATH_PXB, PATH_PHB, PATH_NODE, PATH_SYS };
@@ -199,6 +206,18 @@ struct module_state {
 
 enum { MOD_NVIDIA_PEERMEM, MOD_NV_PEER_MEM, MOD_IB_UVERBS, MOD_IB_CORE,
        MOD_MLX5_CORE, MOD_MLX5_IB, MOD_RDMA_RXE, MOD_NVIDIA, MOD_COUNT };
+
+/* What AMD Instinct GPUs need for GPUDirect RDMA (check/gpudirect.c), read
+ * only where the inventory holds an AMD GPU (sysfs/host_amd.c), so nothing
+ * more is read, or recorded by snapshot, on any other machine. */
+struct amd_gdr {
+	bool read;			/* false: no AMD GPU, nothing read */
+	struct module_state amdgpu;	/* exports GPU memory as DMA-BUF */
+	/* ROCm's PeerDirect: amdkfd registered with an OFED-style
+	 * ib_peer_mem as a memory peer, the path of its version file (one
+	 * of the three RCCL's net_ib looks at), NULL when none exists */
+	char *memory_peer;
+};
 
 struct host {
 	char *hostname, *kernel, *dmi_product;
@@ -219,6 +238,7 @@ struct host {
 	 * -1 unknown */
 	int nvidia_open;
 	bool peermem_memory_peers;	/* OFED <= 23.10 nv_mem client dir */
+	struct amd_gdr amd;
 	/* /dev/infiniband nodes, accounts, the jobs' memlock (model/access.h);
 	 * NULL: not read */
 	struct dev_access *access;
@@ -267,5 +287,7 @@ bool inventory_has_network(const struct inventory *inv);
 void nic_free(struct nic *n);
 
 const char *path_type_name(enum path_type p);
+/* "NVIDIA", "AMD" */
+const char *gpu_vendor_name(enum gpu_vendor v);
 
 #endif

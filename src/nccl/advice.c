@@ -282,8 +282,23 @@ static int gdr_read(const struct nccl_facts *f, struct nccl_advice *a)
 		return advice_leave(a, "NCCL_NET_GDR_READ",
 				    advice_fmt("no compute rail is up for NCCL to read through"));
 	return advice_set(a, "NCCL_NET_GDR_READ", advice_fmt("1"),
-			  advice_fmt("GPUDirect RDMA is ready: the NIC reads send buffers "
-				     "straight from GPU memory"));
+			  advice_fmt("GPUDirect RDMA is ready%s%s%s: the NIC reads send buffers "
+				     "straight from GPU memory", f->gdr_why ? " (" : "",
+				     f->gdr_why ? f->gdr_why : "", f->gdr_why ? ")" : ""));
+}
+
+/* RCCL's own switch for GPUDirect RDMA: it finds the amdkfd memory peer
+ * or DMA-BUF by itself, and forcing it past what it found is, in its own
+ * words, for debugging only (ROCm/rccl src/transport/net_ib.cc,
+ * RCCL_FORCE_ENABLE_GDRDMA: "Use ONLY for debugging!"). */
+static int rccl_force_gdr(const struct nccl_facts *f, struct nccl_advice *a)
+{
+	return advice_leave(a, "RCCL_FORCE_ENABLE_GDRDMA",
+			    advice_fmt("RCCL finds GPUDirect RDMA itself (amdkfd's memory peer "
+				       "or DMA-BUF)%s; forcing it is for debugging only",
+				       f->gdr_ready == 1 ? " and it is ready here" :
+				       ", and forcing it where it is not ready corrupts or "
+				       "fails transfers"));
 }
 
 /* Set ones first, each part in the rules' order (stable). */
@@ -306,7 +321,8 @@ int nccl_advise(const struct nccl_facts *f, const struct profile *p, struct nccl
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
-	a->library = "nccl";
+	/* RCCL takes NCCL's variables as NCCL does: the same advice, named */
+	a->library = f->rccl ? "rccl" : "nccl";
 	for (size_t i = 0; i < f->n_errors && rc == 0; i++)
 		rc = advice_error(a, "%s", f->errors[i]);
 	if (rc == 0)
@@ -321,6 +337,8 @@ int nccl_advise(const struct nccl_facts *f, const struct profile *p, struct nccl
 		rc = gdr_level(f, a);
 	if (rc == 0)
 		rc = gdr_read(f, a);
+	if (rc == 0 && f->rccl)
+		rc = rccl_force_gdr(f, a);
 	if (rc < 0) {
 		nccl_advice_free(a);
 		return rc;

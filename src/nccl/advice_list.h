@@ -17,7 +17,7 @@ struct nccl_var {
 };
 
 struct nccl_advice {
-	const char *library;		/* "nccl" or "hccl" */
+	const char *library;		/* "nccl", "rccl" (AMD GPUs) or "hccl" */
 	struct nccl_var *v;		/* set ones first, in a fixed order, then left out */
 	size_t n, cap;
 	char **warnings;		/* the machine is not ready for a job (nothing

@@ -157,6 +157,8 @@ int nccl_facts_of(const struct inventory *inv, const enum nic_role *roles,
 		for (size_t k = 0; k < inv->nics[i].n_ports && rc == 0; k++)
 			rc = port_of(inv, roles, i, &inv->nics[i].ports[k], &f->ports[f->n_ports++]);
 	f->n_gpus = inv->n_gpus;
+	for (size_t g = 0; g < inv->n_gpus; g++)
+		f->rccl |= inv->gpus[g].vendor == GPU_VENDOR_AMD;
 	f->gdr_ready = gdr_ready(inv, f);
 	f->ascend = inv->npu.n > 0 || inv->npu.n_pci > 0;
 	if (rc == 0)

@@ -52,6 +52,9 @@ struct nccl_facts {
 	struct nccl_port *ports;	/* every port of every RDMA NIC, NIC order */
 	size_t n_ports;
 	size_t n_gpus;
+	/* the GPUs are AMD's: the job runs RCCL, which reads the same NCCL_*
+	 * variables (ROCm/rccl src/transport/net_ib.cc: NCCL_PARAM) */
+	bool rccl;
 	/* GPUDirect RDMA as check/gpudirect.c judges it for every command:
 	 * 1 ready, 0 not, -1 unknown; the check id that says why and one
 	 * clause of why (static), NULL when ready */

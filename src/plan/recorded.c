@@ -1,4 +1,5 @@
 #include "recorded.h"
+#include "../model/pci_ids.h"
 
 #include <errno.h>
 #include <math.h>
@@ -206,6 +207,8 @@ int plan_inventory_from_check(const json_t *check, struct inventory *inv)
 				continue;
 			func_of(v, &g->pci, &nomem);
 			g->kind = kind_of(json_object_get(v, "kind"));
+			g->vendor = IS_NA(g->pci.vendor) ? GPU_VENDOR_NVIDIA :
+				    gpu_vendor_of((uint64_t)g->pci.vendor);
 			inv->n_gpus++;
 		}
 	}

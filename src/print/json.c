@@ -387,9 +387,10 @@ static json_t *gpu_json(const struct gpu *g)
 {
 	json_t *up = pci_upstream_to_json(&g->pci);
 
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "bdf", json_string_or_null(g->pci.bdf),
 			 "vendor", json_hex_or_null(g->pci.vendor, 4),
+			 "vendor_name", gpu_vendor_name(g->vendor),
 			 "device", json_hex_or_null(g->pci.device, 4),
 			 "model", json_string_or_null(g->model),
 			 "kind", json_string_or_null(gpu_kind_name(g->kind)),

@@ -1,6 +1,8 @@
 /* `nccl`'s advice as text and JSON (print/nccl_out.h). */
 #include "nccl_out.h"
 
+#include <string.h>
+
 const char *nccl_advice_verdict(const struct nccl_advice *a)
 {
 	if (a->n_errors)
@@ -12,6 +14,9 @@ const char *nccl_advice_verdict(const struct nccl_advice *a)
  * "PXB"): nothing in them a shell would expand, so no quoting to undo. */
 void text_nccl_advice(FILE *out, const struct nccl_advice *a)
 {
+	if (a->library && strcmp(a->library, "rccl") == 0)
+		fputs("# RCCL (AMD GPUs): it reads the NCCL_* variables as NCCL does, and "
+		      "RCCL_* ones of its own\n", out);
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].value)
 			fprintf(out, "export %s=%s   # %s\n", a->v[i].name, a->v[i].value,

@@ -580,7 +580,8 @@ void text_inventory(FILE *out, const struct inventory *inv, const struct text_op
 	for (size_t i = 0; i < inv->n_gpus; i++) {
 		const struct gpu *g = &inv->gpus[i];
 
-		text_printf(out, "  %s  %s  ", g->pci.bdf, OR_NA(g->model));
+		text_printf(out, "  %s  %s %s  ", g->pci.bdf, gpu_vendor_name(g->vendor),
+			    OR_NA(g->model));
 		text_pci_numa(out, g->pci.numa_node);
 		text_pci_link(out, &g->pci.link);
 		fputc('\n', out);

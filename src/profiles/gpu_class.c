@@ -2,7 +2,7 @@
  * designs of each generation: A100 / A800 boards pair every GPU with a
  * 200 Gb/s HDR NIC (DGX A100, Inspur NF5688M6), Hopper and Blackwell
  * boards with a 400 Gb/s NDR one (DGX H100 / H200 / B200, HGX H800 and
- * H20 builds).  GeForce cards have no GPUDirect RDMA and no such design. */
+ * H20 builds), and AMD's Instinct platforms with a 400 Gb/s one.  GeForce cards have no GPUDirect RDMA and no such design. */
 #include "gpu_class.h"
 
 #include <string.h>
@@ -15,6 +15,9 @@ static const struct {
 } classes[] = {
 	{ "A100", 200 }, { "A800", 200 },
 	{ "H100", 400 }, { "H800", 400 }, { "H200", 400 }, { "H20", 400 }, { "B200", 400 },
+	/* AMD's 8-GPU platforms pair each GPU with a 400G NIC (ServeTheHome's
+	 * ASUS ESC A8A-E12U review; profile mi300x-8x400g) */
+	{ "Instinct MI300X", 400 }, { "Instinct MI325X", 400 }, { "Instinct MI355X", 400 },
 };
 
 double gpu_class_gbps(const struct gpu *g)

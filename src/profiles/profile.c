@@ -629,7 +629,7 @@ static int list_builtins(const struct profile_bases *bases, char *buf, size_t si
 
 static int parse_based_on(struct pstate *st, const struct entry *e, const struct key *k)
 {
-	char q[QUOTE_MAX + 4], names[160];
+	char q[QUOTE_MAX + 4], names[256];	/* the 13 built-ins take 174 */
 
 	if (!st->bases || !st->bases->find(e->value)) {
 		if (list_builtins(st->bases, names, sizeof(names)) < 0)

@@ -181,6 +181,28 @@ static void read_iommu(struct root *r, const struct nic *nics, size_t n_nics,
 	}
 }
 
+void host_module_read(struct root *r, const char *modules, struct module_state *m)
+{
+	const char *state;
+	int len;
+	char *dir;
+
+	if (asprintf(&dir, "sys/module/%s", m->name) < 0)
+		return;
+	/* initstate exists only for loadable modules: "live" once init
+	 * returned 0 (nvidia_peermem built against an ib_core without
+	 * PeerDirect fails init and never gets here). */
+	m->initstate = attr_str(r, dir, "initstate");
+	m->version = attr_str(r, dir, "version");
+	if (m->initstate)
+		m->loaded = strcmp(m->initstate, "live") == 0;
+	else if (modules && modules_find(modules, m->name, &state, &len))
+		m->loaded = len == 4 && strncmp(state, "Live", 4) == 0;
+	else	/* built in (=y): a directory without initstate */
+		m->loaded = root_is_dir(r, dir);
+	free(dir);
+}
+
 static void read_modules(struct root *r, struct host *h)
 {
 	char *modules = NULL;
@@ -192,26 +214,8 @@ static void read_modules(struct root *r, struct host *h)
 		root_note(r, "proc/modules", "neither it nor /sys/module: which modules "
 			  "are loaded is unknown");
 	for (int i = 0; i < MOD_COUNT; i++) {
-		struct module_state *m = &h->modules[i];
-		const char *state;
-		int len;
-		char *dir;
-
-		m->name = module_names[i];
-		if (asprintf(&dir, "sys/module/%s", m->name) < 0)
-			continue;
-		/* initstate exists only for loadable modules: "live" once
-		 * init returned 0 (nvidia_peermem built against an ib_core
-		 * without PeerDirect fails init and never gets here). */
-		m->initstate = attr_str(r, dir, "initstate");
-		m->version = attr_str(r, dir, "version");
-		if (m->initstate)
-			m->loaded = strcmp(m->initstate, "live") == 0;
-		else if (modules && modules_find(modules, m->name, &state, &len))
-			m->loaded = len == 4 && strncmp(state, "Live", 4) == 0;
-		else	/* built in (=y): a directory without initstate */
-			m->loaded = root_is_dir(r, dir);
-		free(dir);
+		h->modules[i].name = module_names[i];
+		host_module_read(r, modules, &h->modules[i]);
 	}
 	free(modules);
 }

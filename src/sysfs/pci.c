@@ -258,26 +258,31 @@ int pci_find(struct root *r, pci_want_fn want, char ***dirs, size_t *n)
 	return 0;
 }
 
-/* An NVIDIA function whose class could not be read is still a GPU when its
+/* A GPU function whose class could not be read is still a GPU when its
  * device ID names one: dropping it would leave its NIC blamed for a GPU
  * that is not there (topo.nic_far) and the per-GPU bandwidth counted over
- * fewer GPUs. */
+ * fewer GPUs.  Only NVIDIA's and AMD's functions are read further. */
 static bool want_gpu(struct root *r, const char *link)
 {
 	int64_t vendor = attr_hex(r, link, "vendor");
-	int64_t cls = vendor == PCI_VENDOR_NVIDIA ? attr_hex(r, link, "class") : NA;
+	int64_t cls = !IS_NA(vendor) && gpu_vendor_known((uint64_t)vendor) ?
+		      attr_hex(r, link, "class") : NA;
 	int64_t device;
 	enum gpu_kind kind;
 
-	if (!IS_NA(cls))
-		return pci_is_gpu((uint64_t)vendor, (uint64_t)cls);
-	if (vendor != PCI_VENDOR_NVIDIA)
+	if (IS_NA(vendor) || !gpu_vendor_known((uint64_t)vendor))
 		return false;
-	device = attr_hex(r, link, "device");
-	if (IS_NA(device) || !gpu_model_name((uint64_t)device, &kind)) {
+	/* AMD's class-03 functions are Radeons unless the ID is an
+	 * Instinct's, so the ID is wanted whenever the vendor is AMD */
+	device = vendor == PCI_VENDOR_AMD || IS_NA(cls) ? attr_hex(r, link, "device") : NA;
+	if (!IS_NA(cls))
+		return pci_is_gpu((uint64_t)vendor, (uint64_t)cls,
+				  IS_NA(device) ? 0 : (uint64_t)device);
+	if (IS_NA(device) || !gpu_model_name((uint64_t)vendor, (uint64_t)device, &kind)) {
 		/* an NVSwitch or an unknown GPU alike: said, never silent */
-		root_note(r, link, "NVIDIA function with no readable 'class' and %s: not "
-			  "taken for a GPU", IS_NA(device) ? "no readable 'device'" :
+		root_note(r, link, "%s function with no readable 'class' and %s: not "
+			  "taken for a GPU", gpu_vendor_name(gpu_vendor_of((uint64_t)vendor)),
+			  IS_NA(device) ? "no readable 'device'" :
 			  "a device ID that names no GPU known here");
 		return false;
 	}
@@ -340,10 +345,17 @@ int pci_read_gpus(struct root *r, struct gpu **gpus, size_t *n)
 		struct gpu *g = &(*gpus)[i];
 
 		g->pci = funcs[i];
+		g->vendor = gpu_vendor_of((uint64_t)g->pci.vendor);
 		if (!IS_NA(g->pci.device))
-			g->model = gpu_model_name((uint64_t)g->pci.device, &g->kind);
+			g->model = gpu_model_name((uint64_t)g->pci.vendor,
+						  (uint64_t)g->pci.device, &g->kind);
 		else
 			g->kind = GPU_UNKNOWN;
+		/* every AMD processing accelerator is an Instinct (pci_is_gpu):
+		 * a datacenter part whose model this table does not name yet */
+		if (g->kind == GPU_UNKNOWN && g->vendor == GPU_VENDOR_AMD &&
+		    !IS_NA(g->pci.class_code) && (g->pci.class_code >> 16) == 0x12)
+			g->kind = GPU_DATACENTER;
 	}
 	*n = count;
 	free(funcs);

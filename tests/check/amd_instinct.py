@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""AMD Instinct GPUs (issue 45, item 3): a copy of hgx-roce-lag (8 GPUs,
+each with a ConnectX-7 400G RoCE rail under one PCIe switch) with every GPU
+made an MI300X (1002:74a1, class 0x120000, as pci.ids and amdgpu's
+accelerator-class entry give them), NVIDIA's driver modules swapped for
+amdgpu and the DMI product an AS-8125GS-TNMR2.  Not a capture: the PCI tree
+and the NICs are the fixture's.
+
+inventory lists 8 AMD GPUs with their vendor; topo places each next to its
+NIC (PIX); check picks mi300x-8x400g and judges GPUDirect by AMD's path
+(DMA-BUF with amdgpu on 6.8, or amdkfd's memory peer; not loaded: a
+finding; no module list: not checked); nccl gives RCCL's environment.  A
+Radeon and a BMC's VGA beside them are no GPU.
+
+usage: amd_instinct.py RDMADOCTOR FIXTURES_DIR
+"""
+import glob
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from rdtest import Harness  # noqa: E402
+
+h = Harness("amd_instinct")
+expect, run = h.expect, h.run
+SHAPE = "hgx-roce-lag"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def gpu_dirs(root):
+    """Every NVIDIA display-class PCI function of the tree."""
+    out = []
+    # os.walk keeps off the links (driver, subsystem...), which loop
+    for d, _, files in os.walk(os.path.join(root, "sys/devices")):
+        if "vendor" in files and "class" in files and \
+                read(os.path.join(d, "vendor")) == "0x10de" and \
+                read(os.path.join(d, "class")).startswith("0x03"):
+            out.append(d)
+    return sorted(out)
+
+
+def make_amd(name, amdgpu=True, peer=False, modules=True):
+    root = h.copy(SHAPE, name)
+    for d in gpu_dirs(root):
+        write(os.path.join(d, "vendor"), "0x1002\n")
+        write(os.path.join(d, "device"), "0x74a1\n")
+        write(os.path.join(d, "class"), "0x120000\n")
+    mods = os.path.join(root, "sys/module")
+    for m in glob.glob(os.path.join(mods, "nvidia*")):
+        shutil.rmtree(m)
+    shutil.rmtree(os.path.join(root, "proc/driver/nvidia"), ignore_errors=True)
+    lines = [ln for ln in open(os.path.join(root, "proc/modules")).read().splitlines()
+             if not ln.startswith("nvidia")]
+    if amdgpu:
+        # /proc/modules' format (kernel/module/procfs.c m_show)
+        lines.append("amdgpu 19386368 0 - Live 0x0000000000000000")
+        write(os.path.join(mods, "amdgpu/initstate"), "live\n")
+    write(os.path.join(root, "proc/modules"), "\n".join(lines) + "\n")
+    if peer:
+        write(os.path.join(root, "sys/kernel/mm/memory_peers/amdkfd/version"), "1.0\n")
+    if not modules:
+        os.remove(os.path.join(root, "proc/modules"))
+        shutil.rmtree(mods)
+    write(os.path.join(root, "sys/class/dmi/id/product_name"), "AS-8125GS-TNMR2\n")
+    return root
+
+
+root = make_amd("mi300x")
+
+# inventory: 8 AMD GPUs, vendor in JSON and text
+rc, doc, _, err = run(root, cmd="inventory")
+gpus = doc["gpus"] if doc else []
+expect(len(gpus) == 8, "inventory lists 8 GPUs", f"{len(gpus)}: {err}")
+expect(all(g["vendor"] == "1002" and g["vendor_name"] == "AMD" and
+           g["model"] == "Instinct MI300X" and g["kind"] == "datacenter" for g in gpus),
+       "each is an AMD Instinct MI300X, datacenter", str(gpus[:1]))
+rc, _, out, _ = run(root, json_out=False, cmd="inventory")
+expect(out.count("AMD Instinct MI300X") == 8, "inventory text names the vendor",
+       out[out.find("GPUs ("):][:200])
+
+# topo: each GPU is PIX to its rail, as on the NVIDIA original
+rc, _, out, _ = run(root, json_out=False, cmd="topo")
+rows = [ln for ln in out.splitlines() if ln.startswith("GPU")]
+expect(len(rows) == 8 and all(ln.split()[2 + i] == "PIX" for i, ln in enumerate(rows)),
+       "topo places GPU i PIX to mlx5_i", out[:600])
+
+# check: the profile by DMI and GPUs, GPUDirect ready by DMA-BUF
+rc, doc, _, err = run(root)
+expect(doc and doc["profile"] == "mi300x-8x400g", "check picks mi300x-8x400g",
+       f"{doc and doc['profile']} {err}")
+ids = [f["id"] for f in doc["findings"]] if doc else []
+expect("gdr.missing" not in ids, "amdgpu on kernel 6.8: GPUDirect ready", str(ids))
+expect(not any(f["id"].startswith("topo.") for f in doc["findings"]),
+       "no placement finding", str(ids))
+
+# the same GPUs picked by GPUs alone, on a board the profile does not name
+other = make_amd("by-gpus")
+write(os.path.join(other, "sys/class/dmi/id/product_name"), "Some Board\n")
+rc, doc, _, _ = run(other)
+expect(doc and doc["profile"] == "mi300x-8x400g", "8 MI300X pick the profile without DMI",
+       str(doc and doc["profile"]))
+
+# nccl: RCCL's environment, with the AMD path of GPUDirect as its reason
+rc, doc, _, err = run(root, cmd="nccl")
+expect(doc and doc["library"] == "rccl", "nccl says RCCL", f"{doc and doc['library']} {err}")
+vars_ = {v["name"]: v for v in doc["vars"]} if doc else {}
+left = {v["name"]: v for v in doc["left_out"]} if doc else {}
+for name in ("NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ"):
+    expect(name in vars_ and vars_[name]["why"], f"RCCL's environment sets {name}",
+           str(sorted(vars_)))
+expect("DMA-BUF: amdgpu loaded" in vars_.get("NCCL_NET_GDR_READ", {}).get("why", ""),
+       "NCCL_NET_GDR_READ's reason is AMD's path", str(vars_.get("NCCL_NET_GDR_READ")))
+expect("RCCL_FORCE_ENABLE_GDRDMA" in left, "RCCL's own variable is named, left out",
+       str(sorted(left)))
+rc, _, out, _ = run(root, json_out=False, cmd="nccl")
+expect(out.startswith("# RCCL (AMD GPUs)"), "nccl's text says RCCL", out[:120])
+
+# GPUDirect: amdgpu not loaded is a finding with AMD's reason
+rc, doc, _, _ = run(make_amd("no-amdgpu", amdgpu=False))
+f = [x for x in doc["findings"] if x["id"] == "gdr.missing"] if doc else []
+expect(len(f) == 1 and f[0]["severity"] == "error" and "amdgpu is not loaded" in f[0]["observed"]
+       and "AMD" in f[0]["observed"], "no amdgpu: gdr.missing, error, AMD's reason", str(f))
+# ... unless ROCm's amdkfd memory peer is registered
+rc, doc, _, _ = run(make_amd("peer", amdgpu=False, peer=True))
+expect(doc and "gdr.missing" not in [x["id"] for x in doc["findings"]],
+       "amdkfd memory peer: ready", str(doc and [x["id"] for x in doc["findings"]]))
+rc, doc, _, _ = run(make_amd("peer-nccl", amdgpu=False, peer=True), cmd="nccl")
+g = {v["name"]: v for v in doc["vars"]}.get("NCCL_NET_GDR_READ", {}) if doc else {}
+expect("amdkfd memory peer" in g.get("why", ""), "nccl: ready by the memory peer", str(g))
+# no module list: not checked, never ready
+rc, doc, _, _ = run(make_amd("unknown", modules=False))
+f = [x for x in doc["findings"] if x["id"] == "gdr.missing"] if doc else []
+# (a warning, not an info: the profile requires GPUDirect, and what it
+# requires and nobody saw keeps the verdict from PASS: check_required)
+expect(len(f) == 1 and f[0]["severity"] != "error" and f[0].get("unchecked") and
+       doc["verdict"] != "pass", "no module list: gdr.missing not checked, no pass", str(f))
+rc, doc, _, _ = run(make_amd("unknown-nccl", modules=False), cmd="nccl")
+left = {v["name"] for v in doc["left_out"]} if doc else set()
+expect("NCCL_NET_GDR_READ" in left, "unknown GPUDirect: NCCL_NET_GDR_READ not set", str(left))
+
+# a Radeon (class 0300, an ID no Instinct has) and a BMC's VGA are no GPU
+extra = make_amd("radeon")
+for fn, vendor, device, cls in (("0000:00:1d.0", "0x1002", "0x744c", "0x030000"),
+                                ("0000:00:1d.1", "0x1a03", "0x2000", "0x030000")):
+    d = os.path.join(extra, "sys/devices/pci0000:00", fn)
+    for k, v in (("vendor", vendor), ("device", device), ("class", cls)):
+        write(os.path.join(d, k), v + "\n")
+    os.symlink(os.path.join("../../../devices/pci0000:00", fn),
+               os.path.join(extra, "sys/bus/pci/devices", fn))
+rc, doc, _, err = run(extra, cmd="inventory")
+expect(doc and len(doc["gpus"]) == 8, "a Radeon and an ASPEED VGA are not GPUs",
+       f"{doc and [g['bdf'] for g in doc['gpus']]} {err}")
+
+h.done()
