@@ -213,9 +213,14 @@ static void test_reads_past_the_bound(void **state)
 	assert_non_null(strstr(out, "3,249999,"));
 	free(out);
 
-	/* the default bounds read it all too, and keep every match */
+	/* the default bounds of what is kept read it all too, and keep every
+	 * match (their time bound left out: under an emulator or a loaded
+	 * machine 250,000 records can take longer, and test_time_bound holds
+	 * what a read cut by time does) */
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	assert_int_equal(kmsg_read_fd(fd, false, &kmsg_bounds_default, &out, &len, &st), 0);
+	b = kmsg_bounds_default;
+	b.seconds = 3600;
+	assert_int_equal(kmsg_read_fd(fd, false, &b, &out, &len, &st), 0);
 	assert_int_equal(st.records, n);
 	assert_false(st.cut);
 	assert_int_equal(st.dropped, 0);
