@@ -17,13 +17,31 @@ static const enum ctr_class judged[] = {
 
 #define N_JUDGED (sizeof(judged) / sizeof(judged[0]))
 
-/* The judged classes t has a judged row of (echoes and byte counts are
- * not judged, so they make no class available). */
-static unsigned available(const struct drv_table *t)
+/* The judged classes the NIC has a judged counter of (echoes and byte
+ * counts are not judged, so they make no class available): those of the
+ * hw_counters its ports have, where any were read (a table holds every
+ * spelling and kernel of its driver: bnxt_re's ICRC counter is only the
+ * out-of-tree driver's, irdma's sequence errors only its GEN3's); else
+ * those of its driver's table. */
+static unsigned available(const struct drv_table *t, const struct nic *n)
 {
 	unsigned m = 0;
-	bool retry;
+	bool retry, read = false;
 
+	for (size_t p = 0; p < n->n_ports; p++)
+		for (size_t i = 0; i < n->ports[p].hw_counters.n; i++) {
+			const struct counter *ct = &n->ports[p].hw_counters.v[i];
+			const struct drv_counter *r;
+
+			if (!ct->ok || !ct->name)
+				continue;
+			read = true;
+			r = drv_counter_find(n->driver, ct->name);
+			if (check_hw_judged(r, &retry))
+				m |= CTR_BIT(r->cls);
+		}
+	if (read)
+		return m;
 	for (unsigned i = 0; i < t->n; i++)
 		if (check_hw_judged(&t->rows[i], &retry))
 			m |= CTR_BIT(t->rows[i].cls);
@@ -47,7 +65,7 @@ static struct finding *add(const struct check_ctx *c, struct findings *out, cons
 static int missing_classes(const struct check_ctx *c, struct findings *out,
 			   const struct nic *n, const struct drv_table *t)
 {
-	unsigned have = available(t);
+	unsigned have = available(t, n);
 	struct check_buf miss = { 0 };
 	size_t k = 0;
 	struct finding *f;

@@ -4,6 +4,7 @@
 #include "rate_units.h"
 #include "tint.h"
 #include "../model/port_state.h"
+#include "../model/driver_counters.h"
 #include "../model/window.h"
 #include "text_printf.h"
 #include "plural.h"
@@ -135,12 +136,34 @@ static json_t *opt_set_json(const struct port *pt, int which, double secs)
 	return set_json(pt, which, secs);
 }
 
-/* The RoCE congestion counters of hw_counters (mlx5): CNPs sent as the
- * notification point, handled as the reaction point, ECN-marked packets. */
+/* The RoCE congestion counters of hw_counters: CNPs sent as the
+ * notification point, handled as the reaction point, ECN-marked packets,
+ * keyed by mlx5's names whatever the driver calls them
+ * (model/driver_counters.h: bnxt_re's tx_cnp_pkts, irdma's cnpSent, ...). */
 static const char *const cnp_names[] = {
 	"np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets",
 };
+static const enum ctr_class cnp_classes[] = {
+	CTR_CNP_SENT, CTR_CNP_HANDLED, CTR_ECN_MARKED,
+};
 #define N_CNP (sizeof(cnp_names) / sizeof(cnp_names[0]))
+
+/* The change of the port's first hw_counter of class cnp_classes[i] (by
+ * its driver's vocabulary; a driver no table knows: by any's). */
+static bool cnp_change(const struct port *pt, const char *driver, size_t i,
+		       struct counter_change *ch)
+{
+	const char *drv = drv_table_of(driver) ? driver : DRV_ANY;
+
+	for (size_t k = 0; k < pt->hw_counters.n; k++) {
+		const char *name = pt->hw_counters.v[k].name;
+
+		if (name && counter_class(drv, name) == cnp_classes[i] &&
+		    window_change(pt, WIN_HW, name, ch))
+			return true;
+	}
+	return false;
+}
 
 /* The FEC counters' totals over the window (link.ber judges them); null
  * when the link has no FEC statistics at both ends. */
@@ -160,14 +183,14 @@ static json_t *fec_json(const struct port *pt, double secs)
 	return o ? o : json_null();
 }
 
-static json_t *cnp_json(const struct port *pt, double secs)
+static json_t *cnp_json(const struct port *pt, const char *driver, double secs)
 {
 	json_t *o = json_object();
 	bool any = false;
 
 	for (size_t i = 0; i < N_CNP; i++) {
 		struct counter_change ch;
-		bool ok = window_change(pt, WIN_HW, cnp_names[i], &ch);
+		bool ok = cnp_change(pt, driver, i, &ch);
 
 		json_object_set_new(o, cnp_names[i], ok ? change_json(&ch, secs) : json_null());
 		any |= ok;
@@ -262,7 +285,7 @@ json_t *watch_to_json(const struct watch_report *rep)
 			json_object_set_new(o, "ethtool_stats", opt_set_json(pt, WIN_ETH, secs));
 			json_object_set_new(o, "netdev_stats", opt_set_json(pt, WIN_NET, secs));
 			json_object_set_new(o, "pfc", pfc_json(pt, secs));
-			json_object_set_new(o, "cnp", cnp_json(pt, secs));
+			json_object_set_new(o, "cnp", cnp_json(pt, inv->nics[i].driver, secs));
 			json_object_set_new(o, "fec", fec_json(pt, secs));
 			json_array_append_new(ports, o);
 		}
@@ -361,7 +384,7 @@ static void text_throughput(FILE *out, const struct port *pt, double secs)
 
 /* "pfc prio 3: pause tx +N (r/s) rx +M (r/s)" per listed priority, then
  * "cnp: sent +N handled +M ecn-marked +K" */
-static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
+static void text_pfc_cnp(FILE *out, const struct port *pt, const char *driver, double secs)
 {
 	static const char *const cnp_label[] = { "sent", "handled", "ecn-marked" };
 	struct counter_change ch;
@@ -380,7 +403,7 @@ static void text_pfc_cnp(FILE *out, const struct port *pt, double secs)
 		text_printf(out, "    pfc prio %d: pause tx %s rx %s\n", p, a, b);
 	}
 	for (size_t i = 0; i < N_CNP; i++) {
-		bool ok = window_change(pt, WIN_HW, cnp_names[i], &ch);
+		bool ok = cnp_change(pt, driver, i, &ch);
 
 		if (!ok)
 			continue;
@@ -428,7 +451,7 @@ void text_watch(FILE *out, const struct watch_report *rep, const struct text_opt
 				text_printf(out, "    %zu other counters unchanged\n", still);
 			if (!isnan(ratio))
 				text_printf(out, "    physical-layer errors per line bit: %.3g\n", ratio);
-			text_pfc_cnp(out, pt, secs);
+			text_pfc_cnp(out, pt, inv->nics[i].driver, secs);
 		}
 	fputc('\n', out);
 	if (count[SEV_ERROR] || count[SEV_WARN])

@@ -27,9 +27,16 @@ from rdtest import Harness  # noqa: E402
 # not the machine their profile describes, on purpose (their own findings)
 NOT_THEIR_PROFILE = {"a800-2x100g-roce", "a800-2x100g-x8", "rtx4090-cx6dx-x8"}
 
+# the driver shapes of issue 45 (tests/fixtures/README.md, "Driver shapes"):
+# laid out from the driver source, without the live-only replies (DCB, LLDP,
+# config space) the mlx5 examples carry, and with what the tool cannot yet
+# judge on those drivers left "not checked" on purpose (tests/check/driver_classes.py)
+DRIVER_SHAPES = {"bnxt-re-thor2", "irdma-e810", "efa-g6e", "ionic-pollara"}
+
 h = Harness("healthy-examples")
 shapes = sorted(n for n in os.listdir(h.fixtures)
-                if os.path.isdir(os.path.join(h.fixtures, n, "root")) and "broken" not in n)
+                if os.path.isdir(os.path.join(h.fixtures, n, "root")) and "broken" not in n
+                and n not in DRIVER_SHAPES)
 h.expect(len(shapes) >= 8, "the healthy examples found", str(shapes))
 for shape in shapes:
     root = os.path.join(h.fixtures, shape, "root")

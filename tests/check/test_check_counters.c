@@ -90,7 +90,16 @@ static void counters_errors_and_saturated(void **state)
 					"not be read (port_xmit_discards)") == 0;
 		assert_int_equal(infos, 1);
 	}
-	assert_int_equal(count_id(&fs, "counters.errors"), 4);
+	/* what a NIC's hw_counters hold is what it can be judged by: a class
+	 * none of them counts is not available, whatever other kernels of its
+	 * driver name */
+	expect(&fs, "counters.errors", "mlx5_4", SEV_INFO,
+	       "not checked: seq_err, phy_err not available on mlx5 (mlx5_core keeps no such "
+	       "hw_counters)", NULL);
+	expect(&fs, "counters.errors", "mlx5_5", SEV_INFO,
+	       "not checked: retransmit, ack_timeout not available on mlx5 (mlx5_core keeps no "
+	       "such hw_counters)", NULL);
+	assert_int_equal(count_id(&fs, "counters.errors"), 6);
 	assert_int_equal(count_id(&fs, "counters.saturated"), 1);
 	/* a one-shot check never fails on lifetime counts */
 	assert_string_equal(check_verdict(&fs), "warn");

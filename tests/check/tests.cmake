@@ -134,3 +134,7 @@ add_test(NAME check_amd_instinct COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/amd_i
 add_test(NAME lag COMMAND ${CMAKE_CURRENT_LIST_DIR}/test_lag.sh
   ${RD_BIN} ${PROJECT_SOURCE_DIR})
 set_tests_properties(lag PROPERTIES TIMEOUT 120)
+# The driver fixtures (issue 45): grown hw_counters of bnxt_re, irdma, efa
+# and ionic judged alike by check --window and watch, by their class.
+add_test(NAME check_driver_classes COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/driver_classes.py
+  $<TARGET_FILE:rdmadoctor> ${PROJECT_SOURCE_DIR}/tests/fixtures)
