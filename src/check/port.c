@@ -146,10 +146,11 @@ static int state_unknown(const struct check_ctx *c, struct findings *out, size_t
 	finding_set(&f->expected, "ACTIVE, LinkUp");
 	if (drv_link_of(n->driver))
 		finding_set(&f->fix,
-			    "its driver's port state says nothing of the link: watch the device's "
-			    "own error counters (`rdmadoctor watch`), or name the network interface "
-			    "that carries it; a site that accepts this says so with "
-			    "`accept_unchecked = port.down` in the site file");
+			    "its driver's port state says nothing of the link and no interface "
+			    "on its PCI function shows it: watch the device's own error counters "
+			    "over a window (`rdmadoctor watch`, `check --window`); a site that "
+			    "accepts this says so with `accept_unchecked = port.down` in the "
+			    "site file");
 	else
 		finding_set(&f->fix,
 			    "`cat /sys/class/infiniband/%s/ports/%d/state phys_state` and `ibstat %s %d` "

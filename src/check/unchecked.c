@@ -25,6 +25,7 @@
  * without root (pcie.c), per-GPU bandwidth (bandwidth.c) and placement with an
  * unknown NUMA node (topo.c) say it where they are judged. */
 #include "families.h"
+#include "../model/driver_link.h"
 
 #include <math.h>
 #include <string.h>
@@ -386,7 +387,12 @@ int check_unchecked_values(const struct check_ctx *c, struct findings *out)
 
 			if (rs->rate_gbps > 0 && check_port_up(pt) && isnan(pt->rate_gbps))
 				CHECK_TRY(rate_unknown(c, out, i, pt, rs->rate_gbps));
-			if (!check_port_is_ib(pt) && !check_port_is_eth(pt))
+			/* efa's "Unknown" is its answer (SRD), not an unread
+			 * value: unchecked only where a profile wants IB or
+			 * Ethernet of it */
+			if (!check_port_is_ib(pt) && !check_port_is_eth(pt) &&
+			    (!drv_link_of(n->driver) || !drv_link_of(n->driver)->own_transport ||
+			     rs->link_layer))
 				CHECK_TRY(link_layer_unknown(c, out, i, pt));
 			if (check_port_up(pt))
 				CHECK_TRY(counters_unknown(c, out, i, pt));

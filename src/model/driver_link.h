@@ -18,6 +18,9 @@ struct drv_link {
 	bool state_fixed;
 	/* rate is a constant of the driver, not the link's speed */
 	bool rate_fixed;
+	/* link_layer reads "Unknown" because the device has neither: its own
+	 * transport, not an unread value (NULL: IB or Ethernet, as read) */
+	const char *own_transport;
 	/* why, with the source it was read from, for the notes and the
 	 * "not checked" reason */
 	const char *why;
