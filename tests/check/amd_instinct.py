@@ -12,6 +12,14 @@ NIC (PIX); check picks mi300x-8x400g and judges GPUDirect by AMD's path
 finding; no module list: not checked); nccl gives RCCL's environment.  A
 Radeon and a BMC's VGA beside them are no GPU.
 
+The generated shape mi300x-thor2 is the whole machine: 8 MI300X and 8
+Broadcom Thor2 (bnxt_re) rails, each pair under its own PCIe switch, amdgpu
+on 6.8 and rdma-core 50's libibverbs.  On it: the profile by DMI, each GPU
+PIX to its own bnxt_re, GPUDirect ready by DMA-BUF (and not with amdgpu
+gone from proc/modules of a copy), RCCL's environment naming the 8 rails;
+its verdict is WARN only by the rails' PFC, which a board profile requires
+and the fixture holds no DCB reply for (required, not checked).
+
 usage: amd_instinct.py RDMADOCTOR FIXTURES_DIR
 """
 import glob
@@ -161,5 +169,71 @@ for fn, vendor, device, cls in (("0000:00:1d.0", "0x1002", "0x744c", "0x030000")
 rc, doc, _, err = run(extra, cmd="inventory")
 expect(doc and len(doc["gpus"]) == 8, "a Radeon and an ASPEED VGA are not GPUs",
        f"{doc and [g['bdf'] for g in doc['gpus']]} {err}")
+
+# ---- mi300x-thor2: the generated MI300X + Broadcom Thor2 machine ----------
+THOR = os.path.join(h.fixtures, "mi300x-thor2", "root")
+RAILS = ["bnxt_re%d" % i for i in range(8)]
+rc, doc, _, err = run(THOR)
+expect(doc and doc["profile"] == "mi300x-8x400g" and doc["profile_source"] == "DMI",
+       "mi300x-thor2: check picks mi300x-8x400g from DMI",
+       f"{doc and (doc['profile'], doc['profile_source'])} {err}")
+ids = [f["id"] for f in doc["findings"]] if doc else []
+expect("gdr.missing" not in ids, "mi300x-thor2: GPUDirect ready (amdgpu, 6.8, IBVERBS_1.14)",
+       str(ids))
+expect(not any(i.startswith("topo.") for i in ids), "mi300x-thor2: no placement finding",
+       str(ids))
+expect(doc and sorted(k for k, v in doc["roles"].items() if v == "rail") == RAILS,
+       "mi300x-thor2: the 8 bnxt_re are the rails", str(doc and doc["roles"]))
+# the verdict: nothing wrong (no error, no warning of its own); WARN only by
+# the rails' PFC the board profile requires and no DCB reply shows
+judged = [f for f in doc["findings"] if not f.get("unchecked")] if doc else [None]
+pfc = [f for f in doc["findings"] if f["id"] == "roce.pfc"] if doc else []
+expect(not judged, "mi300x-thor2: no finding but what could not be read",
+       str([(f["id"], f["subject"]) for f in judged if f]))
+expect(doc and doc["verdict"] == "warn" and len(pfc) == 8 and
+       all(f.get("unchecked") and f.get("required") for f in pfc),
+       "mi300x-thor2: WARN, by the 8 rails' unread PFC the profile requires",
+       f"{doc and doc['verdict']} {[(f['subject'], f.get('required')) for f in pfc]}")
+rc, doc, _, err = run(THOR, cmd="inventory")
+expect(doc and len(doc["gpus"]) == 8 and all(g["model"] == "Instinct MI300X"
+                                              for g in doc["gpus"]),
+       "mi300x-thor2: 8 Instinct MI300X", f"{doc and doc['gpus'][:1]} {err}")
+rc, _, out, _ = run(THOR, json_out=False, cmd="topo")
+head = [ln for ln in out.splitlines() if ln.strip().startswith("bnxt_re0")][:1]
+rows = [ln for ln in out.splitlines() if ln.startswith("GPU")]
+cols = head[0].split()[:8] if head else []
+expect(cols == RAILS and len(rows) == 8 and
+       all(ln.split()[2 + i] == "PIX" and ln.split()[2:10].count("PIX") == 1
+           for i, ln in enumerate(rows)),
+       "mi300x-thor2: topo places GPU i PIX to bnxt_re i, and to no other", out[:900])
+rc, doc, _, err = run(THOR, cmd="nccl")
+vars_ = {v["name"]: v for v in doc["vars"]} if doc else {}
+expect(doc and doc["library"] == "rccl", "mi300x-thor2: nccl says RCCL",
+       f"{doc and doc['library']} {err}")
+hca = vars_.get("NCCL_IB_HCA", {}).get("value", "")
+expect(hca == "=" + ",".join(r + ":1" for r in RAILS),
+       "mi300x-thor2: NCCL_IB_HCA names the 8 bnxt_re rails", hca)
+expect("DMA-BUF: amdgpu loaded" in vars_.get("NCCL_NET_GDR_READ", {}).get("why", ""),
+       "mi300x-thor2: GPUDirect by DMA-BUF in RCCL's environment",
+       str(vars_.get("NCCL_NET_GDR_READ")))
+# amdgpu unloaded (a copy): gone from proc/modules and from sys/module,
+# as rmmod leaves them (host_module_read believes sys/module's initstate
+# before proc/modules, so both go): no DMA-BUF, no memory peer
+gone = h.copy("mi300x-thor2", "thor2-no-amdgpu")
+mods = os.path.join(gone, "proc/modules")
+write(mods, "".join(ln + "\n" for ln in open(mods).read().splitlines()
+                    if not ln.startswith("amdgpu ")))
+shutil.rmtree(os.path.join(gone, "sys/module/amdgpu"))
+for holder in glob.glob(os.path.join(gone, "sys/module/*/holders/amdgpu")):
+    os.remove(holder)
+os.remove(os.path.join(gone, "sys/bus/pci/drivers/amdgpu/module"))
+rc, doc, _, _ = run(gone)
+f = [x for x in doc["findings"] if x["id"] == "gdr.missing"] if doc else []
+expect(len(f) == 1 and f[0]["severity"] == "error" and "amdgpu is not loaded" in f[0]["observed"],
+       "mi300x-thor2 without amdgpu: gdr.missing, error", str(f))
+rc, doc, _, _ = run(gone, cmd="nccl")
+left = {v["name"] for v in doc["left_out"]} if doc else set()
+expect("NCCL_NET_GDR_READ" in left, "mi300x-thor2 without amdgpu: no NCCL_NET_GDR_READ",
+       str(left))
 
 h.done()

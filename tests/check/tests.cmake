@@ -125,7 +125,8 @@ add_test(NAME check_rank_order COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/rank_or
 add_test(NAME check_healthy_examples COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/healthy_examples.py
   ${RD_BIN} ${PROJECT_SOURCE_DIR}/tests/fixtures)
 # AMD Instinct GPUs (issue 45): a copy of hgx-roce-lag with MI300X GPUs and
-# amdgpu: inventory, topo, the profile, GPUDirect's AMD path, RCCL.
+# amdgpu, and the generated mi300x-thor2 (8 MI300X + 8 bnxt_re): inventory,
+# topo, the profile, GPUDirect's AMD path, RCCL.
 add_test(NAME check_amd_instinct COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/amd_instinct.py
   ${RD_BIN} ${PROJECT_SOURCE_DIR}/tests/fixtures)
 
