@@ -17,8 +17,9 @@ Broadcom Thor2 (bnxt_re) rails, each pair under its own PCIe switch, amdgpu
 on 6.8 and rdma-core 50's libibverbs.  On it: the profile by DMI, each GPU
 PIX to its own bnxt_re, GPUDirect ready by DMA-BUF (and not with amdgpu
 gone from proc/modules of a copy), RCCL's environment naming the 8 rails;
-its verdict is WARN only by the rails' PFC, which a board profile requires
-and the fixture holds no DCB reply for (required, not checked).
+its rails answer DCB as bnxt_en does (lossless: DSCP trust, PFC on 3), so
+it passes, with nothing judged wrong and nothing the profile requires
+left unread; a copy without those replies is WARN by the rails' PFC.
 
 usage: amd_instinct.py RDMADOCTOR FIXTURES_DIR
 """
@@ -184,16 +185,25 @@ expect(not any(i.startswith("topo.") for i in ids), "mi300x-thor2: no placement 
        str(ids))
 expect(doc and sorted(k for k, v in doc["roles"].items() if v == "rail") == RAILS,
        "mi300x-thor2: the 8 bnxt_re are the rails", str(doc and doc["roles"]))
-# the verdict: nothing wrong (no error, no warning of its own); WARN only by
-# the rails' PFC the board profile requires and no DCB reply shows
+# the verdict: PASS, nothing judged wrong and nothing required unread (the
+# rails' PFC and trust are judged from bnxt_en's DCB replies)
 judged = [f for f in doc["findings"] if not f.get("unchecked")] if doc else [None]
-pfc = [f for f in doc["findings"] if f["id"] == "roce.pfc"] if doc else []
+required = [f for f in doc["findings"] if f.get("required")] if doc else [None]
 expect(not judged, "mi300x-thor2: no finding but what could not be read",
        str([(f["id"], f["subject"]) for f in judged if f]))
-expect(doc and doc["verdict"] == "warn" and len(pfc) == 8 and
+expect(doc and doc["verdict"] == "pass" and not required,
+       "mi300x-thor2: PASS, nothing the profile requires unread",
+       f"{doc and doc['verdict']} {[(f['id'], f['subject']) for f in required if f]}")
+# without the DCB replies (a driver that does not answer): WARN by the PFC
+# the board profile requires
+nodcb = h.copy("mi300x-thor2", "nodcb")
+shutil.rmtree(os.path.join(nodcb, ".rdmadoctor", "dcb"))
+rc, doc2, _, err = run(nodcb)
+pfc = [f for f in doc2["findings"] if f["id"] == "roce.pfc"] if doc2 else []
+expect(doc2 and doc2["verdict"] == "warn" and len(pfc) == 8 and
        all(f.get("unchecked") and f.get("required") for f in pfc),
-       "mi300x-thor2: WARN, by the 8 rails' unread PFC the profile requires",
-       f"{doc and doc['verdict']} {[(f['subject'], f.get('required')) for f in pfc]}")
+       "mi300x-thor2 without DCB replies: WARN, by the 8 rails' unread PFC",
+       f"{doc2 and doc2['verdict']} {[(f['subject'], f.get('required')) for f in pfc]}")
 rc, doc, _, err = run(THOR, cmd="inventory")
 expect(doc and len(doc["gpus"]) == 8 and all(g["model"] == "Instinct MI300X"
                                               for g in doc["gpus"]),
