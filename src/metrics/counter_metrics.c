@@ -18,7 +18,8 @@
  * read through prometheus/procfs sysfs/class_infiniband.go): its legacy_*
  * ones (counters_ext/) and the counters/ ones of the same field are one
  * family, of the wider value (tests/metrics/test_serve_node_exporter.py).
- *   hw_counters/<x>     rdmadoctor_hw_<x>_total
+ *   hw_counters/<x>     rdmadoctor_hw_<x>_total{...,class} (class: what it
+ *                                   counts, model/driver_counters.h)
  *   ethtool -S <x>      rdmadoctor_ethtool_<x>_total (the netdev's; not the
  *                                   per-queue ones, hundreds on a ConnectX)
  *   carrier_changes     rdmadoctor_netdev_carrier_changes_total
@@ -27,6 +28,8 @@
  *
  * A counter the kernel would not give is left out, never 0. */
 #include "families.h"
+
+#include "../model/driver_counters.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -181,6 +184,17 @@ static void help_source(char *buf, size_t len, const struct inventory *inv, enum
 			 ext ? ", or counters_ext/ where that is wider" : "");
 }
 
+/* A hw_counter's class in its NIC's driver's vocabulary, the one check
+ * judges it by and watch --json gives (model/driver_counters.h); "none"
+ * for a counter of no class or of a driver no table knows.  A label, not
+ * a series of its own: it is a function of the driver and the counter, so
+ * it adds no series, and one query sums a class over every driver
+ * (sum by (class) (rate({__name__=~"rdmadoctor_hw_.+_total"}[5m]))). */
+static struct expo_label class_label(const struct nic *n, const char *name)
+{
+	return (struct expo_label){ "class", ctr_class_name(counter_class(n->driver, name)) };
+}
+
 static void one_family(struct expo *e, const struct inventory *inv, enum set_kind k,
 		       const char *name, const char *metric)
 {
@@ -200,7 +214,9 @@ static void one_family(struct expo *e, const struct inventory *inv, enum set_kin
 			if (!c || !c->ok)
 				continue;
 			port_labels_init(&pl, n, &n->ports[j]);
-			expo_fam_sample_u64(e, &f, pl.l, PORT_LABELS, c->value);
+			if (k == HW)	/* the one label more: see class_label */
+				pl.l[PORT_LABELS] = class_label(n, name);
+			expo_fam_sample_u64(e, &f, pl.l, PORT_LABELS + (k == HW), c->value);
 		}
 	}
 }

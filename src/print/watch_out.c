@@ -111,16 +111,27 @@ static json_t *change_json(const struct counter_change *ch, double secs)
 			 "reset", ch->reset);
 }
 
-static json_t *set_json(const struct port *pt, int which, double secs)
+/* One set's changes by name.  A hw_counter's carries its class in its
+ * driver's vocabulary (model/driver_counters.h), the one check judges it
+ * by and serve labels it with: "none" for a name or driver no table knows,
+ * which nothing judges.  driver: the NIC's, read only for WIN_HW. */
+static json_t *set_json(const struct port *pt, int which, const char *driver, double secs)
 {
 	const struct counter_set *set = window_set_of(pt, which);
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < set->n; i++) {
+		const char *name = set->v[i].name;
 		struct counter_change ch;
+		json_t *c;
 
-		if (set->v[i].name && window_change(pt, which, set->v[i].name, &ch))
-			json_object_set_new(o, set->v[i].name, change_json(&ch, secs));
+		if (!name || !window_change(pt, which, name, &ch))
+			continue;
+		c = change_json(&ch, secs);
+		if (which == WIN_HW)
+			json_object_set_new(c, "class",
+					    json_string(ctr_class_name(counter_class(driver, name))));
+		json_object_set_new(o, name, c);
 	}
 	return o;
 }
@@ -133,7 +144,7 @@ static json_t *opt_set_json(const struct port *pt, int which, double secs)
 
 	if (!start->v || !window_set_of(pt, which)->v)
 		return json_null();
-	return set_json(pt, which, secs);
+	return set_json(pt, which, NULL, secs);
 }
 
 /* The RoCE congestion counters of hw_counters: CNPs sent as the
@@ -271,8 +282,8 @@ json_t *watch_to_json(const struct watch_report *rep)
 				"nic", json_string_or_null(inv->nics[i].name),
 				"port", pt->num,
 				"netdev", json_string_or_null(pt->netdev),
-				"counters", set_json(pt, WIN_PMA, secs),
-				"hw_counters", set_json(pt, WIN_HW, secs),
+				"counters", set_json(pt, WIN_PMA, NULL, secs),
+				"hw_counters", set_json(pt, WIN_HW, inv->nics[i].driver, secs),
 				"carrier_changes", window_carrier(pt, &ch) ?
 					change_json(&ch, secs) : json_null(),
 				"phy_error_ratio",

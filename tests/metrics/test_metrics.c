@@ -232,6 +232,7 @@ static void machine(struct inventory *inv, struct nic *n, struct port *p)
 	inv->n_nics = 1;
 	n->name = S("mlx5_0");
 	n->model = S("ConnectX-7");
+	n->driver = S("mlx5_core");	/* the vocabulary of its hw_counters' class */
 	n->has_pci = true;
 	n->pci.bdf = S("0000:18:00.0");
 	n->pci.link = (struct pci_link){ 32, 32, 16, 16 };
@@ -422,8 +423,10 @@ static void test_render_machine(void **state)
 		    "of the port (sysfs counters_ext/, 64 bits), bytes");
 	expect_line(text, "# HELP rdmadoctor_port_unicast_rcv_packets_total Port counter "
 		    "unicast_rcv_packets of the port (sysfs counters_ext/, 64 bits)");
-	expect_line(text, LINE("rdmadoctor_hw_out_of_buffer_total{%s} 7", lab));
-	expect_line(text, LINE("rdmadoctor_hw_rp_cnp_handled_total{%s} 18446744073709551615", lab));
+	/* each hw_counter labelled with its class in mlx5's vocabulary */
+	expect_line(text, LINE("rdmadoctor_hw_out_of_buffer_total{%s,class=\"drop\"} 7", lab));
+	expect_line(text, LINE("rdmadoctor_hw_rp_cnp_handled_total{%s,class=\"cnp_handled\"} "
+			       "18446744073709551615", lab));
 	expect_line(text, LINE("rdmadoctor_netdev_carrier_changes_total{%s} 2", lab));
 	expect_line(text, LINE("rdmadoctor_ethtool_rx_prio3_pause_total{%s} 5", lab));
 	expect_line(text, LINE("rdmadoctor_ethtool_rx_bytes_total{%s} 1000", lab));
