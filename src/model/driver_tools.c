@@ -62,11 +62,15 @@ const struct drv_tools *drv_tools_of(const char *driver)
 
 const struct drv_tools *drv_tools_of_nic(const struct nic *n)
 {
-	if (n->driver)
-		return drv_tools_of(n->driver);
+	const struct drv_tools *t = drv_tools_of(n->driver);
+
+	if (t->driver)
+		return t;
+	/* no driver recorded, or one not in the table (vfio-pci, a renamed
+	 * out-of-tree build): the card's own name or model still tells */
 	if ((n->name && strncmp(n->name, "mlx", 3) == 0) ||
 	    (n->model && (strncmp(n->model, "ConnectX", 8) == 0 ||
 			  strncmp(n->model, "BlueField", 9) == 0)))
 		return drv_tools_of("mlx5_core");
-	return drv_tools_of(NULL);
+	return t;
 }

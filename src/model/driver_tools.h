@@ -60,8 +60,9 @@ const struct drv_tools *drv_tools_of(const char *driver);
 
 struct nic;
 /* The row of NIC's driver; where the snapshot did not record the driver,
- * a device named mlx4_/mlx5_ or a ConnectX/BlueField model is mlx5's
- * (the name and model are the driver's own), anything else generic. */
+ * or it is none of the table's, a device named mlx* or a ConnectX or
+ * BlueField model is mlx5's (the name and model are the card's own), and
+ * anything else generic. */
 const struct drv_tools *drv_tools_of_nic(const struct nic *n);
 
 #endif
