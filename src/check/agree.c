@@ -12,6 +12,7 @@
  * (The RoCE v2 GID index and firmware per NIC model are judged across
  * the rails by gid.index_mismatch and fw.mixed.) */
 #include "families.h"
+#include "../model/driver_tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,13 @@ struct setting {
 	int (*differs)(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n_major);
 };
+
+/* mlnx_qos answers only ConnectX; other drivers take iproute2's dcb
+ * (model/driver_tools.h). */
+static bool mlx(const struct check_ctx *c, const struct voter *v)
+{
+	return drv_tools_of_nic(&c->inv->nics[v->nic])->mlx;
+}
 
 static const char *dev_of(const struct port *pt)
 {
@@ -72,8 +80,12 @@ static int trust_differs(const struct check_ctx *c, struct findings *out,
 	finding_set(&f->observed, "trust %s while %zu rails use %s", v->pt->qos->trust, n,
 		    major->qos->trust);
 	finding_set(&f->expected, "trust %s, as the other rails", major->qos->trust);
-	finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)", dev_of(v->pt),
-		    major->qos->trust);
+	if (mlx(c, v))
+		finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)",
+			    dev_of(v->pt), major->qos->trust);
+	else
+		finding_set(&f->fix, DRV_DCB_TRUST " (and at every boot)", dev_of(v->pt),
+			    major->qos->trust);
 	return 0;
 }
 
@@ -114,7 +126,7 @@ static void prio_list(struct check_buf *b, const int v[8])
 static int pfc_differs(const struct check_ctx *c, struct findings *out, const struct voter *v,
 			const struct port *major, size_t n)
 {
-	struct check_buf obs = { 0 }, want = { 0 };
+	struct check_buf obs = { 0 }, want = { 0 }, fix = { 0 };
 	char vec[16];
 	struct finding *f = add(c, out, "roce.pfc",
 				"A rail with PFC on other priorities than the rest is lossy where "
@@ -136,7 +148,18 @@ static int pfc_differs(const struct check_ctx *c, struct findings *out, const st
 		vec[2 * i] = major->qos->pfc_enabled[i] == 1 ? '1' : '0';
 		vec[2 * i + 1] = i < 7 ? ',' : '\0';
 	}
-	finding_set(&f->fix, "`mlnx_qos -i %s --pfc %s` (and at every boot)", dev_of(v->pt), vec);
+	if (mlx(c, v)) {
+		finding_set(&f->fix, "`mlnx_qos -i %s --pfc %s` (and at every boot)",
+			    dev_of(v->pt), vec);
+		return 0;
+	}
+	/* dcb's PFC-MAP applies in order: all off, then the majority's on */
+	check_buf_printf(&fix, "`dcb pfc set dev %s prio-pfc all:off", dev_of(v->pt));
+	for (int i = 0; i < 8; i++)
+		if (major->qos->pfc_enabled[i] == 1)
+			check_buf_printf(&fix, " %d:on", i);
+	check_buf_printf(&fix, "` (and at every boot)");
+	check_buf_take(&fix, &f->fix);
 	return 0;
 }
 
@@ -179,8 +202,12 @@ static int map_differs(const struct check_ctx *c, struct findings *out, const st
 			continue;
 		}
 		check_buf_printf(&obs, "%sDSCP %d -> priority %d", shown ? ", " : "", d, mine[d]);
-		check_buf_printf(&fix, "%s`mlnx_qos -i %s --dscp2prio set,%d,%d`",
-				 shown ? ", " : "", dev_of(v->pt), d, theirs[d]);
+		if (mlx(c, v))
+			check_buf_printf(&fix, "%s`mlnx_qos -i %s --dscp2prio set,%d,%d`",
+					 shown ? ", " : "", dev_of(v->pt), d, theirs[d]);
+		else
+			check_buf_printf(&fix, "%s" DRV_DCB_DSCP, shown ? ", " : "",
+					 dev_of(v->pt), d, theirs[d]);
 		shown++;
 	}
 	if (more)

@@ -23,6 +23,7 @@
  * or one that could not be read gives "not checked" with the reason, never
  * a pass.  docs/checks.md names the source of each default. */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../model/window.h"
 
 #include <linux/ethtool.h>
@@ -350,15 +351,27 @@ static int report(const struct check_ctx *c, struct findings *out, const struct 
 	check_num_str(secs, sizeof(secs), window);
 	if (j->v == V_UNKNOWN) {
 		finding_set(&f->observed, "not checked: %s", check_buf_str(&j->why));
-		finding_set(&f->fix, "where the window was too short, a longer one "
-			    "(`rdmadoctor check --window 600`); a driver without the counters "
-			    "named cannot be judged this way: `mlxlink -d %s -c` shows the BER",
-			    n->name);
+		if (drv_tools_of_nic(n)->mlx)
+			finding_set(&f->fix, "where the window was too short, a longer one "
+				    "(`rdmadoctor check --window 600`); a driver without the "
+				    "counters named cannot be judged this way: `mlxlink -d %s -c` "
+				    "shows the BER", n->name);
+		else	/* mlxlink answers only ConnectX: ethtool's FEC statistics */
+			finding_set(&f->fix, "where the window was too short, a longer one "
+				    "(`rdmadoctor check --window 600`); a driver without the "
+				    "counters named cannot be judged this way: " DRV_ETHTOOL_FEC
+				    " shows the corrected and uncorrected FEC blocks",
+				    pt->netdev ? pt->netdev : "<netdev>");
 	} else {
 		finding_set(&f->observed, j->boot ? "%s in the %s s since this boot's first reading "
 			    "(bits carried at the %s; the time between two readings is too short "
 			    "to tell)" : "%s in a %s s window (bits carried at the %s)",
 			    check_buf_str(&j->what), secs, rate_from ? rate_from : "?");
+		if (!eth && !drv_tools_of_nic(n)->mlx)
+			finding_set(&f->fix, "reseat, then swap the cable or module (" DRV_ETHTOOL_FEC
+				    " shows the FEC blocks per lane), then the switch port",
+				    pt->netdev ? pt->netdev : "<netdev>");
+		else
 		finding_set(&f->fix, eth ?
 			    "reseat, then swap the cable or module; check `ethtool -I --show-fec "
 			    "%s` per lane and `ethtool -m %s` optical power, then the switch port" :

@@ -7,6 +7,7 @@
  * counters.saturated: an IB PMA error counter stuck at its width's maximum
  *   (they saturate instead of wrapping: the IBTA PMA counters stop at their maximum). */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../model/driver_counters.h"
 #include "../model/window.h"
 #include "run.h"
@@ -201,7 +202,15 @@ static int errors(const struct check_ctx *c, struct findings *out, const struct 
 	finding_set(&f->expected,
 		    "0, or at least not growing (lifetime counts: the time since they were "
 		    "cleared is unknown)");
-	if (eth)
+	if (eth && !drv_tools_of_nic(n)->mlx)	/* mlxlink answers only ConnectX */
+		finding_set(&f->fix,
+			    "find out whether they grow: judge them over a window (`rdmadoctor "
+			    "check --window 60`, or `ethtool -S %s` now and later); if they do, "
+			    "reseat then replace the cable and module, check the module's "
+			    "temperature and optical power (" DRV_ETHTOOL_MODULE "), then the "
+			    "switch port",
+			    pt->netdev ? pt->netdev : "<netdev>", pt->netdev ? pt->netdev : "<netdev>");
+	else if (eth)
 		finding_set(&f->fix,
 			    "find out whether they grow: judge them over a window (`rdmadoctor "
 			    "check --window 60`, or `ethtool -S %s` now and later); if they do, "
@@ -210,6 +219,13 @@ static int errors(const struct check_ctx *c, struct findings *out, const struct 
 			    "-m`), then the switch port",
 			    pt->netdev ? pt->netdev : "<netdev>", pt->netdev ? pt->netdev : "<netdev>",
 			    n->name, pt->num);
+	else if (link && !drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix,
+			    "find out whether they grow: clear them (`perfquery -R -C %s -P %d`) "
+			    "and look again after a while; if they do, reseat then replace the "
+			    "cable and module, check the module's temperature and optical power "
+			    "(" DRV_ETHTOOL_MODULE "), then the switch port",
+			    n->name, pt->num, pt->netdev ? pt->netdev : "<netdev>");
 	else if (link)
 		finding_set(&f->fix,
 			    "find out whether they grow: clear them (`perfquery -R -C %s -P %d`) "
@@ -376,7 +392,12 @@ static int errors_window(const struct check_ctx *c, struct findings *out,
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "no growth within the %s s window", secs);
-	if (link)
+	if (link && !drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix,
+			    "reseat then replace the cable and module, check the module's "
+			    "temperature and optical power (" DRV_ETHTOOL_MODULE "), then the "
+			    "switch port", pt->netdev ? pt->netdev : "<netdev>");
+	else if (link)
 		finding_set(&f->fix,
 			    "reseat then replace the cable and module, check the module's "
 			    "temperature and optical power (`mlxlink -d %s -p %d -m`), then the "
@@ -427,11 +448,18 @@ static int flaps(const struct check_ctx *c, struct findings *out, const struct n
 	check_buf_take(&obs, &f->observed);
 	finding_set(&f->expected, "the link stays up (no link_downed or carrier changes) "
 		    "within the %s s window", secs);
-	finding_set(&f->fix,
-		    "if nobody took the port down on purpose: reseat then replace the cable "
-		    "and module (`mlxlink -d %s -p %d -m` shows its errors and temperature), "
-		    "then look at the switch port's log",
-		    n->name, pt->num);
+	if (drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix,
+			    "if nobody took the port down on purpose: reseat then replace the "
+			    "cable and module (`mlxlink -d %s -p %d -m` shows its errors and "
+			    "temperature), then look at the switch port's log",
+			    n->name, pt->num);
+	else
+		finding_set(&f->fix,
+			    "if nobody took the port down on purpose: reseat then replace the "
+			    "cable and module (" DRV_ETHTOOL_MODULE " shows its temperature and "
+			    "optical power), then look at the switch port's log",
+			    pt->netdev ? pt->netdev : "<netdev>");
 	return 0;
 }
 

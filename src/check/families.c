@@ -1,6 +1,7 @@
 /* What every check family shares to build its findings (families.h):
  * check_add, and the growing string for lists of ports and values. */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../model/growbuf.h"
 
 #include <stdarg.h>
@@ -64,4 +65,29 @@ void check_buf_take(struct check_buf *b, char **field)
 	*field = b->s;
 	b->s = NULL;
 	check_buf_free(b);
+}
+
+static const char *bdf_of(const struct nic *n)
+{
+	return n->pci.bdf ? n->pci.bdf : "<its PCI address>";
+}
+
+void check_fw_query(struct check_buf *b, const struct nic *n)
+{
+	const struct drv_tools *t = drv_tools_of_nic(n);
+
+	if (t->fw == DRV_FW_NONE)
+		check_buf_printf(b, "the firmware is %s", t->fw_how);
+	else
+		check_buf_printf(b, DRV_DEVLINK_INFO, bdf_of(n));
+}
+
+void check_fw_update(struct check_buf *b, const struct nic *n)
+{
+	const struct drv_tools *t = drv_tools_of_nic(n);
+
+	if (t->fw == DRV_FW_DEVLINK)
+		check_buf_printf(b, DRV_DEVLINK_FLASH ", then a cold reboot", bdf_of(n));
+	else
+		check_buf_printf(b, "%s", t->fw_how);
 }

@@ -169,4 +169,11 @@ int check_kmsg(const struct check_ctx *c, struct findings *out);
 /* npu.subnets, the NPU ports against the subnet plan (npu_subnets.c) */
 int check_npu_subnets(const struct check_ctx *c, struct findings *out);
 
+/* Firmware commands for a card whose driver is not mlx5's (mlx5 keeps
+ * mlxfwmanager, flint and mlxfwreset in its checks' own words), by
+ * model/driver_tools.h: how to read the running and stored versions, and
+ * how to write an image; an unread PCI address reads "<its PCI address>". */
+void check_fw_query(struct check_buf *b, const struct nic *n);
+void check_fw_update(struct check_buf *b, const struct nic *n);
+
 #endif

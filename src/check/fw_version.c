@@ -14,6 +14,7 @@
  * names gives no finding.  What cannot be judged while rules exist (no
  * PSID, a version not read or not dotted numbers) is "not checked". */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../profiles/site.h"
 
 #include <string.h>
@@ -59,8 +60,16 @@ static int not_checked(const struct check_ctx *c, struct findings *out, const st
 	finding_set(&f->subject, "%s", n->name);
 	finding_set(&f->observed, "not checked: %s", what);
 	finding_set(&f->expected, "%s", expected);
-	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/%s` or `mlxfwmanager --query` as "
-		    "root", n->name, file);
+	if (drv_tools_of_nic(n)->mlx) {
+		finding_set(&f->fix, "`cat /sys/class/infiniband/%s/%s` or `mlxfwmanager "
+			    "--query` as root", n->name, file);
+	} else {	/* mlxfwmanager reads only ConnectX */
+		struct check_buf fix = { 0 };
+
+		check_buf_printf(&fix, "`cat /sys/class/infiniband/%s/%s` or ", n->name, file);
+		check_fw_query(&fix, n);
+		check_buf_take(&fix, &f->fix);
+	}
 	return 0;
 }
 
@@ -117,7 +126,13 @@ static int judge_card(const struct check_ctx *c, struct findings *out, size_t i,
 	check_buf_printf(&obs, ") runs %s", ver);
 	check_buf_printf(&fix, "update the card to ");
 	rule_text(&fix, r);
-	if (n->pci.bdf)
+	if (!drv_tools_of_nic(n)->mlx) {	/* the driver's own way (driver_tools.c) */
+		check_buf_printf(&fix, ": ");
+		check_fw_update(&fix, n);
+		check_buf_printf(&fix, "; ");
+		check_fw_query(&fix, n);
+		check_buf_printf(&fix, " shows its running and stored firmware");
+	} else if (n->pci.bdf)
 		check_buf_printf(&fix, ": `mlxfwmanager -d %s -u -i <image for PSID %s>`, then "
 				 "`mlxfwreset -d %s reset` (or a cold reboot instead of the reset)",
 				 n->pci.bdf, n->board_id, n->pci.bdf);
@@ -125,7 +140,9 @@ static int judge_card(const struct check_ctx *c, struct findings *out, size_t i,
 		check_buf_printf(&fix, ": `mlxfwmanager -d <its PCI address> -u -i <image for "
 				 "PSID %s>` (its PCI address was not read), then a cold reboot",
 				 n->board_id);
-	check_buf_printf(&fix, "; `mlxfwmanager --query` shows each card's PSID and firmware");
+	if (drv_tools_of_nic(n)->mlx)
+		check_buf_printf(&fix, "; `mlxfwmanager --query` shows each card's PSID and "
+				 "firmware");
 	check_buf_free(&names);
 	f = check_add(c, out, "fw.version", sev, why_rule);
 	if (!f) {

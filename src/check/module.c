@@ -4,6 +4,7 @@
  * beyond an alarm threshold: an error.  Unknown values and modules without
  * thresholds are never judged. */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../model/module_info.h"
 
 #include <math.h>
@@ -112,9 +113,16 @@ static int one(const struct check_ctx *c, struct findings *out, const struct nic
 	finding_set(&f->observed, "%s %s: %s", m->type ? m->type : "module",
 		    m->part[0] ? m->part : "?", obs);
 	finding_set(&f->expected, "%s", exp);
-	finding_set(&f->fix,
-		    "clean and reseat the connector and fibre at both ends, then swap the "
-		    "patch cord, then the module; inspect with `mlxlink -d %s -m`", n->name);
+	if (drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix,
+			    "clean and reseat the connector and fibre at both ends, then swap "
+			    "the patch cord, then the module; inspect with `mlxlink -d %s -m`",
+			    n->name);
+	else	/* mlxlink answers only ConnectX */
+		finding_set(&f->fix,
+			    "clean and reseat the connector and fibre at both ends, then swap "
+			    "the patch cord, then the module; inspect with " DRV_ETHTOOL_MODULE,
+			    dev);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * counted, and port.link_layer says why.
  * fw.mixed: one NIC model running several firmware versions. */
 #include "families.h"
+#include "../model/driver_tools.h"
 
 #include <string.h>
 
@@ -257,7 +258,10 @@ static void fw_commands(struct check_buf *fix, const struct inventory *inv, cons
 				  !(keep && strcmp(inv->nics[k].fw_ver, keep) == 0));
 		if (!first)
 			continue;
-		if (v->pci.bdf)
+		if (!drv_tools_of_nic(v)->mlx) {	/* flint burns only ConnectX */
+			check_buf_printf(fix, "; %s: ", v->name);
+			check_fw_update(fix, v);
+		} else if (v->pci.bdf)
 			check_buf_printf(fix, "; %s: `flint -d %s -i <image> burn`, then "
 					 "`mlxfwreset -d %s reset`", v->name, v->pci.bdf,
 					 v->pci.bdf);
@@ -304,10 +308,17 @@ static int fw_mixed(const struct check_ctx *c, struct findings *out)
 		else
 			check_buf_printf(&fix, "bring every %s to one version, chosen from the "
 					 "vendor's release notes: ", n->model);
-		check_buf_printf(&fix, "`mlxfwmanager --query` shows each card's PSID and "
-				 "firmware, `mlxfwmanager -u` updates them all, or card by card");
-		fw_commands(&fix, inv, n, lead);
-		check_buf_printf(&fix, " (or a cold reboot instead of the reset)");
+		if (drv_tools_of_nic(n)->mlx) {
+			check_buf_printf(&fix, "`mlxfwmanager --query` shows each card's PSID "
+					 "and firmware, `mlxfwmanager -u` updates them all, or "
+					 "card by card");
+			fw_commands(&fix, inv, n, lead);
+			check_buf_printf(&fix, " (or a cold reboot instead of the reset)");
+		} else {
+			check_buf_printf(&fix, "`devlink dev info` shows each card's firmware; "
+					 "card by card");
+			fw_commands(&fix, inv, n, lead);
+		}
 		f = check_add(c, out, "fw.mixed", SEV_WARN,
 			      "Firmware versions differ in link training and congestion control, "
 			      "so one NIC behaves unlike the others on the same fabric (early "
@@ -354,8 +365,17 @@ static int fw_unknown(const struct check_ctx *c, struct findings *out)
 		finding_set(&f->observed, "not checked: its firmware version (fw_ver) could not "
 			    "be read");
 		finding_set(&f->expected, "the firmware version of the other %s", n->model);
-		finding_set(&f->fix, "`cat /sys/class/infiniband/%s/fw_ver` or "
-			    "`mlxfwmanager --query` as root", n->name);
+		if (drv_tools_of_nic(n)->mlx) {
+			finding_set(&f->fix, "`cat /sys/class/infiniband/%s/fw_ver` or "
+				    "`mlxfwmanager --query` as root", n->name);
+		} else {
+			struct check_buf fix = { 0 };
+
+			check_buf_printf(&fix, "`cat /sys/class/infiniband/%s/fw_ver` or ",
+					 n->name);
+			check_fw_query(&fix, n);
+			check_buf_take(&fix, &f->fix);
+		}
 	}
 	return 0;
 }

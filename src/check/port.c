@@ -3,6 +3,7 @@
  * port.width_low: an InfiniBand port running on fewer than 4 lanes; when
  *   that is also why it is below its rate, this one finding names both. */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "rate_cause.h"
 #include "../model/driver_link.h"
 
@@ -10,11 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The Mellanox tools answer the card (model/driver_tools.h). */
 static bool is_mellanox(const struct nic *n)
 {
-	return (n->driver && strncmp(n->driver, "mlx", 3) == 0) ||
-	       (n->model && (strncmp(n->model, "ConnectX", 8) == 0 ||
-			     strncmp(n->model, "BlueField", 9) == 0));
+	return drv_tools_of_nic(n)->mlx;
 }
 
 /* The tool that shows lanes, FEC and speed for this port. */
@@ -209,10 +209,16 @@ static int rate_low(const struct check_ctx *c, struct findings *out, size_t i,
 			    exp, tool);
 		break;
 	case RATE_CAUSE_NIC:
-		finding_set(&f->fix,
-			    "check the NIC's firmware and its port configuration (`mlxconfig`, "
-			    "`ethtool %s`): it offers no %s Gb/s mode; then %s",
-			    pt->netdev ? pt->netdev : "<netdev>", exp, tool);
+		if (is_mellanox(n))
+			finding_set(&f->fix,
+				    "check the NIC's firmware and its port configuration "
+				    "(`mlxconfig`, `ethtool %s`): it offers no %s Gb/s mode; then %s",
+				    pt->netdev ? pt->netdev : "<netdev>", exp, tool);
+		else	/* mlxconfig configures only ConnectX */
+			finding_set(&f->fix,
+				    "check the NIC's firmware and its port configuration "
+				    "(`ethtool %s`): it offers no %s Gb/s mode; then %s",
+				    pt->netdev ? pt->netdev : "<netdev>", exp, tool);
 		break;
 	case RATE_CAUSE_CABLE:
 		finding_set(&f->fix,

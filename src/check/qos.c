@@ -5,12 +5,20 @@
  * counts every RoCE rail DCB netlink gave no answer for.  A machine's
  * profile that names no priority still expects PFC on one. */
 #include "families.h"
+#include "../model/driver_tools.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* RoCE v2 data is usually marked DSCP 26 (AF31); CNPs DSCP 48. */
 #define ROCE_DSCP 26
+
+/* The Mellanox tools (mlnx_qos) answer only ConnectX; every other driver
+ * is set through DCB netlink with iproute2's dcb (model/driver_tools.h). */
+static bool mlx(const struct nic *n)
+{
+	return drv_tools_of_nic(n)->mlx;
+}
 
 static const char *dev_of(const struct port *pt)
 {
@@ -58,9 +66,14 @@ static int pfc(const struct check_ctx *c, struct findings *out, const struct nic
 		finding_set(&f->subject, "%s port %d", n->name, pt->num);
 		finding_set(&f->observed, "%s does not support DCB netlink", dev_of(pt));
 		finding_set(&f->expected, "PFC on priority %d (not checked)", prio);
-		finding_set(&f->fix,
-			    "check PFC where it is configured (the PF, the bond's slaves, or the "
-			    "switch): `mlnx_qos -i <pf>`");
+		if (mlx(n))
+			finding_set(&f->fix,
+				    "check PFC where it is configured (the PF, the bond's slaves, "
+				    "or the switch): `mlnx_qos -i <pf>`");
+		else
+			finding_set(&f->fix,
+				    "check PFC where it is configured (the PF, the bond's slaves, "
+				    "or the switch): " DRV_DCB_PFC_SHOW, "<pf>");
 		return 0;
 	}
 	if (!pfc_known(q) || q->pfc_enabled[prio] == 1)
@@ -81,10 +94,15 @@ static int pfc(const struct check_ctx *c, struct findings *out, const struct nic
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "PFC enabled on priorities: %s", on);
 	finding_set(&f->expected, "PFC on priority %d", prio);
-	finding_set(&f->fix,
-		    "`mlnx_qos -i %s --pfc %s` (or `dcb pfc set dev %s prio-pfc %d:on`), "
-		    "the same on the switch port, and at every boot",
-		    dev_of(pt), vec, dev_of(pt), prio);
+	if (mlx(n))
+		finding_set(&f->fix,
+			    "`mlnx_qos -i %s --pfc %s` (or `dcb pfc set dev %s prio-pfc %d:on`), "
+			    "the same on the switch port, and at every boot",
+			    dev_of(pt), vec, dev_of(pt), prio);
+	else
+		finding_set(&f->fix,
+			    DRV_DCB_PFC_ON ", the same on the switch port, and at every boot",
+			    dev_of(pt), prio);
 	return 0;
 }
 
@@ -114,10 +132,16 @@ static int pfc_off(const struct check_ctx *c, struct findings *out, const struct
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "PFC enabled on priorities: none");
 	finding_set(&f->expected, "PFC on the RoCE priority (3 is usual)");
-	finding_set(&f->fix,
-		    "`mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0` (or `dcb pfc set dev %s prio-pfc "
-		    "3:on`) with DSCP 26 mapped to it, the same on the switch port, and at "
-		    "every boot", dev_of(pt), dev_of(pt));
+	if (mlx(n))
+		finding_set(&f->fix,
+			    "`mlnx_qos -i %s --pfc 0,0,0,1,0,0,0,0` (or `dcb pfc set dev %s "
+			    "prio-pfc 3:on`) with DSCP 26 mapped to it, the same on the switch "
+			    "port, and at every boot", dev_of(pt), dev_of(pt));
+	else
+		finding_set(&f->fix,
+			    DRV_DCB_PFC_ON " with DSCP 26 mapped to it (" DRV_DCB_DSCP "), the "
+			    "same on the switch port, and at every boot",
+			    dev_of(pt), 3, dev_of(pt), 26, 3);
 	return 0;
 }
 
@@ -137,8 +161,11 @@ static int trust(const struct check_ctx *c, struct findings *out, const struct n
 	finding_set(&f->subject, "%s port %d", n->name, pt->num);
 	finding_set(&f->observed, "trust %s", q->trust);
 	finding_set(&f->expected, "trust %s", want);
-	finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)", dev_of(pt),
-		    want);
+	if (mlx(n))
+		finding_set(&f->fix, "`mlnx_qos -i %s --trust %s` (and at every boot)",
+			    dev_of(pt), want);
+	else
+		finding_set(&f->fix, DRV_DCB_TRUST " (and at every boot)", dev_of(pt), want);
 	return 0;
 }
 
@@ -163,16 +190,20 @@ static int target_prio(const struct check_ctx *c, const struct qos *q, int want,
 
 /* The commands that make DSCP 26, PFC and ECN name priority t, each only
  * where this port differs: never the current state. */
-static void mismatch_fix(struct check_buf *fix, const struct port *pt, int d, int t,
-			 bool judge_ecn)
+static void mismatch_fix(struct check_buf *fix, const struct nic *n, const struct port *pt,
+			 int d, int t, bool judge_ecn)
 {
+	bool mlx_tools = mlx(n);
 	const struct qos *q = pt->qos;
 	size_t steps = 0;
 
 	check_buf_printf(fix, "make the three agree on priority %d: ", t);
 	if (d != t) {
-		check_buf_printf(fix, "`mlnx_qos -i %s --dscp2prio set,%d,%d`", dev_of(pt),
-				 ROCE_DSCP, t);
+		if (mlx_tools)
+			check_buf_printf(fix, "`mlnx_qos -i %s --dscp2prio set,%d,%d`",
+					 dev_of(pt), ROCE_DSCP, t);
+		else
+			check_buf_printf(fix, DRV_DCB_DSCP, dev_of(pt), ROCE_DSCP, t);
 		steps++;
 	}
 	if (q->pfc_enabled[t] != 1) {
@@ -182,8 +213,12 @@ static void mismatch_fix(struct check_buf *fix, const struct port *pt, int d, in
 			vec[2 * i] = i == t || q->pfc_enabled[i] == 1 ? '1' : '0';
 			vec[2 * i + 1] = i < 7 ? ',' : '\0';
 		}
-		check_buf_printf(fix, "%s`mlnx_qos -i %s --pfc %s`", steps ? ", " : "",
-				 dev_of(pt), vec);
+		if (mlx_tools)
+			check_buf_printf(fix, "%s`mlnx_qos -i %s --pfc %s`", steps ? ", " : "",
+					 dev_of(pt), vec);
+		else	/* prio-pfc T:on leaves the priorities already on as they are */
+			check_buf_printf(fix, "%s" DRV_DCB_PFC_ON, steps ? ", " : "",
+					 dev_of(pt), t);
 		steps++;
 	}
 	if (judge_ecn && q->ecn_np[t] != 1)
@@ -247,7 +282,7 @@ static int mismatch(const struct check_ctx *c, struct findings *out, const struc
 			    "PFC and ECN on it", ROCE_DSCP, rails);
 	else
 		finding_set(&f->expected, "DSCP %d -> a priority with PFC and ECN on", ROCE_DSCP);
-	mismatch_fix(&fix, pt, d, t, judge_ecn);
+	mismatch_fix(&fix, n, pt, d, t, judge_ecn);
 	check_buf_take(&fix, &f->fix);
 	return 0;
 }

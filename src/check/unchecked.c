@@ -25,6 +25,7 @@
  * without root (pcie.c), per-GPU bandwidth (bandwidth.c) and placement with an
  * unknown NUMA node (topo.c) say it where they are judged. */
 #include "families.h"
+#include "../model/driver_tools.h"
 #include "../model/driver_link.h"
 
 #include <math.h>
@@ -73,8 +74,13 @@ static int qos_unknown(const struct check_ctx *c, struct findings *out, size_t i
 	finding_set(&f->observed, "not checked: DCB netlink gave no answer for %s (the driver "
 		    "does not answer it, or this snapshot holds no reply)", dev);
 	check_buf_take(&want, &f->expected);
-	finding_set(&f->fix, "read it by hand: `mlnx_qos -i %s` (or `dcb pfc show dev %s` and "
-		    "`dcb app show dev %s`)", dev, dev, dev);
+	/* mlnx_qos answers only ConnectX (model/driver_tools.h) */
+	if (drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix, "read it by hand: `mlnx_qos -i %s` (or `dcb pfc show dev %s` "
+			    "and `dcb app show dev %s`)", dev, dev, dev);
+	else
+		finding_set(&f->fix, "read it by hand: " DRV_DCB_PFC_SHOW " and " DRV_DCB_APP_SHOW,
+			    dev, dev);
 	return 0;
 }
 
@@ -99,9 +105,13 @@ static int ecn_unknown(const struct check_ctx *c, struct findings *out, size_t i
 		    "it; the inbox driver has no such files)", dev);
 	finding_set(&f->expected, "ECN notification and reaction point on for priority %d", prio);
 	/* mlxconfig takes the card's PCI address: known here, so no <dev> */
-	finding_set(&f->fix, "read it with `mlnx_qos -i %s` or the NIC's firmware settings "
-		    "(`mlxconfig -d %s q | grep -i ecn`)", dev,
-		    n->pci.bdf ? n->pci.bdf : "<pci-address>");
+	if (drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix, "read it with `mlnx_qos -i %s` or the NIC's firmware "
+			    "settings (`mlxconfig -d %s q | grep -i ecn`)", dev,
+			    n->pci.bdf ? n->pci.bdf : "<pci-address>");
+	else	/* no kernel interface reads another driver's DCQCN settings */
+		finding_set(&f->fix, "read the congestion control (DCQCN) settings of %s with "
+			    "its vendor's tool", n->name);
 	return 0;
 }
 
@@ -136,9 +146,14 @@ static int rate_unknown(const struct check_ctx *c, struct findings *out, size_t 
 	finding_set(&f->observed, "not checked: the port's rate file names no rate this tool "
 		    "knows");
 	finding_set(&f->expected, "%s Gb/s", s);
-	finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/rate`, `ibstatus %s` and "
-		    "`mlxlink -d %s` show what the port agreed on", n->name, pt->num, n->name,
-		    n->name);
+	if (drv_tools_of_nic(n)->mlx)
+		finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/rate`, `ibstatus %s` "
+			    "and `mlxlink -d %s` show what the port agreed on", n->name, pt->num,
+			    n->name, n->name);
+	else
+		finding_set(&f->fix, "`cat /sys/class/infiniband/%s/ports/%d/rate`, `ibstatus %s` "
+			    "and " DRV_ETHTOOL_LINK " show what the port agreed on", n->name,
+			    pt->num, n->name, pt->netdev ? pt->netdev : "<netdev>");
 	return 0;
 }
 

@@ -563,6 +563,43 @@ static void ecn_unread_cnps(void **state)
 	inventory_free(&inv);
 }
 
+/* The fix names the card's own tools (model/driver_tools.h, issue 45): a
+ * Broadcom rail with PFC off is told iproute2's dcb, never mlnx_qos, which
+ * answers only ConnectX; the same rail on mlx5 keeps mlnx_qos. */
+static void fix_names_the_drivers_tool(void **state)
+{
+	struct inventory inv;
+	struct profile p;
+	struct findings fs;
+	struct nic *n;
+	const struct finding *f;
+	(void)state;
+
+	machine(&inv);
+	profile(&p);
+	inv.nics[0].ports[0].qos->pfc_enabled[3] = 0;
+	run(&inv, &p, &fs);
+	f = get(&fs, "roce.pfc");
+	assert_non_null(strstr(f->fix, "`mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0`"));
+	findings_free(&fs);
+	n = &inv.nics[0];
+	free(n->name);
+	free(n->driver);
+	free(n->model);
+	n->name = strdup("bnxt_re0");
+	n->driver = strdup("bnxt_en");
+	n->model = strdup("BCM57608");
+	run(&inv, &p, &fs);
+	f = get(&fs, "roce.pfc");
+	assert_null(strstr(f->fix, "mlnx_qos"));
+	assert_non_null(strstr(f->fix, "`dcb pfc set dev eth0 prio-pfc 3:on`"));
+	for (size_t i = 0; i < fs.n; i++)
+		assert_null(strstr(fs.v[i].fix ? fs.v[i].fix : "", "mlnx_qos"));
+	findings_free(&fs);
+	profile_free(&p);
+	inventory_free(&inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,6 +612,7 @@ int main(void)
 		cmocka_unit_test(mismatch_fix_changes_something),
 		cmocka_unit_test(rails_agree),
 		cmocka_unit_test(ecn_unread_cnps),
+		cmocka_unit_test(fix_names_the_drivers_tool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
