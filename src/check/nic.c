@@ -7,6 +7,26 @@
 
 #include <string.h>
 
+/* The rails the profile asks for are NVIDIA's (ConnectX, BlueField), or
+ * of any model where it names none but the rail cards present are all
+ * NVIDIA's: only then do the Mellanox tools answer the missing one. */
+static bool rails_are_mellanox(const struct check_ctx *c, const struct role_spec *rs)
+{
+	const char *m = rs->model_family;
+	size_t seen = 0;
+
+	if (m)
+		return strncmp(m, "ConnectX", 8) == 0 || strncmp(m, "BlueField", 9) == 0;
+	for (size_t i = 0; i < c->inv->n_nics; i++) {
+		if (!check_is_rail(c, i))
+			continue;
+		if (!drv_tools_of_nic(&c->inv->nics[i])->mlx)
+			return false;
+		seen++;
+	}
+	return seen > 0;
+}
+
 static void list_role(const struct check_ctx *c, enum nic_role role, struct check_buf *b,
 		      size_t *n)
 {
@@ -113,13 +133,23 @@ static int count_role(const struct check_ctx *c, struct findings *out, enum nic_
 		finding_set(&f->fix,
 			    "set the cards in the wrong link layer to the rails' one, as "
 			    "port.link_layer says for each: they are the missing rails");
-	else if (role == ROLE_RAIL && n < (size_t)rs->count)
+	else if (role == ROLE_RAIL && n < (size_t)rs->count && rails_are_mellanox(c, rs))
 		finding_set(&f->fix,
 			    "check every rail card enumerates and has its driver bound "
 			    "(`lspci -d 15b3: -k`, `dmesg | grep mlx5`), reseat a card that is "
 			    "missing, and check `mlxfwmanager --query` for a card in recovery; a "
 			    "card of another model, or whose port is in the other link layer "
 			    "(`ibv_devinfo` prints link_layer), is not counted");
+	else if (role == ROLE_RAIL && n < (size_t)rs->count)
+		/* rails of any model (Thor2, Pollara, E810...): the missing card's
+		 * driver is not known, so no vendor's tool */
+		finding_set(&f->fix,
+			    "check every rail card enumerates and has its driver bound (`lspci "
+			    "-k`: 'Kernel driver in use' on each; `dmesg` for its driver's probe "
+			    "errors), reseat a card that is missing, and check its firmware "
+			    "(`devlink dev info`) for a card in recovery; a card of another model, "
+			    "or whose port is in the other link layer (`ibv_devinfo` prints "
+			    "link_layer), is not counted");
 	else
 		finding_set(&f->fix,
 			    "if the extra NICs serve storage or management, use a profile with a "

@@ -204,6 +204,17 @@ expect(doc2 and doc2["verdict"] == "warn" and len(pfc) == 8 and
        all(f.get("unchecked") and f.get("required") for f in pfc),
        "mi300x-thor2 without DCB replies: WARN, by the 8 rails' unread PFC",
        f"{doc2 and doc2['verdict']} {[(f['subject'], f.get('required')) for f in pfc]}")
+# a rail card missing on a Thor2 machine: nic.count's fix names no Mellanox
+# tool (the profile allows any 400G model; the cards present are Broadcom's)
+lost = h.copy("mi300x-thor2", "lost-rail")
+os.remove(os.path.join(lost, "sys", "class", "infiniband", "bnxt_re7"))
+rc, doc3, _, err = run(lost)
+cnt = [f for f in doc3["findings"] if f["id"] == "nic.count" and not f.get("unchecked")] \
+    if doc3 else []
+expect(len(cnt) == 1 and "15b3" not in cnt[0]["fix"] and "mlx" not in cnt[0]["fix"]
+       and "devlink dev info" in cnt[0]["fix"],
+       "mi300x-thor2 with a rail gone: nic.count's fix names no Mellanox tool",
+       str([f["fix"] for f in cnt]))
 rc, doc, _, err = run(THOR, cmd="inventory")
 expect(doc and len(doc["gpus"]) == 8 and all(g["model"] == "Instinct MI300X"
                                               for g in doc["gpus"]),
