@@ -73,6 +73,13 @@ h.expect(doc.get("verdict") == "fail" and res.returncode != 0,
          "status INSUFFICIENT_RESOURCES: the verdict fails",
          f"{doc.get('verdict')} rc {res.returncode}")
 
+gpu = {g["bdf"]: g for g in doc.get("inventory", {}).get("gpus", [])}
+nvj = gpu.get("0000:43:00.0", {}).get("nvlink", {})
+h.expect(nvj.get("fabric_state") == "COMPLETED"
+         and nvj.get("fabric_status") == "NVML_ERROR_INSUFFICIENT_RESOURCES"
+         and nvj.get("clique_id") == 32766 and nvj.get("cluster_uuid") == UUID
+         and nvj.get("links") == ALL_UP, "the GPU's nvlink in the JSON inventory", str(nvj))
+
 # clique 0 / an all-zero cluster UUID while COMPLETED
 res, doc, nv = check("clique0", {"0000:9d:00.0": (3, 0, 0, UUID, ALL_UP),
                                  "0000:c3:00.0": (3, 0, 32766, "0" * 32, ALL_UP)})
@@ -129,5 +136,31 @@ h.expect(len(nv) == 1 and nv[0]["severity"] == "info" and "did not start" in nv[
 # a replay that recorded no NVML answer and no library named: nothing said
 res, doc, nv = check("replay", env_extra=False)
 h.expect(not nv, "replay without NVML answers: no nvlink finding", show(nv))
+
+# a snapshot that recorded NVML's answers (.rdmadoctor/nvml/<bdf>) replays
+# them with no library at all: one GPU's status, another's .errno
+tape = h.copy("dgx-b200", "tape")
+os.makedirs(os.path.join(tape, ".rdmadoctor", "nvml"), exist_ok=True)
+for bdf in GPUS:
+    with open(os.path.join(tape, ".rdmadoctor", "nvml", bdf), "w") as f:
+        f.write(f"state 3\nstatus {23 if bdf == '0000:d1:00.0' else 0}\nclique 7\n"
+                f"cluster {UUID}\nlinks {ALL_UP}\n")
+env = dict(os.environ)
+env.pop("RDMADOCTOR_NVML", None)
+res = rdtest.run(h.binary, "--json", "check", root=tape, env=env)
+doc = rdtest.json.loads(res.stdout)
+nv = [f for f in doc["findings"] if f["id"].startswith("nvlink.")]
+h.expect([(f["id"], f["severity"], f["subject"]) for f in nv]
+         == [("nvlink.fabric", "error", "GPU 0000:d1:00.0")],
+         "replay of recorded NVML answers: nvlink.fabric on that GPU", show(nv))
+os.remove(os.path.join(tape, ".rdmadoctor", "nvml", "0000:d1:00.0"))
+with open(os.path.join(tape, ".rdmadoctor", "nvml", "0000:d1:00.0.errno"), "w") as f:
+    f.write("79\n")
+res = rdtest.run(h.binary, "--json", "check", root=tape, env=env)
+doc = rdtest.json.loads(res.stdout)
+nv = [f for f in doc["findings"] if f["id"].startswith("nvlink.")]
+h.expect(len(nv) == 1 and nv[0]["severity"] == "info" and nv[0].get("unchecked")
+         and "not installed" in nv[0]["observed"],
+         "replay of a recorded NVML failure: not checked, said", show(nv))
 
 h.done()
