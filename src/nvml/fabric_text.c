@@ -34,7 +34,17 @@ static int parse_uint(const char *s, size_t n, unsigned *out)
 	return 0;
 }
 
-static int parse_line(const char *s, size_t n, struct gpu_fabric *f, int *have_state)
+/* Each key once: *seen has a bit per key (state 1, status 2, clique 4,
+ * cluster 8, links 16). */
+static int once(unsigned *seen, unsigned bit)
+{
+	if (*seen & bit)
+		return -EINVAL;
+	*seen |= bit;
+	return 0;
+}
+
+static int parse_line(const char *s, size_t n, struct gpu_fabric *f, unsigned *seen)
 {
 	const char *sp = memchr(s, ' ', n);
 	size_t kl, vl;
@@ -45,16 +55,14 @@ static int parse_line(const char *s, size_t n, struct gpu_fabric *f, int *have_s
 	kl = (size_t)(sp - s);
 	v = sp + 1;
 	vl = n - kl - 1;
-	if (kl == 5 && !memcmp(s, "state", 5)) {
-		*have_state = 1;
-		return parse_uint(v, vl, &f->state);
-	}
+	if (kl == 5 && !memcmp(s, "state", 5))
+		return once(seen, 1) ? -EINVAL : parse_uint(v, vl, &f->state);
 	if (kl == 6 && !memcmp(s, "status", 6))
-		return parse_uint(v, vl, &f->status);
+		return once(seen, 2) ? -EINVAL : parse_uint(v, vl, &f->status);
 	if (kl == 6 && !memcmp(s, "clique", 6))
-		return parse_uint(v, vl, &f->clique);
+		return once(seen, 4) ? -EINVAL : parse_uint(v, vl, &f->clique);
 	if (kl == 7 && !memcmp(s, "cluster", 7)) {
-		if (vl != 2 * NVLINK_UUID_LEN)
+		if (once(seen, 8) || vl != 2 * NVLINK_UUID_LEN)
 			return -EINVAL;
 		for (size_t i = 0; i < NVLINK_UUID_LEN; i++) {
 			int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
@@ -66,7 +74,7 @@ static int parse_line(const char *s, size_t n, struct gpu_fabric *f, int *have_s
 		return 0;
 	}
 	if (kl == 5 && !memcmp(s, "links", 5)) {
-		if (vl > NVLINK_MAX_LINKS)
+		if (once(seen, 16) || vl > NVLINK_MAX_LINKS)
 			return -EINVAL;
 		for (size_t i = 0; i < vl; i++) {
 			if (v[i] == '1')
@@ -86,20 +94,20 @@ static int parse_line(const char *s, size_t n, struct gpu_fabric *f, int *have_s
 int nvml_fabric_parse(const void *buf, size_t len, struct gpu_fabric *out)
 {
 	const char *p = buf, *end = p + len;
-	int have_state = 0;
+	unsigned seen = 0;
 
 	memset(out, 0, sizeof(*out));
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (n && parse_line(p, n, out, &have_state) != 0) {
+		if (n && parse_line(p, n, out, &seen) != 0) {
 			memset(out, 0, sizeof(*out));
 			return -EINVAL;
 		}
 		p += n + (nl ? 1 : 0);
 	}
-	if (!have_state) {
+	if (!(seen & 1)) {
 		memset(out, 0, sizeof(*out));
 		return -EINVAL;
 	}

@@ -65,7 +65,8 @@ static void malformed(void **state)
 		"", "status 0\n", "state\n", "state x\n", "state 3\ncluster 00\n",
 		"state 3\ncluster 0123456789abcdef0123456789abcdeg\n",
 		"state 3\nlinks 1111111111111111111\n", "state 3\nlinks 12\n",
-		"state 3\nbogus 1\n", "state 99999999999\n",
+		"state 3\nbogus 1\n", "state 99999999999\n", "state 3\nstate 3\n",
+		"state 3\nlinks 1\nlinks 1\n",
 	};
 	struct gpu_fabric g;
 
