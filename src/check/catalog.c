@@ -345,6 +345,23 @@ static const struct check_entry rows[] = {
 	  "read (timed out, not installed, failed), or an NPU npu-smi does not list",
 	  "run the named `hccn_tool`/`npu-smi` call by hand as root; a hung call is a "
 	  "driver to reload (`npu-smi info` first)" },
+	{ "nvlink.fabric", "error (registration completed with an error, clique 0 or a zero "
+	  "cluster UUID); warn (not started, in progress); info (NVML absent or not "
+	  "answering: not checked)",
+	  "an NVIDIA GPU in an NVLink domain (NVML's fabric state not NOT_SUPPORTED, as on "
+	  "GB200/GB300 NVL72 trays) whose fabric registration is COMPLETED with a status "
+	  "other than NVML_SUCCESS (e.g. NVML_ERROR_INSUFFICIENT_RESOURCES), a clique id 0 "
+	  "or an all-zero cluster UUID, or is not yet completed; read through NVML "
+	  "(libnvidia-ml.so.1, loaded at run time; RDMADOCTOR_NVML names another file). "
+	  "GPUs without an NVLink domain are not judged",
+	  "`nvidia-smi -q | grep -A6 Fabric`; check the NVSwitch trays and the fabric "
+	  "manager (NMX), then reset the GPU or reboot the tray" },
+	{ "nvlink.link_down", "error",
+	  "an NVLink link NVML reports inactive on a GPU in an NVLink domain whose other "
+	  "links are active, or a GPU with no active link while the node's other GPUs have "
+	  "theirs: collectives fall back to PCIe and nothing errors",
+	  "`nvidia-smi nvlink -s`; reset the GPU, then check the tray's NVLink cartridge and "
+	  "the NVSwitch side" },
 	{ "pcie.acs", "error; info (config space not readable)",
 	  "ACS Request or Completion Redirect on a PCIe switch port between a GPU "
 	  "and its NIC (one finding per GPU-NIC path, naming each such bridge)",

@@ -117,6 +117,8 @@ int check_fw_version(const struct check_ctx *c, struct findings *out);
 int check_excluded(const struct check_ctx *c, struct findings *out);
 void check_drop_excluded(const struct check_ctx *c, struct findings *out, size_t from);
 int check_port(const struct check_ctx *c, struct findings *out);
+/* nvlink.fabric, nvlink.link_down: NVML's fabric and links (nvlink.c) */
+int check_nvlink(const struct check_ctx *c, struct findings *out);
 int check_pcie(const struct check_ctx *c, struct findings *out);
 int check_mtu(const struct check_ctx *c, struct findings *out);
 int check_gid(const struct check_ctx *c, struct findings *out);

@@ -52,6 +52,8 @@ static const struct check_rank_row rows[] = {
 	{ "topo.nic_shared", COST_GPU_PATH },
 	{ "nccl.gdr_level", COST_GPU_PATH },
 	{ "nccl.hca_storage", COST_GPU_PATH },
+	{ "nvlink.fabric", COST_GPU_PATH },
+	{ "nvlink.link_down", COST_GPU_PATH },
 	/* lossless RoCE */
 	{ "roce.pfc", COST_LOSSLESS },
 	{ "roce.trust", COST_LOSSLESS },

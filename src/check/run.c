@@ -13,7 +13,7 @@ static int (*const families[])(const struct check_ctx *, struct findings *) = {
 	check_counters, check_gdr, check_topo, check_sys, check_roce, check_qos,
 	check_module, check_link, check_ber, check_link_layer, check_npu, check_npu_health,
 	check_bandwidth, check_rail_cabling, check_fw_version, check_verbs_user,
-	check_drv_stack,
+	check_drv_stack, check_nvlink,
 	check_unchecked_values, check_kmsg, check_excluded,
 };
 

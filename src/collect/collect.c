@@ -1,6 +1,7 @@
 #include "collect.h"
 #include "lldp.h"
 #include "../ascend/npu_read.h"
+#include "../nvml/fabric.h"
 #include "../sysfs/access_read.h"
 #include "../sysfs/drv_stack.h"
 #include "../sysfs/host.h"
@@ -35,6 +36,8 @@ int inventory_collect(struct root *r, struct inventory *inv)
 		rc = host_read(r, inv->nics, inv->n_nics, &inv->host);
 	if (rc == 0 && any_amd_gpu(inv))
 		rc = host_read_amd(r, &inv->host);
+	if (rc == 0)
+		rc = nvml_read_fabric(r, inv->gpus, inv->n_gpus);
 	if (rc == 0)
 		rc = ib_smp_read(r, inv->nics, inv->n_nics);
 	/* after the ports have their netdevs and LAG slaves */

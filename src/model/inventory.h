@@ -19,6 +19,7 @@
 #include "counter_set.h"
 #include "fec_stats.h"
 #include "na.h"
+#include "nvlink.h"
 #include "pci_func.h"
 
 struct gid {
@@ -188,6 +189,8 @@ struct gpu {
 	const char *model;	/* static table string, NULL if unknown */
 	enum gpu_kind kind;
 	enum gpu_vendor vendor;
+	/* NVIDIA's: the NVLink fabric through NVML (nvml/fabric.c) */
+	struct gpu_fabric fabric;
 };
 
 enum path_type { PATH_X, PATH_PIX, PATH_PXB, PATH_PHB, PATH_NODE, PATH_SYS };

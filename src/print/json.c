@@ -383,11 +383,40 @@ static const char *gpu_kind_name(enum gpu_kind k)
 	}
 }
 
+/* gpus[].nvlink (docs/json/inventory.md): NVML's fabric and links; NULL
+ * (the key left out) where NVML was not asked: a replay that recorded
+ * nothing, so older snapshots read as before */
+static json_t *nvlink_json(const struct gpu_fabric *f)
+{
+	char uuid[2 * NVLINK_UUID_LEN + 1], links[NVLINK_MAX_LINKS + 1];
+	const char *rc;
+	size_t nl = 0;
+
+	if (f->err == -ENOENT)
+		return NULL;
+	if (f->err)
+		return json_pack("{s:s?}", "not_checked", f->why);
+	for (size_t i = 0; i < NVLINK_UUID_LEN; i++)
+		snprintf(uuid + 2 * i, 3, "%02x", f->cluster[i]);
+	for (size_t i = 0; i < NVLINK_MAX_LINKS; i++) {
+		links[i] = !(f->answered >> i & 1) ? '-' : (f->active >> i & 1) ? '1' : '0';
+		if (f->answered >> i & 1)
+			nl = i + 1;
+	}
+	links[nl] = '\0';
+	rc = nvml_return_name(f->status);
+	return json_pack("{s:s, s:o, s:I, s:s, s:s}",
+			 "fabric_state", nvlink_fabric_state_name(f->state),
+			 "fabric_status", rc ? json_string(rc) : json_integer(f->status),
+			 "clique_id", (json_int_t)f->clique, "cluster_uuid", uuid, "links", links);
+}
+
 static json_t *gpu_json(const struct gpu *g)
 {
 	json_t *up = pci_upstream_to_json(&g->pci);
+	json_t *nv = nvlink_json(&g->fabric);
 
-	return json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o*}",
 			 "bdf", json_string_or_null(g->pci.bdf),
 			 "vendor", json_hex_or_null(g->pci.vendor, 4),
 			 "vendor_name", gpu_vendor_name(g->vendor),
@@ -396,7 +425,7 @@ static json_t *gpu_json(const struct gpu *g)
 			 "kind", json_string_or_null(gpu_kind_name(g->kind)),
 			 "numa_node", json_int_or_null(g->pci.numa_node),
 			 "link", pci_link_to_json(&g->pci.link),
-			 "upstream", up);
+			 "upstream", up, "nvlink", nv);
 }
 
 /* host.verbs_userspace (docs/json/inventory.md); null when not read */
