@@ -140,18 +140,61 @@ def ports_of(tree, roles):
                 if ndev is None:
                     nets = ls(os.path.join(ib, dev, "device/net"))
                     ndev = nets[0] if nets else None
+            up = "ACTIVE" in state and "LinkUp" in phys
+            drv = os.path.basename(os.readlink(os.path.join(ib, dev, "device/driver"))) \
+                if os.path.islink(os.path.join(ib, dev, "device/driver")) else None
+            if drv == "efa":
+                # efa_query_port answers ACTIVE whatever the link does: up
+                # only by an interface on its PCI function (docs/checks.md)
+                nets = ls(os.path.join(ib, dev, "device/net"))
+                up = bool(nets) and read(os.path.join(tree, "sys/class/net", nets[0],
+                                                      "operstate")) == "up"
             out.append({"dev": dev, "port": int(pn), "role": roles.get(dev),
                         "ib": ll == "InfiniBand",
-                        "up": "ACTIVE" in state and "LinkUp" in phys,
+                        "up": up,
                         "gid": gid, "netdev": ndev,
                         "qos": parse_dcb(os.path.join(tree, ".rdmadoctor/dcb", ndev))
                         if ndev else None})
     return out
 
 
+def amd_gpus(tree):
+    """AMD Instinct accelerators: vendor 0x1002 of class 0x1200."""
+    pci = os.path.join(tree, "sys/bus/pci/devices")
+    return [f for f in ls(pci) if read(os.path.join(pci, f, "vendor")) == "0x1002"
+            and (read(os.path.join(pci, f, "class")) or "").startswith("0x1200")]
+
+
+def kernel_at_least(tree, major, minor):
+    m = re.match(r"(\d+)\.(\d+)", read(os.path.join(tree, "proc/sys/kernel/osrelease")) or "")
+    return bool(m) and (int(m[1]), int(m[2])) >= (major, minor)
+
+
+def amd_ready(tree):
+    """ROCm's amdkfd memory peer, or DMA-BUF: amdgpu loaded, kernel 5.12+,
+    a libibverbs of IBVERBS_1.12 or later (ibv_reg_dmabuf_mr, rdma-core 34;
+    its soname's minor, libibverbs.so.1.MINOR.*)."""
+    for d in ("sys/kernel/mm/memory_peers", "sys/kernel/memory_peers", "sys/memory_peers"):
+        if os.path.exists(os.path.join(tree, d, "amdkfd/version")):
+            return ready_by_acs(tree)
+    mods = read(os.path.join(tree, "proc/modules")) or ""
+    loaded = os.path.exists(os.path.join(tree, "sys/module/amdgpu/initstate")) or \
+        "amdgpu" in {l.split()[0] for l in mods.splitlines() if l.split()}
+    if not loaded or not kernel_at_least(tree, 5, 12):
+        return False
+    minors = [int(m[1]) for lib in ("usr/lib/x86_64-linux-gnu", "usr/lib64", "usr/lib")
+              for f in ls(os.path.join(tree, lib))
+              for m in [re.match(r"libibverbs\.so\.1\.(\d+)\.", f)] if m]
+    if minors and max(minors) < 12:
+        return False
+    return ready_by_acs(tree)
+
+
 def gdr_ready(tree):
     """None: no datacenter GPU (or GeForce only), or ACS control on a
     GPU-NIC path not readable (unknown, never ready); else True/False."""
+    if amd_gpus(tree):
+        return amd_ready(tree)
     pci = os.path.join(tree, "sys/bus/pci/devices")
     dc = geforce = 0
     for f in ls(pci):
@@ -303,7 +346,9 @@ def derive_nccl(binary, tree):
             if worst != "SYS":
                 exp["NCCL_NET_GDR_LEVEL"] = "PHB" if worst == "NODE" else worst
         exp["NCCL_NET_GDR_READ"] = "1"
-    return "nccl", exp, {"roles": roles, "rails": rails, "gdr_ready": ready}
+    # RCCL where the GPUs are AMD's: it reads the same NCCL_* variables
+    lib = "rccl" if amd_gpus(tree) else "nccl"
+    return lib, exp, {"roles": roles, "rails": rails, "gdr_ready": ready}
 
 
 def hccn_pfc(text):

@@ -14,7 +14,7 @@ endif()
 # recipe are shellcheck-clean.
 add_test(NAME package_shellcheck COMMAND ${RD_NEED_SHELLCHECK} shellcheck -s bash
   ${PROJECT_SOURCE_DIR}/dist/rdmadoctor.bash-completion)
-add_test(NAME package_shellcheck_sh COMMAND ${RD_NEED_SHELLCHECK} shellcheck
+add_test(NAME package_shellcheck_sh COMMAND ${RD_NEED_SHELLCHECK} shellcheck -x
   ${PROJECT_SOURCE_DIR}/dist/gen-man.sh ${CMAKE_CURRENT_LIST_DIR}/test_package.sh
   ${PROJECT_SOURCE_DIR}/contrib/kubernetes/image/build-image.sh
   ${PROJECT_SOURCE_DIR}/contrib/kubernetes/prometheusrule.sh)

@@ -28,6 +28,10 @@ mkdir -p "$port/counters" "$port/counters_ext" "$port/hw_counters" "$port/gids" 
 ln -s "../../${pci#sys/}/infiniband/mlx5_0" "$t/sys/class/infiniband/mlx5_0"
 ln -s "../../../${pci#sys/}" "$t/sys/bus/pci/devices/0000:02:00.0"
 ln -s ../../../../kernel/iommu_groups/7 "$t/$pci/iommu_group"
+# bound to mlx5_core, as every mlx5 function is: the driver names the
+# counter vocabulary (model/driver_counters.c) its hw_counters are judged by
+mkdir -p "$t/sys/bus/pci/drivers/mlx5_core"
+ln -s ../../../../bus/pci/drivers/mlx5_core "$t/$pci/driver"
 ln -s ../../../0000:02:00.0 "$dev/device"
 printf 'DMA\n' >"$t/sys/kernel/iommu_groups/7/type"
 printf '0x15b3\n' >"$t/$pci/vendor"; printf '0x101d\n' >"$t/$pci/device"
