@@ -26,6 +26,8 @@ static size_t rails_up(const struct nccl_facts *f)
 /* Why a port is not in NCCL_IB_HCA; NULL: it is. */
 static const char *left_out_why(const struct nccl_port *p)
 {
+	if (p->own_transport)
+		return "own transport (a net plugin drives it, not NCCL's IB)";
 	if (p->role == ROLE_STORAGE)
 		return "storage";
 	if (p->role != ROLE_RAIL)

@@ -5,6 +5,7 @@
  * The strings of a port (dev, netdev, trust) point into the inventory:
  * the facts live no longer than it does. */
 #include "facts.h"
+#include "../model/driver_link.h"
 #include "../check/run.h"
 #include "../check/gpudirect.h"
 #include "../model/gid_choice.h"
@@ -104,6 +105,8 @@ static int port_of(const struct inventory *inv, const enum nic_role *roles, size
 	np->nic = nic;
 	np->role = roles[nic];
 	np->infiniband = p->link_layer && strcmp(p->link_layer, "InfiniBand") == 0;
+	np->own_transport = drv_link_of(inv->nics[nic].driver) ?
+			    drv_link_of(inv->nics[nic].driver)->own_transport : NULL;
 	np->up = port_up(p);
 	np->netdev = p->netdev;
 	np->netdev_up = netdev_up(p);

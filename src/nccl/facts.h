@@ -23,6 +23,10 @@ struct nccl_port {
 	enum nic_role role;		/* ROLE_RAIL, ROLE_STORAGE (ROLE_COUNT: neither,
 					 * e.g. wrong link layer) */
 	bool infiniband;		/* link layer InfiniBand (else Ethernet/RoCE) */
+	/* a transport of the driver's own, NCCL's IB transport does not
+	 * drive (efa: SRD, through aws-ofi-nccl; model/driver_link.h); NULL
+	 * for InfiniBand and RoCE */
+	const char *own_transport;
 	int up;				/* 1 ACTIVE and LinkUp, 0 not, -1 unknown */
 	const char *netdev;		/* RoCE / IPoIB netdev, NULL none */
 	int netdev_up;			/* operstate up: 1, 0, -1 unknown */

@@ -144,11 +144,9 @@ def ports_of(tree, roles):
             drv = os.path.basename(os.readlink(os.path.join(ib, dev, "device/driver"))) \
                 if os.path.islink(os.path.join(ib, dev, "device/driver")) else None
             if drv == "efa":
-                # efa_query_port answers ACTIVE whatever the link does: up
-                # only by an interface on its PCI function (docs/checks.md)
-                nets = ls(os.path.join(ib, dev, "device/net"))
-                up = bool(nets) and read(os.path.join(tree, "sys/class/net", nets[0],
-                                                      "operstate")) == "up"
+                # SRD, through aws-ofi-nccl, not NCCL's IB transport: never
+                # in NCCL_IB_* (docs/nccl.md, "RCCL and EFA")
+                continue
             out.append({"dev": dev, "port": int(pn), "role": roles.get(dev),
                         "ib": ll == "InfiniBand",
                         "up": up,
