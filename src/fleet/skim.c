@@ -3,6 +3,7 @@
  * exactly when json_loadb(text, 0) would take it: tests/fuzz/fuzz_skim.c
  * holds the two against each other. */
 #include "skim.h"
+#include "../model/hex_digit.h"
 #include "../model/growbuf.h"
 
 #include <errno.h>
@@ -125,17 +126,6 @@ static void skip_ws(struct skim *s)
 		s->p++;
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Four hex digits after "\u" at p; -1 if not. */
 static int32_t hex4(const unsigned char *p, const unsigned char *end)
 {
@@ -144,7 +134,7 @@ static int32_t hex4(const unsigned char *p, const unsigned char *end)
 	if (end - p < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		int h = hexval(p[i]);
+		int h = hex_digit(p[i]);
 
 		if (h < 0)
 			return -1;

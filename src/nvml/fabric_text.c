@@ -1,21 +1,11 @@
 /* The text of one GPU's fabric reading (fabric_text.h). */
 #include "fabric_text.h"
+#include "../model/hex_digit.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static int parse_uint(const char *s, size_t n, unsigned *out)
 {
@@ -65,7 +55,7 @@ static int parse_line(const char *s, size_t n, struct gpu_fabric *f, unsigned *s
 		if (once(seen, 8) || vl != 2 * NVLINK_UUID_LEN)
 			return -EINVAL;
 		for (size_t i = 0; i < NVLINK_UUID_LEN; i++) {
-			int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
+			int hi = hex_digit(v[2 * i]), lo = hex_digit(v[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				return -EINVAL;

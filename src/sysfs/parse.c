@@ -1,4 +1,5 @@
 #include "parse.h"
+#include "../model/hex_digit.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -119,17 +120,6 @@ int parse_pcie_speed(const char *s, double *gts)
 	return *skip_blanks(p) ? -EINVAL : 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int parse_gid(const char *s, uint8_t gid[16])
 {
 	const char *p;
@@ -142,8 +132,8 @@ int parse_gid(const char *s, uint8_t gid[16])
 
 		p = s;
 		for (int i = 0; i < 8; i++, p += 5) {
-			int d0 = hexval(p[0]), d1 = hexval(p[1]), d2 = hexval(p[2]),
-			    d3 = hexval(p[3]);
+			int d0 = hex_digit(p[0]), d1 = hex_digit(p[1]), d2 = hex_digit(p[2]),
+			    d3 = hex_digit(p[3]);
 
 			if (d0 < 0 || d1 < 0 || d2 < 0 || d3 < 0 || (i < 7 && p[4] != ':'))
 				goto compressed;
