@@ -84,8 +84,22 @@ static int fabric_one(const struct check_ctx *c, struct findings *out, const str
 			    "reboot the tray", bdf(g));
 		return 0;
 	}
-	if (fb->state != NVLINK_FABRIC_NOT_STARTED && fb->state != NVLINK_FABRIC_IN_PROGRESS)
+	if (fb->state != NVLINK_FABRIC_NOT_STARTED && fb->state != NVLINK_FABRIC_IN_PROGRESS) {
+		/* a state this tool does not know (a newer NVML's): not
+		 * checked, never taken for a healthy registration */
+		f = check_add(c, out, "nvlink.fabric", SEV_INFO,
+			      "The GPU's NVLink fabric state is one this tool does not know: "
+			      "not checked, not found right.");
+		if (!f)
+			return -ENOMEM;
+		f->unchecked = true;
+		finding_set(&f->subject, "GPU %s", bdf(g));
+		finding_set(&f->observed, "not checked: fabric state %u, which this tool does "
+			    "not know", fb->state);
+		finding_set(&f->expected, "fabric state COMPLETED");
+		finding_set(&f->fix, "`nvidia-smi -q -i %s | grep -A6 Fabric`", bdf(g));
 		return 0;
+	}
 	f = check_add(c, out, "nvlink.fabric", SEV_WARN,
 		      "A GPU not yet registered with its NVLink fabric cannot take part in "
 		      "the NVLink domain; a job started now runs without it.");
